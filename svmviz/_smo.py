@@ -1,0 +1,413 @@
+"""Private numba kernels: SMO for the general SVM dual on a precomputed kernel matrix.
+
+Problem (libsvm's form, with the kernel scale pulled out)::
+
+    min_α  ½ α'Qα + p'α    s.t.  0 ≤ α_i ≤ C_i,  y'α = 0,   Q_ij = s · y_i y_j K_ij.
+
+Wahba's SVM (SPEC §1) is ``s = 1/(2nλ)``, ``p = −1``, ``C_i = L(y_i)``. Because the box does not
+depend on λ, a solution for one λ is a feasible warm start for every other λ. The gradient
+``G = Qα + p`` is the same number as libsvm's gradient in its own scaling (α_libsvm = s·α), so a
+tolerance means the same here as there.
+
+Working-set selection is the second-order rule (Fan, Chen & Lin 2005, "WSS2"); shrinking follows the
+same idea as libsvm's (shrink bounded variables that cannot move, reconstruct the gradient before the
+final check). Everything here takes arrays and scalars only and returns a status code:
+
+    0 converged, 1 max_iter reached.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+TAU = 1e-12
+STATUS_CONVERGED = 0
+STATUS_MAX_ITER = 1
+
+
+@njit(cache=True)
+def _is_upper(a, c):
+    return a >= c
+
+
+@njit(cache=True)
+def _is_lower(a):
+    return a <= 0.0
+
+
+@njit(cache=True)
+def _full_gradient(K, y, s, p, alpha, G, idx, n_idx):
+    """G[t] = p[t] + s·y_t Σ_j y_j K_tj α_j for t in idx[:n_idx] (only nonzero α_j contribute)."""
+    n = y.shape[0]
+    nz = np.empty(n, dtype=np.int64)
+    m = 0
+    for j in range(n):
+        if alpha[j] != 0.0:
+            nz[m] = j
+            m += 1
+    for k in range(n_idx):
+        t = idx[k]
+        acc = 0.0
+        for q in range(m):
+            j = nz[q]
+            acc += y[j] * alpha[j] * K[t, j]
+        G[t] = p[t] + s * y[t] * acc
+
+
+@njit(cache=True)
+def _make_feasible(alpha, y, C):
+    """Move ``alpha`` into {0 ≤ α ≤ C, y'α = 0} with small changes (used after removing a point)."""
+    n = y.shape[0]
+    for i in range(n):
+        if alpha[i] < 0.0:
+            alpha[i] = 0.0
+        elif alpha[i] > C[i]:
+            alpha[i] = C[i]
+    r = 0.0
+    for i in range(n):
+        r += y[i] * alpha[i]
+    # first take the excess away from the class that has too much, then add to the other class
+    if r != 0.0:
+        sgn = 1.0 if r > 0 else -1.0
+        need = abs(r)
+        for i in range(n):
+            if need <= 0.0:
+                break
+            if y[i] == sgn and alpha[i] > 0.0:
+                d = min(alpha[i], need)
+                alpha[i] -= d
+                need -= d
+        for i in range(n):
+            if need <= 0.0:
+                break
+            if y[i] == -sgn and alpha[i] < C[i]:
+                d = min(C[i] - alpha[i], need)
+                alpha[i] += d
+                need -= d
+        return need <= 1e-12 * (1.0 + abs(r))
+    return True
+
+
+@njit(cache=True)
+def _select(K, Kd, y, s, C, alpha, G, active, n_active):
+    """WSS2 over the active set. Returns (i, j, Gmax, Gmax2); j = -1 means nothing to do."""
+    Gmax = -np.inf
+    i = -1
+    for k in range(n_active):
+        t = active[k]
+        if y[t] > 0:
+            if alpha[t] < C[t]:
+                v = -G[t]
+                if v >= Gmax:
+                    Gmax = v
+                    i = t
+        else:
+            if alpha[t] > 0.0:
+                v = G[t]
+                if v >= Gmax:
+                    Gmax = v
+                    i = t
+    Gmax2 = -np.inf
+    j = -1
+    obj_min = np.inf
+    if i < 0:
+        return i, j, Gmax, Gmax2
+    Kii = Kd[i]
+    for k in range(n_active):
+        t = active[k]
+        if y[t] > 0:
+            if alpha[t] > 0.0:
+                v = G[t]
+                if v >= Gmax2:
+                    Gmax2 = v
+                grad_diff = Gmax + G[t]
+                if grad_diff > 0.0:
+                    quad = s * (Kii + Kd[t] - 2.0 * K[i, t])
+                    if quad <= 0.0:
+                        quad = TAU
+                    od = -(grad_diff * grad_diff) / quad
+                    if od <= obj_min:
+                        obj_min = od
+                        j = t
+        else:
+            if alpha[t] < C[t]:
+                v = -G[t]
+                if v >= Gmax2:
+                    Gmax2 = v
+                grad_diff = Gmax - G[t]
+                if grad_diff > 0.0:
+                    quad = s * (Kii + Kd[t] - 2.0 * K[i, t])
+                    if quad <= 0.0:
+                        quad = TAU
+                    od = -(grad_diff * grad_diff) / quad
+                    if od <= obj_min:
+                        obj_min = od
+                        j = t
+    return i, j, Gmax, Gmax2
+
+
+@njit(cache=True)
+def _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
+    if alpha[t] >= C[t]:
+        if y[t] > 0:
+            return -G[t] > Gmax1
+        return -G[t] > Gmax2
+    if alpha[t] <= 0.0:
+        if y[t] > 0:
+            return G[t] > Gmax2
+        return G[t] > Gmax1
+    return False
+
+
+@njit(cache=True)
+def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
+    n = y.shape[0]
+    Gmax1 = -np.inf  # max over I_up of -y G
+    Gmax2 = -np.inf  # max over I_low of y G
+    for k in range(n_active):
+        t = active[k]
+        if y[t] > 0:
+            if alpha[t] < C[t] and -G[t] >= Gmax1:
+                Gmax1 = -G[t]
+            if alpha[t] > 0.0 and G[t] >= Gmax2:
+                Gmax2 = G[t]
+        else:
+            if alpha[t] < C[t] and -G[t] >= Gmax2:
+                Gmax2 = -G[t]
+            if alpha[t] > 0.0 and G[t] >= Gmax1:
+                Gmax1 = G[t]
+    if (not unshrunk) and Gmax1 + Gmax2 <= tol * 10.0:
+        unshrunk = True
+        n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
+    k = 0
+    while k < n_active:
+        t = active[k]
+        if _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
+            # swap with the last active one
+            n_active -= 1
+            active[k] = active[n_active]
+            active[n_active] = t
+        else:
+            k += 1
+    return n_active, unshrunk
+
+
+@njit(cache=True)
+def _unshrink(K, y, s, p, alpha, G, active, n_active):
+    n = y.shape[0]
+    if n_active < n:
+        _full_gradient(K, y, s, p, alpha, G, active[n_active:], n - n_active)
+    return n
+
+
+@njit(cache=True)
+def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
+    """Run SMO in place on (alpha, G); G must equal Qα + p on entry. Returns (n_iter, status)."""
+    n = y.shape[0]
+    Kd = np.empty(n)
+    for t in range(n):
+        Kd[t] = K[t, t]
+    active = np.arange(n)
+    n_active = n
+    unshrunk = False
+    counter = min(n, 1000) + 1
+    it = 0
+    status = STATUS_MAX_ITER
+    while it < max_iter:
+        if shrinking:
+            counter -= 1
+            if counter == 0:
+                counter = min(n, 1000)
+                n_active, unshrunk = _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol)
+        i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
+        if j < 0 or Gmax + Gmax2 < tol:
+            if n_active < n:
+                n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
+                counter = 1
+                i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
+                if j < 0 or Gmax + Gmax2 < tol:
+                    status = STATUS_CONVERGED
+                    break
+            else:
+                status = STATUS_CONVERGED
+                break
+        it += 1
+        ai_old = alpha[i]
+        aj_old = alpha[j]
+        Ci = C[i]
+        Cj = C[j]
+        quad = s * (K[i, i] + K[j, j] - 2.0 * K[i, j])
+        if quad <= 0.0:
+            quad = TAU
+        if y[i] != y[j]:
+            delta = (-G[i] - G[j]) / quad
+            diff = alpha[i] - alpha[j]
+            alpha[i] += delta
+            alpha[j] += delta
+            if diff > 0.0:
+                if alpha[j] < 0.0:
+                    alpha[j] = 0.0
+                    alpha[i] = diff
+            else:
+                if alpha[i] < 0.0:
+                    alpha[i] = 0.0
+                    alpha[j] = -diff
+            if diff > Ci - Cj:
+                if alpha[i] > Ci:
+                    alpha[i] = Ci
+                    alpha[j] = Ci - diff
+            else:
+                if alpha[j] > Cj:
+                    alpha[j] = Cj
+                    alpha[i] = Cj + diff
+        else:
+            delta = (G[i] - G[j]) / quad
+            total = alpha[i] + alpha[j]
+            alpha[i] -= delta
+            alpha[j] += delta
+            if total > Ci:
+                if alpha[i] > Ci:
+                    alpha[i] = Ci
+                    alpha[j] = total - Ci
+            else:
+                if alpha[j] < 0.0:
+                    alpha[j] = 0.0
+                    alpha[i] = total
+            if total > Cj:
+                if alpha[j] > Cj:
+                    alpha[j] = Cj
+                    alpha[i] = total - Cj
+            else:
+                if alpha[i] < 0.0:
+                    alpha[i] = 0.0
+                    alpha[j] = total
+        dai = (alpha[i] - ai_old) * y[i] * s
+        daj = (alpha[j] - aj_old) * y[j] * s
+        for k in range(n_active):
+            t = active[k]
+            G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
+    if n_active < n:
+        _unshrink(K, y, s, p, alpha, G, active, n_active)
+    return it, status
+
+
+@njit(cache=True)
+def _intercept(y, C, alpha, G):
+    """b = −ρ with libsvm's rule: mean of y_i G_i over free α_i, else the middle of the feasible range."""
+    n = y.shape[0]
+    ub = np.inf
+    lb = -np.inf
+    acc = 0.0
+    nfree = 0
+    for i in range(n):
+        yG = y[i] * G[i]
+        if alpha[i] >= C[i]:
+            if y[i] < 0:
+                ub = min(ub, yG)
+            else:
+                lb = max(lb, yG)
+        elif alpha[i] <= 0.0:
+            if y[i] > 0:
+                ub = min(ub, yG)
+            else:
+                lb = max(lb, yG)
+        else:
+            nfree += 1
+            acc += yG
+    if nfree > 0:
+        rho = acc / nfree
+    else:
+        rho = 0.5 * (ub + lb)
+    return -rho
+
+
+@njit(cache=True)
+def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
+    """Solve one dual from the feasible start ``alpha0``.
+
+    Returns (alpha, b, G, n_iter, status); the training decision values are
+    ``f_i = y_i (G_i − p_i) + b``.
+    """
+    alpha = alpha0.copy()
+    n = y.shape[0]
+    G = np.empty(n)
+    idx = np.arange(n)
+    _full_gradient(K, y, s, p, alpha, G, idx, n)
+    n_iter, status = _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking)
+    b = _intercept(y, C, alpha, G)
+    return alpha, b, G, n_iter, status
+
+
+@njit(cache=True)
+def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
+    """Wahba's SVM for every λ in ``lambdas`` (any order; solved from the largest down, warm-started).
+
+    Returns alphas (n_lam, n), b (n_lam,), f (n_lam, n) training decision values, n_iter (n_lam,),
+    status (n_lam,).
+    """
+    n = y.shape[0]
+    m = lambdas.shape[0]
+    order = np.argsort(-lambdas)
+    alphas = np.empty((m, n))
+    bs = np.empty(m)
+    fs = np.empty((m, n))
+    iters = np.empty(m, dtype=np.int64)
+    stats = np.empty(m, dtype=np.int64)
+    alpha = alpha0.copy()
+    G = np.empty(n)
+    idx = np.arange(n)
+    s_prev = 0.0
+    for q in range(m):
+        k = order[q]
+        s = 1.0 / (2.0 * n * lambdas[k])
+        if q == 0:
+            _full_gradient(K, y, s, p, alpha, G, idx, n)
+        else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
+            r = s / s_prev
+            for i in range(n):
+                G[i] = r * (G[i] - p[i]) + p[i]
+        s_prev = s
+        it, st = _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking)
+        b = _intercept(y, C, alpha, G)
+        alphas[k, :] = alpha
+        bs[k] = b
+        for i in range(n):
+            fs[k, i] = y[i] * (G[i] - p[i]) + b
+        iters[k] = it
+        stats[k] = st
+    return alphas, bs, fs, iters, stats
+
+
+@njit(cache=True)
+def _rbf_inplace(D, sigma, out):
+    scale = -1.0 / (2.0 * sigma * sigma)
+    for i in range(D.shape[0]):
+        for j in range(D.shape[1]):
+            out[i, j] = np.exp(D[i, j] * scale)
+
+
+@njit(parallel=True)
+def rbf_grid(D, y, sigmas, lambdas, C, p, tol, max_iter, shrinking):
+    """``lambda_sequence`` for every σ of a Gaussian kernel, in parallel over σ.
+
+    D: squared distances (n, n). Returns alphas (n_sig, n_lam, n), b (n_sig, n_lam),
+    f (n_sig, n_lam, n), n_iter and status (n_sig, n_lam).
+    """
+    n = y.shape[0]
+    ns = sigmas.shape[0]
+    m = lambdas.shape[0]
+    alphas = np.empty((ns, m, n))
+    bs = np.empty((ns, m))
+    fs = np.empty((ns, m, n))
+    iters = np.empty((ns, m), dtype=np.int64)
+    stats = np.empty((ns, m), dtype=np.int64)
+    for q in prange(ns):
+        K = np.empty((n, n))
+        _rbf_inplace(D, sigmas[q], K)
+        a, b, f, it, st = lambda_sequence(K, y, lambdas, C, p, np.zeros(n), tol, max_iter, shrinking)
+        alphas[q] = a
+        bs[q] = b
+        fs[q] = f
+        iters[q] = it
+        stats[q] = st
+    return alphas, bs, fs, iters, stats

@@ -1,0 +1,41 @@
+"""The one visual theme of svmviz figures."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+#: class colours: y = -1, y = +1 (colour-blind safe pair), then extra classes for multi-class data
+CLASS_COLORS = {-1: "#1f77b4", 1: "#ff7f0e"}
+MULTI_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+#: one colour and dash per tuning criterion / method, used by every page
+METHOD_STYLES = {
+    "bayes": dict(color="black", dash="solid"),
+    "gacv": dict(color="#d62728", dash="dash"),
+    "xa": dict(color="#2ca02c", dash="dot"),
+    "brxa": dict(color="#2ca02c", dash="dot"),
+    "misclass": dict(color="#9467bd", dash="dashdot"),
+    "brmisclass": dict(color="#9467bd", dash="dashdot"),
+    "gckl": dict(color="#8c564b", dash="longdash"),
+    "loo": dict(color="#17becf", dash="longdashdot"),
+    "rangacv": dict(color="#e377c2", dash="dash"),
+}
+FONT = dict(family="Inter, Helvetica, Arial, sans-serif", size=13)
+
+
+def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle: str | None = None,
+                height: int = 450, legend: bool = True) -> go.Figure:
+    """Give ``fig`` the svmviz look: title, axis titles, white template, legend on top."""
+    fig.update_layout(
+        template="plotly_white",
+        title=dict(text=title, x=0.0, xanchor="left"),
+        font=FONT,
+        height=height,
+        margin=dict(l=60, r=20, t=60, b=50),
+        showlegend=legend,
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        hoverlabel=dict(namelength=-1),
+    )
+    if xtitle is not None:
+        fig.update_xaxes(title_text=xtitle)
+    if ytitle is not None:
+        fig.update_yaxes(title_text=ytitle)
+    return fig
