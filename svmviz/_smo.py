@@ -300,6 +300,8 @@ def _intercept(y, C, alpha, G):
     acc = 0.0
     nfree = 0
     for i in range(n):
+        if C[i] <= 0.0:  # a point taken out of the problem (leave-one-out)
+            continue
         yG = y[i] * G[i]
         if alpha[i] >= C[i]:
             if y[i] < 0:
@@ -411,3 +413,103 @@ def rbf_grid(D, y, sigmas, lambdas, C, p, tol, max_iter, shrinking):
         iters[q] = it
         stats[q] = st
     return alphas, bs, fs, iters, stats
+
+
+@njit(cache=True)
+def _move(K, y, s, a, G, j, new):
+    """Set a[j] = new and update the gradient G = s·YKYα + p accordingly (O(n))."""
+    d = (new - a[j]) * y[j] * s
+    a[j] = new
+    if d != 0.0:
+        for t in range(y.shape[0]):
+            G[t] += y[t] * K[j, t] * d
+
+
+@njit(cache=True)
+def _remove_point(K, y, s, C, a, G, i):
+    """Take α_i out (α_i = 0) and restore y'α = 0 with the gradient kept exact.
+
+    The mass α_i is first given to free points of the same class (they usually absorb it in the
+    leave-one-out solution), then to other same-class points below their bound, and only then taken
+    from the other class.
+    """
+    need = a[i]
+    _move(K, y, s, a, G, i, 0.0)
+    for pass_ in range(2):
+        for t in range(y.shape[0]):
+            if need <= 0.0:
+                return
+            if t == i or y[t] != y[i] or a[t] >= C[t]:
+                continue
+            if pass_ == 0 and a[t] <= 0.0:
+                continue
+            d = min(C[t] - a[t], need)
+            _move(K, y, s, a, G, t, a[t] + d)
+            need -= d
+    for t in range(y.shape[0]):
+        if need <= 0.0:
+            return
+        if y[t] != y[i] and a[t] > 0.0:
+            d = min(a[t], need)
+            _move(K, y, s, a, G, t, a[t] - d)
+            need -= d
+
+
+@njit(cache=True)
+def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
+    """Leave-one-out decision values f_i^{[-i]}(x_i), refitting support vectors only.
+
+    Point i is taken out by setting its bound to 0 (so α_i = 0 can never move) — no sub-matrix
+    copies. Each refit is warm-started from the full solution with α_i removed and y'α = 0
+    restored. Non-support vectors keep the full-data decision value. Returns (f_loo, status).
+    """
+    n = y.shape[0]
+    alpha = alpha_full.copy()
+    G = np.empty(n)
+    idx = np.arange(n)
+    _full_gradient(K, y, s, p, alpha, G, idx, n)
+    b = _intercept(y, C, alpha, G)
+    f_loo = np.empty(n)
+    for i in range(n):
+        f_loo[i] = y[i] * (G[i] - p[i]) + b
+    status = STATUS_CONVERGED
+    Ci = C.copy()
+    a = np.empty(n)
+    Gi = np.empty(n)
+    for i in range(n):
+        if alpha_full[i] <= 0.0:
+            continue
+        for t in range(n):
+            a[t] = alpha_full[t]
+            Gi[t] = G[t]
+        Ci[i] = 0.0
+        _remove_point(K, y, s, Ci, a, Gi, i)
+        it, st = _solve(K, y, s, p, Ci, a, Gi, tol, max_iter, True)
+        if st != STATUS_CONVERGED:
+            status = st
+        bi = _intercept(y, Ci, a, Gi)
+        f_loo[i] = y[i] * (Gi[i] - p[i]) + bi
+        Ci[i] = C[i]
+    return f_loo, status
+
+
+@njit(parallel=True)
+def rbf_grid_loo(D, y, sigmas, lambdas, C, p, alphas, tol, max_iter):
+    """Leave-one-out decision values on a whole (σ, λ) grid; parallel over σ.
+
+    alphas: (n_sig, n_lam, n) full-data solutions. Returns f_loo (n_sig, n_lam, n), status (n_sig, n_lam).
+    """
+    n = y.shape[0]
+    ns = sigmas.shape[0]
+    m = lambdas.shape[0]
+    out = np.empty((ns, m, n))
+    stats = np.zeros((ns, m), dtype=np.int64)
+    for qs in prange(ns):
+        K = np.empty((n, n))
+        _rbf_inplace(D, sigmas[qs], K)
+        for k in range(m):
+            f, st = loo_decisions(K, y, 1.0 / (2.0 * n * lambdas[k]), p, C, alphas[qs, k].copy(), tol,
+                                  max_iter)
+            out[qs, k] = f
+            stats[qs, k] = st
+    return out, stats

@@ -1,0 +1,210 @@
+"""Tuning criteria for Wahba's (standard and non-standard) SVM — pure functions of a fitted solution.
+
+Notation (SPEC §3): ``f_i = f_λ(x_i)`` training decision values, ``ξ_i = (1 − y_i f_i)_+``,
+``θ_i = α_i K_ii/(2nλ)``, ``p_i = p(x_i)`` the true probability of +1 under the sampling
+distribution, ``L = (L(−1), L(+1))`` the non-standard weights ((1, 1) is the standard SVM).
+BRXA and BRMISCLASS are XA and MISCLASS with non-standard ``L`` (000:11, 12).
+
+Every function accepts arrays with any leading shape and the sample axis last, so a whole
+(σ, λ) grid of solutions is scored in one call: ``f`` and ``alpha`` of shape (..., n), ``lam``
+broadcastable to ``f.shape[:-1]``, ``y`` and ``p`` of shape (n,).
+
+[τ]_* = 1 if τ ≥ 0 else 0, so f exactly 0 counts as misclassified.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _smo
+from ._validation import check_binary_labels, check_matrix, check_positive
+
+
+def _weights(y, L):
+    Lm, Lp = float(L[0]), float(L[1])
+    return np.where(np.asarray(y) > 0, Lp, Lm)
+
+
+def _lam_axis(lam, f):
+    lam = np.asarray(lam, dtype=np.float64)
+    if lam.ndim == 0:
+        return lam
+    return lam.reshape(lam.shape + (1,) * (f.ndim - lam.ndim))
+
+
+def step_star(tau):
+    """[τ]_* = 1 if τ ≥ 0 else 0 (000:5)."""
+    return (np.asarray(tau) >= 0).astype(np.float64)
+
+
+def theta(alpha, lam, n, K_diag=1.0):
+    """θ_i = α_i K_ii / (2nλ) — the leave-one-out influence of point i (000:4, 7)."""
+    alpha = np.asarray(alpha, dtype=np.float64)
+    return alpha * np.asarray(K_diag) / (2.0 * n * _lam_axis(lam, alpha))
+
+
+def gckl(f, p, L=(1.0, 1.0)):
+    """Generalized comparative Kullback–Leibler distance (000:3; non-standard 000:10).
+
+    (1/n) Σ {L(+1) p_i (1 − f_i)_+ + L(−1)(1 − p_i)(1 + f_i)_+}.
+    """
+    f = np.asarray(f, dtype=np.float64)
+    p = np.asarray(p, dtype=np.float64)
+    Lm, Lp = float(L[0]), float(L[1])
+    return np.mean(Lp * p * np.maximum(1.0 - f, 0.0) + Lm * (1.0 - p) * np.maximum(1.0 + f, 0.0), axis=-1)
+
+
+def misclass(f, p, L=(1.0, 1.0)):
+    """Expected (Bayes-risk-weighted) misclassification at the training x's (000:5; BRMISCLASS 000:12).
+
+    (1/n) Σ {L(+1) p_i [−f_i]_* + L(−1)(1 − p_i)[f_i]_*}.
+    """
+    f = np.asarray(f, dtype=np.float64)
+    p = np.asarray(p, dtype=np.float64)
+    Lm, Lp = float(L[0]), float(L[1])
+    return np.mean(Lp * p * step_star(-f) + Lm * (1.0 - p) * step_star(f), axis=-1)
+
+
+def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
+    """Generalized approximate cross validation (000:4; non-standard 000:9).
+
+    (1/n)[Σ L(y_i)ξ_i + 2 Σ_{y_i f_i < −1} L(y_i)θ_i + Σ_{y_i f_i ∈ [−1,1]} L(y_i)θ_i].
+
+    θ_i = 0 for non-support vectors and every support vector has y_i f_i ≤ 1, so the band
+    [−1, 1] is applied as "y_i f_i ≥ −1": margin points (y_i f_i = 1 up to the solver's tolerance)
+    always count, whichever side of 1 rounding puts them.
+    """
+    f = np.asarray(f, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n = y.shape[0]
+    w = _weights(y, L)
+    yf = y * f
+    th = theta(alpha, lam, n, K_diag)
+    xi = np.maximum(1.0 - yf, 0.0)
+    mult = np.where(yf < -1.0, 2.0, 1.0)
+    return np.mean(w * (xi + mult * th), axis=-1)
+
+
+def xa(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
+    """ξα in Wahba et al.'s form (ρ = 1, K_ii) (000:7); with non-standard ``L`` it is BRXA (000:11).
+
+    (1/n) Σ L(y_i){[−y_i f_i]_* + 1[y_i f_i ∈ (0, θ_i] and y_i f_i ≤ 1]}.
+
+    As in :func:`gacv`, "y_i f_i ≤ 1" holds for every point with θ_i > 0 (a support vector), so it
+    is not re-tested against rounding at the margin.
+    """
+    f = np.asarray(f, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n = y.shape[0]
+    yf = y * f
+    th = theta(alpha, lam, n, K_diag)
+    count = step_star(-yf) + ((yf > 0.0) & (yf <= th))
+    return np.mean(_weights(y, L) * count, axis=-1)
+
+
+def joachims_R2(K):
+    """R² = max_{i,j}(K_ii − K_ij), Joachims' bound on K_ii − K_ij over the training data (000:6)."""
+    K = np.asarray(K, dtype=np.float64)
+    return float(np.max(np.diag(K)[:, None] - K))
+
+
+def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=(1.0, 1.0)):
+    """Joachims' ξα, XA_J (000:6): counts ξ_i + ρ α_i R²/(2nλ) ≥ 1 (ρ = 2 in Joachims' paper)."""
+    f = np.asarray(f, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n = y.shape[0]
+    xi = np.maximum(1.0 - y * f, 0.0)
+    R2 = np.asarray(R2, dtype=np.float64)
+    th = rho * theta(alpha, lam, n) * (R2[..., None] if R2.ndim else R2)
+    return np.mean(_weights(y, L) * step_star(xi + th - 1.0), axis=-1)
+
+
+def loo_misclass(f_loo, y, L=(1.0, 1.0)):
+    """Exact leave-one-out misclassification V_0 = (1/n) Σ L(y_i)[−y_i f_i^{[−i]}]_* (000:§4)."""
+    y = np.asarray(y, dtype=np.float64)
+    return np.mean(_weights(y, L) * step_star(-y * np.asarray(f_loo)), axis=-1)
+
+
+def leave_one_out_decisions(K, y, lam, alpha, b=None, *, L=(1.0, 1.0), tol=1e-3,
+                            max_iter=10_000_000):
+    """Leave-one-out decision values f_i^{[−i]}(x_i) of Wahba's SVM, refitting support vectors only.
+
+    Parameters
+    ----------
+    K : array (n, n)
+    y : array (n,), ±1
+    lam : float
+    alpha : array (n,) — the full-data solution (Wahba's scaling), used as the warm start
+    b : ignored for non-support vectors' values (they keep the full-data f); kept for symmetry.
+
+    Returns
+    -------
+    f_loo : array (n,)
+    status : int — 0 if every refit converged.
+
+    Notes
+    -----
+    Wahba et al. 2001, §4: removing a point with α_i = 0 leaves the solution unchanged, so only the
+    support vectors are refitted, each warm-started from the full solution with α_i removed. The
+    left-out problem keeps the full data's 1/(2nλ) scaling (the same λ and the same (1/n) factor
+    on the remaining terms), which is what makes the non-support-vector shortcut exact.
+    """
+    K = check_matrix(K, "K")
+    n = K.shape[0]
+    y, _ = check_binary_labels(y, n)
+    lam = check_positive(lam, "lam")
+    alpha = np.ascontiguousarray(np.asarray(alpha, dtype=np.float64))
+    C = _weights(y, L).astype(np.float64)
+    f_loo, status = _smo.loo_decisions(K, y, 1.0 / (2.0 * n * lam), -np.ones(n), C, alpha,
+                                       float(tol), int(max_iter))
+    return f_loo, int(status)
+
+
+def ran_gacv_perturbations(n, n_replicates, sigma_z, kind="gaussian", seed=0):
+    """The perturbations Z (n_replicates, n): N(0, σ_z²) or ±σ_z with equal probability (001:1.63)."""
+    sigma_z = check_positive(sigma_z, "sigma_z")
+    if int(n_replicates) != n_replicates or n_replicates < 1:
+        raise ValueError(f"n_replicates must be a positive integer; got {n_replicates!r}.")
+    rng = np.random.default_rng(int(seed))
+    if kind == "gaussian":
+        return rng.normal(scale=sigma_z, size=(int(n_replicates), n))
+    if kind == "bernoulli":
+        return sigma_z * np.where(rng.random((int(n_replicates), n)) < 0.5, -1.0, 1.0)
+    raise ValueError(f"perturbation must be 'gaussian' or 'bernoulli'; got {kind!r}.")
+
+
+def perturbed_problem(y, z):
+    """Dual data of the SVM with responses s = y + z (SPEC §3): labels sign(s), bounds |s|, p = −1/|s|.
+
+    (1 − s_i f_i)_+ = |s_i| (1/|s_i| − sign(s_i) f_i)_+, a weighted SVM with margins 1/|s_i|.
+    """
+    s = np.asarray(y, dtype=np.float64) + np.asarray(z, dtype=np.float64)
+    a = np.maximum(np.abs(s), 1e-8)
+    y_t = np.where(s >= 0, 1.0, -1.0)
+    return y_t, a, -1.0 / a
+
+
+def ran_gacv_E(yf, free=None):
+    """Diagonal of E in (001:1.63): 1 if y_i f_i < −1, ½ if −1 < y_i f_i < 1, 0 otherwise.
+
+    ``free`` marks margin support vectors (0 < α_i < C_i): they sit at y_i f_i = 1 exactly (the
+    degenerate point the seed sets aside), so they get 0 whatever rounding makes of y_i f_i.
+    """
+    E = np.where(yf < -1.0, 1.0, np.where(yf < 1.0, 0.5, 0.0))
+    if free is not None:
+        E = np.where(free, 0.0, E)
+    return E
+
+
+def ran_gacv_value(f, y, f_perturbed, z, sigma_z, free=None):
+    """ranGACV = (1/n) Σ (1 − y_i f_i)_+ + (2/(nσ_z²)) Z'E(f^{Y+Z} − f^Y) (001:1.63).
+
+    Shapes: f (..., n); f_perturbed and z (R, ..., n) or (..., n) → one value per replicate.
+    """
+    f = np.asarray(f, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n = y.shape[0]
+    yf = y * f
+    E = ran_gacv_E(yf, free)
+    hinge = np.mean(np.maximum(1.0 - yf, 0.0), axis=-1)
+    corr = np.sum(np.asarray(z) * E * (np.asarray(f_perturbed) - f), axis=-1)
+    return hinge + 2.0 / (n * sigma_z**2) * corr

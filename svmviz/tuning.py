@@ -1,0 +1,346 @@
+"""(λ, σ) criteria surfaces, λ curves with randomized GACV, and inefficiencies (Wahba et al. 2001).
+
+All fits run on the warm-started λ-sequence SMO solver, one Gaussian kernel matrix per σ, in
+parallel over σ (behind :data:`svmviz._parallel.PARALLEL_LOCK`), and progress is reported through
+an optional callback ``progress(done, total, message)``.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Callable, NamedTuple
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from . import _smo, criteria
+from ._parallel import PARALLEL_LOCK
+from ._validation import check_binary_labels, check_matrix, check_positive
+from .kernels import gram, squared_distances
+from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params
+
+#: the criteria a surface can hold, with their names in the standard / non-standard case
+CRITERIA_NAMES = {
+    "gacv": ("GACV", "GACV"),
+    "xa": ("XA (ξα)", "BRXA"),
+    "xa_j": ("XA_J (Joachims)", "XA_J (Joachims)"),
+    "gckl": ("GCKL", "GCKL"),
+    "misclass": ("MISCLASS", "BRMISCLASS"),
+    "loo": ("exact LOO", "exact LOO (BR)"),
+    "rangacv": ("ranGACV", "ranGACV"),
+}
+
+
+def criterion_label(key: str, L=(1.0, 1.0)) -> str:
+    """Display name of a criterion: XA becomes BRXA and MISCLASS BRMISCLASS when L ≠ (1, 1)."""
+    std, nonstd = CRITERIA_NAMES[key]
+    return std if tuple(map(float, L)) == (1.0, 1.0) else nonstd
+
+
+class CriteriaSurface(NamedTuple):
+    """Criteria over a (σ, λ) grid and the solutions behind them.
+
+    ``values[key]`` has shape (n_sigmas, n_lambdas); ``alphas`` (n_sigmas, n_lambdas, n) and ``b``
+    (n_sigmas, n_lambdas) give the decision function of any grid point without refitting
+    (:func:`grid_decision_function`); ``f_train`` are the training decision values, ``f_loo`` the
+    exact leave-one-out ones (or None); ``best[key] = (i_sigma, j_lambda)`` the first grid minimizer
+    and ``ties[key]`` every grid point attaining that minimum (k, 2).
+    """
+
+    lambdas: np.ndarray
+    sigmas: np.ndarray
+    values: dict
+    alphas: np.ndarray
+    b: np.ndarray
+    f_train: np.ndarray
+    f_loo: np.ndarray | None
+    n_sv: np.ndarray
+    status: np.ndarray
+    X: np.ndarray
+    y: np.ndarray
+    L: tuple
+    best: dict
+    ties: dict
+
+
+def _check_p(p_true, X):
+    if p_true is None:
+        return None
+    p = p_true(X) if callable(p_true) else p_true
+    p = np.asarray(p, dtype=np.float64).ravel()
+    if p.shape[0] != X.shape[0] or not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise ValueError("p_true must give one probability in [0, 1] per training point.")
+    return p
+
+
+def _grid_minima(values: dict, rtol: float = 1e-12):
+    best, ties = {}, {}
+    for key, V in values.items():
+        if V.ndim != 2:
+            continue
+        vmin = np.nanmin(V)
+        tied = np.argwhere(V <= vmin + rtol * max(1.0, abs(vmin)))
+        best[key] = (int(tied[0, 0]), int(tied[0, 1]))
+        ties[key] = tied
+    return best, ties
+
+
+def _warn(status, what):
+    bad = int(np.sum(np.asarray(status) != 0))
+    if bad:
+        warnings.warn(f"{what}: {bad} solve(s) hit max_iter before reaching the tolerance; values at "
+                      "those grid points are approximate.", ConvergenceWarning, stacklevel=3)
+
+
+def _chunks(total: int, size: int):
+    for start in range(0, total, size):
+        yield start, min(total, start + size)
+
+
+def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: bool = False,
+                     xa_rho: float = 2.0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
+                     progress: Callable | None = None, chunk: int = 6) -> CriteriaSurface:
+    """GACV, XA (BRXA), XA_J and — with the truth — GCKL, (BR)MISCLASS, and exact LOO over (σ, λ).
+
+    Parameters
+    ----------
+    X : array (n, d)
+    y : array (n,), two classes
+    lambdas : array (m,), positive
+    sigmas : array (k,), positive Gaussian widths
+    L : (L(−1), L(+1)) non-standard weights; (1, 1) standard
+    p_true : callable X -> p or array (n,), optional
+        True P(y = +1 | x) under the sampling distribution; enables "gckl" and "misclass".
+    loo : bool
+        Also exact leave-one-out misclassification ("loo"), refitting support vectors only.
+    xa_rho : float
+        ρ of Joachims' XA_J.
+    progress : callable(done, total, message), optional
+
+    Returns
+    -------
+    CriteriaSurface
+
+    Notes
+    -----
+    Wahba, Lin, Lee & Zhang 2001, eqs. (3)–(7) and (9)–(12); SPEC §3.
+    """
+    X = check_matrix(X, "X", min_rows=4)
+    y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
+    lam = _check_lambdas(lambdas)
+    sig = _check_lambdas(sigmas) if np.size(sigmas) else None
+    if sig is None:
+        raise ValueError("sigmas must be a non-empty sequence of positive numbers.")
+    Lm, Lp = _check_L(L)
+    p = _check_p(p_true, X)
+    tol, max_iter = _check_solver_params(tol, max_iter)
+    n = X.shape[0]
+    D = squared_distances(X)
+    C = np.where(y > 0, Lp, Lm)
+    pvec = -np.ones(n)
+    ns, m = sig.size, lam.size
+    alphas = np.empty((ns, m, n))
+    bs = np.empty((ns, m))
+    fs = np.empty((ns, m, n))
+    status = np.empty((ns, m), dtype=np.int64)
+    total = ns * (2 if loo else 1)
+    done = 0
+    for a, b in _chunks(ns, max(1, int(chunk))):
+        with PARALLEL_LOCK:
+            out = _smo.rbf_grid(D, y, sig[a:b], lam, C, pvec, tol, max_iter, True)
+        alphas[a:b], bs[a:b], fs[a:b], _, status[a:b] = out
+        done += b - a
+        if progress is not None:
+            progress(done, total, f"fitted σ {b}/{ns}")
+    f_loo = None
+    values = {}
+    lam_row = lam[None, :]
+    values["gacv"] = criteria.gacv(fs, y, alphas, lam_row, 1.0, (Lm, Lp))
+    values["xa"] = criteria.xa(fs, y, alphas, lam_row, 1.0, (Lm, Lp))
+    R2 = 1.0 - np.exp(-D.max() / (2.0 * sig**2))  # max_ij (K_ii − K_ij) for the Gaussian kernel
+    values["xa_j"] = criteria.xa_joachims(fs, y, alphas, lam_row, np.repeat(R2[:, None], m, 1),
+                                          rho=xa_rho, L=(Lm, Lp))
+    if p is not None:
+        values["gckl"] = criteria.gckl(fs, p, (Lm, Lp))
+        values["misclass"] = criteria.misclass(fs, p, (Lm, Lp))
+    if loo:
+        f_loo = np.empty((ns, m, n))
+        loo_status = np.empty((ns, m), dtype=np.int64)
+        for a, b in _chunks(ns, max(1, int(chunk))):
+            with PARALLEL_LOCK:
+                f_loo[a:b], loo_status[a:b] = _smo.rbf_grid_loo(D, y, sig[a:b], lam, C, pvec,
+                                                                np.ascontiguousarray(alphas[a:b]), tol, max_iter)
+            done += b - a
+            if progress is not None:
+                progress(done, total, f"leave-one-out σ {b}/{ns}")
+        values["loo"] = criteria.loo_misclass(f_loo, y, (Lm, Lp))
+        status = np.maximum(status, loo_status)
+    _warn(status, "criteria_surface")
+    best, ties = _grid_minima(values)
+    n_sv = np.sum(alphas > 0, axis=-1)
+    return CriteriaSurface(lam, sig, values, alphas, bs, fs, f_loo, n_sv, status, X, y, (Lm, Lp), best, ties)
+
+
+def grid_decision_function(surface: CriteriaSurface, i_sigma: int, j_lambda: int, Xq) -> np.ndarray:
+    """Decision values at ``Xq`` (q, d) of the solution at grid point (σ_i, λ_j) — no refit.
+
+    f(x) = Σ_k y_k α_k K_σ(x_k, x)/(2nλ) + b (Wahba et al. 2001, eq. (2)).
+    """
+    Xq = check_matrix(Xq, "Xq")
+    a = surface.alphas[i_sigma, j_lambda]
+    sv = a > 0
+    n = surface.y.shape[0]
+    c = surface.y[sv] * a[sv] / (2.0 * n * surface.lambdas[j_lambda])
+    if not np.any(sv):
+        return np.full(Xq.shape[0], surface.b[i_sigma, j_lambda])
+    return gram(Xq, surface.X[sv], sigma=surface.sigmas[i_sigma]) @ c + surface.b[i_sigma, j_lambda]
+
+
+class CriteriaCurves(NamedTuple):
+    """Criteria along λ for one σ: ``values[key]`` (m,), ``rangacv_replicates`` (R, m) or None,
+    ``best[key]`` = argmin index, plus the fits (alphas (m, n), b (m,), f_train (m, n))."""
+
+    lambdas: np.ndarray
+    sigma: float
+    values: dict
+    rangacv_replicates: np.ndarray | None
+    best: dict
+    alphas: np.ndarray
+    b: np.ndarray
+    f_train: np.ndarray
+
+
+def ran_gacv(K, y, lambdas, *, n_replicates: int = 5, sigma_z: float = 0.1, perturbation: str = "gaussian",
+             seed: int = 0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
+             progress: Callable | None = None):
+    """Randomized GACV along λ for one kernel matrix (Wahba 1998, eq. (1.63); SPEC §3).
+
+    The same perturbation Z is used for every λ; each replicate solves the SVM with responses
+    y + z (a weighted SVM: labels sign(y + z), bounds |y + z|, linear term −1/|y + z|).
+
+    Returns
+    -------
+    values : array (n_replicates, m) — one ranGACV curve per replicate (average them).
+    """
+    K = check_matrix(K, "K")
+    n = K.shape[0]
+    y, _ = check_binary_labels(y, n)
+    lam = _check_lambdas(lambdas)
+    tol, max_iter = _check_solver_params(tol, max_iter)
+    sigma_z = check_positive(sigma_z, "sigma_z")
+    Z = criteria.ran_gacv_perturbations(n, n_replicates, sigma_z, perturbation, seed)
+    ones = np.ones(n)
+    alphas, _, f, _, st = _smo.lambda_sequence(K, y, lam, ones, -ones, np.zeros(n), tol, max_iter, True)
+    _warn(st, "ran_gacv")
+    free = (alphas > 0.0) & (alphas < 1.0)
+    out = np.empty((Z.shape[0], lam.size))
+    for r in range(Z.shape[0]):
+        y_t, C_t, p_t = criteria.perturbed_problem(y, Z[r])
+        _, _, f_pert, _, st = _smo.lambda_sequence(K, y_t, lam, C_t, p_t, np.zeros(n), tol, max_iter, True)
+        _warn(st, "ran_gacv (perturbed fit)")
+        out[r] = criteria.ran_gacv_value(f, y, f_pert, Z[r], sigma_z, free)
+        if progress is not None:
+            progress(r + 1, Z.shape[0], f"ranGACV replicate {r + 1}/{Z.shape[0]}")
+    return out
+
+
+def criteria_curves(X, y, lambdas, sigma, *, L=(1.0, 1.0), p_true=None, loo: bool = False,
+                    ran_gacv_replicates: int = 0, sigma_z: float = 0.1, perturbation: str = "gaussian",
+                    seed: int = 0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
+                    progress: Callable | None = None) -> CriteriaCurves:
+    """The criteria of :func:`criteria_surface` along λ for one σ, plus the randomized GACV.
+
+    ``values["rangacv"]`` is the mean over ``ran_gacv_replicates`` replicates (standard SVM only:
+    the randomized GACV of Wahba 1998 is defined for L ≡ 1).
+    """
+    sigma = check_positive(sigma, "sigma")
+    if ran_gacv_replicates and _check_L(L) != (1.0, 1.0):
+        raise ValueError("the randomized GACV is defined for the standard SVM only (L(−1) = L(+1) = 1); "
+                         "set ran_gacv_replicates=0 for the non-standard case.")
+    surf = criteria_surface(X, y, lambdas, [sigma], L=L, p_true=p_true, loo=loo, tol=tol,
+                            max_iter=max_iter, progress=None)
+    if progress is not None:
+        progress(1, 1 + ran_gacv_replicates, "fitted")
+    values = {k: v[0] for k, v in surf.values.items()}
+    reps = None
+    if ran_gacv_replicates:
+        K = gram(surf.X, sigma=sigma)
+        step = None if progress is None else (lambda d, t, msg: progress(1 + d, 1 + t, msg))
+        reps = ran_gacv(K, surf.y, surf.lambdas, n_replicates=int(ran_gacv_replicates), sigma_z=sigma_z,
+                        perturbation=perturbation, seed=seed, tol=tol, max_iter=max_iter, progress=step)
+        values["rangacv"] = reps.mean(axis=0)
+    best = {k: int(np.nanargmin(v)) for k, v in values.items()}
+    return CriteriaCurves(surf.lambdas, sigma, values, reps, best, surf.alphas[0], surf.b[0], surf.f_train[0])
+
+
+def _replicate_seed(seed: int, r: int) -> int:
+    """An independent, reproducible seed for repetition ``r`` of a study seeded with ``seed``."""
+    return int(np.random.SeedSequence([int(seed), int(r)]).generate_state(1)[0])
+
+
+class Inefficiency(NamedTuple):
+    """Target(chosen)/min target for the grid minimizer of a criterion (Wahba et al. 2001, §6).
+
+    ``value`` is at the first tied minimizer; ``low``/``high`` span every tied minimizer.
+    """
+
+    criterion: str
+    target: str
+    value: float
+    low: float
+    high: float
+    n_ties: int
+    lam: float
+    sigma: float
+    target_min: float
+
+
+def inefficiency(surface: CriteriaSurface, criterion: str, target: str = "misclass") -> Inefficiency:
+    """Inefficiency of ``criterion``'s grid minimizer with respect to ``target`` (Wahba et al. 2001, §6)."""
+    for k in (criterion, target):
+        if k not in surface.values:
+            raise ValueError(f"the surface has no {k!r} values (available: {sorted(surface.values)}).")
+    T = surface.values[target]
+    tmin = float(np.min(T))
+    if tmin <= 0:
+        raise ValueError(f"the minimum of {target} on the grid is {tmin}; inefficiency needs a positive minimum.")
+    ties = surface.ties[criterion]
+    vals = T[ties[:, 0], ties[:, 1]] / tmin
+    i, j = surface.best[criterion]
+    return Inefficiency(criterion, target, float(T[i, j] / tmin), float(vals.min()), float(vals.max()),
+                        int(len(ties)), float(surface.lambdas[j]), float(surface.sigmas[i]), tmin)
+
+
+class InefficiencyStudy(NamedTuple):
+    """Monte-Carlo inefficiencies: ``value``/``low``/``high`` arrays (R,) per criterion."""
+
+    criteria: tuple
+    target: str
+    value: dict
+    low: dict
+    high: dict
+    seeds: np.ndarray
+
+
+def inefficiency_study(make_data: Callable[[int], tuple], *, R: int, lambdas, sigmas,
+                       criteria_keys=("gacv", "xa"), target: str = "misclass", seed: int = 0,
+                       progress: Callable | None = None) -> InefficiencyStudy:
+    """Repeat data generation ``R`` times and collect each criterion's inefficiency.
+
+    ``make_data(seed) -> (X, y, p_true, L)`` draws one training set. Seeds come from
+    ``SeedSequence(seed)`` so the study is reproducible.
+    """
+    if int(R) != R or R < 1:
+        raise ValueError(f"R must be a positive integer; got {R!r}.")
+    seeds = np.array([_replicate_seed(seed, r) for r in range(int(R))], dtype=np.int64)
+    val = {c: np.empty(int(R)) for c in criteria_keys}
+    low = {c: np.empty(int(R)) for c in criteria_keys}
+    high = {c: np.empty(int(R)) for c in criteria_keys}
+    for r, s in enumerate(seeds):
+        X, y, p_true, L = make_data(int(s))
+        surf = criteria_surface(X, y, lambdas, sigmas, L=L, p_true=p_true, loo="loo" in criteria_keys)
+        for c in criteria_keys:
+            ie = inefficiency(surf, c, target)
+            val[c][r], low[c][r], high[c][r] = ie.value, ie.low, ie.high
+        if progress is not None:
+            progress(r + 1, int(R), f"repetition {r + 1}/{int(R)}")
+    return InefficiencyStudy(tuple(criteria_keys), target, val, low, high, seeds)
