@@ -91,8 +91,14 @@ def load_dataset(name: str, n: int | None, seed: int, params: Mapping | None = N
 
 
 def _csv_header(content: bytes) -> list[str]:
-    first = content.decode("utf-8", errors="replace").splitlines()
-    return [c.strip() for c in first[0].split(",")] if first else []
+    """The cells of the first line, split with the loader's own delimiter rule."""
+    import csv
+
+    lines = content.decode("utf-8-sig", errors="replace").splitlines()
+    if not lines:
+        return []
+    row = next(csv.reader([lines[0]], delimiter=_data.pick_delimiter(lines[0])))
+    return [c.strip() for c in row]
 
 
 def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upload: bool = True,
@@ -213,3 +219,60 @@ class StreamlitProgress:
 
     def done(self) -> None:
         self._bar.empty()
+
+
+# ------------------------------------------------------------------ shared memo with progress
+def _digest(obj, h=None):
+    """A stable content hash of arrays, numbers, strings and (nested) tuples/lists/dicts."""
+    import hashlib
+
+    top = h is None
+    h = hashlib.sha1() if top else h
+    if isinstance(obj, np.ndarray):
+        a = np.ascontiguousarray(obj)
+        h.update(f"nd{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    elif isinstance(obj, (list, tuple)):
+        h.update(f"seq{len(obj)}".encode())
+        for o in obj:
+            _digest(o, h)
+    elif isinstance(obj, dict):
+        h.update(f"map{len(obj)}".encode())
+        for k in sorted(obj, key=str):
+            _digest(k, h)
+            _digest(obj[k], h)
+    else:
+        h.update(repr(obj).encode())
+    return h.hexdigest() if top else None
+
+
+@st.cache_resource(show_spinner=False)
+def _memo_store():
+    import threading
+    from collections import OrderedDict
+
+    return {"lock": threading.Lock(), "data": OrderedDict()}
+
+
+def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | None = None,
+                   max_entries: int = 48):
+    """Process-wide LRU cache (shared by every session, like ``st.cache_resource``) for numerics that
+    report progress: ``fn(progress)`` runs only on a miss, with an ``st.progress`` bar fed by the
+    callback ``progress(done, total, message)``. Returns the cached result."""
+    store = _memo_store()
+    key = name + ":" + _digest(key_parts)
+    with store["lock"]:
+        if key in store["data"]:
+            store["data"].move_to_end(key)
+            return store["data"][key]
+    bar = StreamlitProgress(progress_text) if progress_text else None
+    try:
+        result = fn(bar)
+    finally:
+        if bar is not None:
+            bar.done()
+    with store["lock"]:
+        store["data"][key] = result
+        while len(store["data"]) > max_entries:
+            store["data"].popitem(last=False)
+    return result
