@@ -14,28 +14,32 @@ same idea as libsvm's (shrink bounded variables that cannot move, reconstruct th
 final check). Everything here takes arrays and scalars only and returns a status code:
 
     0 converged, 1 max_iter reached.
+
+Every kernel is compiled with ``nogil=True``: grids over σ run these serial, cached kernels on a
+pool of Python threads (one σ per task), which needs no numba threading layer — so two Streamlit
+sessions computing at once are safe — and nothing to compile at start-up beyond the cache load.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 TAU = 1e-12
 STATUS_CONVERGED = 0
 STATUS_MAX_ITER = 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _is_upper(a, c):
     return a >= c
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _is_lower(a):
     return a <= 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _full_gradient(K, y, s, p, alpha, G, idx, n_idx):
     """G[t] = p[t] + s·y_t Σ_j y_j K_tj α_j for t in idx[:n_idx] (only nonzero α_j contribute)."""
     n = y.shape[0]
@@ -54,7 +58,7 @@ def _full_gradient(K, y, s, p, alpha, G, idx, n_idx):
         G[t] = p[t] + s * y[t] * acc
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _make_feasible(alpha, y, C):
     """Move ``alpha`` into {0 ≤ α ≤ C, y'α = 0} with small changes (used after removing a point)."""
     n = y.shape[0]
@@ -88,7 +92,7 @@ def _make_feasible(alpha, y, C):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _select(K, Kd, y, s, C, alpha, G, active, n_active):
     """WSS2 over the active set. Returns (i, j, Gmax, Gmax2); j = -1 means nothing to do."""
     Gmax = -np.inf
@@ -146,7 +150,7 @@ def _select(K, Kd, y, s, C, alpha, G, active, n_active):
     return i, j, Gmax, Gmax2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
     if alpha[t] >= C[t]:
         if y[t] > 0:
@@ -159,7 +163,7 @@ def _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
     n = y.shape[0]
     Gmax1 = -np.inf  # max over I_up of -y G
@@ -192,7 +196,7 @@ def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
     return n_active, unshrunk
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _unshrink(K, y, s, p, alpha, G, active, n_active):
     n = y.shape[0]
     if n_active < n:
@@ -200,7 +204,7 @@ def _unshrink(K, y, s, p, alpha, G, active, n_active):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
     """Run SMO in place on (alpha, G); G must equal Qα + p on entry. Returns (n_iter, status)."""
     n = y.shape[0]
@@ -291,7 +295,7 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
     return it, status
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _intercept(y, C, alpha, G):
     """b = −ρ with libsvm's rule: mean of y_i G_i over free α_i, else the middle of the feasible range."""
     n = y.shape[0]
@@ -323,7 +327,7 @@ def _intercept(y, C, alpha, G):
     return -rho
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
     """Solve one dual from the feasible start ``alpha0``.
 
@@ -340,7 +344,7 @@ def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
     return alpha, b, G, n_iter, status
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     """Wahba's SVM for every λ in ``lambdas`` (any order; solved from the largest down, warm-started).
 
@@ -380,7 +384,7 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     return alphas, bs, fs, iters, stats
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rbf_inplace(D, sigma, out):
     scale = -1.0 / (2.0 * sigma * sigma)
     for i in range(D.shape[0]):
@@ -388,34 +392,7 @@ def _rbf_inplace(D, sigma, out):
             out[i, j] = np.exp(D[i, j] * scale)
 
 
-@njit(parallel=True)
-def rbf_grid(D, y, sigmas, lambdas, C, p, tol, max_iter, shrinking):
-    """``lambda_sequence`` for every σ of a Gaussian kernel, in parallel over σ.
-
-    D: squared distances (n, n). Returns alphas (n_sig, n_lam, n), b (n_sig, n_lam),
-    f (n_sig, n_lam, n), n_iter and status (n_sig, n_lam).
-    """
-    n = y.shape[0]
-    ns = sigmas.shape[0]
-    m = lambdas.shape[0]
-    alphas = np.empty((ns, m, n))
-    bs = np.empty((ns, m))
-    fs = np.empty((ns, m, n))
-    iters = np.empty((ns, m), dtype=np.int64)
-    stats = np.empty((ns, m), dtype=np.int64)
-    for q in prange(ns):
-        K = np.empty((n, n))
-        _rbf_inplace(D, sigmas[q], K)
-        a, b, f, it, st = lambda_sequence(K, y, lambdas, C, p, np.zeros(n), tol, max_iter, shrinking)
-        alphas[q] = a
-        bs[q] = b
-        fs[q] = f
-        iters[q] = it
-        stats[q] = st
-    return alphas, bs, fs, iters, stats
-
-
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _move(K, y, s, a, G, j, new):
     """Set a[j] = new and update the gradient G = s·YKYα + p accordingly (O(n))."""
     d = (new - a[j]) * y[j] * s
@@ -425,7 +402,7 @@ def _move(K, y, s, a, G, j, new):
             G[t] += y[t] * K[j, t] * d
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _remove_point(K, y, s, C, a, G, i):
     """Take α_i out (α_i = 0) and restore y'α = 0 with the gradient kept exact.
 
@@ -455,13 +432,63 @@ def _remove_point(K, y, s, C, a, G, i):
             need -= d
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def _invert(M):
+    """Gauss–Jordan inverse with partial pivoting; (inverse, ok). ok is False when M is singular to
+    working precision — callers then fall back to a cruder warm start instead of failing."""
+    m = M.shape[0]
+    A = M.copy()
+    Inv = np.eye(m)
+    scale = 0.0
+    for i in range(m):
+        for j in range(m):
+            scale = max(scale, abs(A[i, j]))
+    for c in range(m):
+        piv = c
+        best = abs(A[c, c])
+        for r in range(c + 1, m):
+            if abs(A[r, c]) > best:
+                best = abs(A[r, c])
+                piv = r
+        if best <= 1e-12 * scale:
+            return Inv, False
+        if piv != c:
+            for j in range(m):
+                t = A[c, j]
+                A[c, j] = A[piv, j]
+                A[piv, j] = t
+                t = Inv[c, j]
+                Inv[c, j] = Inv[piv, j]
+                Inv[piv, j] = t
+        d = 1.0 / A[c, c]
+        for j in range(c, m):
+            A[c, j] *= d
+        for j in range(m):
+            Inv[c, j] *= d
+        for r in range(m):
+            if r == c:
+                continue
+            f = A[r, c]
+            if f == 0.0:
+                continue
+            for j in range(c, m):
+                A[r, j] -= f * A[c, j]
+            for j in range(m):
+                Inv[r, j] -= f * Inv[c, j]
+    return Inv, True
+
+
+@njit(cache=True, nogil=True)
 def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     """Leave-one-out decision values f_i^{[-i]}(x_i), refitting support vectors only.
 
     Point i is taken out by setting its bound to 0 (so α_i = 0 can never move) — no sub-matrix
-    copies. Each refit is warm-started from the full solution with α_i removed and y'α = 0
-    restored. Non-support vectors keep the full-data decision value. Returns (f_loo, status).
+    copies. Each refit starts from the active-set prediction: if leaving i out does not move any
+    other point between the groups free (0 < α < C), bounded and zero, the new free α and b solve
+    the same KKT system without i, obtained from the full system's inverse by a rank-one update
+    (bounded i: right-hand side change; free i: remove its row and column). The prediction is
+    clipped into the box, y'α = 0 restored, and SMO then verifies or repairs it, so the result is
+    exact either way. Non-support vectors keep the full-data decision value. Returns (f_loo, status).
     """
     n = y.shape[0]
     alpha = alpha_full.copy()
@@ -473,9 +500,33 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     for i in range(n):
         f_loo[i] = y[i] * (G[i] - p[i]) + b
     status = STATUS_CONVERGED
+    # the free set F and the inverse of its KKT matrix [[s·Y_F K_FF Y_F, y_F], [y_F', 0]]
+    nf = 0
+    for t in range(n):
+        if 0.0 < alpha[t] < C[t]:
+            nf += 1
+    F = np.empty(nf, dtype=np.int64)
+    pos = -np.ones(n, dtype=np.int64)
+    k = 0
+    for t in range(n):
+        if 0.0 < alpha[t] < C[t]:
+            F[k] = t
+            pos[t] = k
+            k += 1
+    have_inv = False
+    Ainv = np.empty((1, 1))
+    if nf > 0:
+        M = np.zeros((nf + 1, nf + 1))
+        for a_ in range(nf):
+            for c_ in range(nf):
+                M[a_, c_] = s * y[F[a_]] * y[F[c_]] * K[F[a_], F[c_]]
+            M[a_, nf] = y[F[a_]]
+            M[nf, a_] = y[F[a_]]
+        Ainv, have_inv = _invert(M)
     Ci = C.copy()
     a = np.empty(n)
     Gi = np.empty(n)
+    dx = np.empty(nf + 1)
     for i in range(n):
         if alpha_full[i] <= 0.0:
             continue
@@ -483,7 +534,65 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
             a[t] = alpha_full[t]
             Gi[t] = G[t]
         Ci[i] = 0.0
-        _remove_point(K, y, s, Ci, a, Gi, i)
+        predicted = False
+        if have_inv:
+            ai = alpha_full[i]
+            if pos[i] >= 0:  # free point: drop its row/column, Δx = −A[:, i] α_i / A_ii
+                pi_ = pos[i]
+                piv = Ainv[pi_, pi_]
+                if piv != 0.0:
+                    for r in range(nf + 1):
+                        dx[r] = -Ainv[r, pi_] * ai / piv
+                    predicted = True
+            else:  # bounded point: its term leaves the right-hand side
+                for r in range(nf + 1):
+                    acc = Ainv[r, nf] * y[i] * ai
+                    for c_ in range(nf):
+                        acc += Ainv[r, c_] * s * y[F[c_]] * y[i] * K[F[c_], i] * ai
+                    dx[r] = acc
+                predicted = True
+            if predicted:
+                ok = True
+                for r in range(nf):
+                    if not np.isfinite(dx[r]):
+                        ok = False
+                if ok:
+                    _move(K, y, s, a, Gi, i, 0.0)
+                    for r in range(nf):
+                        t = F[r]
+                        if t == i:
+                            continue
+                        new = a[t] + dx[r]
+                        if new < 0.0:
+                            new = 0.0
+                        elif new > Ci[t]:
+                            new = Ci[t]
+                        _move(K, y, s, a, Gi, t, new)
+                    # clipping may have broken y'α = 0: restore it, keeping G exact
+                    r_ = 0.0
+                    for t in range(n):
+                        r_ += y[t] * a[t]
+                    if abs(r_) > 1e-14 * n:
+                        sgn = 1.0 if r_ > 0 else -1.0
+                        need = abs(r_)
+                        for t in range(n):
+                            if need <= 0.0:
+                                break
+                            if y[t] == sgn and a[t] > 0.0:
+                                d = min(a[t], need)
+                                _move(K, y, s, a, Gi, t, a[t] - d)
+                                need -= d
+                        for t in range(n):
+                            if need <= 0.0:
+                                break
+                            if y[t] == -sgn and a[t] < Ci[t]:
+                                d = min(Ci[t] - a[t], need)
+                                _move(K, y, s, a, Gi, t, a[t] + d)
+                                need -= d
+                else:
+                    predicted = False
+        if not predicted:
+            _remove_point(K, y, s, Ci, a, Gi, i)
         it, st = _solve(K, y, s, p, Ci, a, Gi, tol, max_iter, True)
         if st != STATUS_CONVERGED:
             status = st
@@ -493,23 +602,29 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     return f_loo, status
 
 
-@njit(parallel=True)
-def rbf_grid_loo(D, y, sigmas, lambdas, C, p, alphas, tol, max_iter):
-    """Leave-one-out decision values on a whole (σ, λ) grid; parallel over σ.
+@njit(cache=True, nogil=True)
+def rbf_sigma_sequence(D, sigma, y, lambdas, C, p, tol, max_iter, shrinking):
+    """Gaussian kernel of width σ from squared distances D, then :func:`lambda_sequence` from α = 0."""
+    n = y.shape[0]
+    K = np.empty((n, n))
+    _rbf_inplace(D, sigma, K)
+    return lambda_sequence(K, y, lambdas, C, p, np.zeros(n), tol, max_iter, shrinking)
 
-    alphas: (n_sig, n_lam, n) full-data solutions. Returns f_loo (n_sig, n_lam, n), status (n_sig, n_lam).
+
+@njit(cache=True, nogil=True)
+def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
+    """Leave-one-out decision values for every λ of one σ. alphas (n_lam, n) are the full solutions.
+
+    Returns f_loo (n_lam, n) and status (n_lam,).
     """
     n = y.shape[0]
-    ns = sigmas.shape[0]
     m = lambdas.shape[0]
-    out = np.empty((ns, m, n))
-    stats = np.zeros((ns, m), dtype=np.int64)
-    for qs in prange(ns):
-        K = np.empty((n, n))
-        _rbf_inplace(D, sigmas[qs], K)
-        for k in range(m):
-            f, st = loo_decisions(K, y, 1.0 / (2.0 * n * lambdas[k]), p, C, alphas[qs, k].copy(), tol,
-                                  max_iter)
-            out[qs, k] = f
-            stats[qs, k] = st
+    K = np.empty((n, n))
+    _rbf_inplace(D, sigma, K)
+    out = np.empty((m, n))
+    stats = np.zeros(m, dtype=np.int64)
+    for k in range(m):
+        f, st = loo_decisions(K, y, 1.0 / (2.0 * n * lambdas[k]), p, C, alphas[k].copy(), tol, max_iter)
+        out[k] = f
+        stats[k] = st
     return out, stats

@@ -1,19 +1,20 @@
 """(λ, σ) criteria surfaces, λ curves with randomized GACV, and inefficiencies (Wahba et al. 2001).
 
 All fits run on the warm-started λ-sequence SMO solver, one Gaussian kernel matrix per σ, in
-parallel over σ (behind :data:`svmviz._parallel.PARALLEL_LOCK`), and progress is reported through
-an optional callback ``progress(done, total, message)``.
+parallel over σ on a pool of threads (the kernels release the GIL), and progress is reported
+through an optional callback ``progress(done, total, message)``.
 """
 from __future__ import annotations
 
+import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Callable, NamedTuple
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _smo, criteria
-from ._parallel import PARALLEL_LOCK
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram, squared_distances
 from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params
@@ -91,14 +92,13 @@ def _warn(status, what):
                       "those grid points are approximate.", ConvergenceWarning, stacklevel=3)
 
 
-def _chunks(total: int, size: int):
-    for start in range(0, total, size):
-        yield start, min(total, start + size)
+def _n_workers(tasks: int) -> int:
+    return max(1, min(tasks, os.cpu_count() or 1))
 
 
 def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: bool = False,
                      xa_rho: float = 2.0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
-                     progress: Callable | None = None, chunk: int = 6) -> CriteriaSurface:
+                     progress: Callable | None = None) -> CriteriaSurface:
     """GACV, XA (BRXA), XA_J and — with the truth — GCKL, (BR)MISCLASS, and exact LOO over (σ, λ).
 
     Parameters
@@ -144,13 +144,15 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     status = np.empty((ns, m), dtype=np.int64)
     total = ns * (2 if loo else 1)
     done = 0
-    for a, b in _chunks(ns, max(1, int(chunk))):
-        with PARALLEL_LOCK:
-            out = _smo.rbf_grid(D, y, sig[a:b], lam, C, pvec, tol, max_iter, True)
-        alphas[a:b], bs[a:b], fs[a:b], _, status[a:b] = out
-        done += b - a
-        if progress is not None:
-            progress(done, total, f"fitted σ {b}/{ns}")
+    with ThreadPoolExecutor(max_workers=_n_workers(ns)) as pool:
+        futures = {pool.submit(_smo.rbf_sigma_sequence, D, float(sig[q]), y, lam, C, pvec, tol, max_iter, True): q
+                   for q in range(ns)}
+        for fut in as_completed(futures):
+            q = futures[fut]
+            alphas[q], bs[q], fs[q], _, status[q] = fut.result()
+            done += 1
+            if progress is not None:
+                progress(done, total, f"fitted {done}/{ns} σ values")
     f_loo = None
     values = {}
     lam_row = lam[None, :]
@@ -165,13 +167,15 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     if loo:
         f_loo = np.empty((ns, m, n))
         loo_status = np.empty((ns, m), dtype=np.int64)
-        for a, b in _chunks(ns, max(1, int(chunk))):
-            with PARALLEL_LOCK:
-                f_loo[a:b], loo_status[a:b] = _smo.rbf_grid_loo(D, y, sig[a:b], lam, C, pvec,
-                                                                np.ascontiguousarray(alphas[a:b]), tol, max_iter)
-            done += b - a
-            if progress is not None:
-                progress(done, total, f"leave-one-out σ {b}/{ns}")
+        with ThreadPoolExecutor(max_workers=_n_workers(ns)) as pool:
+            futures = {pool.submit(_smo.rbf_sigma_loo, D, float(sig[q]), y, lam, C, pvec,
+                                   np.ascontiguousarray(alphas[q]), tol, max_iter): q for q in range(ns)}
+            for fut in as_completed(futures):
+                q = futures[fut]
+                f_loo[q], loo_status[q] = fut.result()
+                done += 1
+                if progress is not None:
+                    progress(done, total, f"leave-one-out {done - ns}/{ns} σ values")
         values["loo"] = criteria.loo_misclass(f_loo, y, (Lm, Lp))
         status = np.maximum(status, loo_status)
     _warn(status, "criteria_surface")

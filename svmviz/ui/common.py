@@ -102,13 +102,14 @@ def _csv_header(content: bytes) -> list[str]:
 
 
 def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upload: bool = True,
-                    allow_multiclass: bool = False, params: Mapping | None = None,
+                    allow_multiclass: bool = False, params: Mapping | Callable | None = None,
                     n_range: tuple[int, int] = (20, 2000), default_n: int = 200):
     """Render the shared data-set widgets in the sidebar and return the chosen ``Dataset``.
 
     ``choices`` are the generator names the page accepts; scikit-learn's shipped data sets and the
     CSV upload are added when ``allow_upload``. Returns ``None`` (after an ``st.error`` saying what
-    to fix) when the data are unusable for this page.
+    to fix) when the data are unusable for this page. ``params`` are extra generator parameters, or
+    a function of the chosen generator name returning them.
     """
     shared = _shared()
     options = list(choices)
@@ -162,7 +163,7 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
                                step=1, key=f"{key}_seed", help="Same seed, same data.")
         shared["n"], shared["seed"] = int(n), int(seed)
         try:
-            ds = load_dataset(name, int(n), int(seed), params)
+            ds = load_dataset(name, int(n), int(seed), params(name) if callable(params) else params)
         except ValueError as exc:
             show_error(exc, what=f"Could not make {name}")
             shared["data"] = name

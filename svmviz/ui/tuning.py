@@ -1,0 +1,193 @@
+"""Cached computations and widgets of the "Tuning criteria" page (Wahba et al. 2001)."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import streamlit as st
+
+from svmviz import data as _data
+from svmviz.figures import tuning as fig_tuning
+from svmviz.tuning import criteria_surface, criterion_label, inefficiency_study
+
+from .common import cached_compute, query_value, set_query
+
+DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm", "waveform"]
+
+
+class Setting(NamedTuple):
+    nonstandard: bool
+    C_plus: float
+    C_minus: float
+    pi_plus: float
+    pi_minus: float
+
+
+class Grid(NamedTuple):
+    log_lambda: tuple
+    log_sigma: tuple
+    resolution: int
+    loo: bool
+
+    @property
+    def lambdas(self):
+        return np.logspace(self.log_lambda[0], self.log_lambda[1], self.resolution)
+
+    @property
+    def sigmas(self):
+        return np.logspace(self.log_sigma[0], self.log_sigma[1], self.resolution)
+
+
+def setting_widgets() -> Setting:
+    """Standard / non-standard mode and, for the latter, the costs and target-population proportions."""
+    sb = st.sidebar
+    sb.header("SVM")
+    mode0 = query_value("mode", "standard", str)
+    mode = sb.radio("Setting", ["standard", "non-standard"], index=1 if mode0 == "non-standard" else 0,
+                    key="tuning_mode", horizontal=True,
+                    help="Non-standard: unequal misclassification costs and a training sample whose class "
+                         "proportions differ from the target population's (Wahba et al. 2001, §5).")
+    C_plus, C_minus, pi_plus = 1.0, 2.0, 0.1
+    if mode == "non-standard":
+        c1, c2 = sb.columns(2)
+        C_plus = c1.number_input("C⁺ (cost of a false +)", 0.01, 100.0, query_value("cp", 1.0), 0.1, key="tuning_cp")
+        C_minus = c2.number_input("C⁻ (cost of a false −)", 0.01, 100.0, query_value("cm", 2.0), 0.1, key="tuning_cm")
+        pi_plus = sb.slider("π⁺ (target population share of +1)", 0.01, 0.99, query_value("pp", 0.1), 0.01,
+                            key="tuning_pp")
+        set_query(mode=mode, cp=C_plus, cm=C_minus, pp=pi_plus)
+    else:
+        set_query(mode=mode)
+    return Setting(mode == "non-standard", float(C_plus), float(C_minus), float(pi_plus), 1.0 - float(pi_plus))
+
+
+def dataset_params(name: str, setting: Setting) -> dict:
+    if name == "wahba2001" and setting.nonstandard:
+        return dict(nonstandard=True, C_plus=setting.C_plus, C_minus=setting.C_minus, pi_plus=setting.pi_plus,
+                    pi_minus=setting.pi_minus)
+    return {}
+
+
+class Costs(NamedTuple):
+    L: tuple  # (L(−1), L(+1))
+    threshold: float
+    pi_s_plus: float
+
+
+def costs(ds, setting: Setting) -> Costs:
+    """L(±1) and the Bayes threshold: from the generator for wahba2001, else from the data's π_s."""
+    pi_s = float(np.mean(ds.y > 0))
+    if not setting.nonstandard:
+        return Costs((1.0, 1.0), 0.5, pi_s)
+    if ds.name == "wahba2001":
+        return Costs(tuple(ds.L), float(ds.bayes_threshold), float(ds.params.get("pi_s_plus", pi_s)))
+    Lm, Lp, thr = _data.wahba_costs(setting.C_plus, setting.C_minus, setting.pi_plus, setting.pi_minus, pi_s)
+    return Costs((Lm, Lp), thr, pi_s)
+
+
+def grid_widgets(n: int) -> Grid:
+    sb = st.sidebar
+    sb.header("Grid")
+    lo_l, hi_l = query_value("lam_lo", -5.0), query_value("lam_hi", -0.5)
+    lo_s, hi_s = query_value("sig_lo", -1.0), query_value("sig_hi", 1.0)
+    ll = sb.slider("log10 λ range", -8.0, 1.0, (lo_l, hi_l), 0.25, key="tuning_lam",
+                   help="λ weighs ‖h‖² against the data fit; sklearn's C = 1/(2nλ).")
+    ls = sb.slider("log10 σ range", -2.0, 2.0, (lo_s, hi_s), 0.125, key="tuning_sig",
+                   help="Gaussian kernel exp(−‖x − x'‖²/(2σ²)).")
+    res = sb.slider("Grid points per axis", 6, 40, int(query_value("res", 20, int)), 1, key="tuning_res")
+    loo = sb.checkbox("Exact leave-one-out (slower)", value=bool(query_value("loo", 0, int)), key="tuning_loo",
+                      help="Refits the SVM without each support vector, at every grid point.")
+    if ll[0] >= ll[1] or ls[0] >= ls[1]:
+        raise ValueError("each range needs two different ends; widen the λ or σ range.")
+    set_query(lam_lo=ll[0], lam_hi=ll[1], sig_lo=ls[0], sig_hi=ls[1], res=res, loo=int(loo))
+    return Grid(tuple(map(float, ll)), tuple(map(float, ls)), int(res), bool(loo))
+
+
+def surface(ds, L, grid: Grid):
+    """The criteria surface of ``ds`` (cached for every session; progress bar while computing)."""
+    p = ds.p_true(ds.X) if ds.p_true is not None else None
+    key = (ds.X, ds.y, p, tuple(L), grid.lambdas, grid.sigmas, grid.loo)
+    what = "Fitting the SVM over the (λ, σ) grid" + (" and leaving each support vector out" if grid.loo else "")
+    return cached_compute("surface", key, lambda cb: criteria_surface(
+        ds.X, ds.y, grid.lambdas, grid.sigmas, L=L, p_true=p, loo=grid.loo, progress=cb), progress_text=what + "…")
+
+
+def plotted_keys(surf) -> list[str]:
+    """The four panels of Wahba et al.'s Fig. 2 (or what is computable), then LOO."""
+    keys = [k for k in ("gckl", "gacv", "misclass", "xa") if k in surf.values]
+    if "gckl" not in surf.values:
+        keys.append("xa_j")
+    if "loo" in surf.values:
+        keys.append("loo")
+    return keys
+
+
+def chosen_points(surf) -> dict:
+    return {k: surf.best[k] for k in ("gacv", "xa", "misclass", "loo") if k in surf.best}
+
+
+def point_selector(surf):
+    """Choose a grid point (defaults to GACV's minimizer); returns (i_sigma, j_lambda)."""
+    ll, ls = np.log10(surf.lambdas), np.log10(surf.sigmas)
+    i0, j0 = surf.best["gacv"]
+    j0 = int(query_value("pt_l", j0, int))
+    i0 = int(query_value("pt_s", i0, int))
+    j0, i0 = min(max(j0, 0), len(ll) - 1), min(max(i0, 0), len(ls) - 1)
+    c1, c2 = st.columns(2)
+    j = c1.select_slider("Grid point: log10 λ", options=list(range(len(ll))), value=j0,
+                         format_func=lambda k: f"{ll[k]:.2f}", key="tuning_pt_l")
+    i = c2.select_slider("Grid point: log10 σ", options=list(range(len(ls))), value=i0,
+                         format_func=lambda k: f"{ls[k]:.2f}", key="tuning_pt_s")
+    set_query(pt_l=j, pt_s=i)
+    return int(i), int(j)
+
+
+def selected_xy(surf, sel) -> tuple:
+    """(log10 λ, log10 σ) of the grid point ``sel = (i_sigma, j_lambda)``."""
+    return float(np.log10(surf.lambdas[sel[1]])), float(np.log10(surf.sigmas[sel[0]]))
+
+
+def decision_curves(surf, ds, threshold, selected):
+    p_true = ds.p_true
+    key = (surf.X, surf.y, surf.alphas, surf.b, surf.lambdas, surf.sigmas, chosen_points(surf), selected,
+           threshold, ds.name, ds.p_true is not None)
+    return cached_compute("curves", key, lambda cb: fig_tuning.compute_decision_curves(
+        surf, chosen_points(surf), p_true=p_true, threshold=threshold, selected=selected))
+
+
+def surface_table(surf) -> dict:
+    """Long-form columns of every criterion on the grid (for the CSV download)."""
+    ll, ls = np.log10(surf.lambdas), np.log10(surf.sigmas)
+    I, J = np.meshgrid(np.arange(len(ls)), np.arange(len(ll)), indexing="ij")
+    cols = {"log10_sigma": ls[I].ravel(), "log10_lambda": ll[J].ravel()}
+    for k, v in surf.values.items():
+        cols[criterion_label(k, surf.L).replace(" ", "_")] = v.ravel()
+    cols["n_support_vectors"] = surf.n_sv.ravel()
+    return cols
+
+
+def table_columns(rows) -> dict:
+    return {
+        "criterion": [r.criterion for r in rows],
+        "log10 λ": [round(r.log10_lambda, 3) for r in rows],
+        "log10 σ": [round(r.log10_sigma, 3) for r in rows],
+        "target there": [round(r.target_value, 4) for r in rows],
+        "inefficiency": [round(r.inefficiency, 4) for r in rows],
+        "over ties": [f"{r.tie_low:.4f} – {r.tie_high:.4f}" if r.n_ties > 1 else "—" for r in rows],
+        "tied grid points": [r.n_ties for r in rows],
+        "published (one realization)": [r.published for r in rows],
+    }
+
+
+def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
+    """Inefficiency study over R fresh data sets from ``ds``'s generator (progress bar)."""
+    name, n, params = ds.name, ds.X.shape[0], {k: v for k, v in ds.params.items() if k not in ("n", "seed")}
+    Lt = tuple(L)
+
+    def make(s):
+        d = _data.make_dataset(name, n=n, seed=s, **params)
+        return d.X, d.y, d.p_true, Lt
+
+    key = (name, n, params, Lt, grid.lambdas, grid.sigmas, R, seed)
+    return cached_compute("mc", key, lambda cb: inefficiency_study(
+        make, R=R, lambdas=grid.lambdas, sigmas=grid.sigmas, seed=seed, progress=cb),
+        progress_text=f"Monte Carlo: {R} data sets")

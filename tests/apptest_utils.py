@@ -1,0 +1,40 @@
+"""Helpers for AppTest page tests: decode Plotly figures, find charts, assert a clean run."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def page_path(name: str) -> str:
+    return os.path.join(ROOT, "pages", name)
+
+
+def decode(v):
+    """Plotly ≥ 6 encodes arrays as {"dtype", "bdata", "shape"}; return a numpy array either way."""
+    if isinstance(v, dict) and "bdata" in v:
+        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+        if "shape" in v:
+            arr = arr.reshape([int(s) for s in str(v["shape"]).split(",")])
+        return arr
+    return np.asarray(v, dtype=object if v and isinstance(v, list) and isinstance(v[0], str) else None)
+
+
+def figures(at) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def figure_titles(at) -> list[str]:
+    out = []
+    for f in figures(at):
+        t = f.get("layout", {}).get("title", {})
+        out.append(t.get("text", "") if isinstance(t, dict) else str(t))
+    return out
+
+
+def assert_clean(at):
+    assert not at.exception, [e.value for e in at.exception]

@@ -1,0 +1,121 @@
+"""AppTest of the "Tuning criteria" page: defaults, every main widget, figure data, errors."""
+from __future__ import annotations
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from .apptest_utils import assert_clean, decode, figure_titles, figures, page_path
+
+PAGE = page_path("1_Tuning_criteria.py")
+
+
+def small(at: AppTest) -> AppTest:
+    """Shrink n and the grid so each rerun takes well under a second."""
+    at.sidebar.slider(key="tuning_n").set_value(80)
+    at.sidebar.slider(key="tuning_res").set_value(8)
+    return at.run()
+
+
+def contour_z(at, title):
+    for f in figures(at):
+        if f["layout"]["title"]["text"] == title:
+            return decode(f["data"][0]["z"])
+    raise AssertionError(f"no figure titled {title!r}; have {figure_titles(at)}")
+
+
+def test_defaults_render_all_panels():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert_clean(at)
+    titles = figure_titles(at)
+    for t in ("GCKL", "GACV", "MISCLASS", "XA (ξα)", "Decision curves"):
+        assert t in titles
+    assert not at.error
+    assert at.metric[0].value == "1" and at.metric[2].value == "0.5"
+    # the inefficiency table holds GACV and XA rows with values ≥ 1
+    df = at.dataframe[0].value
+    assert {"GACV", "XA (ξα)"} <= set(df["criterion"])
+    assert (df["inefficiency"] >= 1).all()
+    labels = [d.label for d in at.get("download_button")]
+    assert "Download the surfaces (CSV)" in labels and "Download the table (CSV)" in labels
+
+
+def test_widgets_change_the_figures():
+    at = small(AppTest.from_file(PAGE, default_timeout=180).run())
+    assert_clean(at)
+    z0 = contour_z(at, "GACV")
+    assert z0.shape == (8, 8)
+    at.sidebar.slider(key="tuning_sig").set_value((-0.5, 0.5)).run()
+    assert_clean(at)
+    z1 = contour_z(at, "GACV")
+    assert not np.allclose(z0, z1)
+    at.sidebar.number_input(key="tuning_seed").set_value(3).run()
+    assert_clean(at)
+    assert not np.allclose(z1, contour_z(at, "GACV"))
+    at.sidebar.slider(key="tuning_lam").set_value((-3.0, -1.0)).run()
+    at.select_slider(key="tuning_pt_l").set_value(2).run()
+    assert_clean(at)
+    at.sidebar.checkbox(key="tuning_loo").check().run()
+    assert_clean(at)
+    assert "exact LOO" in figure_titles(at)
+
+
+def test_nonstandard_mode_shows_br_criteria_and_costs():
+    at = small(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.sidebar.radio(key="tuning_mode").set_value("non-standard").run()
+    assert_clean(at)
+    assert [m.value for m in at.metric[:3]] == ["1.5", "0.5", "0.75"]
+    titles = figure_titles(at)
+    assert "BRMISCLASS" in titles and "BRXA" in titles
+    at.sidebar.slider(key="tuning_pp").set_value(0.3).run()
+    assert_clean(at)
+    # L(−1) = C⁺π⁻/π_s⁻ = 0.7/0.6, L(+1) = C⁻π⁺/π_s⁺ = 0.6/0.4
+    assert at.metric[0].value == f"{0.7 / 0.6:.3g}" and at.metric[1].value == f"{0.6 / 0.4:.3g}"
+
+
+def test_other_data_sets_and_unknown_truth():
+    at = small(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.sidebar.selectbox(key="tuning_data").select("banana").run()
+    assert_clean(at)
+    assert "XA_J (Joachims)" in figure_titles(at)  # no truth: GACV, XA, XA_J panels
+    assert any("need the true p(x)" in i.value for i in at.info)
+    at.sidebar.selectbox(key="tuning_data").select("twonorm").run()
+    assert_clean(at)
+    assert any("two-dimensional data only" in i.value for i in at.info)
+
+
+def test_upload_without_file_asks_for_one():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.sidebar.selectbox(key="tuning_data").select("Upload CSV…").run()
+    assert_clean(at)
+    assert any("Choose a CSV file" in i.value for i in at.sidebar.info)
+
+
+def _with_upload(content: bytes) -> AppTest:
+    """AppTest cannot drive st.file_uploader: put the uploaded bytes where the sidebar keeps them."""
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state["_svmviz_shared"] = {"data": "Upload CSV…", "upload": ("mine.csv", content)}
+    return at.run()
+
+
+def test_bad_csv_shows_an_error_not_an_exception():
+    at = _with_upload(b"x1,x2,label\n1.0,abc,1\n2.0,3.0,-1\n0.5,1.0,1\n")
+    assert_clean(at)
+    assert any("mine.csv" in e.value and "x2" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_good_csv_is_used():
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 2.5]
+    lines = ["a,b,cls"] + [f"{x:.4f},{y:.4f},{'yes' if i < 30 else 'no'}" for i, (x, y) in enumerate(X)]
+    at = _with_upload("\n".join(lines).encode())
+    assert_clean(at)
+    assert not at.error
+    assert "Decision curves" in figure_titles(at)
+
+
+def test_monte_carlo_study_runs():
+    at = small(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.slider(key="tuning_R").set_value(2)
+    at.button(key="tuning_mc_run").click().run()
+    assert_clean(at)
+    assert any(t.startswith("Inefficiency over 2") for t in figure_titles(at))
