@@ -53,9 +53,13 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
                  height: int = 380) -> go.Figure:
     """Contour of one criterion over (log10 λ, log10 σ) with its minimizer and the others' overlaid."""
     fig = go.Figure()
+    lo, hi = color_range(cd.z)
+    clipped = hi < np.nanmax(cd.z)
     fig.add_trace(go.Contour(
         x=cd.log_lambda, y=cd.log_sigma, z=cd.z, colorscale="Viridis", ncontours=25,
-        colorbar=dict(title=dict(text=cd.label, side="right"), thickness=12),
+        zmin=lo, zmax=hi, zauto=False, contours=dict(start=lo, end=hi, size=(hi - lo) / 25 or 1.0),
+        colorbar=dict(title=dict(text=cd.label + (" (colour clipped)" if clipped else ""), side="right"),
+                      thickness=12),
         hovertemplate="log10 λ = %{x:.2f}<br>log10 σ = %{y:.2f}<br>" + cd.label + " = %{z:.4f}<extra></extra>",
         name=cd.label, showlegend=False,
     ))
@@ -63,7 +67,7 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
         fig.add_trace(go.Scatter(x=cd.tie_points[:, 0], y=cd.tie_points[:, 1], mode="markers",
                                  marker=dict(symbol="circle-open", size=9, color="white"),
                                  name=f"{cd.label}: tied minima", hoverinfo="skip"))
-    for k in overlay + (cd.key,):
+    for k in tuple(o for o in overlay if o != cd.key) + (cd.key,):
         if k not in cd.minimizers:
             continue
         x, y, lab = cd.minimizers[k]
@@ -85,6 +89,17 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
     fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0, xanchor="left", yanchor="top"),
                       margin=dict(b=90))
     return fig
+
+
+def color_range(z) -> tuple[float, float]:
+    """Colour limits that show the valley: GACV grows like 1/λ at tiny λ, so when the surface spans
+    more than a factor 4 the top is clipped at its 60th percentile (hover still shows true values)."""
+    lo, hi = float(np.nanmin(z)), float(np.nanmax(z))
+    if lo > 0 and hi > 4 * lo:
+        hi = max(float(np.nanquantile(z, 0.6)), lo * 1.05)
+    if hi <= lo:
+        hi = lo + (abs(lo) * 1e-3 or 1e-3)
+    return lo, hi
 
 
 class DecisionCurves(NamedTuple):

@@ -1,0 +1,141 @@
+"""Real-browser test: Debian chromium driven by Playwright against `streamlit run app.py`.
+
+Starts the app on a free port, opens the Tuning criteria page through the sidebar navigation,
+waits for the contour charts, moves a slider and checks that the rerun finished with no exception
+and no console errors. Two browser sessions then compute at once (the app must survive it).
+Screenshots go to tests/artifacts/. Timings are printed (measured, never asserted).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from .apptest_utils import ROOT
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
+ARTIFACTS = os.path.join(ROOT, "tests", "artifacts")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    port = _free_port()
+    log = open(os.path.join(ARTIFACTS, "streamlit.log"), "w")
+    t0 = time.time()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://localhost:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail("the app did not answer /_stcore/health within 60 s; see tests/artifacts/streamlit.log")
+        print(f"\nserver healthy after {time.time() - t0:.1f} s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _wait_idle(page, timeout=120_000):
+    page.wait_for_timeout(300)
+    page.get_by_test_id("stStatusWidget").wait_for(state="detached", timeout=timeout)
+
+
+def _open_tuning(page, url):
+    page.goto(url)
+    # the landing page (app.py's st.navigation) must be up before its navigation is used
+    page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+    _wait_idle(page)
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Tuning criteria").first.click()
+    page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=180_000)
+    _wait_idle(page)
+
+
+def test_tuning_page_in_a_real_browser(app_url):
+    from playwright.sync_api import sync_playwright
+
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        t0 = time.time()
+        _open_tuning(page, app_url)
+        cold = time.time() - t0
+        n_charts = page.get_by_test_id("stPlotlyChart").count()
+        assert n_charts >= 5
+        page.screenshot(path=os.path.join(ARTIFACTS, "tuning_initial.png"), full_page=True)
+
+        # move the "Grid points per axis" slider one step: the page reruns and redraws
+        slider = page.get_by_role("slider", name="Grid points per axis")
+        t1 = time.time()
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        _wait_idle(page)
+        rerun = time.time() - t1
+        assert page.get_by_test_id("stException").count() == 0
+        assert page.get_by_test_id("stPlotlyChart").count() == n_charts
+        assert "res=21" in page.url  # the slider moved 20 → 21, and the view is mirrored in the URL
+        page.screenshot(path=os.path.join(ARTIFACTS, "tuning_after_slider.png"), full_page=True)
+        print(f"cold start to first charts {cold:.1f} s; slider rerun {rerun:.2f} s")
+        browser.close()
+    assert not errors, errors
+
+
+def test_two_sessions_compute_at_once(app_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pages = [browser.new_context().new_page() for _ in range(2)]
+        errors = []
+        for pg in pages:
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+            # each session asks for a different, uncached grid through the URL
+        for k, pg in enumerate(pages):
+            pg.goto(f"{app_url}/Tuning_criteria?data=wahba2001&n=150&seed={100 + k}&res=12")
+        for pg in pages:
+            pg.get_by_test_id("stPlotlyChart").first.wait_for(timeout=180_000)
+        # both change the seed at the same time
+        for pg in pages:
+            box = pg.get_by_role("spinbutton", name="Seed")
+            box.fill("7")
+        for pg in pages:
+            pg.get_by_role("spinbutton", name="Seed").press("Enter")
+        for pg in pages:
+            _wait_idle(pg)
+            assert pg.get_by_test_id("stException").count() == 0
+            assert pg.get_by_test_id("stPlotlyChart").count() >= 5
+        browser.close()
+    assert not errors, errors
