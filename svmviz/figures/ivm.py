@@ -1,0 +1,399 @@
+"""Figures of the Import Vector Machine page (Zhu & Hastie 2002, Figs. 2–4).
+
+``compute_*`` evaluate already-fitted models on grids / paths and return NamedTuples of arrays;
+``plot_*`` draw them. Nothing here fits a model.
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .theme import CLASS_COLORS, MULTI_COLORS, apply_theme
+
+IMPORT_STYLE = dict(symbol="circle-open", size=13, color="black", line=dict(width=2.2))
+SUPPORT_STYLE = dict(symbol="circle-open", size=12, color="#444", line=dict(width=1.6))
+
+
+# --------------------------------------------------------------------------- helpers
+def _check_2d(X, what):
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"the {what} needs exactly 2 features; these data have "
+                         f"{X.shape[1] if X.ndim == 2 else X.ndim}. Choose a 2-D data set.")
+    return X
+
+
+def _grid(X, grid_n, pad=0.08):
+    if int(grid_n) != grid_n or grid_n < 5:
+        raise ValueError(f"grid_n must be an integer ≥ 5; got {grid_n!r}.")
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    gx = np.linspace(lo[0] - pad * span[0], hi[0] + pad * span[0], int(grid_n))
+    gy = np.linspace(lo[1] - pad * span[1], hi[1] + pad * span[1], int(grid_n))
+    XX = np.column_stack([np.tile(gx, gy.size), np.repeat(gy, gx.size)])  # row = gy index
+    return gx, gy, XX
+
+
+def _legend_below(fig, height):
+    """Legend under the plot: these figures sit two to a row, where a top legend hides the title."""
+    fig.update_layout(height=height, legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left",
+                                                 x=0.0), margin=dict(b=130))
+    return fig
+
+
+def _error(model, X_test, y_test):
+    if X_test is None or y_test is None:
+        return float("nan")
+    return float(np.mean(model.predict(X_test) != np.asarray(y_test)))
+
+
+# --------------------------------------------------------------------------- binary maps
+class ImportMap(NamedTuple):
+    """IVM on a grid: ``p[i, j]`` = P(classes_[1] | (gx[j], gy[i]))."""
+
+    gx: np.ndarray            # (g,)
+    gy: np.ndarray            # (g,)
+    p: np.ndarray             # (g, g)
+    bayes: np.ndarray | None  # (g, g) p_true − threshold (Bayes boundary at 0), or None
+    X: np.ndarray             # (n, 2)
+    y: np.ndarray             # (n,) ±1
+    import_idx: np.ndarray    # (q,)
+    p_train: np.ndarray       # (n,) fitted P(+1) at the training points
+    train_error: float
+    test_error: float
+    lam: float
+
+
+def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
+                       X_test=None, y_test=None, grid_n: int = 60) -> ImportMap:
+    """Evaluate a fitted binary :class:`~svmviz.ivm.IVMClassifier` on a grid over the data."""
+    X = _check_2d(X, "import-point map")
+    if model.n_classes_ != 2:
+        raise ValueError("compute_import_map is for two classes; use compute_class_map.")
+    gx, gy, XX = _grid(X, grid_n)
+    g = gx.size
+    p = model.predict_proba(XX)[:, 1].reshape(g, g)
+    bayes = None if p_true is None else (np.asarray(p_true(XX)) - bayes_threshold).reshape(g, g)
+    y = np.asarray(y)
+    return ImportMap(gx, gy, p, bayes, X, y, np.asarray(model.import_indices_),
+                     model.predict_proba(X)[:, 1], float(np.mean(model.predict(X) != y)),
+                     _error(model, X_test, y_test), float(model.lam))
+
+
+class SVMMap(NamedTuple):
+    """SVM decision function on a grid, its support points and margins (f = ±1)."""
+
+    gx: np.ndarray
+    gy: np.ndarray
+    f: np.ndarray             # (g, g)
+    bayes: np.ndarray | None
+    X: np.ndarray
+    y: np.ndarray
+    support_idx: np.ndarray
+    train_error: float
+    test_error: float
+    lam: float
+
+
+def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
+                    X_test=None, y_test=None, grid_n: int = 60) -> SVMMap:
+    """Evaluate a fitted :class:`~svmviz.svm.SVMClassifier` on a grid over the data."""
+    X = _check_2d(X, "SVM map")
+    gx, gy, XX = _grid(X, grid_n)
+    g = gx.size
+    f = model.decision_function(XX).reshape(g, g)
+    bayes = None if p_true is None else (np.asarray(p_true(XX)) - bayes_threshold).reshape(g, g)
+    y = np.asarray(y)
+    return SVMMap(gx, gy, f, bayes, X, y, np.asarray(model.support_),
+                  float(np.mean(model.predict(X) != y)), _error(model, X_test, y_test),
+                  float(model.lam))
+
+
+def _data_traces(fig, X, y, hover_extra=None):
+    for c, name in ((-1, "class −1"), (1, "class +1")):
+        sel = np.flatnonzero(y == c)
+        text = [f"point {i}<br>y = {c:+d}" + ("" if hover_extra is None else hover_extra[i])
+                for i in sel]
+        fig.add_trace(go.Scatter(x=X[sel, 0], y=X[sel, 1], mode="markers", name=name,
+                                 marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75),
+                                 text=text, hovertemplate="%{text}<br>x = (%{x:.2f}, %{y:.2f})<extra></extra>"))
+
+
+def _bayes_trace(fig, gx, gy, bayes):
+    if bayes is None:
+        return
+    # purple dashed, as in (004:Fig 3); black is taken by the fitted boundary here
+    fig.add_trace(go.Contour(x=gx, y=gy, z=bayes, name="Bayes boundary", showlegend=True,
+                             contours=dict(start=0, end=0, size=1, coloring="none"),
+                             line=dict(color="#9467bd", dash="dash", width=2.5), showscale=False,
+                             hovertemplate="Bayes: p(x) − threshold = %{z:.3f}<extra></extra>"))
+
+
+def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
+    """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (004:Fig 3)."""
+    fig = go.Figure()
+    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.p, zmin=0, zmax=1, showscale=True, opacity=0.35,
+                             colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
+                             colorbar=dict(title="p̂(x)", len=0.6), name="p̂(x)", showlegend=False,
+                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>p̂(+1 | x) = %{z:.3f}<extra></extra>"))
+    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.p, name="p̂(x) = 0.5 (IVM boundary)", showlegend=True,
+                             contours=dict(start=0.5, end=0.5, size=1, coloring="none"),
+                             line=dict(color="black", width=2.5), showscale=False,
+                             hovertemplate="p̂ = %{z:.3f}<extra></extra>"))
+    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.p, name="p̂(x) = 0.25, 0.75", showlegend=True,
+                             contours=dict(start=0.25, end=0.75, size=0.5, coloring="none"),
+                             line=dict(color="black", width=1.3, dash="dash"), showscale=False,
+                             hovertemplate="p̂ = %{z:.3f}<extra></extra>"))
+    _bayes_trace(fig, m.gx, m.gy, m.bayes)
+    extra = [f"<br>p̂(+1) = {v:.3f}" for v in m.p_train]
+    _data_traces(fig, m.X, m.y, extra)
+    imp = m.import_idx
+    fig.add_trace(go.Scatter(x=m.X[imp, 0], y=m.X[imp, 1], mode="markers",
+                             name=f"import points ({imp.size})", marker=IMPORT_STYLE,
+                             text=[f"import point #{k + 1} (point {i}), y = {m.y[i]:+.0f}"
+                                   for k, i in enumerate(imp)],
+                             hovertemplate="%{text}<extra></extra>"))
+    te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
+    apply_theme(fig, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
+                xtitle="x1", ytitle="x2", height=520)
+    return _legend_below(fig, 600)
+
+
+def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
+    """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (004:Fig 3)."""
+    fig = go.Figure()
+    lim = float(np.max(np.abs(m.f))) or 1.0
+    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.f, zmin=-lim, zmax=lim, showscale=True, opacity=0.35,
+                             colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
+                             colorbar=dict(title="f(x)", len=0.6), name="f(x)", showlegend=False,
+                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>f(x) = %{z:.3f}<extra></extra>"))
+    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.f, name="f(x) = 0 (SVM boundary)", showlegend=True,
+                             contours=dict(start=0, end=0, size=1, coloring="none"),
+                             line=dict(color="black", width=2.5), showscale=False,
+                             hovertemplate="f = %{z:.3f}<extra></extra>"))
+    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.f, name="margins f(x) = ±1", showlegend=True,
+                             contours=dict(start=-1, end=1, size=2, coloring="none"),
+                             line=dict(color="black", width=1.3, dash="dash"), showscale=False,
+                             hovertemplate="f = %{z:.3f}<extra></extra>"))
+    _bayes_trace(fig, m.gx, m.gy, m.bayes)
+    _data_traces(fig, m.X, m.y)
+    sv = m.support_idx
+    fig.add_trace(go.Scatter(x=m.X[sv, 0], y=m.X[sv, 1], mode="markers",
+                             name=f"support points ({sv.size})", marker=SUPPORT_STYLE,
+                             text=[f"support point (point {i}), y = {m.y[i]:+.0f}" for i in sv],
+                             hovertemplate="%{text}<extra></extra>"))
+    te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
+    apply_theme(fig, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ_SVM = {m.lam:.3g}</sup>",
+                xtitle="x1", ytitle="x2", height=520)
+    return _legend_below(fig, 600)
+
+
+# --------------------------------------------------------------------------- λ path (004:Fig 2)
+class PathCurves(NamedTuple):
+    log10_lam: np.ndarray   # (L,)
+    ln_lam: np.ndarray      # (L,)
+    tune_error: np.ndarray  # (L,)
+    train_error: np.ndarray
+    n_import: np.ndarray
+    H: np.ndarray
+    best_index: int
+    klr_tune_error: np.ndarray | None  # full KLR on the same grid, if given
+    svm_tune_error: np.ndarray | None  # SVM on the same grid, if given
+
+
+def compute_path_curves(path, *, klr_path=None, svm_tune_error=None) -> PathCurves:
+    """Curves of an :class:`~svmviz.ivm.IVMPath` (optionally with the full-KLR / SVM errors)."""
+    lams = np.asarray(path.lams)
+    klr = None
+    if klr_path is not None:
+        if not np.allclose(klr_path.lams, lams):
+            raise ValueError("the full-KLR path must use the same λ grid as the IVM path.")
+        klr = np.asarray(klr_path.tune_error)
+    svm = None if svm_tune_error is None else np.asarray(svm_tune_error, dtype=float)
+    if svm is not None and svm.shape != lams.shape:
+        raise ValueError("svm_tune_error must have one value per λ of the path.")
+    return PathCurves(np.log10(lams), np.log(lams), np.asarray(path.tune_error),
+                      np.asarray(path.train_error), np.asarray(path.n_import), np.asarray(path.H),
+                      int(path.best_index), klr, svm)
+
+
+def _lam_hover(c: PathCurves):
+    return [f"λ = e^{a:.1f} = {np.exp(a):.3g}" for a in c.ln_lam]
+
+
+def _best_line(fig, c: PathCurves):
+    b = c.best_index
+    fig.add_vline(x=c.log10_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
+    fig.add_trace(go.Scatter(x=[c.log10_lam[b]], y=[c.tune_error[b]], mode="markers",
+                             name=f"chosen λ = e^{c.ln_lam[b]:.1f} = {np.exp(c.ln_lam[b]):.3g}",
+                             marker=dict(color="#d62728", size=11, symbol="star"),
+                             hovertemplate="chosen λ<br>tuning error %{y:.3f}<extra></extra>"))
+
+
+def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Figure:
+    """Tuning-set misclassification against log10 λ with the chosen λ (004:Fig 2, left)."""
+    fig = go.Figure()
+    hov = _lam_hover(c)
+    fig.add_trace(go.Scatter(x=c.log10_lam, y=c.tune_error, mode="lines+markers", name="IVM tuning error",
+                             line=dict(color="black"), text=hov,
+                             hovertemplate="%{text}<br>tuning error %{y:.3f}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=c.log10_lam, y=c.train_error, mode="lines", name="IVM training error",
+                             line=dict(color="#7f7f7f", dash="dot"), text=hov,
+                             hovertemplate="%{text}<br>training error %{y:.3f}<extra></extra>"))
+    if c.klr_tune_error is not None:
+        fig.add_trace(go.Scatter(x=c.log10_lam, y=c.klr_tune_error, mode="lines", name="full KLR tuning error",
+                                 line=dict(color="#17becf", dash="dash"), text=hov,
+                                 hovertemplate="%{text}<br>full KLR %{y:.3f}<extra></extra>"))
+    if c.svm_tune_error is not None:
+        fig.add_trace(go.Scatter(x=c.log10_lam, y=c.svm_tune_error, mode="lines", name="SVM tuning error",
+                                 line=dict(color="#2ca02c", dash="dashdot"), text=hov,
+                                 hovertemplate="%{text}<br>SVM %{y:.3f}<extra></extra>"))
+    if bayes_error is not None:
+        fig.add_hline(y=bayes_error, line=dict(color="#9467bd", dash="dash"),
+                      annotation_text=f"Bayes error {bayes_error:.3f}", annotation_position="top left")
+    _best_line(fig, c)
+    apply_theme(fig, title="Tuning misclassification along the λ path", xtitle="log10 λ",
+                ytitle="misclassification rate")
+    return _legend_below(fig, 520)
+
+
+def plot_path_size(c: PathCurves) -> go.Figure:
+    """|S| (number of import points) against log10 λ (004:Fig 2, middle)."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=c.log10_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
+                             line=dict(color="black"), text=_lam_hover(c),
+                             hovertemplate="%{text}<br>|S| = %{y}<extra></extra>"))
+    b = c.best_index
+    fig.add_vline(x=c.log10_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
+    fig.add_trace(go.Scatter(x=[c.log10_lam[b]], y=[c.n_import[b]], mode="markers",
+                             name=f"chosen λ: |S| = {c.n_import[b]}",
+                             marker=dict(color="#d62728", size=11, symbol="star"),
+                             hovertemplate="chosen λ<br>|S| = %{y}<extra></extra>"))
+    apply_theme(fig, title="Number of import points along the λ path", xtitle="log10 λ",
+                ytitle="|S| (import points)")
+    return _legend_below(fig, 520)
+
+
+class StepCurve(NamedTuple):
+    """H_k of the greedy steps of one fit, the stopping-rule ratio and where it stopped."""
+
+    k: np.ndarray           # (s,)
+    H: np.ndarray           # (s,)
+    H_score: np.ndarray     # (s,) the selecting score (one-step approximation for B2*)
+    n_import: np.ndarray    # (s,)
+    ratio: np.ndarray       # (s,) |H_k − H_{k−r}| / |H_k|, NaN for k < r
+    stop_k: int
+    r: int
+    eps: float
+
+
+def compute_step_curve(history: dict, *, r: int = 1, eps: float = 1e-3) -> StepCurve:
+    """From an IVM ``history_``: the H_k sequence and the stopping-rule ratio (004:§3.3)."""
+    H = np.asarray(history["H"], dtype=float)
+    ratio = np.full(H.size, np.nan)
+    if H.size > r:
+        ratio[r:] = np.abs(H[r:] - H[:-r]) / np.abs(H[r:])
+    return StepCurve(np.asarray(history["k"]), H, np.asarray(history["H_score"], dtype=float),
+                     np.asarray(history["n_import"]), ratio, int(H.size - 1), int(r), float(eps))
+
+
+def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
+    """H_k against k, with the one-step scores and the stopping point (004:Fig 2, right)."""
+    fig = go.Figure()
+    text = [f"k = {k}, |S| = {n}<br>ratio = {r:.2e}" if np.isfinite(r) else f"k = {k}, |S| = {n}"
+            for k, n, r in zip(s.k, s.n_import, s.ratio)]
+    fig.add_trace(go.Scatter(x=s.k, y=s.H, mode="lines+markers", name="H_k (exact refit)",
+                             line=dict(color="black"), text=text,
+                             hovertemplate="%{text}<br>H_k = %{y:.4f}<extra></extra>"))
+    ok = np.isfinite(s.H_score)
+    if np.any(ok):
+        fig.add_trace(go.Scatter(x=s.k[ok], y=s.H_score[ok], mode="markers", name="selecting score H(x_l*)",
+                                 marker=dict(color="#ff7f0e", symbol="x", size=8),
+                                 hovertemplate="k = %{x}<br>score = %{y:.4f}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[s.stop_k], y=[s.H[-1]], mode="markers",
+                             name=f"stop: |S| = {s.n_import[-1]}",
+                             marker=dict(color="#d62728", size=12, symbol="star"),
+                             hovertemplate=f"stopping rule (r = {s.r}, ε = {s.eps:g})<br>"
+                                           "k = %{x}, H = %{y:.4f}<extra></extra>"))
+    apply_theme(fig, title=title or "Regularized NLL H_k along the greedy steps", xtitle="step k",
+                ytitle="H_k (regularized negative log-likelihood)")
+    return fig
+
+
+# --------------------------------------------------------------------------- multi-class (004:Fig 4)
+class ClassMap(NamedTuple):
+    gx: np.ndarray
+    gy: np.ndarray
+    label: np.ndarray          # (g, g) index into classes of the most probable class
+    pmax: np.ndarray           # (g, g) its probability
+    probs: np.ndarray          # (g, g, K)
+    bayes_label: np.ndarray | None  # (g, g) Bayes class index, if p_true is known
+    X: np.ndarray
+    y_index: np.ndarray        # (n,) index into classes
+    classes: np.ndarray
+    import_idx: np.ndarray
+    test_error: float
+    lam: float
+
+
+def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=None, y_test=None,
+                      grid_n: int = 60) -> ClassMap:
+    """Class regions (argmax of the fitted probabilities) of a fitted IVM on a grid."""
+    X = _check_2d(X, "class map")
+    gx, gy, XX = _grid(X, grid_n)
+    g = gx.size
+    P = model.predict_proba(XX)
+    K = P.shape[1]
+    label = np.argmax(P, axis=1)
+    bayes = None
+    if p_true is not None:
+        pt = np.asarray(p_true(XX))
+        if pt.ndim == 1:  # binary truth: P(+1 | x)
+            pt = np.column_stack([1 - pt, pt])
+        bayes = np.argmax(pt, axis=1).reshape(g, g)
+    y_index = np.searchsorted(model.classes_, np.asarray(y))
+    return ClassMap(gx, gy, label.reshape(g, g), P.max(axis=1).reshape(g, g), P.reshape(g, g, K),
+                    bayes, X, y_index, np.asarray(model.classes_), np.asarray(model.import_indices_),
+                    _error(model, X_test, y_test), float(model.lam))
+
+
+def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
+    """Class regions, data and import points for M + 1 classes (004:Fig 4)."""
+    K = m.classes.size
+    cols = [MULTI_COLORS[i % len(MULTI_COLORS)] for i in range(K)]
+    scale = []
+    for i, c in enumerate(cols):
+        scale += [[i / K, c], [(i + 1) / K, c]]
+    fig = go.Figure()
+    names = np.array([str(c) for c in m.classes])
+    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.label, zmin=-0.5, zmax=K - 0.5, colorscale=scale,
+                             opacity=0.3, showscale=False, name="class regions", showlegend=False,
+                             customdata=np.dstack([m.pmax, m.label]),
+                             text=names[m.label],
+                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>predicted class %{text}"
+                                           "<br>p̂ = %{customdata[0]:.3f}<extra></extra>"))
+    if m.bayes_label is not None:
+        for i in range(K):  # the Bayes boundaries as the 0.5 contour of each class indicator
+            fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=(m.bayes_label == i).astype(float),
+                                     contours=dict(start=0.5, end=0.5, size=1, coloring="none"),
+                                     line=dict(color="#9467bd", dash="dash", width=2), showscale=False,
+                                     name="Bayes boundaries", showlegend=(i == 0), legendgroup="bayes",
+                                     hoverinfo="skip"))
+    for i in range(K):
+        sel = np.flatnonzero(m.y_index == i)
+        fig.add_trace(go.Scatter(x=m.X[sel, 0], y=m.X[sel, 1], mode="markers", name=f"class {names[i]}",
+                                 marker=dict(color=cols[i], size=6, opacity=0.8),
+                                 text=[f"point {j}, class {names[i]}" for j in sel],
+                                 hovertemplate="%{text}<br>x = (%{x:.2f}, %{y:.2f})<extra></extra>"))
+    imp = m.import_idx
+    fig.add_trace(go.Scatter(x=m.X[imp, 0], y=m.X[imp, 1], mode="markers",
+                             name=f"import points ({imp.size})", marker=IMPORT_STYLE,
+                             text=[f"import point #{k + 1} (point {j}), class {names[m.y_index[j]]}"
+                                   for k, j in enumerate(imp)],
+                             hovertemplate="%{text}<extra></extra>"))
+    te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
+    apply_theme(fig, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
+                                    f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle="x1", ytitle="x2", height=520)
+    return _legend_below(fig, 600)

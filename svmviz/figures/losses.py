@@ -1,0 +1,311 @@
+"""Figures of the "Loss functions & randomized GACV" page (Wahba 1998, Figs 1.1–1.2): data, then pixels."""
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .. import losses as L
+from ..losses import GacvCurves
+from .theme import METHOD_STYLES, apply_theme
+
+#: one colour and dash per loss (smooth_step: one dash per s, see :func:`_smooth_style`)
+LOSS_STYLES = {
+    "hinge": dict(color="#1f77b4", dash="solid", width=2.5),
+    "misclassification": dict(color="black", dash="solid", width=2),
+    "deviance": dict(color="#ff7f0e", dash="dash", width=2.5),
+    "exponential": dict(color="#2ca02c", dash="dot", width=2.5),
+    "sigmoid": dict(color="#d62728", dash="dashdot", width=2),
+    "concave_exp": dict(color="#9467bd", dash="longdash", width=2),
+    "wahba_v": dict(color="#8c564b", dash="solid", width=3.5),
+    "smooth_step": dict(color="#e377c2", dash="longdashdot", width=2),
+}
+_SMOOTH_DASHES = ("longdashdot", "dash", "dot", "solid", "dashdot")
+
+SHORT = {
+    "hinge": "hinge (1−τ)₊",
+    "misclassification": "misclassification [−τ]*",
+    "deviance": "deviance ln(1+e^{−τ})",
+    "exponential": "exponential e^{−τ}",
+    "sigmoid": "sigmoid 1/(1+e^{aτ})",
+    "concave_exp": "[1−e^{aτ}]₊",
+    "wahba_v": "v_{ε+,ε−}(τ)",
+    "smooth_step": "θ̃_s(1−τ)",
+}
+
+#: criteria of the λ-curve plots: key -> (label, style)
+CRITERIA = {
+    "gacv": ("GACV (exact, 000:4)", METHOD_STYLES["gacv"]),
+    "rangacv": ("ranGACV (mean, 001:1.63)", METHOD_STYLES["rangacv"]),
+    "loo_hinge": ("exact LOO V₀, hinge (001:1.34)", dict(color="#17becf", dash="solid")),
+    "gckl": ("GCKL (truth)", METHOD_STYLES["gckl"]),
+    "hinge_obs": ("OBS: training hinge (001:1.36)", dict(color="#7f7f7f", dash="dot")),
+    "loo": ("exact LOO misclassification", METHOD_STYLES["loo"]),
+    "misclass": ("MISCLASS (truth)", METHOD_STYLES["misclass"]),
+}
+HINGE_SCALE = ("gckl", "loo_hinge", "gacv", "rangacv", "hinge_obs")
+MISCLASS_SCALE = ("misclass", "loo")
+#: curves whose minimizer chooses nothing (the training hinge falls as λ → 0)
+NO_MINIMIZER = ("hinge_obs",)
+
+
+def _smooth_style(i: int) -> dict:
+    return dict(LOSS_STYLES["smooth_step"], dash=_SMOOTH_DASHES[i % len(_SMOOTH_DASHES)])
+
+
+def _selected_curves(names: Sequence[str], params: dict, s_values: Sequence[float]):
+    """(key, loss name, label, params, style) for every curve: one per loss, one per s for θ̃_s."""
+    out = []
+    for name in names:
+        if name not in L.LOSSES:
+            raise ValueError(f"unknown loss {name!r}; choose among {', '.join(L.LOSSES)}.")
+        if name == "smooth_step":
+            if len(s_values) == 0:
+                raise ValueError("choose at least one s for the smooth step θ̃_s.")
+            for i, s in enumerate(s_values):
+                prm = dict(params, s=float(s))
+                out.append((f"smooth_step_s{float(s):g}", name, f"θ̃_s(1−τ), s = {float(s):g}", prm, _smooth_style(i)))
+        else:
+            label = SHORT[name]
+            if name in ("sigmoid", "concave_exp"):
+                label += f", a = {params.get('a', L.DEFAULT_PARAMS['a']):g}"
+            if name == "wahba_v":
+                label = (f"v_{{ε+,ε−}}, ε+ = {params.get('eps_plus', L.DEFAULT_PARAMS['eps_plus']):g}, "
+                         f"ε− = {params.get('eps_minus', L.DEFAULT_PARAMS['eps_minus']):g}")
+            out.append((name, name, label, dict(params), dict(LOSS_STYLES[name])))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# (1) the losses against τ
+# ----------------------------------------------------------------------------------------------
+class LossCurves(NamedTuple):
+    """Loss values on a τ grid: ``values`` (k, m) for the k curves named by ``keys`` / ``labels``."""
+
+    tau: np.ndarray
+    keys: tuple
+    labels: tuple
+    values: np.ndarray
+    styles: tuple
+
+
+def compute_loss_curves(names: Sequence[str], *, tau_range=(-3.0, 3.0), n_points: int = 601,
+                        params: dict | None = None, s_values: Sequence[float] = (2.0, 4.0),
+                        deviance_scaled: bool = False) -> LossCurves:
+    """Every selected loss g(τ) on ``n_points`` values of τ in ``tau_range`` (plus τ = 0 exactly).
+
+    ``deviance_scaled`` divides the deviance by ln 2 so that it passes through (0, 1) like the
+    others (it then bounds [−τ]_* from above).
+    """
+    lo, hi = float(tau_range[0]), float(tau_range[1])
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+        raise ValueError(f"the τ range must be two finite numbers, low < high; got {tau_range!r}.")
+    if not names:
+        raise ValueError("choose at least one loss to plot.")
+    params = dict(params or {})
+    tau = np.union1d(np.linspace(lo, hi, int(n_points)), [0.0] if lo < 0.0 < hi else [])
+    keys, labels, vals, styles = [], [], [], []
+    for key, name, label, prm, style in _selected_curves(names, params, s_values):
+        v = L.loss_values(name, tau, **prm)
+        if name == "deviance" and deviance_scaled:
+            v = v / np.log(2.0)
+            label = label.replace("deviance", "deviance / ln 2")
+        keys.append(key)
+        labels.append(label)
+        vals.append(v)
+        styles.append(style)
+    return LossCurves(tau, tuple(keys), tuple(labels), np.vstack(vals), tuple(styles))
+
+
+def plot_loss_curves(lc: LossCurves, *, height: int = 480) -> go.Figure:
+    """Fig 1.1 of Wahba (1998): the selected losses against τ = yf."""
+    fig = go.Figure()
+    for k, lab, v, st in zip(lc.keys, lc.labels, lc.values, lc.styles):
+        fig.add_trace(go.Scatter(x=lc.tau, y=v, mode="lines", name=lab, line=st,
+                                 hovertemplate=f"{lab}<br>τ = %{{x:.3f}}<br>g(τ) = %{{y:.4f}}<extra></extra>"))
+    fin = lc.values[np.isfinite(lc.values)]
+    bounded = fin[fin <= 1.0 + 1e-12]
+    # up to the hinge's largest value (the exponential's e^{−τ} would flatten everything else)
+    top = min(float(fin.max()) if fin.size else 1.25, max(1.25, 1.0 - float(lc.tau[0]))) + 0.1
+    fig.add_vline(x=0.0, line=dict(color="#bbbbbb", width=1))
+    apply_theme(fig, title="Loss functions of τ = y f (Wahba 1998, Fig 1.1)", xtitle="τ = y f(x)",
+                ytitle="loss g(τ)", height=height)
+    fig.update_yaxes(range=[min(-0.05, float(bounded.min()) - 0.05) if bounded.size else -0.05, top])
+    fig.update_layout(legend=dict(orientation="v", y=1.0, x=1.02, xanchor="left", yanchor="top"),
+                      margin=dict(r=250))
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+# (2) Wahba's prediction functions μ(f) (001:1.39, Fig 1.2)
+# ----------------------------------------------------------------------------------------------
+class PredictionCurves(NamedTuple):
+    """μ(f) = g'(f) − g'(−f) on an f grid: ``mu`` (k, m)."""
+
+    f: np.ndarray
+    keys: tuple
+    labels: tuple
+    mu: np.ndarray
+    styles: tuple
+
+
+def compute_prediction_functions(names: Sequence[str], *, f_range=(-3.0, 3.0), n_points: int = 601,
+                                 params: dict | None = None, s_values: Sequence[float] = (2.0, 4.0)) -> PredictionCurves:
+    """Wahba's μ(f) (001:1.39) for each selected loss on ``n_points`` values of f."""
+    lo, hi = float(f_range[0]), float(f_range[1])
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+        raise ValueError(f"the f range must be two finite numbers, low < high; got {f_range!r}.")
+    if not names:
+        raise ValueError("choose at least one loss.")
+    f = np.linspace(lo, hi, int(n_points))
+    keys, labels, mus, styles = [], [], [], []
+    for key, name, label, prm, style in _selected_curves(names, dict(params or {}), s_values):
+        keys.append(key)
+        labels.append(label)
+        mus.append(L.prediction_function(name, f, **prm))
+        styles.append(style)
+    return PredictionCurves(f, tuple(keys), tuple(labels), np.vstack(mus), tuple(styles))
+
+
+def plot_prediction_functions(pc: PredictionCurves, *, height: int = 560) -> go.Figure:
+    """Fig 1.2 of Wahba (1998): μ(f) against f (the y axis is cut at ±1.6; exponential's 2 sinh f leaves it)."""
+    fig = go.Figure()
+    for lab, mu, st in zip(pc.labels, pc.mu, pc.styles):
+        fig.add_trace(go.Scatter(x=pc.f, y=mu, mode="lines", name=lab, line=st,
+                                 hovertemplate=f"{lab}<br>f = %{{x:.3f}}<br>μ(f) = %{{y:.4f}}<extra></extra>"))
+    for yv in (-1.0, 1.0):
+        fig.add_hline(y=yv, line=dict(color="#bbbbbb", width=1, dash="dot"))
+    apply_theme(fig, title="Prediction functions μ(f) = g′(f) − g′(−f) (Wahba 1998, Fig 1.2)",
+                xtitle="f", ytitle="μ(f)", height=height)
+    fig.update_yaxes(range=[-1.6, 1.6])
+    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0, xanchor="left", yanchor="top"), margin=dict(b=150))
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+# (3) population minimizers f*(p): what f estimates
+# ----------------------------------------------------------------------------------------------
+class MinimizerCurves(NamedTuple):
+    """f*(p) for each loss on a p grid: ``f``, ``lo``, ``hi`` (k, m), possibly ±inf."""
+
+    p: np.ndarray
+    keys: tuple
+    labels: tuple
+    f: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    styles: tuple
+
+
+def compute_population_minimizers(names: Sequence[str], *, n_points: int = 201, params: dict | None = None,
+                                  s_values: Sequence[float] = (2.0, 4.0)) -> MinimizerCurves:
+    """argmin_f p g(f) + (1 − p) g(−f) for p on a grid of [0, 1] (p = ½ included), per selected loss."""
+    if not names:
+        raise ValueError("choose at least one loss.")
+    p = np.union1d(np.linspace(0.0, 1.0, int(n_points)), [0.5])
+    keys, labels, fs, los, his, styles = [], [], [], [], [], []
+    for key, name, label, prm, style in _selected_curves(names, dict(params or {}), s_values):
+        m = L.population_minimizer(name, p, **prm)
+        keys.append(key)
+        labels.append(label)
+        fs.append(m.f)
+        los.append(m.lo)
+        his.append(m.hi)
+        styles.append(style)
+    return MinimizerCurves(p, tuple(keys), tuple(labels), np.vstack(fs), np.vstack(los), np.vstack(his), tuple(styles))
+
+
+def _fmt_f(v: float) -> str:
+    return "+∞" if v == np.inf else ("−∞" if v == -np.inf else f"{v:.3f}")
+
+
+def plot_population_minimizers(mc: MinimizerCurves, *, clip: float = 3.0, height: int = 560) -> go.Figure:
+    """f*(p) against p; ±∞ is drawn at ±``clip`` (hover gives the true value and the whole argmin set)."""
+    fig = go.Figure()
+    for lab, f, lo, hi, st in zip(mc.labels, mc.f, mc.lo, mc.hi, mc.styles):
+        shown = np.clip(f, -clip, clip)
+        text = [f"f* = {_fmt_f(a)}" + ("" if lo_ == hi_ else f"; minimizers from {_fmt_f(lo_)} to {_fmt_f(hi_)}")
+                for a, lo_, hi_ in zip(f, lo, hi)]
+        fig.add_trace(go.Scatter(x=mc.p, y=shown, mode="lines", name=lab, line=st, text=text,
+                                 hovertemplate=f"{lab}<br>p = %{{x:.3f}}<br>%{{text}}<extra></extra>"))
+    fig.add_vline(x=0.5, line=dict(color="#bbbbbb", width=1, dash="dot"))
+    apply_theme(fig, title="What f estimates: f*(p) = argmin_f p·g(f) + (1−p)·g(−f)",
+                xtitle="p = P(y = +1 | x)", ytitle=f"f*(p) (±∞ drawn at ±{clip:g})", height=height)
+    fig.update_yaxes(range=[-clip - 0.2, clip + 0.2])
+    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0, xanchor="left", yanchor="top"), margin=dict(b=150))
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+# (4) GACV, ranGACV and leave-one-out along λ
+# ----------------------------------------------------------------------------------------------
+class CriteriaPanel(NamedTuple):
+    """Curves over log10 λ: ``curves[key]`` = (label, values (m,)), ranGACV replicates (R, m) and
+    their min/max band, and each curve's minimizer ``best[key]`` = (log10 λ, value)."""
+
+    log_lambda: np.ndarray
+    curves: dict
+    replicates: np.ndarray | None
+    band_lo: np.ndarray | None
+    band_hi: np.ndarray | None
+    best: dict
+    y_range: tuple
+
+
+def compute_criteria_panel(gc: GacvCurves, keys: Sequence[str]) -> CriteriaPanel:
+    """The curves of ``keys`` (those ``gc`` holds) and the ranGACV spread, ready to draw."""
+    ll = np.log10(gc.lambdas)
+    curves = {k: (CRITERIA[k][0], np.asarray(gc.values[k])) for k in keys if k in gc.values}
+    if not curves:
+        raise ValueError("none of the requested criteria were computed.")
+    reps = lo = hi = None
+    if "rangacv" in curves and gc.rangacv_replicates is not None:
+        reps = np.asarray(gc.rangacv_replicates)
+        lo, hi = reps.min(axis=0), reps.max(axis=0)
+    best = {k: (float(ll[int(np.nanargmin(v))]), float(np.nanmin(v))) for k, (_, v) in curves.items()
+            if k not in NO_MINIMIZER}
+    # y range: everything but the exact GACV, whose small-λ values can be 100 times larger
+    ref = [v for k, (_, v) in curves.items() if k != "gacv"] + ([hi, lo] if reps is not None else [])
+    if "gacv" in curves:
+        ref.append(np.array([best["gacv"][1]]))
+    allv = np.concatenate([np.ravel(r) for r in ref]) if ref else np.concatenate([v for _, v in curves.values()])
+    allv = allv[np.isfinite(allv)]
+    ymin, ymax = float(allv.min()), float(allv.max())
+    pad = 0.08 * max(ymax - ymin, 1e-3)
+    return CriteriaPanel(ll, curves, reps, lo, hi, best, (min(0.0, ymin - pad), ymax + pad))
+
+
+def plot_criteria_panel(cp: CriteriaPanel, *, title: str, ytitle: str, height: int = 460) -> go.Figure:
+    """Criteria against log10 λ with their minimizers marked; ranGACV: mean, min–max band, replicates."""
+    fig = go.Figure()
+    x = cp.log_lambda
+    if cp.replicates is not None:
+        col = METHOD_STYLES["rangacv"]["color"]
+        fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[cp.band_hi, cp.band_lo[::-1]], fill="toself",
+                                 fillcolor="rgba(227,119,194,0.15)", line=dict(width=0), mode="lines",
+                                 name=f"ranGACV: min–max over {cp.replicates.shape[0]} replicates", hoverinfo="skip"))
+        for r, rep in enumerate(cp.replicates):
+            fig.add_trace(go.Scatter(x=x, y=rep, mode="lines", line=dict(color=col, width=1), opacity=0.35,
+                                     name="ranGACV replicates", legendgroup="reps", showlegend=r == 0,
+                                     hovertemplate=f"replicate {r + 1}<br>log10 λ = %{{x:.2f}}<br>"
+                                                   "ranGACV = %{y:.4f}<extra></extra>"))
+    for k, (lab, v) in cp.curves.items():
+        st = dict(CRITERIA[k][1])
+        fig.add_trace(go.Scatter(x=x, y=v, mode="lines+markers", name=lab, legendgroup=k,
+                                 line=dict(color=st.get("color"), dash=st.get("dash"), width=2.5),
+                                 marker=dict(size=4, color=st.get("color")),
+                                 hovertemplate=f"{lab}<br>log10 λ = %{{x:.2f}}<br>value = %{{y:.4f}}<extra></extra>"))
+        if k not in cp.best:
+            continue
+        bx, by = cp.best[k]
+        fig.add_trace(go.Scatter(x=[bx], y=[by], mode="markers", legendgroup=k, showlegend=False,
+                                 marker=dict(symbol="star", size=15, color=st.get("color"),
+                                             line=dict(color="black", width=1)),
+                                 name=f"min {lab}",
+                                 hovertemplate=f"minimizer of {lab}<br>log10 λ = {bx:.2f}<br>value = {by:.4f}"
+                                               "<extra></extra>"))
+    apply_theme(fig, title=title, xtitle="log10 λ", ytitle=ytitle, height=height)
+    fig.update_yaxes(range=list(cp.y_range))
+    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0, xanchor="left", yanchor="top"), margin=dict(b=110))
+    return fig

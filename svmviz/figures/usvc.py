@@ -1,0 +1,349 @@
+"""Figures of the unbiased-SVC page (Navia-Vázquez et al. 2004, seed 003).
+
+``compute_*`` return NamedTuples of arrays (no pixels); ``plot_*`` turn them into plotly figures.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .. import usvc
+from ..data import make_dataset
+from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme
+
+STAGE_STYLE = {  # trajectory colours per IRWLS stage
+    0: dict(name="LS start", color="#7f7f7f"),
+    1: dict(name="IRWLS-SVC (hinge)", color="#d62728"),
+    2: dict(name="USVC (smooth step)", color="#2ca02c"),
+}
+METHOD_COLORS = {"LS": "#7f7f7f", "SVC": "#d62728", "USVC(s=2)": "#2ca02c", "USVC(s=4)": "#17becf"}
+
+
+# ----------------------------------------------------------------------------------------------
+# scenario A / B: class densities and the theoretical CE
+# ----------------------------------------------------------------------------------------------
+class ScenarioView(NamedTuple):
+    scenario: str
+    bin_centres: np.ndarray   # (B,)
+    dens_plus: np.ndarray     # (B,) P(+1) f(x|+1), estimated from a large sample (histogram)
+    dens_minus: np.ndarray    # (B,) P(−1) f(x|−1)
+    th: np.ndarray            # (m,)
+    ce_theory: np.ndarray     # (m,) closed form (svmviz.data.usvc_theoretical_ce)
+    p_plus: np.ndarray        # (m,) P(y = +1 | x = th) (exact)
+
+
+def compute_scenario_view(scenario: str, *, n_sample: int = 40_000, n_bins: int = 120,
+                          th=None, seed: int = 0) -> ScenarioView:
+    """Class-weighted densities of scenario A or B (histogram of a large sample from the generator)
+    and the theoretical CE(Th) of the rule "+1 when x > Th" (003:Fig. 2)."""
+    th = np.linspace(-0.05, 1.1, 461) if th is None else np.asarray(th, dtype=np.float64)
+    ds = make_dataset(f"usvc_{scenario}", n=n_sample, seed=seed)
+    x = ds.X[:, 0]
+    edges = np.linspace(-0.1, 1.15, n_bins + 1)
+    width = edges[1] - edges[0]
+    hp, _ = np.histogram(x[ds.y > 0], bins=edges)
+    hm, _ = np.histogram(x[ds.y < 0], bins=edges)
+    n = x.size
+    return ScenarioView(scenario, 0.5 * (edges[1:] + edges[:-1]), hp / (n * width), hm / (n * width), th,
+                        usvc.theoretical_ce(scenario, th), ds.p_true(th.reshape(-1, 1)))
+
+
+def plot_scenario(view: ScenarioView) -> go.Figure:
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    for dens, lab, cls in ((view.dens_plus, "P(+1) f(x | +1)", 1), (view.dens_minus, "P(−1) f(x | −1)", -1)):
+        fig.add_trace(go.Scatter(x=view.bin_centres, y=dens, name=lab, mode="lines", line_shape="hvh",
+                                 line=dict(color=CLASS_COLORS[cls]),
+                                 hovertemplate="x = %{x:.3f}<br>density = %{y:.3f}<extra>" + lab + "</extra>"),
+                      secondary_y=False)
+    fig.add_trace(go.Scatter(x=view.th, y=view.ce_theory, name="theoretical CE(Th)", mode="lines",
+                             line=dict(color="black", **{"dash": METHOD_STYLES["bayes"]["dash"]}),
+                             hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra></extra>"),
+                  secondary_y=True)
+    j = int(np.argmin(view.ce_theory))
+    fig.add_trace(go.Scatter(x=[view.th[j]], y=[view.ce_theory[j]], mode="markers", name="CE minimum",
+                             marker=dict(symbol="star", size=13, color="black"),
+                             hovertemplate="min CE %{y:.3f} at Th = %{x:.3f}<extra></extra>"),
+                  secondary_y=True)
+    apply_theme(fig, title=f"Scenario {view.scenario}: class densities and theoretical CE of “+1 when x > Th”",
+                xtitle="x (and threshold Th)", ytitle="class-weighted density", height=380)
+    fig.update_yaxes(title_text="CE(Th)", secondary_y=True, rangemode="tozero")
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+# error surfaces, trajectories and CE profiles
+# ----------------------------------------------------------------------------------------------
+class Trajectory(NamedTuple):
+    th: np.ndarray       # (T,) Th = −b/w per iterate
+    w: np.ndarray        # (T,)
+    stage: np.ndarray    # (T,) 0 LS, 1 SVC, 2 USVC
+    primal: np.ndarray   # (T,)
+    ls: tuple            # (Th, w) of the LS start
+    svc: tuple           # (Th, w) of the SVC solution
+    usvc: tuple          # (Th, w) of the USVC solution
+    n_iter: dict
+    status: dict
+
+
+def compute_trajectory(x, y, *, C: float = 10.0, s: float = 2.0, k_eps: float = 1e-4,
+                       damping: float = 0.2) -> Trajectory:
+    """LS → IRWLS-SVC → USVC iterates of a 1-D linear machine in (Th, w) (003:Fig. 3a, 3c)."""
+    clf = usvc.IRWLSClassifier(C=C, loss="smooth_step", s=s, k_eps=k_eps, damping=damping).fit(x, y)
+    th, w, stage = clf.trajectory()
+    last_svc = np.flatnonzero(stage == 1)
+    i_svc = int(last_svc[-1]) if last_svc.size else 0
+    return Trajectory(th, w, stage, clf.history_.primal.copy(), (th[0], w[0]), (th[i_svc], w[i_svc]),
+                      (th[-1], w[-1]), clf.n_iter_stages_, clf.status_stages_)
+
+
+class ErrorSurface(NamedTuple):
+    loss: str
+    s: float
+    th: np.ndarray          # (m,)
+    w: np.ndarray           # (q,)
+    L: np.ndarray           # (q, m) L̃(Th, w)
+    profile_w: np.ndarray   # (m,) argmin_w L̃(Th, ·)
+    profile_L: np.ndarray   # (m,) min_w L̃(Th, ·)
+    profile_ce: np.ndarray  # (m,) min_w L̃ / (C n): the "CE" this machine minimises
+    ce_emp: np.ndarray      # (m,) empirical training CE
+
+
+def compute_error_surface(x, y, *, C: float = 10.0, loss: str = "hinge", s: float = 2.0,
+                          k_eps: float = 1e-4, th_range=(-0.05, 1.05), w_max: float = 20.0,
+                          n_th: int = 111, n_w: int = 81) -> ErrorSurface:
+    """L̃(Th, w) on a grid, its profile min_w L̃ and the empirical CE (003:Fig. 3–4)."""
+    th = np.linspace(th_range[0], th_range[1], int(n_th))
+    w = np.linspace(0.0, float(w_max), int(n_w))
+    L = usvc.primal_surface(x, y, th, w, C=C, loss=loss, s=s, k_eps=k_eps)
+    prof = usvc.primal_profile(x, y, th, C=C, loss=loss, s=s, k_eps=k_eps)
+    return ErrorSurface(loss, float(s), th, w, L, prof.w, prof.value, prof.per_sample,
+                        usvc.empirical_ce(x, y, th))
+
+
+def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, stages=(0, 1, 2),
+                       n_steps: int | None = None) -> go.Figure:
+    """Contour of log10 L̃(Th, w), the profile locus (dashed) and the IRWLS trajectory (first
+    ``n_steps`` iterates), start and ends marked."""
+    fig = go.Figure()
+    what = "SVC (hinge)" if surf.loss == "hinge" else f"USVC (smooth step, s = {surf.s:g})"
+    fig.add_trace(go.Contour(x=surf.th, y=surf.w, z=np.log10(surf.L), colorscale="Viridis", ncontours=30,
+                             colorbar=dict(title="log10 L̃", len=0.8), name="log10 L̃(Th, w)",
+                             hovertemplate="Th = %{x:.3f}<br>w = %{y:.2f}<br>log10 L̃ = %{z:.4f}<extra></extra>"))
+    inside = surf.profile_w <= surf.w[-1]
+    fig.add_trace(go.Scatter(x=surf.th[inside], y=surf.profile_w[inside], mode="lines", name="min over w (profile)",
+                             line=dict(color="white", dash="dash", width=2),
+                             hovertemplate="Th = %{x:.3f}<br>argmin w = %{y:.2f}<extra>profile</extra>"))
+    if traj is not None:
+        T = traj.th.size if n_steps is None else max(1, min(traj.th.size, int(n_steps)))
+        th, w, st = traj.th[:T], traj.w[:T], traj.stage[:T]
+        for k in stages:
+            m = st == k
+            if k == 1:  # draw the SVC stage from the LS start
+                m = m | (np.arange(T) == 0)
+            if not np.any(m) or k == 0:
+                continue
+            sty = STAGE_STYLE[k]
+            fig.add_trace(go.Scatter(x=th[m], y=w[m], mode="lines+markers", name=sty["name"],
+                                     line=dict(color=sty["color"], width=2), marker=dict(size=4),
+                                     customdata=np.flatnonzero(m),
+                                     hovertemplate="iterate %{customdata}<br>Th = %{x:.4f}<br>w = %{y:.3f}"
+                                                   "<extra>" + sty["name"] + "</extra>"))
+        marks = [("circle", "LS start", traj.ls, "white", 0)]
+        if T > 1 and np.any(traj.stage[:T] == 1):
+            marks.append(("x", "SVC solution", traj.svc, STAGE_STYLE[1]["color"], 1))
+        if T == traj.th.size and np.any(traj.stage == 2):
+            marks.append(("star", "USVC solution", traj.usvc, STAGE_STYLE[2]["color"], 2))
+        for sym, lab, (tx, wy), col, k in marks:
+            if k not in stages and k != 0:
+                continue
+            fig.add_trace(go.Scatter(x=[tx], y=[wy], mode="markers", name=lab,
+                                     marker=dict(symbol=sym, size=14, color=col, line=dict(color="black", width=1.5)),
+                                     hovertemplate=lab + "<br>Th = %{x:.4f}<br>w = %{y:.3f}<extra></extra>"))
+    apply_theme(fig, title=f"Error surface L̃(Th, w) of the {what}", xtitle="threshold Th = −b/w",
+                ytitle="slope w", height=480)
+    fig.update_xaxes(range=[surf.th[0], surf.th[-1]])
+    fig.update_yaxes(range=[surf.w[0], surf.w[-1]])
+    return fig
+
+
+def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) -> go.Figure:
+    """Theoretical and empirical CE(Th), and each machine's profile min_w L̃/(C n) (right axis)
+    (003:Fig. 3b, 3d). ``marks``: {label: Th} vertical markers for the fitted solutions."""
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    surf0 = surfaces[0]
+    if ce_theory is not None:
+        fig.add_trace(go.Scatter(x=th_theory, y=ce_theory, name="theoretical CE", mode="lines",
+                                 line=dict(color="black"),
+                                 hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra>theory</extra>"),
+                      secondary_y=False)
+    fig.add_trace(go.Scatter(x=surf0.th, y=surf0.ce_emp, name="empirical CE (training)", mode="lines",
+                             line=dict(color="black", dash="dot"),
+                             hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra>empirical</extra>"),
+                  secondary_y=False)
+    for surf in surfaces:
+        if surf.loss == "hinge":
+            lab, col = "profile min_w L̃/(Cn), SVC", STAGE_STYLE[1]["color"]
+        else:
+            lab, col = f"profile min_w L̃/(Cn), USVC s={surf.s:g}", STAGE_STYLE[2]["color"]
+        fig.add_trace(go.Scatter(x=surf.th, y=surf.profile_ce, name=lab, mode="lines",
+                                 line=dict(color=col, dash="dash"),
+                                 hovertemplate="Th = %{x:.3f}<br>min_w L̃/(Cn) = %{y:.4f}<extra>" + lab + "</extra>"),
+                      secondary_y=True)
+        j = int(np.argmin(surf.profile_ce))
+        fig.add_trace(go.Scatter(x=[surf.th[j]], y=[surf.profile_ce[j]], mode="markers", showlegend=False,
+                                 marker=dict(symbol="x" if surf.loss == "hinge" else "star", size=12, color=col),
+                                 hovertemplate="profile minimum at Th = %{x:.3f}<extra></extra>"),
+                      secondary_y=True)
+    for lab, t in (marks or {}).items():
+        fig.add_vline(x=float(t), line=dict(color="#555", dash="dot", width=1),
+                      annotation_text=lab, annotation_position="bottom right")
+    apply_theme(fig, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
+                ytitle="classification error", height=480)
+    fig.update_yaxes(title_text="profile min_w L̃(Th, w) / (C n)", secondary_y=True)
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+# Table 1
+# ----------------------------------------------------------------------------------------------
+def plot_table1(rows, scenario: str) -> go.Figure:
+    """Test CE (mean ± sd over trials) and mean Th per method, ours beside the paper's (003:Table 1)."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("test CE (%)", "threshold Th"))
+    methods = [r["method"] for r in rows]
+    for who, key, col in (("svmviz", "", "#1f77b4"), ("paper", "paper_", "#ff7f0e")):
+        for c, stat in ((1, "test_ce"), (2, "threshold")):
+            mean = [r[f"{key}{stat}_mean"] for r in rows]
+            sd = [r[f"{key}{stat}_sd"] for r in rows]
+            fig.add_trace(go.Bar(x=methods, y=mean, name=who, marker_color=col, showlegend=(c == 1),
+                                 error_y=dict(type="data", array=[0 if not np.isfinite(v) else v for v in sd]),
+                                 hovertemplate=f"{who}<br>%{{x}}: %{{y:.3f}}<extra>{stat}</extra>"),
+                          row=1, col=c)
+    apply_theme(fig, title=f"Table 1, scenario {scenario}: mean ± sd over trials, svmviz vs the paper",
+                xtitle=None, ytitle=None, height=400)
+    fig.update_layout(barmode="group")
+    fig.update_xaxes(title_text="method")
+    fig.update_yaxes(title_text="test CE (%)", row=1, col=1)
+    fig.update_yaxes(title_text="Th = −b/w", row=1, col=2)
+    return fig
+
+
+# ----------------------------------------------------------------------------------------------
+# 2-D: kernel USVC with R prototypes vs the SVM
+# ----------------------------------------------------------------------------------------------
+class KernelComparison(NamedTuple):
+    X: np.ndarray              # (n, d) training points
+    y: np.ndarray              # (n,) ±1
+    gx: np.ndarray | None      # (g,) grid axes (2-D data only)
+    gy: np.ndarray | None
+    f_usvc: np.ndarray | None  # (g, g) decision values on the grid
+    f_svm: np.ndarray | None
+    prototypes: np.ndarray     # (R, d)
+    support: np.ndarray        # (n_SV,) indices of the SVM's support vectors
+    test_error_usvc: float
+    test_error_svm: float
+    train_error_usvc: float
+    train_error_svm: float
+    size_usvc: int             # R kernels
+    size_svm: int              # number of support vectors
+    n_iter: dict
+    status: dict
+    test_kind: str             # "independent test sample" or "30 % held out"
+
+
+def compute_kernel_comparison(ds, *, sigma: float = 1.0, C: float = 10.0, n_prototypes: int = 10,
+                              s: float = 2.0, prototypes: str = "kmeans", n_test: int = 2000,
+                              grid: int = 80, seed: int = 0) -> KernelComparison:
+    """Fit the semiparametric USVC (R Gaussian prototypes, (003:23–27)) and the SVM with the same σ
+    and C (Wahba's λ = 1/(2nC)) on ``ds``; test errors on an independent sample when the data set
+    has one, else on 30 % held out."""
+    from ..svm import SVMClassifier
+
+    X, y = ds.X, ds.y
+    if ds.test_sample is not None:
+        te = ds.test_sample(n_test, seed)
+        Xtr, ytr, Xte, yte, kind = X, y, te.X, te.y, "independent test sample"
+    else:
+        rng = np.random.default_rng(seed)
+        perm = rng.permutation(X.shape[0])
+        cut = int(round(0.7 * X.shape[0]))
+        Xtr, ytr, Xte, yte = X[perm[:cut]], y[perm[:cut]], X[perm[cut:]], y[perm[cut:]]
+        kind = "30 % held out"
+    n = Xtr.shape[0]
+    um = usvc.IRWLSClassifier(C=C, loss="smooth_step", s=s, kernel="rbf", sigma=sigma,
+                              n_prototypes=min(int(n_prototypes), n), prototypes=prototypes,
+                              random_state=seed, tol=1e-6, max_iter=5000).fit(Xtr, ytr)
+    svm = SVMClassifier(lam=1.0 / (2.0 * n * C), sigma=sigma, kernel="rbf").fit(Xtr, ytr)
+    err = lambda m, A, b: float(np.mean(m.decision_function(A) * b <= 0))  # noqa: E731
+    gx = gy = fu = fs = None
+    if X.shape[1] == 2:
+        pad = 0.08 * (X.max(axis=0) - X.min(axis=0))
+        gx = np.linspace(X[:, 0].min() - pad[0], X[:, 0].max() + pad[0], grid)
+        gy = np.linspace(X[:, 1].min() - pad[1], X[:, 1].max() + pad[1], grid)
+        P = np.column_stack([np.tile(gx, grid), np.repeat(gy, grid)])  # row-major: y rows, x columns
+        fu = um.decision_function(P).reshape(grid, grid)
+        fs = svm.decision_function(P).reshape(grid, grid)
+    return KernelComparison(Xtr, ytr, gx, gy, fu, fs, um.prototypes_, svm.support_, err(um, Xte, yte),
+                            err(svm, Xte, yte), err(um, Xtr, ytr), err(svm, Xtr, ytr), um.machine_size_,
+                            int(svm.support_.size), um.n_iter_stages_, um.status_stages_, kind)
+
+
+def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
+    """Side by side: USVC boundary with its R prototypes, SVM boundary with its support vectors."""
+    if kc.gx is None:
+        raise ValueError("boundaries can be drawn for two-dimensional data only.")
+    titles = (f"USVC, {kc.size_usvc} prototype kernels — test error {kc.test_error_usvc:.3f}",
+              f"SVM, {kc.size_svm} support vectors — test error {kc.test_error_svm:.3f}")
+    fig = make_subplots(rows=1, cols=2, subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.04)
+    for c, f in ((1, kc.f_usvc), (2, kc.f_svm)):
+        fig.add_trace(go.Contour(x=kc.gx, y=kc.gy, z=np.clip(f, -2, 2), colorscale="RdBu_r", zmid=0,
+                                 contours=dict(start=-2, end=2, size=0.25), opacity=0.55, showscale=(c == 2),
+                                 colorbar=dict(title="f(x) (clipped ±2)"), name="f(x)", showlegend=False,
+                                 hovertemplate="x1 = %{x:.2f}<br>x2 = %{y:.2f}<br>f = %{z:.2f}<extra></extra>"),
+                      row=1, col=c)
+        fig.add_trace(go.Contour(x=kc.gx, y=kc.gy, z=f, contours=dict(start=0, end=0, size=1, coloring="lines"),
+                                 colorscale=[[0, "black"], [1, "black"]], line=dict(width=2.5),
+                                 showscale=False, name="boundary f = 0",
+                                 showlegend=(c == 1), hoverinfo="skip"), row=1, col=c)
+        for cls in (-1, 1):
+            m = kc.y == cls
+            fig.add_trace(go.Scatter(x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=f"class {cls:+d}",
+                                     marker=dict(color=CLASS_COLORS[cls], size=5, opacity=0.8),
+                                     showlegend=(c == 1), legendgroup=f"c{cls}",
+                                     hovertemplate="x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra>class " + f"{cls:+d}</extra>"),
+                          row=1, col=c)
+    fig.add_trace(go.Scatter(x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers", name="USVC prototypes c_r",
+                             marker=dict(symbol="star", size=14, color="gold", line=dict(color="black", width=1)),
+                             hovertemplate="prototype<br>x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra></extra>"),
+                  row=1, col=1)
+    sv = kc.X[kc.support]
+    fig.add_trace(go.Scatter(x=sv[:, 0], y=sv[:, 1], mode="markers", name="SVM support vectors",
+                             marker=dict(symbol="circle-open", size=10, color="black", line=dict(width=1.5)),
+                             hovertemplate="support vector<br>x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra></extra>"),
+                  row=1, col=2)
+    apply_theme(fig, title="Kernel USVC with R prototypes vs the SVM (same σ and C)", xtitle="x1",
+                ytitle="x2", height=540)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
+                      margin=dict(b=90))
+    fig.update_yaxes(title_text=None, row=1, col=2)
+    return fig
+
+
+def plot_machine_size(kc: KernelComparison) -> go.Figure:
+    """Machine size and test error of the two machines, side by side (003:Table 3)."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("machine size (kernels)", "error"))
+    names = ["USVC", "SVM"]
+    fig.add_trace(go.Bar(x=names, y=[kc.size_usvc, kc.size_svm], marker_color=["#2ca02c", "#d62728"],
+                         name="kernels", hovertemplate="%{x}: %{y} kernels<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Bar(x=names, y=[kc.test_error_usvc, kc.test_error_svm], name=f"test ({kc.test_kind})",
+                         marker_color="#1f77b4", hovertemplate="%{x}: test error %{y:.3f}<extra></extra>"),
+                  row=1, col=2)
+    fig.add_trace(go.Bar(x=names, y=[kc.train_error_usvc, kc.train_error_svm], name="training",
+                         marker_color="#aec7e8", hovertemplate="%{x}: training error %{y:.3f}<extra></extra>"),
+                  row=1, col=2)
+    apply_theme(fig, title="Machine size and error", xtitle="machine", ytitle="number of kernels", height=360)
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(title_text="error rate", row=1, col=2)
+    return fig

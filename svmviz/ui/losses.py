@@ -1,0 +1,208 @@
+"""Cached computations and widgets of the "Loss functions & randomized GACV" page (Wahba 1998)."""
+from __future__ import annotations
+
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+import streamlit as st
+from sklearn.exceptions import ConvergenceWarning
+
+from svmviz import losses as _losses
+from svmviz.figures import losses as figs
+
+from .common import cached_compute, query_value, set_query
+
+DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm"]
+LOSS_NAMES = list(_losses.LOSSES)
+S_CHOICES = [1.0, 1.5, 2.0, 3.0, 4.0, 8.0, 16.0]
+PERTURBATIONS = ["gaussian", "bernoulli"]
+
+
+class LossView(NamedTuple):
+    names: tuple
+    a: float
+    eps_plus: float
+    eps_minus: float
+    s_values: tuple
+    tau_range: tuple
+    deviance_scaled: bool
+
+    @property
+    def params(self) -> dict:
+        return {"a": self.a, "eps_plus": self.eps_plus, "eps_minus": self.eps_minus}
+
+
+class CurveView(NamedTuple):
+    log_sigma: float
+    log_lambda: tuple
+    n_lambda: int
+    replicates: int
+    sigma_z: float
+    perturbation: str
+    z_seed: int
+    loo: bool
+
+    @property
+    def sigma(self) -> float:
+        return float(10.0 ** self.log_sigma)
+
+    @property
+    def lambdas(self) -> np.ndarray:
+        return np.logspace(self.log_lambda[0], self.log_lambda[1], self.n_lambda)
+
+
+def _list(cast):
+    def parse(raw: str):
+        return [cast(v) for v in str(raw).split(",") if v != ""]
+    return parse
+
+
+# ----------------------------------------------------------------------------------------------
+# widgets
+# ----------------------------------------------------------------------------------------------
+def loss_widgets() -> LossView:
+    """The loss choice and parameters (a, ε±, s, τ range), mirrored in the URL."""
+    names0 = [n for n in query_value("lf_losses", LOSS_NAMES, _list(str)) if n in LOSS_NAMES] or LOSS_NAMES
+    names = st.multiselect("Losses", LOSS_NAMES, default=names0, key="lf_losses",
+                           format_func=lambda n: figs.SHORT[n])
+    c = st.columns(4)
+    a = c[0].slider("a (sigmoid, [1 − e^{aτ}]₊)", 0.25, 10.0, float(query_value("lf_a", 1.0)), 0.25, key="lf_a",
+                    help="Steepness: both tend to the step [−τ]_* as a → ∞ (Wahba's Fig 1.1 uses a = 1).")
+    eps0 = (float(query_value("lf_em", 0.0)), float(query_value("lf_ep", 1.0)))
+    eps0 = (min(eps0), max(eps0))
+    em, ep = c[1].slider("ε₋ and ε₊ of v", -2.0, 2.0, eps0, 0.05, key="lf_eps",
+                         help="v_{ε+,ε−} is linear below ε₋, a parabola on [ε₋, ε₊], 0 above ε₊ (001:1.23). "
+                              "ε₋ = ε₊ = ε gives the hinge [ε − τ]₊.")
+    s0 = [s for s in query_value("lf_s", [2.0, 4.0], _list(float)) if s in S_CHOICES] or [2.0, 4.0]
+    s_values = c[2].multiselect("s of θ̃_s", S_CHOICES, default=s0, key="lf_s",
+                                format_func=lambda s: f"{s:g}",
+                                help="Smooth-step exponent of the USVC loss (003:6); larger s, steeper step.")
+    tau0 = (float(query_value("lf_tlo", -3.0)), float(query_value("lf_thi", 3.0)))
+    tlo, thi = c[3].slider("τ range", -8.0, 8.0, (min(tau0), max(tau0)), 0.5, key="lf_tau")
+    scaled = st.checkbox("Divide the deviance by ln 2 (so it passes through (0, 1) and bounds [−τ]_*)",
+                         value=bool(query_value("lf_dev2", 0, int)), key="lf_dev2")
+    set_query(lf_losses=",".join(names), lf_a=a, lf_em=em, lf_ep=ep, lf_s=",".join(f"{s:g}" for s in s_values),
+              lf_tlo=tlo, lf_thi=thi, lf_dev2=int(scaled))
+    if thi <= tlo:
+        raise ValueError("the τ range needs two different ends; widen it.")
+    if "smooth_step" in names and not s_values:
+        raise ValueError("choose at least one s for θ̃_s, or remove θ̃_s from the losses.")
+    return LossView(tuple(names), float(a), float(ep), float(em), tuple(float(s) for s in s_values),
+                    (float(tlo), float(thi)), bool(scaled))
+
+
+def curve_widgets() -> CurveView:
+    """σ, the λ grid, the ranGACV replicates / σ_z / perturbation, exact LOO — in the sidebar, in the URL."""
+    sb = st.sidebar
+    sb.header("GACV curves")
+    ls = sb.slider("log10 σ (Gaussian kernel width)", -1.5, 1.5, float(query_value("lf_sig", 0.0)), 0.05,
+                   key="lf_sig", help="K(x, x') = exp(−‖x − x'‖²/(2σ²)); one σ, curves over λ.")
+    ll0 = (float(query_value("lf_llo", -5.0)), float(query_value("lf_lhi", -0.5)))
+    ll = sb.slider("log10 λ range", -8.0, 1.0, (min(ll0), max(ll0)), 0.25, key="lf_lam",
+                   help="λ weighs ‖h‖² against the data fit; sklearn's C = 1/(2nλ).")
+    m = sb.slider("Number of λ values", 5, 50, int(query_value("lf_m", 20, int)), 1, key="lf_m")
+    R = sb.slider("ranGACV replicates (perturbation vectors Z)", 0, 20, int(query_value("lf_R", 5, int)), 1,
+                  key="lf_R", help="Each replicate refits the SVM with responses y + z along λ; 0 = off.")
+    sz = sb.slider("σ_z (perturbation size)", 0.01, 1.0, float(query_value("lf_sz", 0.1)), 0.01, key="lf_sz",
+                   help="Z ~ N(0, σ_z² I) (or ±σ_z): small enough for the finite difference, large enough "
+                        "to move the solution.")
+    pert0 = query_value("lf_pert", "gaussian", str)
+    pert = sb.radio("Perturbation", PERTURBATIONS, index=PERTURBATIONS.index(pert0) if pert0 in PERTURBATIONS else 0,
+                    key="lf_pert", horizontal=True)
+    zseed = sb.number_input("Perturbation seed", 0, 2**31 - 1, int(query_value("lf_zseed", 0, int)), 1,
+                            key="lf_zseed", help="The same Z is used for every λ.")
+    loo = sb.checkbox("Exact leave-one-out", value=bool(query_value("lf_loo", 1, int)), key="lf_loo",
+                      help="Refits the SVM without each support vector, at every λ (warm-started).")
+    set_query(lf_sig=ls, lf_llo=ll[0], lf_lhi=ll[1], lf_m=m, lf_R=R, lf_sz=sz, lf_pert=pert, lf_zseed=int(zseed),
+              lf_loo=int(loo))
+    if ll[0] >= ll[1]:
+        raise ValueError("the λ range needs two different ends; widen it.")
+    return CurveView(float(ls), (float(ll[0]), float(ll[1])), int(m), int(R), float(sz), str(pert), int(zseed),
+                     bool(loo))
+
+
+# ----------------------------------------------------------------------------------------------
+# cached numerics
+# ----------------------------------------------------------------------------------------------
+@st.cache_data(show_spinner=False, max_entries=64)
+def loss_curves(view: LossView) -> figs.LossCurves:
+    return figs.compute_loss_curves(view.names, tau_range=view.tau_range, params=view.params,
+                                    s_values=view.s_values, deviance_scaled=view.deviance_scaled)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def prediction_curves(view: LossView) -> figs.PredictionCurves:
+    return figs.compute_prediction_functions(view.names, f_range=view.tau_range, params=view.params,
+                                             s_values=view.s_values)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def minimizer_curves(view: LossView) -> figs.MinimizerCurves:
+    return figs.compute_population_minimizers(view.names, params=view.params, s_values=view.s_values)
+
+
+def gacv_curves(ds, view: CurveView) -> _losses.GacvCurves:
+    """GACV / ranGACV / LOO along λ (cached for every session; progress bar while computing)."""
+    p = ds.p_true(ds.X) if ds.p_true is not None else None
+    key = (ds.X, ds.y, p, view.lambdas, view.sigma, view.replicates, view.sigma_z, view.perturbation,
+           view.z_seed, view.loo)
+
+    def run(cb):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # reported through ``status`` on the page
+            return _losses.gacv_curves(ds.X, ds.y, view.lambdas, view.sigma, p_true=p, loo=view.loo,
+                                       ran_gacv_replicates=view.replicates, sigma_z=view.sigma_z,
+                                       perturbation=view.perturbation, seed=view.z_seed, progress=cb)
+
+    what = "Fitting the SVM along λ" + (f", {view.replicates} ranGACV replicates" if view.replicates else "") \
+        + (" and leave-one-out" if view.loo else "")
+    return cached_compute("loss_gacv", key, run, progress_text=what + "…")
+
+
+# ----------------------------------------------------------------------------------------------
+# tables
+# ----------------------------------------------------------------------------------------------
+def loss_table(lc: figs.LossCurves) -> dict:
+    cols = {"tau": lc.tau}
+    for k, v in zip(lc.keys, lc.values):
+        cols[k] = v
+    return cols
+
+
+def prediction_table(pc: figs.PredictionCurves, mc: figs.MinimizerCurves) -> dict:
+    """μ(f) on the f grid and f*(p) on the p grid, in long form (curve, x, value)."""
+    curve, var, x, val = [], [], [], []
+    for k, mu in zip(pc.keys, pc.mu):
+        curve += [k] * pc.f.size
+        var += ["mu(f)"] * pc.f.size
+        x += list(pc.f)
+        val += list(mu)
+    for k, f in zip(mc.keys, mc.f):
+        curve += [k] * mc.p.size
+        var += ["f_star(p)"] * mc.p.size
+        x += list(mc.p)
+        val += list(f)
+    return {"loss": curve, "quantity": var, "x": np.asarray(x, float), "value": np.asarray(val, float)}
+
+
+def curves_table(gc: _losses.GacvCurves) -> dict:
+    cols = {"lambda": gc.lambdas, "log10_lambda": np.log10(gc.lambdas)}
+    for k, v in gc.values.items():
+        cols[k] = v
+    if gc.rangacv_replicates is not None:
+        for r, rep in enumerate(gc.rangacv_replicates):
+            cols[f"rangacv_replicate_{r + 1}"] = rep
+    cols["n_support_vectors"] = gc.n_sv
+    return cols
+
+
+def minimizer_table(gc: _losses.GacvCurves) -> dict:
+    """One row per criterion: its grid minimizer λ̂ and the value there."""
+    keys = [k for k in figs.HINGE_SCALE + figs.MISCLASS_SCALE if k in gc.values and k not in figs.NO_MINIMIZER]
+    return {
+        "criterion": [figs.CRITERIA[k][0] for k in keys],
+        "log10 λ̂": [round(float(np.log10(gc.lambdas[gc.best[k]])), 3) for k in keys],
+        "value at λ̂": [round(float(gc.values[k][gc.best[k]]), 4) for k in keys],
+        "support vectors at λ̂": [int(gc.n_sv[gc.best[k]]) for k in keys],
+    }
