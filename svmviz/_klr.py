@@ -146,20 +146,8 @@ def _loss_probs(F, Y, P):
 
 @njit(cache=True)
 def _loss_only(F, Y):
-    N, M = F.shape
-    tot = 0.0
-    for i in range(N):
-        mx = 0.0
-        for j in range(M):
-            if F[i, j] > mx:
-                mx = F[i, j]
-        s = np.exp(-mx)
-        yf = 0.0
-        for j in range(M):
-            s += np.exp(F[i, j] - mx)
-            yf += Y[i, j] * F[i, j]
-        tot += mx + np.log(s) - yf
-    return tot
+    """Negative log-likelihood of sample-major (N, M) arrays (see :func:`_loss_only_T`)."""
+    return _loss_only_T(F.T, Y.T)
 
 
 @njit(cache=True)

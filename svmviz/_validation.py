@@ -27,11 +27,10 @@ def check_matrix(X, name: str = "X", *, min_rows: int = 1) -> np.ndarray:
     return np.ascontiguousarray(A)
 
 
-def check_binary_labels(y, n: int | None = None, *, min_per_class: int = 1):
-    """Map two-valued labels to ±1 floats.
+def check_labels(y, n: int | None = None):
+    """Validate class labels (1-D, n of them, finite, at least two classes).
 
-    Returns ``(y_pm, classes)`` with ``classes[0] -> -1`` and ``classes[1] -> +1``. Labels already in
-    {-1, +1} keep their meaning.
+    Returns ``(labels, classes)``: the labels as a 1-D array and their sorted distinct values.
     """
     yy = np.asarray(y)
     if yy.ndim != 1:
@@ -45,6 +44,16 @@ def check_binary_labels(y, n: int | None = None, *, min_per_class: int = 1):
         raise ValueError(
             f"y has only one class ({classes[0] if classes.size else 'none'}); a classifier needs two."
         )
+    return yy, classes
+
+
+def check_binary_labels(y, n: int | None = None, *, min_per_class: int = 1):
+    """Map two-valued labels to ±1 floats.
+
+    Returns ``(y_pm, classes)`` with ``classes[0] -> -1`` and ``classes[1] -> +1``. Labels already in
+    {-1, +1} keep their meaning.
+    """
+    yy, classes = check_labels(y, n)
     if classes.size > 2:
         raise ValueError(
             f"y has {classes.size} classes ({', '.join(map(str, classes[:6]))}); this method is binary — "

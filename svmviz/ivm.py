@@ -30,7 +30,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _klr
-from ._validation import check_binary_labels, check_matrix, check_positive
+from ._validation import check_binary_labels, check_labels, check_matrix, check_positive
 from .kernels import KERNELS, gram
 
 DEFAULT_SIGMA = float(1.0 / np.sqrt(2.0))
@@ -53,18 +53,7 @@ def paper_lambdas(n: int = 21) -> np.ndarray:
 # --------------------------------------------------------------------------- input checks
 def _code_labels(y, n: int):
     """Return ``(Y, classes, codes)``: Y (n, M) 0/1 indicators of the non-base classes."""
-    yy = np.asarray(y)
-    if yy.ndim != 1:
-        yy = yy.ravel()
-    if yy.shape[0] != n:
-        raise ValueError(f"y has {yy.shape[0]} labels but X has {n} rows; they must match.")
-    if yy.dtype.kind == "f" and not np.all(np.isfinite(yy)):
-        raise ValueError("y contains NaN or infinite values; every point needs a class label.")
-    classes = np.unique(yy)
-    if classes.size < 2:
-        raise ValueError(
-            f"y has only one class ({classes[0] if classes.size else 'none'}); a classifier needs two."
-        )
+    yy, classes = check_labels(y, n)
     if classes.size == 2:
         y_pm, classes = check_binary_labels(yy, n)
         Y = (y_pm > 0).astype(np.float64).reshape(-1, 1)

@@ -14,14 +14,19 @@ def page_path(name: str) -> str:
     return os.path.join(ROOT, "pages", name)
 
 
-def decode(v):
-    """Plotly ≥ 6 encodes arrays as {"dtype", "bdata", "shape"}; return a numpy array either way."""
+def decode(v, dtype=None):
+    """Plotly ≥ 6 encodes arrays as {"dtype", "bdata", "shape"}; return a numpy array either way.
+
+    ``dtype`` applies to plain lists (Plotly leaves short or mixed arrays as JSON lists).
+    """
     if isinstance(v, dict) and "bdata" in v:
         arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
         if "shape" in v:
             arr = arr.reshape([int(s) for s in str(v["shape"]).split(",")])
         return arr
-    return np.asarray(v, dtype=object if v and isinstance(v, list) and isinstance(v[0], str) else None)
+    if dtype is None and v and isinstance(v, list) and isinstance(v[0], str):
+        dtype = object
+    return np.asarray(v, dtype=dtype)
 
 
 def figures(at) -> list[dict]:

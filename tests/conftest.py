@@ -10,11 +10,15 @@ import pytest  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def _fresh_streamlit_caches():
-    """st.cache_data / st.cache_resource persist across AppTest instances in one process."""
+    """st.cache_data / st.cache_resource persist across AppTest instances in one process: every
+    test starts and ends with empty caches."""
+    _clear_streamlit_caches()
     yield
-    import sys as _sys
+    _clear_streamlit_caches()
 
-    if "streamlit" in _sys.modules:
+
+def _clear_streamlit_caches():
+    if "streamlit" in sys.modules:
         import streamlit as st
 
         st.cache_data.clear()

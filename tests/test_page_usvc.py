@@ -1,34 +1,19 @@
 """Headless page test of pages/4_Unbiased_SVC.py (streamlit AppTest)."""
 from __future__ import annotations
 
-import base64
 import json
 import os
 
 import numpy as np
-import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
+
+from .apptest_utils import decode
 
 PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pages", "4_Unbiased_SVC.py")
 
 
-@pytest.fixture(autouse=True)
-def _clear_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-    st.cache_data.clear()
-    st.cache_resource.clear()
-
-
 def _arr(v):
-    if isinstance(v, dict) and "bdata" in v:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), v["dtype"])
-        if "shape" in v:
-            a = a.reshape([int(s) for s in str(v["shape"]).split(",")])
-        return a
-    return np.asarray(v, dtype=object)
+    return decode(v, object)
 
 
 def charts(at):
