@@ -4,8 +4,9 @@ import streamlit as st
 from svmviz.figures import tuning as figs
 from svmviz.tuning import criterion_label
 from svmviz.ui import tuning as ui
-from svmviz.ui.common import csv_download, dataset_sidebar, show_error
+from svmviz.ui.common import csv_download, dataset_sidebar, ensure_app_frame, show_error
 
+ensure_app_frame()
 st.title("Tuning criteria")
 st.caption("Wahba, Lin, Lee & Zhang (2001): the GACV and Joachims' ξα, standard and non-standard, "
            "against the truth they stand in for.")

@@ -4,8 +4,9 @@ import streamlit as st
 from svmviz import losses
 from svmviz.figures import losses as figs
 from svmviz.ui import losses as ui
-from svmviz.ui.common import csv_download, dataset_sidebar, show_error
+from svmviz.ui.common import csv_download, dataset_sidebar, ensure_app_frame, show_error
 
+ensure_app_frame()
 st.title("Loss functions & randomized GACV")
 st.caption("Wahba (1998), *Support vector machines, reproducing kernel Hilbert spaces and the randomized "
            "GACV*: the losses g(τ) of the margin τ = y f(x), what each makes f estimate, and choosing λ by "

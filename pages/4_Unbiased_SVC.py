@@ -4,6 +4,7 @@ import streamlit as st
 from svmviz.ui import common
 from svmviz.ui import usvc as ui
 
+common.ensure_app_frame()
 st.title("Unbiased SVC")
 st.caption("Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004): the SVC trained by iterated "
            "weighted least squares, and the unbiased SVC whose smooth step loss θ̃_s counts errors.")

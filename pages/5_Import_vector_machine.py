@@ -3,6 +3,7 @@ import streamlit as st
 from svmviz.ui import common
 from svmviz.ui import ivm as ui
 
+common.ensure_app_frame()
 st.title("Import vector machine")
 st.caption("Kernel logistic regression on a few greedily chosen import points, its λ path and the SVM "
            "beside it — Zhu & Hastie 2002 (seed 004), Figs. 2–4.")

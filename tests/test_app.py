@@ -17,6 +17,10 @@ def test_landing_page_lists_every_page():
     files = sorted(f for f in os.listdir(os.path.join(ROOT, "pages")) if f.endswith(".py"))
     for f in files:
         assert f"pages/{f}" in text, f"{f} is not in app.py's page list"
+        # and reopens itself in the frame when a fresh server runs it as a bare pages/ script
+        # (see ensure_app_frame; the browser test checks the behaviour)
+        page = open(os.path.join(ROOT, "pages", f)).read()
+        assert "ensure_app_frame()" in page.split("st.title(")[0], f"{f} must call ensure_app_frame() first"
     captions = " ".join(c.value for c in at.caption)
     assert "GACV" in captions
 

@@ -100,6 +100,29 @@ def _open_tuning(page, url):
     page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=180_000)
 
 
+def test_shared_link_on_a_fresh_server_opens_in_the_app_frame(app_url):
+    """First visitor of a fresh server follows a link to a page (must stay the module's first test).
+
+    Streamlit would run the page file in its legacy pages/ mode (no st.navigation, narrow layout)
+    until the root URL is opened; ensure_app_frame() reruns it through app.py, keeping the URL.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{app_url}/Unbiased_SVC?data=wahba2001&n=150&seed=4")
+        page.get_by_role("heading", name="Unbiased SVC").first.wait_for(timeout=180_000)
+        _chart_count_when_settled(page)
+        links = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
+        assert any("Home" in t for t in links), links
+        assert any("Loss functions & randomized GACV" in t for t in links), links
+        assert page.get_by_role("spinbutton", name="Seed").first.input_value() == "4"
+        assert "seed=4" in page.url and "n=150" in page.url
+        assert page.get_by_test_id("stException").count() == 0
+        browser.close()
+
+
 def test_tuning_page_in_a_real_browser(app_url):
     from playwright.sync_api import sync_playwright
 

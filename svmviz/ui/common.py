@@ -35,6 +35,25 @@ def _shared() -> dict:
     return st.session_state[SHARED]
 
 
+def ensure_app_frame() -> None:
+    """Reopen a page through app.py's navigation if Streamlit ran it as a bare ``pages/`` script.
+
+    Call first on every page. A fresh server whose first visitor follows a shared link to a page
+    (``…/Tuning_criteria?data=…``) runs that file in Streamlit's legacy ``pages/``-directory mode:
+    no st.navigation sidebar, no wide layout — and every later link stays in that mode until someone
+    opens the root URL, because Streamlit leaves it only once app.py has called ``st.navigation``.
+    Leave it now and rerun: the rerun runs app.py, whose navigation resolves the same URL.
+    Pages run on their own (``streamlit run pages/…``, AppTest) are not affected.
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # a Streamlit without the legacy mode
+        return
+    if getattr(PagesManager, "uses_pages_directory", None):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def query_value(name: str, default, cast: Callable = float):
     """A view parameter from the URL (first run of the session) or ``default``; bad values ignored."""
     seeded = st.session_state.setdefault("_svmviz_qp_seen", {})
