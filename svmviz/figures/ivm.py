@@ -10,7 +10,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from .theme import CLASS_COLORS, MULTI_COLORS, apply_theme
+from .theme import CLASS_COLORS, MULTI_COLORS, apply_theme, legend_below
 
 IMPORT_STYLE = dict(symbol="circle-open", size=13, color="black", line=dict(width=2.2))
 SUPPORT_STYLE = dict(symbol="circle-open", size=12, color="#444", line=dict(width=1.6))
@@ -34,13 +34,6 @@ def _grid(X, grid_n, pad=0.08):
     gy = np.linspace(lo[1] - pad * span[1], hi[1] + pad * span[1], int(grid_n))
     XX = np.column_stack([np.tile(gx, gy.size), np.repeat(gy, gx.size)])  # row = gy index
     return gx, gy, XX
-
-
-def _legend_below(fig, height):
-    """Legend under the plot: these figures sit two to a row, where a top legend hides the title."""
-    fig.update_layout(height=height, legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left",
-                                                 x=0.0), margin=dict(b=130))
-    return fig
 
 
 def _error(model, X_test, y_test):
@@ -158,7 +151,7 @@ def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
                 xtitle="x1", ytitle="x2", height=520)
-    return _legend_below(fig, 600)
+    return legend_below(fig, 600)
 
 
 def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
@@ -187,7 +180,7 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ_SVM = {m.lam:.3g}</sup>",
                 xtitle="x1", ytitle="x2", height=520)
-    return _legend_below(fig, 600)
+    return legend_below(fig, 600)
 
 
 # --------------------------------------------------------------------------- λ path (004:Fig 2)
@@ -256,7 +249,7 @@ def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Fi
     _best_line(fig, c)
     apply_theme(fig, title="Tuning misclassification along the λ path", xtitle="log10 λ",
                 ytitle="misclassification rate")
-    return _legend_below(fig, 520)
+    return legend_below(fig, 520)
 
 
 def plot_path_size(c: PathCurves) -> go.Figure:
@@ -273,7 +266,7 @@ def plot_path_size(c: PathCurves) -> go.Figure:
                              hovertemplate="chosen λ<br>|S| = %{y}<extra></extra>"))
     apply_theme(fig, title="Number of import points along the λ path", xtitle="log10 λ",
                 ytitle="|S| (import points)")
-    return _legend_below(fig, 520)
+    return legend_below(fig, 520)
 
 
 class StepCurve(NamedTuple):
@@ -396,4 +389,4 @@ def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
                                     f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle="x1", ytitle="x2", height=520)
-    return _legend_below(fig, 600)
+    return legend_below(fig, 600)

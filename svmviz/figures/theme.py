@@ -39,3 +39,13 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
     if ytitle is not None:
         fig.update_yaxes(title_text=ytitle)
     return fig
+
+
+def legend_below(fig: go.Figure, height: int | None = None) -> go.Figure:
+    """Move the legend under the plot: for figures that sit two to a row or carry many traces,
+    where a legend on top would cover the title."""
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0),
+                      margin=dict(b=130))
+    if height is not None:
+        fig.update_layout(height=height)
+    return fig

@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 
 from .. import usvc
 from ..data import make_dataset
-from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme
+from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme, legend_below
 
 STAGE_STYLE = {  # trajectory colours per IRWLS stage
     0: dict(name="LS start", color="#7f7f7f"),
@@ -163,7 +163,8 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
                                      marker=dict(symbol=sym, size=14, color=col, line=dict(color="black", width=1.5)),
                                      hovertemplate=lab + "<br>Th = %{x:.4f}<br>w = %{y:.3f}<extra></extra>"))
     apply_theme(fig, title=f"Error surface L̃(Th, w) of the {what}", xtitle="threshold Th = −b/w",
-                ytitle="slope w", height=480)
+                ytitle="slope w")
+    legend_below(fig, 600)
     fig.update_xaxes(range=[surf.th[0], surf.th[-1]])
     fig.update_yaxes(range=[surf.w[0], surf.w[-1]])
     return fig
@@ -201,7 +202,8 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
         fig.add_vline(x=float(t), line=dict(color="#555", dash="dot", width=1),
                       annotation_text=lab, annotation_position="bottom right")
     apply_theme(fig, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
-                ytitle="classification error", height=480)
+                ytitle="classification error")
+    legend_below(fig, 560)
     fig.update_yaxes(title_text="profile min_w L̃(Th, w) / (C n)", secondary_y=True)
     return fig
 
