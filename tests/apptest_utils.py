@@ -43,3 +43,31 @@ def figure_titles(at) -> list[str]:
 
 def assert_clean(at):
     assert not at.exception, [e.value for e in at.exception]
+
+
+def figures_by_title(at) -> dict:
+    """The page's Plotly figures keyed by their title text."""
+    out = {}
+    for f in figures(at):
+        t = f.get("layout", {}).get("title", {})
+        out[t.get("text", "") if isinstance(t, dict) else str(t)] = f
+    return out
+
+
+def figure_titled(at, prefix: str) -> dict:
+    """The one figure whose title starts with ``prefix`` (fails if none or several)."""
+    figs = figures_by_title(at)
+    hits = [f for t, f in figs.items() if t.startswith(prefix)]
+    assert len(hits) == 1, f"expected one figure titled {prefix!r}; got {list(figs)}"
+    return hits[0]
+
+
+def traces_named(fig: dict, prefix: str) -> list[dict]:
+    """The traces of ``fig`` whose name starts with ``prefix`` (fails if none)."""
+    hits = [t for t in fig["data"] if str(t.get("name", "")).startswith(prefix)]
+    assert hits, f"no trace named {prefix!r} in {[t.get('name') for t in fig['data']]}"
+    return hits
+
+
+def trace_named(fig: dict, prefix: str) -> dict:
+    return traces_named(fig, prefix)[0]

@@ -1,14 +1,13 @@
 """AppTest of the "Import vector machine" page: renders, reacts to its widgets, offers the CSV."""
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from .apptest_utils import decode
+from .apptest_utils import decode, figure_titled as _fig, figures_by_title as _figs, trace_named as _trace
 
 PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pages",
                     "5_Import_vector_machine.py")
@@ -16,23 +15,6 @@ PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 def _arr(v):
     return decode(v, float)
-
-
-def _figs(at):
-    return {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
-            for c in at.get("plotly_chart")}
-
-
-def _fig(at, prefix):
-    hits = [f for t, f in _figs(at).items() if t.startswith(prefix)]
-    assert len(hits) == 1, f"expected one figure titled {prefix!r}; got {list(_figs(at))}"
-    return hits[0]
-
-
-def _trace(fig, name_prefix):
-    hits = [t for t in fig["data"] if str(t.get("name", "")).startswith(name_prefix)]
-    assert hits, f"no trace named {name_prefix!r}"
-    return hits[0]
 
 
 def _run(**sidebar):

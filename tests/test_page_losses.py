@@ -8,26 +8,13 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from .apptest_utils import decode
+from .apptest_utils import decode, figure_titled as _by_title, trace_named as _trace
 
 PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pages", "2_Loss_functions.py")
 
 
 def _arr(v):
     return decode(v, float)
-
-
-def _by_title(at, prefix):
-    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    hits = [s for s in specs if s["layout"]["title"]["text"].startswith(prefix)]
-    assert len(hits) == 1, f"expected one figure titled {prefix!r}; got {[s['layout']['title']['text'] for s in specs]}"
-    return hits[0]
-
-
-def _trace(fig, name_prefix):
-    hits = [t for t in fig["data"] if str(t.get("name", "")).startswith(name_prefix)]
-    assert hits, f"no trace named {name_prefix!r} in {[t.get('name') for t in fig['data']]}"
-    return hits[0]
 
 
 def _y(at, title, name):

@@ -1,0 +1,287 @@
+"""Figures of the "Regularization path" page (Loosli & Canu 2006, Figs. "Path" and "LOO").
+
+``compute_*`` read an already computed :class:`~svmviz.path.NuPath` / :class:`~svmviz.path.LooPath`
+and return NamedTuples of arrays; ``plot_*`` draw them. Nothing here follows a path or refits.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..path import GROUP_E, GROUP_L, GROUP_R
+from .theme import CLASS_COLORS, apply_theme, legend_below
+
+X_AXES = ("lambda", "nu")
+X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
+GROUP_STYLES = {  # marker of each group on the data map
+    GROUP_E: dict(name="E: on the margin (0 < α < 1)", symbol="circle", size=11),
+    GROUP_L: dict(name="L: bounded (α = 1)", symbol="x", size=9),
+    GROUP_R: dict(name="R: inactive (α = 0)", symbol="circle", size=5),
+}
+
+
+def _axis_values(path, lambdas, x_axis):
+    if x_axis not in X_AXES:
+        raise ValueError(f"x_axis must be one of {X_AXES}; got {x_axis!r}.")
+    lam = np.asarray(lambdas, dtype=np.float64)
+    return lam / path.m if x_axis == "nu" else lam
+
+
+# --------------------------------------------------------------------------- coefficient paths
+class CoefPaths(NamedTuple):
+    """α_i y_i against λ (or ν) for every point, one polyline per point.
+
+    Each class's polylines are concatenated with NaN separators: ``x[c]``, ``y[c]``, ``point[c]``
+    (index of the training point of each vertex, −1 at separators) for c in (−1, +1). A polyline
+    keeps only the vertices where its slope changes (the path is linear in between), so the
+    drawing is exact with far fewer vertices than points × breakpoints.
+    """
+
+    x: dict
+    y: dict
+    point: dict
+    breakpoints: np.ndarray   # (T,) x positions of the breakpoints (distinct)
+    x_axis: str
+    n_vertices: int
+
+
+def _kink_mask(xs, C, rtol=1e-9):
+    """Vertices of the piecewise-linear columns of ``C`` (T, m) over increasing ``xs`` (T,) where
+    the slope changes: (T, m) bool, first and last always kept. Equal consecutive ``xs`` (the b / ρ
+    jumps of the path; α is continuous there) must have been removed."""
+    T = xs.size
+    keep = np.zeros(C.shape, bool)
+    keep[0] = keep[-1] = True
+    if T <= 2:
+        return keep
+    dx = np.diff(xs)[:, None]
+    slope = np.diff(C, axis=0) / dx
+    scale = np.maximum(1.0, np.max(np.abs(C), axis=0))
+    keep[1:-1] = np.abs(slope[1:] - slope[:-1]) * (dx[1:] + dx[:-1]) > rtol * scale
+    return keep
+
+
+def compute_coef_paths(path, *, x_axis: str = "lambda") -> CoefPaths:
+    """The coefficient paths α_i y_i(λ) of (002: Fig. "Path") from a computed ``NuPath``."""
+    xs_all = _axis_values(path, path.lambdas, x_axis)
+    first = np.concatenate([[True], np.diff(xs_all) > 0])  # drop the repeated λ of b / ρ jumps
+    xs = xs_all[first]
+    C = path.coefs[first]
+    keep = _kink_mask(xs, C)
+    out_x, out_y, out_p = {}, {}, {}
+    nv = 0
+    for c in (-1, 1):
+        px, py, pp = [], [], []
+        for i in np.flatnonzero(path.y == c):
+            k = np.flatnonzero(keep[:, i])
+            px.append(xs[k])
+            py.append(C[k, i])
+            pp.append(np.full(k.size, i))
+            px.append([np.nan])
+            py.append([np.nan])
+            pp.append([-1])
+            nv += k.size
+        out_x[c] = np.concatenate(px) if px else np.empty(0)
+        out_y[c] = np.concatenate(py) if py else np.empty(0)
+        out_p[c] = np.concatenate(pp).astype(np.int64) if pp else np.empty(0, np.int64)
+    return CoefPaths(out_x, out_y, out_p, np.unique(xs), x_axis, nv)
+
+
+def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−1", "+1"),
+                    X=None, stop: float | None = None) -> go.Figure:
+    """α_i y_i against λ or ν: one line per training point, coloured by class, breakpoints as ticks
+    along the bottom, the λ cursor (and the LOO stopping point) as vertical lines."""
+    fig = go.Figure()
+    for c, label in zip((-1, 1), classes):
+        pts = cp.point[c]
+        if X is not None and X.shape[1] >= 2:
+            safe = np.where(pts >= 0, pts, 0)
+            cd = np.column_stack([pts, X[safe, 0], X[safe, 1]])
+            hov = ("point %{customdata[0]} at (%{customdata[1]:.2f}, %{customdata[2]:.2f})<br>"
+                   "α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0] + " = %{x:.4g}<extra>class "
+                   + label + "</extra>")
+        else:
+            cd = pts[:, None]
+            hov = ("point %{customdata[0]}<br>α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0]
+                   + " = %{x:.4g}<extra>class " + label + "</extra>")
+        fig.add_trace(go.Scatter(x=cp.x[c], y=cp.y[c], mode="lines", name=f"α_i y_i, class {label}",
+                                 line=dict(color=CLASS_COLORS[c], width=1.1), opacity=0.75,
+                                 customdata=cd, hovertemplate=hov, connectgaps=False))
+    fig.add_trace(go.Scatter(x=cp.breakpoints, y=np.full(cp.breakpoints.size, -1.08), mode="markers",
+                             name=f"breakpoints ({cp.breakpoints.size})",
+                             marker=dict(symbol="line-ns-open", size=7, color="#666"),
+                             hovertemplate="breakpoint at %{x:.5g}<extra></extra>"))
+    if stop is not None:
+        fig.add_trace(go.Scatter(x=[stop, stop], y=[-1.1, 1.1], mode="lines", name="LOO stopping point",
+                                 line=dict(color="#2ca02c", dash="dash", width=2), hoverinfo="skip"))
+    if cursor is not None:
+        fig.add_trace(go.Scatter(x=[cursor, cursor], y=[-1.1, 1.1], mode="lines", name="cursor",
+                                 line=dict(color="black", width=2), hoverinfo="skip"))
+    apply_theme(fig, title="Coefficient paths α_i y_i (piecewise linear in λ)",
+                xtitle=X_TITLES[cp.x_axis], ytitle="α_i y_i", height=480)
+    fig.update_yaxes(range=[-1.15, 1.15])
+    return legend_below(fig)
+
+
+# --------------------------------------------------------------------------- groups, b and ρ
+class PathSummary(NamedTuple):
+    """Group sizes and the offset / margin at every breakpoint."""
+
+    x: np.ndarray        # (T,) λ or ν
+    n_E: np.ndarray      # (T,)
+    n_L: np.ndarray
+    n_R: np.ndarray
+    b: np.ndarray
+    rho: np.ndarray
+    x_axis: str
+
+
+def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
+    G = path.groups
+    return PathSummary(_axis_values(path, path.lambdas, x_axis), np.sum(G == GROUP_E, axis=1),
+                       np.sum(G == GROUP_L, axis=1), np.sum(G == GROUP_R, axis=1),
+                       np.asarray(path.b), np.asarray(path.rho), x_axis)
+
+
+def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figure:
+    """|E|, |L|, |R| along the path (left axis) with b and ρ (right axis)."""
+    fig = go.Figure()
+    for name, v, color in (("|E| margin", s.n_E, "#d62728"), ("|L| bounded", s.n_L, "#9467bd"),
+                           ("|R| inactive", s.n_R, "#7f7f7f")):
+        fig.add_trace(go.Scatter(x=s.x, y=v, mode="lines", name=name, line=dict(color=color, shape="hv"),
+                                 hovertemplate=name + " = %{y} at %{x:.4g}<extra></extra>"))
+    for name, v, dash in (("b (offset)", s.b, "dot"), ("ρ (margin)", s.rho, "dash")):
+        fig.add_trace(go.Scatter(x=s.x, y=v, mode="lines", name=name, yaxis="y2",
+                                 line=dict(color="black", dash=dash, width=1.5),
+                                 hovertemplate=name + " = %{y:.4g} at %{x:.4g}<extra></extra>"))
+    if cursor is not None:
+        fig.add_vline(x=cursor, line=dict(color="black", width=2))
+    apply_theme(fig, title="Group sizes, offset b and margin ρ along the path", xtitle=X_TITLES[s.x_axis],
+                ytitle="number of points", height=420)
+    fig.update_layout(yaxis2=dict(title="b, ρ (dual scale)", overlaying="y", side="right", showgrid=False))
+    return legend_below(fig)
+
+
+# --------------------------------------------------------------------------- the data at the cursor
+class BoundaryMap(NamedTuple):
+    """The ν-SVM at one λ on a grid: ``F[i, j]`` = f(x) + b at (gx[j], gy[i]); boundary at 0,
+    margins at ±ρ."""
+
+    gx: np.ndarray
+    gy: np.ndarray
+    F: np.ndarray
+    rho: float
+    lam: float
+    X: np.ndarray
+    y: np.ndarray
+    groups: np.ndarray       # (n,) group codes at λ
+    alpha: np.ndarray        # (n,)
+    train_error: float
+    test_error: float
+    n_sv: int
+
+
+def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_test=None) -> BoundaryMap:
+    """Evaluate the path's decision function at λ on a grid over the (2-D) training data."""
+    X = np.asarray(path.X)
+    if X.shape[1] != 2:
+        raise ValueError(f"the boundary map needs exactly 2 features; these data have {X.shape[1]}.")
+    if int(grid_n) != grid_n or grid_n < 5:
+        raise ValueError(f"grid_n must be an integer ≥ 5; got {grid_n!r}.")
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    gx = np.linspace(lo[0] - 0.08 * span[0], hi[0] + 0.08 * span[0], int(grid_n))
+    gy = np.linspace(lo[1] - 0.08 * span[1], hi[1] + 0.08 * span[1], int(grid_n))
+    XX = np.column_stack([np.tile(gx, gy.size), np.repeat(gy, gx.size)])
+    a, _b, rho = path.state_at(lam)
+    F = path.decision_function(XX, lam).reshape(gy.size, gx.size)
+    f_train = path.decision_function(X, lam)
+    train_err = float(np.mean(path.y * f_train <= 0))
+    test_err = float("nan")
+    if X_test is not None and y_test is not None:
+        test_err = float(np.mean(np.asarray(y_test) * path.decision_function(X_test, lam) <= 0))
+    groups = path.groups_at(lam)
+    return BoundaryMap(gx, gy, F, float(rho), float(lam), X, np.asarray(path.y), groups, a, train_err,
+                       test_err, int(np.sum(groups != GROUP_R)))
+
+
+def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
+    """Data coloured by class, marked by group (E / L / R), with f + b = 0 and the margins ±ρ."""
+    fig = go.Figure()
+    fig.add_trace(go.Contour(x=bm.gx, y=bm.gy, z=bm.F, showscale=False, name="f(x) + b",
+                             contours=dict(coloring="heatmap"), colorscale="RdBu_r", opacity=0.35,
+                             zmid=0.0, line=dict(width=0),
+                             hovertemplate="f + b = %{z:.3g}<extra>(%{x:.2f}, %{y:.2f})</extra>"))
+    for lev, name, dash in ((0.0, "boundary f + b = 0", "solid"), (bm.rho, "margin f + b = ±ρ", "dash"),
+                            (-bm.rho, None, "dash")):
+        if lev != 0.0 and not bm.rho > 0:
+            continue
+        fig.add_trace(go.Contour(x=bm.gx, y=bm.gy, z=bm.F, showscale=False, contours_coloring="lines",
+                                 contours=dict(start=lev, end=lev, size=1.0),
+                                 line=dict(color="black", width=2.4 if lev == 0 else 1.3, dash=dash),
+                                 colorscale=[[0, "black"], [1, "black"]], hoverinfo="skip",
+                                 name=name or "margin", showlegend=name is not None))
+    for c, label in zip((-1, 1), classes):
+        for g, st in GROUP_STYLES.items():
+            idx = np.flatnonzero((bm.y == c) & (bm.groups == g))
+            if idx.size == 0:
+                continue
+            fig.add_trace(go.Scatter(
+                x=bm.X[idx, 0], y=bm.X[idx, 1], mode="markers", name=f"class {label}, {st['name']}",
+                marker=dict(color=CLASS_COLORS[c], symbol=st["symbol"], size=st["size"],
+                            line=dict(width=1, color="black") if g == GROUP_E else dict(width=0)),
+                customdata=np.column_stack([idx, bm.alpha[idx]]),
+                hovertemplate="point %{customdata[0]}<br>α = %{customdata[1]:.4f}<extra>"
+                              + f"class {label}, {st['name']}</extra>"))
+    title = (f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f}): {bm.n_sv} support vectors, "
+             f"training error {bm.train_error:.3f}")
+    if np.isfinite(bm.test_error):
+        title += f", test error {bm.test_error:.3f}"
+    apply_theme(fig, title=title, xtitle="x₁", ytitle="x₂", height=560)
+    return legend_below(fig)
+
+
+# --------------------------------------------------------------------------- leave-one-out
+class LooCurves(NamedTuple):
+    x: np.ndarray
+    loo1: np.ndarray
+    loo2: np.ndarray
+    test_error: np.ndarray
+    n_sv: np.ndarray
+    stop: float
+    x_axis: str
+
+
+def compute_loo_curves(path, loo, *, x_axis: str = "lambda") -> LooCurves:
+    x = _axis_values(path, loo.lambdas, x_axis)
+    return LooCurves(x, np.asarray(loo.loo1), np.asarray(loo.loo2), np.asarray(loo.test_error),
+                     np.asarray(loo.n_sv), float(x[loo.stop]), x_axis)
+
+
+def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
+    """LOO1 (error rate), LOO2 (hinge-type bound) and the test error along the path, with the
+    automatic stopping point (002: Fig. "LOO")."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=lc.x, y=lc.loo1, mode="lines+markers", name="LOO1: leave-one-out error rate",
+                             line=dict(color="#d62728"), marker=dict(size=5),
+                             hovertemplate="LOO1 = %{y:.4f} at %{x:.4g}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=lc.x, y=lc.loo2, mode="lines+markers",
+                             name="LOO2: mean max(0, 1 − y ŷ/ρ) left out",
+                             line=dict(color="#1f77b4", dash="dash"), marker=dict(size=5),
+                             hovertemplate="LOO2 = %{y:.4f} at %{x:.4g}<extra></extra>"))
+    if np.any(np.isfinite(lc.test_error)):
+        fig.add_trace(go.Scatter(x=lc.x, y=lc.test_error, mode="lines", name="test error (independent sample)",
+                                 line=dict(color="black", dash="dot"),
+                                 hovertemplate="test error = %{y:.4f} at %{x:.4g}<extra></extra>"))
+    top = float(np.nanmax(np.concatenate([lc.loo1, lc.loo2, np.nan_to_num(lc.test_error)]))) * 1.05 + 1e-3
+    fig.add_trace(go.Scatter(x=[lc.stop, lc.stop], y=[0, top], mode="lines", name="automatic stopping point",
+                             line=dict(color="#2ca02c", dash="dash", width=2),
+                             hovertemplate="stop at %{x:.4g}<extra></extra>"))
+    if cursor is not None:
+        fig.add_trace(go.Scatter(x=[cursor, cursor], y=[0, top], mode="lines", name="cursor",
+                                 line=dict(color="black", width=2), hoverinfo="skip"))
+    apply_theme(fig, title="Leave-one-out along the path, with the automatic stopping point",
+                xtitle=X_TITLES[lc.x_axis], ytitle="error", height=440)
+    return legend_below(fig)

@@ -1,0 +1,530 @@
+"""The ν-SVM regularization path, leave-one-out along it, and automatic stopping (Loosli & Canu 2006).
+
+Problem (002:Dual; SPEC §4), ``m`` training points, ``λ = mν``::
+
+    max_α −½ α'Gα   s.t.  α'1 = λ,  α'y = 0,  0 ≤ α_i ≤ 1,     G_ij = y_i y_j k(x_i, x_j)/m,
+
+decision function ``f(x) + b = (1/m) Σ_j α_j y_j k(x_j, x) + b``, margin ``ρ``; the groups are
+E (0 < α < 1, g = 0), L (α = 1, g < 0), R (α = 0, g > 0) with ``g_i = y_i (f(x_i) + b) − ρ``.
+
+Where the path starts. For λ → 0 the box ``α ≤ 1`` is inactive and the solution is ``α = λ·α̂``, with
+α̂ the minimizer of ``α'Gα`` over ``α ≥ 0``, ``Σ_{y=+1} α = Σ_{y=−1} α = ½`` — the closest points of
+the two classes' convex hulls in feature space (a hard-margin SVM). So α, b and ρ are linear in λ
+from the origin; the path is stored from ``λ₀ = 0`` (α = 0) and its first real event is the first
+point to reach α = 1 (always at λ ≥ 2, since α̂_i ≤ ½) — the sparse end: only the hull's support
+points are in E there. It ends at ``λ_max = 2·min(n₊, n₋)``, the largest feasible λ (each class
+carries λ/2 ≤ n_c) — sklearn's ``NuSVC`` feasible range ``ν ≤ 2 min(n₊, n₋)/m``; ``λ = m`` only for
+balanced classes (the seed's "stopped when λ = m").
+
+Between breakpoints α, b and ρ are linear in λ (002:"Defining steps"). Breakpoints are returned in
+non-decreasing order; two consecutive equal λ mark a jump of b and ρ (the optimal (b, ρ) is an
+interval there because one class has no point strictly inside the box); ``state_at`` returns the
+right limit, both are optimal at that λ.
+
+The decision function at any λ on the path equals sklearn ``NuSVC(nu=λ/m)``'s up to a positive
+factor (``NuSVC`` divides by its ρ): ``m (f + b) = r · decision_function`` with ``r = m ρ``.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Callable, NamedTuple
+
+import numba
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+
+from . import _nu_path
+from ._parallel import PARALLEL_LOCK
+from ._validation import check_binary_labels, check_matrix, check_positive
+from .kernels import KERNELS, gram
+
+GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
+GROUP_NAMES = {GROUP_R: "R (α = 0)", GROUP_E: "E (margin, 0 < α < 1)", GROUP_L: "L (bounded, α = 1)"}
+STATUS_MESSAGES = {
+    _nu_path.STATUS_OK: "path complete",
+    _nu_path.STATUS_MAX_BREAKPOINTS: "stopped at max_breakpoints before λ_max",
+    _nu_path.STATUS_LOST: "path lost: the KKT conditions could not be restored",
+}
+_ALPHA_TOL = 1e-12
+MAX_N = 3000
+
+
+def _kernel_params(kernel, sigma, degree, gamma, coef0) -> dict:
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
+    out = dict(kernel=kernel)
+    if kernel == "rbf":
+        out["sigma"] = check_positive(sigma, "sigma")
+    elif kernel == "poly":
+        if int(degree) != degree or degree < 1:
+            raise ValueError(f"degree must be a positive integer; got {degree!r}.")
+        out.update(degree=int(degree), gamma=check_positive(gamma, "gamma"), coef0=float(coef0))
+    return out
+
+
+def groups_from_alpha(alpha) -> np.ndarray:
+    """Group codes (``GROUP_R`` 0, ``GROUP_E`` 1, ``GROUP_L`` 2) from α, shape like ``alpha``."""
+    a = np.asarray(alpha)
+    g = np.full(a.shape, GROUP_E, dtype=np.int8)
+    g[a <= _ALPHA_TOL] = GROUP_R
+    g[a >= 1.0 - _ALPHA_TOL] = GROUP_L
+    return g
+
+
+class NuPath:
+    """The whole ν-SVM regularization path (returned by :func:`nu_path`).
+
+    Attributes
+    ----------
+    lambdas : ndarray (T,)
+        Breakpoints λ_t, non-decreasing, from 0 to ``lambda_max`` (equal neighbours mark a jump of
+        b and ρ).
+    nus : ndarray (T,)
+        ``lambdas / m`` (sklearn ``NuSVC``'s ν).
+    alphas : ndarray (T, m)
+        α at each breakpoint (α_i y_i is the coefficient of point i).
+    b, rho : ndarray (T,)
+        Offset and margin at each breakpoint; ``thresholds`` (T, 2) holds (ρ − b, ρ + b).
+    groups : ndarray (T, m) of int8
+        ``GROUP_R`` (0), ``GROUP_E`` (1) or ``GROUP_L`` (2) of every point at each breakpoint.
+    X : ndarray (m, d); y : ndarray (m,) of ±1; classes : labels mapped to (−1, +1)
+    kernel_params : dict
+    status : int
+        0 complete, 1 stopped at ``max_breakpoints``, 2 path lost (see ``message``).
+    n_corrections : int
+        Simple-ν-SVM corrections applied where the KKT check failed (0 on a clean path).
+    max_kkt_violation : float
+        Largest KKT violation seen at a breakpoint, relative to ``max_i G_ii · max(λ, 1)``.
+    """
+
+    def __init__(self, X, y, classes, kernel_params, lambdas, alphas, thresholds, status,
+                 n_corrections, max_kkt_violation, n_dependent):
+        self.X = X
+        self.y = y
+        self.classes = classes
+        self.kernel_params = dict(kernel_params)
+        self.lambdas = lambdas
+        self.alphas = alphas
+        self.thresholds = thresholds
+        self.b = 0.5 * (thresholds[:, 1] - thresholds[:, 0])
+        self.rho = 0.5 * (thresholds[:, 0] + thresholds[:, 1])
+        self.groups = groups_from_alpha(alphas)
+        self.status = int(status)
+        self.message = STATUS_MESSAGES.get(int(status), "unknown status")
+        self.n_corrections = int(n_corrections)
+        self.max_kkt_violation = float(max_kkt_violation)
+        self.n_dependent = int(n_dependent)
+
+    # -- basic facts ---------------------------------------------------------------------------
+    @property
+    def m(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def nus(self) -> np.ndarray:
+        return self.lambdas / self.m
+
+    @property
+    def lambda_max(self) -> float:
+        return 2.0 * float(min(np.sum(self.y > 0), np.sum(self.y < 0)))
+
+    @property
+    def n_breakpoints(self) -> int:
+        return int(self.lambdas.shape[0])
+
+    @property
+    def coefs(self) -> np.ndarray:
+        """α_i y_i at every breakpoint, shape (T, m) (002: Fig. "Path")."""
+        return self.alphas * self.y[None, :]
+
+    # -- evaluation anywhere on the path -------------------------------------------------------
+    def _check_lambda(self, lam) -> float:
+        lam = float(lam)
+        if not np.isfinite(lam) or lam < 0 or lam > self.lambdas[-1] * (1 + 1e-12):
+            raise ValueError(
+                f"λ must lie on the computed path, in [0, {self.lambdas[-1]:.6g}]; got {lam!r}.")
+        return min(lam, float(self.lambdas[-1]))
+
+    def state_at(self, lam):
+        """``(alpha (m,), b, rho)`` at λ by linear interpolation between breakpoints."""
+        lam = self._check_lambda(lam)
+        L = self.lambdas
+        k = int(np.searchsorted(L, lam, side="right")) - 1
+        k = min(max(k, 0), L.shape[0] - 1)
+        if k == L.shape[0] - 1 or L[k + 1] == L[k]:
+            return self.alphas[k].copy(), float(self.b[k]), float(self.rho[k])
+        w = (lam - L[k]) / (L[k + 1] - L[k])
+        # a + w (a' − a): exact where both ends agree (α = 0 or 1 stays exactly at its bound)
+        a = self.alphas[k] + w * (self.alphas[k + 1] - self.alphas[k])
+        b = self.b[k] + w * (self.b[k + 1] - self.b[k])
+        r = self.rho[k] + w * (self.rho[k + 1] - self.rho[k])
+        return np.clip(a, 0.0, 1.0), float(b), float(r)
+
+    def alpha_at(self, lam) -> np.ndarray:
+        """α at λ, shape (m,)."""
+        return self.state_at(lam)[0]
+
+    def groups_at(self, lam) -> np.ndarray:
+        """Group codes of the training points at λ, shape (m,)."""
+        return groups_from_alpha(self.alpha_at(lam))
+
+    def kernel(self, A, B=None) -> np.ndarray:
+        """The path's kernel between ``A`` (n_A, d) and ``B`` (default: the training points)."""
+        return gram(A, self.X if B is None else B, **self.kernel_params)
+
+    def decision_function(self, X, lam) -> np.ndarray:
+        """``f(x) + b`` at λ for the rows of ``X`` (n, d), shape (n,)."""
+        X = check_matrix(X, "X")
+        self._check_features(X)
+        a, b, _ = self.state_at(lam)
+        return self.kernel(X) @ (a * self.y) / self.m + b
+
+    def decision_path(self, X, lambdas=None) -> np.ndarray:
+        """``f(x) + b`` for the rows of ``X`` at every breakpoint (or at ``lambdas``): (T, n)."""
+        X = check_matrix(X, "X")
+        self._check_features(X)
+        Kx = self.kernel(X)
+        if lambdas is None:
+            C = self.coefs
+            b = self.b
+        else:
+            states = [self.state_at(l) for l in np.atleast_1d(lambdas)]
+            C = np.array([s[0] for s in states]) * self.y[None, :]
+            b = np.array([s[1] for s in states])
+        return C @ Kx.T / self.m + b[:, None]
+
+    def _check_features(self, X):
+        if X.shape[1] != self.X.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features; the path was fitted on {self.X.shape[1]}.")
+
+    def kkt_violation(self, lam) -> float:
+        """Largest violation of the KKT conditions at λ (an independent check of the path)."""
+        a, b, rho = self.state_at(lam)
+        K = self.kernel(self.X)
+        g = self.y * (K @ (a * self.y) / self.m + b) - rho
+        v = np.where(a <= _ALPHA_TOL, -g, np.where(a >= 1 - _ALPHA_TOL, g, np.abs(g)))
+        return float(max(0.0, v.max()))
+
+    def to_columns(self) -> dict:
+        """The path as flat named columns (one row per breakpoint and point) for a CSV download."""
+        T, m = self.alphas.shape
+        return {
+            "breakpoint": np.repeat(np.arange(T), m),
+            "lambda": np.repeat(self.lambdas, m),
+            "nu": np.repeat(self.nus, m),
+            "point": np.tile(np.arange(m), T),
+            "y": np.tile(self.y, T),
+            "alpha": self.alphas.ravel(),
+            "alpha_y": self.coefs.ravel(),
+            "group": np.array(["R", "E", "L"])[self.groups.ravel()],
+            "b": np.repeat(self.b, m),
+            "rho": np.repeat(self.rho, m),
+        }
+
+
+def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, gamma: float = 1.0,
+            coef0: float = 1.0, tol: float = 1e-9, max_breakpoints: int | None = None,
+            refresh: int = 10, max_qp_iter: int | None = None) -> NuPath:
+    """Compute the whole ν-SVM regularization path (Loosli & Canu 2006).
+
+    Parameters
+    ----------
+    X : array of shape (m, d)
+    y : array of shape (m,) with two distinct values (mapped to −1, +1 in sorted order)
+    kernel : {"rbf", "linear", "poly"}; sigma, degree, gamma, coef0 as in :func:`svmviz.kernels.gram`
+    tol : float
+        Relative tolerance of ties and KKT checks (scaled by ``max G_ii · max(λ, 1)``).
+    max_breakpoints : int, optional
+        Safety cap (default ``50 m + 100``); the result's ``status`` is 1 if it is reached.
+    refresh : int
+        Recompute ``Gα`` exactly every ``refresh`` breakpoints (the rest are O(m·|E|) updates).
+    max_qp_iter : int, optional
+        Iteration cap of each active-set solve (default ``10 m + 100``).
+
+    Returns
+    -------
+    NuPath
+        Breakpoints ``lambdas`` (T,), ``alphas`` (T, m), ``b``, ``rho`` (T,), ``groups`` (T, m), and
+        ``state_at``/``decision_function`` anywhere on the path.
+
+    Warns
+    -----
+    ConvergenceWarning if the path is incomplete (``status`` 1 or 2).
+
+    Notes
+    -----
+    Loosli & Canu 2006, (002:Summary) for the four events, (002:"Linear system to solve") for the
+    direction; ties and singular systems as described in :mod:`svmviz._nu_path`.
+    """
+    X = check_matrix(X, "X", min_rows=2)
+    y_pm, classes = check_binary_labels(y, X.shape[0])
+    m = X.shape[0]
+    if m > MAX_N:
+        raise ValueError(f"the path stores α at every breakpoint (~O(m²) numbers); use at most {MAX_N} "
+                         f"points (got {m}) — subsample the data.")
+    kp = _kernel_params(kernel, sigma, degree, gamma, coef0)
+    tol = check_positive(tol, "tol")
+    if not tol < 1e-3:
+        raise ValueError(f"tol must be below 1e-3 (a relative tolerance); got {tol!r}.")
+    if max_breakpoints is None:
+        max_breakpoints = 50 * m + 100
+    if int(max_breakpoints) != max_breakpoints or max_breakpoints < 2:
+        raise ValueError(f"max_breakpoints must be an integer ≥ 2; got {max_breakpoints!r}.")
+    if int(refresh) != refresh or refresh < 1:
+        raise ValueError(f"refresh must be a positive integer; got {refresh!r}.")
+    if max_qp_iter is None:
+        max_qp_iter = 10 * m + 100
+    K = np.ascontiguousarray(gram(X, **kp))
+    lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.nu_path_kernel(
+        K, np.ascontiguousarray(y_pm), int(max_breakpoints), float(tol), int(refresh), int(max_qp_iter))
+    path = NuPath(X, y_pm, tuple(classes), kp, lam, alphas, thr, status, ncorr, viol, ndep)
+    if reason:
+        path.message += f" ({_nu_path.LOST_REASONS.get(int(reason), 'unknown')})"
+    if status != _nu_path.STATUS_OK:
+        warnings.warn(f"nu_path: {path.message} (λ reached {lam[-1]:.6g} of {path.lambda_max:.6g}).",
+                      ConvergenceWarning, stacklevel=2)
+    return path
+
+
+class LooPath(NamedTuple):
+    """Leave-one-out estimates along the path (002: "Leave-one-out evaluation").
+
+    lambdas, nus : (k,) where evaluated; loo1 : (k,) LOO error rate (1/m) Σ [−y_i ŷ_i]_*;
+    loo2 : (k,) (1/m) Σ max(0, 1 − y_i ŷ_i/ρ^{[−i]}) — the seed's LOO2 with each leave-i-out
+    decision function in units of its own margin ρ^{[−i]} (the scale sklearn's ``NuSVC`` reports);
+    in the raw scale of the dual, ``loo2_raw`` = (1/m) Σ max(0, ρ^{[−i]} − y_i ŷ_i) grows like ρ
+    (∝ λ at the sparse end) and never "stops varying"; n_sv : (k,) |E ∪ L| (= refits);
+    test_error : (k,) error on the test sample (NaN without one); stop : index of the automatic
+    stopping point; status : (k,) 0 ok, else the number of refits that failed; seconds : float.
+    """
+
+    lambdas: np.ndarray
+    nus: np.ndarray
+    loo1: np.ndarray
+    loo2: np.ndarray
+    loo2_raw: np.ndarray
+    n_sv: np.ndarray
+    test_error: np.ndarray
+    stop: int
+    status: np.ndarray
+    seconds: float
+
+
+def default_loo_lambdas(path: NuPath, max_evals: int = 60) -> np.ndarray:
+    """Distinct positive breakpoints, thinned evenly (by index) to at most ``max_evals``."""
+    lam = np.unique(path.lambdas[path.lambdas > 0])
+    if lam.size > max_evals:
+        idx = np.unique(np.round(np.linspace(0, lam.size - 1, max_evals)).astype(int))
+        lam = lam[idx]
+    return lam
+
+
+def loo_at(path: NuPath, lam: float, *, tol: float = 1e-9, max_qp_iter: int | None = None,
+           K: np.ndarray | None = None, method: str = "homotopy", parallel: bool = True):
+    """Leave-one-out decision values at one λ of the path.
+
+    Returns ``(yf, g, refit, status)``: ``yf`` (m,) = y_i ŷ_i (leave-i-out decision value times the
+    label), ``g`` (m,) = y_i ŷ_i − ρ^{[−i]} (so ρ^{[−i]} = yf − g), ``refit`` (m,) bool (points of
+    E ∪ L, the only ones refitted), ``status`` (m,) int (0 ok). Each refit keeps λ (clipped to
+    2·min(n₊, n₋) of the reduced set) and the scaling G = YKY/m. ``method``: "homotopy" (default:
+    α_i driven to 0 from the full solution along a one-dimensional path, 002's warm start) or
+    "active_set" (a Simple-ν-SVM solve warm-started from the full solution; slower, kept as a
+    cross-check). Where a class of the leave-i-out solution has no free point its threshold is the
+    midpoint of its optimal interval (libsvm's convention); where its ρ is 0 (the reduced hulls
+    intersect) the leave-i-out classifier is f ≡ 0 and ``yf = g = 0`` (counted as an error).
+    ``parallel``: spread the refits over numba's threads (homotopy only; same results).
+    """
+    lam = path._check_lambda(lam)
+    if method not in ("homotopy", "active_set"):
+        raise ValueError(f"method must be 'homotopy' or 'active_set'; got {method!r}.")
+    if K is None:
+        K = np.ascontiguousarray(path.kernel(path.X))
+    if max_qp_iter is None:
+        max_qp_iter = 10 * path.m + 100
+    a, _, _ = path.state_at(lam)
+    a = np.ascontiguousarray(a)
+    threads = numba.get_num_threads()
+    if method == "homotopy" and parallel and threads > 1:
+        with PARALLEL_LOCK:
+            yg, yf, refit, status, _steps = _nu_path.loo_kernel_parallel(
+                K, path.y, a, float(lam), float(tol), int(max_qp_iter), 4 * threads)
+    else:
+        yg, yf, refit, status, _steps = _nu_path.loo_kernel(K, path.y, a, float(lam), float(tol),
+                                                            int(max_qp_iter), method == "homotopy")
+    return yf, yg, refit, status
+
+
+def auto_stop(loo2, *, window: int = 5, rtol: float = 0.05) -> int:
+    """The automatic stopping point (002: "Stopping criteria"): the first index ``k`` after which LOO2
+    stops varying — ``|LOO2_j − LOO2_k| ≤ rtol·|LOO2_k|`` for the next ``window`` evaluations.
+    Returns the last index if LOO2 never settles."""
+    v = np.asarray(loo2, dtype=np.float64)
+    if v.ndim != 1 or v.size == 0:
+        raise ValueError("loo2 must be a non-empty 1-D array.")
+    window = int(window)
+    if window < 1:
+        raise ValueError(f"window must be a positive integer; got {window!r}.")
+    rtol = check_positive(rtol, "rtol")
+    for k in range(v.size - 1):
+        nxt = v[k + 1:k + 1 + window]
+        scale = max(abs(v[k]), 1e-300)
+        if nxt.size == window and np.all(np.abs(nxt - v[k]) <= rtol * scale):
+            return k
+    return v.size - 1
+
+
+def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_test=None,
+             window: int = 5, rtol: float = 0.05, tol: float = 1e-9,
+             progress: Callable[[int, int, str], None] | None = None) -> LooPath:
+    """LOO1, LOO2 (002) and the test error along the path, with the automatic stopping point.
+
+    Parameters
+    ----------
+    path : NuPath
+    lambdas : array (k,), optional
+        Where to evaluate (default :func:`default_loo_lambdas` with ``max_evals``).
+    X_test, y_test : optional independent sample (n_t, d), (n_t,) labels of the same two classes.
+    window, rtol : stopping rule of :func:`auto_stop`.
+    progress : optional callback ``progress(done, total, message)``.
+
+    Returns
+    -------
+    LooPath
+
+    Warns
+    -----
+    ConvergenceWarning if any refit's active-set solve failed (counted in ``status``).
+
+    Notes
+    -----
+    Loosli & Canu 2006, (002: "Leave-one-out evaluation", "How to do it practically"): only E ∪ L
+    are refitted (removing a point of R leaves the solution unchanged), warm-started.
+    """
+    import time
+
+    if not isinstance(path, NuPath):
+        raise ValueError("path must be the NuPath returned by nu_path.")
+    if lambdas is None:
+        lambdas = default_loo_lambdas(path, max_evals)
+    lambdas = np.atleast_1d(np.asarray(lambdas, dtype=np.float64))
+    if lambdas.ndim != 1 or lambdas.size == 0:
+        raise ValueError("lambdas must be a non-empty 1-D array.")
+    for l in lambdas:
+        path._check_lambda(l)
+    if np.any(lambdas <= 0):
+        raise ValueError("LOO needs λ > 0 (at λ = 0 the solution is α = 0).")
+    have_test = X_test is not None
+    if have_test:
+        Xt = check_matrix(X_test, "X_test")
+        path._check_features(Xt)
+        yt = np.asarray(y_test).ravel()
+        if yt.shape[0] != Xt.shape[0]:
+            raise ValueError(f"y_test has {yt.shape[0]} labels but X_test has {Xt.shape[0]} rows.")
+        known = set(path.classes)
+        if not set(np.unique(yt)).issubset(known | {-1.0, 1.0}):
+            raise ValueError(f"y_test must use the training classes {path.classes}.")
+        yt_pm = np.where(yt == path.classes[1], 1.0, -1.0) if set(np.unique(yt)) <= known else yt
+    t0 = time.perf_counter()
+    K = np.ascontiguousarray(path.kernel(path.X))
+    k = lambdas.size
+    loo1 = np.empty(k)
+    loo2 = np.empty(k)
+    loo2_raw = np.empty(k)
+    nsv = np.empty(k, dtype=np.int64)
+    status = np.zeros(k, dtype=np.int64)
+    for j, lam in enumerate(lambdas):
+        yf, g, refit, st = loo_at(path, lam, tol=tol, K=K)
+        loo1[j] = np.mean(yf <= 0)
+        loo2_raw[j] = np.mean(np.maximum(0.0, -g))
+        rho_i = yf - g
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.where(rho_i > 0, np.maximum(0.0, -g) / np.where(rho_i > 0, rho_i, 1.0), np.nan)
+        loo2[j] = np.mean(np.where(np.isnan(u), np.where(yf > 0, 0.0, 1.0), u))
+        nsv[j] = int(refit.sum())
+        status[j] = int(np.sum(st != 0))
+        if progress is not None:
+            progress(j + 1, k, f"λ = {lam:.3g}")
+    test_error = np.full(k, np.nan)
+    if have_test:
+        F = path.decision_path(Xt, lambdas)
+        test_error = np.mean(F * yt_pm[None, :] <= 0, axis=1)
+    stop = auto_stop(loo2, window=window, rtol=rtol)
+    if status.sum():
+        warnings.warn(f"loo_path: {int(status.sum())} leave-one-out refit(s) did not converge.",
+                      ConvergenceWarning, stacklevel=2)
+    return LooPath(lambdas, lambdas / path.m, loo1, loo2, loo2_raw, nsv, test_error, int(stop), status,
+                   time.perf_counter() - t0)
+
+
+class NuSVMPath(ClassifierMixin, BaseEstimator):
+    """ν-SVM fitted through its whole regularization path, ν chosen on it.
+
+    Parameters
+    ----------
+    nu : float or "auto"
+        The ν = λ/m used for prediction; ``"auto"`` takes the automatic stopping point of LOO2
+        (002: "Stopping criteria").
+    kernel, sigma, degree, gamma, coef0 : kernel (see :func:`svmviz.kernels.gram`).
+    max_evals, window, rtol : LOO evaluation and stopping rule (``nu="auto"`` only).
+    tol : relative tolerance of the path.
+
+    Attributes
+    ----------
+    path_ : NuPath
+    loo_ : LooPath or None
+    nu_, lambda_ : float — the chosen point of the path
+    classes_ : ndarray (2,)
+    status_ : int — the path's status (0 complete)
+
+    Notes
+    -----
+    Loosli & Canu 2006, (002:Summary) and (002: "Stopping criteria").
+    """
+
+    def __init__(self, *, nu="auto", kernel="rbf", sigma=1.0, degree=3, gamma=1.0, coef0=1.0,
+                 max_evals=60, window=5, rtol=0.05, tol=1e-9):
+        self.nu = nu
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.max_evals = max_evals
+        self.window = window
+        self.rtol = rtol
+        self.tol = tol
+
+    def fit(self, X, y):
+        """Fit the path on X (m, d), y (m,); returns self."""
+        if not (self.nu == "auto" or (np.isscalar(self.nu) and 0 < float(self.nu) <= 1)):
+            raise ValueError(f"nu must be 'auto' or a number in (0, 1]; got {self.nu!r}.")
+        path = nu_path(X, y, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
+                       gamma=self.gamma, coef0=self.coef0, tol=self.tol)
+        self.path_ = path
+        self.classes_ = np.asarray(path.classes)
+        self.status_ = path.status
+        if self.nu == "auto":
+            self.loo_ = loo_path(path, max_evals=self.max_evals, window=self.window, rtol=self.rtol)
+            self.lambda_ = float(self.loo_.lambdas[self.loo_.stop])
+        else:
+            self.loo_ = None
+            lam = float(self.nu) * path.m
+            if lam > path.lambdas[-1] * (1 + 1e-12):
+                raise ValueError(
+                    f"nu = {self.nu} is infeasible: ν ≤ 2·min(n₊, n₋)/m = {path.lambdas[-1] / path.m:.4g}.")
+            self.lambda_ = min(lam, float(path.lambdas[-1]))
+        self.nu_ = self.lambda_ / path.m
+        return self
+
+    def decision_function(self, X):
+        """f(x) + b at the chosen λ, shape (n,)."""
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "path_")
+        return self.path_.decision_function(X, self.lambda_)
+
+    def predict(self, X):
+        """Class labels, shape (n,) (a decision value of exactly 0 goes to ``classes_[0]``)."""
+        f = self.decision_function(X)
+        return np.where(f > 0, self.classes_[1], self.classes_[0])

@@ -1,0 +1,244 @@
+"""Slow, independent references for the ν-SVM path tests (tests/test_path.py). Never used by the package.
+
+The ν-problem (002:Dual; SPEC §4) with ``m`` the scaling (the full data's size, also for
+leave-one-out refits)::
+
+    min ½ α'Gα,  G_ij = y_i y_j K_ij / m,  Σ_{y_i=+1} α_i = Σ_{y_i=−1} α_i = λ/2,  0 ≤ α_i ≤ 1.
+
+With ``s = Gα`` the optimality conditions are, per class c, one threshold t_c with
+``s_i ≥ t_c`` where α_i = 0, ``s_i = t_c`` where 0 < α_i < 1, ``s_i ≤ t_c`` where α_i = 1 — i.e. the
+interval ``[max_{α_i>0} s_i, min_{α_i<1} s_i]`` (over class c) is not empty, and every t_c in it is
+optimal. ``t_± = ρ ∓ b``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def dual_objective(K, y, alpha, m):
+    """½ α'Gα with G = YKY/m."""
+    v = y * alpha
+    return 0.5 * v @ K @ v / m
+
+
+def threshold_intervals(K, y, alpha, m, delta=0.0):
+    """Per class (+1, −1): the optimal threshold interval ``(lo, hi)`` = (max_{α>δ} s, min_{α<1−δ} s).
+
+    ``delta`` > 0 for an interior-point solution whose bounded α are only near 0 or 1.
+    """
+    s = y * (K @ (y * alpha)) / m
+    out = []
+    for c in (1.0, -1.0):
+        inc = y == c
+        pos = inc & (alpha > delta)
+        und = inc & (alpha < 1.0 - delta)
+        lo = s[pos].max() if pos.any() else -np.inf
+        hi = s[und].min() if und.any() else np.inf
+        out.append((lo, hi))
+    return out
+
+
+def kkt_gap(K, y, alpha, m):
+    """Largest per-class violation max_{α>0} s − min_{α<1} s (≤ 0 at an optimum): a certificate that
+    depends on α alone."""
+    return max(max(lo - hi, 0.0) if np.isfinite(lo) and np.isfinite(hi) else 0.0
+               for lo, hi in threshold_intervals(K, y, alpha, m))
+
+
+def feasibility_error(y, alpha, lam):
+    """max(|Σ_{+} α − λ/2|, |Σ_{−} α − λ/2|, box violation)."""
+    return max(abs(alpha[y > 0].sum() - lam / 2), abs(alpha[y < 0].sum() - lam / 2),
+               max(0.0, -alpha.min()), max(0.0, alpha.max() - 1.0))
+
+
+def nu_qp(K, y, lam, m, *, tol=1e-17, max_iter=300):
+    """Solve the ν-problem by a primal–dual interior-point method (Mehrotra predictor–corrector).
+
+    Dense Newton systems of size (n + 2); ``lam`` is clipped to 2·min(n₊, n₋) (a class that must
+    carry all of its points is fixed at α = 1). Returns ``(alpha, t)``, t = (t₊, t₋) the multipliers
+    of the class constraints (a point of the optimal interval when it is not a single point).
+    """
+    K = np.asarray(K, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n = len(y)
+    npos, nneg = int(np.sum(y > 0)), int(np.sum(y < 0))
+    lam = min(lam, 2.0 * min(npos, nneg))
+    half = lam / 2
+    alpha = np.zeros(n)
+    fixed = np.zeros(n, bool)
+    for c, nc in ((1.0, npos), (-1.0, nneg)):
+        if half >= nc * (1 - 1e-15):
+            fixed |= y == c
+    alpha[fixed] = 1.0
+    Q = (y[:, None] * y[None, :]) * K  # unscaled: s = Qα/m
+    free = ~fixed
+    cls = [c for c in (1.0, -1.0) if np.any(free & (y == c))]
+    t = np.zeros(2)
+    if cls:
+        idx = np.flatnonzero(free)
+        nf = idx.size
+        Qf = Q[np.ix_(idx, idx)]
+        qf = Q[np.ix_(idx, np.flatnonzero(fixed))].sum(axis=1) if fixed.any() else np.zeros(nf)
+        A = np.array([(y[idx] == c).astype(float) for c in cls])
+        cvec = np.full(len(cls), half)
+        x = np.empty(nf)
+        for k, c in enumerate(cls):
+            sel = y[idx] == c
+            x[sel] = half / sel.sum()
+        x = np.clip(x, 1e-3, 1 - 1e-3) if np.all(x < 1) else x
+        x = np.where(x >= 1, 1 - 1e-3, x)
+        v = 1.0 - x  # kept as its own variable: 1 − x would round to 0 for α within ε of 1
+        z = np.ones(nf)
+        w = np.ones(nf)
+        mu_eq = np.zeros(len(cls))
+        best = np.inf
+        last_ok = None  # the latest iterate at the accuracy floor: a fallback if the next step breaks down
+
+        def newton(rxz, rvw):
+            D = Qf + np.diag(z / x + w / v)
+            rhs = -rd + rxz / x - rvw / v
+            M = np.block([[D, -A.T], [A, np.zeros((len(cls), len(cls)))]])
+            sol = np.linalg.solve(M, np.r_[rhs, -rp])
+            dx = sol[:nf]
+            dmu = sol[nf:]
+            dz = (rxz - z * dx) / x
+            dw = (rvw + w * dx) / v
+            return dx, dmu, dz, dw
+
+        def step(val, dval):
+            neg = dval < 0
+            return min(1.0, np.min(-val[neg] / dval[neg])) if neg.any() else 1.0
+
+        for it in range(max_iter):
+            grad = Qf @ x + qf
+            terms = (np.abs(Qf) @ np.abs(x) + np.abs(qf)).max() + np.abs(mu_eq).max()  # rounding size of rd
+            # the size of s (∝ ρ): the gap is relative to it — but ρ = 0 (s ≡ 0, the reduced hulls
+            # overlap, e.g. a linear kernel on overlapping classes at small λ) must end too
+            scale = max(np.abs(grad).max(), 1e-4 * terms) + 1e-300
+            rd = grad - A.T @ mu_eq - z + w
+            rp = A @ x - cvec
+            gap = (x @ z + v @ w) / (2 * nf)
+            small_res = np.abs(rd).max() < 1e-13 * terms and np.abs(rp).max() < 1e-13 * max(1.0, half)
+            if small_res and gap < tol * scale:
+                break
+            if (np.abs(rd).max() < 1e-9 * terms and np.abs(rp).max() < 1e-13 * max(1.0, half)
+                    and gap < 1e-11 * scale):
+                # accurate enough if the next steps break down (K nearly singular: the Newton systems
+                # lose digits); any feasible α is a valid upper bound for the tests' comparisons
+                last_ok = (x.copy(), mu_eq.copy())
+            if small_res and gap < 1e-13 * scale:  # rounding floor: stop once no longer improving
+                if gap > 0.5 * best:
+                    break
+                best = min(best, gap)
+            try:
+                with np.errstate(divide="raise", invalid="raise", over="raise"):
+                    # predictor (affine scaling)
+                    dx, dmu, dz, dw = newton(-x * z, -v * w)
+                    ap = min(step(x, dx), step(v, -dx))
+                    ad = min(step(z, dz), step(w, dw))
+                    gap_aff = ((x + ap * dx) @ (z + ad * dz) + (v - ap * dx) @ (w + ad * dw)) / (2 * nf)
+                    sigma = (gap_aff / gap) ** 3
+                    # corrector
+                    dx, dmu, dz, dw = newton(sigma * gap - x * z - dx * dz, sigma * gap - v * w + dx * dw)
+            except (np.linalg.LinAlgError, FloatingPointError):
+                if last_ok is None:
+                    raise RuntimeError("naive interior-point solve broke down") from None
+                x, mu_eq = last_ok
+                break
+            ap = 0.995 * min(step(x, dx), step(v, -dx))
+            ad = 0.995 * min(step(z, dz), step(w, dw))
+            x = x + ap * dx
+            v = v - ap * dx
+            mu_eq = mu_eq + ad * dmu
+            z = z + ad * dz
+            w = w + ad * dw
+        else:
+            if last_ok is None:
+                raise RuntimeError("naive interior-point solve did not converge")
+            x, mu_eq = last_ok
+        alpha[idx] = x
+        for k, c in enumerate(cls):
+            t[0 if c > 0 else 1] = mu_eq[k] / m
+    s = y * (K @ (y * alpha)) / m
+    for k, c in enumerate((1.0, -1.0)):
+        if c not in cls:  # all at 1: the interval is [max s, ∞); report its finite end
+            t[k] = s[y == c].max()
+    return alpha, t
+
+
+def midpoint_thresholds(K, y, alpha, m, delta):
+    """libsvm's convention: the midpoint of each class's optimal threshold interval (its finite end
+    when the interval is a half-line)."""
+    t = np.empty(2)
+    for k, (lo, hi) in enumerate(threshold_intervals(K, y, alpha, m, delta)):
+        if np.isfinite(lo) and np.isfinite(hi):
+            t[k] = 0.5 * (lo + hi)
+        else:
+            t[k] = lo if np.isfinite(lo) else hi
+    return t
+
+
+def brute_force_loo(K, y, lam, *, delta=1e-9, rho_zero=1e-12):
+    """Leave-one-out by refitting every point (also those with α = 0) with :func:`nu_qp` on m − 1 points,
+    same λ (clipped to the reduced set's 2·min(n₊, n₋)) and the same scaling G = YKY/m.
+
+    Returns ``(yf, rho)``: ``yf_i`` = y_i (f^{[−i]}(x_i) + b^{[−i]}) and ``rho_i`` = ρ^{[−i]}, with the
+    thresholds at the midpoints of their optimal intervals (libsvm's convention, also the package's).
+    Where ρ^{[−i]} ≤ ``rho_zero``·max K_ii/m·max(λ, 1) the reduced hulls intersect, f^{[−i]} ≡ 0 and
+    both are reported as 0 (the package's convention: ŷ_i = 0 counts as an error).
+    """
+    m = len(y)
+    zero = rho_zero * np.diag(K).max() / m * max(lam, 1.0)
+    yf = np.empty(m)
+    rho = np.empty(m)
+    for i in range(m):
+        keep = np.arange(m) != i
+        Kk, yk = K[np.ix_(keep, keep)], y[keep]
+        a, _ = nu_qp(Kk, yk, lam, m)
+        tp, tm = midpoint_thresholds(Kk, yk, a, m, delta)
+        b = 0.5 * (tm - tp)
+        rho[i] = 0.5 * (tp + tm)
+        yf[i] = y[i] * (K[i, keep] @ (yk * a) / m + b)
+        if abs(rho[i]) <= zero:
+            yf[i] = rho[i] = 0.0
+    return yf, rho
+
+
+def loo_errors(yf, rho):
+    """(LOO1, LOO2 in units of each ρ^{[−i]}, LOO2 raw) from leave-one-out values (002)."""
+    loo1 = np.mean(yf <= 0)
+    raw = np.maximum(0.0, rho - yf)
+    loo2 = np.mean(np.where(rho > 0, raw / np.where(rho > 0, rho, 1.0), np.where(yf > 0, 0.0, 1.0)))
+    return loo1, loo2, np.mean(raw)
+
+
+def nusvc_reference(X, y, lam, *, max_iter=200_000, **svc_kw):
+    """sklearn ``NuSVC(nu=λ/m, tol=1e-12)`` mapped to the path's scaling.
+
+    libsvm solves the same dual with the same α (class sums λ/2, box 1) and reports
+    ``dual_coef = α y / r``, ``intercept = −ρ_lib / r`` with r = mρ, ρ_lib = −m b. Σα = λ fixes r.
+    Returns ``(converged, alpha, b, rho, clf)``; ``converged`` is False (and the rest None) also where
+    libsvm's margin r is ≤ 0 (sklearn then raises "not finite", e.g. at ν = 1, every α = 1).
+    """
+    import warnings
+
+    from sklearn.svm import NuSVC
+
+    m = len(y)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the max_iter ConvergenceWarning: reported as converged=False
+            clf = NuSVC(nu=lam / m, tol=1e-12, max_iter=max_iter, **svc_kw).fit(X, y)
+    except ValueError:
+        return False, None, None, None, None
+    converged = int(clf.n_iter_[0]) < max_iter
+    a = np.zeros(m)
+    a[clf.support_] = np.abs(clf.dual_coef_[0])
+    r = lam / a.sum()
+    a *= r
+    return converged, a, float(clf.intercept_[0]) * r / m, r / m, clf
+
+
+def snap(alpha, delta=1e-9):
+    """α with values within ``delta`` of 0 or 1 set to the bound (for an interior-point solution)."""
+    return np.where(alpha < delta, 0.0, np.where(alpha > 1 - delta, 1.0, alpha))
