@@ -158,10 +158,15 @@ def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figu
                                  hovertemplate=name + " = %{y:.4g} at %{x:.4g}<extra></extra>"))
     if cursor is not None:
         fig.add_vline(x=cursor, line=dict(color="black", width=2))
-    apply_theme(fig, title="Group sizes, offset b and margin ρ along the path", xtitle=X_TITLES[s.x_axis],
-                ytitle="number of points", height=420)
-    fig.update_layout(yaxis2=dict(title="b, ρ (dual scale)", overlaying="y", side="right", showgrid=False))
-    return legend_below(fig)
+    apply_theme(fig, title="Group sizes, offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
+                ytitle="number of points", height=560)
+    fig.update_layout(margin=dict(t=80),
+                      yaxis2=dict(title="b, ρ (dual scale)", overlaying="y", side="right", showgrid=False,
+                                  tickmode="auto", zeroline=False))
+    legend_below(fig)
+    # five entries wrap to several rows in half a row's width: keep them clear of the axis title
+    fig.update_layout(legend=dict(y=-0.22), margin=dict(b=190))
+    return fig
 
 
 # --------------------------------------------------------------------------- the data at the cursor
@@ -235,11 +240,13 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
                 customdata=np.column_stack([idx, bm.alpha[idx]]),
                 hovertemplate="point %{customdata[0]}<br>α = %{customdata[1]:.4f}<extra>"
                               + f"class {label}, {st['name']}</extra>"))
-    title = (f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f}): {bm.n_sv} support vectors, "
-             f"training error {bm.train_error:.3f}")
+    sub = f"{bm.n_sv} support vectors, training error {bm.train_error:.3f}"
     if np.isfinite(bm.test_error):
-        title += f", test error {bm.test_error:.3f}"
+        sub += f", test error {bm.test_error:.3f}"
+    # two lines: the plot sits half a row wide, one line would be cut off
+    title = f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f})<br><sup>{sub}</sup>"
     apply_theme(fig, title=title, xtitle="x₁", ytitle="x₂", height=560)
+    fig.update_layout(margin=dict(t=80))
     return legend_below(fig)
 
 

@@ -1,0 +1,103 @@
+"""Figures of the Regularization path page: the computed data are checked against the path itself
+(no pixels); the drawn figures carry titles, axis titles and named traces."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from svmviz.data import banana, wahba2001
+from svmviz.figures.path import (compute_boundary_map, compute_coef_paths, compute_loo_curves,
+                                 compute_path_summary, plot_boundary_map, plot_coef_paths, plot_loo_curves,
+                                 plot_path_summary)
+from svmviz.path import GROUP_E, GROUP_L, GROUP_R, loo_path, nu_path
+
+
+@functools.lru_cache(maxsize=None)
+def _path():
+    ds = banana(n=60, seed=2)
+    te = ds.test_sample(200, seed=5)
+    return ds, te, nu_path(ds.X, ds.y, sigma=1.0)
+
+
+@pytest.mark.parametrize("x_axis", ["lambda", "nu"])
+def test_coef_paths_keep_only_kinks_yet_reproduce_every_breakpoint(x_axis):
+    ds, _, p = _path()
+    cp = compute_coef_paths(p, x_axis=x_axis)
+    scale = p.m if x_axis == "nu" else 1.0
+    xs = p.lambdas / scale
+    first = np.concatenate([[True], np.diff(xs) > 0])
+    total = 0
+    for c in (-1, 1):
+        x, y, pt = cp.x[c], cp.y[c], cp.point[c]
+        assert np.all(np.isnan(x) == (pt < 0)) and np.all(np.isnan(y) == (pt < 0))
+        for i in np.flatnonzero(p.y == c):
+            sel = pt == i
+            assert np.all(np.diff(x[sel]) > 0)
+            # linear interpolation between the kept vertices gives α_i y_i at every breakpoint
+            np.testing.assert_allclose(np.interp(xs[first], x[sel], y[sel]), p.coefs[first, i], atol=1e-9)
+            total += int(sel.sum())
+        assert set(pt[pt >= 0]) == set(np.flatnonzero(p.y == c))
+    assert total == cp.n_vertices < p.m * int(first.sum()) // 2  # far fewer vertices than points × breakpoints
+    np.testing.assert_allclose(cp.breakpoints, np.unique(xs))
+    fig = plot_coef_paths(cp, cursor=xs[5], X=ds.X, stop=xs[7])
+    assert fig.layout.title.text.startswith("Coefficient paths")
+    assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text == "α_i y_i"
+    names = [t.name for t in fig.data]
+    assert names[:2] == ["α_i y_i, class −1", "α_i y_i, class +1"]
+    assert {"LOO stopping point", "cursor"} <= set(names)
+    assert all(t.hovertemplate for t in fig.data[:2])
+
+
+def test_boundary_map_equals_the_path_decision_function():
+    ds, te, p = _path()
+    lam = 0.37 * p.lambda_max
+    bm = compute_boundary_map(p, lam, grid_n=21, X_test=te.X, y_test=te.y)
+    XX = np.column_stack([np.tile(bm.gx, bm.gy.size), np.repeat(bm.gy, bm.gx.size)])
+    np.testing.assert_allclose(bm.F.ravel(), p.decision_function(XX, lam), rtol=0, atol=1e-12)
+    a = p.alpha_at(lam)
+    assert bm.n_sv == int(np.sum(a > 0))
+    np.testing.assert_array_equal(bm.groups == GROUP_R, a <= 0)
+    np.testing.assert_array_equal(bm.groups == GROUP_L, a >= 1)
+    assert bm.train_error == np.mean(ds.y * p.decision_function(ds.X, lam) <= 0)
+    assert bm.test_error == np.mean(te.y * p.decision_function(te.X, lam) <= 0)
+    assert bm.rho == pytest.approx(p.state_at(lam)[2]) and bm.rho > 0
+    fig = plot_boundary_map(bm)
+    assert fig.layout.title.text.startswith("ν-SVM at λ") and f"{bm.n_sv} support vectors" in fig.layout.title.text
+    assert fig.layout.xaxis.title.text == "x₁" and fig.layout.yaxis.title.text == "x₂"
+    e_pts = sum(len(t.x) for t in fig.data if t.name and "E:" in t.name)
+    assert e_pts == int(np.sum(bm.groups == GROUP_E))
+    with pytest.raises(ValueError, match="2 features"):
+        X3 = np.column_stack([ds.X, ds.X[:, 0]])
+        compute_boundary_map(nu_path(X3, ds.y, sigma=1.0), lam)
+
+
+@pytest.mark.parametrize("x_axis", ["lambda", "nu"])
+def test_summary_and_loo_curves_follow_the_path(x_axis):
+    _, te, p = _path()
+    s = compute_path_summary(p, x_axis=x_axis)
+    np.testing.assert_array_equal(s.n_E + s.n_L + s.n_R, np.full(p.n_breakpoints, p.m))
+    np.testing.assert_array_equal(s.n_L, np.sum(p.alphas >= 1, axis=1))
+    np.testing.assert_allclose(s.rho, p.rho)
+    lp = loo_path(p, max_evals=6, X_test=te.X, y_test=te.y)
+    lc = compute_loo_curves(p, lp, x_axis=x_axis)
+    div = p.m if x_axis == "nu" else 1.0
+    assert lc.stop == lp.lambdas[lp.stop] / div
+    np.testing.assert_allclose(lc.x, lp.lambdas / div)
+    fig = plot_loo_curves(lc, cursor=lc.x[1])
+    names = [t.name for t in fig.data]
+    assert names[0].startswith("LOO1") and names[1].startswith("LOO2")
+    assert "automatic stopping point" in names and "test error (independent sample)" in names
+    assert fig.layout.yaxis.title.text == "error" and fig.layout.xaxis.title.text
+    fig2 = plot_path_summary(s, cursor=lc.x[1])
+    assert fig2.layout.title.text.startswith("Group sizes") and fig2.layout.yaxis2.title.text
+    with pytest.raises(ValueError, match="x_axis"):
+        compute_path_summary(p, x_axis="C")
+
+
+def test_linear_kernel_paths_on_wahba_data():
+    ds = wahba2001(n=40, seed=1)
+    p = nu_path(ds.X, ds.y, kernel="linear")
+    cp = compute_coef_paths(p)
+    assert cp.n_vertices >= p.m * 2 and np.nanmax(np.abs(cp.y[1])) <= 1.0
