@@ -10,8 +10,10 @@ with α(ours) = α(libsvm)/C.
 """
 from __future__ import annotations
 
+import os
 import warnings
-from typing import NamedTuple
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Callable, NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -19,7 +21,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from . import _smo
 from ._validation import check_binary_labels, check_matrix, check_positive
-from .kernels import KERNELS, gram
+from .kernels import KERNELS, gram, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
 
@@ -36,12 +38,13 @@ def _check_L(class_weight) -> tuple[float, float]:
     return Lm, Lp
 
 
-def _check_lambdas(lambdas) -> np.ndarray:
+def _check_lambdas(lambdas, name: str = "lambdas", symbol: str = "λ") -> np.ndarray:
     lam = np.atleast_1d(np.asarray(lambdas, dtype=np.float64))
     if lam.ndim != 1 or lam.size == 0:
-        raise ValueError("lambdas must be a non-empty 1-D sequence of positive numbers.")
+        raise ValueError(f"{name} must be a non-empty 1-D sequence of positive numbers.")
     if not np.all(np.isfinite(lam)) or np.any(lam <= 0):
-        raise ValueError(f"every λ must be a finite positive number; got {lam[~(np.isfinite(lam) & (lam > 0))][:3]}.")
+        raise ValueError(f"every {symbol} must be a finite positive number; got "
+                         f"{lam[~(np.isfinite(lam) & (lam > 0))][:3]}.")
     return np.ascontiguousarray(lam)
 
 
@@ -182,6 +185,95 @@ def fit_lambda_sequence(K, y, lambdas, *, L=(1.0, 1.0), tol: float = 1e-3,
     a, b, f, it, st = _smo.lambda_sequence(K, y, lam, C, p, np.zeros(n), tol, max_iter, bool(shrinking))
     _warn_status(st, "fit_lambda_sequence")
     return LambdaSequence(lam, a, b, f, it, st)
+
+
+class SigmaLambdaGrid(NamedTuple):
+    """Solutions of Wahba's SVM over a (σ, λ) grid of Gaussian kernels.
+
+    ``alphas[q, k]`` (n,), ``b[q, k]``, ``f[q, k]`` (training decision values, n) belong to
+    ``sigmas[q]`` and ``lambdas[k]``; ``n_iter`` and ``status`` (q, k).
+    """
+
+    lambdas: np.ndarray
+    sigmas: np.ndarray
+    alphas: np.ndarray
+    b: np.ndarray
+    f: np.ndarray
+    n_iter: np.ndarray
+    status: np.ndarray
+
+
+def _n_workers(tasks: int) -> int:
+    return max(1, min(tasks, os.cpu_count() or 1))
+
+
+def _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, shrinking=True, progress=None, n_threads=None):
+    """The grid on validated arrays: one warm-started λ sequence per σ (kernel built from the squared
+    distances ``D`` inside the nogil kernel), σ values spread over threads."""
+    n, ns, m = y.size, sig.size, lam.size
+    alphas = np.empty((ns, m, n))
+    bs = np.empty((ns, m))
+    fs = np.empty((ns, m, n))
+    its = np.empty((ns, m), dtype=np.int64)
+    status = np.empty((ns, m), dtype=np.int64)
+    pvec = -np.ones(n)
+    workers = _n_workers(ns) if n_threads is None else max(1, min(int(n_threads), ns))
+    done = 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_smo.rbf_sigma_sequence, D, float(sig[q]), y, lam, C, pvec, tol, max_iter,
+                               bool(shrinking)): q for q in range(ns)}
+        for fut in as_completed(futures):
+            q = futures[fut]
+            alphas[q], bs[q], fs[q], its[q], status[q] = fut.result()
+            done += 1
+            if progress is not None:
+                progress(done, ns, f"fitted {done}/{ns} σ values")
+    return alphas, bs, fs, its, status
+
+
+def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1e-3,
+                          max_iter: int = DEFAULT_MAX_ITER, shrinking: bool = True,
+                          n_threads: int | None = None, progress: Callable | None = None) -> SigmaLambdaGrid:
+    """Fit Wahba's SVM with a Gaussian kernel at every (σ, λ) of a grid.
+
+    One kernel matrix per σ (from squared distances computed once), every λ warm-started from the
+    previous one (:func:`fit_lambda_sequence`), the σ values spread over ``n_threads`` threads
+    (default: one per core; the numba kernel releases the GIL).
+
+    Parameters
+    ----------
+    X : array (n, d)
+    y : array (n,), two classes
+    lambdas : array (m,), positive
+    sigmas : array (k,), positive Gaussian widths, K = exp(−‖x − x'‖²/(2σ²))
+    L : (L(-1), L(+1)) misclassification weights; (1, 1) standard.
+    progress : callable(done, total, message), optional — called after each σ.
+
+    Returns
+    -------
+    SigmaLambdaGrid with arrays of shape (k, m, n) / (k, m).
+
+    Warns
+    -----
+    ConvergenceWarning if any solve reached ``max_iter``.
+
+    Notes
+    -----
+    Wahba et al. 2001, eq. (1) and §5; the grid of their Figures 1–2.
+    """
+    X = check_matrix(X, "X", min_rows=4)
+    y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
+    lam = _check_lambdas(lambdas)
+    sig = _check_lambdas(sigmas, "sigmas", "σ")
+    Lm, Lp = _check_L(L)
+    tol, max_iter = _check_solver_params(tol, max_iter)
+    if n_threads is not None and (int(n_threads) != n_threads or n_threads < 1):
+        raise ValueError(f"n_threads must be a positive integer; got {n_threads!r}.")
+    C = np.where(y > 0, Lp, Lm)
+    a, b, f, it, st = _sigma_lambda_grid(squared_distances(X), y, lam, sig, C, tol, max_iter, shrinking,
+                                         progress, n_threads)
+    _warn_status(st, "fit_sigma_lambda_grid")
+    return SigmaLambdaGrid(lam, sig, a, b, f, it, st)
 
 
 class SVMClassifier(ClassifierMixin, BaseEstimator):

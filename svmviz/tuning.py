@@ -6,7 +6,6 @@ through an optional callback ``progress(done, total, message)``.
 """
 from __future__ import annotations
 
-import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Callable, NamedTuple
@@ -17,7 +16,7 @@ from sklearn.exceptions import ConvergenceWarning
 from . import _smo, criteria
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram, squared_distances
-from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params
+from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params, _n_workers, _sigma_lambda_grid
 
 #: the criteria a surface can hold, with their names in the standard / non-standard case
 CRITERIA_NAMES = {
@@ -92,10 +91,6 @@ def _warn(status, what):
                       "those grid points are approximate.", ConvergenceWarning, stacklevel=3)
 
 
-def _n_workers(tasks: int) -> int:
-    return max(1, min(tasks, os.cpu_count() or 1))
-
-
 def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: bool = False,
                      xa_rho: float = 2.0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
                      progress: Callable | None = None) -> CriteriaSurface:
@@ -127,9 +122,7 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     X = check_matrix(X, "X", min_rows=4)
     y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
     lam = _check_lambdas(lambdas)
-    sig = _check_lambdas(sigmas) if np.size(sigmas) else None
-    if sig is None:
-        raise ValueError("sigmas must be a non-empty sequence of positive numbers.")
+    sig = _check_lambdas(sigmas, "sigmas", "σ")
     Lm, Lp = _check_L(L)
     p = _check_p(p_true, X)
     tol, max_iter = _check_solver_params(tol, max_iter)
@@ -138,21 +131,10 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     C = np.where(y > 0, Lp, Lm)
     pvec = -np.ones(n)
     ns, m = sig.size, lam.size
-    alphas = np.empty((ns, m, n))
-    bs = np.empty((ns, m))
-    fs = np.empty((ns, m, n))
-    status = np.empty((ns, m), dtype=np.int64)
     total = ns * (2 if loo else 1)
-    done = 0
-    with ThreadPoolExecutor(max_workers=_n_workers(ns)) as pool:
-        futures = {pool.submit(_smo.rbf_sigma_sequence, D, float(sig[q]), y, lam, C, pvec, tol, max_iter, True): q
-                   for q in range(ns)}
-        for fut in as_completed(futures):
-            q = futures[fut]
-            alphas[q], bs[q], fs[q], _, status[q] = fut.result()
-            done += 1
-            if progress is not None:
-                progress(done, total, f"fitted {done}/{ns} σ values")
+    fit_progress = None if progress is None else (lambda d, _t, msg: progress(d, total, msg))
+    alphas, bs, fs, _, status = _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, True, fit_progress)
+    done = ns
     f_loo = None
     values = {}
     lam_row = lam[None, :]

@@ -13,7 +13,7 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 from sklearn.svm import SVC
 
 from svmviz.kernels import gram, rbf_from_squared_distances, squared_distances
-from svmviz.svm import SVMClassifier, fit_lambda_sequence, solve_dual
+from svmviz.svm import SVMClassifier, fit_lambda_sequence, fit_sigma_lambda_grid, solve_dual
 
 from . import naive
 
@@ -163,6 +163,32 @@ def test_lambda_sequence_equals_cold_solves_in_any_order():
         n = len(y)
         f_from_alpha = K @ (y * seq.alphas[k]) / (2 * n * lam) + seq.b[k]
         np.testing.assert_allclose(seq.f[k], f_from_alpha, atol=1e-9 * scale)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_sigma_lambda_grid_equals_per_sigma_sequences_and_sklearn(n_threads):
+    X, y = wahba_like(90, seed=3)
+    lams, sigmas = np.logspace(-4, -1, 5), np.array([0.3, 1.0, 2.5])
+    calls = []
+    grid = fit_sigma_lambda_grid(X, y, lams, sigmas, L=(1.2, 0.8), tol=1e-10, n_threads=n_threads,
+                                 progress=lambda d, t, msg: calls.append((d, t)))
+    assert grid.alphas.shape == (3, 5, 90) and grid.f.shape == (3, 5, 90) and grid.b.shape == (3, 5)
+    assert np.all(grid.status == 0) and sorted(calls) == [(1, 3), (2, 3), (3, 3)]
+    for q, s in enumerate(sigmas):
+        seq = fit_lambda_sequence(gram(X, sigma=s), y, lams, L=(1.2, 0.8), tol=1e-10)
+        np.testing.assert_allclose(grid.f[q], seq.f, rtol=0, atol=1e-9 * np.abs(seq.f).max())
+        np.testing.assert_allclose(grid.alphas[q], seq.alphas, rtol=0, atol=1e-9)
+    n = len(y)
+    ref = SVC(C=1 / (2 * n * lams[2]), gamma=1 / (2 * sigmas[1] ** 2), class_weight={-1: 1.2, 1: 0.8},
+              tol=1e-10).fit(X, y)
+    f_ref = ref.decision_function(X)
+    np.testing.assert_allclose(grid.f[1, 2], f_ref, rtol=0, atol=1e-6 * np.abs(f_ref).max())
+    with pytest.raises(ValueError, match="sigmas must be a non-empty"):
+        fit_sigma_lambda_grid(X, y, lams, [])
+    with pytest.raises(ValueError, match="n_threads"):
+        fit_sigma_lambda_grid(X, y, lams, sigmas, n_threads=0)
+    with pytest.raises(ValueError, match="every σ"):
+        fit_sigma_lambda_grid(X, y, lams, [1.0, -2.0])
 
 
 def test_warm_start_from_perturbed_alpha_reaches_same_solution():
