@@ -616,15 +616,20 @@ def _nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, widx, pos, nw, tol_price, max
         return QP_NUMERICAL, nw, 0.0, 0.0
     st, nw, mu0, mu1, it = _asqp(K, y, inv_m, x, grad, lo, hi, Minv, widx, pos, nw, tol_price, max_iter)
     t = np.empty(2)
-    _ambiguous_thresholds(y, x, grad, fixed, -mu0, -mu1, t)
+    _interval_thresholds(y, x, grad, fixed, -1, 0.0, -mu0, -mu1, t)
     return st, nw, t[0], t[1]
 
 
 @njit(cache=True)
-def _ambiguous_thresholds(y, x, grad, fixed, t0, t1, t):
-    """Thresholds at an optimum: mean over free points; for a class without free points the midpoint
-    of its optimal interval [max_{α=1} s, min_{α=0} s] (libsvm's choice, so results compare)."""
+def _interval_thresholds(y, x, s, fixed, skip, eps, t0, t1, t):
+    """Thresholds at an optimum: per class the mean of s over its free points, else the midpoint of
+    its optimal interval [max_{α=1} s, min_{α=0} s] (libsvm's choice, so results compare), or its
+    finite end if one side is empty; ``t0``/``t1`` for a class with no point at all.
+
+    Points with ``fixed[i]`` (``fixed`` may be empty) and point ``skip`` (−1: none) are left out; α
+    within ``eps`` of a bound counts as bound."""
     n = x.shape[0]
+    nf = fixed.shape[0]
     t[0] = t0
     t[1] = t1
     for c in range(2):
@@ -634,17 +639,16 @@ def _ambiguous_thresholds(y, x, grad, fixed, t0, t1, t):
         lo = -np.inf
         up = np.inf
         for i in range(n):
-            if y[i] != sgn or fixed[i]:
+            if y[i] != sgn or i == skip or (nf > 0 and fixed[i]):
                 continue
-            if x[i] > 0.0 and x[i] < 1.0:
-                acc += grad[i]
+            if x[i] > eps and x[i] < 1.0 - eps:
+                acc += s[i]
                 cnt += 1
-            elif x[i] >= 1.0:
-                if grad[i] > lo:
-                    lo = grad[i]
-            else:
-                if grad[i] < up:
-                    up = grad[i]
+            elif x[i] >= 1.0 - eps:
+                if s[i] > lo:
+                    lo = s[i]
+            elif s[i] < up:
+                up = s[i]
         if cnt > 0:
             t[c] = acc / cnt
         elif lo > -np.inf and up < np.inf:
@@ -1055,7 +1059,7 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
             lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
             _exact_s(K, y, inv_m, alpha, s)
             tt = np.empty(2)
-            _ambiguous_thresholds(y, alpha, s, nofix, t[0], t[1], tt)
+            _interval_thresholds(y, alpha, s, nofix, -1, 0.0, t[0], t[1], tt)
             if (abs(tt[0] - t[0]) > 1e-7 * gs * max(lam, 1.0)
                     or abs(tt[1] - t[1]) > 1e-7 * gs * max(lam, 1.0)):
                 lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, tt)
@@ -1082,37 +1086,26 @@ ALPHA_EPS = 1e-9  # α within this of a bound counts as bound when the threshold
 RHO_ZERO = 1e-12
 
 
+NO_POINTS = np.zeros(0, np.bool_)
+
+
 @njit(cache=True)
 def _mid_thresholds(y, x, s, skip, t):
-    """Thresholds of a solution, libsvm's convention: per class the mean of s over its free points,
-    else the midpoint of the optimal interval [max_{α=1} s, min_{α=0} s] (its finite end if one side
-    is empty). α within ``ALPHA_EPS`` of a bound counts as bound; point ``skip`` is left out."""
-    n = x.shape[0]
-    for c in range(2):
-        sgn = 1.0 if c == 0 else -1.0
-        acc = 0.0
-        cnt = 0
-        lo = -np.inf
-        up = np.inf
-        for i in range(n):
-            if y[i] != sgn or i == skip:
-                continue
-            if x[i] > ALPHA_EPS and x[i] < 1.0 - ALPHA_EPS:
-                acc += s[i]
-                cnt += 1
-            elif x[i] >= 1.0 - ALPHA_EPS:
-                if s[i] > lo:
-                    lo = s[i]
-            elif s[i] < up:
-                up = s[i]
-        if cnt > 0:
-            t[c] = acc / cnt
-        elif lo > -np.inf and up < np.inf:
-            t[c] = 0.5 * (lo + up)
-        elif lo > -np.inf:
-            t[c] = lo
-        else:
-            t[c] = up
+    """Thresholds of a leave-``skip``-out solution (libsvm's convention, :func:`_interval_thresholds`),
+    α within ``ALPHA_EPS`` of a bound counting as bound."""
+    _interval_thresholds(y, x, s, NO_POINTS, skip, ALPHA_EPS, np.inf, np.inf, t)
+
+
+@njit(cache=True)
+def _loo_values(s_i, y_i, t0, t1, gs, lam):
+    """(y_i ŷ_i, y_i ŷ_i − ρ) of a leave-i-out solution with s_i = (Gx)_i and thresholds t0, t1; both 0
+    where ρ = 0 (the leave-i-out classifier is f ≡ 0, see ``RHO_ZERO``)."""
+    b = (t1 - t0) * 0.5
+    rho = (t0 + t1) * 0.5
+    if abs(rho) <= RHO_ZERO * gs * max(lam, 1.0):
+        return 0.0, 0.0
+    yf = s_i + y_i * b
+    return yf, yf - rho
 
 
 @njit(cache=True)
@@ -1460,14 +1453,7 @@ def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, wi
             pos[k] = -1
         status[i] = st
         steps[i] = nst
-        bi = (tt[1] - tt[0]) * 0.5
-        ri = (tt[0] + tt[1]) * 0.5
-        if abs(ri) <= RHO_ZERO * gs * max(lam, 1.0):
-            yf[i] = 0.0  # ρ = 0: the leave-i-out classifier is f ≡ 0 (see RHO_ZERO)
-            yg[i] = 0.0
-        else:
-            yf[i] = sx[i] + y[i] * bi
-            yg[i] = yf[i] - ri
+        yf[i], yg[i] = _loo_values(sx[i], y[i], tt[0], tt[1], gs, lam)
 
 
 @njit(cache=True)
@@ -1480,46 +1466,16 @@ def _loo_prepare(K, y, alpha, lam, gs):
     s = np.zeros(n)
     _exact_s(K, y, inv_m, alpha, s)
     t = np.zeros(2)
-    skip = -1
-    _mid_thresholds(y, alpha, s, skip, t)
+    _mid_thresholds(y, alpha, s, -1, t)
     yf = np.empty(n)
     yg = np.empty(n)
-    # per class: has free points? lower end, smallest and second smallest s over α = 0 points
+    tt = np.empty(2)
     for i in range(n):
-        c = 0 if y[i] > 0 else 1
-        tc = t[c]
-        if alpha[i] <= 0.0:
-            sgn = y[i]
-            nfree = 0
-            lo = -np.inf
-            up = np.inf
-            for j in range(n):
-                if y[j] != sgn or j == i:
-                    continue
-                if alpha[j] > ALPHA_EPS and alpha[j] < 1.0 - ALPHA_EPS:
-                    nfree += 1
-                    break
-                if alpha[j] >= 1.0 - ALPHA_EPS:
-                    lo = max(lo, s[j])
-                else:
-                    up = min(up, s[j])
-            if nfree == 0:
-                if lo > -np.inf and up < np.inf:
-                    tc = 0.5 * (lo + up)
-                elif lo > -np.inf:
-                    tc = lo
-                else:
-                    tc = up
-        t0 = tc if c == 0 else t[0]
-        t1 = tc if c == 1 else t[1]
-        bb = (t1 - t0) * 0.5
-        rho = (t0 + t1) * 0.5
-        if abs(rho) <= RHO_ZERO * gs * max(lam, 1.0):
-            yf[i] = 0.0
-            yg[i] = 0.0
-        else:
-            yf[i] = s[i] + y[i] * bb
-            yg[i] = yf[i] - rho
+        if alpha[i] <= 0.0:  # the point may have been an end of its class's optimal interval
+            _mid_thresholds(y, alpha, s, i, tt)
+            yf[i], yg[i] = _loo_values(s[i], y[i], tt[0], tt[1], gs, lam)
+        else:  # refitted later
+            yf[i], yg[i] = _loo_values(s[i], y[i], t[0], t[1], gs, lam)
     return s, yf, yg
 
 

@@ -37,7 +37,7 @@ from sklearn.exceptions import ConvergenceWarning
 from . import _nu_path
 from ._parallel import PARALLEL_LOCK
 from ._validation import check_binary_labels, check_matrix, check_positive
-from .kernels import KERNELS, gram
+from .kernels import gram
 
 GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
 GROUP_NAMES = {GROUP_R: "R (α = 0)", GROUP_E: "E (margin, 0 < α < 1)", GROUP_L: "L (bounded, α = 1)"}
@@ -51,16 +51,12 @@ MAX_N = 3000
 
 
 def _kernel_params(kernel, sigma, degree, gamma, coef0) -> dict:
-    if kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
-    out = dict(kernel=kernel)
+    """The parameters ``kernel`` uses, for :func:`gram` (which validates them)."""
     if kernel == "rbf":
-        out["sigma"] = check_positive(sigma, "sigma")
-    elif kernel == "poly":
-        if int(degree) != degree or degree < 1:
-            raise ValueError(f"degree must be a positive integer; got {degree!r}.")
-        out.update(degree=int(degree), gamma=check_positive(gamma, "gamma"), coef0=float(coef0))
-    return out
+        return dict(kernel=kernel, sigma=sigma)
+    if kernel == "poly":
+        return dict(kernel=kernel, degree=degree, gamma=gamma, coef0=coef0)
+    return dict(kernel=kernel)
 
 
 def groups_from_alpha(alpha) -> np.ndarray:
@@ -180,6 +176,11 @@ class NuPath:
         a, b, _ = self.state_at(lam)
         return self.kernel(X) @ (a * self.y) / self.m + b
 
+    def error_rate(self, X, y, lam) -> float:
+        """Fraction of the rows of ``X`` (n, d) with labels ``y`` (n,) of ±1 that the ν-SVM at λ
+        misclassifies (a decision value of 0 counts as an error)."""
+        return float(np.mean(np.asarray(y) * self.decision_function(X, lam) <= 0))
+
     def decision_path(self, X, lambdas=None) -> np.ndarray:
         """``f(x) + b`` for the rows of ``X`` at every breakpoint (or at ``lambdas``): (T, n)."""
         X = check_matrix(X, "X")
@@ -264,6 +265,7 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         raise ValueError(f"the path stores α at every breakpoint (~O(m²) numbers); use at most {MAX_N} "
                          f"points (got {m}) — subsample the data.")
     kp = _kernel_params(kernel, sigma, degree, gamma, coef0)
+    K = np.ascontiguousarray(gram(X, **kp))  # validates the kernel and its parameters
     tol = check_positive(tol, "tol")
     if not tol < 1e-3:
         raise ValueError(f"tol must be below 1e-3 (a relative tolerance); got {tol!r}.")
@@ -275,7 +277,6 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         raise ValueError(f"refresh must be a positive integer; got {refresh!r}.")
     if max_qp_iter is None:
         max_qp_iter = 10 * m + 100
-    K = np.ascontiguousarray(gram(X, **kp))
     lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.nu_path_kernel(
         K, np.ascontiguousarray(y_pm), int(max_breakpoints), float(tol), int(refresh), int(max_qp_iter))
     path = NuPath(X, y_pm, tuple(classes), kp, lam, alphas, thr, status, ncorr, viol, ndep)

@@ -22,7 +22,8 @@ GROUP_STYLES = {  # marker of each group on the data map
 }
 
 
-def _axis_values(path, lambdas, x_axis):
+def axis_values(path, lambdas, x_axis):
+    """λ (``x_axis="lambda"``) or ν = λ/m (``"nu"``): the horizontal coordinate of the path plots."""
     if x_axis not in X_AXES:
         raise ValueError(f"x_axis must be one of {X_AXES}; got {x_axis!r}.")
     lam = np.asarray(lambdas, dtype=np.float64)
@@ -65,7 +66,7 @@ def _kink_mask(xs, C, rtol=1e-9):
 
 def compute_coef_paths(path, *, x_axis: str = "lambda") -> CoefPaths:
     """The coefficient paths α_i y_i(λ) of (002: Fig. "Path") from a computed ``NuPath``."""
-    xs_all = _axis_values(path, path.lambdas, x_axis)
+    xs_all = axis_values(path, path.lambdas, x_axis)
     first = np.concatenate([[True], np.diff(xs_all) > 0])  # drop the repeated λ of b / ρ jumps
     xs = xs_all[first]
     C = path.coefs[first]
@@ -140,7 +141,7 @@ class PathSummary(NamedTuple):
 
 def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
     G = path.groups
-    return PathSummary(_axis_values(path, path.lambdas, x_axis), np.sum(G == GROUP_E, axis=1),
+    return PathSummary(axis_values(path, path.lambdas, x_axis), np.sum(G == GROUP_E, axis=1),
                        np.sum(G == GROUP_L, axis=1), np.sum(G == GROUP_R, axis=1),
                        np.asarray(path.b), np.asarray(path.rho), x_axis)
 
@@ -202,11 +203,10 @@ def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_t
     XX = np.column_stack([np.tile(gx, gy.size), np.repeat(gy, gx.size)])
     a, _b, rho = path.state_at(lam)
     F = path.decision_function(XX, lam).reshape(gy.size, gx.size)
-    f_train = path.decision_function(X, lam)
-    train_err = float(np.mean(path.y * f_train <= 0))
+    train_err = path.error_rate(X, path.y, lam)
     test_err = float("nan")
     if X_test is not None and y_test is not None:
-        test_err = float(np.mean(np.asarray(y_test) * path.decision_function(X_test, lam) <= 0))
+        test_err = path.error_rate(X_test, y_test, lam)
     groups = path.groups_at(lam)
     return BoundaryMap(gx, gy, F, float(rho), float(lam), X, np.asarray(path.y), groups, a, train_err,
                        test_err, int(np.sum(groups != GROUP_R)))
@@ -262,7 +262,7 @@ class LooCurves(NamedTuple):
 
 
 def compute_loo_curves(path, loo, *, x_axis: str = "lambda") -> LooCurves:
-    x = _axis_values(path, loo.lambdas, x_axis)
+    x = axis_values(path, loo.lambdas, x_axis)
     return LooCurves(x, np.asarray(loo.loo1), np.asarray(loo.loo2), np.asarray(loo.test_error),
                      np.asarray(loo.n_sv), float(x[loo.stop]), x_axis)
 

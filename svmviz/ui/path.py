@@ -152,12 +152,11 @@ def render_metrics(p, lam: float, bm) -> None:
         c[5].metric("Test error" if np.isfinite(bm.test_error) else "Training error",
                     f"{bm.test_error if np.isfinite(bm.test_error) else bm.train_error:.3f}")
     else:
-        f = p.decision_function(p.X, lam)
-        c[5].metric("Training error", f"{float(np.mean(p.y * f <= 0)):.3f}")
+        c[5].metric("Training error", f"{p.error_rate(p.X, p.y, lam):.3f}")
 
 
 def x_of(p, lam: float, x_axis: str) -> float:
-    return lam / p.m if x_axis == "nu" else lam
+    return float(figs.axis_values(p, lam, x_axis))
 
 
 def explain() -> None:
