@@ -1,4 +1,4 @@
-"""Benchmark and reproduction for the Import Vector Machine (Zhu & Hastie 2002, seed 004).
+"""Benchmark and reproduction for the Import Vector Machine (Zhu & Hastie 2002).
 
 Run by hand:  .venv/bin/python bench/bench_ivm.py [--sizes 200 1000] [--seeds 10] [--skip-b2]
 
@@ -6,7 +6,7 @@ Run by hand:  .venv/bin/python bench/bench_ivm.py [--sizes 200 1000] [--seeds 10
    (B2*) one-step scoring, (B2) a full Newton solve per candidate, our full KLR (Newton on all N
    basis functions), and "the sklearn way" — LogisticRegression(newton-cholesky) on features
    Φ = V Λ^{1/2} (K = VΛV', so ΦΦ' = K and ‖w‖² = a'Ka; C = 1/λ) — all in one run, with ratios.
-2. Reproduction (004:Fig 2, Fig 4): mean over seeds of the tuning-set minimum, its λ and |S|,
+2. Reproduction (Zhu & Hastie 2002, Fig. 2, Fig. 4): mean over seeds of the tuning-set minimum, its λ and |S|,
    the tuned SVM's support points and test errors, the 3-class |S| at λ = e^−1, and the Bayes error.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark: the ν-SVM regularization path and leave-one-out along it (Loosli & Canu 2006, seed 002).
+"""Benchmark: the ν-SVM regularization path and leave-one-out along it (Loosli & Canu 2006).
 
 Run by hand:  .venv/bin/python bench/bench_path.py [--sizes 200 500] [--loo-evals 30] [--seed 0]
 

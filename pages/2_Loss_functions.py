@@ -42,7 +42,7 @@ if lc is not None:
 
     # ------------------------------------------------------------------ 2. prediction functions
     st.subheader("Prediction functions μ(f) and what f estimates")
-    st.markdown("Wahba's prediction of $y$ given $f$ (001:1.39) and the population minimizer at a point where "
+    st.markdown("Wahba's prediction of $y$ given $f$ (Wahba 1998, eq. 1.39) and the population minimizer at a point where "
                 "$P(y = +1\\mid x) = p$:")
     st.latex(r"\mu(f) = \sum_{y=\pm1}\frac{\partial}{\partial f}\,g(yf) = g'(f) - g'(-f), \qquad "
              r"f^*(p) = \arg\min_f\; p\,g(f) + (1-p)\,g(-f)")
@@ -78,8 +78,8 @@ except ValueError as exc:
     show_error(exc)
     st.stop()
 st.markdown("For the standard SVM ($g(\\tau) = (1-\\tau)_+$) with $f_\\lambda$ the solution, "
-            "$\\theta_i = \\alpha_i K_{ii}/(2n\\lambda)$, the leave-one-out function $V_0$ (001:1.34), the exact "
-            "GACV (000:4) and Wahba's randomized GACV (001:1.63) with a perturbation $Z$ of the responses:")
+            "$\\theta_i = \\alpha_i K_{ii}/(2n\\lambda)$, the leave-one-out function $V_0$ (Wahba 1998, eq. 1.34), the exact "
+            "GACV (Wahba et al. 2001, eq. 4) and Wahba's randomized GACV (Wahba 1998, eq. 1.63) with a perturbation $Z$ of the responses:")
 st.latex(r"V_0(\lambda)=\frac1n\sum_i\big(1-y_if^{[-i]}_{\lambda i}\big)_+,\qquad"
          r"\mathrm{GACV}(\lambda)=\frac1n\Big[\sum_i\xi_i+2\!\!\sum_{y_if_i<-1}\!\!\theta_i+\!\!\sum_{y_if_i\in[-1,1]}\!\!\theta_i\Big]")
 st.latex(r"\mathrm{ranGACV}(\lambda)=\frac1n\sum_i(1-y_if_{\lambda i})_+ + \frac{2}{n\sigma_z^2}\,"

@@ -7,7 +7,7 @@ from svmviz.ui import path as ui
 common.ensure_app_frame()
 st.title("Regularization path")
 st.caption("Loosli & Canu (2006): the ν-SVM solution for every ν at once — α is piecewise linear in "
-           "λ = mν — and leave-one-out along the path to choose ν automatically (seed 002, Figs. “Path” "
+           "λ = mν — and leave-one-out along the path to choose ν automatically (Loosli & Canu 2006, Figs. “Path” "
            "and “LOO”).")
 
 ds = common.dataset_sidebar(ui.available(), "banana", key=ui.KEY, n_range=ui.N_RANGE)

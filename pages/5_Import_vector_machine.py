@@ -6,7 +6,7 @@ from svmviz.ui import ivm as ui
 common.ensure_app_frame()
 st.title("Import vector machine")
 st.caption("Kernel logistic regression on a few greedily chosen import points, its λ path and the SVM "
-           "beside it — Zhu & Hastie 2002 (seed 004), Figs. 2–4.")
+           "beside it — Zhu & Hastie 2002, Figs. 2–4.")
 
 ds = common.dataset_sidebar(ui.describe_available(), "esl_mixture", key="ivm", allow_multiclass=True)
 if ds is None:

@@ -7,17 +7,17 @@ API is :mod:`svmviz.usvc`.
 One machine covers both cases of the paper: the decision function is ``f = Φβ + b`` with features
 ``Φ`` (n, p) and regulariser ``½ β'Gβ``:
 
-* linear machine (003:20): ``Φ = X``, ``G = I`` (β = w);
-* semiparametric kernel machine with prototypes c_1..c_R (003:23–26): ``Φ_ir = K(x_i, c_r)``,
+* linear machine (Navia-Vázquez et al. 2004, eq. 20): ``Φ = X``, ``G = I`` (β = w);
+* semiparametric kernel machine with prototypes c_1..c_R (Navia-Vázquez et al. 2004, eqs. 23–26): ``Φ_ir = K(x_i, c_r)``,
   ``G = K(c, c)`` (``½‖w‖² = ½β'Gβ``).
 
-Each IRWLS step solves the weighted least-squares system (003:20)/(003:25)::
+Each IRWLS step solves the weighted least-squares system (Navia-Vázquez et al. 2004, eqs. 20 and 25)::
 
     [ Φ'D_aΦ + G   Φ'a ] [β]   [ Φ'D_a y ]
     [ a'Φ          a'1 ] [b] = [ a'y     ]
 
 i.e. minimises ``½β'Gβ + ½ Σ a_i e_i²`` with ``e_i = y_i − f_i``, then recomputes the weights from
-the new slacks. Weights (003:21–22)::
+the new slacks. Weights (Navia-Vázquez et al. 2004, eqs. 21–22)::
 
     ξ_i = e_i y_i = 1 − y_i f_i,   α_i = C θ'(ξ_i) if ξ_i ≥ 0 else 0,
     a_i = factor · α_i / ξ_i       if ξ_i > 0,   capped at a_max (and a_max at ξ_i = 0),
@@ -46,7 +46,7 @@ PATIENCE = 10  # consecutive passing iterations before IRWLS is declared converg
 
 STATUS_CONVERGED = 0
 STATUS_MAX_ITER = 1
-STATUS_DEGENERATE = 2  # every weight a_i is zero: (003:20) does not determine b
+STATUS_DEGENERATE = 2  # every weight a_i is zero: (Navia-Vázquez et al. 2004, eq. 20) does not determine b
 STATUS_NONFINITE = 3
 
 STATUS_TEXT = {
@@ -58,7 +58,7 @@ STATUS_TEXT = {
 
 
 # ----------------------------------------------------------------------------------------------
-# the smooth step θ̃_s (003:6) and its derivative
+# the smooth step θ̃_s (Navia-Vázquez et al. 2004, eq. 6) and its derivative
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _theta(xi, loss, s, k):
@@ -119,7 +119,7 @@ def _decision(Phi, beta, b):
 
 @njit(cache=True)
 def _primal(Phi, G, y, beta, b, C, loss, s, k):
-    """L̃ = ½β'Gβ + C Σ θ((1 − y_i f_i)_+)  (003:5; hinge: 003:4)."""
+    """L̃ = ½β'Gβ + C Σ θ((1 − y_i f_i)_+)  (Navia-Vázquez et al. 2004, eq. 5; hinge: eq. 4)."""
     p = beta.shape[0]
     reg = 0.0
     for i in range(p):
@@ -136,7 +136,7 @@ def _primal(Phi, G, y, beta, b, C, loss, s, k):
 
 @njit(cache=True)
 def _weights(f, y, C, loss, s, k, a_max, factor, a):
-    """IRWLS weights (003:21–22) into ``a``; returns Σ a_i."""
+    """IRWLS weights (Navia-Vázquez et al. 2004, eqs. 21–22) into ``a``; returns Σ a_i."""
     tot = 0.0
     for i in range(y.shape[0]):
         xi = 1.0 - y[i] * f[i]
@@ -156,7 +156,7 @@ def _weights(f, y, C, loss, s, k, a_max, factor, a):
 
 @njit(cache=True)
 def _solve_wls(Phi, G, y, a, beta_out):
-    """Solve (003:20)/(003:25) for fixed weights; β into ``beta_out``, returns b."""
+    """Solve (Navia-Vázquez et al. 2004, eqs. 20 and 25) for fixed weights; β into ``beta_out``, returns b."""
     n, p = Phi.shape
     M = np.zeros((p + 1, p + 1))
     r = np.zeros(p + 1)
@@ -186,11 +186,11 @@ def _solve_wls(Phi, G, y, a, beta_out):
 @njit(cache=True)
 def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter,
           beta0, b0, from_ls, record):
-    """Iterate (003:20)+(003:21–22) to the fixed point.
+    """Iterate (Navia-Vázquez et al. 2004, eqs. 20 and 21–22) to the fixed point.
 
     ``from_ls``: start from the regularised LS solution (a_i = 1, undamped; history row 0);
     otherwise start from (beta0, b0) (history row 0). Damped update
-    ``β_k = d·β_{k−1} + (1 − d)·β_WLS`` (003:§3). Converged when, for PATIENCE consecutive
+    ``β_k = d·β_{k−1} + (1 − d)·β_WLS`` (Navia-Vázquez et al. 2004, §3). Converged when, for PATIENCE consecutive
     iterations, the estimated remaining relative change of (β, b), d_k/(1 − d_k/d_{k−1}) with d_k
     the relative change of the step, is below ``tol`` AND the relative change of the primal is
     below ``tol_f``.
@@ -475,7 +475,7 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
 
 
 # ----------------------------------------------------------------------------------------------
-# Frequency Sensitive Competitive Learning (Ahalt et al. 1990), prototypes for (003:23)
+# Frequency Sensitive Competitive Learning (Ahalt et al. 1990), prototypes for (Navia-Vázquez et al. 2004, eq. 23)
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True)
 def fscl(X, R, n_epochs, lr0, lr1, seed):

@@ -1,13 +1,13 @@
 """Private numba kernels: kernel logistic regression (KLR) and the Import Vector Machine.
 
-Zhu & Hastie 2002 (seed 004). Everything here works on C-contiguous float64 arrays and returns a
+Zhu & Hastie 2002. Everything here works on C-contiguous float64 arrays and returns a
 status code; :mod:`svmviz.ivm` validates input and wraps these kernels.
 
 Model (binary and multi-class alike, M = number of non-base classes, M = 1 for binary):
 ``F = Phi @ theta`` with ``Phi = [1, K[:, S]]`` (the intercept column only when ``icpt``) and
 ``theta`` of shape (p, M); class probabilities ``P_j = exp(F_j) / (1 + sum_k exp(F_k))`` for the M
 non-base classes, the base class gets ``1 / (1 + sum_k exp(F_k))``. The regularised negative
-log-likelihood is (004:4) / (004:9)
+log-likelihood is (Zhu & Hastie 2002, eqs. 4 and 9)
 
     H = sum_i [ -y_i' f_i + ln(1 + sum_j exp(f_ij)) ] + 1/2 sum_j theta_j' Pen theta_j
 
@@ -16,7 +16,7 @@ indicator of the non-base classes.
 
 Status codes
 ------------
-0  OK: the stopping rule (004:§3.3) was met, or Newton converged, or every point is imported.
+0  OK: the stopping rule (Zhu & Hastie 2002, §3.3) was met, or Newton converged, or every point is imported.
 1  ``max_import`` reached before the stopping rule was met.
 2  a Newton solve hit its iteration limit.
 3  numerical failure (Hessian not positive definite even after jitter, or line search failure).
@@ -268,10 +268,10 @@ def _hessian(Phi, PhiT, Pen, P):
     return Hs
 
 
-# --------------------------------------------------------------------------- Newton / WLS (004:5)
+# --------------------------------------------------------------------------- Newton / WLS (Zhu & Hastie 2002, eq. 5)
 @njit(cache=True)
 def _newton(Phi, Pen, Y, theta, tol, max_iter):
-    """Damped Newton (the weighted least squares step (004:5)) for the sub-model; theta in place.
+    """Damped Newton (the weighted least squares step (Zhu & Hastie 2002, eq. 5)) for the sub-model; theta in place.
 
     Converged when the Newton decrement g'H^{-1}g <= tol * max(1, |H|) (the last step is taken).
     Returns ``(status, H, n_iter)``.
@@ -464,10 +464,10 @@ def _small_solve(S, b):
 
 @njit(cache=True)
 def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk):
-    """(B2*) H(x_l) after one Newton / WLS step (004:5) from the current fit, for every candidate.
+    """(B2*) H(x_l) after one Newton / WLS step (Zhu & Hastie 2002, eq. 5) from the current fit, for every candidate.
 
     The current Hessian factor ``Lh`` is reused: each candidate borders the system with M rows and
-    columns, solved through the M x M Schur complement, O(N q) per candidate (004:§3.2).
+    columns, solved through the M x M Schur complement, O(N q) per candidate (Zhu & Hastie 2002, §3.2).
     """
     N, p = Phi.shape
     M = Y.shape[1]
@@ -621,12 +621,12 @@ def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter):
     return scores, worst
 
 
-# --------------------------------------------------------------------------- the IVM (004:B1-B4)
+# --------------------------------------------------------------------------- the IVM (Zhu & Hastie 2002, B1-B4)
 @njit(cache=True)
 def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk):
-    """Greedy forward selection of import points with the stopping rule of (004:§3.3).
+    """Greedy forward selection of import points with the stopping rule of (Zhu & Hastie 2002, §3.3).
 
-    Starts from the import set ``idx0`` (empty, or warm-started from a larger lambda (004:C5)) with
+    Starts from the import set ``idx0`` (empty, or warm-started from a larger lambda (Zhu & Hastie 2002, C5)) with
     coefficients ``theta0`` (p0, M) as Newton's starting value, refits, then adds the candidate with
     the smallest H(x_l) ((B2*) one-step or (B2) full Newton), refits the enlarged sub-model exactly
     and records H_k, until |H_k - H_{k-r}| / |H_k| < eps (k >= r, H_0 = the starting fit).

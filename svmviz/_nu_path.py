@@ -1,6 +1,6 @@
 """Private numba kernels: the ν-SVM regularization path and leave-one-out refits along it.
 
-Problem (Loosli & Canu 2006, seed 002, "Dual"; SPEC §4), with ``m`` points::
+Problem (Loosli & Canu 2006, "Dual"; SPEC §4), with ``m`` points::
 
     min_α ½ α'Gα   s.t.  α'1 = λ,  α'y = 0,  0 ≤ α_i ≤ 1,     G_ij = y_i y_j k(x_i, x_j) / m.
 
@@ -10,7 +10,7 @@ Writing ``s = Gα`` (so ``s_i = y_i f(x_i)``), the KKT conditions are, with one 
 
     g_i = s_i − t_{y_i} = y_i (f(x_i) + b) − ρ,   g_i ≥ 0 on R (α=0), = 0 on E (0<α<1), ≤ 0 on L (α=1).
 
-Path following (002:Summary). At a breakpoint the solution α(λ) is known. Its right derivative
+Path following (Loosli & Canu 2006, Summary). At a breakpoint the solution α(λ) is known. Its right derivative
 ``d = dα/dλ`` solves the *derivative QP*
 
     min ½ d'Gd   s.t. Σ_{y_i=c} d_i = ½ (each class),  d_i free on E,
@@ -18,7 +18,7 @@ Path following (002:Summary). At a breakpoint the solution α(λ) is known. Its 
                       d_i ≤ 0 for tied points with α_i = 1, g_i = 0,   d_i = 0 for all others,
 
 whose multipliers are ``dt_c = dt_c/dλ``. In the generic case (one point enters or leaves E) this is
-the linear system ``[[G_E, y_E, −1], [y_E', 0, 0], [1', 0, 0]] η = (0, 0, 1)`` of the seed (002:"Linear
+the linear system ``[[G_E, y_E, −1], [y_E', 0, 0], [1', 0, 0]] η = (0, 0, 1)`` of the seed (Loosli & Canu 2006, "Linear
 system to solve"); solving it as a QP over the tied points is what keeps the path exact when several
 points reach an event at once (ties, duplicated points) — the point the seed warns about ("if a point
 is missed, the path is left"). The QP is solved by a primal active-set method — the Simple-ν-SVM
@@ -723,7 +723,7 @@ def _sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members):
 
 @njit(cache=True)
 def _step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, dnorm, epsg, skip):
-    """Largest step ``h`` (at most the given one) before the next event (002:Summary, four kinds): a
+    """Largest step ``h`` (at most the given one) before the next event (Loosli & Canu 2006, Summary, four kinds): a
     point of W reaching 0 or 1, or a bound point (not tied, not ``skip``) whose g reaches 0."""
     for k in range(nw):
         j = widx[k]
@@ -1010,7 +1010,7 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
                 dg = gd[i] - (dt0 if y[i] > 0 else dt1)
                 if alpha[i] > 0.0 and alpha[i] < 1.0 and abs(dg) > 1e3 * tol * gs * max(1.0, dnorm):
                     n_dep += 1
-        # ---- step length to the nearest event (002:Summary, four kinds) ------------------------
+        # ---- step length to the nearest event (Loosli & Canu 2006, Summary, four kinds) ------------------------
         epsg = tol * gs * max(1.0, dnorm)
         h = _step_to_event(y, alpha, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, lam_max - lam, dnorm,
                            epsg, -1)
@@ -1073,7 +1073,7 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
 
 
 # ----------------------------------------------------------------------------------------------
-# Leave-one-out along the path (002: "Leave-one-out evaluation")
+# Leave-one-out along the path (Loosli & Canu 2006, "Leave-one-out evaluation")
 # ----------------------------------------------------------------------------------------------
 LOO_OK = 0
 LOO_QP_FAILED = 1  # the fallback active-set solve did not converge

@@ -3,7 +3,7 @@
 Notation (SPEC §3): ``f_i = f_λ(x_i)`` training decision values, ``ξ_i = (1 − y_i f_i)_+``,
 ``θ_i = α_i K_ii/(2nλ)``, ``p_i = p(x_i)`` the true probability of +1 under the sampling
 distribution, ``L = (L(−1), L(+1))`` the non-standard weights ((1, 1) is the standard SVM).
-BRXA and BRMISCLASS are XA and MISCLASS with non-standard ``L`` (000:11, 12).
+BRXA and BRMISCLASS are XA and MISCLASS with non-standard ``L`` (Wahba et al. 2001, eqs. 11, 12).
 
 Every function accepts arrays with any leading shape and the sample axis last, so a whole
 (σ, λ) grid of solutions is scored in one call: ``f`` and ``alpha`` of shape (..., n), ``lam``
@@ -32,18 +32,18 @@ def _lam_axis(lam, f):
 
 
 def step_star(tau):
-    """[τ]_* = 1 if τ ≥ 0 else 0 (000:5)."""
+    """[τ]_* = 1 if τ ≥ 0 else 0 (Wahba et al. 2001, eq. 5)."""
     return (np.asarray(tau) >= 0).astype(np.float64)
 
 
 def theta(alpha, lam, n, K_diag=1.0):
-    """θ_i = α_i K_ii / (2nλ) — the leave-one-out influence of point i (000:4, 7)."""
+    """θ_i = α_i K_ii / (2nλ) — the leave-one-out influence of point i (Wahba et al. 2001, eqs. 4, 7)."""
     alpha = np.asarray(alpha, dtype=np.float64)
     return alpha * np.asarray(K_diag) / (2.0 * n * _lam_axis(lam, alpha))
 
 
 def gckl(f, p, L=(1.0, 1.0)):
-    """Generalized comparative Kullback–Leibler distance (000:3; non-standard 000:10).
+    """Generalized comparative Kullback–Leibler distance (Wahba et al. 2001, eq. 3; non-standard eq. 10).
 
     (1/n) Σ {L(+1) p_i (1 − f_i)_+ + L(−1)(1 − p_i)(1 + f_i)_+}.
     """
@@ -54,7 +54,7 @@ def gckl(f, p, L=(1.0, 1.0)):
 
 
 def misclass(f, p, L=(1.0, 1.0)):
-    """Expected (Bayes-risk-weighted) misclassification at the training x's (000:5; BRMISCLASS 000:12).
+    """Expected (Bayes-risk-weighted) misclassification at the training x's (Wahba et al. 2001, eq. 5; BRMISCLASS eq. 12).
 
     (1/n) Σ {L(+1) p_i [−f_i]_* + L(−1)(1 − p_i)[f_i]_*}.
     """
@@ -65,7 +65,7 @@ def misclass(f, p, L=(1.0, 1.0)):
 
 
 def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
-    """Generalized approximate cross validation (000:4; non-standard 000:9).
+    """Generalized approximate cross validation (Wahba et al. 2001, eq. 4; non-standard eq. 9).
 
     (1/n)[Σ L(y_i)ξ_i + 2 Σ_{y_i f_i < −1} L(y_i)θ_i + Σ_{y_i f_i ∈ [−1,1]} L(y_i)θ_i].
 
@@ -85,7 +85,7 @@ def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
 
 
 def xa(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
-    """ξα in Wahba et al.'s form (ρ = 1, K_ii) (000:7); with non-standard ``L`` it is BRXA (000:11).
+    """ξα in Wahba et al.'s form (ρ = 1, K_ii) (Wahba et al. 2001, eq. 7); with non-standard ``L`` it is BRXA (Wahba et al. 2001, eq. 11).
 
     (1/n) Σ L(y_i){[−y_i f_i]_* + 1[y_i f_i ∈ (0, θ_i] and y_i f_i ≤ 1]}.
 
@@ -102,13 +102,13 @@ def xa(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
 
 
 def joachims_R2(K):
-    """R² = max_{i,j}(K_ii − K_ij), Joachims' bound on K_ii − K_ij over the training data (000:6)."""
+    """R² = max_{i,j}(K_ii − K_ij), Joachims' bound on K_ii − K_ij over the training data (Wahba et al. 2001, eq. 6)."""
     K = np.asarray(K, dtype=np.float64)
     return float(np.max(np.diag(K)[:, None] - K))
 
 
 def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=(1.0, 1.0)):
-    """Joachims' ξα, XA_J (000:6): counts ξ_i + ρ α_i R²/(2nλ) ≥ 1 (ρ = 2 in Joachims' paper)."""
+    """Joachims' ξα, XA_J (Wahba et al. 2001, eq. 6): counts ξ_i + ρ α_i R²/(2nλ) ≥ 1 (ρ = 2 in Joachims' paper)."""
     f = np.asarray(f, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     n = y.shape[0]
@@ -119,7 +119,7 @@ def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=(1.0, 1.0)):
 
 
 def loo_misclass(f_loo, y, L=(1.0, 1.0)):
-    """Exact leave-one-out misclassification V_0 = (1/n) Σ L(y_i)[−y_i f_i^{[−i]}]_* (000:§4)."""
+    """Exact leave-one-out misclassification V_0 = (1/n) Σ L(y_i)[−y_i f_i^{[−i]}]_* (Wahba et al. 2001, §4)."""
     y = np.asarray(y, dtype=np.float64)
     return np.mean(_weights(y, L) * step_star(-y * np.asarray(f_loo)), axis=-1)
 
@@ -160,7 +160,7 @@ def leave_one_out_decisions(K, y, lam, alpha, b=None, *, L=(1.0, 1.0), tol=1e-3,
 
 
 def ran_gacv_perturbations(n, n_replicates, sigma_z, kind="gaussian", seed=0):
-    """The perturbations Z (n_replicates, n): N(0, σ_z²) or ±σ_z with equal probability (001:1.63)."""
+    """The perturbations Z (n_replicates, n): N(0, σ_z²) or ±σ_z with equal probability (Wahba 1998, eq. 1.63)."""
     sigma_z = check_positive(sigma_z, "sigma_z")
     if int(n_replicates) != n_replicates or n_replicates < 1:
         raise ValueError(f"n_replicates must be a positive integer; got {n_replicates!r}.")
@@ -184,7 +184,7 @@ def perturbed_problem(y, z):
 
 
 def ran_gacv_E(yf, free=None):
-    """Diagonal of E in (001:1.63): 1 if y_i f_i < −1, ½ if −1 < y_i f_i < 1, 0 otherwise.
+    """Diagonal of E in (Wahba 1998, eq. 1.63): 1 if y_i f_i < −1, ½ if −1 < y_i f_i < 1, 0 otherwise.
 
     ``free`` marks margin support vectors (0 < α_i < C_i): they sit at y_i f_i = 1 exactly (the
     degenerate point the seed sets aside), so they get 0 whatever rounding makes of y_i f_i.
@@ -196,7 +196,7 @@ def ran_gacv_E(yf, free=None):
 
 
 def ran_gacv_value(f, y, f_perturbed, z, sigma_z, free=None):
-    """ranGACV = (1/n) Σ (1 − y_i f_i)_+ + (2/(nσ_z²)) Z'E(f^{Y+Z} − f^Y) (001:1.63).
+    """ranGACV = (1/n) Σ (1 − y_i f_i)_+ + (2/(nσ_z²)) Z'E(f^{Y+Z} − f^Y) (Wahba 1998, eq. 1.63).
 
     Shapes: f (..., n); f_perturbed and z (R, ..., n) or (..., n) → one value per replicate.
     """

@@ -98,11 +98,11 @@ class Dataset:
         distribution; multi-class → (m, K) class probabilities. ``None`` if unknown.
     bayes_threshold : float
         Bayes rule = sign(p_true(x) − bayes_threshold); 0.5 in the standard case,
-        L(−1)/(L(−1)+L(+1)) in Wahba's non-standard case (000:§5).
+        L(−1)/(L(−1)+L(+1)) in Wahba's non-standard case (Wahba et al. 2001, §5).
     bayes_error : float or None
         Minimal expected (L-weighted) misclassification of a new point from the sampling law:
         E{L(+1) p [−φ]_* + L(−1)(1 − p) [φ]_*} at the Bayes rule φ (the population analogue of
-        BRMISCLASS, (000:12)); plain Bayes error when L = (1, 1). ``None`` if unknown.
+        BRMISCLASS, (Wahba et al. 2001, eq. 12)); plain Bayes error when L = (1, 1). ``None`` if unknown.
     L : tuple (L(−1), L(+1))
         Misclassification weights, (1.0, 1.0) standard.
     params : dict
@@ -268,7 +268,7 @@ def _synthetic_test_sample(name: str, items: tuple, n, seed=0) -> Dataset:
 
 
 # --------------------------------------------------------------------------------------------
-# 1. Wahba, Lin, Lee & Zhang 2001 (000:§6)
+# 1. Wahba, Lin, Lee & Zhang 2001 (Wahba et al. 2001, §6)
 # --------------------------------------------------------------------------------------------
 def wahba_costs(C_plus=1.0, C_minus=2.0, pi_plus=0.1, pi_minus=0.9, pi_s_plus=0.4):
     """Misclassification weights of the non-standard SVM and its Bayes threshold.
@@ -290,7 +290,7 @@ def wahba_costs(C_plus=1.0, C_minus=2.0, pi_plus=0.1, pi_minus=0.9, pi_s_plus=0.
 
     Notes
     -----
-    Wahba, Lin, Lee & Zhang 2001, (000:§5) and (000:§6).
+    Wahba, Lin, Lee & Zhang 2001, (Wahba et al. 2001, §5) and (Wahba et al. 2001, §6).
     """
     Cp = _check_real(C_plus, "C_plus", lo=0, lo_open=True)
     Cm = _check_real(C_minus, "C_minus", lo=0, lo_open=True)
@@ -313,7 +313,7 @@ def _diag_gauss_logpdf(X, mean, var):
 
 
 def _wahba_p(mean_plus, cov_plus, mean_minus, cov_minus, pi_s_plus, X):
-    """p_s(x) = π_s⁺g⁺ / (π_s⁺g⁺ + π_s⁻g⁻) (000:§5, denominator with π_s⁺ as in SPEC §2.1)."""
+    """p_s(x) = π_s⁺g⁺ / (π_s⁺g⁺ + π_s⁻g⁻) (Wahba et al. 2001, §5, denominator with π_s⁺ as in SPEC §2.1)."""
     A = _check_points(X, 2, "wahba2001 p_true")
     lp = np.log(pi_s_plus) + _diag_gauss_logpdf(A, mean_plus, cov_plus)
     lm = np.log1p(-pi_s_plus) + _diag_gauss_logpdf(A, mean_minus, cov_minus)
@@ -381,7 +381,7 @@ def _wahba_sample(n, seed, p, rng_maker) -> Dataset:
 def wahba2001(n=200, seed=0, nonstandard=False, C_plus=1.0, C_minus=2.0, pi_plus=0.1, pi_minus=0.9,
               pi_s_plus=0.4, mean_plus=(0.0, 0.0), cov_plus=(1.0, 1.0), mean_minus=(2.0, 2.0),
               cov_minus=(2.0, 1.0)) -> Dataset:
-    """Wahba et al.'s two-Gaussian simulation, standard or non-standard (000:§6).
+    """Wahba et al.'s two-Gaussian simulation, standard or non-standard (Wahba et al. 2001, §6).
 
     Class +1 ~ N(mean_plus, diag(cov_plus)), class −1 ~ N(mean_minus, diag(cov_minus)) (``cov_*``
     are the two variances); n⁺ = round(π_s⁺ n) points of class +1 (half-up rounding), the rest −1.
@@ -405,7 +405,7 @@ def wahba2001(n=200, seed=0, nonstandard=False, C_plus=1.0, C_minus=2.0, pi_plus
 
     Notes
     -----
-    Wahba, Lin, Lee & Zhang 2001, (000:§5–6); the p_s denominator uses π_s⁺ (SPEC §2.1).
+    Wahba, Lin, Lee & Zhang 2001, (Wahba et al. 2001, §5–6); the p_s denominator uses π_s⁺ (SPEC §2.1).
     """
     seed = _check_seed(seed)
     n = _check_n(n, "wahba2001")
@@ -421,7 +421,7 @@ def wahba2001(n=200, seed=0, nonstandard=False, C_plus=1.0, C_minus=2.0, pi_plus
 
 
 # --------------------------------------------------------------------------------------------
-# 2. ESL mixture (004:§4, §5; Hastie, Tibshirani & Friedman §2.3.3)
+# 2. ESL mixture (Zhu & Hastie 2002, §4, §5; Hastie, Tibshirani & Friedman §2.3.3)
 # --------------------------------------------------------------------------------------------
 _ESL_VAR = 0.2  # each observation ~ N(m_k, I/5)
 _ESL_CENTRES_SEED = 12  # a realization whose Bayes error (0.2101) matches ESL's ≈ 0.21
@@ -452,7 +452,7 @@ def esl_centres(centres_seed=_ESL_CENTRES_SEED, n_classes=2, class_means=None) -
 
     Notes
     -----
-    Hastie, Tibshirani & Friedman, ESL §2.3.3; Zhu & Hastie 2002 (004:§4).
+    Hastie, Tibshirani & Friedman, ESL §2.3.3; Zhu & Hastie 2002 (Zhu & Hastie 2002, §4).
     """
     seed = _check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
     K, means = _esl_means(n_classes, class_means)
@@ -538,7 +538,7 @@ def _esl_sample(n, seed, p, rng_maker) -> Dataset:
 
 
 def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, class_means=None) -> Dataset:
-    """ESL's Gaussian-mixture classes (Zhu & Hastie 2002, (004:§4); multi-class (004:§5)).
+    """ESL's Gaussian-mixture classes (Zhu & Hastie 2002, (Zhu & Hastie 2002, §4); multi-class (Zhu & Hastie 2002, §5)).
 
     Each class has 10 centres (see :func:`esl_centres`, drawn once from ``centres_seed``); an
     observation picks one of its class's centres uniformly and draws N(m_k, I/5). Class sizes are
@@ -564,7 +564,7 @@ def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, clas
 
     Notes
     -----
-    Hastie, Tibshirani & Friedman 2001, §2.3.3; Zhu & Hastie 2002, (004:§4) and (004:§5).
+    Hastie, Tibshirani & Friedman 2001, §2.3.3; Zhu & Hastie 2002, (Zhu & Hastie 2002, §4) and (Zhu & Hastie 2002, §5).
     """
     seed = _check_seed(seed)
     cs = _check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
@@ -575,20 +575,20 @@ def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, clas
 
 
 def esl_mixture3(n=300, seed=0, centres_seed=_ESL_CENTRES_SEED, class_means=None) -> Dataset:
-    """Three-class ESL mixture (004:§5), default centre means (0, 1), (1, 0), (1, 1).
+    """Three-class ESL mixture (Zhu & Hastie 2002, §5), default centre means (0, 1), (1, 0), (1, 1).
 
     Same as ``esl_mixture(n, seed, centres_seed, n_classes=3, class_means)``; y ∈ {0, 1, 2} and
     ``p_true`` returns (m, 3) class probabilities.
 
     Notes
     -----
-    Zhu & Hastie 2002, (004:§5), Fig. 4 (N = 300).
+    Zhu & Hastie 2002, (Zhu & Hastie 2002, §5), Fig. 4 (N = 300).
     """
     return esl_mixture(n=n, seed=seed, centres_seed=centres_seed, n_classes=3, class_means=class_means)
 
 
 # --------------------------------------------------------------------------------------------
-# 3. Navia-Vázquez et al. 2004, scenarios A and B (003:28–29, SPEC §2.3)
+# 3. Navia-Vázquez et al. 2004, scenarios A and B (Navia-Vázquez et al. 2004, eqs. 28–29, SPEC §2.3)
 # --------------------------------------------------------------------------------------------
 # (P(+1), [(weight, kind, a, b)...] for f(x|+1)); f(x|-1) = U(0, 0.5) in both.
 # kind "n": N(mean=a, sd=b); kind "u": U(a, b).
@@ -638,7 +638,7 @@ def usvc_theoretical_ce(scenario, th):
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (003:28–29) as read in SPEC §2.3; (003:Fig. 2c–d).
+    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eqs. 28–29) as read in SPEC §2.3; (Navia-Vázquez et al. 2004, Fig. 2c–d).
     """
     s = _usvc_scenario(scenario)
     t = np.asarray(th, dtype=np.float64)
@@ -694,7 +694,7 @@ def _usvc_sample(n, seed, p, rng_maker, s) -> Dataset:
 
 
 def usvc_A(n=500, seed=0) -> Dataset:
-    """Scenario A of the unbiased-SVC paper, one-dimensional (003:28).
+    """Scenario A of the unbiased-SVC paper, one-dimensional (Navia-Vázquez et al. 2004, eq. 28).
 
     f(x|+1) = ¾ N(0.75, 0.15) + ¼ N(0.2, 0.02) (second argument = standard deviation), P(+1) = 2/3;
     f(x|−1) = U(0, 0.5), P(−1) = 1/3; class counts ~ Binomial(n, P(+1)) (redrawn in the rare case
@@ -707,7 +707,7 @@ def usvc_A(n=500, seed=0) -> Dataset:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (003:28), SPEC §2.3.
+    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 28), SPEC §2.3.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "usvc_A")
@@ -715,7 +715,7 @@ def usvc_A(n=500, seed=0) -> Dataset:
 
 
 def usvc_B(n=500, seed=0) -> Dataset:
-    """Scenario B of the unbiased-SVC paper, one-dimensional (003:29).
+    """Scenario B of the unbiased-SVC paper, one-dimensional (Navia-Vázquez et al. 2004, eq. 29).
 
     f(x|+1) = (1/1.4) U(0.7, 0.95) + (0.4/1.4) N(0.25, 0.02), P(+1) = 0.7; f(x|−1) = U(0, 0.5),
     P(−1) = 0.3; class counts ~ Binomial(n, P(+1)).
@@ -727,7 +727,7 @@ def usvc_B(n=500, seed=0) -> Dataset:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (003:29), SPEC §2.3.
+    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 29), SPEC §2.3.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "usvc_B")
@@ -735,7 +735,7 @@ def usvc_B(n=500, seed=0) -> Dataset:
 
 
 # --------------------------------------------------------------------------------------------
-# 4. Banana (002:Experiments; PRTools gendatb)
+# 4. Banana (Loosli & Canu 2006, Experiments; PRTools gendatb)
 # --------------------------------------------------------------------------------------------
 def _banana_sample(n, seed, p, rng_maker) -> Dataset:
     rng = rng_maker(seed)
@@ -756,7 +756,7 @@ def _banana_sample(n, seed, p, rng_maker) -> Dataset:
 
 
 def banana(n=200, seed=0, r=5.0, s=1.0) -> Dataset:
-    """"Apple and banana" data, after PRTools' ``gendatb`` (002:Experiments).
+    """"Apple and banana" data, after PRTools' ``gendatb`` (Loosli & Canu 2006, Experiments).
 
     Class +1: θ ~ U(0.125π, 1.375π), x = r(sin θ, cos θ) + s·N(0, I);
     class −1: θ ~ U(−0.875π, 0.375π), x = r(sin θ, cos θ) + s·N(0, I) − (0.75r, 0.75r).
@@ -764,7 +764,7 @@ def banana(n=200, seed=0, r=5.0, s=1.0) -> Dataset:
 
     Notes
     -----
-    Loosli & Canu 2006, (002:Experiments); SPEC §2.4.
+    Loosli & Canu 2006, (Loosli & Canu 2006, Experiments); SPEC §2.4.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "banana")
@@ -808,7 +808,7 @@ def twonorm(n=200, seed=0, d=20) -> Dataset:
 
     Notes
     -----
-    Breiman 1996 (the data sets of (003:Tables 2–3)); SPEC §2.5.
+    Breiman 1996 (the data sets of (Navia-Vázquez et al. 2004, Tables 2–3)); SPEC §2.5.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "twonorm")
@@ -878,7 +878,7 @@ def ringnorm(n=200, seed=0, d=20) -> Dataset:
 
     Notes
     -----
-    Breiman 1996 (the data sets of (003:Tables 2–3)); SPEC §2.5.
+    Breiman 1996 (the data sets of (Navia-Vázquez et al. 2004, Tables 2–3)); SPEC §2.5.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "ringnorm")
@@ -1015,7 +1015,7 @@ def waveform(n=200, seed=0, n_classes=2) -> Dataset:
 
     Notes
     -----
-    Breiman, Friedman, Olshen & Stone 1984, §2.6.2; the data sets of (003:Tables 2–3).
+    Breiman, Friedman, Olshen & Stone 1984, §2.6.2; the data sets of (Navia-Vázquez et al. 2004, Tables 2–3).
     """
     seed = _check_seed(seed)
     K = _check_int(n_classes, "n_classes", minimum=2, maximum=3)
@@ -1112,7 +1112,7 @@ def sklearn_dataset(name, n=None, seed=0, standardize=True, keep_classes=None) -
     Parameters
     ----------
     name : {"breast_cancer", "iris", "wine"}
-        breast_cancer is binary (malignant −1, benign +1; the "Breast" row of (003:Table 4));
+        breast_cancer is binary (malignant −1, benign +1; the "Breast" row of (Navia-Vázquez et al. 2004, Table 4));
         iris and wine have 3 classes unless ``keep_classes`` names two of them.
     n : int or None
         None or n ≥ the number of rows: all rows. Otherwise a stratified random subset of n rows

@@ -1,10 +1,10 @@
-"""Kernel logistic regression and the Import Vector Machine (Zhu & Hastie 2002, seed 004).
+"""Kernel logistic regression and the Import Vector Machine (Zhu & Hastie 2002).
 
 Public layer over the numba kernels of :mod:`svmviz._klr`: input checks, label coding, warnings.
 
-Model and conventions (SPEC §6). Labels are coded 0/1 internally (004:§3): for two classes
+Model and conventions (SPEC §6). Labels are coded 0/1 internally (Zhu & Hastie 2002, §3): for two classes
 ``classes_[0]`` (−1 in the public ±1 convention) is the base class and ``f(x) = ln(p₊/p₋)``; for
-M + 1 > 2 classes the *last* class ``classes_[-1]`` is the base (004:§5) and
+M + 1 > 2 classes the *last* class ``classes_[-1]`` is the base (Zhu & Hastie 2002, §5) and
 ``f_j(x) = ln(p_j / p_{M+1})``. The fitted function is
 
     f_j(x) = b_j + Σ_{s ∈ S} a_sj K(x, x_s)
@@ -12,7 +12,7 @@ M + 1 > 2 classes the *last* class ``classes_[-1]`` is the base (004:§5) and
 with an unpenalised intercept b (the paper drops it "for notational simplicity"; pass
 ``fit_intercept=False`` for the paper's literal model) and the regularised negative log-likelihood
 
-    H = Σ_i [−y_i'f(x_i) + ln(1 + Σ_j e^{f_j(x_i)})] + (λ/2) Σ_j a_j' K_q a_j      (004:4), (004:9)
+    H = Σ_i [−y_i'f(x_i) + ln(1 + Σ_j e^{f_j(x_i)})] + (λ/2) Σ_j a_j' K_q a_j      (Zhu & Hastie 2002, eq. 4), (Zhu & Hastie 2002, eq. 9)
 
 — a *sum* over the N training points, so λ is on the paper's scale (λ = e^−2 ≈ 0.135 for N = 200).
 The Gaussian kernel is K(x, x') = exp(−‖x − x'‖²/(2σ²)) (SPEC §1). The seed does not state its σ;
@@ -44,7 +44,7 @@ _STATUS_TEXT = {
 
 
 def paper_lambdas(n: int = 21) -> np.ndarray:
-    """The λ grid of (004:Fig 2): e^10 down to e^−10, ``n`` log-spaced values (21 = integer powers)."""
+    """The λ grid of (Zhu & Hastie 2002, Fig. 2): e^10 down to e^−10, ``n`` log-spaced values (21 = integer powers)."""
     if int(n) != n or n < 2:
         raise ValueError(f"the λ grid needs at least 2 values; got {n!r}.")
     return np.exp(np.linspace(10.0, -10.0, int(n)))
@@ -157,8 +157,8 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
 class KernelLogisticRegression(_KernelLogitBase):
     """Full kernel logistic regression (every training point indexes a basis function).
 
-    Minimises H of (004:4) (binary) or (004:9) (multi-class, last class as base) by Newton's
-    method, i.e. the weighted least-squares iteration (004:5), with a backtracking line search.
+    Minimises H of (Zhu & Hastie 2002, eq. 4) (binary) or (Zhu & Hastie 2002, eq. 9) (multi-class, last class as base) by Newton's
+    method, i.e. the weighted least-squares iteration (Zhu & Hastie 2002, eq. 5), with a backtracking line search.
 
     Parameters
     ----------
@@ -188,7 +188,7 @@ class KernelLogisticRegression(_KernelLogitBase):
 
     Notes
     -----
-    Zhu & Hastie 2002, (004:4), (004:5), (004:9).
+    Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 4), (Zhu & Hastie 2002, eq. 5), (Zhu & Hastie 2002, eq. 9).
     """
 
     def __init__(self, lam=1.0, sigma=DEFAULT_SIGMA, kernel="rbf", fit_intercept=True, tol=1e-12,
@@ -237,26 +237,26 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
 class IVMClassifier(_KernelLogitBase):
     """The Import Vector Machine: kernel logistic regression on a greedily chosen import set S.
 
-    Greedy forward selection (004:B1–B4): starting from S = ∅ (intercept only), every remaining
-    point x_l is scored by H(x_l) of the sub-model on S ∪ {x_l} (004:6), the best one is imported,
-    the sub-model refitted exactly and H_k recorded, until |H_k − H_{k−r}| / |H_k| < eps (004:§3.3,
+    Greedy forward selection (Zhu & Hastie 2002, B1–B4): starting from S = ∅ (intercept only), every remaining
+    point x_l is scored by H(x_l) of the sub-model on S ∪ {x_l} (Zhu & Hastie 2002, eq. 6), the best one is imported,
+    the sub-model refitted exactly and H_k recorded, until |H_k − H_{k−r}| / |H_k| < eps (Zhu & Hastie 2002, §3.3,
     checked for k ≥ r with H_0 = the starting fit).
 
     Parameters
     ----------
     lam : float
-        λ > 0 of (004:4) / (004:9) (loss summed over the N points).
+        λ > 0 of (Zhu & Hastie 2002, eqs. 4 and 9) (loss summed over the N points).
     sigma : float
         Gaussian width, K = exp(−‖x − x'‖²/(2σ²)); default 1/√2.
     kernel : {"rbf", "linear", "poly"}
     r : int
-        Lag of the stopping rule (004:§3.3).
+        Lag of the stopping rule (Zhu & Hastie 2002, §3.3).
     eps : float
         Relative tolerance of the stopping rule (the paper's α = 0.001).
     max_import : int or None
         Cap on |S| (None: no cap). Reaching it before the rule holds gives status 1 and a warning.
     method : {"onestep", "full"}
-        "onestep" = (B2*): one Newton / weighted-LS step (004:5) from the current fit per candidate,
+        "onestep" = (B2*): one Newton / weighted-LS step (Zhu & Hastie 2002, eq. 5) from the current fit per candidate,
         O(Nq) each through a bordered system; "full" = (B2): a full Newton solve per candidate.
     fit_intercept : bool
     tol, max_iter : Newton tolerance (decrement relative to max(1, |H|)) and iteration cap.
@@ -283,8 +283,8 @@ class IVMClassifier(_KernelLogitBase):
 
     Notes
     -----
-    Zhu & Hastie 2002, (004:4)–(004:6), algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
-    multi-class (004:7)–(004:9).
+    Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 4)–(Zhu & Hastie 2002, eq. 6), algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
+    multi-class (Zhu & Hastie 2002, eq. 7)–(Zhu & Hastie 2002, eq. 9).
     """
 
     def __init__(self, lam=1.0, sigma=DEFAULT_SIGMA, kernel="rbf", r=1, eps=1e-3, max_import=None,
@@ -354,7 +354,7 @@ class IVMClassifier(_KernelLogitBase):
         return self
 
 
-# --------------------------------------------------------------------------- λ path (004:C1–C5)
+# --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, C1–C5)
 class PathSteps(NamedTuple):
     """Every greedy step along the λ path: one row per (λ, k)."""
 
@@ -411,7 +411,7 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
                     eps=1e-3, max_import=None, method="onestep", fit_intercept=True, tol=1e-10,
                     max_iter=100, chunk=512, degree=3, gamma=1.0, coef0=1.0,
                     progress: Callable | None = None) -> IVMPath:
-    """The λ path of the IVM (004:C1–C5): λ from large to small, warm-starting the import set.
+    """The λ path of the IVM (Zhu & Hastie 2002, C1–C5): λ from large to small, warm-starting the import set.
 
     At each λ the import set S of the previous (larger) λ is refitted and then grown by (B2*)
     (or (B2)) until the stopping rule holds; the tuning-set misclassification, |S| and H are
@@ -421,7 +421,7 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
     Parameters
     ----------
     X : array (n, d); y : array (n,), two or more classes
-    X_tune : array (m, d); y_tune : array (m,) — the tuning set (004:§3.4)
+    X_tune : array (m, d); y_tune : array (m,) — the tuning set (Zhu & Hastie 2002, §3.4)
     lams : array (L,), optional
         Decreasing positive λ values; default :func:`paper_lambdas` (e^10 … e^−10, 21 values).
         They are sorted decreasing.
@@ -530,7 +530,7 @@ def klr_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
 
     Notes
     -----
-    Zhu & Hastie 2002, (004:4)–(004:5) with S = all points.
+    Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 4)–(Zhu & Hastie 2002, eq. 5) with S = all points.
     """
     import time
 
@@ -568,7 +568,7 @@ def klr_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
 
 # --------------------------------------------------------------------------- the SVM beside it
 class SVMPath(NamedTuple):
-    """Wahba's SVM on the IVM's λ grid, for the comparison of (004:Fig 3)."""
+    """Wahba's SVM on the IVM's λ grid, for the comparison of (Zhu & Hastie 2002, Fig. 3)."""
 
     lams: np.ndarray        # (L,) the SVM's own λ (Wahba's scaling) = lams_ivm / (2n)
     lams_ivm: np.ndarray    # (L,) the IVM λ each one corresponds to
@@ -598,7 +598,7 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
 
     Notes
     -----
-    Zhu & Hastie 2002, (004:1) and §4; Wahba et al. 2001, (000:1).
+    Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 1) and §4; Wahba et al. 2001, (Wahba et al. 2001, eq. 1).
     """
     from .svm import SVMClassifier, fit_lambda_sequence
 

@@ -1,22 +1,22 @@
 """Loss functions of τ = yf, their prediction functions μ(f), and the GACV / ranGACV / LOO curves.
 
 Wahba (1998), "Support vector machines, reproducing kernel Hilbert spaces and the randomized GACV"
-(seed 001; SPEC §7). Every loss is a function g(τ) of the margin τ = y f(x):
+(Wahba 1998; SPEC §7). Every loss is a function g(τ) of the margin τ = y f(x):
 
 =================  ==============================  ==========================================
 name               g(τ)                            source
 =================  ==============================  ==========================================
-hinge              (1 − τ)_+                       the SVM, (001:§1.3.1) with ε = 1
-misclassification  [−τ]_*  ([u]_* = 1 if u ≥ 0)    (001:1.22) with ε = 0
-deviance           ln(1 + e^{−τ})                  (001:1.21), penalized likelihood
+hinge              (1 − τ)_+                       the SVM, (Wahba 1998, §1.3.1) with ε = 1
+misclassification  [−τ]_*  ([u]_* = 1 if u ≥ 0)    (Wahba 1998, eq. 1.22) with ε = 0
+deviance           ln(1 + e^{−τ})                  (Wahba 1998, eq. 1.21), penalized likelihood
 exponential        e^{−τ}                          AdaBoost (Zhu & Hastie 2002, Fig. 1)
-sigmoid            1 / (1 + e^{aτ}),  a > 0        Bradley, Mangasarian & Street, (001:§1.2.3)
+sigmoid            1 / (1 + e^{aτ}),  a > 0        Bradley, Mangasarian & Street, (Wahba 1998, §1.2.3)
 concave_exp        [1 − e^{aτ}]_+,  a > 0          same; concave for τ < 0, 0 for τ ≥ 0
-wahba_v            v_{ε+,ε−}(τ),  ε− ≤ ε+          (001:1.23)
-smooth_step        θ̃_s((1 − τ)_+)                  the USVC loss (003:6), from :mod:`svmviz.usvc`
+wahba_v            v_{ε+,ε−}(τ),  ε− ≤ ε+          (Wahba 1998, eq. 1.23)
+smooth_step        θ̃_s((1 − τ)_+)                  the USVC loss (Navia-Vázquez et al. 2004, eq. 6), from :mod:`svmviz.usvc`
 =================  ==============================  ==========================================
 
-Reading of (001:1.23). v_{ε+,ε−}(τ) = [(ε+ + ε−)/2 − τ]_+ for τ < ε−, (τ − ε+)²/(2(ε+ − ε−)) on
+Reading of (Wahba 1998, eq. 1.23). v_{ε+,ε−}(τ) = [(ε+ + ε−)/2 − τ]_+ for τ < ε−, (τ − ε+)²/(2(ε+ − ε−)) on
 [ε−, ε+], 0 for τ ≥ ε+: the hinge [m − τ]_+ with its kink at m = (ε+ + ε−)/2 rounded off by a
 parabola on [ε−, ε+]. The pieces join with equal value ((ε+ − ε−)/2 at ε−, 0 at ε+) and equal slope
 (−1 and 0), so v is convex and C¹. When ε− = ε+ = ε the parabola disappears and v_{ε,ε} = [ε − τ]_+
@@ -24,8 +24,8 @@ parabola on [ε−, ε+]. The pieces join with equal value ((ε+ − ε−)/2 at
 
 Two different "prediction functions".
 
-* Wahba's μ(f) (001:1.39) is μ(f) = Σ_{y=±1} ∂g(yf)/∂f = g'(f) − g'(−f), the "prediction of y given
-  f" used in the leaving-out-one argument, plotted against f in (001:Fig 1.2). This reading
+* Wahba's μ(f) (Wahba 1998, eq. 1.39) is μ(f) = Σ_{y=±1} ∂g(yf)/∂f = g'(f) − g'(−f), the "prediction of y given
+  f" used in the leaving-out-one argument, plotted against f in (Wahba 1998, Fig. 1.2). This reading
   reproduces every statement of the seed: for the deviance μ(f) = 2p − 1 with p = 1/(1 + e^{−f});
   for v_{ε+,ε−}, μ = +1 for f > max{ε+, −ε−}, −1 for f < −max{ε+, −ε−} (the extraction's
   "min{ε+, −ε−}" lost a sign: μ is odd) and piecewise linear, non-decreasing in between; for
@@ -75,7 +75,7 @@ def _check_eps(eps_plus, eps_minus) -> tuple[float, float]:
     if not (np.isfinite(ep) and np.isfinite(em)):
         raise ValueError("eps_plus and eps_minus must be finite numbers.")
     if em > ep:
-        raise ValueError(f"v_{{ε+,ε−}} needs ε− ≤ ε+ (001:1.23); got ε+ = {ep:g}, ε− = {em:g} — swap them.")
+        raise ValueError(f"v_{{ε+,ε−}} needs ε− ≤ ε+ (Wahba 1998, eq. 1.23); got ε+ = {ep:g}, ε− = {em:g} — swap them.")
     return ep, em
 
 
@@ -94,7 +94,7 @@ def hinge(tau) -> np.ndarray:
 
     Notes
     -----
-    Wahba 1998, the SVM loss [ε − τ]_+ of (001:§1.3.1) with ε = 1; Fig 1.1.
+    Wahba 1998, the SVM loss [ε − τ]_+ of (Wahba 1998, §1.3.1) with ε = 1; Fig 1.1.
     """
     return np.maximum(1.0 - _tau(tau), 0.0)
 
@@ -104,7 +104,7 @@ def misclassification(tau) -> np.ndarray:
 
     Notes
     -----
-    Wahba 1998, (001:1.22) with ε = 0; [u]_* = 1 if u ≥ 0 (SPEC §1).
+    Wahba 1998, (Wahba 1998, eq. 1.22) with ε = 0; [u]_* = 1 if u ≥ 0 (SPEC §1).
     """
     return np.where(-_tau(tau) >= 0.0, 1.0, 0.0)
 
@@ -114,7 +114,7 @@ def deviance(tau) -> np.ndarray:
 
     Notes
     -----
-    Wahba 1998, (001:1.21); Fig 1.1.
+    Wahba 1998, (Wahba 1998, eq. 1.21); Fig 1.1.
     """
     return np.logaddexp(0.0, -_tau(tau))
 
@@ -161,7 +161,7 @@ def wahba_v(tau, eps_plus: float = 1.0, eps_minus: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    Wahba 1998, (001:1.23); convex with a continuous first derivative.
+    Wahba 1998, (Wahba 1998, eq. 1.23); convex with a continuous first derivative.
     """
     ep, em = _check_eps(eps_plus, eps_minus)
     t = _tau(tau)
@@ -179,7 +179,7 @@ def smooth_step(tau, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (003:6); SPEC §7: θ̃_s(1 − τ).
+    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 6); SPEC §7: θ̃_s(1 − τ).
     """
     from .usvc import theta_smooth
 
@@ -212,7 +212,7 @@ LOSS_PARAMS: dict[str, tuple[str, ...]] = {
     "sigmoid": ("a",), "concave_exp": ("a",), "wahba_v": ("eps_plus", "eps_minus"), "smooth_step": ("s", "k_eps"),
 }
 
-#: LaTeX of the full definition of v (001:1.23), for the page
+#: LaTeX of the full definition of v (Wahba 1998, eq. 1.23), for the page
 WAHBA_V_LATEX = (r"v_{\epsilon_+,\epsilon_-}(\tau)=\begin{cases}\big[\tfrac{\epsilon_++\epsilon_-}{2}-\tau\big]_+"
                  r" & \tau<\epsilon_-\\ \frac{(\tau-\epsilon_+)^2}{2(\epsilon_+-\epsilon_-)} & \epsilon_-\le\tau\le"
                  r"\epsilon_+\\ 0 & \tau\ge\epsilon_+\end{cases}")
@@ -249,7 +249,7 @@ def loss_values(name: str, tau, **params) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------------------------
-# derivatives and Wahba's prediction function μ(f) (001:1.39)
+# derivatives and Wahba's prediction function μ(f) (Wahba 1998, eq. 1.39)
 # ----------------------------------------------------------------------------------------------
 def loss_derivative(name: str, tau, **params) -> np.ndarray:
     """g'(τ); at a kink the right derivative (hinge at 1, v at ε− = ε+, concave_exp at 0).
@@ -309,7 +309,7 @@ def prediction_function(name: str, f, **params) -> np.ndarray:
 
     Notes
     -----
-    Wahba 1998, (001:1.39), plotted in (001:Fig 1.2).
+    Wahba 1998, (Wahba 1998, eq. 1.39), plotted in (Wahba 1998, Fig. 1.2).
     """
     ff = _tau(f, "f")
     return loss_derivative(name, ff, **params) - loss_derivative(name, -ff, **params)
@@ -441,7 +441,7 @@ def population_minimizer(name: str, p, **params) -> Minimizer:
 
     Notes
     -----
-    Wahba 1998, §1.3.1 (001:1.24–1.31) — the expected loss behind the GCKL; Zhu & Hastie 2002, §2 (004).
+    Wahba 1998, §1.3.1 (Wahba 1998, eqs. 1.24–1.31) — the expected loss behind the GCKL; Zhu & Hastie 2002, §2 (004).
     """
     _check_name(name)
     prm = _params_for(name, params)
@@ -498,9 +498,9 @@ class GacvCurves(NamedTuple):
 
     lambdas : (m,)
     sigma : float
-    values : dict key -> (m,) — "gacv" (exact, 000:4), "rangacv" (mean over replicates, 001:1.63),
-        "loo_hinge" (V_0 of 001:1.34 with g = hinge: what GACV estimates), "loo" (leave-one-out
-        misclassification), "gckl" and "misclass" when the truth p is known, "hinge_obs" (OBS, 001:1.36).
+    values : dict key -> (m,) — "gacv" (exact, Wahba et al. 2001, eq. 4), "rangacv" (mean over replicates, Wahba 1998, eq. 1.63),
+        "loo_hinge" (V_0 of Wahba 1998, eq. 1.34, with g = hinge: what GACV estimates), "loo" (leave-one-out
+        misclassification), "gckl" and "misclass" when the truth p is known, "hinge_obs" (OBS, Wahba 1998, eq. 1.36).
     rangacv_replicates : (R, m) or None
     best : dict key -> argmin index
     n_sv : (m,) number of support vectors
@@ -540,7 +540,7 @@ def gacv_curves(X, y, lambdas, sigma, *, p_true=None, loo: bool = True, ran_gacv
 
     Notes
     -----
-    Wahba 1998, (001:1.34) (V_0), (001:1.63) (ranGACV); Wahba et al. 2001, (000:4) (GACV). The fits and
+    Wahba 1998, (Wahba 1998, eq. 1.34) (V_0), (Wahba 1998, eq. 1.63) (ranGACV); Wahba et al. 2001, (Wahba et al. 2001, eq. 4) (GACV). The fits and
     ranGACV come from :func:`svmviz.tuning.criteria_curves`; the leave-one-out decision values
     from :func:`svmviz.criteria.leave_one_out_decisions`, from which both V_0 with g = (1 − τ)_+ and
     the leave-one-out misclassification are formed.

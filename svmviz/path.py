@@ -1,6 +1,6 @@
 """The ν-SVM regularization path, leave-one-out along it, and automatic stopping (Loosli & Canu 2006).
 
-Problem (002:Dual; SPEC §4), ``m`` training points, ``λ = mν``::
+Problem (Loosli & Canu 2006, Dual; SPEC §4), ``m`` training points, ``λ = mν``::
 
     max_α −½ α'Gα   s.t.  α'1 = λ,  α'y = 0,  0 ≤ α_i ≤ 1,     G_ij = y_i y_j k(x_i, x_j)/m,
 
@@ -16,7 +16,7 @@ points are in E there. It ends at ``λ_max = 2·min(n₊, n₋)``, the largest f
 carries λ/2 ≤ n_c) — sklearn's ``NuSVC`` feasible range ``ν ≤ 2 min(n₊, n₋)/m``; ``λ = m`` only for
 balanced classes (the seed's "stopped when λ = m").
 
-Between breakpoints α, b and ρ are linear in λ (002:"Defining steps"). Breakpoints are returned in
+Between breakpoints α, b and ρ are linear in λ (Loosli & Canu 2006, "Defining steps"). Breakpoints are returned in
 non-decreasing order; two consecutive equal λ mark a jump of b and ρ (the optimal (b, ρ) is an
 interval there because one class has no point strictly inside the box); ``state_at`` returns the
 right limit, both are optimal at that λ.
@@ -131,7 +131,7 @@ class NuPath:
 
     @property
     def coefs(self) -> np.ndarray:
-        """α_i y_i at every breakpoint, shape (T, m) (002: Fig. "Path")."""
+        """α_i y_i at every breakpoint, shape (T, m) (Loosli & Canu 2006, Fig. "Path")."""
         return self.alphas * self.y[None, :]
 
     # -- evaluation anywhere on the path -------------------------------------------------------
@@ -255,7 +255,7 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
 
     Notes
     -----
-    Loosli & Canu 2006, (002:Summary) for the four events, (002:"Linear system to solve") for the
+    Loosli & Canu 2006, (Loosli & Canu 2006, Summary) for the four events, (Loosli & Canu 2006, "Linear system to solve") for the
     direction; ties and singular systems as described in :mod:`svmviz._nu_path`.
     """
     X = check_matrix(X, "X", min_rows=2)
@@ -289,7 +289,7 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
 
 
 class LooPath(NamedTuple):
-    """Leave-one-out estimates along the path (002: "Leave-one-out evaluation").
+    """Leave-one-out estimates along the path (Loosli & Canu 2006, "Leave-one-out evaluation").
 
     lambdas, nus : (k,) where evaluated; loo1 : (k,) LOO error rate (1/m) Σ [−y_i ŷ_i]_*;
     loo2 : (k,) (1/m) Σ max(0, 1 − y_i ŷ_i/ρ^{[−i]}) — the seed's LOO2 with each leave-i-out
@@ -357,7 +357,7 @@ def loo_at(path: NuPath, lam: float, *, tol: float = 1e-9, max_qp_iter: int | No
 
 
 def auto_stop(loo2, *, window: int = 5, rtol: float = 0.05) -> int:
-    """The automatic stopping point (002: "Stopping criteria"): the first index ``k`` after which LOO2
+    """The automatic stopping point (Loosli & Canu 2006, "Stopping criteria"): the first index ``k`` after which LOO2
     stops varying — ``|LOO2_j − LOO2_k| ≤ rtol·|LOO2_k|`` for the next ``window`` evaluations.
     Returns the last index if LOO2 never settles."""
     v = np.asarray(loo2, dtype=np.float64)
@@ -399,7 +399,7 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
 
     Notes
     -----
-    Loosli & Canu 2006, (002: "Leave-one-out evaluation", "How to do it practically"): only E ∪ L
+    Loosli & Canu 2006, (Loosli & Canu 2006, "Leave-one-out evaluation", "How to do it practically"): only E ∪ L
     are refitted (removing a point of R leaves the solution unchanged), warm-started.
     """
     import time
@@ -465,7 +465,7 @@ class NuSVMPath(ClassifierMixin, BaseEstimator):
     ----------
     nu : float or "auto"
         The ν = λ/m used for prediction; ``"auto"`` takes the automatic stopping point of LOO2
-        (002: "Stopping criteria").
+        (Loosli & Canu 2006, "Stopping criteria").
     kernel, sigma, degree, gamma, coef0 : kernel (see :func:`svmviz.kernels.gram`).
     max_evals, window, rtol : LOO evaluation and stopping rule (``nu="auto"`` only).
     tol : relative tolerance of the path.
@@ -480,7 +480,7 @@ class NuSVMPath(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    Loosli & Canu 2006, (002:Summary) and (002: "Stopping criteria").
+    Loosli & Canu 2006, (Loosli & Canu 2006, Summary) and (Loosli & Canu 2006, "Stopping criteria").
     """
 
     def __init__(self, *, nu="auto", kernel="rbf", sigma=1.0, degree=3, gamma=1.0, coef0=1.0,

@@ -1,24 +1,24 @@
 """SVC trained by iterated re-weighted least squares (IRWLS) and the unbiased SVC (USVC).
 
 Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004), "Advantages of unbiased
-support vector classifiers for data mining applications" (seed 003; SPEC §5).
+support vector classifiers for data mining applications" (Navia-Vázquez et al. 2004; SPEC §5).
 
-Primal (003:5)::
+Primal (Navia-Vázquez et al. 2004, eq. 5)::
 
     L̃(w, b) = ½‖w‖² + C Σ_i θ(ξ_i),   ξ_i = (1 − y_i f(x_i))_+,
 
-with θ(ξ) = ξ (the SVC, (003:4)) or the smooth step θ̃_s (the USVC, (003:6))::
+with θ(ξ) = ξ (the SVC, (Navia-Vázquez et al. 2004, eq. 4)) or the smooth step θ̃_s (the USVC, (Navia-Vázquez et al. 2004, eq. 6))::
 
     θ̃_s(ξ) = (ξ + k^{1/s})^s / (2 (1 + k^{1/s})^s)           0 ≤ ξ < 1
     θ̃_s(ξ) = 1 − (1 + k^{1/s})^s / (2 (ξ + k^{1/s})^s)       ξ ≥ 1.
 
-Training: IRWLS (003:20–22), damped (003:§3), from the regularised LS solution (a_i = 1) to the SVC,
-and from the SVC to the USVC (003:§2). The machine is linear, f(x) = w'x + b, or semiparametric,
-f(x) = Σ_r β_r K(c_r, x) + b with R prototypes c_r from k-means or FSCL (003:23–27).
+Training: IRWLS (Navia-Vázquez et al. 2004, eqs. 20–22), damped (Navia-Vázquez et al. 2004, §3), from the regularised LS solution (a_i = 1) to the SVC,
+and from the SVC to the USVC (Navia-Vázquez et al. 2004, §2). The machine is linear, f(x) = w'x + b, or semiparametric,
+f(x) = Σ_r β_r K(c_r, x) + b with R prototypes c_r from k-means or FSCL (Navia-Vázquez et al. 2004, eqs. 23–27).
 
-The weight convention. (003:22) writes a_i = 2α_i/(e_i y_i). With it the fixed point of (003:20)
-satisfies w = Σ 2α_i y_i x_i, i.e. the KKT conditions of the problem with 2C, not (003:10). We use
-a_i = α_i/(e_i y_i) (``weight_factor=1``), whose fixed point is the KKT point of (003:5) with the
+The weight convention. (Navia-Vázquez et al. 2004, eq. 22) writes a_i = 2α_i/(e_i y_i). With it the fixed point of (Navia-Vázquez et al. 2004, eq. 20)
+satisfies w = Σ 2α_i y_i x_i, i.e. the KKT conditions of the problem with 2C, not (Navia-Vázquez et al. 2004, eq. 10). We use
+a_i = α_i/(e_i y_i) (``weight_factor=1``), whose fixed point is the KKT point of (Navia-Vázquez et al. 2004, eq. 5) with the
 stated C — for the hinge the libsvm QP solution (a test). ``weight_factor=2`` reproduces the literal
 formula (≡ doubling C).
 """
@@ -41,7 +41,7 @@ PROTOTYPE_METHODS = ("kmeans", "fscl")
 STAGES = ("LS", "SVC", "USVC")
 DEFAULT_R = 20
 
-#: seed 003, Table 1 (n = 500 train / 500 test, C = 10, 100 trials, linear machine):
+#: Navia-Vázquez et al. 2004, Table 1 (n = 500 train / 500 test, C = 10, 100 trials, linear machine):
 #: mean and (sd) of train CE %, test CE % and Th = −b/w; "optimal" are the theoretical values.
 PAPER_TABLE1 = {
     "A": {
@@ -121,7 +121,7 @@ def _check_grid(v, name) -> np.ndarray:
 # the loss
 # ----------------------------------------------------------------------------------------------
 def theta_smooth(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
-    """Smooth step loss θ̃_s(ξ) (003:6) on slacks ξ (negative ξ is clipped to 0).
+    """Smooth step loss θ̃_s(ξ) (Navia-Vázquez et al. 2004, eq. 6) on slacks ξ (negative ξ is clipped to 0).
 
     Parameters
     ----------
@@ -135,7 +135,7 @@ def theta_smooth(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (003:6).
+    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 6).
     """
     x = np.asarray(xi, dtype=np.float64)
     if not np.all(np.isfinite(x)):
@@ -149,7 +149,7 @@ def theta_smooth_derivative(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarr
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, derivative of (003:6), used in (003:21).
+    Navia-Vázquez et al. 2004, derivative of (Navia-Vázquez et al. 2004, eq. 6), used in (Navia-Vázquez et al. 2004, eq. 21).
     """
     x = np.asarray(xi, dtype=np.float64)
     if not np.all(np.isfinite(x)):
@@ -180,7 +180,7 @@ def primal_value(X, y, coef, intercept, *, C: float = 10.0, loss: str = "hinge",
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (003:5) (smooth step) and (003:4) (hinge).
+    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 5) (smooth step) and (Navia-Vázquez et al. 2004, eq. 4) (hinge).
     """
     X = check_matrix(X, "X")
     y_pm, _ = check_binary_labels(y, X.shape[0])
@@ -206,7 +206,7 @@ def primal_surface(x, y, th, w, *, C: float = 10.0, loss: str = "hinge", s: floa
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (003:5) in the (Th, w) parametrisation of Fig. 3 (Th = −b/w).
+    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 5) in the (Th, w) parametrisation of Fig. 3 (Th = −b/w).
     """
     xv, y_pm = _check_1d_problem(x, y)
     return _irwls.primal_grid_1d(xv, y_pm, _check_grid(th, "th"), _check_grid(w, "w"),
@@ -225,7 +225,7 @@ class Profile(NamedTuple):
 
 def primal_profile(x, y, th, *, C: float = 10.0, loss: str = "hinge", s: float = 2.0,
                    k_eps: float = 1e-4, n_w: int = 400, w_max: float | None = None) -> Profile:
-    """Profile min_{w ≥ 0} L̃(Th, w) — the CE curve the algorithm actually minimises (003:Fig 3b, 3d).
+    """Profile min_{w ≥ 0} L̃(Th, w) — the CE curve the algorithm actually minimises (Navia-Vázquez et al. 2004, Figs. 3b, 3d).
 
     The minimiser lies in [0, √(2 L̃(Th, 0))] (as L̃ ≥ ½w²), the default ``w_max``. Grid search on
     ``n_w`` points, then golden-section refinement next to the best one. For the hinge L̃ is convex
@@ -262,7 +262,7 @@ def empirical_ce(x, y, th) -> np.ndarray:
 
 
 def theoretical_ce(scenario: str, th) -> np.ndarray:
-    """Theoretical CE(Th) of scenario "A" or "B" (003:28–29); delegates to
+    """Theoretical CE(Th) of scenario "A" or "B" (Navia-Vázquez et al. 2004, eqs. 28–29); delegates to
     :func:`svmviz.data.usvc_theoretical_ce` (the single implementation of that formula)."""
     from .data import usvc_theoretical_ce
 
@@ -274,7 +274,7 @@ def theoretical_ce(scenario: str, th) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 def fscl_prototypes(X, n_prototypes: int, *, n_epochs: int = 20, lr0: float = 0.3, lr1: float = 0.01,
                     random_state: int = 0):
-    """Frequency Sensitive Competitive Learning (Ahalt et al. 1990), the prototype finder of (003:§4).
+    """Frequency Sensitive Competitive Learning (Ahalt et al. 1990), the prototype finder of (Navia-Vázquez et al. 2004, §4).
 
     Each point moves its winner j = argmin_r u_r ‖x − c_r‖² (u_r its win count so far) by
     η (x − c_r); η decays geometrically from ``lr0`` to ``lr1``.
@@ -317,24 +317,24 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     C : float
-        Weight of the loss term in L̃ = ½‖w‖² + C Σ θ(ξ_i) (003:5); same C as sklearn ``SVC``.
+        Weight of the loss term in L̃ = ½‖w‖² + C Σ θ(ξ_i) (Navia-Vázquez et al. 2004, eq. 5); same C as sklearn ``SVC``.
     loss : {"hinge", "smooth_step"}
-        "hinge" is the SVC (003:4); "smooth_step" the USVC with θ̃_s (003:6), started from the SVC.
+        "hinge" is the SVC (Navia-Vázquez et al. 2004, eq. 4); "smooth_step" the USVC with θ̃_s (Navia-Vázquez et al. 2004, eq. 6), started from the SVC.
     s : float ≥ 1
         Steepness of θ̃_s (paper: 2, also 4).
     k_eps : float
-        k_ε of (003:6).
+        k_ε of (Navia-Vázquez et al. 2004, eq. 6).
     damping : float in [0, 1)
-        d in w_k = d·w_{k−1} + (1 − d)·w_WLS (003:§3; paper 0.2).
+        d in w_k = d·w_{k−1} + (1 − d)·w_WLS (Navia-Vázquez et al. 2004, §3; paper 0.2).
     kernel : {"linear", "rbf", "poly"}
         "linear" without prototypes is the linear machine f = w'x + b (any dimension); otherwise the
-        semiparametric machine f(x) = Σ_r β_r K(c_r, x) + b (003:27).
+        semiparametric machine f(x) = Σ_r β_r K(c_r, x) + b (Navia-Vázquez et al. 2004, eq. 27).
     sigma : float
         Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
     n_prototypes : int or None
         R. None: the linear machine for ``kernel="linear"``, R = min(n, 20) otherwise.
     prototypes : {"kmeans", "fscl"}
-        How the prototypes c_r are found (003:§2.1, §4).
+        How the prototypes c_r are found (Navia-Vázquez et al. 2004, §2.1, §4).
     tol, tol_f : float
         Converged when the estimated remaining relative change of (w, b) is below ``tol`` and the
         relative change of L̃ below ``tol_f``, for several consecutive iterations. The attainable
@@ -350,7 +350,7 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
         Cap on the weights a_i near ξ_i = 0; margin points settle at ξ ≈ α_i/a_max.
     weight_factor : float
         1 (default): a_i = α_i/ξ_i, the KKT-consistent weights. 2: the seed's literal
-        a_i = 2α_i/(e_i y_i) (003:22), equivalent to C → 2C.
+        a_i = 2α_i/(e_i y_i) (Navia-Vázquez et al. 2004, eq. 22), equivalent to C → 2C.
     random_state : int
         Seed of the prototype search.
     degree, gamma, coef0 : polynomial kernel parameters.
@@ -362,7 +362,7 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
     beta_ : ndarray (p,) — same numbers as ``coef_[0]``.
     prototypes_ : ndarray (R, d) or None.
     threshold_ : float — Th = −b/w for one-dimensional linear machines, else NaN.
-    alpha_ : ndarray (n,) — α_i = C θ'(ξ_i) for ξ_i ≥ 0, else 0, at the solution (003:21).
+    alpha_ : ndarray (n,) — α_i = C θ'(ξ_i) for ξ_i ≥ 0, else 0, at the solution (Navia-Vázquez et al. 2004, eq. 21).
     support_ : ndarray of int — indices with ξ_i ≥ 0 (on or inside the margin).
     n_iter_ : int — IRWLS iterations of the final stage; ``n_iter_stages_`` per stage.
     status_ : int — status of the final stage (0 converged); ``status_stages_`` per stage.
@@ -374,8 +374,8 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    Navia-Vázquez et al. 2004: primal (003:5)/(003:4); loss (003:6); IRWLS (003:20–22) with damping
-    (003:§3); semiparametric machine (003:23–27).
+    Navia-Vázquez et al. 2004: primal (Navia-Vázquez et al. 2004, eqs. 5 and 4); loss (Navia-Vázquez et al. 2004, eq. 6); IRWLS (Navia-Vázquez et al. 2004, eqs. 20–22) with damping
+    (Navia-Vázquez et al. 2004, §3); semiparametric machine (Navia-Vázquez et al. 2004, eqs. 23–27).
     """
 
     def __init__(self, C=10.0, loss="hinge", s=2.0, k_eps=1e-4, damping=0.2, kernel="linear",
@@ -513,7 +513,7 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
         return X
 
     def decision_function(self, X):
-        """f(x) = w'x + b, or Σ_r β_r K(c_r, x) + b (003:27), for X (m, d); shape (m,)."""
+        """f(x) = w'x + b, or Σ_r β_r K(c_r, x) + b (Navia-Vázquez et al. 2004, eq. 27), for X (m, d); shape (m,)."""
         X = self._check_fitted_X(X)
         return _irwls._decision(self._features(X), self.beta_, self.intercept_)
 
@@ -522,7 +522,7 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
     def trajectory(self):
-        """(Th, w, stage) along the iterations of a 1-D linear machine: Th = −b/w (003:Fig 3)."""
+        """(Th, w, stage) along the iterations of a 1-D linear machine: Th = −b/w (Navia-Vázquez et al. 2004, Fig. 3)."""
         if not hasattr(self, "history_"):
             raise ValueError("this IRWLSClassifier is not fitted yet; call fit(X, y) first.")
         if self.prototypes_ is not None or self.n_features_in_ != 1:

@@ -54,7 +54,7 @@ def misclass(f, p, L=(1.0, 1.0)):
 
 
 def gacv(f, y, alpha, lam, Kii, L=(1.0, 1.0), margin_tol=0.0):
-    """Literal (000:4/9); ``margin_tol`` lets y f = 1 + rounding count as on the margin."""
+    """Literal (Wahba et al. 2001, eqs. 4 and 9); ``margin_tol`` lets y f = 1 + rounding count as on the margin."""
     n = len(f)
     total = 0.0
     for i in range(n):
@@ -70,7 +70,7 @@ def gacv(f, y, alpha, lam, Kii, L=(1.0, 1.0), margin_tol=0.0):
 
 
 def xa(f, y, alpha, lam, Kii, L=(1.0, 1.0), margin_tol=0.0):
-    """Literal (000:7/11); ``margin_tol`` as in :func:`gacv`."""
+    """Literal (Wahba et al. 2001, eqs. 7 and 11); ``margin_tol`` as in :func:`gacv`."""
     n = len(f)
     total = 0.0
     for i in range(n):

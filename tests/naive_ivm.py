@@ -71,7 +71,7 @@ def one_step_score(K, S, l, Y, lam, theta, icpt):
 
 
 def basic_ivm(K, Y, lam, icpt=True, r=1, eps=1e-3, max_steps=None):
-    """The basic algorithm (004:B1–B4): full refit of every candidate from zero.
+    """The basic algorithm (Zhu & Hastie 2002, B1–B4): full refit of every candidate from zero.
 
     Returns (S list, H list with H_0 = the intercept-only / empty fit).
     """

@@ -1,5 +1,5 @@
 """Slow, plain-Python/NumPy references for tests/test_usvc.py — written from the formulas of
-Navia-Vázquez et al. 2004 (seed 003), independently of svmviz/_irwls.py."""
+Navia-Vázquez et al. 2004, independently of svmviz/_irwls.py."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,7 @@ import numpy as np
 
 
 def theta_naive(xi: float, s: float, k: float) -> float:
-    """θ̃_s(ξ) (003:6), scalar, ξ clipped at 0."""
+    """θ̃_s(ξ) (Navia-Vázquez et al. 2004, eq. 6), scalar, ξ clipped at 0."""
     xi = max(float(xi), 0.0)
     kap = k ** (1.0 / s)
     if xi < 1.0:
@@ -64,7 +64,7 @@ def ridge_ls(X, y):
 
 def irwls_naive(X, y, C, n_steps, *, loss="hinge", s=2.0, k=1e-4, a_max=1e8, damping=0.2,
                 start=None):
-    """n_steps damped IRWLS iterations in plain NumPy (003:20–22 with a_i = α_i/ξ_i); returns the
+    """n_steps damped IRWLS iterations in plain NumPy (Navia-Vázquez et al. 2004, 20–22 with a_i = α_i/ξ_i); returns the
     list of (w, b) iterates including the start (LS if ``start`` is None)."""
     X = np.asarray(X, float)
     n, d = X.shape
@@ -100,7 +100,7 @@ def irwls_naive(X, y, C, n_steps, *, loss="hinge", s=2.0, k=1e-4, a_max=1e8, dam
 
 
 def rbf_decision_naive(X, centres, beta, b, sigma):
-    """Σ_r β_r exp(−‖c_r − x‖²/(2σ²)) + b, loops (003:27)."""
+    """Σ_r β_r exp(−‖c_r − x‖²/(2σ²)) + b, loops (Navia-Vázquez et al. 2004, eq. 27)."""
     out = np.empty(len(X))
     for i, x in enumerate(np.asarray(X, float)):
         t = b

@@ -185,7 +185,7 @@ def test_xa_is_close_to_exact_loo_in_the_sensible_region():
 # ---------------------------------------------------------------- randomized GACV
 def test_ran_gacv_converges_to_the_trace_form():
     """E over ±σ_z perturbations of (2/(nσ_z²)) Z'E(f^{Y+Z} − f^Y) is (2/n) tr(E J), J = ∂f/∂responses
-    (001:1.59–1.62). J_ii by central finite differences of the perturbed problem (brute force)."""
+    (Wahba 1998, eqs. 1.59–1.62). J_ii by central finite differences of the perturbed problem (brute force)."""
     X, y = wahba_like(30, seed=5)
     n, sigma, lam = len(y), 1.0, 3e-3
     K = gram(X, sigma=sigma)

@@ -50,7 +50,7 @@ def test_full_klr_equals_sklearn_logistic_on_cholesky_features(icpt, lam):
     f = m.decision_function(X)
     np.testing.assert_allclose(f, f_ref, atol=1e-6, rtol=0)
     np.testing.assert_allclose(m.predict_proba(X)[:, 1], ref.predict_proba(Lc)[:, 1], atol=1e-7)
-    # the objective (004:4) at our solution equals the naive one at sklearn's
+    # the objective (Zhu & Hastie 2002, eq. 4) at our solution equals the naive one at sklearn's
     w = ref.coef_.ravel()
     H_ref = np.sum(np.logaddexp(0, f_ref) - (y > 0) * f_ref) + 0.5 * lam * w @ w
     assert abs(m.objective_ - H_ref) < 1e-8 * abs(H_ref)
@@ -60,7 +60,7 @@ def test_full_klr_multiclass_equals_naive_newton():
     X, y = blobs3(45, 0)
     sigma, lam = 0.8, 0.3
     K = nv.rbf_gram(X, X, sigma)
-    Y = nv.indicator(y, 2)  # class 2 (the last) is the base (004:§5)
+    Y = nv.indicator(y, 2)  # class 2 (the last) is the base (Zhu & Hastie 2002, §5)
     Phi, Q = nv.design(K, range(len(X)), True)
     th, H = nv.newton(Phi, Q, Y, lam)
     m = KernelLogisticRegression(lam=lam, sigma=sigma).fit(X, y)
@@ -248,7 +248,7 @@ def test_predictions_labels_and_probabilities():
     assert set(m.predict(Xn)) <= {"a", "b", "c"}
     np.testing.assert_array_equal(m.predict(Xn), m.classes_[np.argmax(P, axis=1)])
     D = m.decision_function(Xn)
-    np.testing.assert_allclose(D[:, 2], 0.0)  # base class = the last (004:§5)
+    np.testing.assert_allclose(D[:, 2], 0.0)  # base class = the last (Zhu & Hastie 2002, §5)
     np.testing.assert_allclose(np.log(P[:, 0] / P[:, 2]), D[:, 0], atol=1e-9)
     # binary: ±1 mapping, p in [0, 1], f = logit(p)
     Xb, yb = moons(50, 9)

@@ -54,7 +54,7 @@ def test_smooth_step_is_usvc_theta_at_one_minus_tau():
     s, k = 2.0, 1e-4
     t = np.linspace(-3, 3, 61)
     np.testing.assert_allclose(L.smooth_step(t, s, k), theta_smooth(np.maximum(1 - t, 0), s=s, k_eps=k), rtol=0)
-    c = k ** (1 / s)  # hand formula of (003:6) at ξ = 2, ξ = 1, ξ = 0
+    c = k ** (1 / s)  # hand formula of (Navia-Vázquez et al. 2004, eq. 6) at ξ = 2, ξ = 1, ξ = 0
     np.testing.assert_allclose(L.smooth_step([-1.0, 0.0, 1.0, 5.0], s, k),
                                [1 - (1 + c) ** s / (2 * (2 + c) ** s), 0.5, c**s / (2 * (1 + c) ** s),
                                 c**s / (2 * (1 + c) ** s)], rtol=1e-12)
@@ -120,14 +120,14 @@ def test_derivative_matches_finite_differences(name):
     np.testing.assert_allclose(L.loss_derivative(name, t, **prm), fd, rtol=1e-5, atol=1e-7)
 
 
-# ------------------------------------------------------------------------------- μ(f) (001:1.39)
+# ------------------------------------------------------------------------------- μ(f) (Wahba 1998, eq. 1.39)
 @pytest.mark.parametrize("name", ALL)
 def test_mu_is_the_sum_over_y_of_the_derivative_of_g_yf(name):
     prm = dict(a=1.3, eps_plus=0.8, eps_minus=-0.4, s=2.0)
     f = np.linspace(-2.5, 2.5, 101) + 0.0071
     h = 1e-6
 
-    def G(ff):  # Σ_y g(y f) — its f-derivative is μ by (001:1.39)
+    def G(ff):  # Σ_y g(y f) — its f-derivative is μ by (Wahba 1998, eq. 1.39)
         return L.loss_values(name, ff, **prm) + L.loss_values(name, -ff, **prm)
 
     fd = (G(f + h) - G(f - h)) / (2 * h)
@@ -289,7 +289,7 @@ def test_curves_agree_with_the_tuning_module_and_hold_every_criterion():
     np.testing.assert_allclose(gc.rangacv_replicates.mean(axis=0), gc.values["rangacv"])
     for k, v in gc.values.items():
         assert gc.best[k] == int(np.argmin(v))
-    # V₀ ≥ OBS: leaving a point out can only worsen its fit (hinge LOO lemma, 001:1.35–1.37)
+    # V₀ ≥ OBS: leaving a point out can only worsen its fit (hinge LOO lemma, Wahba 1998, eqs. 1.35–1.37)
     assert np.all(gc.values["loo_hinge"] >= gc.values["hinge_obs"] - 1e-9)
     with pytest.raises(ValueError, match="replicates"):
         L.gacv_curves(X, y, lambdas, 0.8, ran_gacv_replicates=-1)

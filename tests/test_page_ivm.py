@@ -33,7 +33,7 @@ def test_default_page_renders_maps_path_and_download():
     assert any(t.startswith("Multi-class IVM") for t in titles)
     metrics = {m.label: m.value for m in at.metric}
     n_imp, n_sv = int(metrics["Import points (IVM)"]), int(metrics["Support points (SVM)"])
-    assert 0 < n_imp < n_sv  # (004:§4): import points far fewer than support points
+    assert 0 < n_imp < n_sv  # (Zhu & Hastie 2002, §4): import points far fewer than support points
     imp = _trace(_fig(at, "IVM:"), "import points")
     assert _arr(imp["x"]).size == n_imp
     err = _trace(_fig(at, "Tuning misclassification"), "IVM tuning error")

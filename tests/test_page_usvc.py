@@ -49,7 +49,7 @@ def test_page_runs_and_reacts_to_widgets():
     usvc_a = _arr(chart_by_title(at, "USVC (smooth step, s = 2)")["data"][0]["z"])
 
     # scenario B: new densities and theoretical CE
-    at.selectbox(key="usvc_scenario").select("Scenario B (003:29)").run()
+    at.selectbox(key="usvc_scenario").select("Scenario B (Navia-Vázquez et al. 2004, eq. 29)").run()
     assert not at.exception
     dens_b = _arr(trace(chart_by_title(at, "Scenario B"), "theoretical CE(Th)")["y"])
     assert dens_b.shape == dens_a.shape and not np.allclose(dens_a, dens_b)

@@ -2,7 +2,7 @@
 
 References: libsvm through sklearn ``SVC(kernel="linear")`` (also on the whitened prototype features
 for the kernel machine), finite differences, the plain-NumPy iteration and loops of
-``tests/naive_usvc.py``, scipy's scalar minimiser, and the KKT conditions (003:8–13).
+``tests/naive_usvc.py``, scipy's scalar minimiser, and the KKT conditions (Navia-Vázquez et al. 2004, eqs. 8–13).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from . import naive_usvc as nv
 
 
 def scenario_like(n, seed, case="A"):
-    """Scenario A/B of (003:28–29) drawn here with NumPy (independent of svmviz.data)."""
+    """Scenario A/B of (Navia-Vázquez et al. 2004, eqs. 28–29) drawn here with NumPy (independent of svmviz.data)."""
     rng = np.random.default_rng(seed)
     if case == "A":
         npos = rng.binomial(n, 2 / 3)
@@ -82,7 +82,7 @@ def test_irwls_hinge_equals_libsvm(name, make, C):
 
 
 def test_literal_paper_weights_solve_the_problem_with_2C():
-    """(003:22) a_i = 2α_i/(e_i y_i): the fixed point is the SVC with 2C (see svmviz.usvc docstring)."""
+    """(Navia-Vázquez et al. 2004, eq. 22) a_i = 2α_i/(e_i y_i): the fixed point is the SVC with 2C (see svmviz.usvc docstring)."""
     X, y = scenario_like(300, 3, "A")
     C = 1.0
     lit = IRWLSClassifier(C=C, weight_factor=2.0).fit(X, y)
@@ -185,10 +185,10 @@ def test_smooth_step_kkt_fixed_point(case, seed, s):
     assert clf.status_ == 0
     w, b, xi, alpha = _kkt_parts(clf, X, y, s, k)
     scale = C * np.sum(np.abs(alpha) > 0) + 1
-    # (003:10) w = Σ α_i y_i x_i and (003:9) Σ α_i y_i = 0
+    # (Navia-Vázquez et al. 2004, eq. 10) w = Σ α_i y_i x_i and (Navia-Vázquez et al. 2004, eq. 9) Σ α_i y_i = 0
     np.testing.assert_allclose(w, (alpha * y) @ X, atol=1e-6 * max(1.0, np.abs(w).max()))
     assert abs(np.sum(alpha * y)) < 1e-6 * scale
-    # (003:8)/(003:21): away from the margin α_i = C θ̃'(ξ_i) (ξ_i > 0) or 0 (ξ_i < 0)
+    # (Navia-Vázquez et al. 2004, eqs. 8 and 21): away from the margin α_i = C θ̃'(ξ_i) (ξ_i > 0) or 0 (ξ_i < 0)
     off = np.abs(xi) > 1e-5
     expect = np.where(xi > 0, C * theta_smooth_derivative(np.maximum(xi, 0), s, k), 0.0)
     np.testing.assert_allclose(alpha[off], expect[off], rtol=1e-8, atol=1e-12)
@@ -227,7 +227,7 @@ def test_tolerance_below_rounding_floor_still_converges(loss):
 
 
 def test_usvc_moves_scenario_a_threshold_to_the_global_minimum():
-    """(003:§3, Table 1): SVC is biased (Th ≈ 0.35); the USVC from it moves to Th ≈ 0.5."""
+    """(Navia-Vázquez et al. 2004, §3, Table 1): SVC is biased (Th ≈ 0.35); the USVC from it moves to Th ≈ 0.5."""
     X, y = scenario_like(500, 21, "A")
     svc = IRWLSClassifier(C=10.0).fit(X, y)
     usvc = IRWLSClassifier(C=10.0, loss="smooth_step").fit(X, y)

@@ -117,7 +117,7 @@ def _data_traces(fig, X, y, hover_extra=None):
 def _bayes_trace(fig, gx, gy, bayes):
     if bayes is None:
         return
-    # purple dashed, as in (004:Fig 3); black is taken by the fitted boundary here
+    # purple dashed, as in (Zhu & Hastie 2002, Fig. 3); black is taken by the fitted boundary here
     fig.add_trace(go.Contour(x=gx, y=gy, z=bayes, name="Bayes boundary", showlegend=True,
                              contours=dict(start=0, end=0, size=1, coloring="none"),
                              line=dict(color="#9467bd", dash="dash", width=2.5), showscale=False,
@@ -125,7 +125,7 @@ def _bayes_trace(fig, gx, gy, bayes):
 
 
 def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
-    """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (004:Fig 3)."""
+    """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3)."""
     fig = go.Figure()
     fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.p, zmin=0, zmax=1, showscale=True, opacity=0.35,
                              colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
@@ -155,7 +155,7 @@ def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
 
 
 def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
-    """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (004:Fig 3)."""
+    """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (Zhu & Hastie 2002, Fig. 3)."""
     fig = go.Figure()
     lim = float(np.max(np.abs(m.f))) or 1.0
     fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.f, zmin=-lim, zmax=lim, showscale=True, opacity=0.35,
@@ -183,7 +183,7 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
     return legend_below(fig, 600)
 
 
-# --------------------------------------------------------------------------- λ path (004:Fig 2)
+# --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, Fig. 2)
 class PathCurves(NamedTuple):
     log10_lam: np.ndarray   # (L,)
     ln_lam: np.ndarray      # (L,)
@@ -226,7 +226,7 @@ def _best_line(fig, c: PathCurves):
 
 
 def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Figure:
-    """Tuning-set misclassification against log10 λ with the chosen λ (004:Fig 2, left)."""
+    """Tuning-set misclassification against log10 λ with the chosen λ (Zhu & Hastie 2002, Fig. 2, left)."""
     fig = go.Figure()
     hov = _lam_hover(c)
     fig.add_trace(go.Scatter(x=c.log10_lam, y=c.tune_error, mode="lines+markers", name="IVM tuning error",
@@ -253,7 +253,7 @@ def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Fi
 
 
 def plot_path_size(c: PathCurves) -> go.Figure:
-    """|S| (number of import points) against log10 λ (004:Fig 2, middle)."""
+    """|S| (number of import points) against log10 λ (Zhu & Hastie 2002, Fig. 2, middle)."""
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=c.log10_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
                              line=dict(color="black"), text=_lam_hover(c),
@@ -283,7 +283,7 @@ class StepCurve(NamedTuple):
 
 
 def compute_step_curve(history: dict, *, r: int = 1, eps: float = 1e-3) -> StepCurve:
-    """From an IVM ``history_``: the H_k sequence and the stopping-rule ratio (004:§3.3)."""
+    """From an IVM ``history_``: the H_k sequence and the stopping-rule ratio (Zhu & Hastie 2002, §3.3)."""
     H = np.asarray(history["H"], dtype=float)
     ratio = np.full(H.size, np.nan)
     if H.size > r:
@@ -293,7 +293,7 @@ def compute_step_curve(history: dict, *, r: int = 1, eps: float = 1e-3) -> StepC
 
 
 def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
-    """H_k against k, with the one-step scores and the stopping point (004:Fig 2, right)."""
+    """H_k against k, with the one-step scores and the stopping point (Zhu & Hastie 2002, Fig. 2, right)."""
     fig = go.Figure()
     text = [f"k = {k}, |S| = {n}<br>ratio = {r:.2e}" if np.isfinite(r) else f"k = {k}, |S| = {n}"
             for k, n, r in zip(s.k, s.n_import, s.ratio)]
@@ -315,7 +315,7 @@ def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
     return fig
 
 
-# --------------------------------------------------------------------------- multi-class (004:Fig 4)
+# --------------------------------------------------------------------------- multi-class (Zhu & Hastie 2002, Fig. 4)
 class ClassMap(NamedTuple):
     gx: np.ndarray
     gy: np.ndarray
@@ -353,7 +353,7 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
 
 
 def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
-    """Class regions, data and import points for M + 1 classes (004:Fig 4)."""
+    """Class regions, data and import points for M + 1 classes (Zhu & Hastie 2002, Fig. 4)."""
     K = m.classes.size
     cols = [MULTI_COLORS[i % len(MULTI_COLORS)] for i in range(K)]
     scale = []

@@ -36,11 +36,11 @@ SHORT = {
 
 #: criteria of the λ-curve plots: key -> (label, style)
 CRITERIA = {
-    "gacv": ("GACV (exact, 000:4)", METHOD_STYLES["gacv"]),
-    "rangacv": ("ranGACV (mean, 001:1.63)", METHOD_STYLES["rangacv"]),
-    "loo_hinge": ("exact LOO V₀, hinge (001:1.34)", dict(color="#17becf", dash="solid")),
+    "gacv": ("GACV (exact, Wahba et al. 2001, eq. 4)", METHOD_STYLES["gacv"]),
+    "rangacv": ("ranGACV (mean, Wahba 1998, eq. 1.63)", METHOD_STYLES["rangacv"]),
+    "loo_hinge": ("exact LOO V₀, hinge (Wahba 1998, eq. 1.34)", dict(color="#17becf", dash="solid")),
     "gckl": ("GCKL (truth)", METHOD_STYLES["gckl"]),
-    "hinge_obs": ("OBS: training hinge (001:1.36)", dict(color="#7f7f7f", dash="dot")),
+    "hinge_obs": ("OBS: training hinge (Wahba 1998, eq. 1.36)", dict(color="#7f7f7f", dash="dot")),
     "loo": ("exact LOO misclassification", METHOD_STYLES["loo"]),
     "misclass": ("MISCLASS (truth)", METHOD_STYLES["misclass"]),
 }
@@ -138,7 +138,7 @@ def plot_loss_curves(lc: LossCurves, *, height: int = 480) -> go.Figure:
 
 
 # ----------------------------------------------------------------------------------------------
-# (2) Wahba's prediction functions μ(f) (001:1.39, Fig 1.2)
+# (2) Wahba's prediction functions μ(f) (Wahba 1998, eq. 1.39, Fig. 1.2)
 # ----------------------------------------------------------------------------------------------
 class PredictionCurves(NamedTuple):
     """μ(f) = g'(f) − g'(−f) on an f grid: ``mu`` (k, m)."""
@@ -152,7 +152,7 @@ class PredictionCurves(NamedTuple):
 
 def compute_prediction_functions(names: Sequence[str], *, f_range=(-3.0, 3.0), n_points: int = 601,
                                  params: dict | None = None, s_values: Sequence[float] = (2.0, 4.0)) -> PredictionCurves:
-    """Wahba's μ(f) (001:1.39) for each selected loss on ``n_points`` values of f."""
+    """Wahba's μ(f) (Wahba 1998, eq. 1.39) for each selected loss on ``n_points`` values of f."""
     lo, hi = float(f_range[0]), float(f_range[1])
     if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
         raise ValueError(f"the f range must be two finite numbers, low < high; got {f_range!r}.")

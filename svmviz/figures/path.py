@@ -65,7 +65,7 @@ def _kink_mask(xs, C, rtol=1e-9):
 
 
 def compute_coef_paths(path, *, x_axis: str = "lambda") -> CoefPaths:
-    """The coefficient paths α_i y_i(λ) of (002: Fig. "Path") from a computed ``NuPath``."""
+    """The coefficient paths α_i y_i(λ) of (Loosli & Canu 2006, Fig. "Path") from a computed ``NuPath``."""
     xs_all = axis_values(path, path.lambdas, x_axis)
     first = np.concatenate([[True], np.diff(xs_all) > 0])  # drop the repeated λ of b / ρ jumps
     xs = xs_all[first]
@@ -269,7 +269,7 @@ def compute_loo_curves(path, loo, *, x_axis: str = "lambda") -> LooCurves:
 
 def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
     """LOO1 (error rate), LOO2 (hinge-type bound) and the test error along the path, with the
-    automatic stopping point (002: Fig. "LOO")."""
+    automatic stopping point (Loosli & Canu 2006, Fig. "LOO")."""
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=lc.x, y=lc.loo1, mode="lines+markers", name="LOO1: leave-one-out error rate",
                              line=dict(color="#d62728"), marker=dict(size=5),

@@ -1,4 +1,4 @@
-"""Figures of the unbiased-SVC page (Navia-Vázquez et al. 2004, seed 003).
+"""Figures of the unbiased-SVC page (Navia-Vázquez et al. 2004).
 
 ``compute_*`` return NamedTuples of arrays (no pixels); ``plot_*`` turn them into plotly figures.
 """
@@ -38,7 +38,7 @@ class ScenarioView(NamedTuple):
 def compute_scenario_view(scenario: str, *, n_sample: int = 40_000, n_bins: int = 120,
                           th=None, seed: int = 0) -> ScenarioView:
     """Class-weighted densities of scenario A or B (histogram of a large sample from the generator)
-    and the theoretical CE(Th) of the rule "+1 when x > Th" (003:Fig. 2)."""
+    and the theoretical CE(Th) of the rule "+1 when x > Th" (Navia-Vázquez et al. 2004, Fig. 2)."""
     th = np.linspace(-0.05, 1.1, 461) if th is None else np.asarray(th, dtype=np.float64)
     ds = make_dataset(f"usvc_{scenario}", n=n_sample, seed=seed)
     x = ds.X[:, 0]
@@ -90,7 +90,7 @@ class Trajectory(NamedTuple):
 
 def compute_trajectory(x, y, *, C: float = 10.0, s: float = 2.0, k_eps: float = 1e-4,
                        damping: float = 0.2) -> Trajectory:
-    """LS → IRWLS-SVC → USVC iterates of a 1-D linear machine in (Th, w) (003:Fig. 3a, 3c)."""
+    """LS → IRWLS-SVC → USVC iterates of a 1-D linear machine in (Th, w) (Navia-Vázquez et al. 2004, Figs. 3a, 3c)."""
     clf = usvc.IRWLSClassifier(C=C, loss="smooth_step", s=s, k_eps=k_eps, damping=damping).fit(x, y)
     th, w, stage = clf.trajectory()
     last_svc = np.flatnonzero(stage == 1)
@@ -114,7 +114,7 @@ class ErrorSurface(NamedTuple):
 def compute_error_surface(x, y, *, C: float = 10.0, loss: str = "hinge", s: float = 2.0,
                           k_eps: float = 1e-4, th_range=(-0.05, 1.05), w_max: float = 20.0,
                           n_th: int = 111, n_w: int = 81) -> ErrorSurface:
-    """L̃(Th, w) on a grid, its profile min_w L̃ and the empirical CE (003:Fig. 3–4)."""
+    """L̃(Th, w) on a grid, its profile min_w L̃ and the empirical CE (Navia-Vázquez et al. 2004, Fig. 3–4)."""
     th = np.linspace(th_range[0], th_range[1], int(n_th))
     w = np.linspace(0.0, float(w_max), int(n_w))
     L = usvc.primal_surface(x, y, th, w, C=C, loss=loss, s=s, k_eps=k_eps)
@@ -172,7 +172,7 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
 
 def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) -> go.Figure:
     """Theoretical and empirical CE(Th), and each machine's profile min_w L̃/(C n) (right axis)
-    (003:Fig. 3b, 3d). ``marks``: {label: Th} vertical markers for the fitted solutions."""
+    (Navia-Vázquez et al. 2004, Figs. 3b, 3d). ``marks``: {label: Th} vertical markers for the fitted solutions."""
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     surf0 = surfaces[0]
     if ce_theory is not None:
@@ -212,7 +212,7 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
 # Table 1
 # ----------------------------------------------------------------------------------------------
 def plot_table1(rows, scenario: str) -> go.Figure:
-    """Test CE (mean ± sd over trials) and mean Th per method, ours beside the paper's (003:Table 1)."""
+    """Test CE (mean ± sd over trials) and mean Th per method, ours beside the paper's (Navia-Vázquez et al. 2004, Table 1)."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=("test CE (%)", "threshold Th"))
     methods = [r["method"] for r in rows]
     for who, key, col in (("svmviz", "", "#1f77b4"), ("paper", "paper_", "#ff7f0e")):
@@ -258,7 +258,7 @@ class KernelComparison(NamedTuple):
 def compute_kernel_comparison(ds, *, sigma: float = 1.0, C: float = 10.0, n_prototypes: int = 10,
                               s: float = 2.0, prototypes: str = "kmeans", n_test: int = 2000,
                               grid: int = 80, seed: int = 0) -> KernelComparison:
-    """Fit the semiparametric USVC (R Gaussian prototypes, (003:23–27)) and the SVM with the same σ
+    """Fit the semiparametric USVC (R Gaussian prototypes, (Navia-Vázquez et al. 2004, eqs. 23–27)) and the SVM with the same σ
     and C (Wahba's λ = 1/(2nC)) on ``ds``; test errors on an independent sample when the data set
     has one, else on 30 % held out."""
     from ..svm import SVMClassifier
@@ -334,7 +334,7 @@ def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
 
 
 def plot_machine_size(kc: KernelComparison) -> go.Figure:
-    """Machine size and test error of the two machines, side by side (003:Table 3)."""
+    """Machine size and test error of the two machines, side by side (Navia-Vázquez et al. 2004, Table 3)."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=("machine size (kernels)", "error"))
     names = ["USVC", "SVM"]
     fig.add_trace(go.Bar(x=names, y=[kc.size_usvc, kc.size_svm], marker_color=["#2ca02c", "#d62728"],

@@ -123,12 +123,12 @@ def sidebar_settings(ds) -> Settings:
                              help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: {why}. The paper does not state its σ.")
     method = sb.radio("Candidate scoring", list(METHOD_LABELS), format_func=METHOD_LABELS.get,
                       key=f"{KEY}_method", help="(B2*) one Newton step from the current fit per "
-                      "candidate, O(Nq); (B2) a full Newton solve per candidate (004:§3.1–3.2).")
+                      "candidate, O(Nq); (B2) a full Newton solve per candidate (Zhu & Hastie 2002, §3.1–3.2).")
     if method == "full" and ds.X.shape[0] > 300:
         sb.warning("B2 refits every candidate to convergence: expect minutes above N ≈ 300.")
     eps = sb.select_slider("Stopping ε", EPSILONS, value=1e-3, key=f"{KEY}_eps",
                            format_func=lambda v: f"{v:g}",
-                           help="Stop adding import points when |H_k − H_{k−r}| / |H_k| < ε (004:§3.3).")
+                           help="Stop adding import points when |H_k − H_{k−r}| / |H_k| < ε (Zhu & Hastie 2002, §3.3).")
     r = int(sb.number_input("Stopping lag r", 1, 10, 1, key=f"{KEY}_r"))
     cap = int(sb.number_input("Max import points (0 = no cap)", 0, 2000, 0, step=5, key=f"{KEY}_cap"))
     n_tune = int(sb.slider("Tuning-set size", 50, 2000, 500, step=50, key=f"{KEY}_ntune",
@@ -215,7 +215,7 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
     st.markdown(
         f"**Chosen λ = e^{np.log(path.best_lam):.1f} = {path.best_lam:.3g}**: tuning misclassification "
         f"{path.tune_error[best]:.3f} with |S| = {path.n_import[best]} import points. "
-        f"Zhu & Hastie (004:Fig 2, N = 200): 0.219 at λ = e^−2 = 0.135 with |S| = 21."
+        f"Zhu & Hastie (Zhu & Hastie 2002, Fig. 2, N = 200): 0.219 at λ = e^−2 = 0.135 with |S| = 21."
         + ("" if klr is not None else " (Full KLR is drawn only for N ≤ 400.)"))
     cols = {"ln_lambda": np.log(path.lams), "lambda": path.lams, "tune_error": path.tune_error,
             "train_error": path.train_error, "n_import": path.n_import, "H": path.H,
@@ -240,7 +240,7 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int) -> None:
     if ds.is_multiclass:
         st.info(f"{ds.name} has {sp.X.shape[1]} features: the class map needs 2. The λ path applies.")
         return
-    st.caption("These data have two classes; here is the 3-class ESL mixture of (004:Fig 4) "
+    st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
                "(N = 300, same seed and σ).")
     lnlam = st.slider("ln λ (3-class fit)", -6.0, 6.0, -1.0, step=0.5, key=f"{KEY}_mc_lnlam",
                       help="The paper's Fig 4 uses λ = e^−1 = 0.368 (|S| = 32).")

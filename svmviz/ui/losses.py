@@ -72,12 +72,12 @@ def loss_widgets() -> LossView:
     eps0 = (float(query_value("lf_em", 0.0)), float(query_value("lf_ep", 1.0)))
     eps0 = (min(eps0), max(eps0))
     em, ep = c[1].slider("ε₋ and ε₊ of v", -2.0, 2.0, eps0, 0.05, key="lf_eps",
-                         help="v_{ε+,ε−} is linear below ε₋, a parabola on [ε₋, ε₊], 0 above ε₊ (001:1.23). "
+                         help="v_{ε+,ε−} is linear below ε₋, a parabola on [ε₋, ε₊], 0 above ε₊ (Wahba 1998, eq. 1.23). "
                               "ε₋ = ε₊ = ε gives the hinge [ε − τ]₊.")
     s0 = [s for s in query_value("lf_s", [2.0, 4.0], _list(float)) if s in S_CHOICES] or [2.0, 4.0]
     s_values = c[2].multiselect("s of θ̃_s", S_CHOICES, default=s0, key="lf_s",
                                 format_func=lambda s: f"{s:g}",
-                                help="Smooth-step exponent of the USVC loss (003:6); larger s, steeper step.")
+                                help="Smooth-step exponent of the USVC loss (Navia-Vázquez et al. 2004, eq. 6); larger s, steeper step.")
     tau0 = (float(query_value("lf_tlo", -3.0)), float(query_value("lf_thi", 3.0)))
     tlo, thi = c[3].slider("τ range", -8.0, 8.0, (min(tau0), max(tau0)), 0.5, key="lf_tau")
     scaled = st.checkbox("Divide the deviance by ln 2 (so it passes through (0, 1) and bounds [−τ]_*)",

@@ -18,7 +18,7 @@ from svmviz.figures import usvc as figs
 from svmviz.ui import common
 
 KEY = "usvc"
-SCENARIOS = {"Scenario A (003:28)": "A", "Scenario B (003:29)": "B"}
+SCENARIOS = {"Scenario A (Navia-Vázquez et al. 2004, eq. 28)": "A", "Scenario B (Navia-Vázquez et al. 2004, eq. 29)": "B"}
 SIDEBAR_1D = "Sidebar data set (1-D only)"
 CHOICES_2D = ["banana", "wahba2001", "esl_mixture", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
 C_VALUES = [0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
@@ -249,4 +249,4 @@ def render_kernel(ds) -> None:
         st.info(f"{ds.name} has {ds.X.shape[1]} features: boundaries are drawn for 2-D data only.")
     st.plotly_chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
     st.caption(f"Test error on an {kc.test_kind}. The USVC's machine has R kernels whatever n is "
-               "(003:23–27); the SVM's grows with the number of support vectors (003:Table 3).")
+               "(Navia-Vázquez et al. 2004, eqs. 23–27); the SVM's grows with the number of support vectors (Navia-Vázquez et al. 2004, Table 3).")
