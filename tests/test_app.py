@@ -5,6 +5,8 @@ import os
 
 from streamlit.testing.v1 import AppTest
 
+from svmviz.ui.frame import ENTRY_SCRIPT, PAGES
+
 from .apptest_utils import ROOT, assert_clean
 
 
@@ -12,17 +14,24 @@ def test_landing_page_lists_every_page():
     at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60).run()
     assert_clean(at)
     assert at.title[0].value == "svmviz"
-    text = open(os.path.join(ROOT, "app.py")).read()
     # every page file of pages/ is registered in the frame (none forgotten, none missing)
     files = sorted(f for f in os.listdir(os.path.join(ROOT, "pages")) if f.endswith(".py"))
-    for f in files:
-        assert f"pages/{f}" in text, f"{f} is not in app.py's page list"
-        # and reopens itself in the frame when a fresh server runs it as a bare pages/ script
-        # (see ensure_app_frame; the browser test checks the behaviour)
-        page = open(os.path.join(ROOT, "pages", f)).read()
-        assert "ensure_app_frame()" in page.split("st.title(")[0], f"{f} must call ensure_app_frame() first"
+    assert sorted(os.path.basename(s.file) for s in PAGES) == files
+    for spec in PAGES:
+        # the thin script reopens itself in the frame when a fresh server runs it as a bare pages/
+        # script (see ensure_app_frame; the browser test checks the behaviour), then runs page()
+        page = open(os.path.join(ROOT, spec.file)).read()
+        assert page.index("ensure_app_frame()") < page.index(f"{spec.module}.page()"), spec.file
     captions = " ".join(c.value for c in at.caption)
     assert "GACV" in captions
+
+
+def test_installed_entry_runs_the_same_frame():
+    """The installed command's entry script (pages as functions, no pages/ folder) shows the same home."""
+    at = AppTest.from_file(ENTRY_SCRIPT, default_timeout=60).run()
+    assert_clean(at)
+    assert at.title[0].value == "svmviz"
+    assert "GACV" in " ".join(c.value for c in at.caption)
 
 
 def test_tuning_view_reopens_from_the_url():

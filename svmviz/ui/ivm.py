@@ -260,3 +260,40 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int) -> None:
 
 def describe_available() -> list[str]:
     return [c for c in CHOICES if c in _data.GENERATORS]
+
+
+# ------------------------------------------------------------------ the page
+def page() -> None:
+    """The page itself: import streamlit as st
+
+    Run by ``pages/5_Import_vector_machine.py`` under ``streamlit run app.py`` and by the installed app's frame
+    (:mod:`svmviz.ui.frame`).
+    """
+    from svmviz.ui import common
+
+    st.title("Import vector machine")
+    st.caption("Kernel logistic regression on a few greedily chosen import points, its λ path and the SVM "
+               "beside it — Zhu & Hastie 2002, Figs. 2–4.")
+
+    ds = common.dataset_sidebar(describe_available(), "esl_mixture", key="ivm", allow_multiclass=True)
+    if ds is None:
+        st.stop()
+    settings = sidebar_settings(ds)
+    try:
+        splits = make_splits(ds, settings.n_tune, ds.params.get("seed", 0))
+        path = run_path(splits, settings)
+    except ValueError as exc:
+        common.show_error(exc)
+        st.stop()
+
+    li = lam_picker(path)
+    tab_map, tab_path, tab_mc = st.tabs(["Import points vs SVM", "λ path", "Multi-class"])
+    with tab_map:
+        if ds.is_multiclass:
+            st.info("The SVM comparison is for two classes; the Multi-class tab shows these data.")
+        else:
+            render_maps(ds, splits, settings, path, li)
+    with tab_path:
+        render_path(ds, splits, settings, path)
+    with tab_mc:
+        render_multiclass(ds, splits, settings, path, li)

@@ -247,3 +247,24 @@ def render(ds, s: Settings) -> None:
                             f"nu_path_loo_{ds.name}.csv", key=f"{KEY}_loo_csv")
     common.csv_download("Download the path (CSV: α, group, b, ρ of every point at every breakpoint)",
                         p.to_columns(), f"nu_path_{ds.name}.csv", key=f"{KEY}_csv")
+
+
+# ------------------------------------------------------------------ the page
+def page() -> None:
+    """The page itself: Regularization path — the whole ν-SVM path with leave-one-out along it (Loosli & Canu 2006).
+
+    Run by ``pages/3_Regularization_path.py`` under ``streamlit run app.py`` and by the installed app's frame
+    (:mod:`svmviz.ui.frame`).
+    """
+    from svmviz.ui import common
+
+    st.title("Regularization path")
+    st.caption("Loosli & Canu (2006): the ν-SVM solution for every ν at once — α is piecewise linear in "
+               "λ = mν — and leave-one-out along the path to choose ν automatically (Loosli & Canu 2006, Figs. “Path” "
+               "and “LOO”).")
+
+    ds = common.dataset_sidebar(available(), "banana", key=KEY, n_range=N_RANGE)
+    if ds is None:
+        st.stop()
+    settings = sidebar_settings(ds)
+    render(ds, settings)

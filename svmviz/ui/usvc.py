@@ -250,3 +250,40 @@ def render_kernel(ds) -> None:
     st.plotly_chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
     st.caption(f"Test error on an {kc.test_kind}. The USVC's machine has R kernels whatever n is "
                "(Navia-Vázquez et al. 2004, eqs. 23–27); the SVM's grows with the number of support vectors (Navia-Vázquez et al. 2004, Table 3).")
+
+
+# ------------------------------------------------------------------ the page
+def page() -> None:
+    """The page itself: Unbiased SVC — IRWLS-trained SVC and the unbiased SVC (Navia-Vázquez et al. 2004).
+
+    Run by ``pages/4_Unbiased_SVC.py`` under ``streamlit run app.py`` and by the installed app's frame
+    (:mod:`svmviz.ui.frame`).
+    """
+    from svmviz.ui import common
+
+    st.title("Unbiased SVC")
+    st.caption("Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004): the SVC trained by iterated "
+               "weighted least squares, and the unbiased SVC whose smooth step loss θ̃_s counts errors.")
+
+    ds = common.dataset_sidebar(CHOICES_2D, "banana", key=KEY)
+
+    with st.expander("The primal and the algorithm", expanded=False):
+        st.latex(r"\tilde L(w,b) = \tfrac12\|w\|^2 + C\sum_i \theta(\xi_i),\quad \xi_i = (1 - y_i f(x_i))_+")
+        st.latex(r"\tilde\theta_s(\xi) = \begin{cases} \dfrac{(\xi + k^{1/s})^s}{2(1 + k^{1/s})^s} & 0 \le \xi < 1\\[1ex]"
+                 r"1 - \dfrac{(1 + k^{1/s})^s}{2(\xi + k^{1/s})^s} & \xi \ge 1\end{cases}")
+        st.markdown("IRWLS (Navia-Vázquez et al. 2004, eqs. 20–22): with $\\alpha_i = C\\,\\theta'(\\xi_i)$ for $\\xi_i \\ge 0$ (else 0) and "
+                    "$a_i = \\alpha_i/\\xi_i$, solve the weighted least squares "
+                    "$\\min \\tfrac12\\|w\\|^2 + \\tfrac12\\sum_i a_i (y_i - f_i)^2$, damp, repeat. "
+                    "θ = ξ gives the SVC (the QP solution, checked against libsvm); θ̃_s the USVC, started from "
+                    "the SVC. The seed's literal $a_i = 2\\alpha_i/(e_iy_i)$ would solve the problem with 2C.")
+
+    st.header("1-D: error surfaces and trajectories")
+    settings = settings_1d()
+    render_1d(settings, ds)
+
+    st.header("Table 1: repeated trials")
+    render_table1()
+
+    st.header("2-D: kernel USVC with R prototypes vs the SVM")
+    st.caption("Uses the data set chosen in the sidebar.")
+    render_kernel(ds)

@@ -1,0 +1,106 @@
+"""The app's frame: the page list, the landing page and ``st.navigation``, in one place.
+
+Two ways to start the same app, with the same pages and the same URLs (so shared links work in both):
+
+* ``streamlit run app.py`` from a checkout: ``app.py`` calls :func:`run_app` with its own folder,
+  and each page is the thin script ``pages/<N>_<Title>.py``.
+* the installed ``svmviz`` command: Streamlit runs :data:`ENTRY_SCRIPT` inside the package, which
+  calls :func:`run_app` with no folder, and each page is its ``page()`` function.
+
+Every page is a function ``page()`` in ``svmviz.ui.<module>``; the thin script in ``pages/`` calls it.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from typing import NamedTuple
+
+import streamlit as st
+
+import svmviz  # noqa: F401  (sets a writable numba cache before numba loads)
+
+
+class PageSpec(NamedTuple):
+    module: str  # svmviz.ui.<module> has page()
+    file: str  # the thin script under pages/
+    title: str
+    icon: str
+    paper: str
+    what: str
+
+    @property
+    def url_path(self) -> str:
+        """What Streamlit derives from ``pages/<N>_<Title>.py``: ``<Title>``."""
+        stem = os.path.splitext(os.path.basename(self.file))[0]
+        return stem.split("_", 1)[1] if stem.split("_", 1)[0].isdigit() else stem
+
+
+PAGES = [
+    PageSpec("tuning", "pages/1_Tuning_criteria.py", "Tuning criteria", "🎯", "Wahba, Lin, Lee & Zhang (2001)",
+             "GACV, ξα (XA) and BRXA beside the truth they stand in for (GCKL, MISCLASS, BRMISCLASS, exact "
+             "leave-one-out): contour surfaces over (λ, σ), the decision curves each criterion picks, "
+             "inefficiencies, standard and non-standard (unequal costs, biased sampling) SVMs."),
+    PageSpec("losses", "pages/2_Loss_functions.py", "Loss functions & randomized GACV", "📉", "Wahba (1998)",
+             "Hinge, misclassification, deviance, exponential, sigmoid and smoothed losses against τ = yf, "
+             "the prediction functions μ(f), and exact vs randomized GACV vs leave-one-out along λ."),
+    PageSpec("path", "pages/3_Regularization_path.py", "Regularization path", "🛤️", "Loosli & Canu (2006)",
+             "The whole ν-SVM path: every α_i y_i as a piecewise-linear function of λ, the margin, bounded "
+             "and inactive groups at any point, and leave-one-out along the path with its stopping point."),
+    PageSpec("usvc", "pages/4_Unbiased_SVC.py", "Unbiased SVC", "⚖️", "Navia-Vázquez et al. (2004)",
+             "SVC trained by iterated weighted least squares and the unbiased SVC (smooth step loss): error "
+             "surfaces L̃(Th, w) with the IRWLS trajectories, the CE the algorithm really minimizes, Table 1."),
+    PageSpec("ivm", "pages/5_Import_vector_machine.py", "Import vector machine", "📌", "Zhu & Hastie (2002)",
+             "Kernel logistic regression and its sparse version, the Import Vector Machine: import points vs "
+             "support points, probability contours, the λ path with a tuning set, three classes."),
+]
+
+ENTRY_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_entry.py")
+"""The script the installed ``svmviz`` command hands to ``streamlit run``."""
+
+
+def home() -> None:
+    st.title("svmviz")
+    st.markdown(
+        "Interactive, numerically checked re-creations of five papers on support-vector-machine-family "
+        "classifiers and the criteria used to tune them. Every solver is tested against an "
+        "independent reference (libsvm through scikit-learn, brute-force leave-one-out, closed forms)."
+    )
+    for spec in PAGES:
+        st.page_link(_page_objects()[spec.url_path], label=f"**{spec.title}** — {spec.paper}", icon=spec.icon)
+        st.caption(spec.what)
+    st.divider()
+    st.markdown(
+        "**How to use it.** Choose a data set, n and a seed in the sidebar: the choice is shared by "
+        "the pages and kept in the address bar, so a link reopens the same view. Simulated data sets "
+        "know their truth (p(x), the Bayes rule); uploaded CSV files and scikit-learn's data sets do not."
+    )
+
+
+def _page_function(spec: PageSpec):
+    module = importlib.import_module(f"svmviz.ui.{spec.module}")
+    return module.page
+
+
+_PAGE_OBJECTS_KEY = "_svmviz_page_objects"
+
+
+def _page_objects() -> dict:
+    return st.session_state.get(_PAGE_OBJECTS_KEY, {})
+
+
+def run_app(root: str | None = None) -> None:
+    """Set up the page, build the navigation and run the chosen page.
+
+    ``root`` is the checkout folder holding ``pages/`` (``streamlit run app.py``); ``None`` runs the
+    pages as functions from the installed package, under the same URL paths.
+    """
+    st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
+    pages = {"": st.Page(home, title="Home", icon="🏠", default=True)}
+    for spec in PAGES:
+        if root is not None and os.path.exists(os.path.join(root, spec.file)):
+            page = st.Page(spec.file, title=spec.title, icon=spec.icon)
+        else:
+            page = st.Page(_page_function(spec), title=spec.title, icon=spec.icon, url_path=spec.url_path)
+        pages[spec.url_path] = page
+    st.session_state[_PAGE_OBJECTS_KEY] = pages
+    st.navigation(list(pages.values())).run()
