@@ -1,40 +1,235 @@
 """svmviz — interactive exploration of SVM-family classifiers and their tuning criteria.
 
-Importing the package makes sure numba has a writable on-disk cache (``NUMBA_CACHE_DIR``) before
-numba itself is imported: with ``cache=True`` kernels an unwritable package directory would
-otherwise crash at import time.
+The package re-creates five papers on support-vector-machine-family classifiers (Wahba, Lin, Lee &
+Zhang 2001; Wahba 1998; Loosli & Canu 2006; Navia-Vázquez et al. 2004; Zhu & Hastie 2002) as a
+library and as a Streamlit app (the ``svmviz`` command).
+
+Every public estimator and function is available from the top level (``svmviz.SVMClassifier``,
+``svmviz.criteria_surface``, …; the full list is :data:`__all__`) and from its module
+(``svmviz.svm``, ``svmviz.tuning``, …). Figures are in :mod:`svmviz.figures` (``compute_*`` → arrays,
+``plot_*`` → Plotly figures), one module per paper.
+
+Importing the package is cheap and writes no files: the names are resolved lazily, on first use.
+It only chooses, without creating it, an on-disk cache folder for numba's compiled kernels
+(``NUMBA_CACHE_DIR``, if not set already): numba creates it when the first kernel module is
+imported. ``cache=True`` kernels need a writable cache, and an installed package folder usually is
+not one.
+
+Examples
+--------
+>>> import svmviz
+>>> "SVMClassifier" in svmviz.__all__ and "criteria_surface" in svmviz.__all__
+True
+>>> svmviz.SVMClassifier.__module__
+'svmviz.svm'
 """
 from __future__ import annotations
 
+import importlib as _importlib
 import os as _os
-import tempfile as _tempfile
-
-
-def _ensure_numba_cache_dir() -> None:
-    if _os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    for base in (_os.path.join(_os.path.expanduser("~"), ".cache"), _tempfile.gettempdir()):
-        path = _os.path.join(base, "svmviz-numba")
-        try:
-            _os.makedirs(path, exist_ok=True)
-            probe = _os.path.join(path, ".probe")
-            with open(probe, "w") as fh:
-                fh.write("ok")
-            _os.remove(probe)
-        except OSError:
-            continue
-        _os.environ["NUMBA_CACHE_DIR"] = path
-        return
-
-
-_ensure_numba_cache_dir()
+import sys as _sys
 
 __version__ = "0.1.0"
 
 
-def __getattr__(name):  # lazy: `import svmviz` stays cheap, `svmviz.SVMClassifier` works
-    if name == "SVMClassifier":
-        from .svm import SVMClassifier
+# --------------------------------------------------------------------------------------------
+# numba's cache folder, chosen without writing anything
+# --------------------------------------------------------------------------------------------
+def _nearest_existing(path: str) -> str:
+    while not _os.path.exists(path):
+        parent = _os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    return path
 
-        return SVMClassifier
-    raise AttributeError(f"module 'svmviz' has no attribute {name!r}")
+
+def _creatable(path: str) -> bool:
+    """Whether ``path`` is a writable folder or could be created as one — decided by ``os.access``."""
+    if _os.path.isdir(path):
+        return _os.access(path, _os.W_OK | _os.X_OK)
+    if _os.path.exists(path):  # a file in the way
+        return False
+    anc = _nearest_existing(path)
+    return _os.path.isdir(anc) and _os.access(anc, _os.W_OK | _os.X_OK)
+
+
+def _numba_cache_candidates() -> list[str]:
+    out = []
+    xdg = _os.environ.get("XDG_CACHE_HOME")
+    if xdg and _os.path.isabs(xdg):
+        out.append(_os.path.join(xdg, "svmviz-numba"))
+    home = _os.path.expanduser("~")
+    if home and home != "~":
+        out.append(_os.path.join(home, ".cache", "svmviz-numba"))
+    # not tempfile.gettempdir(): it probes the folder by writing a file
+    tmp = _os.environ.get("TMPDIR") or _os.environ.get("TEMP") or _os.environ.get("TMP") or "/tmp"
+    uid = getattr(_os, "getuid", lambda: "user")()
+    out.append(_os.path.join(tmp, f"svmviz-numba-{uid}"))
+    return out
+
+
+def _choose_numba_cache_dir() -> str | None:
+    """Set ``NUMBA_CACHE_DIR`` (when unset) to the first candidate folder that can be written."""
+    if _os.environ.get("NUMBA_CACHE_DIR"):
+        return _os.environ["NUMBA_CACHE_DIR"]
+    for path in _numba_cache_candidates():
+        if _creatable(path):
+            _os.environ["NUMBA_CACHE_DIR"] = path
+            config = _sys.modules.get("numba.core.config")
+            if config is not None and not getattr(config, "CACHE_DIR", ""):  # numba read the environment already
+                config.CACHE_DIR = path
+            return path
+    return None  # numba falls back to its own locators
+
+
+_choose_numba_cache_dir()
+
+
+# --------------------------------------------------------------------------------------------
+# The public API, resolved lazily: name -> module of svmviz defining it
+# --------------------------------------------------------------------------------------------
+_EXPORTS = {
+    # Wahba's SVM (svm)
+    "DualSolution": "svm",
+    "solve_dual": "svm",
+    "LambdaSequence": "svm",
+    "fit_lambda_sequence": "svm",
+    "SigmaLambdaGrid": "svm",
+    "fit_sigma_lambda_grid": "svm",
+    "SVMClassifier": "svm",
+    # tuning criteria (criteria, tuning)
+    "step_star": "criteria",
+    "theta": "criteria",
+    "gckl": "criteria",
+    "misclass": "criteria",
+    "gacv": "criteria",
+    "xa": "criteria",
+    "joachims_R2": "criteria",
+    "xa_joachims": "criteria",
+    "loo_misclass": "criteria",
+    "leave_one_out_decisions": "criteria",
+    "ran_gacv_perturbations": "criteria",
+    "perturbed_problem": "criteria",
+    "ran_gacv_E": "criteria",
+    "ran_gacv_value": "criteria",
+    "criterion_label": "tuning",
+    "CriteriaSurface": "tuning",
+    "criteria_surface": "tuning",
+    "grid_decision_function": "tuning",
+    "CriteriaCurves": "tuning",
+    "ran_gacv": "tuning",
+    "criteria_curves": "tuning",
+    "Inefficiency": "tuning",
+    "inefficiency": "tuning",
+    "InefficiencyStudy": "tuning",
+    "inefficiency_study": "tuning",
+    # loss functions and the randomized GACV (losses)
+    "hinge": "losses",
+    "misclassification": "losses",
+    "deviance": "losses",
+    "exponential": "losses",
+    "sigmoid": "losses",
+    "concave_exp": "losses",
+    "wahba_v": "losses",
+    "smooth_step": "losses",
+    "loss_values": "losses",
+    "loss_derivative": "losses",
+    "prediction_function": "losses",
+    "expected_loss": "losses",
+    "Minimizer": "losses",
+    "population_minimizer": "losses",
+    "GacvCurves": "losses",
+    "gacv_curves": "losses",
+    # ν-SVM regularization path (path)
+    "groups_from_alpha": "path",
+    "NuPath": "path",
+    "nu_path": "path",
+    "LooPath": "path",
+    "default_loo_lambdas": "path",
+    "loo_at": "path",
+    "auto_stop": "path",
+    "loo_path": "path",
+    "NuSVMPath": "path",
+    # IRWLS SVC and the unbiased SVC (usvc)
+    "theta_smooth": "usvc",
+    "theta_smooth_derivative": "usvc",
+    "primal_value": "usvc",
+    "primal_surface": "usvc",
+    "Profile": "usvc",
+    "primal_profile": "usvc",
+    "empirical_ce": "usvc",
+    "theoretical_ce": "usvc",
+    "fscl_prototypes": "usvc",
+    "IRWLSHistory": "usvc",
+    "IRWLSClassifier": "usvc",
+    "Table1Result": "usvc",
+    "table1_study": "usvc",
+    "table1_summary": "usvc",
+    # kernel logistic regression and the import vector machine (ivm)
+    "paper_lambdas": "ivm",
+    "KernelLogisticRegression": "ivm",
+    "IVMClassifier": "ivm",
+    "PathSteps": "ivm",
+    "IVMPath": "ivm",
+    "ivm_lambda_path": "ivm",
+    "KLRPath": "ivm",
+    "klr_lambda_path": "ivm",
+    "SVMPath": "ivm",
+    "svm_lambda_path": "ivm",
+    "sigma_heuristic": "ivm",
+    # kernels
+    "squared_distances": "kernels",
+    "rbf_from_squared_distances": "kernels",
+    "gram": "kernels",
+    # data sets
+    "Dataset": "data",
+    "GENERATORS": "data",
+    "make_dataset": "data",
+    "describe": "data",
+    "wahba2001": "data",
+    "wahba_costs": "data",
+    "esl_mixture": "data",
+    "esl_mixture3": "data",
+    "esl_centres": "data",
+    "usvc_A": "data",
+    "usvc_B": "data",
+    "usvc_theoretical_ce": "data",
+    "banana": "data",
+    "twonorm": "data",
+    "ringnorm": "data",
+    "waveform": "data",
+    "waveform_bases": "data",
+    "breast_cancer": "data",
+    "iris": "data",
+    "wine": "data",
+    "sklearn_dataset": "data",
+    "dataset_from_csv": "data",
+    "csv_header": "data",
+    "pick_delimiter": "data",
+}
+
+#: Public names of the modules that are NOT exported at the top level, with the reason.
+_NOT_EXPORTED = {
+    "usvc.loss_values": "the top-level name is losses.loss_values (any loss by name); use svmviz.usvc.loss_values",
+}
+
+#: Submodules reachable as attributes without an explicit import (``svmviz.tuning``).
+_SUBMODULES = ("svm", "criteria", "tuning", "losses", "path", "usvc", "ivm", "kernels", "data", "figures")
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(_importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value  # later look-ups skip __getattr__
+        return value
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))

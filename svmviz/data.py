@@ -35,8 +35,9 @@ import math
 import numbers
 import os
 import pathlib
+import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 from scipy import special  # scipy.integrate is imported lazily (import time)
@@ -66,6 +67,10 @@ __all__ = [
     "wine",
     "sklearn_dataset",
     "dataset_from_csv",
+    "csv_header",
+    "pick_delimiter",
+    "CSV_DELIMITERS",
+    "MAX_CSV_CLASSES",
 ]
 
 _TEST_STREAM_KEY = 0x7E57  # spawn key of the test-sample random stream
@@ -109,6 +114,9 @@ class Dataset:
         Generator parameters, including ``n`` and ``seed``.
     test_sample : callable or None
         ``test_sample(n, seed) -> Dataset``: an independent sample from the same law.
+    notes : tuple of str
+        What the loader decided on the user's behalf and the user should be told (e.g. a dropped
+        row-index column of an uploaded CSV file); empty for generated data.
     """
 
     X: np.ndarray
@@ -122,6 +130,7 @@ class Dataset:
     L: tuple = (1.0, 1.0)
     params: dict = field(default_factory=dict)
     test_sample: Callable | None = None
+    notes: tuple = ()
 
     def __post_init__(self):
         if self.X.ndim != 2:
@@ -1177,8 +1186,23 @@ def wine(n=None, seed=0, standardize=True, keep_classes=None) -> Dataset:
 
 
 # --------------------------------------------------------------------------------------------
-# CSV upload
+# CSV upload (pandas)
 # --------------------------------------------------------------------------------------------
+#: Delimiters the loader recognises, in the order that breaks ties.
+CSV_DELIMITERS = (",", ";", "\t")
+# The layout (delimiter, decimal mark, header, index column) is read from the first
+# _CSV_SAMPLE_ROWS content rows within the first _CSV_SAMPLE_CHARS characters.
+_CSV_SAMPLE_CHARS = 1 << 18
+_CSV_SAMPLE_ROWS = 1000
+#: A label column with more distinct values than this is not a class column (every page here has
+#: two or three classes; a 150-value column is a measurement or an identifier).
+MAX_CSV_CLASSES = 50
+_LIST_AT_MOST = 5  # values quoted in a message
+_DECIMAL_COMMA = re.compile(r"[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?")
+_DECIMAL_POINT = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
+_UNNAMED = re.compile(r"(Unnamed: 0)?")
+
+
 def _read_source(obj):
     """(text, source name) from a path, CSV text, bytes or a file-like object."""
     if obj is None:
@@ -1201,7 +1225,7 @@ def _read_source(obj):
             raise ValueError(
                 f"{obj!r} is neither an existing file nor CSV text; give the path of a CSV file or its content."
             )
-        return obj, None
+        return obj.removeprefix("\ufeff"), None
     elif hasattr(obj, "getvalue") or hasattr(obj, "read"):
         name = getattr(obj, "name", None)
         name = os.path.basename(name) if isinstance(name, str) else None
@@ -1215,7 +1239,7 @@ def _read_source(obj):
                     pass
             raw = obj.read()
         if isinstance(raw, str):
-            return raw, name
+            return raw.removeprefix("\ufeff"), name
     else:
         raise ValueError(
             f"Cannot read a CSV from a {type(obj).__name__}; pass CSV text, bytes, a path or an open file."
@@ -1228,185 +1252,510 @@ def _read_source(obj):
         ) from None
 
 
-def _is_number(s: str) -> bool:
+def _to_float(s: str, decimal: str = ".") -> float | None:
+    """The number a cell holds (as pandas reads it, plus Python's 'nan'/'inf' spellings), else None."""
+    if "_" in s:
+        return None
+    if decimal != ".":
+        if "." in s:
+            return None
+        s = s.replace(decimal, ".")
     try:
-        float(s)
+        return float(s)
     except ValueError:
-        return False
-    return True
+        return None
 
 
-def pick_delimiter(first_line: str) -> str:
-    counts = {d: first_line.count(d) for d in (",", ";", "\t")}
-    best = max(counts, key=lambda d: counts[d])
-    return best if counts[best] > 0 else ","
+def _is_number(s: str, decimal: str = ".") -> bool:
+    return _to_float(s, decimal) is not None
 
 
-def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Dataset:
-    """Load a labelled data set from CSV: numeric feature columns and one label column.
+def _content_lines(text: str):
+    """(1-based line number, line) of every line that is neither blank nor a ``#`` comment."""
+    for lineno, line in enumerate(io.StringIO(text, newline=None), start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield lineno, line
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    try:
+        cells = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True), [])
+    except csv.Error:  # a quoted cell running over the line end
+        cells = line.rstrip("\r\n").split(delimiter)
+    return [c.strip() for c in cells]
+
+
+def _sample_lines(text: str) -> list[tuple[int, str]]:
+    sample = text[:_CSV_SAMPLE_CHARS]
+    if len(text) > _CSV_SAMPLE_CHARS and "\n" in sample:
+        sample = sample[: sample.rindex("\n")]  # no half line
+    out = []
+    for item in _content_lines(sample):
+        out.append(item)
+        if len(out) >= _CSV_SAMPLE_ROWS:
+            break
+    return out
+
+
+def pick_delimiter(sample: str) -> str:
+    """The delimiter of CSV text — ``,``, ``;`` or tab — judged on its first lines.
+
+    Each candidate splits every content line of ``sample`` (blank and ``#`` comment lines skipped);
+    the winner gives at least two cells on the most lines, the same number on every line, then the
+    most cells that are numbers. A ``;`` file with decimal commas (``1,5;2,25;x``) is therefore read
+    as ``;``-separated. ``,`` when nothing splits.
 
     Parameters
     ----------
-    file_or_text : str, path-like, bytes or file-like
-        A path to an existing file, the CSV text itself, its bytes (UTF-8), or an open file /
-        Streamlit ``UploadedFile``. Delimiter: ``,`` ``;`` or tab (the most frequent in the first
-        line). Blank lines are ignored.
-    label_column : None, int or str
-        None: the last column. int: 0-based position (negative counts from the end). str: a header
-        name (for a file without header, the text of that column in the first row).
-    standardize : bool
-        Scale every feature column to mean 0, sd 1 (constant columns are only centred).
+    sample : str
+        The beginning of the file (one line or many).
 
     Returns
     -------
-    Dataset
-        Two label values → y ±1 (``classes`` sorted, numerically when all labels are numbers;
-        classes[0] → −1). More values → y ∈ {0..K−1} (``is_multiclass``). ``p_true`` and
-        ``bayes_error`` None.
+    str
+        One of :data:`CSV_DELIMITERS`.
 
-    Notes
-    -----
-    The first row is a header when one of its feature cells is not a number, or when only its
-    label cell is text while every other label is a number. Errors (``ValueError``, naming the
-    line and column): empty file, header without data, too few columns, unknown label column,
-    non-numeric feature text, missing/NaN/infinite cells, ragged rows, a single class, a class
-    with fewer than 2 points.
+    Examples
+    --------
+    >>> pick_delimiter("a,b,label\\n1.5,2,x\\n")
+    ','
+    >>> pick_delimiter("a;b;label\\n1,5;2,25;x\\n3,0;4,5;y\\n")
+    ';'
+    >>> pick_delimiter("1,5;2,25;x\\n3,0;4,5;y\\n")  # no header: the numbers decide
+    ';'
     """
-    text, source = _read_source(file_or_text)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.splitlines()
-    first = next((ln for ln in lines if ln.strip()), None)
-    if first is None:
-        raise ValueError("The CSV file is empty; it needs a row per point with feature columns and a label column.")
-    delim = pick_delimiter(first)
-    rows = []  # (line number in the file, cells)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
-    try:
-        for cells in reader:
-            if not cells or all(not c.strip() for c in cells):
-                continue
-            rows.append((reader.line_num, [c.strip() for c in cells]))
-    except csv.Error as exc:
-        raise ValueError(f"The CSV file could not be parsed near line {reader.line_num}: {exc}.") from None
-    ncol = len(rows[0][1])
-    if ncol < 2:
-        raise ValueError(
-            "The CSV file has a single column; it needs at least one numeric feature column and a label "
-            "column, separated by ',', ';' or tabs."
-        )
-    first_cells = rows[0][1]
-    # label column position
+    lines = [ln for _, ln in _sample_lines(sample)]
+    best, best_score = ",", None
+    for prio, d in enumerate(CSV_DELIMITERS):
+        rows = [_split(ln, d) for ln in lines]
+        counts = [len(r) for r in rows]
+        if not counts:
+            continue
+        mode = max(set(counts), key=lambda c: (counts.count(c), c))
+        if mode < 2:
+            continue
+        consistent = counts.count(mode) / len(counts)
+        cells = [c for r in (rows[1:] or rows) for c in r if c]
+        decimals = (".",) if d == "," else (".", ",")
+        numeric = sum(any(_is_number(c, m) for m in decimals) for c in cells) / max(len(cells), 1)
+        score = (consistent, numeric, mode, -prio)
+        if best_score is None or score > best_score:
+            best, best_score = d, score
+    return best
+
+
+def _pick_decimal(rows: list[list[str]], delimiter: str) -> str:
+    """',' when the cells use decimal commas (``1,5``) more often than decimal points (never with ',' delimiters)."""
+    if delimiter == ",":
+        return "."
+    commas = sum(1 for r in rows for c in r if _DECIMAL_COMMA.fullmatch(c))
+    points = sum(1 for r in rows for c in r if _DECIMAL_POINT.fullmatch(c))
+    return "," if commas > points else "."
+
+
+class _CsvLayout(NamedTuple):
+    delimiter: str
+    decimal: str
+    header: bool
+    names: list  # one per column the file has (a trailing empty column excluded)
+    n_columns: int  # the columns pandas sees (a trailing empty column included)
+    label: int  # position of the label column in ``names``
+    index: bool  # the first column looks like an unnamed row index (confirmed on every row later)
+    first_cells: list
+    notes: list
+
+
+def _label_position(label_column, first_cells: list) -> int:
+    """Position of the label column; a name is matched against the first row (empty cells named ``column j``)."""
+    first_cells = [c if c else f"column {j + 1}" for j, c in enumerate(first_cells)]
+    ncol = len(first_cells)
     if label_column is None:
-        li = ncol - 1
-    elif isinstance(label_column, numbers.Integral) and not isinstance(label_column, bool):
+        return ncol - 1
+    if isinstance(label_column, numbers.Integral) and not isinstance(label_column, bool):
         li = int(label_column)
         if not -ncol <= li < ncol:
             raise ValueError(
                 f"Unknown label column {label_column}: the file has {ncol} columns (positions 0..{ncol - 1}, "
                 f"first row: {', '.join(first_cells)})."
             )
-        li %= ncol
-    elif isinstance(label_column, str):
+        return li % ncol
+    if isinstance(label_column, str):
         hits = [j for j, c in enumerate(first_cells) if c == label_column.strip()]
         if not hits:
-            raise ValueError(
-                f"Unknown label column {label_column!r}; the columns are: {', '.join(first_cells)}."
-            )
+            raise ValueError(f"Unknown label column {label_column!r}; the columns are: {', '.join(first_cells)}.")
         if len(hits) > 1:
             raise ValueError(f"Several columns are called {label_column!r}; rename them or give the position.")
-        li = hits[0]
-    else:
-        raise ValueError(f"label_column must be None, a column position or a column name; got {label_column!r}.")
+        return hits[0]
+    raise ValueError(f"label_column must be None, a column position or a column name; got {label_column!r}.")
+
+
+def _is_index_values(values) -> bool:
+    """Distinct non-negative integers: what ``DataFrame.to_csv()`` writes as the row index."""
+    import pandas as pd
+
+    s = pd.Series(values)
+    if not pd.api.types.is_integer_dtype(s.dtype):
+        return False
+    return bool(len(s) and s.min() >= 0 and s.is_unique)
+
+
+def _csv_layout(text: str, label_column) -> _CsvLayout:
+    """Delimiter, decimal mark, header, label position and index column, from the file's first rows."""
+    sample = _sample_lines(text)
+    if not sample:
+        raise ValueError("The CSV file is empty; it needs a row per point with feature columns and a label column.")
+    d = pick_delimiter("".join(ln for _, ln in sample))
+    rows = [_split(ln, d) for _, ln in sample]
+    if all(c == "" for r in rows for c in r):
+        shown = "tab" if d == "\t" else repr(d)
+        raise ValueError(
+            f"The CSV file holds only delimiters ({shown}) and no values; it needs a row per point with numeric "
+            "feature columns and a label column."
+        )
+    notes = []
+    first_cells = rows[0]
+    n_columns = len(first_cells)
+    ncol = n_columns
+    if ncol >= 2 and all(not r or len(r) < ncol or r[ncol - 1] == "" for r in rows):
+        ncol -= 1  # every line ends with the delimiter: no empty label column
+        first_cells = first_cells[:ncol]
+        notes.append("Every line ends with a delimiter; the empty last column was ignored.")
+    if ncol < 2:
+        raise ValueError(
+            "The CSV file has a single column; it needs at least one numeric feature column and a label "
+            "column, separated by ',', ';' or tabs."
+        )
+    decimal = _pick_decimal(rows, d)
+    li = _label_position(label_column, first_cells)
     feat_idx = [j for j in range(ncol) if j != li]
-    # header detection
-    other_labels = [cells[li] for _, cells in rows[1:] if len(cells) > li]
-    has_header = any(not _is_number(first_cells[j]) for j in feat_idx) or (
-        not _is_number(first_cells[li]) and bool(other_labels) and all(_is_number(v) for v in other_labels)
+    other_labels = [r[li] for r in rows[1:] if len(r) > li]
+    header = any(not _is_number(first_cells[j], decimal) for j in feat_idx) or (
+        not _is_number(first_cells[li], decimal) and bool(other_labels)
+        and all(_is_number(v, decimal) for v in other_labels)
     )
-    if has_header:
+    if header:
         names = [c if c else f"column {j + 1}" for j, c in enumerate(first_cells)]
-        data = rows[1:]
-        if not data:
-            raise ValueError("The CSV file has a header row but no data rows; add one row per point.")
     else:
         names = [f"x{k + 1}" for k in range(ncol - 1)]
         names.insert(li, "label")
-        data = rows
-    label_name = names[li]
-    fnames = tuple(names[j] for j in feat_idx)
-    n = len(data)
-    X = np.empty((n, len(feat_idx)))
-    labels = []
-    for i, (line, cells) in enumerate(data):
-        if len(cells) != ncol:
-            more = "more" if len(cells) > ncol else "fewer"
-            raise ValueError(
-                f"Line {line} has {len(cells)} cells, {more} than the {ncol} columns of the first row; "
+    index = False
+    if header and ncol >= 3 and li != 0 and _UNNAMED.fullmatch(first_cells[0]):
+        col0 = [r[0] for r in rows[1:] if r]
+        index = bool(col0) and all(c.isdigit() for c in col0) and len(set(col0)) == len(col0)
+    if decimal == ",":
+        notes.append("Numbers are read with ',' as the decimal mark (the delimiter is "
+                     f"{'a tab' if d == chr(9) else repr(d)}).")
+    return _CsvLayout(d, decimal, header, names, n_columns, li, index, first_cells, notes)
+
+
+def _comment_lines(text: str) -> list[int]:
+    """0-based numbers of the lines whose first non-blank character is ``#``."""
+    out = []
+    pos = text.find("#")
+    line, counted_to = 0, 0
+    while pos != -1:
+        start = text.rfind("\n", 0, pos) + 1
+        if not text[start:pos].strip():
+            line += text.count("\n", counted_to, start)
+            counted_to = start
+            out.append(line)
+        nxt = text.find("\n", pos)
+        if nxt == -1:
+            break
+        pos = text.find("#", nxt)
+    return out
+
+
+def _data_rows(text: str, layout: _CsvLayout):
+    """(line number, cells) of every data row, in the order pandas reads them (header skipped)."""
+    rows = _content_lines(text)
+    if layout.header:
+        next(rows, None)
+    for lineno, line in rows:
+        cells = _split(line, layout.delimiter)
+        if len(cells) == layout.n_columns + 1 and cells[-1] == "":
+            cells.pop()  # a trailing delimiter (pandas ignores it too)
+        yield lineno, cells[: len(layout.names)] if len(cells) == layout.n_columns else cells
+
+
+def _line_of_row(text: str, layout: _CsvLayout, row: int) -> int | str:
+    for k, (lineno, _) in enumerate(_data_rows(text, layout)):
+        if k == row:
+            return lineno
+    return "?"
+
+
+def _first_bad_row(text: str, layout: _CsvLayout, feat_idx: list[int]) -> ValueError | None:
+    """The clear message for the first row a data set cannot be built from (None if every row is fine)."""
+    names, li = layout.names, layout.label
+    mark = "decimal comma ','" if layout.decimal == "," else "decimal point '.'"
+    for line, cells in _data_rows(text, layout):
+        if all(c == "" for c in cells):
+            continue  # an empty row (pandas drops it too)
+        if len(cells) != len(names):
+            more = "more" if len(cells) > len(names) else "fewer"
+            return ValueError(
+                f"Line {line} has {len(cells)} cells, {more} than the {len(names)} columns of the first row; "
                 "fill in missing cells or remove the extra ones (check for stray delimiters)."
             )
-        for k, j in enumerate(feat_idx):
+        for j in feat_idx:
             s = cells[j]
             if s == "":
-                raise ValueError(f"Missing value in column {names[j]!r} at line {line}; fill it in or remove the row.")
-            try:
-                v = float(s)
-            except ValueError:
-                raise ValueError(
+                return ValueError(f"Missing value in column {names[j]!r} at line {line}; fill it in or remove the row.")
+            v = _to_float(s, layout.decimal)
+            if v is None:
+                return ValueError(
                     f"Non-numeric value {s!r} in feature column {names[j]!r} at line {line}; every column except "
-                    f"the label column ({label_name!r}) must hold numbers (decimal point '.')."
-                ) from None
+                    f"the label column ({names[li]!r}) must hold numbers ({mark})."
+                )
             if not math.isfinite(v):
-                raise ValueError(
+                return ValueError(
                     f"Column {names[j]!r} at line {line} holds {s!r}; NaN or infinite values are not allowed — "
                     "remove or impute them."
                 )
-            X[i, k] = v
-        lab = cells[li]
-        if lab == "":
-            raise ValueError(f"Missing label in column {label_name!r} at line {line}; every point needs a class.")
-        labels.append((line, lab))
-    # labels: numeric if every label is a finite number
-    numeric = all(_is_number(s) for _, s in labels)
+        if cells[li] == "":
+            return ValueError(f"Missing label in column {names[li]!r} at line {line}; every point needs a class.")
+    return None
+
+
+def _read_frame(text: str, layout: _CsvLayout):
+    import warnings
+
+    import pandas as pd
+
+    kw = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}  # exact floats
+    comments = _comment_lines(text) if "#" in text else []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.ParserWarning)  # rows longer than the header: not silently cut
+        return pd.read_csv(
+            io.StringIO(text), sep=layout.delimiter, decimal=layout.decimal, header=0 if layout.header else None,
+            index_col=False, skiprows=comments or None, skip_blank_lines=True, skipinitialspace=True,
+            keep_default_na=False, na_values=[""], quotechar='"', engine="c", low_memory=False, **kw,
+        )
+
+
+def _format_values(values) -> str:
+    shown = ", ".join(repr(v) for v in values[:_LIST_AT_MOST])
+    return shown + (f", … ({len(values) - _LIST_AT_MOST} more)" if len(values) > _LIST_AT_MOST else "")
+
+
+def _csv_labels(text: str, layout: _CsvLayout, col):
+    """(codes 0..K−1, classes) of the label column; clear errors for missing, NaN and continuous labels."""
+    import pandas as pd
+
+    name = layout.names[layout.label]
+    numeric = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    if np.any(codes < 0):
+        return None  # missing labels: the row scan says where
     if numeric:
-        vals = []
-        for line, s in labels:
-            v = float(s)
-            if not math.isfinite(v):
-                raise ValueError(f"Label {s!r} at line {line} is not a class; NaN/infinite labels are not allowed.")
-            vals.append(v)
-        uniq = sorted(set(vals))
-        classes = tuple(int(u) if float(u).is_integer() else u for u in uniq)
-        code = {u: j for j, u in enumerate(uniq)}
-        yi = np.array([code[v] for v in vals], dtype=np.int64)
+        values = [float(u) for u in np.asarray(uniques, dtype=np.float64)]
+        raw = [repr(v) for v in values]
     else:
-        strs = [s for _, s in labels]
-        uniq = sorted(set(strs))
-        classes = tuple(uniq)
-        code = {u: j for j, u in enumerate(uniq)}
-        yi = np.array([code[s] for s in strs], dtype=np.int64)
-    K = len(classes)
+        raw = [str(u).strip() for u in uniques]
+        if any(s == "" for s in raw):
+            return None
+        numeric = all(_is_number(s, layout.decimal) for s in raw)
+        values = [_to_float(s, layout.decimal) for s in raw] if numeric else raw
+    if numeric:
+        for k, v in enumerate(values):
+            if not math.isfinite(v):
+                line = _line_of_row(text, layout, int(col.index[int(np.argmax(codes == k))]))
+                raise ValueError(f"Label {raw[k]!r} at line {line} is not a class; NaN/infinite labels are not allowed.")
+    order = sorted(set(values))
+    K = len(order)
+    continuous = numeric and any(not float(v).is_integer() for v in order)
+    if K > MAX_CSV_CLASSES:
+        what = "a continuous measurement" if continuous else "an identifier or a measurement"
+        raise ValueError(
+            f"The label column {name!r} holds {K} different values (e.g. {_format_values(order)}); a label column "
+            f"holds a few classes (at most {MAX_CSV_CLASSES}), so this looks like {what}. Choose the column with the "
+            "classes, or group the values into classes."
+        )
+    rank = {v: j for j, v in enumerate(order)}
+    remap = np.array([rank[v] for v in values], dtype=np.int64)
+    yi = remap[codes]
+    classes = tuple(int(v) if numeric and float(v).is_integer() else v for v in order)
     if K < 2:
         raise ValueError(
-            f"The label column {label_name!r} holds a single class ({classes[0]!r}); a classifier needs two "
+            f"The label column {name!r} holds a single class ({classes[0]!r}); a classifier needs two "
             "or more — check that the right column is the label."
         )
     counts = np.bincount(yi, minlength=K)
-    if np.any(counts < 2):
-        few = [f"{classes[j]!r} ({counts[j]})" for j in range(K) if counts[j] < 2]
+    few = [j for j in range(K) if counts[j] < 2]
+    if few and continuous and len(few) > K / 2:
         raise ValueError(
-            f"Each class needs at least 2 points; too few for {', '.join(few)} in column {label_name!r}. "
-            "Add points or remove those rows."
+            f"The label column {name!r} holds {K} different non-integer numbers, most of them once "
+            f"(e.g. {_format_values(list(order))}); it looks like a continuous measurement, not classes. Choose the "
+            "column with the classes, or group the values into classes."
         )
+    if few:
+        listed = [f"{classes[j]!r} ({counts[j]})" for j in few]
+        more = f" and {len(listed) - _LIST_AT_MOST} more" if len(listed) > _LIST_AT_MOST else ""
+        raise ValueError(
+            f"Each class needs at least 2 points; too few for {', '.join(listed[:_LIST_AT_MOST])}{more} in column "
+            f"{name!r}. Add points or remove those rows."
+        )
+    return yi, classes
+
+
+def csv_header(content) -> list[str]:
+    """The column names of a CSV file as :func:`dataset_from_csv` sees them — the choices of label column.
+
+    With a header row: its names (an empty one becomes ``"column j"``), without an unnamed row-index
+    column or an empty trailing column. Without a header: the first row's cells, which is how
+    :func:`dataset_from_csv` names a column of such a file. Only the first rows are read. An
+    unreadable file gives ``[]`` (:func:`dataset_from_csv` then says what is wrong).
+
+    Parameters
+    ----------
+    content : bytes, str, path-like or file-like
+        What :func:`dataset_from_csv` accepts.
+
+    Returns
+    -------
+    list of str
+        One name per column the loader keeps; each is a valid ``label_column``.
+
+    Examples
+    --------
+    >>> csv_header(b",height,weight,species\\n0,1.0,2.5,cat\\n1,2.0,3.5,dog\\n")
+    ['height', 'weight', 'species']
+    >>> csv_header(b"# measured 2024\\na;b;label\\n1,5;2;x\\n")
+    ['a', 'b', 'label']
+    """
+    try:
+        text, _ = _read_source(content)
+        layout = _csv_layout(text, None)
+    except ValueError:
+        return []
+    cells = layout.names if layout.header else layout.first_cells
+    return list(cells[1:] if layout.index else cells)
+
+
+def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Dataset:
+    """Load a labelled data set from CSV: numeric feature columns and one label column (read by pandas).
+
+    Parameters
+    ----------
+    file_or_text : str, path-like, bytes or file-like
+        A path to an existing file, the CSV text itself, its bytes (UTF-8, with or without BOM), or
+        an open file / Streamlit ``UploadedFile``.
+    label_column : None, int or str
+        None: the last column. int: 0-based position among the file's columns (negative counts from
+        the end). str: a header name (for a file without header, the text of that column in the
+        first row) — :func:`csv_header` lists them.
+    standardize : bool
+        Scale every feature column to mean 0, sd 1 (constant columns are only centred).
+
+    Returns
+    -------
+    Dataset
+        ``X`` of shape (n, d) float64 and ``y`` of shape (n,): two label values → y ±1 (``classes``
+        sorted, numerically when all labels are numbers; classes[0] → −1); more values → y ∈
+        {0..K−1} (``is_multiclass``). ``p_true`` and ``bayes_error`` are None. ``notes`` says what
+        the loader decided for the user (a dropped index column, decimal commas, a trailing
+        delimiter); ``params`` records the delimiter, decimal mark and header.
+
+    Raises
+    ------
+    ValueError
+        Naming the line and column: empty file, only delimiters, header without data, a single
+        column, unknown label column, non-numeric feature text, missing/NaN/infinite cells, ragged
+        rows, a single class, a class with fewer than 2 points, a continuous (or identifier) label
+        column.
+
+    Notes
+    -----
+    The layout is read from the first rows: the delimiter (``,`` ``;`` or tab, see
+    :func:`pick_delimiter`); the decimal mark (``,`` when a ``;``- or tab-separated file writes
+    ``1,5``); the header (the first row is a header when one of its feature cells is not a number,
+    or when only its label cell is text while every other label is a number). Blank lines and lines
+    starting with ``#`` are skipped; a delimiter ending every line adds no column. A first column
+    with no name in the header and distinct non-negative integers in every row is the row index
+    that ``DataFrame.to_csv()`` writes: it is dropped, with a note. Then ``pandas.read_csv`` (C
+    engine) reads the whole file; when it finds a problem, the rows are scanned once more to say
+    which line is wrong.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"height": [1.0, 2.0, 3.0, 4.0], "species": ["cat", "dog", "cat", "dog"]})
+    >>> ds = dataset_from_csv(df.to_csv())  # with the index column pandas writes
+    >>> ds.X.shape, ds.feature_names, ds.classes, ds.y.tolist()
+    ((4, 1), ('height',), ('cat', 'dog'), [-1.0, 1.0, -1.0, 1.0])
+    >>> print(ds.notes[0])
+    Dropped the first column: it has no name and holds the row numbers 0 … 3, the index that pandas' DataFrame.to_csv() writes. Give it a name in the header to keep it as a feature.
+    >>> dataset_from_csv("a;b;label\\n1,5;2;x\\n2,5;3;y\\n0,5;1;x\\n3,0;2;y\\n").X[:, 0].tolist()
+    [1.5, 2.5, 0.5, 3.0]
+    """
+    import pandas as pd
+
+    text, source = _read_source(file_or_text)
+    layout = _csv_layout(text, label_column)
+    names, li = layout.names, layout.label
+    feat_idx = [j for j in range(len(names)) if j != li]
+
+    def row_error():
+        return _first_bad_row(text, layout, feat_idx) or ValueError(
+            "The CSV file could not be read as numeric feature columns and a label column; check the delimiter "
+            f"({layout.delimiter!r}) and the decimal mark ({layout.decimal!r})."
+        )
+
+    try:
+        df = _read_frame(text, layout)
+    except (pd.errors.ParserError, pd.errors.ParserWarning):
+        raise row_error() from None
+    except pd.errors.EmptyDataError:
+        df = None
+    if df is not None and df.shape[1] != layout.n_columns:
+        raise row_error()
+    if df is not None:
+        df = df.iloc[:, : len(names)]
+        empty = df.isna().all(axis=1).to_numpy()
+        if empty.any():  # rows of empty cells (spreadsheets write them)
+            df = df[~empty]
+    if df is None or df.shape[0] == 0:
+        if layout.header:
+            raise ValueError("The CSV file has a header row but no data rows; add one row per point.")
+        raise ValueError("The CSV file is empty; it needs a row per point with feature columns and a label column.")
+    for j in feat_idx:
+        col = df.iloc[:, j]
+        ok = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
+        if not ok or (pd.api.types.is_float_dtype(col.dtype) and not np.isfinite(col.to_numpy()).all()):
+            raise row_error()
+    labels = _csv_labels(text, layout, df.iloc[:, li])
+    if labels is None:
+        raise row_error()
+    yi, classes = labels
+    notes = list(layout.notes)
+    index_name = None
+    if layout.index and _is_index_values(df.iloc[:, 0]):
+        n_rows = df.shape[0]
+        idx = df.iloc[:, 0].to_numpy()
+        span = (f"the row numbers 0 … {n_rows - 1}" if np.array_equal(idx, np.arange(n_rows))
+                else f"{n_rows} distinct row numbers from {idx.min()} to {idx.max()}")
+        notes.insert(0, f"Dropped the first column: it has no name and holds {span}, the index that pandas' "
+                        "DataFrame.to_csv() writes. Give it a name in the header to keep it as a feature.")
+        index_name = names[0]
+        feat_idx = feat_idx[1:]
+        if not feat_idx:
+            raise ValueError("The CSV file has no feature column besides its row index and the label column.")
+    X = df.iloc[:, feat_idx].to_numpy(dtype=np.float64)
+    n = X.shape[0]
     if standardize:
         mu, sd = _standardizer(X)
         X = (X - mu) / sd
+    K = len(classes)
     return Dataset(
         X=np.ascontiguousarray(X), y=_code_labels(yi, K), name=source or "uploaded CSV", classes=classes,
-        feature_names=fnames, p_true=None, bayes_threshold=0.5, bayes_error=None, L=(1.0, 1.0),
-        params={"n": n, "seed": None, "source": source, "label_column": label_name, "standardize": bool(standardize),
-                "delimiter": delim, "header": bool(has_header)},
-        test_sample=None,
+        feature_names=tuple(names[j] for j in feat_idx), p_true=None, bayes_threshold=0.5, bayes_error=None,
+        L=(1.0, 1.0),
+        params={"n": n, "seed": None, "source": source, "label_column": names[li], "standardize": bool(standardize),
+                "delimiter": layout.delimiter, "decimal": layout.decimal, "header": bool(layout.header),
+                "index_column": index_name},
+        test_sample=None, notes=tuple(notes),
     )
 
 

@@ -110,14 +110,8 @@ def load_dataset(name: str, n: int | None, seed: int, params: Mapping | None = N
 
 
 def _csv_header(content: bytes) -> list[str]:
-    """The cells of the first line, split with the loader's own delimiter rule."""
-    import csv
-
-    lines = content.decode("utf-8-sig", errors="replace").splitlines()
-    if not lines:
-        return []
-    row = next(csv.reader([lines[0]], delimiter=_data.pick_delimiter(lines[0])))
-    return [c.strip() for c in row]
+    """The label-column choices: the column names as the loader sees them (:func:`svmviz.data.csv_header`)."""
+    return _data.csv_header(content)
 
 
 def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upload: bool = True,
@@ -171,6 +165,8 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
             show_error(exc, what=f"Could not use {fname}")
             shared["data"] = name
             return None
+        for note in ds.notes:  # what the loader decided for the user (e.g. a dropped index column)
+            sb.info(note)
         seed = shared.get("seed", 0)
     else:
         real = name in SHIPPED
