@@ -1366,8 +1366,16 @@ class _CsvLayout(NamedTuple):
     notes: list
 
 
+_COLUMN_J = re.compile(r"column (\d+)")
+
+
 def _label_position(label_column, first_cells: list) -> int:
-    """Position of the label column; a name is matched against the first row (empty cells named ``column j``)."""
+    """Position of the label column.
+
+    A name is matched against the first row's cells (an empty cell is called ``column j``); failing
+    that, ``column j`` is the j-th column (1-based) — the name :func:`csv_header` gives the columns
+    of a file without header.
+    """
     first_cells = [c if c else f"column {j + 1}" for j, c in enumerate(first_cells)]
     ncol = len(first_cells)
     if label_column is None:
@@ -1382,6 +1390,9 @@ def _label_position(label_column, first_cells: list) -> int:
         return li % ncol
     if isinstance(label_column, str):
         hits = [j for j, c in enumerate(first_cells) if c == label_column.strip()]
+        by_position = _COLUMN_J.fullmatch(label_column.strip())
+        if not hits and by_position and 1 <= int(by_position.group(1)) <= ncol:
+            hits = [int(by_position.group(1)) - 1]
         if not hits:
             raise ValueError(f"Unknown label column {label_column!r}; the columns are: {', '.join(first_cells)}.")
         if len(hits) > 1:
@@ -1604,9 +1615,9 @@ def csv_header(content) -> list[str]:
     """The column names of a CSV file as :func:`dataset_from_csv` sees them — the choices of label column.
 
     With a header row: its names (an empty one becomes ``"column j"``), without an unnamed row-index
-    column or an empty trailing column. Without a header: the first row's cells, which is how
-    :func:`dataset_from_csv` names a column of such a file. Only the first rows are read. An
-    unreadable file gives ``[]`` (:func:`dataset_from_csv` then says what is wrong).
+    column or an empty trailing column. Without a header: ``"column 1"``, ``"column 2"``, … (the
+    first row's numbers would be ambiguous names). Only the first rows are read. An unreadable file
+    gives ``[]`` (:func:`dataset_from_csv` then says what is wrong).
 
     Parameters
     ----------
@@ -1630,8 +1641,9 @@ def csv_header(content) -> list[str]:
         layout = _csv_layout(text, None)
     except ValueError:
         return []
-    cells = layout.names if layout.header else layout.first_cells
-    return list(cells[1:] if layout.index else cells)
+    if not layout.header:
+        return [f"column {j + 1}" for j in range(len(layout.names))]
+    return list(layout.names[1:] if layout.index else layout.names)
 
 
 def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Dataset:
@@ -1645,7 +1657,8 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
     label_column : None, int or str
         None: the last column. int: 0-based position among the file's columns (negative counts from
         the end). str: a header name (for a file without header, the text of that column in the
-        first row) — :func:`csv_header` lists them.
+        first row), or ``"column j"`` for the j-th column (1-based) — :func:`csv_header` lists the
+        choices.
     standardize : bool
         Scale every feature column to mean 0, sd 1 (constant columns are only centred).
 
