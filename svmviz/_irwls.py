@@ -177,7 +177,17 @@ def _solve_wls(Phi, G, y, a, beta_out):
             M[j, l] += G[j, l]
             M[l, j] = M[j, l]
         M[p, j] = M[j, p]
-    sol = np.linalg.solve(M, r)
+    ok = True
+    sol = np.zeros(p + 1)
+    try:
+        sol = np.linalg.solve(M, r)
+    except Exception:  # noqa: BLE001 - numba: LU met an exactly zero pivot
+        ok = False
+    if not ok:
+        # Singular to working precision (e.g. duplicated features whose ridge term is lost beside
+        # weights a_i ~ a_max): the system is consistent (r lies in the range of Φ'D), so its
+        # minimum-norm least-squares solution is a minimiser of the weighted problem (SVD-based).
+        sol = np.linalg.lstsq(M, r, -1.0)[0]
     for j in range(p):
         beta_out[j] = sol[j]
     return sol[p]

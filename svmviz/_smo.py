@@ -25,18 +25,24 @@ import numpy as np
 from numba import njit
 
 TAU = 1e-12
+#: α within this many ulps (relative to its bound C_i) of 0 or C_i is set exactly to the bound. The
+#: clipping of an SMO step computes the partner of a clipped α as e.g. ``C_i − diff``; rounding can
+#: leave it at ``C_j − 2.2e-16`` where the exact value is ``C_j``. Such an α would count as free in
+#: the intercept rule (b = mean of y_i G_i over free α) instead of bounded (b = middle of the
+#: optimal interval, libsvm's choice) and move b to the end of that interval.
+BOUND_SNAP = 4.0 * np.finfo(np.float64).eps
 STATUS_CONVERGED = 0
 STATUS_MAX_ITER = 1
 
 
 @njit(cache=True, nogil=True)
-def _is_upper(a, c):
-    return a >= c
-
-
-@njit(cache=True, nogil=True)
-def _is_lower(a):
-    return a <= 0.0
+def _snap(a, c):
+    """α moved onto 0 or its bound c when within ``BOUND_SNAP``·c of it (see ``BOUND_SNAP``)."""
+    if a <= BOUND_SNAP * c:
+        return 0.0
+    if a >= c - BOUND_SNAP * c:
+        return c
+    return a
 
 
 @njit(cache=True, nogil=True)
@@ -88,6 +94,8 @@ def _make_feasible(alpha, y, C):
                 d = min(C[i] - alpha[i], need)
                 alpha[i] += d
                 need -= d
+        for i in range(n):
+            alpha[i] = _snap(alpha[i], C[i])
         return need <= 1e-12 * (1.0 + abs(r))
     return True
 
@@ -285,6 +293,8 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
                 if alpha[i] < 0.0:
                     alpha[i] = 0.0
                     alpha[j] = total
+        alpha[i] = _snap(alpha[i], Ci)
+        alpha[j] = _snap(alpha[j], Cj)
         dai = (alpha[i] - ai_old) * y[i] * s
         daj = (alpha[j] - aj_old) * y[j] * s
         for k in range(n_active):
@@ -393,8 +403,10 @@ def _rbf_inplace(D, sigma, out):
 
 
 @njit(cache=True, nogil=True)
-def _move(K, y, s, a, G, j, new):
-    """Set a[j] = new and update the gradient G = s·YKYα + p accordingly (O(n))."""
+def _move(K, y, s, a, G, j, new, c):
+    """Set a[j] = new (snapped onto 0 or its bound c, see ``BOUND_SNAP``) and update the gradient
+    G = s·YKYα + p accordingly (O(n))."""
+    new = _snap(new, c)
     d = (new - a[j]) * y[j] * s
     a[j] = new
     if d != 0.0:
@@ -411,7 +423,7 @@ def _remove_point(K, y, s, C, a, G, i):
     from the other class.
     """
     need = a[i]
-    _move(K, y, s, a, G, i, 0.0)
+    _move(K, y, s, a, G, i, 0.0, C[i])
     for pass_ in range(2):
         for t in range(y.shape[0]):
             if need <= 0.0:
@@ -421,14 +433,14 @@ def _remove_point(K, y, s, C, a, G, i):
             if pass_ == 0 and a[t] <= 0.0:
                 continue
             d = min(C[t] - a[t], need)
-            _move(K, y, s, a, G, t, a[t] + d)
+            _move(K, y, s, a, G, t, a[t] + d, C[t])
             need -= d
     for t in range(y.shape[0]):
         if need <= 0.0:
             return
         if y[t] != y[i] and a[t] > 0.0:
             d = min(a[t], need)
-            _move(K, y, s, a, G, t, a[t] - d)
+            _move(K, y, s, a, G, t, a[t] - d, C[t])
             need -= d
 
 
@@ -557,7 +569,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
                     if not np.isfinite(dx[r]):
                         ok = False
                 if ok:
-                    _move(K, y, s, a, Gi, i, 0.0)
+                    _move(K, y, s, a, Gi, i, 0.0, Ci[i])
                     for r in range(nf):
                         t = F[r]
                         if t == i:
@@ -567,7 +579,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
                             new = 0.0
                         elif new > Ci[t]:
                             new = Ci[t]
-                        _move(K, y, s, a, Gi, t, new)
+                        _move(K, y, s, a, Gi, t, new, Ci[t])
                     # clipping may have broken y'α = 0: restore it, keeping G exact
                     r_ = 0.0
                     for t in range(n):
@@ -580,14 +592,14 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
                                 break
                             if y[t] == sgn and a[t] > 0.0:
                                 d = min(a[t], need)
-                                _move(K, y, s, a, Gi, t, a[t] - d)
+                                _move(K, y, s, a, Gi, t, a[t] - d, Ci[t])
                                 need -= d
                         for t in range(n):
                             if need <= 0.0:
                                 break
                             if y[t] == -sgn and a[t] < Ci[t]:
                                 d = min(Ci[t] - a[t], need)
-                                _move(K, y, s, a, Gi, t, a[t] + d)
+                                _move(K, y, s, a, Gi, t, a[t] + d, Ci[t])
                                 need -= d
                 else:
                     predicted = False

@@ -1,7 +1,16 @@
-"""Shared input checks for the public API: each raises ``ValueError`` saying what to fix."""
+"""Shared input checks: each raises ``ValueError`` saying what to fix.
+
+Two layers. The estimators (``fit``/``predict``) validate with scikit-learn's own machinery through
+:func:`validate_fit_data` and :func:`validate_predict_data` (``validate_data``, ``check_is_fitted``,
+``type_of_target``), so they behave as scikit-learn estimators do. The array functions of the public
+API (gram matrices, solvers on precomputed kernels, studies) use the light checks
+:func:`check_matrix`, :func:`check_labels`, :func:`check_binary_labels`, :func:`check_positive`.
+"""
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 
 def check_matrix(X, name: str = "X", *, min_rows: int = 1) -> np.ndarray:
@@ -78,3 +87,81 @@ def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
         need = "non-negative" if allow_zero else "positive"
         raise ValueError(f"{name} must be a finite {need} number; got {value!r}.")
     return v
+
+
+# ----------------------------------------------------------------------------------------------
+# estimators: scikit-learn's own validation (one path for every estimator of the package)
+# ----------------------------------------------------------------------------------------------
+#: the estimators' smallest training set: two points (one per class at least)
+MIN_TRAIN_SAMPLES = 2
+
+
+class BinaryClassifierMixin:
+    """Declares a binary-only classifier to scikit-learn (``tags.classifier_tags.multi_class``).
+
+    Put it left of ``ClassifierMixin``; :func:`validate_fit_data` with ``binary=True`` raises the
+    matching error ("Only binary classification is supported...") on a multi-class target.
+    """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_TRAIN_SAMPLES,
+                      max_classes: int | None = None):
+    """Validate ``fit(X, y)`` input with scikit-learn's machinery, before anything large is allocated.
+
+    ``sklearn.utils.validation.validate_data`` checks X (2-D, numeric, finite, dense: sparse,
+    complex and object input get scikit-learn's errors; at least ``min_samples`` rows and one
+    column), y (1-D: shape (n, 1) is raveled with a ``DataConversionWarning``; finite; as many
+    labels as rows) and records ``n_features_in_`` and, for a DataFrame, ``feature_names_in_``.
+    ``type_of_target`` then refuses continuous and multi-output targets ("Unknown label type"),
+    a single class, more than two classes when ``binary``, and more than ``max_classes`` classes.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64, C-contiguous and writeable
+    y : ndarray of shape (n,), the labels as given
+    classes : ndarray of shape (n_classes,), sorted distinct labels
+    """
+    X, y = validate_data(estimator, X, y, dtype=np.float64, order="C", ensure_min_samples=min_samples)
+    if not X.flags.writeable:  # read-only input (e.g. a memmap): numba would compile a second variant
+        X = X.copy()
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise ValueError(
+            f"y has only one class ({classes[0] if classes.size else 'none'}); a classifier needs two."
+        )
+    if binary and classes.size > 2:
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is "
+            f"{type_of_target(y, input_name='y')}: y has {classes.size} classes "
+            f"({', '.join(map(str, classes[:6]))}{', ...' if classes.size > 6 else ''}); this method is "
+            "binary — choose a two-class data set or merge classes."
+        )
+    if max_classes is not None and classes.size > max_classes:
+        raise ValueError(
+            f"y has {classes.size} classes; {type(estimator).__name__} accepts at most {max_classes} "
+            "(its Newton systems grow with the square of the number of classes). Is y a class label? "
+            "Merge classes or use fewer."
+        )
+    return X, y, classes
+
+
+def binary_targets(y, classes) -> np.ndarray:
+    """Two-class labels as ±1 floats: ``classes[0] -> -1``, ``classes[1] -> +1`` (SPEC §1)."""
+    return np.ascontiguousarray(np.where(y == classes[1], 1.0, -1.0))
+
+
+def validate_predict_data(estimator, X) -> np.ndarray:
+    """Input of ``predict``/``decision_function``: ``NotFittedError`` before ``fit``, then the same
+    checks as :func:`validate_fit_data` for X plus the fitted width (``n_features_in_``) and column
+    names (``feature_names_in_``: a DataFrame with other or reordered columns is refused)."""
+    check_is_fitted(estimator)
+    X = validate_data(estimator, X, reset=False, dtype=np.float64, order="C")
+    if not X.flags.writeable:
+        X = X.copy()
+    return X

@@ -29,12 +29,25 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 
+from sklearn.utils.validation import check_is_fitted
+
 from . import _klr
-from ._validation import check_binary_labels, check_labels, check_matrix, check_positive
+from ._validation import (binary_targets, check_binary_labels, check_matrix, check_positive,
+                          validate_fit_data, validate_predict_data)
 from .kernels import KERNELS, gram
 
 DEFAULT_SIGMA = float(1.0 / np.sqrt(2.0))
 METHODS = ("onestep", "full")
+#: Most classes a fit accepts. The multi-class model (Zhu & Hastie 2002, eqs. 7–9) carries
+#: M = n_classes − 1 coefficient vectors; its Newton systems are (M·|S|)² and the (B2*) candidate
+#: blocks M²·N·chunk numbers, so memory grows with M². A target with more distinct values than this
+#: is far more likely a continuous or identifier column than classes (a continuous y of n = 200
+#: values used to become 200 classes: a 12 GB Newton system, and the process was killed).
+MAX_CLASSES = 32
+#: Largest working memory (bytes) a fit may plan for: the kernel matrix plus the Newton system of
+#: the full KLR, or plus the IVM's candidate blocks and its largest Hessian. Checked before anything
+#: is allocated, so a too-large problem is a ValueError instead of an exhausted machine.
+MEMORY_BUDGET = 4 * 2**30
 _STATUS_TEXT = {
     _klr.OK: "converged",
     _klr.MAX_IMPORT: "max_import reached before the stopping rule |H_k − H_{k−r}|/|H_k| < eps was met",
@@ -51,20 +64,42 @@ def paper_lambdas(n: int = 21) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- input checks
-def _code_labels(y, n: int):
-    """Return ``(Y, classes, codes)``: Y (n, M) 0/1 indicators of the non-base classes."""
-    yy, classes = check_labels(y, n)
+def _code_labels(y, classes):
+    """Return ``(Y, codes)``: Y (n, M) 0/1 indicators of the non-base classes, codes (n,) the index
+    of each label in ``classes`` (validated labels and their sorted distinct values)."""
+    n = y.shape[0]
     if classes.size == 2:
-        y_pm, classes = check_binary_labels(yy, n)
-        Y = (y_pm > 0).astype(np.float64).reshape(-1, 1)
-        codes = (y_pm > 0).astype(np.int64)
-        return np.ascontiguousarray(Y), classes, codes
-    codes = np.searchsorted(classes, yy).astype(np.int64)
+        y_pm = binary_targets(y, classes)
+        return np.ascontiguousarray((y_pm > 0).astype(np.float64).reshape(-1, 1)), (y_pm > 0).astype(np.int64)
+    codes = np.searchsorted(classes, y).astype(np.int64)
     M = classes.size - 1
     Y = np.zeros((n, M))
     for j in range(M):
         Y[:, j] = codes == j
-    return np.ascontiguousarray(Y), classes, codes
+    return np.ascontiguousarray(Y), codes
+
+
+def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: int | None = None,
+                  chunk: int = 0) -> None:
+    """Refuse a fit whose planned working memory exceeds ``MEMORY_BUDGET`` (before allocating it).
+
+    Full KLR: the kernel matrix (n²) and the Newton system (M(n + 1))². IVM: the kernel matrix, the
+    (B2*) candidate blocks (~M²·n·(chunk + 1) + 2·M²·|S|·chunk) and the Hessian of the largest import
+    set (M(|S| + 1))², |S| ≤ ``max_import``.
+    """
+    M = n_classes - 1
+    if full:
+        words = n * n + (M * (n + 1)) ** 2
+    else:
+        q = n if max_import is None else min(n, max_import)
+        c = min(chunk, n)
+        words = n * n + M * M * n * (c + 1) + 2 * M * M * (q + 1) * c + (M * (q + 1)) ** 2
+    need = 8.0 * words
+    if need > MEMORY_BUDGET:
+        raise ValueError(
+            f"{what} with n = {n} points and {n_classes} classes would need about {need / 2**30:.1f} GB "
+            f"of working memory (limit {MEMORY_BUDGET / 2**30:.0f} GB): use fewer points or classes"
+            + ("" if full else ", a smaller chunk or a max_import") + ".")
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
@@ -97,40 +132,38 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
     """Prediction shared by :class:`KernelLogisticRegression` and :class:`IVMClassifier`."""
 
     def _kernel(self, A, B=None):
-        return gram(A, B, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
-                    gamma=self.gamma, coef0=self.coef0)
-
-    def _require_fitted(self):
-        if not hasattr(self, "coef_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first.")
-
-    def _check_fitted_X(self, X):
-        self._require_fitted()
-        X = check_matrix(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted on {self.n_features_in_}.")
-        return X
+        return gram(A, B, kernel=getattr(self, "kernel_", self.kernel), sigma=self.sigma,
+                    degree=self.degree, gamma=self.gamma, coef0=self.coef0)
 
     def _logits(self, X):
         """(m, M) logits f_j(x) = b_j + Σ_s a_sj K(x, x_s) against the base class."""
-        X = self._check_fitted_X(X)
+        X = validate_predict_data(self, X)
         F = np.tile(self.intercept_, (X.shape[0], 1))
         if self.coef_.shape[0]:
             F += self._kernel(X, self._basis_points) @ self.coef_
         return F
 
     def decision_function(self, X):
-        """Logits. Binary: (m,) f(x) = ln(p₊/p₋) (positive → ``classes_[1]``). Multi-class:
-        (m, M + 1) ln(p_j / p_base) in ``classes_`` order (the last, base column is 0)."""
-        self._require_fitted()
+        """Logits.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+
+        Returns
+        -------
+        f : ndarray of shape (m,) or (m, n_classes)
+            Binary: f(x) = ln(p₊/p₋) (positive → ``classes_[1]``). Multi-class: ln(p_j / p_base) in
+            ``classes_`` order (the last, base column is 0).
+        """
         F = self._logits(X)
         if self.n_classes_ == 2:
             return F[:, 0]
         return np.concatenate([F, np.zeros((F.shape[0], 1))], axis=1)
 
     def predict_proba(self, X):
-        """Class probabilities, shape (m, n_classes), columns in ``classes_`` order."""
-        self._require_fitted()
+        """Class probabilities of shape (m, n_classes), columns in ``classes_`` order (Zhu & Hastie
+        2002, eq. 3 and §5)."""
         F = self._logits(X)
         if self.n_classes_ == 2:
             p1 = 1.0 / (1.0 + np.exp(-np.clip(F[:, 0], -700, 700)))
@@ -138,15 +171,17 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
         return _probs_from_logits(F)
 
     def predict(self, X):
-        """Most probable class. Binary: f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_*)."""
-        self._require_fitted()
+        """Most probable class, shape (m,). Binary: f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_*)."""
+        check_is_fitted(self)
         if self.n_classes_ == 2:
             return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
     def _check_common(self, X, y):
-        X = check_matrix(X, "X", min_rows=2)
-        Y, classes, codes = _code_labels(y, X.shape[0])
+        """Validate fit input (scikit-learn's ``validate_data``, ``type_of_target``) and the shared
+        parameters; nothing of size n² is allocated before this returns."""
+        X, y, classes = validate_fit_data(self, X, y, binary=False, max_classes=MAX_CLASSES)
+        Y, codes = _code_labels(y, classes)
         _check_kernel(self.kernel, self.sigma, self.degree, self.gamma, self.coef0)
         lam = check_positive(self.lam, "lam")
         tol = check_positive(self.tol, "tol")
@@ -210,6 +245,7 @@ class KernelLogisticRegression(_KernelLogitBase):
     def fit(self, X, y):
         """Fit on X (n, d) and labels y (n,) with two or more classes. Returns self."""
         X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
+        _check_memory(type(self).__name__, X.shape[0], classes.size, full=True)
         K = self._kernel(X)
         st, theta, H, it = _klr_full(K, Y, lam, bool(self.fit_intercept), None, tol, max_iter)
         _warn(st, "KernelLogisticRegression")
@@ -222,7 +258,6 @@ class KernelLogisticRegression(_KernelLogitBase):
         self.objective_ = float(H)
         self.n_iter_ = int(it)
         self.status_ = int(st)
-        self.n_features_in_ = X.shape[1]
         return self
 
 
@@ -326,6 +361,8 @@ class IVMClassifier(_KernelLogitBase):
         """Fit on X (n, d) and labels y (n,) with two or more classes. Returns self."""
         X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
         r, eps, max_import, method, chunk = self._check_ivm_params(X.shape[0])
+        _check_memory(type(self).__name__, X.shape[0], classes.size, full=False,
+                      max_import=max_import, chunk=chunk)
         K = self._kernel(X)
         off = 1 if self.fit_intercept else 0
         res = _klr._ivm_fit(K, Y, lam, bool(self.fit_intercept), np.zeros(0, np.int64),
@@ -344,6 +381,7 @@ class IVMClassifier(_KernelLogitBase):
         self.history_ = {"k": np.arange(Hh.shape[0]), "H": np.asarray(Hh), "n_import": np.asarray(nS),
                          "H_score": np.asarray(Hsc)}
         self.n_import_ = int(self.import_indices_.size)
+        self.n_iter_ = int(Hh.shape[0] - 1)
         self.objective_ = float(Hh[-1])
         self.classes_ = classes
         self.n_classes_ = classes.size
@@ -391,7 +429,10 @@ class IVMPath:
         if not 0 <= int(index) < self.lams.size:
             raise ValueError(f"index must be in 0..{self.lams.size - 1}; got {index!r}.")
         est = clone(self.estimator).set_params(lam=float(self.lams[int(index)]))
-        return est._set_state(self._X, self.classes, self._states[int(index)])
+        est._set_state(self._X, self.classes, self._states[int(index)])
+        if hasattr(self.estimator, "feature_names_in_"):
+            est.feature_names_in_ = self.estimator.feature_names_in_
+        return est
 
 
 def _check_tune(X_tune, y_tune, d, classes):
@@ -449,6 +490,8 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
                         max_iter=max_iter, chunk=chunk, degree=degree, gamma=gamma, coef0=coef0)
     X, Y, classes, codes, _, tol, max_iter = est._check_common(X, y)
     r, eps, max_import, meth, chunk = est._check_ivm_params(X.shape[0])
+    _check_memory("ivm_lambda_path", X.shape[0], classes.size, full=False, max_import=max_import,
+                  chunk=chunk)
     Xt, yt = _check_tune(X_tune, y_tune, X.shape[1], classes)
     K = est._kernel(X)
     Kt = est._kernel(Xt, X)
@@ -542,6 +585,7 @@ def klr_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
     est = KernelLogisticRegression(sigma=sigma, kernel=kernel, fit_intercept=fit_intercept, tol=tol,
                                    max_iter=max_iter, degree=degree, gamma=gamma, coef0=coef0)
     X, Y, classes, _, _, tol, max_iter = est._check_common(X, y)
+    _check_memory("klr_lambda_path", X.shape[0], classes.size, full=True)
     Xt, yt = _check_tune(X_tune, y_tune, X.shape[1], classes)
     K = est._kernel(X)
     Kt = est._kernel(Xt, X)

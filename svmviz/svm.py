@@ -6,36 +6,61 @@ Problem (Wahba, Lin, Lee & Zhang 2001, eq. (1) and §5; SPEC §1)::
 
 Dual: max −½ α'Hα + e'α, H = YKY/(2nλ), 0 ≤ α_i ≤ L(y_i), y'α = 0, and c = Yα/(2nλ).
 Equivalent to libsvm / sklearn ``SVC(C=1/(2nλ), gamma=1/(2σ²), class_weight={-1: L(−1), +1: L(+1)})``
-with α(ours) = α(libsvm)/C.
+with α(ours) = α(libsvm)/C. :class:`SVMClassifier` takes Wahba's costs as ``L=(L(−1), L(+1))`` and
+scikit-learn's ``class_weight`` (dict by class label, or "balanced") besides; they multiply.
 """
 from __future__ import annotations
 
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Mapping
 from typing import Callable, NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.class_weight import compute_class_weight
 
 from . import _smo
-from ._validation import check_binary_labels, check_matrix, check_positive
-from .kernels import KERNELS, gram, squared_distances
+from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
+                          check_positive, validate_fit_data, validate_predict_data)
+from .kernels import gram, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
 
 
-def _check_L(class_weight) -> tuple[float, float]:
+def _check_L(L) -> tuple[float, float]:
+    """Wahba's misclassification costs (L(−1), L(+1)): a pair of positive numbers."""
+    if isinstance(L, (str, bytes, Mapping)) or np.ndim(L) != 1 or len(L) != 2:
+        raise ValueError(f"L must be a pair (L(-1), L(+1)) of positive numbers; got {L!r}.")
     try:
-        Lm, Lp = (float(v) for v in class_weight)
+        Lm, Lp = (float(v) for v in L)
     except (TypeError, ValueError):
-        raise ValueError(
-            f"class_weight must be a pair (L(-1), L(+1)) of positive numbers; got {class_weight!r}."
-        ) from None
+        raise ValueError(f"L must be a pair (L(-1), L(+1)) of positive numbers; got {L!r}.") from None
     check_positive(Lm, "L(-1)")
     check_positive(Lp, "L(+1)")
     return Lm, Lp
+
+
+def check_class_weight(class_weight, classes, y) -> np.ndarray:
+    """scikit-learn's class weights, one per class of ``classes`` (shape (n_classes,)).
+
+    ``None`` (all 1), ``"balanced"`` (n / (n_classes · n_c)) or a dict ``{class label: weight}``
+    (labels left out weigh 1; a key that is not a class is an error), computed by
+    ``sklearn.utils.class_weight.compute_class_weight``. Every weight must be finite and positive
+    (a zero weight would take a class out of the problem).
+    """
+    if not (class_weight is None or isinstance(class_weight, Mapping)
+            or (isinstance(class_weight, str) and class_weight == "balanced")):
+        hint = (f" For Wahba's costs (L(-1), L(+1)) use the parameter L={tuple(class_weight)!r}."
+                if np.ndim(class_weight) == 1 and len(class_weight) == 2 else "")
+        raise ValueError("class_weight must be None, 'balanced' or a dict {class label: weight} (as in "
+                         f"scikit-learn); got {class_weight!r}.{hint}")
+    w = compute_class_weight(class_weight, classes=classes, y=y)
+    if not np.all(np.isfinite(w)) or np.any(w <= 0):
+        raise ValueError(f"every class weight must be a finite positive number; got {dict(zip(classes.tolist(), w.tolist()))}.")
+    return np.asarray(w, dtype=np.float64)
 
 
 def _check_lambdas(lambdas, name: str = "lambdas", symbol: str = "λ") -> np.ndarray:
@@ -276,48 +301,96 @@ def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1
     return SigmaLambdaGrid(lam, sig, a, b, f, it, st)
 
 
-class SVMClassifier(ClassifierMixin, BaseEstimator):
+class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """Wahba's support vector machine (standard or non-standard), solved by SMO.
+
+    Minimizes (Wahba, Lin, Lee & Zhang 2001, eq. 1 and §5)
+
+        (1/n) Σ_i L(y_i) w(y_i) (1 − y_i f(x_i))_+  +  λ ‖h‖²,     f = h + b,
+
+    through its dual (0 ≤ α_i ≤ L(y_i) w(y_i), y'α = 0) with libsvm's SMO: the machine of
+    scikit-learn's ``SVC(C=1/(2nλ), gamma=1/(2σ²))``, with α(ours) = α(libsvm)/C.
 
     Parameters
     ----------
-    lam : float
-        Regularization λ > 0; sklearn's ``C = 1/(2nλ)``.
-    sigma : float
-        Gaussian kernel width, ``K = exp(−‖x − x'‖²/(2σ²))``.
-    kernel : {"rbf", "linear", "poly"}
-    class_weight : (L(−1), L(+1))
-        Misclassification weights; (1, 1) is the standard SVM.
-    tol : float
+    lam : float, default=1e-3
+        Regularization λ > 0; scikit-learn's ``C = 1/(2nλ)``.
+    sigma : float, default=1.0
+        Gaussian kernel width, ``K = exp(−‖x − x'‖²/(2σ²))`` (scikit-learn's ``gamma = 1/(2σ²)``).
+    kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
+        A name in :data:`svmviz.kernels.KERNELS`, or a callable ``kernel(A, B=None)`` returning the
+        (n_A, n_B) gram matrix (with a ``fit(X)`` method it is fitted on the training X first); see
+        :func:`svmviz.kernels.gram`.
+    L : (float, float), default=(1.0, 1.0)
+        Wahba's misclassification costs (L(−1), L(+1)) of the non-standard SVM (Wahba et al. 2001,
+        §5): L(−1) weighs the hinge losses of the points of ``classes_[0]``, L(+1) those of
+        ``classes_[1]``. (1, 1) is the standard SVM.
+    class_weight : dict, "balanced" or None, default=None
+        scikit-learn's class weights w(y): a dict ``{class label: weight}`` (classes left out weigh
+        1) or ``"balanced"`` (``n / (2 n_class)``). They multiply L: α_i ≤ L(y_i) w(y_i), i.e.
+        libsvm's per-sample ``C_i = L(y_i) w(y_i) / (2nλ)``.
+    tol : float, default=1e-3
         KKT tolerance on the maximal violating pair (libsvm's ``eps``).
-    max_iter : int
-    shrinking : bool
-    degree, gamma, coef0 : polynomial kernel parameters.
+    max_iter : int, default=10_000_000
+        Cap on SMO iterations; reaching it gives ``status_ = 1`` and a ``ConvergenceWarning``.
+    shrinking : bool, default=True
+    degree, gamma, coef0 : polynomial kernel ``(γ x·x' + c0)^degree``.
 
     Attributes
     ----------
-    alpha_ : ndarray (n,)
-        Dual variables in Wahba's scaling, 0 ≤ α_i ≤ L(y_i).
-    dual_coef_ : ndarray (n,)
+    alpha_ : ndarray of shape (n,)
+        Dual variables in Wahba's scaling, 0 ≤ α_i ≤ L(y_i) w(y_i).
+    dual_coef_ : ndarray of shape (n,)
         c = Yα/(2nλ), so f(x) = Σ c_i K(x_i, x) + b.
     intercept_ : float
-    support_ : ndarray of int — indices with α_i > 0.
-    support_vectors_ : ndarray (n_SV, d)
-    classes_ : ndarray (2,) — original labels, classes_[0] ↔ −1.
+        b; where no α is free, the middle of its optimal interval (libsvm's rule).
+    support_ : ndarray of shape (n_SV,)
+        Indices with α_i > 0.
+    support_vectors_ : ndarray of shape (n_SV, d)
+    classes_ : ndarray of shape (2,)
+        The original labels; ``classes_[0]`` ↔ −1, ``classes_[1]`` ↔ +1.
+    class_weight_ : ndarray of shape (2,)
+        w(classes_[0]), w(classes_[1]).
+    kernel_ : str or kernel object
+        The kernel as used after fit (a fitted copy of a kernel object).
     n_iter_ : int
-    status_ : int — 0 converged, 1 max_iter reached.
-    train_decision_ : ndarray (n,)
+        SMO iterations.
+    status_ : int
+        0 converged, 1 max_iter reached.
+    objective_ : float
+        Dual objective ½α'Hα − e'α at the solution.
+    train_decision_ : ndarray of shape (n,)
+        f at the training points.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (d,)
+        Column names, when fitted on a DataFrame (predict then refuses other or reordered columns).
 
     Notes
     -----
-    Wahba, Lin, Lee & Zhang 2001, eq. (1) and §5 (non-standard weights L(y)).
+    Wahba, Lin, Lee & Zhang 2001, eq. (1) and §5 (non-standard weights L(y)); SMO with the
+    second-order working set of Fan, Chen & Lin (2005).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> from svmviz.svm import SVMClassifier
+    >>> X, y = make_moons(100, noise=0.2, random_state=0)
+    >>> clf = SVMClassifier(lam=1e-2, sigma=0.5).fit(X, y)
+    >>> clf.classes_
+    array([0, 1])
+    >>> round(float(clf.score(X, y)), 2)
+    SCORE
+    >>> np.round(clf.decision_function(X[:3]), 3)
+    DECISION
     """
 
-    def __init__(self, lam=1e-3, sigma=1.0, kernel="rbf", class_weight=(1.0, 1.0), tol=1e-3,
+    def __init__(self, lam=1e-3, sigma=1.0, kernel="rbf", L=(1.0, 1.0), class_weight=None, tol=1e-3,
                  max_iter=DEFAULT_MAX_ITER, shrinking=True, degree=3, gamma=1.0, coef0=1.0):
         self.lam = lam
         self.sigma = sigma
         self.kernel = kernel
+        self.L = L
         self.class_weight = class_weight
         self.tol = tol
         self.max_iter = max_iter
@@ -327,22 +400,33 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         self.coef0 = coef0
 
     def _kernel(self, A, B=None):
-        return gram(A, B, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
+        return gram(A, B, kernel=self.kernel_, sigma=self.sigma, degree=self.degree,
                     gamma=self.gamma, coef0=self.coef0)
 
     def fit(self, X, y):
-        """Fit on X (n, d) and two-valued labels y (n,). Returns self."""
-        X = check_matrix(X, "X", min_rows=2)
-        y_pm, classes = check_binary_labels(y, X.shape[0])
-        if self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {KERNELS}; got {self.kernel!r}.")
+        """Fit on X and two-class labels y.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+        y : array-like of shape (n,), two distinct labels
+
+        Returns
+        -------
+        self
+        """
+        X, y, classes = validate_fit_data(self, X, y, binary=True)
+        y_pm = binary_targets(y, classes)
         lam = check_positive(self.lam, "lam")
-        Lm, Lp = _check_L(self.class_weight)
+        Lm, Lp = _check_L(self.L)
+        wm, wp = check_class_weight(self.class_weight, classes, y)
+        self.kernel_ = self.kernel
         n = X.shape[0]
         K = self._kernel(X)
-        sol = solve_dual(K, y_pm, scale=1.0 / (2.0 * n * lam), C=np.where(y_pm > 0, Lp, Lm),
+        sol = solve_dual(K, y_pm, scale=1.0 / (2.0 * n * lam), C=np.where(y_pm > 0, Lp * wp, Lm * wm),
                          tol=self.tol, max_iter=self.max_iter, shrinking=self.shrinking)
         self.classes_ = classes
+        self.class_weight_ = np.array([wm, wp])
         self.alpha_ = sol.alpha
         self.dual_coef_ = y_pm * sol.alpha / (2.0 * n * lam)
         self.intercept_ = sol.b
@@ -352,20 +436,26 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         self.status_ = sol.status
         self.train_decision_ = sol.f
         self.objective_ = sol.objective
-        self.n_features_in_ = X.shape[1]
         return self
 
     def decision_function(self, X):
-        """f(x) = Σ c_i K(x_i, x) + b for X (m, d); positive means ``classes_[1]``."""
-        if not hasattr(self, "alpha_"):
-            raise ValueError("this SVMClassifier is not fitted yet; call fit(X, y) first.")
-        X = check_matrix(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted on {self.n_features_in_}.")
+        """Decision values f(x) = Σ c_i K(x_i, x) + b.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+
+        Returns
+        -------
+        f : ndarray of shape (m,)
+            Positive means ``classes_[1]``.
+        """
+        X = validate_predict_data(self, X)
         if self.support_.size == 0:
             return np.full(X.shape[0], self.intercept_)
         return self._kernel(X, self.support_vectors_) @ self.dual_coef_[self.support_] + self.intercept_
 
     def predict(self, X):
-        """Class labels; f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_* counts 0 as an error)."""
+        """Class labels of shape (m,); f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_* counts 0 as
+        an error)."""
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])

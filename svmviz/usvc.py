@@ -32,9 +32,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 
+from sklearn.utils.validation import check_is_fitted
+
 from . import _irwls
-from ._validation import check_binary_labels, check_matrix, check_positive
-from .kernels import KERNELS, gram
+from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
+                          check_positive, validate_fit_data, validate_predict_data)
+from .kernels import gram
 
 LOSSES = {"hinge": _irwls.LOSS_HINGE, "smooth_step": _irwls.LOSS_SMOOTH_STEP}
 PROTOTYPE_METHODS = ("kmeans", "fscl")
@@ -311,75 +314,141 @@ class IRWLSHistory(NamedTuple):
     stage: np.ndarray      # (T,) int: 0 LS, 1 SVC, 2 USVC  (names in STAGES)
 
 
-class IRWLSClassifier(ClassifierMixin, BaseEstimator):
+#: Default ``tol`` ("auto") per machine. The attainable accuracy of IRWLS is bounded by the rounding
+#: of its weighted solves: points settling on the margin carry weights a_i = α_i/ξ_i that grow to
+#: a_max (1e8), so the weighted system's condition number reaches ~a_max·‖Φ‖² and the iterates
+#: jitter at a relative ~1e-8 when about as many margin points as parameters hold the solution —
+#: the usual state of a kernel (prototype) machine. A tolerance of 1e-8 there is never met: with
+#: the rbf kernel and the old default, every fit on make_moons(200) with σ from 1 to 3 ran the full
+#: 50 000 iterations and warned, although its primal had settled to 12 digits after ~1000. 1e-6
+#: leaves a margin of ~100 over that floor; the linear machine keeps 1e-8 (its tests against libsvm
+#: need it, and it reaches it).
+AUTO_TOL = {"linear": 1e-8, "kernel": 1e-6}
+#: Eigen-directions of the prototype gram G = K(c, c) below this fraction of its largest eigenvalue
+#: are dropped from the machine: they carry (numerically) no norm ‖w‖ and no function value, and
+#: their coefficients β are undetermined. In float64, G (entries ≤ 1) knows such a direction only to
+#: a relative ~eps·λ_max/λ_k, 2e-6 at this cutoff.
+RANK_RTOL = 1e-10
+#: Feature columns of the linear machine larger than this (2^64) are scaled down by an exact power
+#: of two before the weighted solves, with the regulariser scaled to match (the same problem): the
+#: sums a_i x_ij x_il of the weighted system would otherwise overflow (X·1e200). Ordinary columns
+#: are left untouched, so their numbers do not change.
+EQUILIBRATE_ABOVE = 2.0 ** 64
+
+
+class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """SVC and unbiased SVC trained by iterated re-weighted least squares.
+
+    Minimizes L̃(w, b) = ½‖w‖² + C Σ_i θ(ξ_i), ξ_i = (1 − y_i f(x_i))_+ (Navia-Vázquez et al. 2004,
+    eq. 5) with θ(ξ) = ξ (the SVC, eq. 4) or the smooth step θ̃_s (the USVC, eq. 6), by the IRWLS
+    iteration of eqs. 20–22: regularised LS → SVC → USVC.
 
     Parameters
     ----------
-    C : float
-        Weight of the loss term in L̃ = ½‖w‖² + C Σ θ(ξ_i) (Navia-Vázquez et al. 2004, eq. 5); same C as sklearn ``SVC``.
-    loss : {"hinge", "smooth_step"}
-        "hinge" is the SVC (Navia-Vázquez et al. 2004, eq. 4); "smooth_step" the USVC with θ̃_s (Navia-Vázquez et al. 2004, eq. 6), started from the SVC.
-    s : float ≥ 1
+    C : float, default=10.0
+        Weight of the loss term in L̃ (Navia-Vázquez et al. 2004, eq. 5); the same C as scikit-learn's
+        ``SVC``.
+    loss : {"hinge", "smooth_step"}, default="hinge"
+        "hinge" is the SVC (Navia-Vázquez et al. 2004, eq. 4); "smooth_step" the USVC with θ̃_s
+        (eq. 6), started from the SVC.
+    s : float ≥ 1, default=2.0
         Steepness of θ̃_s (paper: 2, also 4).
-    k_eps : float
+    k_eps : float in (0, 1), default=1e-4
         k_ε of (Navia-Vázquez et al. 2004, eq. 6).
-    damping : float in [0, 1)
+    damping : float in [0, 1), default=0.2
         d in w_k = d·w_{k−1} + (1 − d)·w_WLS (Navia-Vázquez et al. 2004, §3; paper 0.2).
-    kernel : {"linear", "rbf", "poly"}
+    kernel : {"linear", "rbf", "poly"} or kernel object, default="linear"
         "linear" without prototypes is the linear machine f = w'x + b (any dimension); otherwise the
         semiparametric machine f(x) = Σ_r β_r K(c_r, x) + b (Navia-Vázquez et al. 2004, eq. 27).
-    sigma : float
+        A kernel object is a callable ``kernel(A, B=None)`` (see :func:`svmviz.kernels.gram`).
+    sigma : float, default=1.0
         Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
-    n_prototypes : int or None
+    n_prototypes : int or None, default=None
         R. None: the linear machine for ``kernel="linear"``, R = min(n, 20) otherwise.
-    prototypes : {"kmeans", "fscl"}
+    prototypes : {"kmeans", "fscl"}, default="kmeans"
         How the prototypes c_r are found (Navia-Vázquez et al. 2004, §2.1, §4).
-    tol, tol_f : float
-        Converged when the estimated remaining relative change of (w, b) is below ``tol`` and the
-        relative change of L̃ below ``tol_f``, for several consecutive iterations. The attainable
-        accuracy is bounded by the weighted solve's rounding: margin points carry weights up to
-        ``a_max``, so with about as many margin points as parameters (small kernel machines) the
-        iterates jitter at ~eps·a_max ≈ 1e-8 relative; ask for ``tol`` ≥ 1e-6 there, or the fit
-        ends at ``max_iter`` with a ``ConvergenceWarning``.
-    max_iter : int
+    tol : float or "auto", default="auto"
+        Converged when the estimated remaining relative change of the parameters — (w, b) for the
+        linear machine, (γ, b) with ‖γ‖ = ‖w‖ the RKHS norm for the kernel machine — is below
+        ``tol`` and the relative change of L̃ below ``tol_f``, for several consecutive iterations.
+        "auto": 1e-8 for the linear machine, 1e-6 for the kernel machine, whose weighted solves
+        have a rounding floor near 1e-8 (see ``AUTO_TOL``); a smaller tol there ends at
+        ``max_iter`` with a ``ConvergenceWarning``.
+    tol_f : float, default=1e-10
+    max_iter : int, default=50_000
         Per stage (SVC, USVC). IRWLS converges linearly: a point that ends on the margin with
         multiplier α_i* approaches it at the rate α_i*/(C θ'(0)) per iteration, so problems with a
         margin multiplier close to its bound need thousands of (cheap) iterations.
-    a_max : float
+    a_max : float, default=1e8
         Cap on the weights a_i near ξ_i = 0; margin points settle at ξ ≈ α_i/a_max.
-    weight_factor : float
-        1 (default): a_i = α_i/ξ_i, the KKT-consistent weights. 2: the seed's literal
-        a_i = 2α_i/(e_i y_i) (Navia-Vázquez et al. 2004, eq. 22), equivalent to C → 2C.
-    random_state : int
+    weight_factor : float, default=1.0
+        1: a_i = α_i/ξ_i, the KKT-consistent weights. 2: the paper's literal a_i = 2α_i/(e_i y_i)
+        (Navia-Vázquez et al. 2004, eq. 22), equivalent to C → 2C.
+    random_state : int, default=0
         Seed of the prototype search.
     degree, gamma, coef0 : polynomial kernel parameters.
 
     Attributes
     ----------
-    coef_ : ndarray (1, p) — w (linear machine, p = d) or β (prototype machine, p = R).
-    intercept_ : float — b.
-    beta_ : ndarray (p,) — same numbers as ``coef_[0]``.
-    prototypes_ : ndarray (R, d) or None.
-    threshold_ : float — Th = −b/w for one-dimensional linear machines, else NaN.
-    alpha_ : ndarray (n,) — α_i = C θ'(ξ_i) for ξ_i ≥ 0, else 0, at the solution (Navia-Vázquez et al. 2004, eq. 21).
-    support_ : ndarray of int — indices with ξ_i ≥ 0 (on or inside the margin).
-    n_iter_ : int — IRWLS iterations of the final stage; ``n_iter_stages_`` per stage.
-    status_ : int — status of the final stage (0 converged); ``status_stages_`` per stage.
-    history_ : IRWLSHistory.
-    primal_ : float — L̃ at the solution (with ``loss``).
-    train_decision_ : ndarray (n,)
-    classes_ : ndarray (2,) — classes_[0] ↔ −1.
-    machine_size_ : int — number of kernels (R) or of inputs (d) in the final machine.
+    coef_ : ndarray of shape (1, p)
+        w (linear machine, p = d) or β (prototype machine, p = R).
+    intercept_ : float
+        b.
+    beta_ : ndarray of shape (p,)
+        The same numbers as ``coef_[0]``.
+    prototypes_ : ndarray of shape (R, d) or None
+    machine_rank_ : int
+        Directions of the machine the solver used: d for the linear machine; for the prototype
+        machine the numerical rank of K(c, c) (``RANK_RTOL``), below R when σ is large.
+    threshold_ : float
+        Th = −b/w for one-dimensional linear machines, else NaN.
+    alpha_ : ndarray of shape (n,)
+        α_i = C θ'(ξ_i) for ξ_i ≥ 0, else 0, at the solution (Navia-Vázquez et al. 2004, eq. 21).
+    support_ : ndarray of int
+        Indices with ξ_i ≥ 0 (on or inside the margin).
+    n_iter_ : int
+        IRWLS iterations of the final stage; ``n_iter_stages_`` per stage.
+    status_ : int
+        Status of the final stage (0 converged); ``status_stages_`` per stage.
+    history_ : IRWLSHistory
+    primal_ : float
+        L̃ at the solution (with ``loss``).
+    train_decision_ : ndarray of shape (n,)
+    classes_ : ndarray of shape (2,)
+        ``classes_[0]`` ↔ −1.
+    machine_size_ : int
+        Number of kernels (R) or of inputs (d) in the final machine.
+    kernel_ : str or kernel object
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (d,)
+        When fitted on a DataFrame.
 
     Notes
     -----
-    Navia-Vázquez et al. 2004: primal (Navia-Vázquez et al. 2004, eqs. 5 and 4); loss (Navia-Vázquez et al. 2004, eq. 6); IRWLS (Navia-Vázquez et al. 2004, eqs. 20–22) with damping
-    (Navia-Vázquez et al. 2004, §3); semiparametric machine (Navia-Vázquez et al. 2004, eqs. 23–27).
+    Navia-Vázquez et al. 2004: primal (eqs. 5 and 4); loss (eq. 6); IRWLS (eqs. 20–22) with
+    damping (§3); semiparametric machine (eqs. 23–27). The prototype machine is solved in the
+    orthonormal coordinates γ of its RKHS span (β = V Λ^{-1/2} γ with K(c, c) = V Λ V', so
+    ½β'K(c, c)β = ½‖γ‖²): the same problem, but without the undetermined directions of β that a
+    numerically singular K(c, c) (large σ, close prototypes) leaves — with them the weighted solve
+    failed ("Matrix is singular") or β drifted along a null direction until ``max_iter``, although
+    f had converged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_classification
+    >>> from svmviz.usvc import IRWLSClassifier
+    >>> X, y = make_classification(200, 2, n_informative=2, n_redundant=0, random_state=0)
+    >>> svc = IRWLSClassifier(C=1.0).fit(X, y)
+    >>> usvc = IRWLSClassifier(C=1.0, loss="smooth_step").fit(X, y)
+    >>> svc.status_, usvc.status_
+    (0, 0)
+    >>> round(float(svc.score(X, y)), 3), round(float(usvc.score(X, y)), 3)
+    SCORES
     """
 
     def __init__(self, C=10.0, loss="hinge", s=2.0, k_eps=1e-4, damping=0.2, kernel="linear",
-                 sigma=1.0, n_prototypes=None, prototypes="kmeans", tol=1e-8, tol_f=1e-10,
+                 sigma=1.0, n_prototypes=None, prototypes="kmeans", tol="auto", tol_f=1e-10,
                  max_iter=50_000, a_max=1e8, weight_factor=1.0, random_state=0, degree=3,
                  gamma=1.0, coef0=1.0):
         self.C = C
@@ -402,8 +471,8 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
         self.coef0 = coef0
 
     # -- helpers -------------------------------------------------------------------------------
-    def _gram(self, A, B):
-        return gram(A, B, kernel=self.kernel, sigma=self.sigma, degree=self.degree, gamma=self.gamma,
+    def _gram(self, A, B=None):
+        return gram(A, B, kernel=self.kernel_, sigma=self.sigma, degree=self.degree, gamma=self.gamma,
                     coef0=self.coef0)
 
     def _features(self, X):
@@ -411,73 +480,114 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
             return X
         return np.ascontiguousarray(self._gram(X, self.prototypes_))
 
+    def _solver_machine(self, Phi):
+        """The coordinates the IRWLS kernel iterates in: features Ψ = ΦT, regulariser T'GT, β = Tγ.
+
+        Linear machine: T = I except for columns above ``EQUILIBRATE_ABOVE``, scaled down by an exact
+        power of two (T'GT = T², the same problem). Prototype machine: T = V_k Λ_k^{-1/2} over the
+        eigenpairs of G = K(c, c) above ``RANK_RTOL``·λ_max, so T'GT = I (Nyström coordinates).
+        """
+        if self.prototypes_ is None:
+            big = np.max(np.abs(Phi), axis=0) > EQUILIBRATE_ABOVE
+            scale = np.ones(Phi.shape[1])
+            if np.any(big):
+                _, e = np.frexp(np.max(np.abs(Phi[:, big]), axis=0))
+                scale[big] = np.ldexp(1.0, -e)
+            T = np.diag(scale)
+            return np.ascontiguousarray(Phi * scale), np.diag(scale * scale), T
+        G = np.asarray(self._gram(self.prototypes_), dtype=np.float64)
+        lam, V = np.linalg.eigh(0.5 * (G + G.T))
+        if not lam[-1] > 0:
+            raise ValueError("the kernel matrix of the prototypes K(c, c) has no positive eigenvalue; "
+                             "the kernel must be positive semi-definite and not identically zero.")
+        keep = lam > RANK_RTOL * lam[-1]
+        T = V[:, keep] / np.sqrt(lam[keep])
+        return np.ascontiguousarray(Phi @ T), np.eye(int(keep.sum())), np.ascontiguousarray(T)
+
     def fit(self, X, y):
-        """Fit on X (n, d) and two-valued labels y (n,). Returns self."""
-        X = check_matrix(X, "X", min_rows=2)
-        y_pm, classes = check_binary_labels(y, X.shape[0])
+        """Fit the LS start, the SVC and (``loss="smooth_step"``) the USVC.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+        y : array-like of shape (n,), two distinct labels
+
+        Returns
+        -------
+        self
+        """
+        X, y, classes = validate_fit_data(self, X, y, binary=True)
+        y_pm = binary_targets(y, classes)
         n, d = X.shape
         C = check_positive(self.C, "C")
         code = _check_loss(self.loss)
         s, k = _check_s(self.s), _check_k(self.k_eps)
         damping = _check_unit(self.damping, "damping")
-        tol, tol_f = check_positive(self.tol, "tol"), check_positive(self.tol_f, "tol_f")
+        tol_f = check_positive(self.tol_f, "tol_f")
         max_iter = _check_int(self.max_iter, "max_iter", 1)
         a_max = check_positive(self.a_max, "a_max")
         factor = check_positive(self.weight_factor, "weight_factor")
-        if self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {KERNELS}; got {self.kernel!r}.")
         if self.prototypes not in PROTOTYPE_METHODS:
             raise ValueError(f"prototypes must be one of {PROTOTYPE_METHODS}; got {self.prototypes!r}.")
         R = self.n_prototypes
-        if R is None and self.kernel != "linear":
+        if R is None and not (isinstance(self.kernel, str) and self.kernel == "linear"):
             R = min(n, DEFAULT_R)
         if R is not None:
             R = _check_int(R, "n_prototypes", 1)
             if R > n:
                 raise ValueError(f"n_prototypes ({R}) cannot exceed the number of training points ({n}).")
+        if isinstance(self.tol, str) and self.tol == "auto":
+            tol = AUTO_TOL["linear" if R is None else "kernel"]
+        else:
+            tol = check_positive(self.tol, "tol")
+        self.kernel_ = self.kernel
+        if R is not None:
             if self.prototypes == "kmeans":
                 centres = _kmeans_prototypes(X, R, self.random_state)
             else:
                 centres, _ = fscl_prototypes(X, R, random_state=self.random_state)
             self.prototypes_ = np.ascontiguousarray(centres)
             Phi = self._features(X)
-            G = np.ascontiguousarray(self._gram(self.prototypes_, self.prototypes_))
-            G = 0.5 * (G + G.T)
-            # keep the regulariser positive definite when two prototypes (nearly) coincide
-            G[np.diag_indices_from(G)] += 1e-10 * max(1.0, float(np.mean(np.diag(G))))
+            G = np.asarray(self._gram(self.prototypes_), dtype=np.float64)
+            G = np.ascontiguousarray(0.5 * (G + G.T))
         else:
             self.prototypes_ = None
             Phi = X
             G = np.eye(d)
-        p = Phi.shape[1]
+        Psi, Gs, T = self._solver_machine(Phi)
+        q = Psi.shape[1]
 
-        stages_beta, stages_b, stages_P, stages_id = [], [], [], []
+        stages_g, stages_b, stages_P, stages_id = [], [], [], []
         n_iter_stages, status_stages = {}, {}
-        dummy = np.zeros(p)
+        dummy = np.zeros(q)
         # stage 0: regularised LS (a_i = 1)
-        bl, b_l, _, st_l, hb, hbb, hp = _irwls.irwls(Phi, G, y_pm, C, _irwls.LOSS_HINGE, 1.0, k, a_max,
+        gl, b_l, _, st_l, hb, hbb, hp = _irwls.irwls(Psi, Gs, y_pm, C, _irwls.LOSS_HINGE, 1.0, k, a_max,
                                                      factor, damping, tol, tol_f, 0, dummy, 0.0, True, True)
-        stages_beta.append(hb), stages_b.append(hbb), stages_P.append(hp), stages_id.append(np.zeros(1, int))
+        stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp), stages_id.append(np.zeros(1, int))
         n_iter_stages["LS"], status_stages["LS"] = 0, int(st_l)
         # stage 1: SVC (hinge) from LS
-        bh, b_h, it_h, st_h, hb, hbb, hp = _irwls.irwls(Phi, G, y_pm, C, _irwls.LOSS_HINGE, 1.0, k, a_max,
-                                                        factor, damping, tol, tol_f, max_iter, bl, b_l,
+        gh, b_h, it_h, st_h, hb, hbb, hp = _irwls.irwls(Psi, Gs, y_pm, C, _irwls.LOSS_HINGE, 1.0, k, a_max,
+                                                        factor, damping, tol, tol_f, max_iter, gl, b_l,
                                                         False, True)
-        stages_beta.append(hb[1:]), stages_b.append(hbb[1:]), stages_P.append(hp[1:])
+        stages_g.append(hb[1:]), stages_b.append(hbb[1:]), stages_P.append(hp[1:])
         stages_id.append(np.ones(hb.shape[0] - 1, int))
         n_iter_stages["SVC"], status_stages["SVC"] = int(it_h), int(st_h)
-        beta, b, it, st = bh, b_h, it_h, st_h
+        g, b, it, st = gh, b_h, it_h, st_h
         if code == _irwls.LOSS_SMOOTH_STEP:
-            bu, b_u, it_u, st_u, hb, hbb, hp = _irwls.irwls(Phi, G, y_pm, C, code, s, k, a_max, factor,
-                                                            damping, tol, tol_f, max_iter, bh, b_h,
+            gu, b_u, it_u, st_u, hb, hbb, hp = _irwls.irwls(Psi, Gs, y_pm, C, code, s, k, a_max, factor,
+                                                            damping, tol, tol_f, max_iter, gh, b_h,
                                                             False, True)
             # the USVC stage starts where the SVC ended: its row 0 re-evaluates the primal there
-            stages_beta.append(hb), stages_b.append(hbb), stages_P.append(hp)
+            stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp)
             stages_id.append(np.full(hb.shape[0], 2, int))
             n_iter_stages["USVC"], status_stages["USVC"] = int(it_u), int(st_u)
-            beta, b, it, st = bu, b_u, it_u, st_u
+            g, b, it, st = gu, b_u, it_u, st_u
+        beta = T @ g
+        if not (np.all(np.isfinite(beta)) and np.isfinite(b)):
+            raise ValueError(f"IRWLS broke down: {_irwls.STATUS_TEXT[_irwls.STATUS_NONFINITE]} "
+                             f"(stages: {status_stages}).")
 
-        self.history_ = IRWLSHistory(np.vstack(stages_beta), np.concatenate(stages_b),
+        self.history_ = IRWLSHistory(np.vstack(stages_g) @ T.T, np.concatenate(stages_b),
                                      np.concatenate(stages_P), np.concatenate(stages_id))
         self.classes_ = classes
         self.coef_ = beta.reshape(1, -1).copy()
@@ -487,8 +597,8 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
         self.status_ = int(st)
         self.n_iter_stages_ = n_iter_stages
         self.status_stages_ = status_stages
-        self.n_features_in_ = d
-        self.machine_size_ = p
+        self.machine_size_ = Phi.shape[1]
+        self.machine_rank_ = q
         f = _irwls._decision(Phi, beta, float(b))
         self.train_decision_ = f
         xi = 1.0 - y_pm * f
@@ -504,27 +614,28 @@ class IRWLSClassifier(ClassifierMixin, BaseEstimator):
                           "check the data.", ConvergenceWarning, stacklevel=2)
         return self
 
-    def _check_fitted_X(self, X):
-        if not hasattr(self, "coef_"):
-            raise ValueError("this IRWLSClassifier is not fitted yet; call fit(X, y) first.")
-        X = check_matrix(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted on {self.n_features_in_}.")
-        return X
-
     def decision_function(self, X):
-        """f(x) = w'x + b, or Σ_r β_r K(c_r, x) + b (Navia-Vázquez et al. 2004, eq. 27), for X (m, d); shape (m,)."""
-        X = self._check_fitted_X(X)
+        """Decision values f(x) = w'x + b, or Σ_r β_r K(c_r, x) + b (Navia-Vázquez et al. 2004, eq. 27).
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+
+        Returns
+        -------
+        f : ndarray of shape (m,)
+        """
+        X = validate_predict_data(self, X)
         return _irwls._decision(self._features(X), self.beta_, self.intercept_)
 
     def predict(self, X):
-        """Class labels; f exactly 0 goes to ``classes_[0]``."""
+        """Class labels of shape (m,); f exactly 0 goes to ``classes_[0]``."""
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
     def trajectory(self):
-        """(Th, w, stage) along the iterations of a 1-D linear machine: Th = −b/w (Navia-Vázquez et al. 2004, Fig. 3)."""
-        if not hasattr(self, "history_"):
-            raise ValueError("this IRWLSClassifier is not fitted yet; call fit(X, y) first.")
+        """(Th, w, stage) along the iterations of a 1-D linear machine: Th = −b/w (Navia-Vázquez et al.
+        2004, Fig. 3); three arrays of shape (T,)."""
+        check_is_fitted(self)
         if self.prototypes_ is not None or self.n_features_in_ != 1:
             raise ValueError("the (Th, w) trajectory exists only for a one-dimensional linear machine.")
         w = self.history_.coef[:, 0]

@@ -146,7 +146,7 @@ def test_joachims_R2_matches_gaussian_closed_form():
 @pytest.mark.parametrize("lam,sigma,L", [(1e-2, 0.8, (1, 1)), (1e-4, 0.5, (1, 1)), (3e-3, 1.5, (1.5, 0.5))])
 def test_exact_loo_equals_brute_force_refits(lam, sigma, L):
     X, y = wahba_like(50, seed=12)
-    m = SVMClassifier(lam=lam, sigma=sigma, class_weight=L, tol=1e-11).fit(X, y)
+    m = SVMClassifier(lam=lam, sigma=sigma, L=L, tol=1e-11).fit(X, y)
     f_loo, status = criteria.leave_one_out_decisions(gram(X, sigma=sigma), y, lam, m.alpha_, L=L, tol=1e-11)
     assert status == 0
     bf = naive.brute_force_loo(X, y, lam, sigma, L, tol=1e-11)

@@ -275,7 +275,7 @@ def test_duplicate_points_do_not_break_the_fit():
     [
         (np.array([[0.0, 1.0], [np.nan, 0.0], [1.0, 1.0]]), [0, 1, 0], {}, "NaN"),
         (np.zeros((4, 2)), [1, 1, 1, 1], {}, "one class"),
-        (np.zeros((4, 2)), [0, 1, 0], {}, "must match"),
+        (np.zeros((4, 2)), [0, 1, 0], {}, "inconsistent numbers of samples"),
         (np.eye(4), [0, 1, 0, 1], {"lam": -1.0}, "lam"),
         (np.eye(4), [0, 1, 0, 1], {"method": "fast"}, "method"),
         (np.eye(4), [0, 1, 0, 1], {"r": 0}, "r must"),

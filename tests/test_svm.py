@@ -79,7 +79,7 @@ def test_matches_sklearn_svc(lam, sigma, Lm, Lp):
     """
     X, y = wahba_like(120, seed=3)
     n = len(y)
-    ours = SVMClassifier(lam=lam, sigma=sigma, class_weight=(Lm, Lp), tol=1e-10).fit(X, y)
+    ours = SVMClassifier(lam=lam, sigma=sigma, L=(Lm, Lp), tol=1e-10).fit(X, y)
     C = 1.0 / (2 * n * lam)
     ref = SVC(C=C, gamma=1 / (2 * sigma**2), class_weight={-1.0: Lm, 1.0: Lp}, tol=1e-10,
               max_iter=10**8).fit(X, y)
@@ -156,7 +156,7 @@ def test_lambda_sequence_equals_cold_solves_in_any_order():
     seq = fit_lambda_sequence(K, y, lams, L=(1.5, 0.5), tol=1e-10)
     assert np.all(seq.status == 0)
     for k, lam in enumerate(lams):
-        cold = SVMClassifier(lam=lam, sigma=0.8, class_weight=(1.5, 0.5), tol=1e-10).fit(X, y)
+        cold = SVMClassifier(lam=lam, sigma=0.8, L=(1.5, 0.5), tol=1e-10).fit(X, y)
         scale = np.abs(cold.train_decision_).max()
         np.testing.assert_allclose(seq.f[k], cold.train_decision_, atol=1e-7 * scale)
         np.testing.assert_allclose(seq.b[k], cold.intercept_, atol=1e-7 * scale)
@@ -261,17 +261,17 @@ def test_converged_fit_does_not_warn():
 @pytest.mark.parametrize(
     "X,y,params,match",
     [
-        (np.array([[0.0, np.nan], [1, 1], [2, 2]]), [1, -1, 1], {}, "NaN or infinite"),
+        (np.array([[0.0, np.nan], [1, 1], [2, 2]]), [1, -1, 1], {}, "contains NaN"),
         (np.ones((3, 2)), [1, 1, 1], {}, "only one class"),
         (np.ones((3, 2)), [0, 1, 2], {}, "3 classes"),
-        (np.ones((3, 2)), [1, -1], {}, "must match"),
+        (np.ones((3, 2)), [1, -1], {}, "inconsistent numbers of samples"),
         (np.ones((3, 2)), [1, -1, 1], {"lam": 0}, "lam"),
         (np.ones((3, 2)), [1, -1, 1], {"lam": -1}, "lam"),
         (np.ones((3, 2)), [1, -1, 1], {"sigma": np.inf}, "sigma"),
-        (np.ones((3, 2)), [1, -1, 1], {"class_weight": (1, 0)}, "L\\(\\+1\\)"),
+        (np.ones((3, 2)), [1, -1, 1], {"L": (1, 0)}, "L\\(\\+1\\)"),
         (np.ones((3, 2)), [1, -1, 1], {"kernel": "nope"}, "kernel"),
         (np.ones((3, 2)), [1, -1, 1], {"tol": 0}, "tol"),
-        ([["a", "b"], ["c", "d"]], [1, -1], {}, "numeric"),
+        ([["a", "b"], ["c", "d"]], [1, -1], {}, "could not convert string to float"),
     ],
 )
 def test_bad_input_raises_clear_value_error(X, y, params, match):
@@ -289,7 +289,7 @@ def test_unfitted_and_wrong_width():
 
 
 def test_estimator_contract():
-    m = SVMClassifier(lam=0.01, sigma=2.0, class_weight=(1.5, 0.5))
+    m = SVMClassifier(lam=0.01, sigma=2.0, L=(1.5, 0.5))
     assert m.get_params()["lam"] == 0.01
     c = clone(m)
     assert c.get_params() == m.get_params()
