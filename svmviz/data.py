@@ -1204,7 +1204,11 @@ _UNNAMED = re.compile(r"(Unnamed: 0)?")
 
 
 def _read_source(obj):
-    """(text, source name) from a path, CSV text, bytes or a file-like object."""
+    """(UTF-8 bytes without BOM, source name) from a path, CSV text, bytes or a file-like object.
+
+    Bytes, not text: pandas reads them without the 4-byte-per-character copy a large ``str`` in a
+    ``StringIO`` costs. The bytes are checked to be UTF-8 here, so the error can say so.
+    """
     if obj is None:
         raise ValueError("No CSV given: pass CSV text, a path to a .csv file, or an uploaded file.")
     name = None
@@ -1225,7 +1229,7 @@ def _read_source(obj):
             raise ValueError(
                 f"{obj!r} is neither an existing file nor CSV text; give the path of a CSV file or its content."
             )
-        return obj.removeprefix("\ufeff"), None
+        return obj.removeprefix("\ufeff").encode("utf-8"), None
     elif hasattr(obj, "getvalue") or hasattr(obj, "read"):
         name = getattr(obj, "name", None)
         name = os.path.basename(name) if isinstance(name, str) else None
@@ -1239,17 +1243,21 @@ def _read_source(obj):
                     pass
             raw = obj.read()
         if isinstance(raw, str):
-            return raw.removeprefix("\ufeff"), name
+            return raw.removeprefix("\ufeff").encode("utf-8"), name
     else:
         raise ValueError(
             f"Cannot read a CSV from a {type(obj).__name__}; pass CSV text, bytes, a path or an open file."
         )
+    raw = bytes(raw)
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
     try:
-        return bytes(raw).decode("utf-8-sig"), name
+        raw.decode("utf-8")  # a check only: the text is not kept
     except UnicodeDecodeError as exc:
         raise ValueError(
             f"The CSV file is not UTF-8 text (undecodable byte at position {exc.start}); save it as 'CSV UTF-8'."
         ) from None
+    return raw, name
 
 
 def _to_float(s: str, decimal: str = ".") -> float | None:
@@ -1270,12 +1278,12 @@ def _is_number(s: str, decimal: str = ".") -> bool:
     return _to_float(s, decimal) is not None
 
 
-def _content_lines(text: str):
-    """(1-based line number, line) of every line that is neither blank nor a ``#`` comment."""
-    for lineno, line in enumerate(io.StringIO(text, newline=None), start=1):
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            yield lineno, line
+def _content_lines(raw: bytes):
+    """(1-based line number, line as str) of every line that is neither blank nor a ``#`` comment."""
+    for lineno, bline in enumerate(io.BytesIO(raw), start=1):
+        stripped = bline.strip()
+        if stripped and not stripped.startswith(b"#"):
+            yield lineno, bline.decode("utf-8", "replace")
 
 
 def _split(line: str, delimiter: str) -> list[str]:
@@ -1286,10 +1294,10 @@ def _split(line: str, delimiter: str) -> list[str]:
     return [c.strip() for c in cells]
 
 
-def _sample_lines(text: str) -> list[tuple[int, str]]:
-    sample = text[:_CSV_SAMPLE_CHARS]
-    if len(text) > _CSV_SAMPLE_CHARS and "\n" in sample:
-        sample = sample[: sample.rindex("\n")]  # no half line
+def _sample_lines(raw: bytes) -> list[tuple[int, str]]:
+    sample = raw[:_CSV_SAMPLE_CHARS]
+    if len(raw) > _CSV_SAMPLE_CHARS and b"\n" in sample:
+        sample = sample[: sample.rindex(b"\n")]  # no half line
     out = []
     for item in _content_lines(sample):
         out.append(item)
@@ -1308,8 +1316,8 @@ def pick_delimiter(sample: str) -> str:
 
     Parameters
     ----------
-    sample : str
-        The beginning of the file (one line or many).
+    sample : str or bytes
+        The beginning of the file (one line or many; bytes are UTF-8).
 
     Returns
     -------
@@ -1325,6 +1333,8 @@ def pick_delimiter(sample: str) -> str:
     >>> pick_delimiter("1,5;2,25;x\\n3,0;4,5;y\\n")  # no header: the numbers decide
     ';'
     """
+    if isinstance(sample, str):
+        sample = sample.encode("utf-8")
     lines = [ln for _, ln in _sample_lines(sample)]
     best, best_score = ",", None
     for prio, d in enumerate(CSV_DELIMITERS):
@@ -1411,12 +1421,12 @@ def _is_index_values(values) -> bool:
     return bool(len(s) and s.min() >= 0 and s.is_unique)
 
 
-def _csv_layout(text: str, label_column) -> _CsvLayout:
+def _csv_layout(raw: bytes, label_column) -> _CsvLayout:
     """Delimiter, decimal mark, header, label position and index column, from the file's first rows."""
-    sample = _sample_lines(text)
+    sample = _sample_lines(raw)
     if not sample:
         raise ValueError("The CSV file is empty; it needs a row per point with feature columns and a label column.")
-    d = pick_delimiter("".join(ln for _, ln in sample))
+    d = pick_delimiter("".join(ln for _, ln in sample).encode("utf-8"))
     rows = [_split(ln, d) for _, ln in sample]
     if all(c == "" for r in rows for c in r):
         shown = "tab" if d == "\t" else repr(d)
@@ -1460,27 +1470,27 @@ def _csv_layout(text: str, label_column) -> _CsvLayout:
     return _CsvLayout(d, decimal, header, names, n_columns, li, index, first_cells, notes)
 
 
-def _comment_lines(text: str) -> list[int]:
+def _comment_lines(raw: bytes) -> list[int]:
     """0-based numbers of the lines whose first non-blank character is ``#``."""
     out = []
-    pos = text.find("#")
+    pos = raw.find(b"#")
     line, counted_to = 0, 0
     while pos != -1:
-        start = text.rfind("\n", 0, pos) + 1
-        if not text[start:pos].strip():
-            line += text.count("\n", counted_to, start)
+        start = raw.rfind(b"\n", 0, pos) + 1
+        if not raw[start:pos].strip():
+            line += raw.count(b"\n", counted_to, start)
             counted_to = start
             out.append(line)
-        nxt = text.find("\n", pos)
+        nxt = raw.find(b"\n", pos)
         if nxt == -1:
             break
-        pos = text.find("#", nxt)
+        pos = raw.find(b"#", nxt)
     return out
 
 
-def _data_rows(text: str, layout: _CsvLayout):
+def _data_rows(raw: bytes, layout: _CsvLayout):
     """(line number, cells) of every data row, in the order pandas reads them (header skipped)."""
-    rows = _content_lines(text)
+    rows = _content_lines(raw)
     if layout.header:
         next(rows, None)
     for lineno, line in rows:
@@ -1490,18 +1500,18 @@ def _data_rows(text: str, layout: _CsvLayout):
         yield lineno, cells[: len(layout.names)] if len(cells) == layout.n_columns else cells
 
 
-def _line_of_row(text: str, layout: _CsvLayout, row: int) -> int | str:
-    for k, (lineno, _) in enumerate(_data_rows(text, layout)):
+def _line_of_row(raw: bytes, layout: _CsvLayout, row: int) -> int | str:
+    for k, (lineno, _) in enumerate(_data_rows(raw, layout)):
         if k == row:
             return lineno
     return "?"
 
 
-def _first_bad_row(text: str, layout: _CsvLayout, feat_idx: list[int]) -> ValueError | None:
+def _first_bad_row(raw: bytes, layout: _CsvLayout, feat_idx: list[int]) -> ValueError | None:
     """The clear message for the first row a data set cannot be built from (None if every row is fine)."""
     names, li = layout.names, layout.label
     mark = "decimal comma ','" if layout.decimal == "," else "decimal point '.'"
-    for line, cells in _data_rows(text, layout):
+    for line, cells in _data_rows(raw, layout):
         if all(c == "" for c in cells):
             continue  # an empty row (pandas drops it too)
         if len(cells) != len(names):
@@ -1530,19 +1540,20 @@ def _first_bad_row(text: str, layout: _CsvLayout, feat_idx: list[int]) -> ValueE
     return None
 
 
-def _read_frame(text: str, layout: _CsvLayout):
+def _read_frame(raw: bytes, layout: _CsvLayout):
     import warnings
 
     import pandas as pd
 
     kw = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}  # exact floats
-    comments = _comment_lines(text) if "#" in text else []
+    comments = _comment_lines(raw) if b"#" in raw else []
     with warnings.catch_warnings():
         warnings.simplefilter("error", pd.errors.ParserWarning)  # rows longer than the header: not silently cut
+        warnings.simplefilter("ignore", pd.errors.DtypeWarning)  # mixed chunks: the checks below say what is wrong
         return pd.read_csv(
-            io.StringIO(text), sep=layout.delimiter, decimal=layout.decimal, header=0 if layout.header else None,
+            io.BytesIO(raw), encoding="utf-8", sep=layout.delimiter, decimal=layout.decimal, header=0 if layout.header else None,
             index_col=False, skiprows=comments or None, skip_blank_lines=True, skipinitialspace=True,
-            keep_default_na=False, na_values=[""], quotechar='"', engine="c", low_memory=False, **kw,
+            keep_default_na=False, na_values=[""], quotechar='"', engine="c", **kw,
         )
 
 
@@ -1551,7 +1562,7 @@ def _format_values(values) -> str:
     return shown + (f", … ({len(values) - _LIST_AT_MOST} more)" if len(values) > _LIST_AT_MOST else "")
 
 
-def _csv_labels(text: str, layout: _CsvLayout, col):
+def _csv_labels(data: bytes, layout: _CsvLayout, col):
     """(codes 0..K−1, classes) of the label column; clear errors for missing, NaN and continuous labels."""
     import pandas as pd
 
@@ -1562,18 +1573,18 @@ def _csv_labels(text: str, layout: _CsvLayout, col):
         return None  # missing labels: the row scan says where
     if numeric:
         values = [float(u) for u in np.asarray(uniques, dtype=np.float64)]
-        raw = [repr(v) for v in values]
+        shown = [repr(v) for v in values]
     else:
-        raw = [str(u).strip() for u in uniques]
-        if any(s == "" for s in raw):
+        shown = [str(u).strip() for u in uniques]
+        if any(s == "" for s in shown):
             return None
-        numeric = all(_is_number(s, layout.decimal) for s in raw)
-        values = [_to_float(s, layout.decimal) for s in raw] if numeric else raw
+        numeric = all(_is_number(s, layout.decimal) for s in shown)
+        values = [_to_float(s, layout.decimal) for s in shown] if numeric else shown
     if numeric:
         for k, v in enumerate(values):
             if not math.isfinite(v):
-                line = _line_of_row(text, layout, int(col.index[int(np.argmax(codes == k))]))
-                raise ValueError(f"Label {raw[k]!r} at line {line} is not a class; NaN/infinite labels are not allowed.")
+                line = _line_of_row(data, layout, int(col.index[int(np.argmax(codes == k))]))
+                raise ValueError(f"Label {shown[k]!r} at line {line} is not a class; NaN/infinite labels are not allowed.")
     order = sorted(set(values))
     K = len(order)
     continuous = numeric and any(not float(v).is_integer() for v in order)
@@ -1637,8 +1648,8 @@ def csv_header(content) -> list[str]:
     ['a', 'b', 'label']
     """
     try:
-        text, _ = _read_source(content)
-        layout = _csv_layout(text, None)
+        raw, _ = _read_source(content)
+        layout = _csv_layout(raw, None)
     except ValueError:
         return []
     if not layout.header:
@@ -1705,19 +1716,19 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
     """
     import pandas as pd
 
-    text, source = _read_source(file_or_text)
-    layout = _csv_layout(text, label_column)
+    raw, source = _read_source(file_or_text)
+    layout = _csv_layout(raw, label_column)
     names, li = layout.names, layout.label
     feat_idx = [j for j in range(len(names)) if j != li]
 
     def row_error():
-        return _first_bad_row(text, layout, feat_idx) or ValueError(
+        return _first_bad_row(raw, layout, feat_idx) or ValueError(
             "The CSV file could not be read as numeric feature columns and a label column; check the delimiter "
             f"({layout.delimiter!r}) and the decimal mark ({layout.decimal!r})."
         )
 
     try:
-        df = _read_frame(text, layout)
+        df = _read_frame(raw, layout)
     except (pd.errors.ParserError, pd.errors.ParserWarning):
         raise row_error() from None
     except pd.errors.EmptyDataError:
@@ -1738,7 +1749,7 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
         ok = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
         if not ok or (pd.api.types.is_float_dtype(col.dtype) and not np.isfinite(col.to_numpy()).all()):
             raise row_error()
-    labels = _csv_labels(text, layout, df.iloc[:, li])
+    labels = _csv_labels(raw, layout, df.iloc[:, li])
     if labels is None:
         raise row_error()
     yi, classes = labels
