@@ -36,7 +36,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from . import _nu_path
 from ._parallel import PARALLEL_LOCK
-from ._validation import check_binary_labels, check_matrix, check_positive
+from ._validation import (BinaryClassifierMixin, check_binary_labels, check_matrix, check_positive,
+                          validate_fit_data, validate_predict_data)
 from .kernels import gram
 
 GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
@@ -264,19 +265,22 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
     if m > MAX_N:
         raise ValueError(f"the path stores α at every breakpoint (~O(m²) numbers); use at most {MAX_N} "
                          f"points (got {m}) — subsample the data.")
-    kp = _kernel_params(kernel, sigma, degree, gamma, coef0)
-    K = np.ascontiguousarray(gram(X, **kp))  # validates the kernel and its parameters
+    # every scalar is checked before the (m, m) kernel matrix is allocated
     tol = check_positive(tol, "tol")
     if not tol < 1e-3:
         raise ValueError(f"tol must be below 1e-3 (a relative tolerance); got {tol!r}.")
     if max_breakpoints is None:
         max_breakpoints = 50 * m + 100
-    if int(max_breakpoints) != max_breakpoints or max_breakpoints < 2:
+    if isinstance(max_breakpoints, bool) or int(max_breakpoints) != max_breakpoints or max_breakpoints < 2:
         raise ValueError(f"max_breakpoints must be an integer ≥ 2; got {max_breakpoints!r}.")
-    if int(refresh) != refresh or refresh < 1:
+    if isinstance(refresh, bool) or int(refresh) != refresh or refresh < 1:
         raise ValueError(f"refresh must be a positive integer; got {refresh!r}.")
     if max_qp_iter is None:
         max_qp_iter = 10 * m + 100
+    if isinstance(max_qp_iter, bool) or int(max_qp_iter) != max_qp_iter or max_qp_iter < 1:
+        raise ValueError(f"max_qp_iter must be a positive integer; got {max_qp_iter!r}.")
+    kp = _kernel_params(kernel, sigma, degree, gamma, coef0)
+    K = np.ascontiguousarray(gram(X, **kp))  # validates the kernel and its parameters
     lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.nu_path_kernel(
         K, np.ascontiguousarray(y_pm), int(max_breakpoints), float(tol), int(refresh), int(max_qp_iter))
     path = NuPath(X, y_pm, tuple(classes), kp, lam, alphas, thr, status, ncorr, viol, ndep)
@@ -458,29 +462,64 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
                    time.perf_counter() - t0)
 
 
-class NuSVMPath(ClassifierMixin, BaseEstimator):
+class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """ν-SVM fitted through its whole regularization path, ν chosen on it.
+
+    The path of the ν-SVM dual (Loosli & Canu 2006, "Dual"; α, b, ρ piecewise linear in λ = mν) is
+    computed once by :func:`nu_path`; the classifier is the path's point at ``nu``, or at the
+    automatic stopping point of the leave-one-out estimate LOO2 along the path (Loosli & Canu 2006,
+    "Stopping criteria"). Its decision function equals scikit-learn's ``NuSVC(nu)`` up to a positive
+    factor.
 
     Parameters
     ----------
-    nu : float or "auto"
-        The ν = λ/m used for prediction; ``"auto"`` takes the automatic stopping point of LOO2
-        (Loosli & Canu 2006, "Stopping criteria").
-    kernel, sigma, degree, gamma, coef0 : kernel (see :func:`svmviz.kernels.gram`).
-    max_evals, window, rtol : LOO evaluation and stopping rule (``nu="auto"`` only).
-    tol : relative tolerance of the path.
+    nu : float in (0, 1] or "auto", default="auto"
+        The ν = λ/m used for prediction (feasible up to 2·min(n₊, n₋)/m); ``"auto"`` takes the
+        automatic stopping point of LOO2 (:func:`auto_stop`).
+    kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
+        See :func:`svmviz.kernels.gram`.
+    sigma : float, default=1.0
+        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
+    degree, gamma, coef0 : polynomial kernel parameters.
+    max_evals : int, default=60
+        λ values where LOO is evaluated (``nu="auto"`` only; :func:`default_loo_lambdas`).
+    window, rtol : stopping rule of :func:`auto_stop` (``nu="auto"`` only).
+    tol : float, default=1e-9
+        Relative tolerance of the path.
 
     Attributes
     ----------
     path_ : NuPath
+        The whole path (breakpoints, α, b, ρ, groups).
     loo_ : LooPath or None
-    nu_, lambda_ : float — the chosen point of the path
-    classes_ : ndarray (2,)
-    status_ : int — the path's status (0 complete)
+        LOO1/LOO2 along the path (``nu="auto"``).
+    nu_ : float
+        The chosen ν.
+    lambda_ : float
+        The chosen λ = m·ν.
+    classes_ : ndarray of shape (2,)
+        ``classes_[0]`` ↔ −1.
+    status_ : int
+        The path's status (0 complete).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (d,)
+        When fitted on a DataFrame.
 
     Notes
     -----
-    Loosli & Canu 2006, (Loosli & Canu 2006, Summary) and (Loosli & Canu 2006, "Stopping criteria").
+    Loosli & Canu 2006, "Summary" (the four events of the path) and "Stopping criteria".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> from svmviz.path import NuSVMPath
+    >>> X, y = make_moons(60, noise=0.25, random_state=0)
+    >>> clf = NuSVMPath(nu=0.3, sigma=0.5).fit(X, y)
+    >>> clf.path_.n_breakpoints > 10, clf.status_
+    (True, 0)
+    >>> round(float(clf.score(X, y)), 3)
+    SCORE
     """
 
     def __init__(self, *, nu="auto", kernel="rbf", sigma=1.0, degree=3, gamma=1.0, coef0=1.0,
@@ -497,32 +536,59 @@ class NuSVMPath(ClassifierMixin, BaseEstimator):
         self.tol = tol
 
     def fit(self, X, y):
-        """Fit the path on X (m, d), y (m,); returns self."""
-        if not (self.nu == "auto" or (np.isscalar(self.nu) and 0 < float(self.nu) <= 1)):
-            raise ValueError(f"nu must be 'auto' or a number in (0, 1]; got {self.nu!r}.")
+        """Compute the path and choose ν on it.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+        y : array-like of shape (m,), two distinct labels
+
+        Returns
+        -------
+        self
+        """
+        auto = isinstance(self.nu, str) and self.nu == "auto"
+        if not auto:
+            try:
+                nu = float(self.nu)
+            except (TypeError, ValueError):
+                nu = float("nan")
+            if isinstance(self.nu, (bool, str)) or not 0 < nu <= 1:
+                raise ValueError(f"nu must be 'auto' or a number in (0, 1]; got {self.nu!r}.")
+        X, y, classes = validate_fit_data(self, X, y, binary=True)
         path = nu_path(X, y, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
                        gamma=self.gamma, coef0=self.coef0, tol=self.tol)
-        self.path_ = path
-        self.classes_ = np.asarray(path.classes)
-        self.status_ = path.status
-        if self.nu == "auto":
-            self.loo_ = loo_path(path, max_evals=self.max_evals, window=self.window, rtol=self.rtol)
-            self.lambda_ = float(self.loo_.lambdas[self.loo_.stop])
+        if auto:
+            loo = loo_path(path, max_evals=self.max_evals, window=self.window, rtol=self.rtol)
+            lam = float(loo.lambdas[loo.stop])
         else:
-            self.loo_ = None
-            lam = float(self.nu) * path.m
+            loo = None
+            lam = nu * path.m
             if lam > path.lambdas[-1] * (1 + 1e-12):
                 raise ValueError(
                     f"nu = {self.nu} is infeasible: ν ≤ 2·min(n₊, n₋)/m = {path.lambdas[-1] / path.m:.4g}.")
-            self.lambda_ = min(lam, float(path.lambdas[-1]))
-        self.nu_ = self.lambda_ / path.m
+            lam = min(lam, float(path.lambdas[-1]))
+        self.path_ = path
+        self.classes_ = classes
+        self.status_ = path.status
+        self.loo_ = loo
+        self.lambda_ = lam
+        self.nu_ = lam / path.m
         return self
 
     def decision_function(self, X):
-        """f(x) + b at the chosen λ, shape (n,)."""
-        from sklearn.utils.validation import check_is_fitted
+        """f(x) + b at the chosen λ.
 
-        check_is_fitted(self, "path_")
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+
+        Returns
+        -------
+        f : ndarray of shape (n,)
+            Positive means ``classes_[1]``.
+        """
+        X = validate_predict_data(self, X)
         return self.path_.decision_function(X, self.lambda_)
 
     def predict(self, X):
