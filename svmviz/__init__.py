@@ -98,6 +98,7 @@ _EXPORTS = {
     "SigmaLambdaGrid": "svm",
     "fit_sigma_lambda_grid": "svm",
     "SVMClassifier": "svm",
+    "check_class_weight": "svm",
     # tuning criteria (criteria, tuning)
     "step_star": "criteria",
     "theta": "criteria",
