@@ -32,12 +32,39 @@ def _lam_axis(lam, f):
 
 
 def step_star(tau):
-    """[τ]_* = 1 if τ ≥ 0 else 0 (Wahba et al. 2001, eq. 5)."""
+    """[τ]_* = 1 if τ ≥ 0 else 0 (Wahba et al. 2001, eq. 5): a decision value f = 0 counts as an error.
+
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins, e.g. −y_i f_i.
+
+    Returns
+    -------
+    ndarray of float64, same shape as ``tau``
+        1.0 where τ ≥ 0, else 0.0.
+    """
     return (np.asarray(tau) >= 0).astype(np.float64)
 
 
 def theta(alpha, lam, n, K_diag=1.0):
-    """θ_i = α_i K_ii / (2nλ) — the leave-one-out influence of point i (Wahba et al. 2001, eqs. 4, 7)."""
+    """θ_i = α_i K_ii / (2nλ) — the leave-one-out influence of point i (Wahba et al. 2001, eqs. 4, 7).
+
+    Parameters
+    ----------
+    alpha : array_like of shape (..., n)
+        Dual coefficients in Wahba's scaling (0 ≤ α_i ≤ L(y_i)).
+    lam : float or array_like broadcastable to ``alpha.shape[:-1]``
+        λ of each solution (e.g. shape (1, m) for a (k, m, n) grid of α).
+    n : int
+        Number of training points.
+    K_diag : float or array_like of shape (n,), default 1.0
+        K(x_i, x_i); 1 for the Gaussian kernel.
+
+    Returns
+    -------
+    ndarray of shape (..., n)
+    """
     alpha = np.asarray(alpha, dtype=np.float64)
     return alpha * np.asarray(K_diag) / (2.0 * n * _lam_axis(lam, alpha))
 
@@ -45,7 +72,21 @@ def theta(alpha, lam, n, K_diag=1.0):
 def gckl(f, p, L=(1.0, 1.0)):
     """Generalized comparative Kullback–Leibler distance (Wahba et al. 2001, eq. 3; non-standard eq. 10).
 
-    (1/n) Σ {L(+1) p_i (1 − f_i)_+ + L(−1)(1 − p_i)(1 + f_i)_+}.
+    GCKL = (1/n) Σ_i {L(+1) p_i (1 − f_i)_+ + L(−1)(1 − p_i)(1 + f_i)_+}: the expected hinge loss at
+    the training x's, which GACV estimates; it needs the true p.
+
+    Parameters
+    ----------
+    f : array_like of shape (..., n)
+        Decision values f_λ(x_i) (one row per solution).
+    p : array_like of shape (n,)
+        True P(y = +1 | x_i) under the sampling distribution.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)); (1, 1) is the standard SVM.
+
+    Returns
+    -------
+    ndarray of shape f.shape[:-1] (a float for one solution)
     """
     f = np.asarray(f, dtype=np.float64)
     p = np.asarray(p, dtype=np.float64)
@@ -54,9 +95,23 @@ def gckl(f, p, L=(1.0, 1.0)):
 
 
 def misclass(f, p, L=(1.0, 1.0)):
-    """Expected (Bayes-risk-weighted) misclassification at the training x's (Wahba et al. 2001, eq. 5; BRMISCLASS eq. 12).
+    """Expected misclassification at the training x's (Wahba et al. 2001, eq. 5; BRMISCLASS eq. 12).
 
-    (1/n) Σ {L(+1) p_i [−f_i]_* + L(−1)(1 − p_i)[f_i]_*}.
+    MISCLASS = (1/n) Σ_i {L(+1) p_i [−f_i]_* + L(−1)(1 − p_i)[f_i]_*}: the target every criterion
+    tries to track; with non-standard ``L`` it is BRMISCLASS.
+
+    Parameters
+    ----------
+    f : array_like of shape (..., n)
+        Decision values f_λ(x_i).
+    p : array_like of shape (n,)
+        True P(y = +1 | x_i) under the sampling distribution.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+
+    Returns
+    -------
+    ndarray of shape f.shape[:-1] (a float for one solution)
     """
     f = np.asarray(f, dtype=np.float64)
     p = np.asarray(p, dtype=np.float64)
@@ -67,11 +122,48 @@ def misclass(f, p, L=(1.0, 1.0)):
 def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
     """Generalized approximate cross validation (Wahba et al. 2001, eq. 4; non-standard eq. 9).
 
-    (1/n)[Σ L(y_i)ξ_i + 2 Σ_{y_i f_i < −1} L(y_i)θ_i + Σ_{y_i f_i ∈ [−1,1]} L(y_i)θ_i].
+    GACV = (1/n)[Σ L(y_i)ξ_i + 2 Σ_{y_i f_i < −1} L(y_i)θ_i + Σ_{y_i f_i ∈ [−1,1]} L(y_i)θ_i], with
+    ξ_i = (1 − y_i f_i)_+ and θ_i = α_i K_ii/(2nλ) (:func:`theta`): a computable proxy of GCKL.
 
     θ_i = 0 for non-support vectors and every support vector has y_i f_i ≤ 1, so the band
     [−1, 1] is applied as "y_i f_i ≥ −1": margin points (y_i f_i = 1 up to the solver's tolerance)
     always count, whichever side of 1 rounding puts them.
+
+    Parameters
+    ----------
+    f : array_like of shape (..., n)
+        Training decision values f_λ(x_i).
+    y : array_like of shape (n,)
+        Labels ±1.
+    alpha : array_like of shape (..., n)
+        Dual coefficients in Wahba's scaling (those of ``f``).
+    lam : float or array_like broadcastable to ``f.shape[:-1]``
+        λ of each solution.
+    K_diag : float or array_like of shape (n,), default 1.0
+        K(x_i, x_i).
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+
+    Returns
+    -------
+    ndarray of shape f.shape[:-1] (a float for one solution)
+
+    Examples
+    --------
+    Four points, λ = 0.1, so θ_i = α_i / 0.8:
+
+    >>> import numpy as np
+    >>> from svmviz import gacv
+    >>> f = np.array([1.2, 0.4, -0.3, -1.5])
+    >>> y = np.array([1.0, 1.0, -1.0, 1.0])
+    >>> alpha = np.array([0.0, 0.5, 1.0, 1.0])
+    >>> float(gacv(f, y, alpha, lam=0.1))  # (0 + (0.6 + 0.625) + (0.7 + 1.25) + (2.5 + 2·1.25)) / 4
+    2.04375
+
+    Scored over a whole grid at once (here 2 solutions):
+
+    >>> gacv(np.stack([f, 2 * f]), y, np.stack([alpha, alpha]), lam=np.array([0.1, 0.2])).shape
+    (2,)
     """
     f = np.asarray(f, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -85,12 +177,30 @@ def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
 
 
 def xa(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
-    """ξα in Wahba et al.'s form (ρ = 1, K_ii) (Wahba et al. 2001, eq. 7); with non-standard ``L`` it is BRXA (Wahba et al. 2001, eq. 11).
+    """ξα in Wahba et al.'s form, ρ = 1 and K_ii (Wahba et al. 2001, eq. 7); BRXA (eq. 11) with non-standard ``L``.
 
-    (1/n) Σ L(y_i){[−y_i f_i]_* + 1[y_i f_i ∈ (0, θ_i] and y_i f_i ≤ 1]}.
+    XA = (1/n) Σ_i L(y_i){[−y_i f_i]_* + 1[y_i f_i ∈ (0, θ_i] and y_i f_i ≤ 1]}: the training errors
+    plus the points whose leave-one-out fit may flip.
 
     As in :func:`gacv`, "y_i f_i ≤ 1" holds for every point with θ_i > 0 (a support vector), so it
     is not re-tested against rounding at the margin.
+
+    Parameters
+    ----------
+    f : array_like of shape (..., n)
+        Training decision values.
+    y : array_like of shape (n,)
+        Labels ±1.
+    alpha : array_like of shape (..., n)
+        Dual coefficients in Wahba's scaling.
+    lam : float or array_like broadcastable to ``f.shape[:-1]``
+    K_diag : float or array_like of shape (n,), default 1.0
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+
+    Returns
+    -------
+    ndarray of shape f.shape[:-1] (a float for one solution)
     """
     f = np.asarray(f, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -102,13 +212,44 @@ def xa(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
 
 
 def joachims_R2(K):
-    """R² = max_{i,j}(K_ii − K_ij), Joachims' bound on K_ii − K_ij over the training data (Wahba et al. 2001, eq. 6)."""
+    """R² = max_{i,j}(K_ii − K_ij) over the training data, Joachims' bound used by XA_J (Wahba et al. 2001, eq. 6).
+
+    Parameters
+    ----------
+    K : array_like of shape (n, n)
+        Gram matrix of the training data.
+
+    Returns
+    -------
+    float
+    """
     K = np.asarray(K, dtype=np.float64)
     return float(np.max(np.diag(K)[:, None] - K))
 
 
 def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=(1.0, 1.0)):
-    """Joachims' ξα, XA_J (Wahba et al. 2001, eq. 6): counts ξ_i + ρ α_i R²/(2nλ) ≥ 1 (ρ = 2 in Joachims' paper)."""
+    """Joachims' ξα, XA_J (Wahba et al. 2001, eq. 6): the fraction of points with ξ_i + ρ α_i R²/(2nλ) ≥ 1.
+
+    Parameters
+    ----------
+    f : array_like of shape (..., n)
+        Training decision values.
+    y : array_like of shape (n,)
+        Labels ±1.
+    alpha : array_like of shape (..., n)
+        Dual coefficients in Wahba's scaling.
+    lam : float or array_like broadcastable to ``f.shape[:-1]``
+    R2 : float or array_like of shape f.shape[:-1]
+        R² of each solution's kernel (:func:`joachims_R2`).
+    rho : float, default 2.0
+        ρ; Joachims used 2, Wahba et al.'s XA corresponds to 1.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+
+    Returns
+    -------
+    ndarray of shape f.shape[:-1] (a float for one solution)
+    """
     f = np.asarray(f, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     n = y.shape[0]
@@ -119,7 +260,21 @@ def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=(1.0, 1.0)):
 
 
 def loo_misclass(f_loo, y, L=(1.0, 1.0)):
-    """Exact leave-one-out misclassification V_0 = (1/n) Σ L(y_i)[−y_i f_i^{[−i]}]_* (Wahba et al. 2001, §4)."""
+    """Exact leave-one-out misclassification V_0 = (1/n) Σ L(y_i)[−y_i f_i^{[−i]}]_* (Wahba et al. 2001, §4).
+
+    Parameters
+    ----------
+    f_loo : array_like of shape (..., n)
+        Leave-one-out decision values f^{[−i]}(x_i) (:func:`leave_one_out_decisions`).
+    y : array_like of shape (n,)
+        Labels ±1.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+
+    Returns
+    -------
+    ndarray of shape f_loo.shape[:-1] (a float for one solution)
+    """
     y = np.asarray(y, dtype=np.float64)
     return np.mean(_weights(y, L) * step_star(-y * np.asarray(f_loo)), axis=-1)
 
@@ -130,16 +285,28 @@ def leave_one_out_decisions(K, y, lam, alpha, b=None, *, L=(1.0, 1.0), tol=1e-3,
 
     Parameters
     ----------
-    K : array (n, n)
-    y : array (n,), ±1
+    K : array_like of shape (n, n)
+        Gram matrix of the training data.
+    y : array_like of shape (n,)
+        Labels (two classes, mapped to ±1).
     lam : float
-    alpha : array (n,) — the full-data solution (Wahba's scaling), used as the warm start
-    b : ignored for non-support vectors' values (they keep the full-data f); kept for symmetry.
+        λ > 0.
+    alpha : array_like of shape (n,)
+        The full-data solution (Wahba's scaling), used as the warm start.
+    b : float, optional
+        Ignored for non-support vectors' values (they keep the full-data f); kept for symmetry.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)): the per-sample bounds of every refit.
+    tol : float, default 1e-3
+        KKT tolerance of each refit.
+    max_iter : int, default 10_000_000
+        Iteration cap of each refit.
 
     Returns
     -------
-    f_loo : array (n,)
-    status : int — 0 if every refit converged.
+    f_loo : ndarray of shape (n,)
+    status : int
+        0 if every refit converged.
 
     Notes
     -----
@@ -160,7 +327,25 @@ def leave_one_out_decisions(K, y, lam, alpha, b=None, *, L=(1.0, 1.0), tol=1e-3,
 
 
 def ran_gacv_perturbations(n, n_replicates, sigma_z, kind="gaussian", seed=0):
-    """The perturbations Z (n_replicates, n): N(0, σ_z²) or ±σ_z with equal probability (Wahba 1998, eq. 1.63)."""
+    """The perturbations Z of the randomized GACV (Wahba 1998, eq. 1.63).
+
+    Parameters
+    ----------
+    n : int
+        Number of training points.
+    n_replicates : int ≥ 1
+        Number of perturbation vectors.
+    sigma_z : float > 0
+        Their size σ_z.
+    kind : {"gaussian", "bernoulli"}, default "gaussian"
+        N(0, σ_z²) entries, or ±σ_z with equal probability.
+    seed : int, default 0
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    ndarray of shape (n_replicates, n)
+    """
     sigma_z = check_positive(sigma_z, "sigma_z")
     if int(n_replicates) != n_replicates or n_replicates < 1:
         raise ValueError(f"n_replicates must be a positive integer; got {n_replicates!r}.")
@@ -175,7 +360,24 @@ def ran_gacv_perturbations(n, n_replicates, sigma_z, kind="gaussian", seed=0):
 def perturbed_problem(y, z):
     """Dual data of the SVM with responses s = y + z (SPEC §3): labels sign(s), bounds |s|, p = −1/|s|.
 
-    (1 − s_i f_i)_+ = |s_i| (1/|s_i| − sign(s_i) f_i)_+, a weighted SVM with margins 1/|s_i|.
+    (1 − s_i f_i)_+ = |s_i| (1/|s_i| − sign(s_i) f_i)_+, a weighted SVM with margins 1/|s_i|
+    (|s_i| is floored at 1e-8).
+
+    Parameters
+    ----------
+    y : array_like of shape (n,)
+        Labels ±1.
+    z : array_like of shape (n,)
+        One perturbation vector.
+
+    Returns
+    -------
+    y_t : ndarray of shape (n,)
+        Labels sign(y + z) (+1 at 0).
+    C : ndarray of shape (n,)
+        Per-sample bounds |y + z|.
+    p : ndarray of shape (n,)
+        Linear term −1/|y + z| of the dual.
     """
     s = np.asarray(y, dtype=np.float64) + np.asarray(z, dtype=np.float64)
     a = np.maximum(np.abs(s), 1e-8)
@@ -187,7 +389,18 @@ def ran_gacv_E(yf, free=None):
     """Diagonal of E in (Wahba 1998, eq. 1.63): 1 if y_i f_i < −1, ½ if −1 < y_i f_i < 1, 0 otherwise.
 
     ``free`` marks margin support vectors (0 < α_i < C_i): they sit at y_i f_i = 1 exactly (the
-    degenerate point the seed sets aside), so they get 0 whatever rounding makes of y_i f_i.
+    degenerate point the paper sets aside), so they get 0 whatever rounding makes of y_i f_i.
+
+    Parameters
+    ----------
+    yf : array_like of shape (..., n)
+        Margins y_i f_i.
+    free : array_like of bool, shape (..., n), optional
+        Margin support vectors.
+
+    Returns
+    -------
+    ndarray of shape (..., n)
     """
     E = np.where(yf < -1.0, 1.0, np.where(yf < 1.0, 0.5, 0.0))
     if free is not None:
@@ -198,7 +411,25 @@ def ran_gacv_E(yf, free=None):
 def ran_gacv_value(f, y, f_perturbed, z, sigma_z, free=None):
     """ranGACV = (1/n) Σ (1 − y_i f_i)_+ + (2/(nσ_z²)) Z'E(f^{Y+Z} − f^Y) (Wahba 1998, eq. 1.63).
 
-    Shapes: f (..., n); f_perturbed and z (R, ..., n) or (..., n) → one value per replicate.
+    Parameters
+    ----------
+    f : array_like of shape (..., n)
+        Decision values of the fit to y.
+    y : array_like of shape (n,)
+        Labels ±1.
+    f_perturbed : array_like of shape (R, ..., n) or (..., n)
+        Decision values of the fit to y + z (one per replicate).
+    z : array_like, shape like ``f_perturbed``
+        The perturbations.
+    sigma_z : float
+        Their size σ_z.
+    free : array_like of bool, shape (..., n), optional
+        Margin support vectors of the fit to y (see :func:`ran_gacv_E`).
+
+    Returns
+    -------
+    ndarray of shape f_perturbed.shape[:-1]
+        One value per replicate (and per solution).
     """
     f = np.asarray(f, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
