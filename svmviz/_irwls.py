@@ -42,6 +42,12 @@ LOSS_HINGE = 0
 LOSS_SMOOTH_STEP = 1
 
 ROUNDING_FLOOR = 1000.0 * np.finfo(np.float64).eps  # ≈ 2.2e-13 relative change of (β, b)
+#: Steps of (β, b) below FLOOR_FACTOR times the weighted solve's estimated rounding error (measured
+#: at each solve by one step of iterative refinement) are rounding noise, not progress: they count as
+#: converged. Without this, a fixed tol under the floor — which weights near a_max raise to ~1e-8
+#: relative when about as many margin points as parameters hold the solution (kernel machines,
+#: separable data) — is never met and the iteration runs to max_iter in noise.
+FLOOR_FACTOR = 10.0
 PATIENCE = 10  # consecutive passing iterations before IRWLS is declared converged
 
 STATUS_CONVERGED = 0
@@ -155,8 +161,12 @@ def _weights(f, y, C, loss, s, k, a_max, factor, a):
 
 
 @njit(cache=True)
-def _solve_wls(Phi, G, y, a, beta_out):
-    """Solve (Navia-Vázquez et al. 2004, eqs. 20 and 25) for fixed weights; β into ``beta_out``, returns b."""
+def _solve_wls(Phi, G, y, a, beta_out, err_out):
+    """Solve (Navia-Vázquez et al. 2004, eqs. 20 and 25) for fixed weights; β into ``beta_out``, returns b.
+
+    ``err_out[0]`` receives an estimate of the solve's relative rounding error,
+    ‖M⁻¹(r − M x̂)‖ / max(1, ‖x̂‖) (one step of iterative refinement, not applied).
+    """
     n, p = Phi.shape
     M = np.zeros((p + 1, p + 1))
     r = np.zeros(p + 1)
@@ -188,6 +198,15 @@ def _solve_wls(Phi, G, y, a, beta_out):
         # weights a_i ~ a_max): the system is consistent (r lies in the range of Φ'D), so its
         # minimum-norm least-squares solution is a minimiser of the weighted problem (SVD-based).
         sol = np.linalg.lstsq(M, r, -1.0)[0]
+    err = 0.0
+    nrm = 0.0
+    if ok:
+        res = r - M @ sol
+        dx = np.linalg.solve(M, res)
+        for j in range(p + 1):
+            err += dx[j] * dx[j]
+            nrm += sol[j] * sol[j]
+    err_out[0] = np.sqrt(err) / max(1.0, np.sqrt(nrm))
     for j in range(p):
         beta_out[j] = sol[j]
     return sol[p]
@@ -216,10 +235,11 @@ def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter
     hist_primal = np.zeros(rows)
     beta = np.empty(p)
     a = np.empty(n)
+    err_buf = np.zeros(1)
     if from_ls:
         for i in range(n):
             a[i] = 1.0
-        b = _solve_wls(Phi, G, y, a, beta)
+        b = _solve_wls(Phi, G, y, a, beta, err_buf)
     else:
         for j in range(p):
             beta[j] = beta0[j]
@@ -249,7 +269,7 @@ def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter
         if _weights(f, y, C, loss, s, k, a_max, factor, a) == 0.0:
             status = STATUS_DEGENERATE
             break
-        b_new = _solve_wls(Phi, G, y, a, new_beta)
+        b_new = _solve_wls(Phi, G, y, a, new_beta, err_buf)
         it += 1
         num = 0.0
         den = 0.0
@@ -278,21 +298,22 @@ def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter
         # grow again), so one small step is not the end: bound the remaining distance by
         # d/(1 − ρ) with the observed contraction ρ = d_k/d_{k−1}, and ask for PATIENCE consecutive
         # contracting steps that pass. Steps below tol/1000, or at the weighted LS solve's rounding
-        # floor (ROUNDING_FLOOR: with weights up to a_max the solve's relative error is ~1e-14, and
-        # such steps neither shrink nor contract), always pass: a tol under that floor is otherwise
-        # unattainable and the iteration would cycle in rounding noise up to max_iter.
+        # floor (at least ROUNDING_FLOOR; FLOOR_FACTOR × the solve's measured error: with weights
+        # up to a_max such steps neither shrink nor contract), always pass: a tol under that floor
+        # is otherwise unattainable and the iteration would cycle in rounding noise up to max_iter.
         slot = it % (PATIENCE + 1)
         for j in range(p):
             ring[slot, j] = beta[j]
         ring[slot, p] = b
         ring_d[slot] = d_par
-        if d_par <= max(1e-3 * tol, ROUNDING_FLOOR):
+        floor = max(ROUNDING_FLOOR, FLOOR_FACTOR * err_buf[0])
+        if d_par <= max(1e-3 * tol, floor):
             small = True
         elif d_prev > 0.0 and d_par < d_prev:
             small = d_par / (1.0 - d_par / d_prev) < tol
         else:
             small = False
-        if not small and d_par < tol and it > PATIENCE:
+        if not small and d_par < max(tol, floor) and it > PATIENCE:
             # Ill-conditioned weighted solves (as many margin points as parameters, weights near
             # a_max) have a rounding floor far above ROUNDING_FLOOR: the steps then jitter in
             # size instead of contracting. Jitter goes nowhere — the net move over the window is
@@ -306,7 +327,7 @@ def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter
             for q in range(PATIENCE + 1):
                 if q != old_slot:
                     path += ring_d[q]
-            small = net < tol and net < 0.5 * path
+            small = net < max(tol, floor) and net < 0.5 * path
         d_prev = d_par
         if small and d_pri < tol_f:
             streak += 1

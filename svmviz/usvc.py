@@ -314,16 +314,6 @@ class IRWLSHistory(NamedTuple):
     stage: np.ndarray      # (T,) int: 0 LS, 1 SVC, 2 USVC  (names in STAGES)
 
 
-#: Default ``tol`` ("auto") per machine. The attainable accuracy of IRWLS is bounded by the rounding
-#: of its weighted solves: points settling on the margin carry weights a_i = α_i/ξ_i that grow to
-#: a_max (1e8), so the weighted system's condition number reaches ~a_max·‖Φ‖² and the iterates
-#: jitter at a relative ~1e-8 when about as many margin points as parameters hold the solution —
-#: the usual state of a kernel (prototype) machine. A tolerance of 1e-8 there is never met: with
-#: the rbf kernel and the old default, every fit on make_moons(200) with σ from 1 to 3 ran the full
-#: 50 000 iterations and warned, although its primal had settled to 12 digits after ~1000. 1e-6
-#: leaves a margin of ~100 over that floor; the linear machine keeps 1e-8 (its tests against libsvm
-#: need it, and it reaches it).
-AUTO_TOL = {"linear": 1e-8, "kernel": 1e-6}
 #: Eigen-directions of the prototype gram G = K(c, c) below this fraction of its largest eigenvalue
 #: are dropped from the machine: they carry (numerically) no norm ‖w‖ and no function value, and
 #: their coefficients β are undetermined. In float64, G (entries ≤ 1) knows such a direction only to
@@ -367,13 +357,11 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         R. None: the linear machine for ``kernel="linear"``, R = min(n, 20) otherwise.
     prototypes : {"kmeans", "fscl"}, default="kmeans"
         How the prototypes c_r are found (Navia-Vázquez et al. 2004, §2.1, §4).
-    tol : float or "auto", default="auto"
+    tol : float, default=1e-8
         Converged when the estimated remaining relative change of the parameters — (w, b) for the
         linear machine, (γ, b) with ‖γ‖ = ‖w‖ the RKHS norm for the kernel machine — is below
-        ``tol`` and the relative change of L̃ below ``tol_f``, for several consecutive iterations.
-        "auto": 1e-8 for the linear machine, 1e-6 for the kernel machine, whose weighted solves
-        have a rounding floor near 1e-8 (see ``AUTO_TOL``); a smaller tol there ends at
-        ``max_iter`` with a ``ConvergenceWarning``.
+        ``tol`` (or below the rounding floor of the weighted solves, measured at every iteration)
+        and the relative change of L̃ below ``tol_f``, for several consecutive iterations.
     tol_f : float, default=1e-10
     max_iter : int, default=50_000
         Per stage (SVC, USVC). IRWLS converges linearly: a point that ends on the margin with
@@ -426,12 +414,22 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     Navia-Vázquez et al. 2004: primal (eqs. 5 and 4); loss (eq. 6); IRWLS (eqs. 20–22) with
-    damping (§3); semiparametric machine (eqs. 23–27). The prototype machine is solved in the
-    orthonormal coordinates γ of its RKHS span (β = V Λ^{-1/2} γ with K(c, c) = V Λ V', so
-    ½β'K(c, c)β = ½‖γ‖²): the same problem, but without the undetermined directions of β that a
-    numerically singular K(c, c) (large σ, close prototypes) leaves — with them the weighted solve
-    failed ("Matrix is singular") or β drifted along a null direction until ``max_iter``, although
-    f had converged.
+    damping (§3); semiparametric machine (eqs. 23–27).
+
+    Why the kernel machine used to end with a ``ConvergenceWarning`` (rbf, default settings, σ from
+    1 to 300 on make_moons(200)), and what changed. Two causes. (1) Large σ: K(c, c) is numerically
+    singular (eigenvalue ratio below 1e-12 from σ ≈ 10 on), so β has directions that change neither
+    ‖w‖ nor f; the weighted solve either failed ("Matrix is singular") or β drifted along such a
+    direction by ~3 % per iteration while f had settled to 1e-10, and the test on the change of β
+    never passed. The machine is now solved in the orthonormal coordinates γ of its RKHS span
+    (β = V Λ^{-1/2} γ with K(c, c) = V Λ V' over the eigenvalues above ``RANK_RTOL``·λ_max, so
+    ½β'K(c, c)β = ½‖γ‖²): the same problem without the undetermined directions. (2) Moderate σ:
+    margin points carry weights a_i = α_i/ξ_i up to a_max, the weighted system's condition number
+    reaches ~a_max·‖Φ‖², and its solutions jitter at ~1e-8 relative — above the default tol: the
+    primal had settled to 12 digits after ~1000 iterations, the remaining 49 000 were rounding noise.
+    Each weighted solve now also estimates its own rounding error (one step of iterative
+    refinement) and steps at that floor count as converged (:func:`svmviz._irwls.irwls`). The same
+    floor stopped the linear USVC on separable data (iris) at max_iter.
 
     Examples
     --------
@@ -448,7 +446,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, C=10.0, loss="hinge", s=2.0, k_eps=1e-4, damping=0.2, kernel="linear",
-                 sigma=1.0, n_prototypes=None, prototypes="kmeans", tol="auto", tol_f=1e-10,
+                 sigma=1.0, n_prototypes=None, prototypes="kmeans", tol=1e-8, tol_f=1e-10,
                  max_iter=50_000, a_max=1e8, weight_factor=1.0, random_state=0, degree=3,
                  gamma=1.0, coef0=1.0):
         self.C = C
@@ -536,10 +534,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             R = _check_int(R, "n_prototypes", 1)
             if R > n:
                 raise ValueError(f"n_prototypes ({R}) cannot exceed the number of training points ({n}).")
-        if isinstance(self.tol, str) and self.tol == "auto":
-            tol = AUTO_TOL["linear" if R is None else "kernel"]
-        else:
-            tol = check_positive(self.tol, "tol")
+        tol = check_positive(self.tol, "tol")
         self.kernel_ = self.kernel
         if R is not None:
             if self.prototypes == "kmeans":
