@@ -31,19 +31,59 @@ CRITERIA_NAMES = {
 
 
 def criterion_label(key: str, L=(1.0, 1.0)) -> str:
-    """Display name of a criterion: XA becomes BRXA and MISCLASS BRMISCLASS when L ≠ (1, 1)."""
+    """Display name of a criterion: XA becomes BRXA and MISCLASS BRMISCLASS when L ≠ (1, 1).
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`CRITERIA_NAMES` ("gacv", "xa", "xa_j", "gckl", "misclass", "loo", "rangacv").
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+
+    Returns
+    -------
+    str
+    """
     std, nonstd = CRITERIA_NAMES[key]
     return std if tuple(map(float, L)) == (1.0, 1.0) else nonstd
 
 
 class CriteriaSurface(NamedTuple):
-    """Criteria over a (σ, λ) grid and the solutions behind them.
+    """Criteria over a (σ, λ) grid and the solutions behind them (returned by :func:`criteria_surface`).
 
-    ``values[key]`` has shape (n_sigmas, n_lambdas); ``alphas`` (n_sigmas, n_lambdas, n) and ``b``
-    (n_sigmas, n_lambdas) give the decision function of any grid point without refitting
-    (:func:`grid_decision_function`); ``f_train`` are the training decision values, ``f_loo`` the
-    exact leave-one-out ones (or None); ``best[key] = (i_sigma, j_lambda)`` the first grid minimizer
-    and ``ties[key]`` every grid point attaining that minimum (k, 2).
+    The decision function of any grid point follows from ``alphas`` and ``b`` without refitting
+    (:func:`grid_decision_function`).
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
+        The λ grid, increasing.
+    sigmas : ndarray of shape (k,)
+        The Gaussian widths σ, increasing.
+    values : dict of str to ndarray of shape (k, m)
+        Criterion values: "gacv", "xa" (BRXA when L ≠ (1, 1)), "xa_j", and with the truth "gckl",
+        "misclass" (BRMISCLASS); "loo" with ``loo=True``.
+    alphas : ndarray of shape (k, m, n)
+        Dual coefficients (Wahba's scaling) of every fit.
+    b : ndarray of shape (k, m)
+        Intercepts.
+    f_train : ndarray of shape (k, m, n)
+        Training decision values.
+    f_loo : ndarray of shape (k, m, n) or None
+        Exact leave-one-out decision values (``loo=True``).
+    n_sv : ndarray of shape (k, m)
+        Number of support vectors.
+    status : ndarray of int, shape (k, m)
+        0 where the fit (and its leave-one-out refits) converged.
+    X : ndarray of shape (n, d)
+        The training points.
+    y : ndarray of shape (n,)
+        Their labels, ±1.
+    L : tuple (L(−1), L(+1))
+    best : dict of str to (int, int)
+        (i_sigma, j_lambda) of the first grid minimizer of each criterion.
+    ties : dict of str to ndarray of shape (t, 2)
+        Every grid point attaining that minimum (XA is a count: ties are common).
     """
 
     lambdas: np.ndarray
@@ -96,28 +136,64 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
                      progress: Callable | None = None) -> CriteriaSurface:
     """GACV, XA (BRXA), XA_J and — with the truth — GCKL, (BR)MISCLASS, and exact LOO over (σ, λ).
 
+    Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver on one Gaussian kernel matrix
+    per σ, the σ values spread over a pool of threads (:func:`svmviz.svm.fit_sigma_lambda_grid`).
+
     Parameters
     ----------
-    X : array (n, d)
-    y : array (n,), two classes
-    lambdas : array (m,), positive
-    sigmas : array (k,), positive Gaussian widths
-    L : (L(−1), L(+1)) non-standard weights; (1, 1) standard
-    p_true : callable X -> p or array (n,), optional
-        True P(y = +1 | x) under the sampling distribution; enables "gckl" and "misclass".
-    loo : bool
+    X : array_like of shape (n, d)
+        Training points (n ≥ 4).
+    y : array_like of shape (n,)
+        Labels of two classes (mapped to ±1), at least 2 points each.
+    lambdas : array_like of shape (m,)
+        Positive λ values.
+    sigmas : array_like of shape (k,)
+        Positive Gaussian widths σ (K(x, x') = exp(−‖x − x'‖²/(2σ²))).
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)) non-standard weights; (1, 1) standard.
+    p_true : callable or array_like of shape (n,), optional
+        True P(y = +1 | x) under the sampling distribution (a function of X of shape (n, d), or its
+        values at the training points); enables "gckl" and "misclass".
+    loo : bool, default False
         Also exact leave-one-out misclassification ("loo"), refitting support vectors only.
-    xa_rho : float
+    xa_rho : float, default 2.0
         ρ of Joachims' XA_J.
+    tol : float, default 1e-3
+        KKT tolerance of the SMO solver (as libsvm's).
+    max_iter : int, default svmviz.svm.DEFAULT_MAX_ITER
+        Iteration cap of each solve (a ConvergenceWarning names the grid points that hit it).
     progress : callable(done, total, message), optional
+        Called after each σ (and each leave-one-out σ).
 
     Returns
     -------
     CriteriaSurface
+        ``values[key]`` of shape (k, m), the fits behind them, and each criterion's grid minimizer.
+
+    Raises
+    ------
+    ValueError
+        Invalid data or grids (before anything is allocated).
 
     Notes
     -----
     Wahba, Lin, Lee & Zhang 2001, eqs. (3)–(7) and (9)–(12); SPEC §3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmviz import make_dataset, criteria_surface, inefficiency
+    >>> ds = make_dataset("wahba2001", n=80, seed=1)
+    >>> surf = criteria_surface(ds.X, ds.y, np.logspace(-4, -1, 4), [0.5, 1.0, 2.0], p_true=ds.p_true)
+    >>> surf.values["gacv"].shape  # (σ, λ)
+    (3, 4)
+    >>> sorted(surf.values)
+    ['gacv', 'gckl', 'misclass', 'xa', 'xa_j']
+    >>> i, j = surf.best["gacv"]  # GACV's choice on the grid
+    >>> float(surf.values["gacv"][i, j]) == float(surf.values["gacv"].min())
+    True
+    >>> inefficiency(surf, "gacv").value >= 1.0  # MISCLASS at GACV's choice / the grid's best MISCLASS
+    True
     """
     X = check_matrix(X, "X", min_rows=4)
     y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
@@ -167,9 +243,23 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
 
 
 def grid_decision_function(surface: CriteriaSurface, i_sigma: int, j_lambda: int, Xq) -> np.ndarray:
-    """Decision values at ``Xq`` (q, d) of the solution at grid point (σ_i, λ_j) — no refit.
+    """Decision values at ``Xq`` of the solution at grid point (σ_i, λ_j) — no refit.
 
-    f(x) = Σ_k y_k α_k K_σ(x_k, x)/(2nλ) + b (Wahba et al. 2001, eq. (2)).
+    f(x) = Σ_k y_k α_k K_σ(x_k, x)/(2nλ) + b (Wahba et al. 2001, eq. 2).
+
+    Parameters
+    ----------
+    surface : CriteriaSurface
+    i_sigma : int
+        Index into ``surface.sigmas``.
+    j_lambda : int
+        Index into ``surface.lambdas``.
+    Xq : array_like of shape (q, d)
+        Query points.
+
+    Returns
+    -------
+    ndarray of shape (q,)
     """
     Xq = check_matrix(Xq, "Xq")
     a = surface.alphas[i_sigma, j_lambda]
@@ -182,8 +272,22 @@ def grid_decision_function(surface: CriteriaSurface, i_sigma: int, j_lambda: int
 
 
 class CriteriaCurves(NamedTuple):
-    """Criteria along λ for one σ: ``values[key]`` (m,), ``rangacv_replicates`` (R, m) or None,
-    ``best[key]`` = argmin index, plus the fits (alphas (m, n), b (m,), f_train (m, n))."""
+    """Criteria along λ for one σ (returned by :func:`criteria_curves`).
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
+    sigma : float
+    values : dict of str to ndarray of shape (m,)
+        As in :class:`CriteriaSurface`, plus "rangacv" (mean over the replicates) when requested.
+    rangacv_replicates : ndarray of shape (R, m) or None
+        One ranGACV curve per perturbation.
+    best : dict of str to int
+        Index of each criterion's minimum along λ.
+    alphas : ndarray of shape (m, n)
+    b : ndarray of shape (m,)
+    f_train : ndarray of shape (m, n)
+    """
 
     lambdas: np.ndarray
     sigma: float
@@ -198,14 +302,36 @@ class CriteriaCurves(NamedTuple):
 def ran_gacv(K, y, lambdas, *, n_replicates: int = 5, sigma_z: float = 0.1, perturbation: str = "gaussian",
              seed: int = 0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
              progress: Callable | None = None):
-    """Randomized GACV along λ for one kernel matrix (Wahba 1998, eq. (1.63); SPEC §3).
+    """Randomized GACV along λ for one kernel matrix (Wahba 1998, eq. 1.63; SPEC §3).
 
     The same perturbation Z is used for every λ; each replicate solves the SVM with responses
     y + z (a weighted SVM: labels sign(y + z), bounds |y + z|, linear term −1/|y + z|).
 
+    Parameters
+    ----------
+    K : array_like of shape (n, n)
+        Gram matrix of the training data.
+    y : array_like of shape (n,)
+        Labels of two classes (mapped to ±1).
+    lambdas : array_like of shape (m,)
+        Positive λ values.
+    n_replicates : int, default 5
+        Number of perturbation vectors Z.
+    sigma_z : float, default 0.1
+        Size of the perturbations.
+    perturbation : {"gaussian", "bernoulli"}, default "gaussian"
+    seed : int, default 0
+        Seed of the perturbations.
+    tol : float, default 1e-3
+        KKT tolerance of the SMO solver.
+    max_iter : int, default svmviz.svm.DEFAULT_MAX_ITER
+    progress : callable(done, total, message), optional
+        Called after each replicate.
+
     Returns
     -------
-    values : array (n_replicates, m) — one ranGACV curve per replicate (average them).
+    ndarray of shape (n_replicates, m)
+        One ranGACV curve per replicate (average them).
     """
     K = check_matrix(K, "K")
     n = K.shape[0]
@@ -235,8 +361,36 @@ def criteria_curves(X, y, lambdas, sigma, *, L=(1.0, 1.0), p_true=None, loo: boo
                     progress: Callable | None = None) -> CriteriaCurves:
     """The criteria of :func:`criteria_surface` along λ for one σ, plus the randomized GACV.
 
-    ``values["rangacv"]`` is the mean over ``ran_gacv_replicates`` replicates (standard SVM only:
-    the randomized GACV of Wahba 1998 is defined for L ≡ 1).
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+    y : array_like of shape (n,)
+        Labels of two classes.
+    lambdas : array_like of shape (m,)
+        Positive λ values.
+    sigma : float
+        Gaussian width σ > 0.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+    p_true : callable or array_like of shape (n,), optional
+        True P(y = +1 | x); enables "gckl" and "misclass".
+    loo : bool, default False
+        Also exact leave-one-out ("loo").
+    ran_gacv_replicates : int, default 0
+        Number of ranGACV replicates (0: none). Standard SVM only: the randomized GACV of Wahba 1998
+        is defined for L ≡ 1.
+    sigma_z : float, default 0.1
+    perturbation : {"gaussian", "bernoulli"}, default "gaussian"
+    seed : int, default 0
+        Seed of the perturbations.
+    tol : float, default 1e-3
+    max_iter : int, default svmviz.svm.DEFAULT_MAX_ITER
+    progress : callable(done, total, message), optional
+
+    Returns
+    -------
+    CriteriaCurves
+        ``values["rangacv"]`` is the mean over the replicates.
     """
     sigma = check_positive(sigma, "sigma")
     if ran_gacv_replicates and _check_L(L) != (1.0, 1.0):
@@ -264,9 +418,22 @@ def _replicate_seed(seed: int, r: int) -> int:
 
 
 class Inefficiency(NamedTuple):
-    """Target(chosen)/min target for the grid minimizer of a criterion (Wahba et al. 2001, §6).
+    """MISCLASS at a criterion's choice over the grid's best MISCLASS (Wahba et al. 2001, §6).
 
-    ``value`` is at the first tied minimizer; ``low``/``high`` span every tied minimizer.
+    Attributes
+    ----------
+    criterion : str
+    target : str
+    value : float
+        Inefficiency at the criterion's first tied minimizer (≥ 1; 1 is a perfect choice).
+    low, high : float
+        Its range over every tied minimizer.
+    n_ties : int
+        Number of tied minimizers.
+    lam, sigma : float
+        The (first) chosen λ and σ.
+    target_min : float
+        The grid minimum of the target.
     """
 
     criterion: str
@@ -281,7 +448,21 @@ class Inefficiency(NamedTuple):
 
 
 def inefficiency(surface: CriteriaSurface, criterion: str, target: str = "misclass") -> Inefficiency:
-    """Inefficiency of ``criterion``'s grid minimizer with respect to ``target`` (Wahba et al. 2001, §6)."""
+    """Inefficiency of ``criterion``'s grid minimizer with respect to ``target`` (Wahba et al. 2001, §6).
+
+    Parameters
+    ----------
+    surface : CriteriaSurface
+    criterion : str
+        The criterion that chooses (σ, λ), e.g. "gacv", "xa", "loo".
+    target : str, default "misclass"
+        What the choice is judged by (needs the truth: "misclass" or "gckl").
+
+    Returns
+    -------
+    Inefficiency
+        target(chosen) / min target; ties of the criterion are reported as a range.
+    """
     for k in (criterion, target):
         if k not in surface.values:
             raise ValueError(f"the surface has no {k!r} values (available: {sorted(surface.values)}).")
@@ -297,7 +478,17 @@ def inefficiency(surface: CriteriaSurface, criterion: str, target: str = "miscla
 
 
 class InefficiencyStudy(NamedTuple):
-    """Monte-Carlo inefficiencies: ``value``/``low``/``high`` arrays (R,) per criterion."""
+    """Monte-Carlo inefficiencies (returned by :func:`inefficiency_study`).
+
+    Attributes
+    ----------
+    criteria : tuple of str
+    target : str
+    value, low, high : dict of str to ndarray of shape (R,)
+        Per criterion: the inefficiency of each repetition and its range over tied minimizers.
+    seeds : ndarray of int64, shape (R,)
+        The data seed of each repetition.
+    """
 
     criteria: tuple
     target: str
@@ -310,10 +501,26 @@ class InefficiencyStudy(NamedTuple):
 def inefficiency_study(make_data: Callable[[int], tuple], *, R: int, lambdas, sigmas,
                        criteria_keys=("gacv", "xa"), target: str = "misclass", seed: int = 0,
                        progress: Callable | None = None) -> InefficiencyStudy:
-    """Repeat data generation ``R`` times and collect each criterion's inefficiency.
+    """Repeat data generation ``R`` times and collect each criterion's inefficiency (Wahba et al. 2001, §6).
 
-    ``make_data(seed) -> (X, y, p_true, L)`` draws one training set. Seeds come from
-    ``SeedSequence(seed)`` so the study is reproducible.
+    Parameters
+    ----------
+    make_data : callable(seed) -> (X, y, p_true, L)
+        Draws one training set.
+    R : int ≥ 1
+        Number of repetitions.
+    lambdas : array_like of shape (m,)
+    sigmas : array_like of shape (k,)
+    criteria_keys : tuple of str, default ("gacv", "xa")
+        Criteria to judge ("loo" adds exact leave-one-out fits).
+    target : str, default "misclass"
+    seed : int, default 0
+        Seeds of the repetitions come from ``SeedSequence([seed, r])``: the study is reproducible.
+    progress : callable(done, total, message), optional
+
+    Returns
+    -------
+    InefficiencyStudy
     """
     if int(R) != R or R < 1:
         raise ValueError(f"R must be a positive integer; got {R!r}.")
