@@ -90,62 +90,126 @@ def _check_p(p) -> np.ndarray:
 # the losses g(τ), τ = y f
 # ----------------------------------------------------------------------------------------------
 def hinge(tau) -> np.ndarray:
-    """Hinge loss (1 − τ)_+, same shape as ``tau``.
+    """Hinge loss (1 − τ)_+.
+
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
 
     Notes
     -----
-    Wahba 1998, the SVM loss [ε − τ]_+ of (Wahba 1998, §1.3.1) with ε = 1; Fig 1.1.
+    The SVM loss [ε − τ]_+ of (Wahba 1998, §1.3.1) with ε = 1; Wahba 1998, Fig. 1.1.
+
+    Examples
+    --------
+    >>> from svmviz.losses import hinge
+    >>> hinge([-1.0, 0.0, 0.5, 2.0]).tolist()
+    [2.0, 1.0, 0.5, 0.0]
     """
     return np.maximum(1.0 - _tau(tau), 0.0)
 
 
 def misclassification(tau) -> np.ndarray:
-    """Misclassification [−τ]_* = 1 if τ ≤ 0 else 0 (f = 0 counts as an error), same shape as ``tau``.
+    """Misclassification [−τ]_* = 1 if τ ≤ 0 else 0 (f = 0 counts as an error).
+
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
 
     Notes
     -----
-    Wahba 1998, (Wahba 1998, eq. 1.22) with ε = 0; [u]_* = 1 if u ≥ 0 (SPEC §1).
+    (Wahba 1998, eq. 1.22) with ε = 0; [u]_* = 1 if u ≥ 0 (SPEC §1).
     """
     return np.where(-_tau(tau) >= 0.0, 1.0, 0.0)
 
 
 def deviance(tau) -> np.ndarray:
-    """Binomial deviance ln(1 + e^{−τ}) (computed as logaddexp(0, −τ): no overflow), same shape.
+    """Binomial deviance ln(1 + e^{−τ}), computed as logaddexp(0, −τ) (no overflow).
+
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
 
     Notes
     -----
-    Wahba 1998, (Wahba 1998, eq. 1.21); Fig 1.1.
+    (Wahba 1998, eq. 1.21), the loss of penalized likelihood / kernel logistic regression; Wahba 1998, Fig. 1.1.
     """
     return np.logaddexp(0.0, -_tau(tau))
 
 
 def exponential(tau) -> np.ndarray:
-    """Exponential loss e^{−τ} (AdaBoost's), same shape as ``tau``.
+    """Exponential loss e^{−τ} (AdaBoost's).
+
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
 
     Notes
     -----
-    Zhu & Hastie 2002, Fig. 1 (004); SPEC §7.
+    Zhu & Hastie 2002, Fig. 1.
     """
     with np.errstate(over="ignore"):
         return np.exp(-_tau(tau))
 
 
 def sigmoid(tau, a: float = 1.0) -> np.ndarray:
-    """Sigmoidal approximation 1/(1 + e^{aτ}) of [−τ]_*, a > 0 (→ the step as a → ∞), same shape.
+    """Sigmoidal approximation 1/(1 + e^{aτ}) of [−τ]_* (→ the step as a → ∞).
+
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+    a : float > 0, default 1.0
+        Steepness.
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
 
     Notes
     -----
-    Wahba 1998, §1.2.3 (001), after Bradley, Mangasarian & Street (1997); Fig 1.1 uses a = 1.
+    Wahba 1998, §1.2.3, after Bradley, Mangasarian & Street (1997); Wahba 1998, Fig. 1.1 uses a = 1.
     """
     return expit(-_check_a(a) * _tau(tau))
 
 
 def concave_exp(tau, a: float = 1.0) -> np.ndarray:
-    """[1 − e^{aτ}]_+, a > 0: concave for τ < 0, zero for τ ≥ 0, below [−τ]_* everywhere; same shape.
+    """[1 − e^{aτ}]_+: concave for τ < 0, zero for τ ≥ 0, below [−τ]_* everywhere.
+
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+    a : float > 0, default 1.0
+        Steepness.
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
 
     Notes
     -----
-    Wahba 1998, §1.2.3 (001), after Bradley, Mangasarian & Street (1997); Fig 1.1 uses a = 1.
+    Wahba 1998, §1.2.3, after Bradley, Mangasarian & Street (1997); Wahba 1998, Fig. 1.1 uses a = 1.
     """
     a = _check_a(a)
     t = _tau(tau)
@@ -154,14 +218,33 @@ def concave_exp(tau, a: float = 1.0) -> np.ndarray:
 
 
 def wahba_v(tau, eps_plus: float = 1.0, eps_minus: float = 0.0) -> np.ndarray:
-    """Wahba's convex compromise v_{ε+,ε−}(τ), ε− ≤ ε+, same shape as ``tau``.
+    """Wahba's convex compromise v_{ε+,ε−}(τ), ε− ≤ ε+.
 
     v = [(ε+ + ε−)/2 − τ]_+ for τ < ε−; (τ − ε+)²/(2(ε+ − ε−)) for ε− ≤ τ ≤ ε+; 0 for τ ≥ ε+.
     For ε− = ε+ = ε it is [ε − τ]_+.
 
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+    eps_plus : float, default 1.0
+        ε+, where v reaches 0.
+    eps_minus : float, default 0.0
+        ε− ≤ ε+, where the linear part ends.
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
+
     Notes
     -----
-    Wahba 1998, (Wahba 1998, eq. 1.23); convex with a continuous first derivative.
+    (Wahba 1998, eq. 1.23); convex with a continuous first derivative.
+
+    Examples
+    --------
+    >>> from svmviz.losses import wahba_v
+    >>> wahba_v([-1.0, 0.0, 0.5, 1.0], eps_plus=1.0, eps_minus=0.0).tolist()
+    [1.5, 0.5, 0.125, 0.0]
     """
     ep, em = _check_eps(eps_plus, eps_minus)
     t = _tau(tau)
@@ -173,13 +256,26 @@ def wahba_v(tau, eps_plus: float = 1.0, eps_minus: float = 0.0) -> np.ndarray:
 
 
 def smooth_step(tau, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
-    """The USVC smooth step θ̃_s(ξ) at ξ = (1 − τ)_+, same shape as ``tau`` (value ½ at τ = 0).
+    """The USVC smooth step θ̃_s(ξ) at ξ = (1 − τ)_+ (value ½ at τ = 0).
 
     θ̃_s is taken from :func:`svmviz.usvc.theta_smooth` (not re-derived here).
 
+    Parameters
+    ----------
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+    s : float, default 2.0
+        Steepness exponent s of θ̃_s.
+    k_eps : float, default 1e-4
+        k_ε of θ̃_s.
+
+    Returns
+    -------
+    ndarray, same shape as ``tau``
+
     Notes
     -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 6); SPEC §7: θ̃_s(1 − τ).
+    (Navia-Vázquez et al. 2004, eq. 6); SPEC §7: θ̃_s(1 − τ).
     """
     from .usvc import theta_smooth
 
@@ -232,17 +328,26 @@ def _params_for(name: str, params: dict) -> dict:
 
 
 def loss_values(name: str, tau, **params) -> np.ndarray:
-    """g(τ) of the loss ``name`` (a key of :data:`LOSSES`); parameters other losses take are ignored.
+    """g(τ) of the loss ``name``; parameters that other losses take are ignored.
 
     Parameters
     ----------
     name : str
-    tau : array-like of any shape — margins τ = y f (±inf allowed, NaN not)
-    **params : a, eps_plus, eps_minus, s, k_eps (defaults :data:`DEFAULT_PARAMS`)
+        A key of :data:`LOSSES`.
+    tau : array_like of any shape
+        Margins τ = y f (±inf allowed, NaN not).
+    **params : float
+        a, eps_plus, eps_minus, s, k_eps (defaults :data:`DEFAULT_PARAMS`).
 
     Returns
     -------
-    ndarray, same shape as ``tau``.
+    ndarray, same shape as ``tau``
+
+    Examples
+    --------
+    >>> from svmviz.losses import loss_values
+    >>> loss_values("sigmoid", [0.0], a=2.0).tolist()
+    [0.5]
     """
     fn = LOSSES[_check_name(name)][0]
     return fn(tau, **_params_for(name, params))
@@ -256,9 +361,18 @@ def loss_derivative(name: str, tau, **params) -> np.ndarray:
 
     The jump of [−τ]_* at 0 is ignored (derivative 0 almost everywhere).
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`LOSSES`.
+    tau : array_like of any shape
+        Margins τ = y f.
+    **params : float
+        Loss parameters (see :func:`loss_values`).
+
     Returns
     -------
-    ndarray, same shape as ``tau``.
+    ndarray, same shape as ``tau``
     """
     _check_name(name)
     p = _params_for(name, params)
@@ -297,19 +411,23 @@ def prediction_function(name: str, f, **params) -> np.ndarray:
 
     Parameters
     ----------
-    name : str — a key of :data:`LOSSES`
-    f : array-like of any shape
-    **params : loss parameters
+    name : str
+        A key of :data:`LOSSES`.
+    f : array_like of any shape
+        Decision values.
+    **params : float
+        Loss parameters (see :func:`loss_values`).
 
     Returns
     -------
-    ndarray, same shape as ``f`` — odd in f. Deviance: 2/(1 + e^{−f}) − 1 = 2p − 1; v_{ε+,ε−}: −1 /
-    piecewise linear / +1 with the switch at ±max{ε+, −ε−}; hinge: −1, 0, +1 (steps at ±1);
-    exponential: 2 sinh f (unbounded); misclassification and sigmoid: 0.
+    ndarray, same shape as ``f``
+        Odd in f. Deviance: 2/(1 + e^{−f}) − 1 = 2p − 1; v_{ε+,ε−}: −1 / piecewise linear / +1 with
+        the switch at ±max{ε+, −ε−}; hinge: −1, 0, +1 (steps at ±1); exponential: 2 sinh f
+        (unbounded); misclassification and sigmoid: 0.
 
     Notes
     -----
-    Wahba 1998, (Wahba 1998, eq. 1.39), plotted in (Wahba 1998, Fig. 1.2).
+    (Wahba 1998, eq. 1.39), plotted in (Wahba 1998, Fig. 1.2).
     """
     ff = _tau(f, "f")
     return loss_derivative(name, ff, **params) - loss_derivative(name, -ff, **params)
@@ -322,6 +440,21 @@ def expected_loss(name: str, f, p, **params) -> np.ndarray:
     """E[g(y f) | P(y = +1) = p] = p g(f) + (1 − p) g(−f), broadcast over ``f`` and ``p``.
 
     A zero weight times an infinite loss counts as 0 (so f = ±∞ is allowed at p ∈ {0, 1}).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`LOSSES`.
+    f : array_like
+        Decision values.
+    p : array_like in [0, 1], broadcastable with ``f``
+        P(y = +1 | x).
+    **params : float
+        Loss parameters (see :func:`loss_values`).
+
+    Returns
+    -------
+    ndarray of the broadcast shape of ``f`` and ``p``
     """
     ff = _tau(f, "f")
     pp = _check_p(p)
@@ -333,11 +466,17 @@ def expected_loss(name: str, f, p, **params) -> np.ndarray:
 
 
 class Minimizer(NamedTuple):
-    """Population minimizer f*(p) = argmin_f p g(f) + (1 − p) g(−f), each array shaped like ``p``.
+    """Population minimizer f*(p) = argmin_f p g(f) + (1 − p) g(−f) (returned by :func:`population_minimizer`).
 
-    ``f`` is one minimizer (±inf when the infimum is only approached at infinity); ``lo`` and
-    ``hi`` are the smallest and largest minimizers (equal when unique; the set is [lo, hi] for the
-    convex losses, {lo, hi} or an open half-line for the others — see :func:`population_minimizer`).
+    Attributes
+    ----------
+    p : ndarray
+        The probabilities asked for.
+    f : ndarray, shaped like ``p``
+        One minimizer (±inf when the infimum is only approached at infinity).
+    lo, hi : ndarray, shaped like ``p``
+        The smallest and largest minimizers (equal when unique; the set is [lo, hi] for the convex
+        losses, {lo, hi} or an open half-line for the others — see :func:`population_minimizer`).
     """
 
     p: np.ndarray
@@ -421,16 +560,6 @@ def _smooth_step_minimizer(p, s, k_eps, n_grid=4001):
 def population_minimizer(name: str, p, **params) -> Minimizer:
     """What f estimates: f*(p) = argmin_f p g(f) + (1 − p) g(−f), for P(y = +1 | x) = p.
 
-    Parameters
-    ----------
-    name : str — a key of :data:`LOSSES`
-    p : array-like in [0, 1], any shape
-    **params : loss parameters
-
-    Returns
-    -------
-    Minimizer(p, f, lo, hi), arrays shaped like ``p``.
-
     Closed forms (0 < p < 1): hinge sign(2p − 1) (any f in [−1, 1] at p = ½); deviance
     ln(p/(1 − p)); exponential ½ ln(p/(1 − p)); misclassification any f > 0 if p > ½, any f < 0 if
     p < ½ (f = ±1 returned; lo/hi = 0 and ±∞ bound the open half-line); sigmoid ±∞ (the infimum
@@ -439,9 +568,32 @@ def population_minimizer(name: str, p, **params) -> Minimizer:
     of the piecewise-linear derivative; smooth_step numerical (grid + golden section; at p = ½ the
     two minimizers ±1 are lo and hi).
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`LOSSES`.
+    p : array_like in [0, 1], any shape
+        P(y = +1 | x).
+    **params : float
+        Loss parameters (see :func:`loss_values`).
+
+    Returns
+    -------
+    Minimizer
+        (p, f, lo, hi), arrays shaped like ``p``.
+
     Notes
     -----
-    Wahba 1998, §1.3.1 (Wahba 1998, eqs. 1.24–1.31) — the expected loss behind the GCKL; Zhu & Hastie 2002, §2 (004).
+    Wahba 1998, §1.3.1 (eqs. 1.24–1.31) — the expected loss behind the GCKL; Zhu & Hastie 2002, §2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmviz.losses import population_minimizer
+    >>> population_minimizer("hinge", [0.2, 0.7]).f.tolist()  # the SVM estimates sign(p − ½)
+    [-1.0, 1.0]
+    >>> bool(np.isclose(population_minimizer("deviance", 0.75).f, np.log(3)))  # the log-odds
+    True
     """
     _check_name(name)
     prm = _params_for(name, params)
@@ -494,17 +646,24 @@ def population_minimizer(name: str, p, **params) -> Minimizer:
 # exact GACV, randomized GACV and exact leave-one-out along λ (standard SVM)
 # ----------------------------------------------------------------------------------------------
 class GacvCurves(NamedTuple):
-    """Criteria along λ for one σ (standard SVM, L ≡ 1).
+    """Criteria along λ for one σ, standard SVM (returned by :func:`gacv_curves`).
 
-    lambdas : (m,)
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
     sigma : float
-    values : dict key -> (m,) — "gacv" (exact, Wahba et al. 2001, eq. 4), "rangacv" (mean over replicates, Wahba 1998, eq. 1.63),
-        "loo_hinge" (V_0 of Wahba 1998, eq. 1.34, with g = hinge: what GACV estimates), "loo" (leave-one-out
-        misclassification), "gckl" and "misclass" when the truth p is known, "hinge_obs" (OBS, Wahba 1998, eq. 1.36).
-    rangacv_replicates : (R, m) or None
-    best : dict key -> argmin index
-    n_sv : (m,) number of support vectors
-    status : int — 0 if every fit and refit converged
+    values : dict of str to ndarray of shape (m,)
+        "gacv" (exact, Wahba et al. 2001, eq. 4), "rangacv" (mean over replicates, Wahba 1998,
+        eq. 1.63), "loo_hinge" (V_0 of Wahba 1998, eq. 1.34, with g = hinge: what GACV estimates),
+        "loo" (leave-one-out misclassification), "gckl" and "misclass" when the truth p is known,
+        "hinge_obs" (OBS, Wahba 1998, eq. 1.36).
+    rangacv_replicates : ndarray of shape (R, m) or None
+    best : dict of str to int
+        Index of each criterion's minimum along λ.
+    n_sv : ndarray of shape (m,)
+        Number of support vectors.
+    status : int
+        0 if every fit and refit converged.
     """
 
     lambdas: np.ndarray
@@ -523,16 +682,27 @@ def gacv_curves(X, y, lambdas, sigma, *, p_true=None, loo: bool = True, ran_gacv
 
     Parameters
     ----------
-    X : array (n, d)
-    y : array (n,), two classes
-    lambdas : array (m,) of positive λ
-    sigma : float — Gaussian kernel width
-    p_true : array (n,) or None — P(y = +1 | x_i), for GCKL and MISCLASS
-    loo : bool — also exact leave-one-out (refits support vectors only, warm-started)
-    ran_gacv_replicates : int ≥ 0 — number of perturbation vectors Z (0 = no ranGACV)
-    sigma_z : float > 0 — perturbation size; perturbation : "gaussian" | "bernoulli"
-    seed : int — seed of the perturbations (the same Z for every λ)
-    progress : callable(done, total, message) or None
+    X : array_like of shape (n, d)
+    y : array_like of shape (n,)
+        Labels of two classes.
+    lambdas : array_like of shape (m,)
+        Positive λ values.
+    sigma : float
+        Gaussian kernel width.
+    p_true : callable or array_like of shape (n,), optional
+        P(y = +1 | x_i), for GCKL and MISCLASS.
+    loo : bool, default True
+        Also exact leave-one-out (refits support vectors only, warm-started).
+    ran_gacv_replicates : int ≥ 0, default 5
+        Number of perturbation vectors Z (0 = no ranGACV).
+    sigma_z : float > 0, default 0.1
+        Perturbation size.
+    perturbation : {"gaussian", "bernoulli"}, default "gaussian"
+    seed : int, default 0
+        Seed of the perturbations (the same Z for every λ).
+    tol : float, default 1e-3
+        KKT tolerance of the SMO solver.
+    progress : callable(done, total, message), optional
 
     Returns
     -------
@@ -540,10 +710,10 @@ def gacv_curves(X, y, lambdas, sigma, *, p_true=None, loo: bool = True, ran_gacv
 
     Notes
     -----
-    Wahba 1998, (Wahba 1998, eq. 1.34) (V_0), (Wahba 1998, eq. 1.63) (ranGACV); Wahba et al. 2001, (Wahba et al. 2001, eq. 4) (GACV). The fits and
-    ranGACV come from :func:`svmviz.tuning.criteria_curves`; the leave-one-out decision values
-    from :func:`svmviz.criteria.leave_one_out_decisions`, from which both V_0 with g = (1 − τ)_+ and
-    the leave-one-out misclassification are formed.
+    (Wahba 1998, eq. 1.34) (V_0), (Wahba 1998, eq. 1.63) (ranGACV); (Wahba et al. 2001, eq. 4)
+    (GACV). The fits and ranGACV come from :func:`svmviz.tuning.criteria_curves`; the
+    leave-one-out decision values from :func:`svmviz.criteria.leave_one_out_decisions`, from which
+    both V_0 with g = (1 − τ)_+ and the leave-one-out misclassification are formed.
     """
     from . import criteria
     from .kernels import gram
