@@ -299,7 +299,7 @@ def wahba_costs(C_plus=1.0, C_minus=2.0, pi_plus=0.1, pi_minus=0.9, pi_s_plus=0.
 
     Notes
     -----
-    Wahba, Lin, Lee & Zhang 2001, (Wahba et al. 2001, §5) and (Wahba et al. 2001, §6).
+    Wahba, Lin, Lee & Zhang 2001, §5 and §6.
     """
     Cp = _check_real(C_plus, "C_plus", lo=0, lo_open=True)
     Cm = _check_real(C_minus, "C_minus", lo=0, lo_open=True)
@@ -414,7 +414,7 @@ def wahba2001(n=200, seed=0, nonstandard=False, C_plus=1.0, C_minus=2.0, pi_plus
 
     Notes
     -----
-    Wahba, Lin, Lee & Zhang 2001, (Wahba et al. 2001, §5–6); the p_s denominator uses π_s⁺ (SPEC §2.1).
+    Wahba, Lin, Lee & Zhang 2001, §5–6; the p_s denominator uses π_s⁺ (SPEC §2.1).
     """
     seed = _check_seed(seed)
     n = _check_n(n, "wahba2001")
@@ -453,15 +453,27 @@ def _esl_means(n_classes, class_means):
 
 
 def esl_centres(centres_seed=_ESL_CENTRES_SEED, n_classes=2, class_means=None) -> np.ndarray:
-    """The 10 mixture centres of each class, shape (K, 10, 2).
+    """The 10 mixture centres of each class.
 
     Class j's centres are ``class_means[j] + N(0, I)`` draws from ``default_rng(centres_seed)``,
     class 0 first. Binary default: class 0 (= label −1, ESL "blue") around (1, 0), class 1
     (= label +1, "orange") around (0, 1); 3 classes: (0, 1), (1, 0), (1, 1).
 
+    Parameters
+    ----------
+    centres_seed : int ≥ 0, default 12
+        Seed of the centres.
+    n_classes : {2, 3}, default 2
+    class_means : sequence of n_classes pairs, optional
+        Means of each class's centre distribution.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, 10, 2)
+
     Notes
     -----
-    Hastie, Tibshirani & Friedman, ESL §2.3.3; Zhu & Hastie 2002 (Zhu & Hastie 2002, §4).
+    Hastie, Tibshirani & Friedman, ESL §2.3.3; Zhu & Hastie 2002, §4.
     """
     seed = _check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
     K, means = _esl_means(n_classes, class_means)
@@ -547,7 +559,7 @@ def _esl_sample(n, seed, p, rng_maker) -> Dataset:
 
 
 def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, class_means=None) -> Dataset:
-    """ESL's Gaussian-mixture classes (Zhu & Hastie 2002, (Zhu & Hastie 2002, §4); multi-class (Zhu & Hastie 2002, §5)).
+    """ESL's Gaussian-mixture classes (Zhu & Hastie 2002, §4; multi-class §5).
 
     Each class has 10 centres (see :func:`esl_centres`, drawn once from ``centres_seed``); an
     observation picks one of its class's centres uniformly and draws N(m_k, I/5). Class sizes are
@@ -556,7 +568,9 @@ def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, clas
     Parameters
     ----------
     n : int ≥ 2K
+        Number of points.
     seed : int ≥ 0
+        Seed of the training stream.
     centres_seed : int ≥ 0
         Seed of the centres. The default (12) is a realization whose Bayes error is 0.2101, like
         ESL's published one (≈ 0.21); its 3-class version has Bayes error 0.2190.
@@ -573,7 +587,7 @@ def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, clas
 
     Notes
     -----
-    Hastie, Tibshirani & Friedman 2001, §2.3.3; Zhu & Hastie 2002, (Zhu & Hastie 2002, §4) and (Zhu & Hastie 2002, §5).
+    Hastie, Tibshirani & Friedman 2001, §2.3.3; Zhu & Hastie 2002, §4 and §5.
     """
     seed = _check_seed(seed)
     cs = _check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
@@ -586,12 +600,24 @@ def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, clas
 def esl_mixture3(n=300, seed=0, centres_seed=_ESL_CENTRES_SEED, class_means=None) -> Dataset:
     """Three-class ESL mixture (Zhu & Hastie 2002, §5), default centre means (0, 1), (1, 0), (1, 1).
 
-    Same as ``esl_mixture(n, seed, centres_seed, n_classes=3, class_means)``; y ∈ {0, 1, 2} and
-    ``p_true`` returns (m, 3) class probabilities.
+    Same as ``esl_mixture(n, seed, centres_seed, n_classes=3, class_means)``.
+
+    Parameters
+    ----------
+    n : int ≥ 6, default 300
+        Number of points (Zhu & Hastie 2002, Fig. 4 uses 300).
+    seed : int ≥ 0
+    centres_seed : int ≥ 0, default 12
+    class_means : sequence of 3 pairs, optional
+
+    Returns
+    -------
+    Dataset
+        X (n, 2), y ∈ {0, 1, 2}; ``p_true`` returns (m, 3) class probabilities.
 
     Notes
     -----
-    Zhu & Hastie 2002, (Zhu & Hastie 2002, §5), Fig. 4 (N = 300).
+    Zhu & Hastie 2002, §5, Fig. 4.
     """
     return esl_mixture(n=n, seed=seed, centres_seed=centres_seed, n_classes=3, class_means=class_means)
 
@@ -647,7 +673,7 @@ def usvc_theoretical_ce(scenario, th):
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eqs. 28–29) as read in SPEC §2.3; (Navia-Vázquez et al. 2004, Fig. 2c–d).
+    Navia-Vázquez et al. 2004, eqs. 28–29 as read in SPEC §2.3; Fig. 2c–d.
     """
     s = _usvc_scenario(scenario)
     t = np.asarray(th, dtype=np.float64)
@@ -709,6 +735,13 @@ def usvc_A(n=500, seed=0) -> Dataset:
     f(x|−1) = U(0, 0.5), P(−1) = 1/3; class counts ~ Binomial(n, P(+1)) (redrawn in the rare case
     a class gets fewer than 2 points).
 
+    Parameters
+    ----------
+    n : int ≥ 4
+        Number of points.
+    seed : int ≥ 0
+        Seed of the training stream (``test_sample`` draws from an independent one).
+
     Returns
     -------
     Dataset
@@ -716,7 +749,7 @@ def usvc_A(n=500, seed=0) -> Dataset:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 28), SPEC §2.3.
+    Navia-Vázquez et al. 2004, eq. 28; SPEC §2.3.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "usvc_A")
@@ -729,6 +762,13 @@ def usvc_B(n=500, seed=0) -> Dataset:
     f(x|+1) = (1/1.4) U(0.7, 0.95) + (0.4/1.4) N(0.25, 0.02), P(+1) = 0.7; f(x|−1) = U(0, 0.5),
     P(−1) = 0.3; class counts ~ Binomial(n, P(+1)).
 
+    Parameters
+    ----------
+    n : int ≥ 4
+        Number of points.
+    seed : int ≥ 0
+        Seed of the training stream (``test_sample`` draws from an independent one).
+
     Returns
     -------
     Dataset
@@ -736,7 +776,7 @@ def usvc_B(n=500, seed=0) -> Dataset:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 29), SPEC §2.3.
+    Navia-Vázquez et al. 2004, eq. 29; SPEC §2.3.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "usvc_B")
@@ -769,11 +809,27 @@ def banana(n=200, seed=0, r=5.0, s=1.0) -> Dataset:
 
     Class +1: θ ~ U(0.125π, 1.375π), x = r(sin θ, cos θ) + s·N(0, I);
     class −1: θ ~ U(−0.875π, 0.375π), x = r(sin θ, cos θ) + s·N(0, I) − (0.75r, 0.75r).
-    Equal classes (n⁺ = ⌊n/2⌋). No closed-form p(x): ``p_true`` and ``bayes_error`` are None.
+    Equal classes (n⁺ = ⌊n/2⌋).
+
+    Parameters
+    ----------
+    n : int ≥ 4
+        Number of points.
+    seed : int ≥ 0
+        Seed of the training stream (``test_sample`` draws from an independent one).
+    r : float > 0, default 5.0
+        Radius of the arcs.
+    s : float ≥ 0, default 1.0
+        Standard deviation of the Gaussian noise.
+
+    Returns
+    -------
+    Dataset
+        X (n, 2), y ±1. No closed-form p(x): ``p_true`` and ``bayes_error`` are None.
 
     Notes
     -----
-    Loosli & Canu 2006, (Loosli & Canu 2006, Experiments); SPEC §2.4.
+    Loosli & Canu 2006, Experiments; SPEC §2.4.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "banana")
@@ -815,9 +871,23 @@ def twonorm(n=200, seed=0, d=20) -> Dataset:
     Classes are equally likely (counts ~ Binomial(n, ½)). p(x) = 1/(1 + exp(−2a Σ x_j)); the
     Bayes rule is sign(Σ x_j) with error Φ(−a√d) = Φ(−2) ≈ 0.0228.
 
+    Parameters
+    ----------
+    n : int ≥ 4
+        Number of points.
+    seed : int ≥ 0
+        Seed of the training stream (``test_sample`` draws from an independent one).
+    d : int ≥ 1, default 20
+        Dimension.
+
+    Returns
+    -------
+    Dataset
+        X (n, d), y ±1, exact ``p_true`` and ``bayes_error``.
+
     Notes
     -----
-    Breiman 1996 (the data sets of (Navia-Vázquez et al. 2004, Tables 2–3)); SPEC §2.5.
+    Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3); SPEC §2.5.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "twonorm")
@@ -881,13 +951,27 @@ def _ringnorm_sample(n, seed, p, rng_maker) -> Dataset:
 def ringnorm(n=200, seed=0, d=20) -> Dataset:
     """Breiman's ringnorm: class +1 ~ N(0, 4I), class −1 ~ N(a·1, I), a = 1/√d (d = 20).
 
-    Classes equally likely (counts ~ Binomial(n, ½)). ``p_true`` exact from the two densities;
-    ``bayes_error`` exact up to 1-D quadrature: 0.01497 for d = 20 (Breiman quotes ≈ 1.3 %; a
-    2·10⁶-point Monte Carlo gives 0.0150, so the quoted value is a rough estimate).
+    Classes equally likely (counts ~ Binomial(n, ½)).
+
+    Parameters
+    ----------
+    n : int ≥ 4
+        Number of points.
+    seed : int ≥ 0
+        Seed of the training stream (``test_sample`` draws from an independent one).
+    d : int ≥ 1, default 20
+        Dimension.
+
+    Returns
+    -------
+    Dataset
+        X (n, d), y ±1. ``p_true`` exact from the two densities; ``bayes_error`` exact up to 1-D
+        quadrature: 0.01497 for d = 20 (Breiman quotes ≈ 1.3 %; a 2·10⁶-point Monte Carlo gives
+        0.0150, so the quoted value is a rough estimate).
 
     Notes
     -----
-    Breiman 1996 (the data sets of (Navia-Vázquez et al. 2004, Tables 2–3)); SPEC §2.5.
+    Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3); SPEC §2.5.
     """
     seed = _check_seed(seed)
     n = _check_n(n, "ringnorm")
@@ -899,6 +983,10 @@ def waveform_bases() -> np.ndarray:
 
     h1(j) = max(6 − |j − 11|, 0), h2(j) = h1(j − 4), h3(j) = h1(j + 4), j = 1..21 (CART §2.6.2;
     ESL §12.7).
+
+    Returns
+    -------
+    ndarray of shape (3, 21)
     """
     j = np.arange(1, 22, dtype=np.float64)
     h1 = np.maximum(6.0 - np.abs(j - 11.0), 0.0)
@@ -1171,17 +1259,53 @@ def sklearn_dataset(name, n=None, seed=0, standardize=True, keep_classes=None) -
 
 
 def breast_cancer(n=None, seed=0, standardize=True) -> Dataset:
-    """Wisconsin breast cancer (569 × 30; malignant −1, benign +1). See :func:`sklearn_dataset`."""
+    """Wisconsin breast cancer (569 × 30; malignant −1, benign +1). See :func:`sklearn_dataset`.
+
+    Parameters
+    ----------
+    n : int or None
+        None: all rows; otherwise a stratified subset (the rest is ``test_sample``).
+    seed : int ≥ 0
+    standardize : bool, default True
+
+    Returns
+    -------
+    Dataset
+    """
     return sklearn_dataset("breast_cancer", n=n, seed=seed, standardize=standardize)
 
 
 def iris(n=None, seed=0, standardize=True, keep_classes=None) -> Dataset:
-    """Fisher's iris (150 × 4, 3 classes; two with ``keep_classes``). See :func:`sklearn_dataset`."""
+    """Fisher's iris (150 × 4, 3 classes; two with ``keep_classes``). See :func:`sklearn_dataset`.
+
+    Parameters
+    ----------
+    n : int or None
+    seed : int ≥ 0
+    standardize : bool, default True
+    keep_classes : sequence of two class names, optional
+
+    Returns
+    -------
+    Dataset
+    """
     return sklearn_dataset("iris", n=n, seed=seed, standardize=standardize, keep_classes=keep_classes)
 
 
 def wine(n=None, seed=0, standardize=True, keep_classes=None) -> Dataset:
-    """UCI wine (178 × 13, 3 classes; two with ``keep_classes``). See :func:`sklearn_dataset`."""
+    """UCI wine (178 × 13, 3 classes; two with ``keep_classes``). See :func:`sklearn_dataset`.
+
+    Parameters
+    ----------
+    n : int or None
+    seed : int ≥ 0
+    standardize : bool, default True
+    keep_classes : sequence of two class names, optional
+
+    Returns
+    -------
+    Dataset
+    """
     return sklearn_dataset("wine", n=n, seed=seed, standardize=standardize, keep_classes=keep_classes)
 
 
@@ -1851,7 +1975,17 @@ _DESCRIPTIONS = {
 
 
 def describe(name: str) -> str:
-    """One-line description of a generator (with the paper it comes from), for the UI."""
+    """One-line description of a generator (with the paper it comes from), for the UI.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`GENERATORS`.
+
+    Returns
+    -------
+    str
+    """
     if name not in _DESCRIPTIONS:
         raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(GENERATORS)}.")
     return _DESCRIPTIONS[name]
@@ -1863,17 +1997,43 @@ def make_dataset(name: str, n: int = 200, seed: int = 0, **params) -> Dataset:
     Parameters
     ----------
     name : str
-        A key of ``GENERATORS``.
+        A key of :data:`GENERATORS` (the simulations of the five papers, and scikit-learn's
+        breast_cancer, iris, wine).
     n : int
         Number of points (real data: a stratified subset; n ≥ the number of rows or None → all rows).
     seed : int ≥ 0
+        Same seed, same data.
     **params
         The generator's own parameters (see its docstring).
+
+    Returns
+    -------
+    Dataset
+        ``X`` (n, d), ``y`` (n,) — ±1 for two classes — and, for the simulations, the truth:
+        ``p_true``, ``bayes_threshold``, ``bayes_error``, ``test_sample``.
 
     Raises
     ------
     ValueError
         Unknown name or parameter (the message lists the valid ones), or invalid values.
+
+    Examples
+    --------
+    >>> from svmviz import make_dataset
+    >>> ds = make_dataset("wahba2001", n=100, seed=0)  # Wahba et al. 2001, §6
+    >>> ds.X.shape, ds.classes, ds.L
+    ((100, 2), (-1, 1), (1.0, 1.0))
+    >>> round(ds.bayes_error, 3)  # the error of the Bayes rule sign(p(x) − ½)
+    0.095
+    >>> ns = make_dataset("wahba2001", n=100, seed=0, nonstandard=True)  # unequal costs, biased sampling
+    >>> ns.L, ns.bayes_threshold
+    ((1.5, 0.5), 0.75)
+    >>> ds.test_sample(1000, seed=1).X.shape  # an independent sample from the same law
+    (1000, 2)
+    >>> make_dataset("wahba2001", n=100, sigma=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown parameter(s) sigma for 'wahba2001'; valid parameters: nonstandard, C_plus, C_minus, pi_plus, pi_minus, pi_s_plus, mean_plus, cov_plus, mean_minus, cov_minus.
     """
     if name not in GENERATORS:
         raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(GENERATORS)}.")
