@@ -374,15 +374,22 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     --------
     >>> import numpy as np
     >>> from sklearn.datasets import make_moons
+    >>> from sklearn.svm import SVC
     >>> from svmviz.svm import SVMClassifier
     >>> X, y = make_moons(100, noise=0.2, random_state=0)
     >>> clf = SVMClassifier(lam=1e-2, sigma=0.5).fit(X, y)
     >>> clf.classes_
     array([0, 1])
     >>> round(float(clf.score(X, y)), 2)
-    SCORE
-    >>> np.round(clf.decision_function(X[:3]), 3)
-    DECISION
+    0.98
+    >>> np.round(clf.decision_function(X[:3]), 2)
+    array([-1.  ,  1.23, -0.13])
+
+    The same machine as libsvm with C = 1/(2nλ) and gamma = 1/(2σ²) (to the solvers' tolerance):
+
+    >>> ref = SVC(C=1 / (2 * 100 * 1e-2), gamma=1 / (2 * 0.5**2)).fit(X, y)
+    >>> bool(np.allclose(clf.decision_function(X), ref.decision_function(X), atol=1e-2))
+    True
     """
 
     def __init__(self, lam=1e-3, sigma=1.0, kernel="rbf", L=(1.0, 1.0), class_weight=None, tol=1e-3,
