@@ -197,33 +197,59 @@ class KernelLogisticRegression(_KernelLogitBase):
 
     Parameters
     ----------
-    lam : float
+    lam : float, default=1.0
         λ > 0, the penalty (λ/2) Σ_j a_j' K a_j on a loss *summed* over the N points.
-    sigma : float
+    sigma : float, default=1/√2
         Gaussian kernel width, K = exp(−‖x − x'‖²/(2σ²)).
-    kernel : {"rbf", "linear", "poly"}
-    fit_intercept : bool
+    kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
+        See :func:`svmviz.kernels.gram`.
+    fit_intercept : bool, default=True
         Add an unpenalised constant b_j to every logit.
-    tol : float
+    tol : float, default=1e-12
         Newton stops when the decrement g'H⁻¹g ≤ tol · max(1, |H|) (after taking that last step).
-    max_iter : int
+    max_iter : int, default=100
+        Newton iterations.
     degree, gamma, coef0 : polynomial kernel parameters.
 
     Attributes
     ----------
-    coef_ : ndarray (n, M)
+    coef_ : ndarray of shape (n, M)
         a (M = 1 for two classes, M = n_classes − 1 otherwise).
-    intercept_ : ndarray (M,)
-    support_X_ : ndarray (n, d) — the training inputs (every point is a basis point).
-    classes_ : ndarray (n_classes,)
+    intercept_ : ndarray of shape (M,)
+    support_X_ : ndarray of shape (n, d)
+        The training inputs (every point is a basis point).
+    classes_ : ndarray of shape (n_classes,)
     n_classes_ : int
-    objective_ : float — H at the solution.
+    objective_ : float
+        H at the solution.
     n_iter_ : int
-    status_ : int — 0 converged, 2 max_iter, 3 numerical failure.
+        Newton iterations.
+    status_ : int
+        0 converged, 2 max_iter, 3 numerical failure.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (d,)
+        When fitted on a DataFrame.
 
     Notes
     -----
-    Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 4), (Zhu & Hastie 2002, eq. 5), (Zhu & Hastie 2002, eq. 9).
+    Zhu & Hastie 2002, eqs. 4, 5 and 9. A continuous target is refused ("Unknown label type"), as
+    are more than ``MAX_CLASSES`` classes and problems whose Newton system exceeds ``MEMORY_BUDGET``
+    — before any kernel matrix is computed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> from svmviz.ivm import KernelLogisticRegression
+    >>> X, y = make_moons(100, noise=0.3, random_state=0)
+    >>> klr = KernelLogisticRegression(lam=1.0, sigma=0.7).fit(X, y)
+    >>> klr.status_, klr.coef_.shape
+    (0, (100, 1))
+    >>> np.round(klr.predict_proba(X[:2]), 3)
+    array([[0.85 , 0.15 ],
+           [0.142, 0.858]])
+    >>> round(float(klr.score(X, y)), 2)
+    0.93
     """
 
     def __init__(self, lam=1.0, sigma=DEFAULT_SIGMA, kernel="rbf", fit_intercept=True, tol=1e-12,
@@ -279,47 +305,80 @@ class IVMClassifier(_KernelLogitBase):
 
     Parameters
     ----------
-    lam : float
+    lam : float, default=1.0
         λ > 0 of (Zhu & Hastie 2002, eqs. 4 and 9) (loss summed over the N points).
-    sigma : float
-        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)); default 1/√2.
-    kernel : {"rbf", "linear", "poly"}
-    r : int
+    sigma : float, default=1/√2
+        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
+    kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
+        See :func:`svmviz.kernels.gram`.
+    r : int, default=1
         Lag of the stopping rule (Zhu & Hastie 2002, §3.3).
-    eps : float
+    eps : float, default=1e-3
         Relative tolerance of the stopping rule (the paper's α = 0.001).
-    max_import : int or None
+    max_import : int or None, default=None
         Cap on |S| (None: no cap). Reaching it before the rule holds gives status 1 and a warning.
-    method : {"onestep", "full"}
-        "onestep" = (B2*): one Newton / weighted-LS step (Zhu & Hastie 2002, eq. 5) from the current fit per candidate,
-        O(Nq) each through a bordered system; "full" = (B2): a full Newton solve per candidate.
-    fit_intercept : bool
-    tol, max_iter : Newton tolerance (decrement relative to max(1, |H|)) and iteration cap.
-    chunk : int
+    method : {"onestep", "full"}, default="onestep"
+        "onestep" = (B2*): one Newton / weighted-LS step (Zhu & Hastie 2002, eq. 5) from the
+        current fit per candidate, O(Nq) each through a bordered system; "full" = (B2): a full
+        Newton solve per candidate.
+    fit_intercept : bool, default=True
+    tol : float, default=1e-10
+        Newton tolerance (decrement relative to max(1, |H|)).
+    max_iter : int, default=100
+        Newton iteration cap of every refit.
+    chunk : int, default=512
         Candidates scored per block in (B2*) (bounds memory at O(N · chunk · M²)).
     degree, gamma, coef0 : polynomial kernel parameters.
 
     Attributes
     ----------
-    import_indices_ : ndarray of int (q,) — training indices of S in the order imported.
-    import_points_ : ndarray (q, d)
-    coef_ : ndarray (q, M) — a on the import points (M = 1 binary, n_classes − 1 otherwise).
-    intercept_ : ndarray (M,)
-    history_ : dict of ndarrays (k_max + 1,)
+    import_indices_ : ndarray of shape (q,), int
+        Training indices of S in the order imported.
+    import_points_ : ndarray of shape (q, d)
+    coef_ : ndarray of shape (q, M)
+        a on the import points (M = 1 binary, n_classes − 1 otherwise).
+    intercept_ : ndarray of shape (M,)
+    history_ : dict of ndarrays of shape (k_max + 1,)
         ``"k"`` step 0, 1, …; ``"H"`` H_k of the exact refit; ``"n_import"`` |S| after step k;
         ``"H_score"`` the candidate's score H(x_l*) that chose it (one-step approximation for B2*;
         NaN at k = 0).
     n_import_ : int
-    objective_ : float — final H.
-    classes_, n_classes_
-    status_ : int — 0 stopping rule met (or every point imported), 1 max_import, 2 Newton max_iter,
+        |S|.
+    n_iter_ : int
+        Greedy steps taken (k_max: points imported by this fit).
+    objective_ : float
+        Final H.
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    status_ : int
+        0 stopping rule met (or every point imported), 1 max_import, 2 Newton max_iter,
         3 numerical failure.
     converged_ : bool
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (d,)
+        When fitted on a DataFrame.
 
     Notes
     -----
-    Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 4)–(Zhu & Hastie 2002, eq. 6), algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
-    multi-class (Zhu & Hastie 2002, eq. 7)–(Zhu & Hastie 2002, eq. 9).
+    Zhu & Hastie 2002, eqs. 4–6, algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
+    multi-class eqs. 7–9. Targets and sizes are validated as in :class:`KernelLogisticRegression`.
+
+    Examples
+    --------
+    A few import points give the fit of the full kernel logistic regression (Zhu & Hastie 2002, §4):
+
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> from svmviz.ivm import IVMClassifier, KernelLogisticRegression
+    >>> X, y = make_moons(100, noise=0.3, random_state=0)
+    >>> ivm = IVMClassifier(lam=1.0, sigma=0.7).fit(X, y)
+    >>> ivm.status_, ivm.n_import_
+    (0, 12)
+    >>> klr = KernelLogisticRegression(lam=1.0, sigma=0.7).fit(X, y)
+    >>> float(np.mean(ivm.predict(X) == klr.predict(X)))
+    1.0
+    >>> round(ivm.objective_, 2), round(klr.objective_, 2)
+    (39.91, 39.76)
     """
 
     def __init__(self, lam=1.0, sigma=DEFAULT_SIGMA, kernel="rbf", r=1, eps=1e-3, max_import=None,
