@@ -57,7 +57,17 @@ _STATUS_TEXT = {
 
 
 def paper_lambdas(n: int = 21) -> np.ndarray:
-    """The λ grid of (Zhu & Hastie 2002, Fig. 2): e^10 down to e^−10, ``n`` log-spaced values (21 = integer powers)."""
+    """The λ grid of Zhu & Hastie (2002, Fig. 2): e^10 down to e^−10.
+
+    Parameters
+    ----------
+    n : int ≥ 2
+        Number of log-spaced values (21 = the integer powers).
+
+    Returns
+    -------
+    ndarray of shape (n,), decreasing
+    """
     if int(n) != n or n < 2:
         raise ValueError(f"the λ grid needs at least 2 values; got {n!r}.")
     return np.exp(np.linspace(10.0, -10.0, int(n)))
@@ -269,7 +279,17 @@ class KernelLogisticRegression(_KernelLogitBase):
         return self.support_X_
 
     def fit(self, X, y):
-        """Fit on X (n, d) and labels y (n,) with two or more classes. Returns self."""
+        """Fit on X and labels y with two or more classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+        y : array-like of shape (n,)
+
+        Returns
+        -------
+        self
+        """
         X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
         _check_memory(type(self).__name__, X.shape[0], classes.size, full=True)
         K = self._kernel(X)
@@ -417,7 +437,17 @@ class IVMClassifier(_KernelLogitBase):
         return r, eps, max_import, (_klr.METHOD_ONESTEP if self.method == "onestep" else _klr.METHOD_FULL), chunk
 
     def fit(self, X, y):
-        """Fit on X (n, d) and labels y (n,) with two or more classes. Returns self."""
+        """Fit on X and labels y with two or more classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+        y : array-like of shape (n,)
+
+        Returns
+        -------
+        self
+        """
         X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
         r, eps, max_import, method, chunk = self._check_ivm_params(X.shape[0])
         _check_memory(type(self).__name__, X.shape[0], classes.size, full=False,
@@ -463,7 +493,33 @@ class PathSteps(NamedTuple):
 
 @dataclass
 class IVMPath:
-    """Result of :func:`ivm_lambda_path` (arrays of shape (L,) unless stated)."""
+    """Result of :func:`ivm_lambda_path` (Zhu & Hastie 2002, C1–C5, Fig. 2).
+
+    Attributes
+    ----------
+    lams : ndarray of shape (L,)
+        Decreasing λ values.
+    tune_error, train_error : ndarray of shape (L,)
+        Misclassification on the tuning and the training set.
+    n_import : ndarray of shape (L,)
+        |S| at each λ.
+    H : ndarray of shape (L,)
+        Final H at each λ (Zhu & Hastie 2002, eq. 4).
+    status : ndarray of shape (L,)
+    best_index : int
+        argmin of ``tune_error`` (ties: the largest λ).
+    best_lam : float
+    import_indices : list of L int arrays of shape (q_l,)
+    coefs : list of L arrays of shape (q_l, M)
+    intercepts : ndarray of shape (L, M)
+    steps : PathSteps
+        Every greedy step.
+    classes : ndarray of shape (n_classes,)
+    estimator : IVMClassifier
+        The path's IVM at ``best_lam`` (its warm-started state, no refit); :meth:`model_at` gives
+        the one at any λ.
+    seconds : float
+    """
 
     lams: np.ndarray
     tune_error: np.ndarray      # misclassification on the tuning set
@@ -628,7 +684,24 @@ def klr_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
                     progress: Callable | None = None) -> KLRPath:
     """Full kernel logistic regression for every λ (warm-started from the previous λ).
 
-    Same inputs as :func:`ivm_lambda_path`; returns the tuning misclassification and H per λ.
+    The O(N³) reference the IVM's path approximates (Zhu & Hastie 2002, Fig. 2).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    y : array-like of shape (n,), two or more classes
+    X_tune : array-like of shape (m, d)
+    y_tune : array-like of shape (m,)
+    lams : array-like of shape (L,), optional
+        Default :func:`paper_lambdas`; sorted decreasing.
+    sigma, kernel, fit_intercept, tol, max_iter, degree, gamma, coef0 : as in
+        :class:`KernelLogisticRegression`.
+    progress : callable(done, total, message), optional
+
+    Returns
+    -------
+    KLRPath
+        Tuning misclassification, H and status per λ (shape (L,)), the best λ.
 
     Notes
     -----
@@ -730,7 +803,16 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
 def sigma_heuristic(X, *, max_points: int = 400, seed: int = 0) -> float:
     """A starting σ for data without a paper value: the median pairwise distance / √2.
 
-    Uses at most ``max_points`` rows (a random subset, seeded) to stay cheap.
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    max_points : int
+        At most this many rows are used (a seeded random subset) to stay cheap.
+    seed : int
+
+    Returns
+    -------
+    float
     """
     X = check_matrix(X, "X", min_rows=2)
     if X.shape[0] > max_points:

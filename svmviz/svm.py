@@ -43,7 +43,7 @@ def _check_L(L) -> tuple[float, float]:
     return Lm, Lp
 
 
-def check_class_weight(class_weight, classes, y) -> np.ndarray:
+def _check_class_weight(class_weight, classes, y) -> np.ndarray:
     """scikit-learn's class weights, one per class of ``classes`` (shape (n_classes,)).
 
     ``None`` (all 1), ``"balanced"`` (n / (n_classes · n_c)) or a dict ``{class label: weight}``
@@ -426,7 +426,7 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         y_pm = binary_targets(y, classes)
         lam = check_positive(self.lam, "lam")
         Lm, Lp = _check_L(self.L)
-        wm, wp = check_class_weight(self.class_weight, classes, y)
+        wm, wp = _check_class_weight(self.class_weight, classes, y)
         self.kernel_ = self.kernel
         n = X.shape[0]
         K = self._kernel(X)
@@ -463,6 +463,14 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         return self._kernel(X, self.support_vectors_) @ self.dual_coef_[self.support_] + self.intercept_
 
     def predict(self, X):
-        """Class labels of shape (m,); f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_* counts 0 as
-        an error)."""
+        """Class labels; f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_* counts 0 as an error).
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+
+        Returns
+        -------
+        ndarray of shape (m,)
+        """
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])

@@ -148,11 +148,24 @@ def theta_smooth(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
 
 
 def theta_smooth_derivative(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
-    """dθ̃_s/dξ (right derivative at ξ = 0; ξ < 0 is treated as 0), same shape as ``xi``.
+    """dθ̃_s/dξ, the derivative of the smooth step (right derivative at ξ = 0; ξ < 0 is treated as 0).
+
+    Parameters
+    ----------
+    xi : array-like of any shape
+        Slacks ξ.
+    s : float ≥ 1
+        Steepness of θ̃_s.
+    k_eps : float in (0, 1)
+        k_ε of θ̃_s.
+
+    Returns
+    -------
+    ndarray of the shape of ``xi``
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, derivative of (Navia-Vázquez et al. 2004, eq. 6), used in (Navia-Vázquez et al. 2004, eq. 21).
+    Navia-Vázquez et al. 2004, derivative of eq. 6, used in the IRWLS weights of eq. 21.
     """
     x = np.asarray(xi, dtype=np.float64)
     if not np.all(np.isfinite(x)):
@@ -162,7 +175,24 @@ def theta_smooth_derivative(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarr
 
 
 def loss_values(xi, loss: str = "hinge", s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
-    """θ(ξ) for ``loss`` in {"hinge", "smooth_step"} on slacks ξ (ξ < 0 clipped to 0)."""
+    """The loss θ(ξ) of the SVC (hinge, θ(ξ) = ξ) or the USVC (smooth step θ̃_s) on slacks ξ.
+
+    Parameters
+    ----------
+    xi : array-like of any shape
+        Slacks ξ (ξ < 0 is clipped to 0).
+    loss : {"hinge", "smooth_step"}
+    s, k_eps : float
+        Parameters of θ̃_s (``loss="smooth_step"`` only).
+
+    Returns
+    -------
+    ndarray of the shape of ``xi``
+
+    Notes
+    -----
+    Navia-Vázquez et al. 2004, eqs. 4 (hinge) and 6 (smooth step).
+    """
     code = _check_loss(loss)
     if code == _irwls.LOSS_HINGE:
         x = np.asarray(xi, dtype=np.float64)
@@ -179,7 +209,17 @@ def primal_value(X, y, coef, intercept, *, C: float = 10.0, loss: str = "hinge",
 
     Parameters
     ----------
-    X : (n, d) ; y : (n,) two-valued labels ; coef : (d,) ; intercept : float
+    X : array-like of shape (n, d)
+    y : array-like of shape (n,), two-valued labels
+    coef : array-like of shape (d,)
+        w.
+    intercept : float
+        b.
+    C, loss, s, k_eps : as in :class:`IRWLSClassifier`.
+
+    Returns
+    -------
+    float
 
     Notes
     -----
@@ -234,6 +274,18 @@ def primal_profile(x, y, th, *, C: float = 10.0, loss: str = "hinge", s: float =
     ``n_w`` points, then golden-section refinement next to the best one. For the hinge L̃ is convex
     in w and the result is the exact minimum; for the smooth step it is the best of the grid, refined.
 
+    Parameters
+    ----------
+    x : array-like of shape (n,) or (n, 1)
+    y : array-like of shape (n,), two-valued labels
+    th : array-like of shape (m,)
+        Thresholds Th.
+    C, loss, s, k_eps : as in :class:`IRWLSClassifier`.
+    n_w : int
+        Grid points in w.
+    w_max : float, optional
+        Upper end of the w grid (default √(2 L̃(Th_0, 0))).
+
     Returns
     -------
     Profile with arrays of shape (m,).
@@ -256,17 +308,39 @@ def primal_profile(x, y, th, *, C: float = 10.0, loss: str = "hinge", s: float =
 
 
 def empirical_ce(x, y, th) -> np.ndarray:
-    """Training classification error of the rule "+1 when x > Th" for each Th, shape (m,).
+    """Training classification error of the rule "+1 when x > Th" for each Th.
 
     A point exactly at Th counts as an error (SPEC §1, [τ]_*).
+
+    Parameters
+    ----------
+    x : array-like of shape (n,) or (n, 1)
+    y : array-like of shape (n,), two-valued labels (the larger one is +1)
+    th : array-like of shape (m,)
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        Fraction of misclassified points (Navia-Vázquez et al. 2004, Fig. 3b, "empirical CE").
     """
     xv, y_pm = _check_1d_problem(x, y)
     return _irwls.empirical_ce_1d(xv, y_pm, _check_grid(th, "th"))
 
 
 def theoretical_ce(scenario: str, th) -> np.ndarray:
-    """Theoretical CE(Th) of scenario "A" or "B" (Navia-Vázquez et al. 2004, eqs. 28–29); delegates to
-    :func:`svmviz.data.usvc_theoretical_ce` (the single implementation of that formula)."""
+    """Theoretical CE(Th) of scenario "A" or "B" (Navia-Vázquez et al. 2004, eqs. 28–29).
+
+    Delegates to :func:`svmviz.data.usvc_theoretical_ce` (the single implementation of that formula).
+
+    Parameters
+    ----------
+    scenario : {"A", "B"}
+    th : array-like of shape (m,)
+
+    Returns
+    -------
+    ndarray of shape (m,)
+    """
     from .data import usvc_theoretical_ce
 
     return np.asarray(usvc_theoretical_ce(scenario, _check_grid(th, "th")), dtype=np.float64)
@@ -282,9 +356,21 @@ def fscl_prototypes(X, n_prototypes: int, *, n_epochs: int = 20, lr0: float = 0.
     Each point moves its winner j = argmin_r u_r ‖x − c_r‖² (u_r its win count so far) by
     η (x − c_r); η decays geometrically from ``lr0`` to ``lr1``.
 
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    n_prototypes : int
+        R ≤ n.
+    n_epochs : int
+    lr0, lr1 : float
+        First and last learning rate η.
+    random_state : int
+
     Returns
     -------
-    centres : ndarray (R, d) ; wins : ndarray (R,) of int — wins of each prototype in the last epoch.
+    centres : ndarray of shape (R, d)
+    wins : ndarray of shape (R,), int
+        Wins of each prototype in the last epoch.
     """
     X = check_matrix(X, "X")
     R = _check_int(n_prototypes, "n_prototypes", 1)
@@ -634,7 +720,16 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         return _irwls._decision(self._features(X), self.beta_, self.intercept_)
 
     def predict(self, X):
-        """Class labels of shape (m,); f exactly 0 goes to ``classes_[0]``."""
+        """Class labels; f exactly 0 goes to ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+
+        Returns
+        -------
+        ndarray of shape (m,)
+        """
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
     def trajectory(self):
@@ -680,6 +775,29 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
     ``test_sample``, fits the regularised LS (a_i = 1),
     the SVC by IRWLS from it, and the USVC for each s from the SVC, and records train/test CE (%)
     and Th = −b/w. ``progress(done, total, message)`` is called after each chunk of trials.
+
+    Parameters
+    ----------
+    scenario : {"A", "B"}
+        Navia-Vázquez et al. 2004, eqs. 28–29.
+    n_trials, n_train, n_test : int
+    C, k_eps, damping, tol, tol_f, max_iter, a_max, weight_factor : as in :class:`IRWLSClassifier`.
+    s_values : sequence of float
+        The USVC steepness values s (one method each).
+    seed : int
+        Root seed; trial t uses ``seeds[t]`` drawn from it.
+    progress : callable(done, total, message), optional
+    chunk : int
+        Trials per numba call (and per progress report).
+
+    Returns
+    -------
+    Table1Result
+        Arrays of shape (n_trials, 2 + len(s_values)), methods LS, SVC, USVC(s)….
+
+    Warns
+    -----
+    ConvergenceWarning if any IRWLS fit reached ``max_iter``.
 
     Notes
     -----
@@ -743,6 +861,17 @@ def table1_summary(result: Table1Result) -> list[dict]:
     Th statistics leave out trials whose machine is constant on the data (w ≈ 0, so Th = −b/w falls
     outside ``THRESHOLD_RANGE``: the hinge optimum of scenario B is occasionally w = 0, b = 1);
     their number is ``n_constant``. CE statistics use every trial.
+
+    Parameters
+    ----------
+    result : Table1Result
+
+    Returns
+    -------
+    list of dict
+        One per method: ``method``, ``{train_ce,test_ce,threshold}_{mean,sd}``, the paper's
+        ``paper_*`` values (Navia-Vázquez et al. 2004, Table 1), ``n_constant``, ``converged``,
+        ``mean_iterations``.
     """
     paper = PAPER_TABLE1[result.scenario]
     rows = []
