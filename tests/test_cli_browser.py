@@ -5,7 +5,8 @@ into a fresh virtual environment whose dependencies come from the project's envi
 ``.pth`` line naming its site-packages: a full dependency install takes about a minute). The
 command then runs from an empty folder, so nothing of the checkout can stand in for the package
 (checked: ``svmviz.__file__`` lies in the new environment). Chromium opens the landing page and
-the Loss functions page. Screenshots go to tests/artifacts/.
+the Loss functions page, and a file written by ``DataFrame.to_csv()`` is uploaded (the sidebar must
+say that its index column was dropped). Screenshots go to tests/artifacts/.
 """
 from __future__ import annotations
 
@@ -65,13 +66,11 @@ def test_installed_command_help(installed):
     assert "starts the interactive Streamlit app" in " ".join(res.stdout.split())
 
 
-def test_installed_command_serves_the_app(installed):
-    from playwright.sync_api import sync_playwright
-
+@pytest.fixture(scope="module")
+def served(installed):
+    """The URL of ``svmviz app`` started from the installed command in an empty folder."""
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
-    from svmviz.ui.frame import PAGES
-
     command, env, cwd = installed
     os.makedirs(ARTIFACTS, exist_ok=True)
     port = _free_port()
@@ -82,7 +81,6 @@ def test_installed_command_serves_the_app(installed):
         proc = subprocess.Popen([str(command), "app", "--port", str(port), "--server.headless", "true",
                                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
                                 cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
-        errors = []
         try:
             for _ in range(300):
                 try:
@@ -94,37 +92,99 @@ def test_installed_command_serves_the_app(installed):
                     time.sleep(0.2)
             else:
                 pytest.fail(f"`svmviz app` did not answer /_stcore/health within 60 s; see {log_path}")
-            healthy = time.time() - t0
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(url)
-                page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
-                _wait_idle(page)
-                nav = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
-                for spec in PAGES:  # every page of the registry, reachable from the installed package
-                    assert any(spec.title in t for t in nav), (spec.title, nav)
-                    assert page.get_by_test_id("stPageLink").filter(has_text=spec.title).count() == 1
-                page.screenshot(path=os.path.join(ARTIFACTS, "installed_home.png"), full_page=True)
-
-                t1 = time.time()
-                page.locator('[data-testid="stSidebarNav"] a', has_text="Loss functions").first.click()
-                page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
-                first_chart = time.time() - t1
-                n_charts = _chart_count_when_settled(page, timeout_s=150.0)
-                assert n_charts >= 1
-                assert page.url.rstrip("/").endswith("/Loss_functions") or "/Loss_functions?" in page.url
-                assert page.get_by_test_id("stException").count() == 0
-                page.screenshot(path=os.path.join(ARTIFACTS, "installed_loss_functions.png"), full_page=True)
-                browser.close()
-            print(f"server healthy after {healthy:.1f} s; Loss functions: first chart {first_chart:.1f} s, "
-                  f"{n_charts} charts settled after {time.time() - t1:.1f} s (cold numba cache)")
+            print(f"\n`svmviz app` healthy after {time.time() - t0:.1f} s")
+            yield url
         finally:
             proc.terminate()
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def _new_page(p, errors):
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return browser, page
+
+
+def _open(page, url, title):
+    page.goto(url)
+    page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+    _wait_idle(page)
+    page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+    page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
+
+
+def test_installed_command_serves_the_app(served):
+    from playwright.sync_api import sync_playwright
+
+    from svmviz.ui.frame import PAGES
+
+    errors = []
+    with sync_playwright() as p:
+        browser, page = _new_page(p, errors)
+        page.goto(served)
+        page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+        _wait_idle(page)
+        nav = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
+        for spec in PAGES:  # every page of the registry, reachable from the installed package
+            assert any(spec.title in t for t in nav), (spec.title, nav)
+            assert page.get_by_test_id("stPageLink").filter(has_text=spec.title).count() == 1
+        page.screenshot(path=os.path.join(ARTIFACTS, "installed_home.png"), full_page=True)
+
+        t1 = time.time()
+        page.locator('[data-testid="stSidebarNav"] a', has_text="Loss functions").first.click()
+        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
+        first_chart = time.time() - t1
+        n_charts = _chart_count_when_settled(page, timeout_s=150.0)
+        assert n_charts >= 1
+        assert page.url.rstrip("/").endswith("/Loss_functions") or "/Loss_functions?" in page.url
+        assert page.get_by_test_id("stException").count() == 0
+        page.screenshot(path=os.path.join(ARTIFACTS, "installed_loss_functions.png"), full_page=True)
+        browser.close()
+    print(f"Loss functions: first chart {first_chart:.1f} s, {n_charts} charts settled after "
+          f"{time.time() - t1:.1f} s (cold numba cache)")
+    assert not errors, errors
+
+
+def test_uploaded_to_csv_file_drops_its_index_with_a_note(served, tmp_path):
+    """A file written by DataFrame.to_csv() (index column, decimal commas with ';'): the sidebar says
+    what the loader did, and the page computes on the two real features."""
+    import numpy as np
+    import pandas as pd
+    from playwright.sync_api import sync_playwright
+
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"height": rng.normal(size=60), "weight": rng.normal(size=60)})
+    df["species"] = np.where(df.height + 0.5 * rng.normal(size=60) > 0, "cat", "dog")
+    path = tmp_path / "animals.csv"
+    df.to_csv(path, sep=";", decimal=",")
+
+    errors = []
+    with sync_playwright() as p:
+        browser, page = _new_page(p, errors)
+        _open(page, served, "Tuning criteria")
+        _chart_count_when_settled(page, timeout_s=150.0)
+        sidebar = page.get_by_test_id("stSidebar")
+        sidebar.get_by_test_id("stSelectbox").first.click()
+        page.get_by_role("option", name="Upload", exact=False).first.click()
+        _wait_idle(page)
+        page.locator("input[type=file]").first.set_input_files(str(path))
+        note = sidebar.get_by_text("Dropped the first column", exact=False)
+        note.first.wait_for(timeout=60_000)
+        _chart_count_when_settled(page, timeout_s=150.0)
+        assert sidebar.get_by_text("decimal mark", exact=False).count() >= 1
+        assert sidebar.get_by_text("60 points, 2 features", exact=False).count() == 1
+        assert page.get_by_test_id("stException").count() == 0
+        page.screenshot(path=os.path.join(ARTIFACTS, "installed_upload_note.png"), full_page=True)
+        # the label choices are the named columns only (not the unnamed index)
+        labels = sidebar.get_by_test_id("stSelectbox").filter(has_text="Label column").first
+        labels.click()
+        options = [t.strip() for t in page.get_by_role("option").all_inner_texts()]
+        page.keyboard.press("Escape")
+        assert options == ["height", "weight", "species"], options
+        browser.close()
     assert not errors, errors
