@@ -98,7 +98,6 @@ _EXPORTS = {
     "SigmaLambdaGrid": "svm",
     "fit_sigma_lambda_grid": "svm",
     "SVMClassifier": "svm",
-    "check_class_weight": "svm",
     # tuning criteria (criteria, tuning)
     "step_star": "criteria",
     "theta": "criteria",

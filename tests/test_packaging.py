@@ -58,19 +58,22 @@ def _package_files(root: str = PKG) -> set[str]:
 # ------------------------------------------------------------------------------------------
 # the public API
 # ------------------------------------------------------------------------------------------
-def test_every_public_name_of_the_library_is_exported():
-    missing = []
-    for mod_name in LIBRARY_MODULES:
+def _public_objects(modules):
+    """(module name, name, object) of every public function and class defined in ``svmviz.<module>``."""
+    for mod_name in modules:
         mod = importlib.import_module(f"svmviz.{mod_name}")
         for name, obj in vars(mod).items():
             if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
                 continue
-            if getattr(obj, "__module__", None) != mod.__name__:
-                continue  # imported from elsewhere
-            if f"{mod_name}.{name}" in svmviz._NOT_EXPORTED:
-                continue
-            if svmviz._EXPORTS.get(name) != mod_name:
-                missing.append(f'"{name}": "{mod_name}",')
+            if getattr(obj, "__module__", None) == mod.__name__:  # not imported from elsewhere
+                yield mod_name, name, obj
+
+
+def test_every_public_name_of_the_library_is_exported():
+    missing = []
+    for mod_name, name, _ in _public_objects(LIBRARY_MODULES):
+        if f"{mod_name}.{name}" not in svmviz._NOT_EXPORTED and svmviz._EXPORTS.get(name) != mod_name:
+            missing.append(f'"{name}": "{mod_name}",')
     assert not missing, ("public names missing from svmviz/__init__.py's _EXPORTS (add these lines):\n"
                          + "\n".join(missing))
 
@@ -400,11 +403,6 @@ NUMPYDOC_MODULES = ("criteria", "tuning", "losses", "data")
 
 def test_public_functions_and_classes_have_numpydoc_parameters_and_returns():
     problems = []
-    for mod_name in NUMPYDOC_MODULES:
-        mod = importlib.import_module(f"svmviz.{mod_name}")
-        for name, obj in vars(mod).items():
-            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
-                continue
-            if getattr(obj, "__module__", None) == mod.__name__:
-                problems += _numpydoc_problems(obj, f"{mod_name}.{name}")
+    for mod_name, name, obj in _public_objects(NUMPYDOC_MODULES):
+        problems += _numpydoc_problems(obj, f"{mod_name}.{name}")
     assert not problems, f"{len(problems)} docstrings without numpydoc sections:\n" + "\n".join(problems)
