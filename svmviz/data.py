@@ -1860,6 +1860,13 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
     if df is not None and df.shape[1] != layout.n_columns:
         raise row_error()
     if df is not None:
+        beyond = df.iloc[:, len(names):].notna().any(axis=1).to_numpy()  # the "empty" trailing column
+        if beyond.any():
+            line = _line_of_row(raw, layout, int(df.index[int(np.argmax(beyond))]))
+            raise ValueError(
+                f"Line {line} has a value after the last column (the first lines end with an empty cell, so "
+                f"the file has {len(names)} columns); remove it or give that column a name in the header."
+            )
         df = df.iloc[:, : len(names)]
         empty = df.isna().all(axis=1).to_numpy()
         if empty.any():  # rows of empty cells (spreadsheets write them)

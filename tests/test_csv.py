@@ -74,6 +74,13 @@ def test_trailing_delimiter_adds_no_empty_label_column(text):
     assert np.array_equal(ds.X, [[1, 2], [3, 4], [5, 6], [7, 8]])
 
 
+def test_a_value_in_the_trailing_empty_column_is_an_error_not_dropped():
+    rows = "".join(f"{k},{k + 1},{'xy'[k % 2]},\n" for k in range(2000))  # beyond the sampled rows
+    text = "a,b,label,\n" + rows + "7,8,x,oops\n"
+    with pytest.raises(ValueError, match="Line 2002 has a value after the last column"):
+        D.dataset_from_csv(text)
+
+
 @pytest.mark.parametrize("text", [
     "a;b;label\n1,5;2,25;x\n2,5;3;y\n0,5;-1,75;x\n3,0;2,5e1;y\n",
     "1,5;2,25;x\n2,5;3;y\n0,5;-1,75;x\n3,0;2,5e1;y\n",  # no header: the numbers decide
