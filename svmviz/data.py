@@ -1353,7 +1353,7 @@ def _read_source(obj):
             raise ValueError(
                 f"{obj!r} is neither an existing file nor CSV text; give the path of a CSV file or its content."
             )
-        return obj.removeprefix("\ufeff").encode("utf-8"), None
+        raw = obj.removeprefix("\ufeff").encode("utf-8")
     elif hasattr(obj, "getvalue") or hasattr(obj, "read"):
         name = getattr(obj, "name", None)
         name = os.path.basename(name) if isinstance(name, str) else None
@@ -1367,7 +1367,7 @@ def _read_source(obj):
                     pass
             raw = obj.read()
         if isinstance(raw, str):
-            return raw.removeprefix("\ufeff").encode("utf-8"), name
+            raw = raw.removeprefix("\ufeff").encode("utf-8")
     else:
         raise ValueError(
             f"Cannot read a CSV from a {type(obj).__name__}; pass CSV text, bytes, a path or an open file."
@@ -1375,6 +1375,8 @@ def _read_source(obj):
     raw = bytes(raw)
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    if b"\r" in raw and b"\n" not in raw:  # old Macintosh line ends
+        raw = raw.replace(b"\r", b"\n")
     try:
         raw.decode("utf-8")  # a check only: the text is not kept
     except UnicodeDecodeError as exc:

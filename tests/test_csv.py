@@ -1,9 +1,10 @@
 """The CSV loader on pandas (issue 12 §3): what used to mislead silently, and the column names the UI offers.
 
-Every test here except three failed on the hand-written parser it replaced (checked by running this
-file against that version of ``svmviz/data.py``); those three (quotes/CRLF/empty rows, rows longer
-than the header, ``pick_delimiter``) guard pitfalls of ``pandas.read_csv`` itself — e.g. with
-``index_col=False`` it cuts a row longer than the header with only a warning. The happy and error
+Every test here except four failed on the hand-written parser it replaced (checked by running this
+file against that version of ``svmviz/data.py``); those four (quotes/CRLF/empty rows, old Macintosh
+line ends, rows longer than the header, ``pick_delimiter``) guard what the new loader must keep
+doing, and pitfalls of ``pandas.read_csv`` itself — e.g. with ``index_col=False`` it cuts a row
+longer than the header with only a warning. The happy and error
 paths that already worked are in ``tests/test_data.py``.
 """
 import io
@@ -114,6 +115,11 @@ def test_quotes_crlf_spaces_and_rows_of_empty_cells():
     ds = D.dataset_from_csv(text.replace(";;\r\n", ",,\r\n"))
     assert ds.feature_names == ("a", "b") and ds.classes == ("x,1", "y")
     assert np.array_equal(ds.X, [[1, 2], [3, 4], [5, 6], [7, 8]])
+
+
+def test_old_macintosh_line_ends():
+    ds = D.dataset_from_csv(b"a,b,label\r1,2,x\r3,4,y\r5,6,x\r7,8,y\r")
+    assert ds.X.shape == (4, 2) and ds.classes == ("x", "y")
 
 
 def test_rows_longer_than_the_header_are_errors_not_cut():
