@@ -1567,7 +1567,7 @@ def _csv_layout(raw: bytes, label_column) -> _CsvLayout:
     if ncol >= 2 and all(not r or len(r) < ncol or r[ncol - 1] == "" for r in rows):
         ncol -= 1  # every line ends with the delimiter: no empty label column
         first_cells = first_cells[:ncol]
-        notes.append("Every line ends with a delimiter; the empty last column was ignored.")
+        notes.append("The last column is empty (the lines end with a delimiter); it was ignored.")
     if ncol < 2:
         raise ValueError(
             "The CSV file has a single column; it needs at least one numeric feature column and a label "
