@@ -171,7 +171,15 @@ def test_loo_surface_matches_pointwise_loo():
 
 def test_xa_is_close_to_exact_loo_in_the_sensible_region():
     """Measured (SPEC §3): XA tracks exact LOO near LOO's minimum and is pessimistic at large σ
-    with small λ. Here: at LOO's grid minimizer |XA − LOO| ≤ 0.03 and min XA within 0.05 of min LOO."""
+    with small λ.
+
+    Where the bounds come from (this 7×5 grid, wahba_like(200), measured on seeds 0–5):
+    |min XA − min LOO| was 0.01–0.03 on every seed, so 0.05 is the claim with room; at LOO's own
+    grid minimizer |XA − LOO| was 0.015 on seed 0 but up to 0.15 on seeds 1, 3, 4 (LOO's minimizer
+    can sit in XA's optimistic small-σ corner), so the 0.03 bound is specific to seed 0, where it
+    holds with 2× room; XA − LOO at the largest σ and smallest λ was 0.085–0.16 (0.145 on seed 0),
+    so "> 0.1" documents the pessimism on seed 0, not on every draw.
+    """
     X, y = wahba_like(200, seed=0)
     lams, sigmas = np.logspace(-4, -1, 7), np.logspace(-0.5, 0.5, 5)
     surf = criteria_surface(X, y, lams, sigmas, loo=True)
