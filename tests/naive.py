@@ -101,3 +101,13 @@ def brute_force_loo(X, y, lam, sigma, L=(1.0, 1.0), tol=1e-10):
                 tol=tol).fit(X[keep], y[keep])
         out[i] = m.decision_function(X[i:i + 1])[0]
     return out
+
+
+def wahba_like(n, seed):
+    """A wahba2001-shaped sample written out by hand (Wahba et al. 2001, §6; SPEC §2.1), independent of
+    svmviz.data: 40 % of class +1 from N((0, 0), I), the rest from N((2, 2), diag(2, 1))."""
+    rng = np.random.default_rng(seed)
+    n1 = int(round(0.4 * n))
+    X = np.r_[rng.normal(size=(n1, 2)), rng.normal(size=(n - n1, 2)) * [np.sqrt(2), 1] + 2]
+    y = np.r_[np.ones(n1), -np.ones(n - n1)]
+    return X, y

@@ -13,14 +13,7 @@ from svmviz.tuning import (criteria_curves, criteria_surface, grid_decision_func
                            inefficiency_study, ran_gacv)
 
 from . import naive
-
-
-def wahba_like(n, seed):
-    rng = np.random.default_rng(seed)
-    n1 = int(round(0.4 * n))
-    X = np.r_[rng.normal(size=(n1, 2)), rng.normal(size=(n - n1, 2)) * [np.sqrt(2), 1] + 2]
-    y = np.r_[np.ones(n1), -np.ones(n - n1)]
-    return X, y
+from .naive import wahba_like
 
 
 def p_wahba(X):

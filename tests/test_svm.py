@@ -16,14 +16,7 @@ from svmviz.kernels import gram, rbf_from_squared_distances, squared_distances
 from svmviz.svm import SVMClassifier, fit_lambda_sequence, fit_sigma_lambda_grid, solve_dual
 
 from . import naive
-
-
-def wahba_like(n, seed):
-    rng = np.random.default_rng(seed)
-    n1 = int(round(0.4 * n))
-    X = np.r_[rng.normal(size=(n1, 2)), rng.normal(size=(n - n1, 2)) * [np.sqrt(2), 1] + 2]
-    y = np.r_[np.ones(n1), -np.ones(n - n1)]
-    return X, y
+from .naive import wahba_like
 
 
 # ---------------------------------------------------------------- kernels
