@@ -279,6 +279,54 @@ def loo_misclass(f_loo, y, L=(1.0, 1.0)):
     return np.mean(_weights(y, L) * step_star(-y * np.asarray(f_loo)), axis=-1)
 
 
+def kfold_folds(y, k=5, seed=0):
+    """The fold of every point in k-fold cross-validation: ``StratifiedKFold(k, shuffle=True, random_state=seed)``.
+
+    The convention of SPEC §3 (the folds scikit-learn's ``GridSearchCV`` would use with
+    ``cv=StratifiedKFold(k, shuffle=True, random_state=seed)``). The k-fold criterion is then
+    CV = (1/n) Σ_i L(y_i)[−y_i f^{[−fold(i)]}(x_i)]_* — :func:`loo_misclass` of the held-out
+    decision values — with every fold fitted with the full data's bounds C_i = L(y_i)/(2nλ).
+
+    Parameters
+    ----------
+    y : array_like of shape (n,)
+        Class labels.
+    k : int ≥ 2, default 5
+        Number of folds; at most the size of the smallest class.
+    seed : int ≥ 0, default 0
+        ``random_state`` of the shuffle.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+        Fold index 0..k−1 of each point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmviz.criteria import kfold_folds
+    >>> folds = kfold_folds(np.r_[-np.ones(6), np.ones(4)], k=2, seed=0)
+    >>> np.bincount(folds).tolist()
+    [5, 5]
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    yy = np.asarray(y).ravel()
+    if isinstance(k, bool) or int(k) != k or k < 2:
+        raise ValueError(f"k (the number of folds) must be an integer ≥ 2; got {k!r}.")
+    if isinstance(seed, bool) or int(seed) != seed or not 0 <= seed < 2**32:
+        raise ValueError(f"seed must be an integer in [0, 2**32); got {seed!r}.")
+    _, counts = np.unique(yy, return_counts=True)
+    if counts.size < 2 or counts.min() < k:
+        raise ValueError(f"{int(k)}-fold cross-validation needs at least {int(k)} points of every class; "
+                         f"the class sizes are {counts.tolist()}. Use fewer folds or more data.")
+    folds = np.empty(yy.size, dtype=np.int64)
+    splitter = StratifiedKFold(int(k), shuffle=True, random_state=int(seed))
+    for j, (_, held_out) in enumerate(splitter.split(np.zeros((yy.size, 1)), yy)):
+        folds[held_out] = j
+    return folds
+
+
 def leave_one_out_decisions(K, y, lam, alpha, b=None, *, L=(1.0, 1.0), tol=1e-3,
                             max_iter=10_000_000):
     """Leave-one-out decision values f_i^{[−i]}(x_i) of Wahba's SVM, refitting support vectors only.

@@ -6,6 +6,7 @@ through an optional callback ``progress(done, total, message)``.
 """
 from __future__ import annotations
 
+import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Callable, NamedTuple
@@ -15,7 +16,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from . import _smo, criteria
 from ._validation import check_binary_labels, check_matrix, check_positive
-from .kernels import gram, squared_distances
+from .kernels import gram, rbf_from_squared_distances, squared_distances
 from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params, _n_workers, _sigma_lambda_grid
 
 #: the criteria a surface can hold, with their names in the standard / non-standard case
@@ -27,6 +28,7 @@ CRITERIA_NAMES = {
     "misclass": ("MISCLASS", "BRMISCLASS"),
     "loo": ("exact LOO", "exact LOO (BR)"),
     "rangacv": ("ranGACV", "ranGACV"),
+    "kfold": ("k-fold CV", "k-fold CV (BR)"),
 }
 
 
@@ -84,6 +86,9 @@ class CriteriaSurface(NamedTuple):
         (i_sigma, j_lambda) of the first grid minimizer of each criterion.
     ties : dict of str to ndarray of shape (t, 2)
         Every grid point attaining that minimum (XA is a count: ties are common).
+    seconds : dict of str to float
+        Wall time of the parts: "fit" (the full-data grid fits), "criteria" (GACV, XA, XA_J, GCKL,
+        MISCLASS from them), "loo" (the leave-one-out refits), "kfold" (the k-fold fits).
     """
 
     lambdas: np.ndarray
@@ -100,6 +105,7 @@ class CriteriaSurface(NamedTuple):
     L: tuple
     best: dict
     ties: dict
+    seconds: dict | None = None
 
 
 def _check_p(p_true, X):
@@ -132,9 +138,10 @@ def _warn(status, what):
 
 
 def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: bool = False,
-                     xa_rho: float = 2.0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
+                     kfold: int = 0, kfold_seed: int = 0, xa_rho: float = 2.0, tol: float = 1e-3,
+                     max_iter: int = DEFAULT_MAX_ITER, n_threads: int | None = None,
                      progress: Callable | None = None) -> CriteriaSurface:
-    """GACV, XA (BRXA), XA_J and — with the truth — GCKL, (BR)MISCLASS, and exact LOO over (σ, λ).
+    """GACV, XA (BRXA), XA_J and — with the truth — GCKL, (BR)MISCLASS, exact LOO, k-fold CV over (σ, λ).
 
     Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver on one Gaussian kernel matrix
     per σ, the σ values spread over a pool of threads (:func:`svmviz.svm.fit_sigma_lambda_grid`).
@@ -156,14 +163,21 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
         values at the training points); enables "gckl" and "misclass".
     loo : bool, default False
         Also exact leave-one-out misclassification ("loo"), refitting support vectors only.
+    kfold : int, default 0
+        k ≥ 2: also k-fold cross-validation misclassification ("kfold", :func:`kfold_cv_surface`)
+        with the folds of ``StratifiedKFold(kfold, shuffle=True, random_state=kfold_seed)``.
+    kfold_seed : int, default 0
     xa_rho : float, default 2.0
         ρ of Joachims' XA_J.
     tol : float, default 1e-3
         KKT tolerance of the SMO solver (as libsvm's).
     max_iter : int, default svmviz.svm.DEFAULT_MAX_ITER
         Iteration cap of each solve (a ConvergenceWarning names the grid points that hit it).
+    n_threads : int, optional
+        Threads the σ values are spread over (default: one per core). Use 1 inside a process that
+        already runs one task per core (a Dask worker).
     progress : callable(done, total, message), optional
-        Called after each σ (and each leave-one-out σ).
+        Called after each σ (and each leave-one-out or k-fold σ).
 
     Returns
     -------
@@ -202,14 +216,20 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     Lm, Lp = _check_L(L)
     p = _check_p(p_true, X)
     tol, max_iter = _check_solver_params(tol, max_iter)
+    workers = _check_threads(n_threads, sig.size)
+    folds = criteria.kfold_folds(y, kfold, kfold_seed) if kfold else None
     n = X.shape[0]
+    seconds = {}
+    t0 = time.perf_counter()
     D = squared_distances(X)
     C = np.where(y > 0, Lp, Lm)
     pvec = -np.ones(n)
     ns, m = sig.size, lam.size
-    total = ns * (2 if loo else 1)
+    total = ns * (1 + bool(loo) + bool(kfold))
     fit_progress = None if progress is None else (lambda d, _t, msg: progress(d, total, msg))
-    alphas, bs, fs, _, status = _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, True, fit_progress)
+    alphas, bs, fs, _, status = _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, True, fit_progress, workers)
+    t1 = time.perf_counter()
+    seconds["fit"] = t1 - t0
     done = ns
     f_loo = None
     values = {}
@@ -222,10 +242,12 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     if p is not None:
         values["gckl"] = criteria.gckl(fs, p, (Lm, Lp))
         values["misclass"] = criteria.misclass(fs, p, (Lm, Lp))
+    t2 = time.perf_counter()
+    seconds["criteria"] = t2 - t1
     if loo:
         f_loo = np.empty((ns, m, n))
         loo_status = np.empty((ns, m), dtype=np.int64)
-        with ThreadPoolExecutor(max_workers=_n_workers(ns)) as pool:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {pool.submit(_smo.rbf_sigma_loo, D, float(sig[q]), y, lam, C, pvec,
                                    np.ascontiguousarray(alphas[q]), tol, max_iter): q for q in range(ns)}
             for fut in as_completed(futures):
@@ -236,10 +258,153 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
                     progress(done, total, f"leave-one-out {done - ns}/{ns} σ values")
         values["loo"] = criteria.loo_misclass(f_loo, y, (Lm, Lp))
         status = np.maximum(status, loo_status)
+        seconds["loo"] = time.perf_counter() - t2
+    if kfold:
+        t3 = time.perf_counter()
+        cv_progress = None if progress is None else (
+            lambda d, _t, msg: progress(done + d, total, msg))
+        f_cv, cv_status = _kfold_grid(D, y, lam, sig, C, folds, tol, max_iter, workers, cv_progress)
+        values["kfold"] = criteria.loo_misclass(f_cv, y, (Lm, Lp))  # the same pooled count, held-out folds
+        status = np.maximum(status, cv_status)
+        seconds["kfold"] = time.perf_counter() - t3
     _warn(status, "criteria_surface")
     best, ties = _grid_minima(values)
     n_sv = np.sum(alphas > 0, axis=-1)
-    return CriteriaSurface(lam, sig, values, alphas, bs, fs, f_loo, n_sv, status, X, y, (Lm, Lp), best, ties)
+    return CriteriaSurface(lam, sig, values, alphas, bs, fs, f_loo, n_sv, status, X, y, (Lm, Lp), best, ties,
+                           seconds)
+
+
+def _check_threads(n_threads, tasks: int) -> int:
+    if n_threads is None:
+        return _n_workers(tasks)
+    if isinstance(n_threads, bool) or int(n_threads) != n_threads or n_threads < 1:
+        raise ValueError(f"n_threads must be a positive integer; got {n_threads!r}.")
+    return max(1, min(int(n_threads), tasks))
+
+
+def _kfold_sigma(D, sigma, y, lam, C, folds, tol, max_iter):
+    """Held-out decision values of every λ for one σ: each fold a warm-started λ sequence whose
+    bounds are the full data's, C_i/(2nλ) (λ rescaled by n/n_train for the fold's n_train points)."""
+    n, m = y.size, lam.size
+    f = np.empty((m, n))
+    status = np.zeros(m, dtype=np.int64)
+    for j in range(int(folds.max()) + 1):
+        te = np.flatnonzero(folds == j)
+        tr = np.flatnonzero(folds != j)
+        ntr = tr.size
+        a, b, _, _, st = _smo.rbf_sigma_sequence(np.ascontiguousarray(D[np.ix_(tr, tr)]), float(sigma), y[tr],
+                                                 lam * (n / ntr), C[tr], -np.ones(ntr), tol, max_iter, True)
+        K_te = rbf_from_squared_distances(D[np.ix_(te, tr)], sigma)
+        f[:, te] = ((a * y[tr]) @ K_te.T) / (2.0 * n * lam[:, None]) + b[:, None]
+        status = np.maximum(status, st)
+    return f, status
+
+
+def _kfold_grid(D, y, lam, sig, C, folds, tol, max_iter, workers, progress=None):
+    ns, m, n = sig.size, lam.size, y.size
+    f_cv = np.empty((ns, m, n))
+    status = np.empty((ns, m), dtype=np.int64)
+    done = 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_kfold_sigma, D, float(sig[q]), y, lam, C, folds, tol, max_iter): q
+                   for q in range(ns)}
+        for fut in as_completed(futures):
+            q = futures[fut]
+            f_cv[q], status[q] = fut.result()
+            done += 1
+            if progress is not None:
+                progress(done, ns, f"k-fold cross-validation {done}/{ns} σ values")
+    return f_cv, status
+
+
+class KFoldSurface(NamedTuple):
+    """k-fold cross-validation over a (σ, λ) grid (returned by :func:`kfold_cv_surface`).
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
+    sigmas : ndarray of shape (k,)
+    values : ndarray of shape (k, m)
+        CV = (1/n) Σ_i L(y_i)[−y_i f^{[−fold(i)]}(x_i)]_*.
+    f_cv : ndarray of shape (k, m, n)
+        Held-out decision values f^{[−fold(i)]}(x_i).
+    folds : ndarray of int64, shape (n,)
+        Fold of each point (:func:`svmviz.criteria.kfold_folds`).
+    status : ndarray of int, shape (k, m)
+        0 where every fold's solve converged.
+    """
+
+    lambdas: np.ndarray
+    sigmas: np.ndarray
+    values: np.ndarray
+    f_cv: np.ndarray
+    folds: np.ndarray
+    status: np.ndarray
+
+
+def kfold_cv_surface(X, y, lambdas, sigmas, *, k: int = 5, seed: int = 0, L=(1.0, 1.0), tol: float = 1e-3,
+                     max_iter: int = DEFAULT_MAX_ITER, n_threads: int | None = None,
+                     progress: Callable | None = None) -> KFoldSurface:
+    """k-fold cross-validation misclassification of Wahba's SVM over a (σ, λ) grid (SPEC §3).
+
+    Folds from ``StratifiedKFold(k, shuffle=True, random_state=seed)``; each fold is fitted with the
+    full data's bounds C_i = L(y_i)/(2nλ) — scikit-learn's ``SVC(C=1/(2nλ))`` on the fold's training
+    points, as ``GridSearchCV`` does — by the warm-started λ-sequence SMO solver (every λ of a σ
+    warm-started from the previous one), one kernel matrix per fold and σ.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+    y : array_like of shape (n,)
+        Labels of two classes (mapped to ±1), at least k points each.
+    lambdas : array_like of shape (m,)
+        Positive λ values.
+    sigmas : array_like of shape (q,)
+        Positive Gaussian widths σ.
+    k : int ≥ 2, default 5
+    seed : int, default 0
+        ``random_state`` of the folds.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+    tol, max_iter : as in :func:`criteria_surface`.
+    n_threads : int, optional
+        Threads the σ values are spread over (default: one per core).
+    progress : callable(done, total, message), optional
+        Called after each σ.
+
+    Returns
+    -------
+    KFoldSurface
+        ``values`` of shape (q, m): the pooled misclassification (1/n) Σ_i L(y_i)[−y_i f^{[−fold(i)]}_i]_*.
+
+    Notes
+    -----
+    With equal fold sizes the pooled rate equals ``1 − mean_test_score`` of
+    ``GridSearchCV(SVC(C=1/(2nλ), gamma=1/(2σ²)), cv=StratifiedKFold(k, shuffle=True, random_state=seed))``;
+    with unequal sizes it is their size-weighted mean (a test checks both).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmviz import make_dataset
+    >>> from svmviz.tuning import kfold_cv_surface
+    >>> ds = make_dataset("wahba2001", n=60, seed=0)
+    >>> cv = kfold_cv_surface(ds.X, ds.y, np.logspace(-4, -1, 4), [0.5, 1.0, 2.0], k=5, seed=0)
+    >>> cv.values.shape, np.bincount(cv.folds).tolist()
+    ((3, 4), [12, 12, 12, 12, 12])
+    """
+    X = check_matrix(X, "X", min_rows=4)
+    y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
+    lam = _check_lambdas(lambdas)
+    sig = _check_lambdas(sigmas, "sigmas", "σ")
+    Lm, Lp = _check_L(L)
+    tol, max_iter = _check_solver_params(tol, max_iter)
+    workers = _check_threads(n_threads, sig.size)
+    folds = criteria.kfold_folds(y, k, seed)
+    C = np.where(y > 0, Lp, Lm)
+    f_cv, status = _kfold_grid(squared_distances(X), y, lam, sig, C, folds, tol, max_iter, workers, progress)
+    _warn(status, "kfold_cv_surface")
+    return KFoldSurface(lam, sig, criteria.loo_misclass(f_cv, y, (Lm, Lp)), f_cv, folds, status)
 
 
 def grid_decision_function(surface: CriteriaSurface, i_sigma: int, j_lambda: int, Xq) -> np.ndarray:

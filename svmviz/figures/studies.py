@@ -1,0 +1,215 @@
+"""Figures of criteria studies: distributions over replicates with the published values, and costs.
+
+``compute_*`` turn a results table (:mod:`svmviz.studies.results`) into arrays; ``plot_*`` draw them.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .theme import METHOD_STYLES, apply_theme, legend_below
+
+#: axis titles of the metrics a distribution can show
+METRIC_LABELS = {
+    "inefficiency": "inefficiency = (BR)MISCLASS(chosen) / grid minimum",
+    "test_error": "test error of the chosen model",
+    "machine_size": "machine size (support vectors, import points, prototypes)",
+    "threshold": "threshold Th = −b/w",
+    "tune_error": "tuning-set error",
+    "seconds": "seconds per replicate",
+}
+_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+            "#17becf")
+
+
+def criterion_color(key: str, index: int = 0) -> str:
+    """The colour of a criterion or machine: the theme's where it has one, else a palette colour."""
+    style = METHOD_STYLES.get(key) or METHOD_STYLES.get(key.lower())
+    if key == "kfold":
+        return "#000000"
+    if style:
+        return style["color"]
+    return _PALETTE[index % len(_PALETTE)]
+
+
+class DistributionData(NamedTuple):
+    """One metric over replicates, per data set and criterion (from :func:`compute_distribution`).
+
+    Attributes
+    ----------
+    metric, metric_label : str
+    datasets : tuple of str
+        Data set labels, in spec order.
+    criteria : tuple of str
+        Criterion / machine keys, in table order.
+    labels : dict of str to str
+        Display name of each key.
+    values : dict of (dataset, criterion) to ndarray of shape (R,)
+        The metric per replicate (NaN dropped).
+    replicates : dict of (dataset, criterion) to ndarray of int, shape (R,)
+    published : list of tuple
+        (dataset, criterion, value, low, high, sd, text) of the published numbers of this metric.
+    bayes : dict of str to float
+        Bayes error per data set where known (for test errors).
+    """
+
+    metric: str
+    metric_label: str
+    datasets: tuple
+    criteria: tuple
+    labels: dict
+    values: dict
+    replicates: dict
+    published: list
+    bayes: dict
+
+
+def compute_distribution(table: pd.DataFrame, metric: str, published: pd.DataFrame | None = None,
+                         *, datasets=None) -> DistributionData:
+    """The values of ``metric`` per data set and criterion, and the published ones beside them.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A results table.
+    metric : str
+        A numeric column ("inefficiency", "test_error", "machine_size", …).
+    published : pandas.DataFrame, optional
+        :func:`svmviz.studies.published.published_table` rows (matched on generator name and criterion).
+    datasets : sequence of str, optional
+        Only these data set labels.
+
+    Returns
+    -------
+    DistributionData
+    """
+    if metric not in table.columns:
+        raise ValueError(f"the results table has no column {metric!r}.")
+    t = table if datasets is None else table[table["dataset"].isin(list(datasets))]
+    t = t[t[metric].notna()]
+    ds_order = tuple(t.sort_values("dataset_index")["dataset"].drop_duplicates())
+    crit_order = tuple(t["criterion"].drop_duplicates())
+    labels = dict(zip(t["criterion"], t["label"]))
+    values, reps = {}, {}
+    for (ds, c), g in t.groupby(["dataset", "criterion"], sort=False):
+        values[(ds, c)] = g[metric].to_numpy(float)
+        reps[(ds, c)] = g["replicate"].to_numpy(int)
+    pub = []
+    if published is not None and not published.empty:
+        names = dict(zip(t["dataset"], t["dataset_name"]))
+        for ds in ds_order:
+            rows = published[(published["dataset_name"] == names[ds]) & (published["metric"] == metric)]
+            for _, r in rows.iterrows():
+                if (ds, r["criterion"]) in values:
+                    pub.append((ds, r["criterion"], float(r["value"]), float(r["low"]), float(r["high"]),
+                                float(r["sd"]), str(r["text"])))
+    bayes = {}
+    if metric == "test_error":
+        for ds, g in t.groupby("dataset"):
+            b = g["bayes_error"].dropna()
+            if not b.empty:
+                bayes[ds] = float(b.iloc[0])
+    return DistributionData(metric, METRIC_LABELS.get(metric, metric), ds_order, crit_order, labels, values, reps,
+                            pub, bayes)
+
+
+def plot_distribution(dd: DistributionData, *, title: str | None = None, height: int = 460) -> go.Figure:
+    """Box and strip plot per data set (one panel each) and criterion, published values as black bars.
+
+    A published single value is a black horizontal bar; a published range or ± sd is drawn as an
+    error bar on it. The Bayes error (test errors, where known) is a dotted line.
+    """
+    n_ds = max(1, len(dd.datasets))
+    fig = make_subplots(rows=1, cols=n_ds, shared_yaxes=True, subplot_titles=list(dd.datasets) or [""],
+                        horizontal_spacing=0.04 if n_ds > 1 else 0.0)
+    shown = set()
+    for col, ds in enumerate(dd.datasets, start=1):
+        for ci, c in enumerate(dd.criteria):
+            v = dd.values.get((ds, c))
+            if v is None or v.size == 0:
+                continue
+            lab = dd.labels[c]
+            fig.add_trace(go.Box(
+                x=[lab] * v.size, y=v, name=lab, legendgroup=c, showlegend=c not in shown, boxpoints="all",
+                jitter=0.4, pointpos=0, marker=dict(color=criterion_color(c, ci), size=5), line=dict(width=1.5),
+                customdata=dd.replicates[(ds, c)],
+                hovertemplate=f"{ds}, {lab}<br>{dd.metric}: %{{y:.4g}}<br>replicate %{{customdata}}<extra></extra>"),
+                row=1, col=col)
+            shown.add(c)
+        for (pds, c, val, lo, hi, sd, text) in dd.published:
+            if pds != ds:
+                continue
+            err = None
+            if np.isfinite(lo) and np.isfinite(hi) and hi > lo:
+                err = dict(type="data", symmetric=False, array=[hi - val], arrayminus=[val - lo], color="black",
+                           thickness=2, width=10)
+            elif np.isfinite(sd) and sd > 0:
+                err = dict(type="data", array=[sd], color="black", thickness=2, width=10)
+            fig.add_trace(go.Scatter(
+                x=[dd.labels[c]], y=[val], mode="markers", name="published", legendgroup="published",
+                showlegend="published" not in shown, error_y=err,
+                marker=dict(symbol="line-ew-open", size=34, line=dict(width=3, color="black"), color="black"),
+                hovertemplate=f"{ds}, {dd.labels[c]}<br>published: {text}<extra></extra>"), row=1, col=col)
+            shown.add("published")
+        if ds in dd.bayes:
+            fig.add_hline(y=dd.bayes[ds], line=dict(color="gray", dash="dot"), row=1, col=col,
+                          annotation_text="Bayes error", annotation_position="bottom right")
+    n_rep = max((v.size for v in dd.values.values()), default=0)
+    apply_theme(fig, title=title or f"{dd.metric_label.split(' =')[0].capitalize()} over {n_rep} replicates",
+                ytitle=dd.metric_label, height=height)
+    fig.update_xaxes(tickangle=-30)
+    return legend_below(fig)
+
+
+class CostData(NamedTuple):
+    """Seconds per replicate of each criterion, and relative to one GACV surface (from :func:`compute_costs`).
+
+    Attributes
+    ----------
+    criteria : tuple of str
+    labels : tuple of str
+    median_seconds : ndarray of shape (c,)
+        Median over replicates and data sets.
+    relative : ndarray of shape (c,)
+        Median over replicates of seconds / the same replicate's GACV seconds (NaN without GACV).
+    """
+
+    criteria: tuple
+    labels: tuple
+    median_seconds: np.ndarray
+    relative: np.ndarray
+
+
+def compute_costs(table: pd.DataFrame) -> CostData:
+    """What each criterion of the [svm] section costs, per replicate and against one GACV surface.
+
+    GACV, XA, XA_J, GCKL and MISCLASS come from the same fits and share their time; exact LOO adds
+    its refits to those fits; k-fold CV and the randomized GACV run their own fits.
+    """
+    t = table[table["family"] == "svm"]
+    crit = tuple(t["criterion"].drop_duplicates())
+    labels = tuple(t.drop_duplicates("criterion")["label"])
+    med, rel = [], []
+    base = t[t["criterion"] == "gacv"].set_index(["dataset_index", "replicate"])["seconds"]
+    for c in crit:
+        s = t[t["criterion"] == c].set_index(["dataset_index", "replicate"])["seconds"]
+        med.append(float(s.median()) if not s.empty else np.nan)
+        both = pd.concat([s, base], axis=1, keys=["c", "g"]).dropna()
+        rel.append(float((both["c"] / both["g"]).median()) if not both.empty else np.nan)
+    return CostData(crit, labels, np.asarray(med), np.asarray(rel))
+
+
+def plot_costs(cd: CostData, *, height: int = 360) -> go.Figure:
+    """Bar chart of each criterion's cost relative to one GACV surface (log axis), seconds in the hover."""
+    fig = go.Figure(go.Bar(
+        x=list(cd.labels), y=cd.relative, marker_color=[criterion_color(c, i) for i, c in enumerate(cd.criteria)],
+        customdata=cd.median_seconds, name="cost",
+        hovertemplate="%{x}: %{y:.3g} × one GACV surface<br>median %{customdata:.3g} s per replicate<extra></extra>"))
+    apply_theme(fig, title="Cost of each criterion per replicate, relative to one GACV surface",
+                xtitle="criterion", ytitle="seconds / seconds of GACV (log axis)", height=height, legend=False)
+    fig.update_yaxes(type="log")
+    return fig

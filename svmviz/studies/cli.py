@@ -1,0 +1,153 @@
+"""``svmviz study …``: run a study, show its summary, write its HTML report, list the ready-made specs.
+
+Registered in the ``svmviz`` command by :func:`add_study_parser` (see :mod:`svmviz.cli`)::
+
+    svmviz study run SPEC --out DIR [--scheduler ADDR] [--workers N] [--replicates R]
+    svmviz study show DIR
+    svmviz study report DIR [--output FILE]
+    svmviz study list
+
+SPEC is a TOML file or the name of a ready-made study (``svmviz study list``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+__all__ = ["add_study_parser", "cmd_run", "cmd_show", "cmd_report", "cmd_list"]
+
+RUN_HELP = ("Run a study: one task per (data set, replicate) on a Dask cluster — an embedded one of --workers "
+            "processes (default: one per core), or an existing one at --scheduler (or DASK_SCHEDULER_ADDRESS). "
+            "Each finished task is saved in DIR at once; rerunning the same command resumes an interrupted run.")
+
+
+def _err(cmd: str, msg) -> int:
+    print(f"svmviz study {cmd}: {msg}", file=sys.stderr)
+    return 2
+
+
+def cmd_run(args) -> int:
+    """``svmviz study run``."""
+    from .engine import run_study
+    from .spec import SpecError
+
+    t0 = time.perf_counter()
+    last = {"t": 0.0}
+
+    def progress(done, total, message):
+        now = time.perf_counter()
+        if done == total or now - last["t"] > 0.2 or "FAILED" in message:
+            width = len(str(total))
+            print(f"[{done:>{width}}/{total}] {message}", file=sys.stderr, flush=True)
+            last["t"] = now
+
+    try:
+        res = run_study(args.spec, args.out, scheduler=args.scheduler, workers=args.workers, progress=progress,
+                        replicates=args.replicates)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; the finished tasks are saved in {args.out}. Run the same command again to "
+              "compute only the rest.", file=sys.stderr)
+        return 130
+    except (SpecError, ValueError, OSError) as exc:
+        return _err("run", exc)
+    print(f"{res.n_done} of {res.n_tasks} tasks done ({res.n_computed} computed now, {res.n_failed} failed) in "
+          f"{time.perf_counter() - t0:.1f} s; table: {os.path.join(args.out, 'results.parquet')}")
+    if res.n_failed:
+        for _, e in res.errors.iterrows():
+            print(f"  FAILED {e['dataset']} replicate {int(e['replicate'])}: {e['error']}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_show(args) -> int:
+    """``svmviz study show``: the summary table in the terminal."""
+    from .published import published_table
+    from .results import format_summary, load_results, summary_table
+
+    try:
+        res = load_results(args.dir)
+    except (ValueError, OSError) as exc:
+        return _err("show", exc)
+    spec = res.spec
+    print(f"{spec.title or spec.name}: {res.n_done} of {res.n_tasks} tasks done, {res.n_failed} failed, "
+          f"{len(res.table)} rows")
+    pub = published_table(spec.published)
+    print(format_summary(summary_table(res.table, published=pub)))
+    notes = pub.drop_duplicates("source")
+    for _, r in notes.iterrows():
+        if r["note"]:
+            print(f"published ({r['source']}): {r['note']}")
+    for _, e in res.errors.iterrows():
+        print(f"FAILED {e['dataset']} replicate {int(e['replicate'])}: {e['error']}")
+    return 0
+
+
+def cmd_report(args) -> int:
+    """``svmviz study report``: an HTML page of the figures and the summary."""
+    from .report import write_report
+
+    try:
+        path = write_report(args.dir, args.output)
+    except (ValueError, OSError) as exc:
+        return _err("report", exc)
+    print(path)
+    return 0
+
+
+def cmd_list(args) -> int:
+    """``svmviz study list``: the ready-made specs."""
+    from .spec import load_spec, ready_made_specs
+
+    for name, path in ready_made_specs().items():
+        spec = load_spec(path)
+        print(f"{name:<26} {spec.title}  ({len(spec.datasets)} data set(s) × {spec.replicates} replicates)")
+    return 0
+
+
+def _positive_or_zero(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 0; got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 0; got {v}")
+    return v
+
+
+def _positive(text: str) -> int:
+    v = _positive_or_zero(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1; got {v}")
+    return v
+
+
+def add_study_parser(subparsers) -> argparse.ArgumentParser:
+    """Add ``study run|show|report|list`` to the ``svmviz`` command's subparsers (each sets ``func``)."""
+    study = subparsers.add_parser("study", help="criteria studies: many data sets × replicates × criteria on Dask",
+                                  description="Criteria studies at scale (run, show, report, list).")
+    sub = study.add_subparsers(dest="study_command", metavar="ACTION", required=True)
+
+    run = sub.add_parser("run", help="run (or resume) a study", description=RUN_HELP)
+    run.add_argument("spec", metavar="SPEC", help="a TOML spec file or a ready-made study name (svmviz study list)")
+    run.add_argument("--out", required=True, metavar="DIR", help="results folder (created; resumed if it holds this study)")
+    run.add_argument("--scheduler", default=None, metavar="ADDR",
+                     help="address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    run.add_argument("--workers", type=_positive_or_zero, default=None, metavar="N",
+                     help="worker processes of the embedded cluster (default: one per core; 0: in this process)")
+    run.add_argument("--replicates", type=_positive, default=None, metavar="R", help="override the spec's replicates")
+    run.set_defaults(func=cmd_run)
+
+    show = sub.add_parser("show", help="print a results folder's summary table")
+    show.add_argument("dir", metavar="DIR")
+    show.set_defaults(func=cmd_show)
+
+    rep = sub.add_parser("report", help="write an HTML report of a results folder (DIR/report.html)")
+    rep.add_argument("dir", metavar="DIR")
+    rep.add_argument("--output", default=None, metavar="FILE", help="where to write it (default DIR/report.html)")
+    rep.set_defaults(func=cmd_report)
+
+    lst = sub.add_parser("list", help="list the ready-made studies")
+    lst.set_defaults(func=cmd_list)
+    return study

@@ -1,0 +1,527 @@
+"""Running a study: one task per (data set, replicate), on Dask, resumable, in a results folder.
+
+Where the tasks run:
+
+* ``workers=N`` (default: one per core): an embedded ``distributed.LocalCluster`` of N worker
+  processes with one thread each (the numba kernels already use a core each; a thread pool inside a
+  worker would oversubscribe the machine), sharing the client's numba cache folder;
+* ``scheduler="tcp://host:8786"`` — or Dask's usual ``DASK_SCHEDULER_ADDRESS`` environment
+  variable — an existing cluster; each worker is set up once (one BLAS thread, numba's cache folder)
+  by a worker plugin;
+* ``workers=0``: in this process, one task after the other (the reference the others must equal).
+
+The results folder holds ``spec.toml`` (the spec, as run), ``tasks/<task>.parquet`` (the rows of
+each finished task, written by the client as soon as the task completes), ``tasks/<task>.error.json``
+(a failed task's error and traceback), and, at the end of a run, ``results.parquet`` (the tidy table)
+and ``errors.parquet``. A run restarted with the same spec (more replicates are fine) computes only
+the tasks that have no result yet — failed ones are tried again. A task that raises is reported and
+loses nothing else; a worker that dies has its tasks rescheduled by Dask. Every task derives its
+random draws from its own seeds (:func:`svmviz.studies.tasks.task_seeds`), so the table does not
+depend on which worker computed what, nor on how many there were.
+"""
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import logging
+import os
+import re
+import threading
+import time
+import traceback
+import uuid
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from .results import (COLUMNS, ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, StudyResults, rows_to_frame,
+                      sort_table, write_json)
+from .spec import SpecError, StudySpec, load_spec, spec_from_dict, spec_to_dict, spec_to_toml
+
+__all__ = ["run_study", "collect_results", "task_id", "check_spec_data", "StudyWorkerSetup", "shared_client",
+           "close_shared_client", "default_workers", "monte_carlo_study"]
+
+TASKS_DIR = "tasks"
+#: fields that may differ between the spec of a results folder and the spec resuming it
+RESUMABLE_CHANGES = ("replicates", "title", "description")
+
+
+# ------------------------------------------------------------------------------------ task ids, files
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:40] or "data"
+
+
+def task_id(spec: StudySpec, index: int, replicate: int) -> str:
+    """File-name id of a task: ``<index>-<data set label>-r<replicate>``."""
+    return f"{index:03d}-{_slug(spec.datasets[index].label)}-r{replicate:05d}"
+
+
+def _tasks(spec: StudySpec) -> list[tuple[int, int]]:
+    return [(i, r) for r in range(spec.replicates) for i in range(len(spec.datasets))]
+
+
+def _paths(directory: str, tid: str) -> tuple[str, str]:
+    base = os.path.join(directory, TASKS_DIR, tid)
+    return base + ".parquet", base + ".error.json"
+
+
+def _read_task(path: str):
+    try:
+        return pd.read_parquet(path)
+    except Exception:  # noqa: BLE001 — a file cut short by a kill: computed again
+        return None
+
+
+def collect_results(directory: str, spec: StudySpec) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The table of every saved task of ``spec`` in ``directory``, and the table of failed tasks."""
+    import json
+
+    frames, errors = [], []
+    for i, r in _tasks(spec):
+        tid = task_id(spec, i, r)
+        res, err = _paths(directory, tid)
+        df = _read_task(res) if os.path.exists(res) else None
+        if df is not None:
+            frames.append(df)
+        elif os.path.exists(err):
+            try:
+                with open(err, encoding="utf-8") as fh:
+                    errors.append(json.load(fh))
+            except (OSError, ValueError):
+                pass
+    table = sort_table(pd.concat(frames, ignore_index=True)) if frames else rows_to_frame([])
+    return table, rows_to_frame(errors, ERROR_COLUMNS)
+
+
+def _comparable_dict(spec: StudySpec) -> dict:
+    d = spec_to_dict(spec)
+    for k in RESUMABLE_CHANGES:
+        d.pop(k, None)
+    return d
+
+
+def _absolute_csv_paths(spec: StudySpec) -> StudySpec:
+    """The spec with CSV paths made absolute (the copy in the results folder must find them)."""
+    ds = []
+    for d in spec.datasets:
+        if d.name == "csv" and d.path and not os.path.isabs(d.path):
+            d = dataclasses.replace(d, path=os.path.abspath(os.path.join(spec.base_dir or ".", d.path)))
+        ds.append(d)
+    return dataclasses.replace(spec, datasets=tuple(ds))
+
+
+def _prepare_directory(directory: str, spec: StudySpec) -> None:
+    os.makedirs(os.path.join(directory, TASKS_DIR), exist_ok=True)
+    path = os.path.join(directory, SPEC_FILE)
+    if os.path.exists(path):
+        try:
+            old = load_spec(path)
+        except SpecError as exc:
+            raise ValueError(f"{directory!r} holds a spec.toml that cannot be read ({exc}); choose another "
+                             "results folder.") from None
+        if _comparable_dict(old) != _comparable_dict(spec):
+            raise ValueError(f"{directory!r} holds the results of a different study ({old.name!r}, or the same name "
+                             "with other data sets, grid, criteria or seed); choose another results folder, or "
+                             "rerun with the spec stored there to resume it.")
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(spec_to_toml(spec))
+    os.replace(tmp, path)
+
+
+def _write_frame(path: str, df: pd.DataFrame) -> None:
+    tmp = path + f".{uuid.uuid4().hex[:6]}.tmp"
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, path)  # atomic: a kill never leaves half a file under the final name
+
+
+# ------------------------------------------------------------------------------------ the task wrapper
+def _run_task_safe(spec: StudySpec, index: int, replicate: int, n_threads, csv_arrays):
+    """Run one task; an exception becomes an error record (the run goes on)."""
+    from .tasks import run_task
+
+    t0 = time.perf_counter()
+    try:
+        table = run_task(spec, index, replicate, n_threads=n_threads, csv_arrays=csv_arrays)
+        return "ok", table, None, time.perf_counter() - t0
+    except Exception as exc:  # noqa: BLE001 — reported per task, with its traceback
+        return "error", f"{type(exc).__name__}: {exc}", traceback.format_exc(), time.perf_counter() - t0
+
+
+def _load_csv(spec: StudySpec) -> dict:
+    """The CSV data sets of ``spec`` loaded once by the client: index -> (X, y ±1, classes, names)."""
+    from .. import data as _data
+
+    out = {}
+    for i, d in enumerate(spec.datasets):
+        if d.name != "csv":
+            continue
+        path = d.path if os.path.isabs(d.path) else os.path.join(spec.base_dir or ".", d.path)
+        ds = _data.dataset_from_csv(path, label_column=d.label_column, standardize=False)
+        if ds.is_multiclass:
+            raise SpecError(f"datasets[{i}] ({d.label}): the file has {ds.n_classes} classes; studies are binary.")
+        out[i] = (ds.X, ds.y, tuple(ds.classes), tuple(ds.feature_names))
+    return out
+
+
+def check_spec_data(spec: StudySpec, csv: dict | None = None) -> None:
+    """Check what only the data can tell, before any task is sent: draw replicate 0 of every data set.
+
+    Raises
+    ------
+    SpecError
+        A data set that cannot be drawn with its parameters, is not binary, has no test set, has no
+        truth for GCKL/MISCLASS, too few points per class for the folds, or too few for R prototypes.
+    """
+    from .tasks import SHIPPED, make_task_data
+
+    csv = _load_csv(spec) if csv is None else csv
+    for i, d in enumerate(spec.datasets):
+        where = f"datasets[{i}] ({d.label})"
+        try:
+            td = make_task_data(spec, i, 0, csv.get(i))
+        except (SpecError, ValueError) as exc:
+            raise SpecError(f"{where}: {exc}") from None
+        if td.X_test is None:
+            hint = (f"use n below its {td.train.params.get('n_rows')} rows so that the others are held out"
+                    if d.name in SHIPPED else "it has no test sample")
+            raise SpecError(f"{where}: no test points — {hint}.")
+        counts = np.bincount((td.train.y > 0).astype(int), minlength=2)
+        k_needed = 2
+        if spec.svm is not None and "kfold" in spec.svm.criteria:
+            k_needed = max(k_needed, spec.svm.k)
+        if spec.irwls is not None and len(spec.irwls.C) * max(1, len(spec.irwls.sigmas)) > 1:
+            k_needed = max(k_needed, spec.irwls.k)
+        if counts.min() < k_needed:
+            raise SpecError(f"{where}: the first replicate has {counts.min()} points in its smaller class; "
+                            f"{k_needed}-fold cross-validation needs at least {k_needed}. Use a larger n or fewer folds.")
+        if spec.svm is not None and td.p is None and {"gckl", "misclass"} & set(spec.svm.criteria):
+            raise SpecError(f"{where}: GCKL and MISCLASS need the true p(x); {d.name} does not know it. Remove them "
+                            "from svm.criteria (they are added by themselves where the truth is known).")
+        if spec.irwls is not None and spec.irwls.kernel == "rbf":
+            R = d.n_prototypes or spec.irwls.n_prototypes
+            n_fold = int(td.train.X.shape[0] * (spec.irwls.k - 1) / spec.irwls.k)
+            if R > n_fold:
+                raise SpecError(f"{where}: R = {R} prototypes exceed the {n_fold} points of a training fold.")
+        if spec.ivm is not None and (d.name in SHIPPED or d.name == "csv"):
+            raise SpecError(f"{where}: the [ivm] section needs simulated data (an independent tuning sample).")
+
+
+# ------------------------------------------------------------------------------------ Dask
+def _numba_cache_dir() -> str | None:
+    import svmviz  # noqa: F401 — chooses NUMBA_CACHE_DIR if unset
+
+    return os.environ.get("NUMBA_CACHE_DIR") or None
+
+
+def worker_environment() -> dict:
+    """Environment of the embedded cluster's workers: one BLAS / OpenMP / numba thread, the shared numba cache."""
+    env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+    cache = _numba_cache_dir()
+    if cache:
+        env["NUMBA_CACHE_DIR"] = cache
+    return env
+
+
+try:
+    from distributed.diagnostics.plugin import WorkerPlugin as _WorkerPlugin
+except ImportError:  # pragma: no cover — distributed is a dependency
+    _WorkerPlugin = object
+
+
+class StudyWorkerSetup(_WorkerPlugin):
+    """Set a Dask worker up for study tasks, once per worker process.
+
+    One BLAS thread (``threadpoolctl``), and the client's numba cache folder when the worker can
+    write it (workers on other machines keep their own): each worker loads the compiled kernels from
+    the cache — or compiles them once — and every later task reuses them.
+    """
+
+    name = "svmviz-study-setup"
+
+    def __init__(self, numba_cache_dir: str | None = None):
+        self.numba_cache_dir = numba_cache_dir
+
+    def setup(self, worker=None):
+        import sys
+
+        try:
+            from threadpoolctl import threadpool_limits
+
+            self._limits = threadpool_limits(1)  # kept: the limit holds while the plugin lives
+        except ImportError:  # pragma: no cover
+            pass
+        path = self.numba_cache_dir
+        if not path:
+            return
+        import svmviz
+
+        if not svmviz._creatable(path):
+            return
+        cfg = sys.modules.get("numba.core.config")
+        if "svmviz._smo" in sys.modules:
+            return  # kernels already loaded with the worker's own cache
+        os.environ["NUMBA_CACHE_DIR"] = path
+        if cfg is not None:
+            cfg.CACHE_DIR = path
+
+
+def default_workers() -> int:
+    """Workers of the embedded cluster by default: one per core."""
+    return max(1, os.cpu_count() or 1)
+
+
+def _local_cluster(n_workers: int):
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=int(n_workers), threads_per_worker=1, processes=True, dashboard_address=None,
+                        env=worker_environment(), silence_logs=logging.ERROR)
+
+
+_SHARED = {"lock": threading.Lock(), "cluster": None, "client": None}
+
+
+def shared_client(n_workers: int | None = None):
+    """The process's embedded Dask cluster (started on first use, closed at exit) and its client.
+
+    The app runs its studies here: one cluster per server process, whatever the number of sessions.
+    """
+    from distributed import Client
+
+    with _SHARED["lock"]:
+        client = _SHARED["client"]
+        if client is not None and client.status == "running" and _SHARED["cluster"].status.name == "running":
+            return client
+        _close_shared_locked()
+        cluster = _local_cluster(n_workers or default_workers())
+        client = Client(cluster, set_as_default=False)
+        client.register_plugin(StudyWorkerSetup(_numba_cache_dir()), name=StudyWorkerSetup.name)
+        _SHARED["cluster"], _SHARED["client"] = cluster, client
+        return client
+
+
+def _close_shared_locked():
+    for key in ("client", "cluster"):
+        obj = _SHARED[key]
+        _SHARED[key] = None
+        if obj is not None:
+            try:
+                obj.close()
+            except Exception:  # noqa: BLE001 — closing at exit: nothing left to report to
+                pass
+
+
+def close_shared_client() -> None:
+    """Close the embedded cluster of :func:`shared_client` (also done at exit)."""
+    with _SHARED["lock"]:
+        _close_shared_locked()
+
+
+atexit.register(close_shared_client)
+
+
+def _scheduler_from_env() -> str | None:
+    import dask
+
+    addr = dask.config.get("scheduler-address", None) or os.environ.get("DASK_SCHEDULER_ADDRESS")
+    return addr or None
+
+
+# ------------------------------------------------------------------------------------ the run
+def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | None = None, client=None,
+              progress: Callable | None = None, replicates: int | None = None) -> StudyResults:
+    """Run a study (or the part of it that is not in ``out`` yet) and return its table.
+
+    Parameters
+    ----------
+    spec : StudySpec, dict, str or os.PathLike
+        The spec object, its TOML file, or the name of a ready-made spec.
+    out : str or os.PathLike, optional
+        Results folder (created; resumed if it holds this study). None: keep the results in memory only.
+    scheduler : str, optional
+        Address of an existing Dask scheduler (``tcp://host:8786``). Without it and without
+        ``workers``, ``DASK_SCHEDULER_ADDRESS`` is used when set.
+    workers : int, optional
+        Worker processes of an embedded ``LocalCluster`` (default: one per core, at most one per
+        task); 0 runs every task in this process.
+    client : distributed.Client, optional
+        Use this client (its cluster is left running).
+    progress : callable(done, total, message), optional
+        Called as each task completes (``done`` counts the tasks already saved too).
+    replicates : int, optional
+        Override the spec's number of replicates.
+
+    Returns
+    -------
+    StudyResults
+        ``table`` (one row per data set, replicate and criterion), ``errors`` (failed tasks),
+        ``n_computed`` (tasks computed now).
+
+    Raises
+    ------
+    SpecError
+        An invalid spec (before any task runs).
+    ValueError
+        ``out`` holds another study, or a bad ``workers``.
+    """
+    spec = load_spec(spec)
+    if replicates is not None:
+        spec = spec.replace(replicates=replicates)
+    if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 0):
+        raise ValueError(f"workers must be an integer ≥ 0 (0: in this process); got {workers!r}.")
+    csv = _load_csv(spec)
+    check_spec_data(spec, csv)
+    directory = None if out is None else os.fspath(out)
+    stored = _absolute_csv_paths(spec)
+    if directory is not None:
+        _prepare_directory(directory, stored)
+    todo, memory = [], {}
+    for i, r in _tasks(spec):
+        if directory is not None:
+            res, _ = _paths(directory, task_id(spec, i, r))
+            if os.path.exists(res) and _read_task(res) is not None:
+                continue
+        todo.append((i, r))
+    total, done = spec.n_tasks, spec.n_tasks - len(todo)
+    errors_now = {}
+    if progress is not None:
+        progress(done, total, f"{done} of {total} tasks already saved" if done else f"{total} tasks to run")
+
+    def record(i, r, outcome):
+        nonlocal done
+        seconds = outcome[3]
+        tid = task_id(spec, i, r)
+        done += 1
+        if outcome[0] == "ok":
+            if directory is not None:
+                res, err = _paths(directory, tid)
+                _write_frame(res, outcome[1])
+                if os.path.exists(err):
+                    os.remove(err)
+            else:
+                memory[(i, r)] = outcome[1]
+            msg = f"{spec.datasets[i].label}, replicate {r} done ({seconds:.1f} s)"
+        else:
+            from .tasks import task_seeds
+
+            rec = dict(study=spec.name, dataset=spec.datasets[i].label, dataset_index=i, replicate=r,
+                       seed=task_seeds(spec.seed, r).data, error=outcome[1], traceback=outcome[2])
+            errors_now[(i, r)] = rec
+            if directory is not None:
+                write_json(_paths(directory, tid)[1], rec)
+            msg = f"{spec.datasets[i].label}, replicate {r} FAILED: {outcome[1]}"
+        if progress is not None:
+            progress(done, total, msg)
+
+    if todo:
+        if client is None and scheduler is None and workers is None:
+            scheduler = _scheduler_from_env()
+        if client is None and scheduler is None and workers == 0:
+            for i, r in todo:
+                record(i, r, _run_task_safe(spec, i, r, None, csv.get(i)))
+        else:
+            _run_on_dask(spec, todo, csv, record, client=client, scheduler=scheduler, workers=workers)
+
+    if directory is not None:
+        table, errors = collect_results(directory, spec)
+        _write_frame(os.path.join(directory, RESULTS_FILE), table)
+        _write_frame(os.path.join(directory, ERRORS_FILE), errors)
+    else:
+        table = sort_table(pd.concat(list(memory.values()), ignore_index=True)) if memory else rows_to_frame([])
+        errors = rows_to_frame(list(errors_now.values()), ERROR_COLUMNS)
+    return StudyResults(table, errors, stored, directory, n_computed=len(todo))
+
+
+def _run_on_dask(spec, todo, csv, record, *, client, scheduler, workers):
+    from distributed import Client, as_completed
+
+    own_cluster = own_client = None
+    try:
+        if client is None:
+            if scheduler is not None:
+                own_client = client = Client(scheduler, set_as_default=False)
+            else:
+                n = min(int(workers) if workers else default_workers(), len(todo))
+                own_cluster = _local_cluster(n)
+                own_client = client = Client(own_cluster, set_as_default=False)
+        client.register_plugin(StudyWorkerSetup(_numba_cache_dir()), name=StudyWorkerSetup.name)
+        scattered = {i: client.scatter(arr, broadcast=True) for i, arr in csv.items()}
+        run = uuid.uuid4().hex[:8]
+        keys = [f"svmviz-study-{_slug(spec.name)}-{run}-{task_id(spec, i, r)}" for i, r in todo]
+        futures = client.map(_run_task_safe, [spec] * len(todo), [i for i, _ in todo], [r for _, r in todo],
+                             [1] * len(todo), [scattered.get(i) for i, _ in todo], key=keys, pure=False)
+        where = {f.key: t for f, t in zip(futures, todo)}
+        try:
+            for fut in as_completed(futures, loop=client.loop):
+                i, r = where[fut.key]
+                try:
+                    outcome = fut.result()
+                except Exception as exc:  # noqa: BLE001 — e.g. KilledWorker after repeated worker deaths
+                    outcome = ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc(), np.nan)
+                record(i, r, outcome)
+        finally:
+            pending = [f for f in futures if not f.done()]
+            if pending:
+                client.cancel(pending)
+    finally:
+        if own_client is not None:
+            own_client.close()
+        if own_cluster is not None:
+            own_cluster.close()
+
+
+# ------------------------------------------------------------------------------------ Tuning page
+def monte_carlo_study(name: str, n: int, params: dict, L, lambdas, sigmas, *, R: int, seed: int = 0,
+                      criteria=("gacv", "xa"), client=None, workers: int | None = None,
+                      progress: Callable | None = None):
+    """:func:`svmviz.tuning.inefficiency_study` on the study engine: R fresh data sets from one generator.
+
+    The same repetitions (seeds ``SeedSequence([seed, r])``) and the same numbers as the serial
+    ``inefficiency_study``, computed as one Dask task per repetition.
+
+    Parameters
+    ----------
+    name, n, params : the generator, its size and parameters (``nonstandard=True`` and Wahba's costs
+        for wahba2001 select the non-standard setting).
+    L : (L(−1), L(+1))
+    lambdas, sigmas : the grid.
+    R : int
+        Repetitions.
+    seed : int
+    criteria : tuple of str
+        Criteria judged by their inefficiency (keys of the [svm] section).
+    client, workers : where to run (see :func:`run_study`).
+    progress : callable(done, total, message), optional
+
+    Returns
+    -------
+    svmviz.tuning.InefficiencyStudy
+    """
+    from ..tuning import InefficiencyStudy
+
+    params = dict(params)
+    setting, costs = "standard", {}
+    if params.pop("nonstandard", False):
+        setting = "nonstandard"
+        costs = {k: params.pop(k) for k in ("C_plus", "C_minus", "pi_plus", "pi_minus") if k in params}
+    L = (float(L[0]), float(L[1]))
+    if L != (1.0, 1.0):
+        setting = "nonstandard"
+    d = {"name": f"monte-carlo-{_slug(name)}", "replicates": int(R), "seed": int(seed), "setting": setting,
+         "datasets": [{"name": name, "n": int(n), "params": params, "L": list(L)}],
+         "svm": {"criteria": list(criteria), "lambdas": [float(v) for v in np.asarray(lambdas)],
+                 "sigmas": [float(v) for v in np.asarray(sigmas)]}}
+    if costs:
+        d["costs"] = costs
+    res = run_study(spec_from_dict(d), None, client=client, workers=workers, progress=progress)
+    if res.n_failed:
+        raise ValueError(f"{res.n_failed} of {R} repetitions failed: {res.errors['error'].iloc[0]}")
+    t = res.table
+    val, low, high = {}, {}, {}
+    for c in criteria:
+        sub = t[t["criterion"] == c].sort_values("replicate")
+        val[c], low[c], high[c] = (sub[k].to_numpy(float) for k in ("inefficiency", "inefficiency_low",
+                                                                     "inefficiency_high"))
+    seeds = t[t["criterion"] == criteria[0]].sort_values("replicate")["seed"].to_numpy(np.int64)
+    return InefficiencyStudy(tuple(criteria), "misclass", val, low, high, seeds)

@@ -1,0 +1,318 @@
+"""The tidy results table of a study: one row per (data set, replicate, criterion or machine).
+
+Columns (:data:`COLUMNS`; NaN where a quantity does not apply or is unknown):
+
+========================  =================================================================================
+study, dataset            the spec's name and the data set's label
+dataset_name              its generator (or "csv"); ``dataset_index`` its position in the spec
+replicate, seed           replicate number r and the seed of its training sample
+n, d, n_test              training points, features, test points (independent sample or held-out rows)
+family                    "svm" (a criterion chooses a (λ, σ) grid point), "irwls" or "ivm" (a machine)
+criterion, label          the criterion's or machine's key ("gacv", "kfold", "USVC(s=2)", "IVM") and display name
+L_minus, L_plus           the weights (L(−1), L(+1))
+lam, sigma, C             the chosen λ (the method's own scale: Wahba's for SVM rows, the IVM's for IVM rows),
+                          Gaussian width σ, and C (IRWLS machines)
+i_sigma, j_lambda         the chosen grid indices (svm family); ``n_ties`` grid points tie with it
+criterion_value           the criterion's value at its minimum
+inefficiency              (BR)MISCLASS(chosen)/min over the grid (Wahba et al. 2001, §6), where the truth is known;
+                          ``inefficiency_low``/``_high`` its range over tied minimizers; ``misclass_min`` the grid minimum
+test_error                (L-weighted) error rate of the chosen model on the test points
+train_error, tune_error   the same on the training points and (IVM family) on the tuning sample
+bayes_error               the smallest achievable test error where the truth is known (L-weighted)
+machine_size              support vectors (SVM), import points |S| (IVM), prototypes R or inputs d (IRWLS)
+threshold                 Th = −b/w of a one-dimensional linear machine (Navia-Vázquez et al. 2004, Table 1)
+status                    0 if every solve behind the row converged
+seconds                   wall time to compute this criterion's surface (counting the full-data grid fits it
+                          uses: GACV, XA, XA_J, GCKL, MISCLASS share them) or to tune and fit this machine
+========================  =================================================================================
+
+Everything but ``seconds`` is a deterministic function of the spec: the table is identical whoever
+computes it (:data:`TIMING_COLUMNS` are left out when tables are compared).
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "COLUMNS",
+    "TIMING_COLUMNS",
+    "rows_to_frame",
+    "sort_table",
+    "comparable",
+    "load_results",
+    "StudyResults",
+    "summary_table",
+    "format_summary",
+]
+
+#: column name -> pandas dtype, in table order
+COLUMNS = {
+    "study": "string",
+    "dataset": "string",
+    "dataset_name": "string",
+    "dataset_index": "int64",
+    "replicate": "int64",
+    "seed": "int64",
+    "n": "int64",
+    "d": "int64",
+    "n_test": "int64",
+    "family": "string",
+    "criterion": "string",
+    "label": "string",
+    "L_minus": "float64",
+    "L_plus": "float64",
+    "lam": "float64",
+    "sigma": "float64",
+    "C": "float64",
+    "i_sigma": "float64",
+    "j_lambda": "float64",
+    "n_ties": "float64",
+    "criterion_value": "float64",
+    "inefficiency": "float64",
+    "inefficiency_low": "float64",
+    "inefficiency_high": "float64",
+    "misclass_min": "float64",
+    "test_error": "float64",
+    "train_error": "float64",
+    "tune_error": "float64",
+    "bayes_error": "float64",
+    "machine_size": "float64",
+    "threshold": "float64",
+    "status": "int64",
+    "seconds": "float64",
+}
+#: columns that depend on the machine and its load, not on the spec
+TIMING_COLUMNS = ("seconds",)
+#: the columns of the failed-tasks table
+ERROR_COLUMNS = {"study": "string", "dataset": "string", "dataset_index": "int64", "replicate": "int64",
+                 "seed": "int64", "error": "string", "traceback": "string"}
+RESULTS_FILE = "results.parquet"
+ERRORS_FILE = "errors.parquet"
+SPEC_FILE = "spec.toml"
+
+
+def rows_to_frame(rows: list[dict], columns: dict = COLUMNS) -> pd.DataFrame:
+    """A table with exactly ``columns`` (missing values NaN / 0 for ``status``), in their order and dtypes."""
+    df = pd.DataFrame(rows)
+    for c, dt in columns.items():
+        if c not in df.columns:
+            df[c] = 0 if c == "status" else (pd.NA if dt == "string" else np.nan)
+    extra = sorted(set(df.columns) - set(columns))
+    if extra:
+        raise ValueError(f"unexpected result column(s): {', '.join(extra)}.")
+    df = df[list(columns)]
+    return df.astype(columns)
+
+
+def _criterion_order(table: pd.DataFrame) -> pd.Series:
+    from .spec import IRWLS_METHODS, IVM_METHODS, SVM_CRITERIA
+
+    order = {c: i for i, c in enumerate(SVM_CRITERIA + IRWLS_METHODS + IVM_METHODS)}
+
+    def key(c):
+        base = str(c).split("(")[0]
+        return order.get(c, order.get(base, len(order)))
+
+    return table["criterion"].map(key)
+
+
+def sort_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows in spec order: data set, replicate, family, criterion (the paper's order of criteria)."""
+    if table.empty:
+        return table.reset_index(drop=True)
+    fam = table["family"].map({"svm": 0, "irwls": 1, "ivm": 2})
+    order = pd.DataFrame({"d": table["dataset_index"], "r": table["replicate"], "f": fam,
+                          "c": _criterion_order(table), "s": table["criterion"]})
+    idx = order.sort_values(["d", "r", "f", "c", "s"], kind="stable").index
+    return table.loc[idx].reset_index(drop=True)
+
+
+def comparable(table: pd.DataFrame) -> pd.DataFrame:
+    """The table without its timing columns, sorted: two runs of one spec give equal frames."""
+    return sort_table(table.drop(columns=[c for c in TIMING_COLUMNS if c in table.columns]))
+
+
+class StudyResults:
+    """A finished (or partial) study read from its results directory.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        The tidy table (:data:`COLUMNS`).
+    errors : pandas.DataFrame
+        The failed tasks (data set, replicate, seed, error message, traceback).
+    spec : StudySpec or None
+        The spec stored beside the table.
+    directory : str or None
+    n_tasks : int
+        Tasks of the spec; ``n_done`` of them have results, ``n_failed`` failed.
+    n_computed : int
+        Tasks computed by the run that returned this object (the others were read from disk).
+    """
+
+    def __init__(self, table, errors, spec=None, directory=None, n_computed=0):
+        self.table = table
+        self.errors = errors
+        self.spec = spec
+        self.directory = directory
+        self.n_computed = int(n_computed)
+
+    @property
+    def n_tasks(self) -> int:
+        return 0 if self.spec is None else self.spec.n_tasks
+
+    @property
+    def n_done(self) -> int:
+        if self.table.empty:
+            return 0
+        return int(self.table[["dataset_index", "replicate"]].drop_duplicates().shape[0])
+
+    @property
+    def n_failed(self) -> int:
+        return int(self.errors.shape[0])
+
+    def __repr__(self) -> str:
+        name = self.spec.name if self.spec is not None else "?"
+        return (f"StudyResults({name!r}: {self.n_done}/{self.n_tasks} tasks, {self.n_failed} failed, "
+                f"{len(self.table)} rows)")
+
+
+def load_results(directory) -> StudyResults:
+    """Read a results directory written by :func:`svmviz.studies.run_study` (or the ``svmviz study run`` command).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+
+    Returns
+    -------
+    StudyResults
+
+    Raises
+    ------
+    ValueError
+        Not a results directory (no ``spec.toml``), or an unreadable table.
+    """
+    from .engine import collect_results
+    from .spec import load_spec
+
+    directory = os.fspath(directory)
+    spec_path = os.path.join(directory, SPEC_FILE)
+    if not os.path.isdir(directory):
+        raise ValueError(f"no folder {directory!r}.")
+    if not os.path.isfile(spec_path):
+        raise ValueError(f"{directory!r} is not a study results folder: it has no {SPEC_FILE} "
+                         "(run 'svmviz study run SPEC --out DIR' to make one).")
+    spec = load_spec(spec_path)
+    table, errors = collect_results(directory, spec)
+    return StudyResults(table, errors, spec, directory)
+
+
+# ------------------------------------------------------------------------------------ summary
+def _quantiles(v: pd.Series) -> tuple:
+    v = v.dropna()
+    if v.empty:
+        return (np.nan, np.nan, np.nan)
+    q = np.quantile(v.to_numpy(float), [0.25, 0.5, 0.75])
+    return float(q[1]), float(q[0]), float(q[2])
+
+
+def _win_rate(sub: pd.DataFrame, base: pd.DataFrame, metric: str) -> float:
+    """P(criterion's metric < baseline's) + ½ P(equal), over replicates where both are known."""
+    a = sub.set_index("replicate")[metric]
+    b = base.set_index("replicate")[metric]
+    both = pd.concat([a, b], axis=1, keys=["a", "b"]).dropna()
+    if both.empty:
+        return np.nan
+    return float(np.mean((both["a"] < both["b"]) + 0.5 * (both["a"] == both["b"])))
+
+
+def summary_table(table: pd.DataFrame, *, baseline: str = "kfold", published=None) -> pd.DataFrame:
+    """Median and IQR per data set and criterion, and each criterion's win rate against k-fold CV.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A results table.
+    baseline : str, default "kfold"
+        The criterion the others are compared with (within the same data set and family).
+    published : pandas.DataFrame, optional
+        :func:`svmviz.studies.published.published_table` rows (matched by generator name and
+        criterion); their text is added as a column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (data set, family, criterion): ``replicates``; median, q25, q75 of
+        ``inefficiency``, ``test_error`` and ``machine_size``; ``win_vs_baseline_inefficiency`` and
+        ``win_vs_baseline_test`` = P(lower than the baseline's) + ½ P(equal) over replicates;
+        ``median_seconds``; ``published``.
+    """
+    out = []
+    if table.empty:
+        return pd.DataFrame(out)
+    for (di, ds, dname, fam), grp in table.groupby(["dataset_index", "dataset", "dataset_name", "family"], sort=True):
+        base = grp[grp["criterion"] == baseline]
+        crit_order = grp.drop_duplicates("criterion")
+        crit_order = crit_order.iloc[np.argsort(_criterion_order(crit_order).to_numpy(), kind="stable")]
+        for crit, label in zip(crit_order["criterion"], crit_order["label"]):
+            sub = grp[grp["criterion"] == crit]
+            row = {"dataset": ds, "family": fam, "criterion": crit, "label": label, "replicates": int(sub.shape[0])}
+            for metric in ("inefficiency", "test_error", "machine_size"):
+                med, lo, hi = _quantiles(sub[metric])
+                row[f"{metric}_median"], row[f"{metric}_q25"], row[f"{metric}_q75"] = med, lo, hi
+            if not base.empty and crit != baseline:
+                row["win_vs_baseline_inefficiency"] = _win_rate(sub, base, "inefficiency")
+                row["win_vs_baseline_test"] = _win_rate(sub, base, "test_error")
+            else:
+                row["win_vs_baseline_inefficiency"] = row["win_vs_baseline_test"] = np.nan
+            row["bayes_error"] = float(sub["bayes_error"].iloc[0]) if sub["bayes_error"].notna().any() else np.nan
+            row["median_seconds"] = float(sub["seconds"].median())
+            row["published"] = ""
+            if published is not None and not published.empty:
+                pub = published[(published["dataset_name"] == dname) & (published["criterion"] == crit)]
+                row["published"] = "; ".join(pub["text"].tolist())
+            out.append(row)
+    return pd.DataFrame(out)
+
+
+def _fmt_iqr(med, lo, hi, digits=4) -> str:
+    if not np.isfinite(med):
+        return "—"
+    return f"{med:.{digits}g} [{lo:.{digits}g}, {hi:.{digits}g}]"
+
+
+def format_summary(summary: pd.DataFrame, *, baseline_label: str = "k-fold CV") -> str:
+    """The summary as a plain-text table for the terminal (``svmviz study show``)."""
+    if summary.empty:
+        return "(no results yet)"
+    headers = ["data set", "criterion", "R", "inefficiency median [IQR]", "test error median [IQR]",
+               "size median", f"wins vs {baseline_label} (ineff / test)", "s", "published"]
+    lines = []
+    for _, r in summary.iterrows():
+        wins = "—"
+        if np.isfinite(r["win_vs_baseline_inefficiency"]) or np.isfinite(r["win_vs_baseline_test"]):
+            a = r["win_vs_baseline_inefficiency"]
+            b = r["win_vs_baseline_test"]
+            wins = f"{'—' if not np.isfinite(a) else f'{a:.2f}'} / {'—' if not np.isfinite(b) else f'{b:.2f}'}"
+        lines.append([str(r["dataset"]), str(r["label"]), str(r["replicates"]),
+                      _fmt_iqr(r["inefficiency_median"], r["inefficiency_q25"], r["inefficiency_q75"]),
+                      _fmt_iqr(r["test_error_median"], r["test_error_q25"], r["test_error_q75"]),
+                      "—" if not np.isfinite(r["machine_size_median"]) else f"{r['machine_size_median']:g}",
+                      wins, f"{r['median_seconds']:.2f}", str(r["published"] or "")])
+    widths = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(headers)]
+    fmt = "  ".join("{:<" + str(w) + "}" for w in widths)
+    out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths))]
+    out += [fmt.format(*l) for l in lines]
+    return "\n".join(out)
+
+
+def write_json(path: str, obj) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(obj, fh)
+    os.replace(tmp, path)
