@@ -142,8 +142,8 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
     """Prediction shared by :class:`KernelLogisticRegression` and :class:`IVMClassifier`."""
 
     def _kernel(self, A, B=None):
-        return gram(A, B, kernel=getattr(self, "kernel_", self.kernel), sigma=self.sigma,
-                    degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+        return gram(A, B, kernel=self.kernel_, sigma=self.sigma, degree=self.degree, gamma=self.gamma,
+                    coef0=self.coef0)
 
     def _logits(self, X):
         """(m, M) logits f_j(x) = b_j + Σ_s a_sj K(x, x_s) against the base class."""
@@ -196,6 +196,7 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
         lam = check_positive(self.lam, "lam")
         tol = check_positive(self.tol, "tol")
         max_iter = _check_int(self.max_iter, "max_iter")
+        self.kernel_ = self.kernel  # the kernel every later gram of this model uses
         return X, Y, classes, codes, lam, tol, max_iter
 
 
@@ -545,6 +546,7 @@ class IVMPath:
             raise ValueError(f"index must be in 0..{self.lams.size - 1}; got {index!r}.")
         est = clone(self.estimator).set_params(lam=float(self.lams[int(index)]))
         est._set_state(self._X, self.classes, self._states[int(index)])
+        est.kernel_ = self.estimator.kernel_
         if hasattr(self.estimator, "feature_names_in_"):
             est.feature_names_in_ = self.estimator.feature_names_in_
         return est

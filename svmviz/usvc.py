@@ -633,6 +633,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         tol = check_positive(self.tol, "tol")
         self.kernel_ = self.kernel
         if R is not None:
+            self._gram(X[:1])  # the kernel and its parameters are valid, before the prototype search
             if self.prototypes == "kmeans":
                 centres = _kmeans_prototypes(X, R, self.random_state)
             else:
