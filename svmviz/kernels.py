@@ -5,8 +5,17 @@ Conventions (SPEC §1): Gaussian ``K(x, x') = exp(-||x - x'||² / (2σ²))`` —
 
 Two layers: private ``@njit`` kernels on contiguous float64 arrays, and :func:`gram`, the public
 wrapper that validates and dispatches.
+
+Kernel objects. Wherever ``kernel=`` is accepted it is either a name in :data:`KERNELS` or a *kernel
+object*: a callable ``kernel(A, B=None)`` returning the (n_A, n_B) float64 gram matrix. An object
+with a ``fit(X)`` method learns from the training inputs (e.g. the [0, 1] map of each coordinate of
+an SS-ANOVA kernel); :func:`fit_kernel` returns a fitted deep copy of it, so the user's object is
+never changed. An object may offer ``diagonal(A) -> (n_A,)``; :func:`kernel_diagonal` uses it and
+otherwise takes the diagonal of small blocks of the gram.
 """
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 from numba import njit
@@ -87,7 +96,49 @@ def rbf_from_squared_distances(D, sigma: float) -> np.ndarray:
     return _rbf_from_sq_dists(np.ascontiguousarray(D, dtype=np.float64), sigma)
 
 
-def gram(A, B=None, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3,
+def _check_pair(A, B):
+    A = check_matrix(A, "A")
+    B = A if B is None else check_matrix(B, "B")
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(f"A has {A.shape[1]} features and B has {B.shape[1]}; they must match.")
+    return A, B
+
+
+def _is_kernel_object(kernel) -> bool:
+    return not isinstance(kernel, str) and callable(kernel)
+
+
+def _check_kernel_spec(kernel):
+    if isinstance(kernel, str):
+        if kernel not in KERNELS:
+            raise ValueError(f"kernel must be one of {KERNELS} or a kernel object; got {kernel!r}.")
+        return
+    if not callable(kernel):
+        raise ValueError(
+            f"kernel must be one of {KERNELS} or a kernel object (a callable kernel(A, B=None) "
+            f"returning the gram matrix); got {type(kernel).__name__} {kernel!r}."
+        )
+
+
+def _object_gram(kernel, A, B, same: bool) -> np.ndarray:
+    """Call a kernel object and check that it returned a finite (n_A, n_B) matrix."""
+    K = kernel(A) if same else kernel(A, B)
+    try:
+        K = np.asarray(K, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the kernel object {kernel!r} returned something that is not numeric ({exc}).") from None
+    want = (A.shape[0], B.shape[0])
+    if K.shape != want:
+        raise ValueError(
+            f"the kernel object {kernel!r} returned a matrix of shape {K.shape}; expected {want} "
+            "(rows of A by rows of B)."
+        )
+    if not np.all(np.isfinite(K)):
+        raise ValueError(f"the kernel object {kernel!r} returned NaN or infinite values.")
+    return np.ascontiguousarray(K)
+
+
+def gram(A, B=None, *, kernel="rbf", sigma: float = 1.0, degree: int = 3,
          gamma: float = 1.0, coef0: float = 1.0) -> np.ndarray:
     """Gram matrix ``K[i, j] = k(A[i], B[j])``.
 
@@ -95,7 +146,10 @@ def gram(A, B=None, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3,
     ----------
     A : array of shape (n_A, d)
     B : array of shape (n_B, d), optional (defaults to ``A``)
-    kernel : {"rbf", "linear", "poly"}
+    kernel : {"rbf", "linear", "poly"} or kernel object
+        A name, or a callable ``kernel(A, B=None) -> (n_A, n_B)`` (e.g.
+        :class:`SSANOVAKernel`; fit it first with :func:`fit_kernel` if it has a ``fit`` method).
+        ``sigma``, ``degree``, ``gamma``, ``coef0`` are ignored for a kernel object.
     sigma : float
         Gaussian width, ``exp(-||x - x'||² / (2σ²))`` (Wahba et al. 2001, §6).
     degree, gamma, coef0 : polynomial kernel ``(γ x·x' + c0)^degree``.
@@ -104,10 +158,11 @@ def gram(A, B=None, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3,
     -------
     K : ndarray of shape (n_A, n_B), float64, C-contiguous.
     """
-    A = check_matrix(A, "A")
-    B = A if B is None else check_matrix(B, "B")
-    if A.shape[1] != B.shape[1]:
-        raise ValueError(f"A has {A.shape[1]} features and B has {B.shape[1]}; they must match.")
+    same = B is None
+    A, B = _check_pair(A, B)
+    _check_kernel_spec(kernel)
+    if _is_kernel_object(kernel):
+        return _object_gram(kernel, A, B, same)
     if kernel == "rbf":
         return _rbf_gram(A, B, check_positive(sigma, "sigma"))
     if kernel == "linear":
@@ -117,3 +172,81 @@ def gram(A, B=None, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3,
             raise ValueError(f"degree must be a positive integer; got {degree!r}.")
         return _poly_gram(A, B, float(degree), check_positive(gamma, "gamma"), float(coef0))
     raise ValueError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
+
+
+def fit_kernel(kernel, X):
+    """The kernel to use after fitting on training inputs ``X``.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "linear", "poly"} or kernel object
+    X : array of shape (n, d)
+        Training inputs.
+
+    Returns
+    -------
+    kernel_ : str or kernel object
+        A name unchanged; an object with a ``fit(X)`` method as a fitted deep copy
+        (``copy.deepcopy(kernel).fit(X)``; the caller's object is untouched); any other callable
+        unchanged.
+    """
+    _check_kernel_spec(kernel)
+    if isinstance(kernel, str) or not callable(getattr(kernel, "fit", None)):
+        return kernel
+    fitted = copy.deepcopy(kernel)
+    out = fitted.fit(check_matrix(X, "X"))
+    return fitted if out is None else out
+
+
+_DIAG_BLOCK = 256  # rows per block when a kernel object has no diagonal(): 256² floats = 0.5 MB
+
+
+def kernel_diagonal(kernel, A, **params) -> np.ndarray:
+    """``K(x_i, x_i)`` for every row of ``A``.
+
+    GACV and ξα (Wahba et al. 2001, eqs. 13–15) need K_ii; it is 1 for the Gaussian but not for a
+    linear, polynomial or SS-ANOVA kernel.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "linear", "poly"} or kernel object
+        An object's own ``diagonal(A)`` is used when it has one, otherwise the diagonals of
+        (256 × 256) blocks of its gram.
+    A : array of shape (n_A, d)
+    **params
+        ``sigma``, ``degree``, ``gamma``, ``coef0`` as in :func:`gram` (names only).
+
+    Returns
+    -------
+    diag : ndarray of shape (n_A,)
+    """
+    A = check_matrix(A, "A")
+    _check_kernel_spec(kernel)
+    unknown = set(params) - {"sigma", "degree", "gamma", "coef0"}
+    if unknown:
+        raise ValueError(f"unknown kernel parameters {sorted(unknown)}; use sigma, degree, gamma, coef0.")
+    if _is_kernel_object(kernel):
+        if callable(getattr(kernel, "diagonal", None)):
+            d = np.asarray(kernel.diagonal(A), dtype=np.float64)
+            if d.shape != (A.shape[0],) or not np.all(np.isfinite(d)):
+                raise ValueError(
+                    f"the kernel object {kernel!r} returned a diagonal of shape {d.shape} (or with NaN); "
+                    f"expected ({A.shape[0]},) finite values."
+                )
+            return np.ascontiguousarray(d)
+        out = np.empty(A.shape[0])
+        for s in range(0, A.shape[0], _DIAG_BLOCK):
+            blk = A[s:s + _DIAG_BLOCK]
+            out[s:s + blk.shape[0]] = np.diag(_object_gram(kernel, blk, blk, True))
+        return out
+    if kernel == "rbf":
+        check_positive(params.get("sigma", 1.0), "sigma")
+        return np.ones(A.shape[0])
+    sq = np.einsum("ij,ij->i", A, A)
+    if kernel == "linear":
+        return sq
+    degree = params.get("degree", 3)
+    if int(degree) != degree or degree < 1:
+        raise ValueError(f"degree must be a positive integer; got {degree!r}.")
+    gamma = check_positive(params.get("gamma", 1.0), "gamma")
+    return (gamma * sq + float(params.get("coef0", 1.0))) ** float(degree)
