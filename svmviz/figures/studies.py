@@ -15,22 +15,28 @@ from .theme import METHOD_STYLES, apply_theme, legend_below
 
 #: axis titles of the metrics a distribution can show
 METRIC_LABELS = {
-    "inefficiency": "inefficiency = (BR)MISCLASS(chosen) / grid minimum",
+    "inefficiency": "(BR)MISCLASS(chosen) / grid minimum",
     "test_error": "test error of the chosen model",
     "machine_size": "machine size (support vectors, import points, prototypes)",
     "threshold": "threshold Th = −b/w",
     "tune_error": "tuning-set error",
     "seconds": "seconds per replicate",
 }
+#: figure titles (followed by "over R replicates")
+METRIC_TITLES = {"inefficiency": "Inefficiency", "test_error": "Test error of the chosen model",
+                 "machine_size": "Machine size", "threshold": "Threshold Th = −b/w", "tune_error": "Tuning-set error",
+                 "seconds": "Seconds"}
+#: criteria that only studies show (black is kept for the published values)
+_STUDY_COLORS = {"kfold": "#555555", "xa_j": "#bcbd22"}
 _PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
             "#17becf")
 
 
 def criterion_color(key: str, index: int = 0) -> str:
     """The colour of a criterion or machine: the theme's where it has one, else a palette colour."""
+    if key in _STUDY_COLORS:
+        return _STUDY_COLORS[key]
     style = METHOD_STYLES.get(key) or METHOD_STYLES.get(key.lower())
-    if key == "kfold":
-        return "#000000"
     if style:
         return style["color"]
     return _PALETTE[index % len(_PALETTE)]
@@ -157,11 +163,14 @@ def plot_distribution(dd: DistributionData, *, title: str | None = None, height:
             shown.add("published")
         if ds in dd.bayes:
             fig.add_hline(y=dd.bayes[ds], line=dict(color="gray", dash="dot"), row=1, col=col,
-                          annotation_text="Bayes error", annotation_position="bottom right")
+                          annotation_text="Bayes error", annotation_position="bottom left")
     n_rep = max((v.size for v in dd.values.values()), default=0)
-    apply_theme(fig, title=title or f"{dd.metric_label.split(' =')[0].capitalize()} over {n_rep} replicates",
+    apply_theme(fig, title=title or f"{METRIC_TITLES.get(dd.metric, dd.metric)} over {n_rep} replicates",
                 ytitle=dd.metric_label, height=height)
-    fig.update_xaxes(tickangle=-30)
+    if n_ds > 1:  # several panels: the legend names the boxes (and the hover does)
+        fig.update_xaxes(showticklabels=False)
+    else:
+        fig.update_xaxes(tickangle=0, automargin=True)
     return legend_below(fig)
 
 

@@ -6,8 +6,8 @@ Where the tasks run:
   processes with one thread each (the numba kernels already use a core each; a thread pool inside a
   worker would oversubscribe the machine), sharing the client's numba cache folder;
 * ``scheduler="tcp://host:8786"`` — or Dask's usual ``DASK_SCHEDULER_ADDRESS`` environment
-  variable — an existing cluster; each worker is set up once (one BLAS thread, numba's cache folder)
-  by a worker plugin;
+  variable — an existing cluster; each worker is set up once (numba's cache folder) by a worker
+  plugin, and runs each task on one thread;
 * ``workers=0``: in this process, one task after the other (the reference the others must equal).
 
 The results folder holds ``spec.toml`` (the spec, as run), ``tasks/<task>.parquet`` (the rows of
@@ -231,11 +231,15 @@ except ImportError:  # pragma: no cover — distributed is a dependency
 
 
 class StudyWorkerSetup(_WorkerPlugin):
-    """Set a Dask worker up for study tasks, once per worker process.
+    """Set a Dask worker up for study tasks, once per worker process: the client's numba cache folder.
 
-    One BLAS thread (``threadpoolctl``), and the client's numba cache folder when the worker can
-    write it (workers on other machines keep their own): each worker loads the compiled kernels from
-    the cache — or compiles them once — and every later task reuses them.
+    When the worker can write the client's ``NUMBA_CACHE_DIR`` (workers on other machines keep their
+    own) and has not loaded the kernels yet, it uses that folder: each worker loads the compiled
+    kernels from the cache — or compiles them once — and every later task reuses them. One BLAS
+    thread per worker comes from the environment: Dask's nanny starts every worker with
+    ``OMP_NUM_THREADS=MKL_NUM_THREADS=OPENBLAS_NUM_THREADS=1`` (``distributed.nanny.pre-spawn-environ``),
+    and the embedded cluster passes them explicitly (:func:`worker_environment`). The tasks
+    themselves run their σ values on one thread (``n_threads=1``).
     """
 
     name = "svmviz-study-setup"
@@ -246,12 +250,6 @@ class StudyWorkerSetup(_WorkerPlugin):
     def setup(self, worker=None):
         import sys
 
-        try:
-            from threadpoolctl import threadpool_limits
-
-            self._limits = threadpool_limits(1)  # kept: the limit holds while the plugin lives
-        except ImportError:  # pragma: no cover
-            pass
         path = self.numba_cache_dir
         if not path:
             return

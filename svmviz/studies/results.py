@@ -208,7 +208,14 @@ def load_results(directory) -> StudyResults:
         raise ValueError(f"{directory!r} is not a study results folder: it has no {SPEC_FILE} "
                          "(run 'svmviz study run SPEC --out DIR' to make one).")
     spec = load_spec(spec_path)
-    table, errors = collect_results(directory, spec)
+    res_path, err_path = os.path.join(directory, RESULTS_FILE), os.path.join(directory, ERRORS_FILE)
+    stamps = [os.stat(os.path.join(directory, p)).st_mtime_ns for p in (SPEC_FILE, "tasks") if
+              os.path.exists(os.path.join(directory, p))]
+    if (os.path.exists(res_path) and os.path.exists(err_path)
+            and os.stat(res_path).st_mtime_ns >= max(stamps, default=0)):  # the table of a finished run
+        table, errors = pd.read_parquet(res_path), pd.read_parquet(err_path)
+    else:  # a run in progress or interrupted: the saved tasks
+        table, errors = collect_results(directory, spec)
     return StudyResults(table, errors, spec, directory)
 
 

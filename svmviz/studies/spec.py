@@ -70,7 +70,7 @@ __all__ = [
 
 #: criteria of the [svm] section that choose a grid point (the truth, "gckl" and "misclass", is
 #: added by itself where p(x) is known)
-SVM_CRITERIA = ("gacv", "xa", "xa_j", "rangacv", "loo", "kfold", "gckl", "misclass")
+SVM_CRITERIA = ("gacv", "xa", "xa_j", "rangacv", "kfold", "loo", "gckl", "misclass")
 #: machines of the [irwls] section (USVC once per value of s)
 IRWLS_METHODS = ("LS", "SVC", "USVC")
 #: machines of the [ivm] section

@@ -1,0 +1,200 @@
+"""The "Criteria studies" page: ready-made studies run small on the app's Dask cluster, or a results folder.
+
+Which criterion picks a good (λ, σ), on which data, how often, at what cost — against k-fold CV?
+The page shows a study's distributions over replicates (box and strip plots per data set and
+criterion, the published values overlaid), its summary table (median, IQR, win rate against
+k-fold CV) and lets the table be downloaded. A ready-made study runs here at a small size (few
+replicates, a coarser grid) on the app's embedded Dask cluster — one per server process, started
+on the first run — with a progress bar; the full-size study is the command
+``svmviz study run <name> --out DIR``, whose folder this page opens.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from svmviz.studies import load_results, load_spec, ready_made_specs, run_study, shared_client, spec_to_toml
+from svmviz.studies.engine import default_workers
+from svmviz.studies.published import published_table
+from svmviz.studies.results import summary_table
+
+from .common import StreamlitProgress, cached_compute, show_error
+
+SOURCES = ("Ready-made study", "Open a results folder")
+#: the app's small runs: at most this many replicates and grid points per axis
+MAX_APP_REPLICATES = 30
+MIN_GRID, MAX_GRID = 4, 30
+DEFAULT_SPEC = "wahba2001_standard"
+
+
+def small_spec(spec, replicates: int, grid: int | None):
+    """``spec`` scaled down for a run in the app: ``replicates`` replicates and, for the [svm]
+    section, ``grid`` log-spaced points per axis over the same (λ, σ) ranges."""
+    changes = {"replicates": int(replicates)}
+    d = {}
+    if spec.svm is not None and grid is not None:
+        lam, sig = np.asarray(spec.svm.lambdas), np.asarray(spec.svm.sigmas)
+        d = {"lambdas": [float(v) for v in np.geomspace(lam.min(), lam.max(), min(grid, lam.size))],
+             "sigmas": [float(v) for v in np.geomspace(sig.min(), sig.max(), min(grid, sig.size))]}
+    out = spec.replace(**changes)
+    if d:
+        import dataclasses
+
+        out = dataclasses.replace(out, svm=dataclasses.replace(out.svm, lambdas=tuple(d["lambdas"]),
+                                                                sigmas=tuple(d["sigmas"])))
+    return out
+
+
+def app_results_dir(spec) -> str:
+    """Where the app keeps a small run of ``spec`` (per server machine; a rerun resumes it)."""
+    digest = hashlib.sha1(spec_to_toml(spec.replace(replicates=1)).encode()).hexdigest()[:10]
+    uid = getattr(os, "getuid", lambda: "user")()
+    return os.path.join(tempfile.gettempdir(), f"svmviz-studies-{uid}", f"{spec.name}-{digest}")
+
+
+def _mtimes(directory: str) -> tuple:
+    out = []
+    for sub in ("", "tasks"):
+        p = os.path.join(directory, sub)
+        out.append(os.stat(p).st_mtime_ns if os.path.exists(p) else 0)
+    return tuple(out)
+
+
+def open_results(directory: str):
+    """The results folder's table (cached until the folder changes)."""
+    return cached_compute("study-results", (os.path.abspath(directory), _mtimes(directory)),
+                          lambda _cb: load_results(directory))
+
+
+def _ready_made_controls():
+    specs = ready_made_specs()
+    titles = {n: load_spec(p).title or n for n, p in specs.items()}
+    names = list(specs)
+    name = st.selectbox("Ready-made study", names, index=names.index(DEFAULT_SPEC) if DEFAULT_SPEC in names else 0,
+                        format_func=lambda n: titles[n], key="studies_spec")
+    spec = load_spec(name)
+    st.markdown(spec.description)
+    with st.expander("The spec (TOML) — run it in full with the command line"):
+        st.code(spec_to_toml(spec), language="toml")
+        st.caption(f"`svmviz study run {name} --out results/{name}` runs all {spec.replicates} replicates "
+                   "(one task per data set and replicate, on every core, or on a cluster with --scheduler); "
+                   "then open that folder here.")
+    c1, c2 = st.columns(2)
+    R = c1.slider("Replicates", 2, MAX_APP_REPLICATES, 4, key="studies_R",
+                  help=f"The spec has {spec.replicates}; a small run in the app shows the shape of the distributions.")
+    grid = None
+    if spec.svm is not None:
+        full = max(len(spec.svm.lambdas), len(spec.svm.sigmas))
+        grid = c2.slider("Grid points per axis (λ and σ)", MIN_GRID, min(MAX_GRID, full), min(10, full),
+                         key="studies_grid", help=f"The spec's grid has {len(spec.svm.sigmas)} σ × "
+                                                  f"{len(spec.svm.lambdas)} λ over the same ranges.")
+    small = small_spec(spec, R, grid)
+    directory = app_results_dir(small)
+    n_workers = default_workers()
+    st.caption(f"{small.n_tasks} tasks ({len(small.datasets)} data set(s) × {R} replicates) on the app's Dask "
+               f"cluster ({n_workers} worker process{'es' if n_workers > 1 else ''}, one thread each). Finished "
+               "tasks are saved as they complete: Stop (or any change) keeps them, and Run continues from there.")
+    b1, b2, _ = st.columns([1, 1, 4])
+    run = b1.button("Run", type="primary", key="studies_run")
+    b2.button("Stop", key="studies_stop", help="Stops the run; the finished replicates stay.")
+    if run:
+        bar = StreamlitProgress("Running the study…")
+        try:
+            run_study(small, directory, client=shared_client(), progress=bar)
+        except ValueError as exc:
+            show_error(exc, what="Could not run the study")
+            return None
+        finally:
+            bar.done()
+    if not os.path.exists(os.path.join(directory, "spec.toml")):
+        st.info("Press Run to compute this study here (or open a results folder written by the command line).")
+        return None
+    return open_results(directory)
+
+
+def _folder_controls():
+    path = st.text_input("Results folder", key="studies_dir", placeholder="e.g. results/wahba2001_standard",
+                         help="A folder written by `svmviz study run SPEC --out DIR` (it holds spec.toml and "
+                              "results.parquet), on the machine that serves this app.")
+    if not path:
+        st.info("Type the path of a results folder, or choose a ready-made study.")
+        return None
+    try:
+        return open_results(os.path.expanduser(path.strip()))
+    except (ValueError, OSError) as exc:
+        show_error(exc, what="Could not open the folder")
+        return None
+
+
+def summary_frame(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary table as shown: rounded, with readable column names."""
+    if summary.empty:
+        return summary
+    cols = {"dataset": "data set", "label": "criterion / machine", "replicates": "R",
+            "inefficiency_median": "inefficiency median", "inefficiency_q25": "ineff. q25",
+            "inefficiency_q75": "ineff. q75", "test_error_median": "test error median", "test_error_q25": "test q25",
+            "test_error_q75": "test q75", "machine_size_median": "size median",
+            "win_vs_baseline_inefficiency": "wins vs k-fold (ineff.)", "win_vs_baseline_test": "wins vs k-fold (test)",
+            "bayes_error": "Bayes error", "median_seconds": "seconds", "published": "published"}
+    out = summary[list(cols)].rename(columns=cols)
+    num = out.select_dtypes("number").columns
+    out[num] = out[num].round(4)
+    return out
+
+
+def show_results(results) -> None:
+    from svmviz.studies.report import report_figures
+
+    spec = results.spec
+    st.subheader(spec.title or spec.name)
+    m = st.columns(4)
+    m[0].metric("Tasks done", f"{results.n_done} / {results.n_tasks}")
+    m[1].metric("Failed", results.n_failed)
+    m[2].metric("Rows", len(results.table))
+    m[3].metric("Replicates", int(results.table["replicate"].nunique()) if len(results.table) else 0)
+    for _, e in results.errors.iterrows():
+        st.warning(f"{e['dataset']}, replicate {int(e['replicate'])} failed: {e['error']}")
+    if results.table.empty:
+        st.info("No finished task yet.")
+        return
+    pub = published_table(spec.published)
+    st.markdown("**Summary** — median and interquartile range over replicates; *wins vs k-fold* = the share of "
+                "replicates where the criterion does better than k-fold cross-validation (ties count ½).")
+    st.dataframe(summary_frame(summary_table(results.table, published=pub)), hide_index=True, width="stretch")
+    notes = pub.drop_duplicates("source")
+    if not notes.empty:
+        st.caption("Published values (black bars): " + "; ".join(f"{r.source} — {r.note}" for r in
+                                                                 notes.itertuples() if r.note) + ".")
+    for k, fig in enumerate(report_figures(results)):
+        st.plotly_chart(fig, key=f"studies_fig_{k}", width="stretch")
+    d1, d2 = st.columns(2)
+    d1.download_button("Download the table (CSV)", results.table.to_csv(index=False).encode(),
+                       file_name=f"{spec.name}.csv", mime="text/csv", key="studies_dl_csv")
+    buf = io.BytesIO()
+    results.table.to_parquet(buf, index=False)
+    d2.download_button("Download the table (Parquet)", buf.getvalue(), file_name=f"{spec.name}.parquet",
+                       mime="application/octet-stream", key="studies_dl_parquet")
+    if results.directory:
+        st.caption(f"Results folder: `{results.directory}` (`svmviz study show` / `svmviz study report` read it).")
+
+
+def page() -> None:
+    """The page itself: Criteria studies — many data sets × replicates × criteria, against k-fold CV.
+
+    Run by ``pages/7_Criteria_studies.py`` under ``streamlit run app.py`` and by the installed app's
+    frame (:mod:`svmviz.ui.frame`).
+    """
+    st.title("Criteria studies")
+    st.caption("Which criterion picks a good (λ, σ), on which data, how often, at what cost — against k-fold "
+               "cross-validation? The papers' studies re-run as distributions over replicates, published "
+               "numbers beside.")
+    source = st.radio("Study", SOURCES, horizontal=True, key="studies_source", label_visibility="collapsed")
+    results = _ready_made_controls() if source == SOURCES[0] else _folder_controls()
+    if results is not None:
+        show_results(results)

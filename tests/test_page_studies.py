@@ -1,0 +1,183 @@
+"""The "Criteria studies" page: AppTest (ready-made study run on the app's Dask cluster, a results
+folder opened, bad input) and once in the real browser (Playwright + Debian chromium)."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmviz.studies import run_study, spec_from_dict
+
+from .apptest_utils import ROOT, assert_clean, decode, figure_titled, figures, page_path, traces_named
+
+PAGE = page_path("7_Criteria_studies.py")
+
+
+@pytest.fixture(autouse=True)
+def _own_tempdir(tmp_path, monkeypatch):
+    """The page keeps its small runs under tempfile.gettempdir(): a fresh folder per test."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_cluster():
+    yield
+    from svmviz.studies import engine
+
+    engine.close_shared_client()
+
+
+def _summary(at):
+    return at.dataframe[0].value
+
+
+def test_defaults_offer_every_ready_made_study_and_wait_for_run():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert_clean(at)
+    assert at.title[0].value == "Criteria studies"
+    from svmviz.studies import load_spec, ready_made_specs
+
+    assert len(ready_made_specs()) == 6
+    assert at.selectbox(key="studies_spec").options == [load_spec(n).title for n in ready_made_specs()]
+    assert any("Press Run" in i.value for i in at.info)
+    assert not figures(at)
+
+
+def test_run_a_small_wahba_study_on_the_app_cluster():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.selectbox(key="studies_spec").select("wahba2001_standard").run()
+    at.slider(key="studies_R").set_value(3)
+    at.slider(key="studies_grid").set_value(5)
+    at.button(key="studies_run").click().run()
+    assert_clean(at)
+    assert not at.error
+    assert [m.value for m in at.metric][:2] == ["3 / 3", "0"]
+    s = _summary(at)
+    assert list(s["criterion / machine"]) == ["GACV", "XA (ξα)", "XA_J (Joachims)", "5-fold CV", "exact LOO",
+                                               "GCKL", "MISCLASS"]
+    assert (s["R"] == 3).all() and (s["inefficiency median"] >= 1).all()
+    assert "GACV 1.0064" in s.set_index("criterion / machine").loc["GACV", "published"]
+    # box plots of inefficiency per criterion with the published values overlaid
+    fig = figure_titled(at, "Inefficiency over 3 replicates")
+    box = traces_named(fig, "GACV")[0]
+    assert decode(box["y"]).shape == (3,) and np.all(decode(box["y"]) >= 1)
+    pub = traces_named(fig, "published")
+    assert {float(decode(p["y"])[0]) for p in pub} == {1.0064, 1.0062}
+    figure_titled(at, "Test error of the chosen model over 3 replicates")
+    figure_titled(at, "Cost of each criterion")
+    labels = [d.label for d in at.get("download_button")]
+    assert labels == ["Download the table (CSV)", "Download the table (Parquet)"]
+    # a rerun shows the saved results without computing; Run again with more replicates adds only those
+    at.slider(key="studies_R").set_value(4).run()
+    assert [m.value for m in at.metric][0] == "3 / 3"
+    at.button(key="studies_run").click().run()
+    assert [m.value for m in at.metric][0] == "4 / 4"
+    assert_clean(at)
+
+
+def test_run_the_ivm_study_shows_machine_sizes():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.selectbox(key="studies_spec").select("zhu_hastie2002").run()
+    assert "studies_grid" not in [s.key for s in at.slider]  # no (λ, σ) grid in this study
+    at.slider(key="studies_R").set_value(2)
+    at.button(key="studies_run").click().run()
+    assert_clean(at)
+    fig = figure_titled(at, "Machine size over 2 replicates")
+    ivm, svm = traces_named(fig, "IVM")[0], traces_named(fig, "SVM")[0]
+    assert np.all(decode(ivm["y"]) < decode(svm["y"]))  # import points far fewer than support points
+    assert {float(decode(p["y"])[0]) for p in traces_named(fig, "published")} == {21.0}
+
+
+def test_open_a_results_folder_and_bad_folders(tmp_path):
+    spec = spec_from_dict({"name": "folder", "replicates": 2, "seed": 1, "test_size": 500,
+                           "datasets": [{"name": "banana", "n": 40}],
+                           "svm": {"criteria": ["gacv", "kfold"], "n_lambda": 4, "n_sigma": 4}})
+    run_study(spec, tmp_path / "res", workers=0)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.radio(key="studies_source").set_value("Open a results folder").run()
+    assert any("Type the path" in i.value for i in at.info)
+    at.text_input(key="studies_dir").input(str(tmp_path)).run()
+    assert_clean(at)
+    assert "not a study results folder" in at.error[0].value
+    at.text_input(key="studies_dir").input(str(tmp_path / "nowhere")).run()
+    assert "no folder" in at.error[0].value
+    at.text_input(key="studies_dir").input(str(tmp_path / "res")).run()
+    assert_clean(at)
+    assert not at.error
+    s = _summary(at)
+    assert list(s["criterion / machine"]) == ["GACV", "5-fold CV"]
+    assert s.set_index("criterion / machine").loc["GACV", "wins vs k-fold (test)"] >= 0
+    figure_titled(at, "Test error of the chosen model over 2 replicates")
+
+
+# ------------------------------------------------------------------------------ the real browser
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.browser
+def test_studies_page_in_chromium(tmp_path):
+    pw = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists("/usr/bin/chromium"):
+        pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
+    port = _free_port()
+    log = open(tmp_path / "server.log", "w")
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    env.setdefault("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache"))
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                               "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+                              cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        for _ in range(200):
+            try:
+                if urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.1)
+        errors = []
+        with pw.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-quic"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"http://localhost:{port}/")
+            page.get_by_test_id("stSidebarNav").get_by_role("link", name="Criteria studies").click()
+            page.get_by_role("button", name="Run").wait_for(timeout=60_000)
+            page.get_by_role("button", name="Run").click()
+            page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=180_000)
+            page.wait_for_function("document.querySelectorAll('[data-testid=stStatusWidget]').length == 0",
+                                   timeout=60_000)
+            page.wait_for_timeout(1500)
+            assert page.get_by_test_id("stException").count() == 0
+            assert page.get_by_test_id("stPlotlyChart").count() >= 3
+            assert page.get_by_test_id("stDataFrame").count() == 1
+            out = os.path.join(ROOT, "tests", "artifacts")
+            os.makedirs(out, exist_ok=True)
+            page.screenshot(path=os.path.join(out, "studies_page.png"))
+            charts = page.get_by_test_id("stPlotlyChart")
+            charts.first.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            page.screenshot(path=os.path.join(out, "studies_page_inefficiency.png"))
+            charts.nth(1).scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            page.screenshot(path=os.path.join(out, "studies_page_test_error.png"))
+            browser.close()
+        assert not errors, errors
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
