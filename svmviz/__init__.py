@@ -113,6 +113,7 @@ _EXPORTS = {
     "perturbed_problem": "criteria",
     "ran_gacv_E": "criteria",
     "ran_gacv_value": "criteria",
+    "kfold_folds": "criteria",
     "criterion_label": "tuning",
     "CriteriaSurface": "tuning",
     "criteria_surface": "tuning",
@@ -124,6 +125,8 @@ _EXPORTS = {
     "inefficiency": "tuning",
     "InefficiencyStudy": "tuning",
     "inefficiency_study": "tuning",
+    "KFoldSurface": "tuning",
+    "kfold_cv_surface": "tuning",
     # loss functions and the randomized GACV (losses)
     "hinge": "losses",
     "misclassification": "losses",
@@ -207,6 +210,15 @@ _EXPORTS = {
     "dataset_from_csv": "data",
     "csv_header": "data",
     "pick_delimiter": "data",
+    # criteria studies at scale on Dask (studies)
+    "StudySpec": "studies",
+    "load_spec": "studies",
+    "spec_from_dict": "studies",
+    "ready_made_specs": "studies",
+    "run_study": "studies",
+    "StudyResults": "studies",
+    "load_results": "studies",
+    "summary_table": "studies",
 }
 
 #: Public names of the modules that are NOT exported at the top level, with the reason.

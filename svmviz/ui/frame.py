@@ -52,6 +52,9 @@ PAGES = [
     PageSpec("ivm", "pages/5_Import_vector_machine.py", "Import vector machine", "📌", "Zhu & Hastie (2002)",
              "Kernel logistic regression and its sparse version, the Import Vector Machine: import points vs "
              "support points, probability contours, the λ path with a tuning set, three classes."),
+    PageSpec("studies", "pages/7_Criteria_studies.py", "Criteria studies", "🧪", "all five papers, at scale",
+             "Which criterion picks a good (λ, σ), how often, at what cost: GACV, XA, XA_J, exact LOO and the "
+             "machines of the papers against k-fold CV over many replicates on Dask, published numbers beside."),
 ]
 
 ENTRY_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_entry.py")
