@@ -8,7 +8,7 @@ import streamlit as st
 
 from svmviz import data as _data
 from svmviz.figures import tuning as fig_tuning
-from svmviz.tuning import criteria_surface, criterion_label, inefficiency_study
+from svmviz.tuning import criteria_surface, criterion_label
 
 from .common import cached_compute, query_value, set_query
 
@@ -179,18 +179,16 @@ def table_columns(rows) -> dict:
 
 
 def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
-    """Inefficiency study over R fresh data sets from ``ds``'s generator (progress bar)."""
+    """Inefficiency study over R fresh data sets from ``ds``'s generator: one task per data set on the
+    app's Dask cluster (the study engine, :func:`svmviz.studies.monte_carlo_study`), progress bar."""
+    from svmviz.studies import monte_carlo_study, shared_client
+
     name, n, params = ds.name, ds.X.shape[0], {k: v for k, v in ds.params.items() if k not in ("n", "seed")}
     Lt = tuple(L)
-
-    def make(s):
-        d = _data.make_dataset(name, n=n, seed=s, **params)
-        return d.X, d.y, d.p_true, Lt
-
     key = (name, n, params, Lt, grid.lambdas, grid.sigmas, R, seed)
-    return cached_compute("mc", key, lambda cb: inefficiency_study(
-        make, R=R, lambdas=grid.lambdas, sigmas=grid.sigmas, seed=seed, progress=cb),
-        progress_text=f"Monte Carlo: {R} data sets")
+    return cached_compute("mc", key, lambda cb: monte_carlo_study(
+        name, n, params, Lt, grid.lambdas, grid.sigmas, R=R, seed=seed, client=shared_client(), progress=cb),
+        progress_text=f"Monte Carlo: {R} data sets on the app's Dask cluster")
 
 
 # ------------------------------------------------------------------ the page
