@@ -144,7 +144,8 @@ def _run_task_safe(spec: StudySpec, index: int, replicate: int, n_threads, csv_a
     t0 = time.perf_counter()
     try:
         table = run_task(spec, index, replicate, n_threads=n_threads, csv_arrays=csv_arrays)
-        return "ok", table, None, time.perf_counter() - t0
+        table["task_seconds"] = elapsed = time.perf_counter() - t0
+        return "ok", table, None, elapsed
     except Exception as exc:  # noqa: BLE001 — reported per task, with its traceback
         return "error", f"{type(exc).__name__}: {exc}", traceback.format_exc(), time.perf_counter() - t0
 
