@@ -34,7 +34,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _klr
 from ._validation import (binary_targets, check_binary_labels, check_matrix, check_positive,
                           validate_fit_data, validate_predict_data)
-from .kernels import KERNELS, gram
+from .kernels import KERNELS, fit_kernel, gram
 
 DEFAULT_SIGMA = float(1.0 / np.sqrt(2.0))
 METHODS = ("onestep", "full")
@@ -113,8 +113,11 @@ def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: 
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
+    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters)."""
+    if not isinstance(kernel, str) and callable(kernel):
+        return
     if kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
+        raise ValueError(f"kernel must be one of {KERNELS} or a kernel object; got {kernel!r}.")
     check_positive(sigma, "sigma")
 
 
@@ -196,7 +199,7 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
         lam = check_positive(self.lam, "lam")
         tol = check_positive(self.tol, "tol")
         max_iter = _check_int(self.max_iter, "max_iter")
-        self.kernel_ = self.kernel  # the kernel every later gram of this model uses
+        self.kernel_ = fit_kernel(self.kernel, X)  # the kernel every later gram of this model uses
         return X, Y, classes, codes, lam, tol, max_iter
 
 
@@ -790,6 +793,7 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
     lams_ivm = np.sort(lams_ivm)[::-1].copy()
     n = X.shape[0]
     lams = lams_ivm / (2.0 * n)
+    kernel = fit_kernel(kernel, X)
     K = gram(X, kernel=kernel, sigma=sigma)
     Kt = gram(Xt, X, kernel=kernel, sigma=sigma)
     seq = fit_lambda_sequence(K, y_pm, lams, tol=tol)

@@ -38,7 +38,7 @@ from . import _nu_path
 from ._parallel import PARALLEL_LOCK
 from ._validation import (BinaryClassifierMixin, check_binary_labels, check_matrix, check_positive,
                           validate_fit_data, validate_predict_data)
-from .kernels import gram
+from .kernels import fit_kernel, gram
 
 GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
 GROUP_NAMES = {GROUP_R: "R (α = 0)", GROUP_E: "E (margin, 0 < α < 1)", GROUP_L: "L (bounded, α = 1)"}
@@ -53,9 +53,9 @@ MAX_N = 3000
 
 def _kernel_params(kernel, sigma, degree, gamma, coef0) -> dict:
     """The parameters ``kernel`` uses, for :func:`gram` (which validates them)."""
-    if kernel == "rbf":
+    if isinstance(kernel, str) and kernel == "rbf":
         return dict(kernel=kernel, sigma=sigma)
-    if kernel == "poly":
+    if isinstance(kernel, str) and kernel == "poly":
         return dict(kernel=kernel, degree=degree, gamma=gamma, coef0=coef0)
     return dict(kernel=kernel)
 
@@ -234,7 +234,8 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
     ----------
     X : array of shape (m, d)
     y : array of shape (m,) with two distinct values (mapped to −1, +1 in sorted order)
-    kernel : {"rbf", "linear", "poly"}; sigma, degree, gamma, coef0 as in :func:`svmviz.kernels.gram`
+    kernel : {"rbf", "linear", "poly"} or kernel object (fitted on ``X`` by :func:`svmviz.kernels.fit_kernel`);
+        sigma, degree, gamma, coef0 as in :func:`svmviz.kernels.gram`
     tol : float
         Relative tolerance of ties and KKT checks (scaled by ``max G_ii · max(λ, 1)``).
     max_breakpoints : int, optional
@@ -279,7 +280,7 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         max_qp_iter = 10 * m + 100
     if isinstance(max_qp_iter, bool) or int(max_qp_iter) != max_qp_iter or max_qp_iter < 1:
         raise ValueError(f"max_qp_iter must be a positive integer; got {max_qp_iter!r}.")
-    kp = _kernel_params(kernel, sigma, degree, gamma, coef0)
+    kp = _kernel_params(fit_kernel(kernel, X), sigma, degree, gamma, coef0)
     K = np.ascontiguousarray(gram(X, **kp))  # validates the kernel and its parameters
     lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.nu_path_kernel(
         K, np.ascontiguousarray(y_pm), int(max_breakpoints), float(tol), int(refresh), int(max_qp_iter))
@@ -491,6 +492,8 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     ----------
     path_ : NuPath
         The whole path (breakpoints, α, b, ρ, groups).
+    kernel_ : str or kernel object
+        The kernel every later gram uses (a kernel object fitted on the training X).
     loo_ : LooPath or None
         LOO1/LOO2 along the path (``nu="auto"``).
     nu_ : float
@@ -577,6 +580,7 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
                     f"nu = {self.nu} is infeasible: ν ≤ 2·min(n₊, n₋)/m = {path.lambdas[-1] / path.m:.4g}.")
             lam = min(lam, float(path.lambdas[-1]))
         self.path_ = path
+        self.kernel_ = path.kernel_params["kernel"]  # the fitted kernel every later gram uses
         self.classes_ = classes
         self.status_ = path.status
         self.loo_ = loo

@@ -23,9 +23,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
 from . import _smo
+from ._parallel import task_pool
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
-from .kernels import gram, squared_distances
+from .kernels import fit_kernel, gram, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
 
@@ -427,7 +428,7 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         lam = check_positive(self.lam, "lam")
         Lm, Lp = _check_L(self.L)
         wm, wp = _check_class_weight(self.class_weight, classes, y)
-        self.kernel_ = self.kernel
+        self.kernel_ = fit_kernel(self.kernel, X)
         n = X.shape[0]
         K = self._kernel(X)
         sol = solve_dual(K, y_pm, scale=1.0 / (2.0 * n * lam), C=np.where(y_pm > 0, Lp * wp, Lm * wm),

@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _irwls
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
-from .kernels import gram
+from .kernels import fit_kernel, gram
 
 LOSSES = {"hinge": _irwls.LOSS_HINGE, "smooth_step": _irwls.LOSS_SMOOTH_STEP}
 PROTOTYPE_METHODS = ("kmeans", "fscl")
@@ -631,7 +631,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             if R > n:
                 raise ValueError(f"n_prototypes ({R}) cannot exceed the number of training points ({n}).")
         tol = check_positive(self.tol, "tol")
-        self.kernel_ = self.kernel
+        self.kernel_ = fit_kernel(self.kernel, X)
         if R is not None:
             self._gram(X[:1])  # the kernel and its parameters are valid, before the prototype search
             if self.prototypes == "kmeans":
