@@ -23,7 +23,6 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
 from . import _smo
-from ._parallel import task_pool
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
 from .kernels import fit_kernel, gram, squared_distances
