@@ -8,6 +8,26 @@ once lose nothing but queueing order.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 PARALLEL_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def task_pool(workers: int):
+    """A ``ThreadPoolExecutor`` that drops its queued tasks when the block is left by an exception.
+
+    ``with ThreadPoolExecutor() as pool:`` waits at the end of the block for every submitted task,
+    also when the block ends with an exception — so a computation whose progress callback raised
+    (the app's Cancel, a closed browser tab) went on for every queued task. Here the tasks not yet
+    started are cancelled; the ones running finish (a numba kernel cannot be interrupted).
+    """
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from collections.abc import Mapping
 from typing import Callable, NamedTuple
 
@@ -23,6 +23,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
 from . import _smo
+from ._parallel import task_pool
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
 from .kernels import fit_kernel, gram, squared_distances
@@ -244,7 +245,7 @@ def _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, shrinking=True, progres
     pvec = -np.ones(n)
     workers = _n_workers(ns) if n_threads is None else max(1, min(int(n_threads), ns))
     done = 0
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with task_pool(workers) as pool:  # queued σ values dropped if progress raises (Cancel)
         futures = {pool.submit(_smo.rbf_sigma_sequence, D, float(sig[q]), y, lam, C, pvec, tol, max_iter,
                                bool(shrinking)): q for q in range(ns)}
         for fut in as_completed(futures):

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from typing import Callable, NamedTuple
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _smo, criteria
+from ._parallel import task_pool
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram, rbf_from_squared_distances, squared_distances
 from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params, _n_workers, _sigma_lambda_grid
@@ -225,7 +226,7 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     C = np.where(y > 0, Lp, Lm)
     pvec = -np.ones(n)
     ns, m = sig.size, lam.size
-    total = ns * (1 + bool(loo) + bool(kfold))
+    total = ns * (1 + (m if loo else 0) + bool(kfold))  # fits per σ, leave-one-out per (σ, λ), k-fold per σ
     fit_progress = None if progress is None else (lambda d, _t, msg: progress(d, total, msg))
     alphas, bs, fs, _, status = _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, True, fit_progress, workers)
     t1 = time.perf_counter()
@@ -247,15 +248,19 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     if loo:
         f_loo = np.empty((ns, m, n))
         loo_status = np.empty((ns, m), dtype=np.int64)
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_smo.rbf_sigma_loo, D, float(sig[q]), y, lam, C, pvec,
-                                   np.ascontiguousarray(alphas[q]), tol, max_iter): q for q in range(ns)}
+        # one task per (σ, λ) — the same kernel call on one λ, identical results — so that progress
+        # and Cancel come every few seconds (one σ's λ values take minutes at n = 2000)
+        with task_pool(workers) as pool:
+            futures = {pool.submit(_smo.rbf_sigma_loo, D, float(sig[q]), y, lam[j:j + 1], C, pvec,
+                                   np.ascontiguousarray(alphas[q, j:j + 1]), tol, max_iter): (q, j)
+                       for q in range(ns) for j in range(m)}
             for fut in as_completed(futures):
-                q = futures[fut]
-                f_loo[q], loo_status[q] = fut.result()
+                q, j = futures[fut]
+                f_one, st_one = fut.result()
+                f_loo[q, j], loo_status[q, j] = f_one[0], st_one[0]
                 done += 1
                 if progress is not None:
-                    progress(done, total, f"leave-one-out {done - ns}/{ns} σ values")
+                    progress(done, total, f"leave-one-out {done - ns}/{ns * m} grid points")
         values["loo"] = criteria.loo_misclass(f_loo, y, (Lm, Lp))
         status = np.maximum(status, loo_status)
         seconds["loo"] = time.perf_counter() - t2
@@ -305,7 +310,7 @@ def _kfold_grid(D, y, lam, sig, C, folds, tol, max_iter, workers, progress=None)
     f_cv = np.empty((ns, m, n))
     status = np.empty((ns, m), dtype=np.int64)
     done = 0
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with task_pool(workers) as pool:
         futures = {pool.submit(_kfold_sigma, D, float(sig[q]), y, lam, C, folds, tol, max_iter): q
                    for q in range(ns)}
         for fut in as_completed(futures):
