@@ -707,3 +707,111 @@ def inefficiency_study(make_data: Callable[[int], tuple], *, R: int, lambdas, si
         if progress is not None:
             progress(r + 1, int(R), f"repetition {r + 1}/{int(R)}")
     return InefficiencyStudy(tuple(criteria_keys), target, val, low, high, seeds)
+
+
+class GramCriteria(NamedTuple):
+    """Criteria along λ for one precomputed kernel matrix (returned by :func:`gram_criteria_curves`).
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
+    values : dict of str to ndarray of shape (m,)
+        "gacv", "xa" (BRXA when L ≠ (1, 1)), "xa_j"; with the truth "gckl", "misclass"; "loo" with
+        ``loo=True``.
+    best : dict of str to int
+        Index of each criterion's first minimum along λ.
+    alphas : ndarray of shape (m, n)
+    b : ndarray of shape (m,)
+    f_train : ndarray of shape (m, n)
+    f_loo : ndarray of shape (m, n) or None
+    n_sv : ndarray of shape (m,)
+    status : ndarray of int, shape (m,)
+        0 where the fit (and its leave-one-out refits) converged.
+    K_diag : ndarray of shape (n,)
+        The K_ii used by GACV and XA.
+    """
+
+    lambdas: np.ndarray
+    values: dict
+    best: dict
+    alphas: np.ndarray
+    b: np.ndarray
+    f_train: np.ndarray
+    f_loo: np.ndarray | None
+    n_sv: np.ndarray
+    status: np.ndarray
+    K_diag: np.ndarray
+
+
+def gram_criteria_curves(K, y, lambdas, *, K_diag=None, L=(1.0, 1.0), p_true=None, loo: bool = False,
+                         xa_rho: float = 2.0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
+                         progress: Callable | None = None) -> GramCriteria:
+    """GACV, XA (BRXA), XA_J, exact LOO and — with the truth — GCKL, (BR)MISCLASS along λ for ANY kernel.
+
+    The kernel-agnostic counterpart of :func:`criteria_curves`: the gram matrix is given (an
+    SS-ANOVA kernel, a user's kernel object, …) and K_ii is not assumed to be 1 — GACV's and XA's
+    θ_i = α_i K_ii/(2nλ) (Wahba et al. 2001, eqs. 4, 7) use ``K_diag``, Joachims' R² uses K itself.
+
+    Parameters
+    ----------
+    K : array_like of shape (n, n)
+        Gram matrix of the training data.
+    y : array_like of shape (n,)
+        Labels of two classes (mapped to ±1), at least 2 points each.
+    lambdas : array_like of shape (m,)
+        Positive λ values (fitted from the largest down, warm-started).
+    K_diag : array_like of shape (n,), optional
+        K(x_i, x_i); default ``diag(K)``.
+    L : pair of float, default (1.0, 1.0)
+        (L(−1), L(+1)).
+    p_true : array_like of shape (n,), optional
+        True P(y = +1 | x_i) at the training points; enables "gckl" and "misclass".
+    loo : bool, default False
+        Also exact leave-one-out misclassification ("loo"), refitting support vectors only
+        (:func:`svmviz.criteria.leave_one_out_decisions`, the full data's C_i kept, SPEC §3).
+    xa_rho : float, default 2.0
+        ρ of Joachims' XA_J.
+    tol, max_iter : as in :func:`criteria_surface`.
+    progress : callable(done, total, message), optional
+        Called after the fits and after each λ's leave-one-out refits.
+
+    Returns
+    -------
+    GramCriteria
+    """
+    K = check_matrix(K, "K", min_rows=4)
+    n = K.shape[0]
+    if K.shape != (n, n):
+        raise ValueError(f"K must be square; got shape {K.shape}.")
+    y, _ = check_binary_labels(y, n, min_per_class=2)
+    lam = _check_lambdas(lambdas)
+    Lm, Lp = _check_L(L)
+    tol, max_iter = _check_solver_params(tol, max_iter)
+    Kd = np.diag(K).copy() if K_diag is None else np.asarray(K_diag, dtype=np.float64).ravel()
+    if Kd.shape != (n,) or not np.all(np.isfinite(Kd)):
+        raise ValueError(f"K_diag must hold {n} finite numbers (K(x_i, x_i) of every training point).")
+    p = None if p_true is None else _check_p(np.asarray(p_true, dtype=np.float64), K)
+    C = np.where(y > 0, Lp, Lm)
+    total = 1 + (lam.size if loo else 0)
+    alphas, bs, fs, _, status = _smo.lambda_sequence(K, y, lam, C, -np.ones(n), np.zeros(n), tol, max_iter, True)
+    if progress is not None:
+        progress(1, total, "fitted every λ")
+    values = {"gacv": criteria.gacv(fs, y, alphas, lam, Kd, (Lm, Lp)),
+              "xa": criteria.xa(fs, y, alphas, lam, Kd, (Lm, Lp)),
+              "xa_j": criteria.xa_joachims(fs, y, alphas, lam, criteria.joachims_R2(K), rho=xa_rho, L=(Lm, Lp))}
+    if p is not None:
+        values["gckl"] = criteria.gckl(fs, p, (Lm, Lp))
+        values["misclass"] = criteria.misclass(fs, p, (Lm, Lp))
+    f_loo = None
+    if loo:
+        f_loo = np.empty_like(fs)
+        for k in range(lam.size):
+            f_loo[k], st = criteria.leave_one_out_decisions(K, y, lam[k], alphas[k], L=(Lm, Lp), tol=tol,
+                                                            max_iter=max_iter)
+            status[k] = max(status[k], st)
+            if progress is not None:
+                progress(2 + k, total, f"leave-one-out {k + 1}/{lam.size} λ values")
+        values["loo"] = criteria.loo_misclass(f_loo, y, (Lm, Lp))
+    _warn(status, "gram_criteria_curves")
+    best = {key: int(np.nanargmin(v)) for key, v in values.items()}
+    return GramCriteria(lam, values, best, alphas, bs, fs, f_loo, np.sum(alphas > 0, axis=-1), status, Kd)

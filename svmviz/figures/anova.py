@@ -1,0 +1,344 @@
+"""Figures of the "Kernels & variable selection" page (Wahba 1998, §1.1 eqs. 1.12–1.13 and §2).
+
+``compute_*`` evaluate an already-fitted SS-ANOVA expansion (:mod:`svmviz.anova`) or criteria
+curves and return NamedTuples of arrays; ``plot_*`` draw them. Nothing here fits a model.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .. import anova
+from ..tuning import criterion_label
+from .theme import CLASS_COLORS, apply_theme, legend_below
+
+#: one colour per kernel of the comparison (in the order given)
+KERNEL_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+#: the criteria drawn along λ, in panel order; MISCLASS (the truth) only when it is known
+CURVE_KEYS = ("gacv", "xa", "loo", "misclass")
+
+
+def _check_grid_n(grid_n, lo=5):
+    if isinstance(grid_n, bool) or int(grid_n) != grid_n or grid_n < lo:
+        raise ValueError(f"grid_n must be an integer ≥ {lo}; got {grid_n!r}.")
+    return int(grid_n)
+
+
+def _axis_grid(exp: anova.AnovaExpansion, a: int, grid_n: int) -> np.ndarray:
+    """grid_n points over the training range of coordinate a (the kernel's [0, 1] map)."""
+    k = exp.kernel
+    return k.lo_[a] + k.span_[a] * np.linspace(0.0, 1.0, grid_n)
+
+
+# ----------------------------------------------------------------------------- main effects
+class MainEffects(NamedTuple):
+    """Main effects f_α(x_α) on a grid over each variable's training range.
+
+    Attributes
+    ----------
+    names : list of str, length d
+    grids : ndarray of shape (d, g)
+        Grid of each variable, in the data's units.
+    values : ndarray of shape (d, g)
+        f_α on the grid (θ_α Σ_i c_i R_α(x_iα, t)).
+    importance : ndarray of shape (d,)
+        θ_α c'R_α c of each main effect.
+    X : ndarray of shape (n, d)
+        The data points for the rug.
+    y : ndarray of shape (n,)
+        Their labels ±1.
+    """
+
+    names: list
+    grids: np.ndarray
+    values: np.ndarray
+    importance: np.ndarray
+    X: np.ndarray
+    y: np.ndarray
+
+
+def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101) -> MainEffects:
+    """Main effect curves of every variable, with the data for the rug.
+
+    Parameters
+    ----------
+    exp : AnovaExpansion
+    X : array_like of shape (n, d)
+        Training points (the rug).
+    y : array_like of shape (n,)
+        Their labels ±1.
+    grid_n : int ≥ 5, default 101
+
+    Returns
+    -------
+    MainEffects
+    """
+    g = _check_grid_n(grid_n)
+    k = exp.kernel
+    d = k.n_features_in_
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != d:
+        raise ValueError(f"X must have {d} columns.")
+    grids = np.stack([_axis_grid(exp, a, g) for a in range(d)])
+    Xq = np.tile(k.lo_, (d * g, 1))  # other coordinates do not enter a main effect
+    for a in range(d):
+        Xq[a * g:(a + 1) * g, a] = grids[a]
+    comp = anova.decompose(exp, Xq)
+    main_col = {c[0]: i for i, c in enumerate(k.components_) if len(c) == 1}
+    values = np.stack([comp.values[a * g:(a + 1) * g, main_col[a]] for a in range(d)])
+    imp = anova.importances(exp)
+    return MainEffects(list(exp.feature_names), grids, values, imp.values[[main_col[a] for a in range(d)]],
+                       X, np.asarray(y, dtype=np.float64))
+
+
+def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12) -> go.Figure:
+    """One panel per main effect (most important first), the data's rug at the bottom of each."""
+    order = np.argsort(-me.importance, kind="stable")[:max_panels]
+    cols = max(1, min(columns, order.size))
+    rows = int(np.ceil(order.size / cols))
+    titles = [f"{me.names[a]} (importance {me.importance[a]:.3g})" for a in order]
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, vertical_spacing=0.16 if rows > 1 else 0.1,
+                        horizontal_spacing=0.07)
+    lo = float(np.min(me.values[order])) if order.size else 0.0
+    hi = float(np.max(me.values[order])) if order.size else 1.0
+    pad = 0.08 * max(hi - lo, 1e-12)
+    rug_y = lo - pad
+    for p, a in enumerate(order):
+        r, c = p // cols + 1, p % cols + 1
+        fig.add_trace(go.Scatter(x=me.grids[a], y=me.values[a], mode="lines", line=dict(color="black", width=2),
+                                 name="main effect f_α", legendgroup="effect", showlegend=p == 0,
+                                 hovertemplate=f"{me.names[a]} = %{{x:.3g}}<br>f = %{{y:.3g}}<extra></extra>"),
+                      row=r, col=c)
+        for cls, label in ((-1, "class −1"), (1, "class +1")):
+            xs = me.X[me.y == cls, a]
+            fig.add_trace(go.Scatter(x=xs, y=np.full(xs.size, rug_y), mode="markers",
+                                     marker=dict(symbol="line-ns-open", size=9, color=CLASS_COLORS[cls]),
+                                     name=f"data ({label})", legendgroup=label, showlegend=p == 0,
+                                     hovertemplate=f"{me.names[a]} = %{{x:.3g}} ({label})<extra></extra>"),
+                          row=r, col=c)
+        fig.update_xaxes(title_text=me.names[a], row=r, col=c)
+        fig.update_yaxes(range=[rug_y - pad, hi + pad], row=r, col=c)
+    fig.update_yaxes(title_text="f_α (decision-value units)", col=1)
+    apply_theme(fig, title="Main effects f_α(x_α) — most important first; ticks: the data", height=260 * rows + 80)
+    return legend_below(fig)
+
+
+# ----------------------------------------------------------------------------- interactions
+class Interaction(NamedTuple):
+    """A two-factor interaction f_αβ(x_α, x_β) on a grid.
+
+    Attributes
+    ----------
+    name : str
+    a, b : int
+        The two coordinates.
+    gx, gy : ndarray of shape (g,)
+        Grids of x_a (horizontal) and x_b (vertical), data units.
+    Z : ndarray of shape (g, g)
+        ``Z[i, j]`` = f_ab(gx[j], gy[i]).
+    importance : float
+        θ_ab c'R_ab c.
+    X : ndarray of shape (n, 2)
+        The data's (x_a, x_b).
+    y : ndarray of shape (n,)
+    names : tuple of str
+        (name of x_a, name of x_b).
+    """
+
+    name: str
+    a: int
+    b: int
+    gx: np.ndarray
+    gy: np.ndarray
+    Z: np.ndarray
+    importance: float
+    X: np.ndarray
+    y: np.ndarray
+    names: tuple
+
+
+def compute_interaction(exp: anova.AnovaExpansion, a: int, b: int, X, y, grid_n: int = 41) -> Interaction:
+    """The interaction of coordinates ``a`` and ``b`` (0-based) on a grid_n × grid_n grid.
+
+    Raises
+    ------
+    ValueError
+        The kernel has no such interaction (an additive kernel has none).
+    """
+    g = _check_grid_n(grid_n)
+    k = exp.kernel
+    key = (min(a, b), max(a, b))
+    cols = [i for i, c in enumerate(k.components_) if tuple(c) == key]
+    if a == b or not cols:
+        raise ValueError(f"the kernel has no interaction between {exp.feature_names[a]} and {exp.feature_names[b]} "
+                         "(an additive kernel has none; use order='two-way').")
+    gx, gy = _axis_grid(exp, a, g), _axis_grid(exp, b, g)
+    Xq = np.tile(k.lo_, (g * g, 1))
+    Xq[:, a] = np.tile(gx, g)
+    Xq[:, b] = np.repeat(gy, g)
+    comp = anova.decompose(exp, Xq)
+    Z = comp.values[:, cols[0]].reshape(g, g)
+    imp = anova.importances(exp).values[cols[0]]
+    X = np.asarray(X, dtype=np.float64)
+    return Interaction(comp.names[cols[0]], a, b, gx, gy, Z, float(imp), X[:, [a, b]],
+                       np.asarray(y, dtype=np.float64), (exp.feature_names[a], exp.feature_names[b]))
+
+
+def top_interactions(imp: anova.Importances, count: int = 3) -> list:
+    """The ``count`` most important interactions as (a, b) pairs (empty for an additive kernel)."""
+    pairs = [(v, c) for v, c in zip(imp.values, imp.components) if len(c) == 2]
+    pairs.sort(key=lambda t: -t[0])
+    return [tuple(c) for _, c in pairs[:count]]
+
+
+def plot_interaction(it: Interaction) -> go.Figure:
+    """Contour map of f_αβ with the data points on top."""
+    lim = float(np.max(np.abs(it.Z))) or 1.0
+    fig = go.Figure()
+    fig.add_trace(go.Contour(x=it.gx, y=it.gy, z=it.Z, colorscale="RdBu", reversescale=True, zmin=-lim, zmax=lim,
+                             contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")),
+                             name=it.name,
+                             hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
+                                            "<br>f_αβ = %{z:.3g}<extra></extra>")))
+    for cls, label in ((-1, "class −1"), (1, "class +1")):
+        m = it.y == cls
+        fig.add_trace(go.Scatter(x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
+                                 marker=dict(color=CLASS_COLORS[cls], size=5, line=dict(width=0.5, color="white")),
+                                 hovertemplate=f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
+                                               f"<br>{label}<extra></extra>"))
+    apply_theme(fig, title=f"Interaction {it.name} (importance {it.importance:.3g})", xtitle=it.names[0],
+                ytitle=it.names[1], height=430)
+    return fig
+
+
+# ----------------------------------------------------------------------------- importances
+class ImportanceBars(NamedTuple):
+    """Component importances sorted for a bar chart.
+
+    Attributes
+    ----------
+    names : list of str
+        Components, most important first.
+    values : ndarray
+        θ_c c'R_c c.
+    share : ndarray
+        Fraction of the total.
+    kinds : list of str
+        "main effect" or "interaction".
+    by_variable : ndarray of shape (d,)
+    variable_names : tuple of str
+    """
+
+    names: list
+    values: np.ndarray
+    share: np.ndarray
+    kinds: list
+    by_variable: np.ndarray
+    variable_names: tuple
+
+
+def compute_importances(exp: anova.AnovaExpansion, max_bars: int = 30) -> ImportanceBars:
+    """The ``max_bars`` largest component importances, sorted (Wahba 1998, §2)."""
+    imp = anova.importances(exp)
+    order = np.argsort(-imp.values, kind="stable")[:max(1, int(max_bars))]
+    return ImportanceBars([imp.names[i] for i in order], imp.values[order], imp.share[order],
+                          ["interaction" if len(imp.components[i]) == 2 else "main effect" for i in order],
+                          imp.by_variable, imp.variable_names)
+
+
+def plot_importances(bars: ImportanceBars) -> go.Figure:
+    """Horizontal bars, most important on top; main effects and interactions in two colours."""
+    fig = go.Figure()
+    for kind, color in (("main effect", "#1f77b4"), ("interaction", "#d62728")):
+        idx = [i for i, k in enumerate(bars.kinds) if k == kind]
+        if not idx:
+            continue
+        fig.add_trace(go.Bar(y=[bars.names[i] for i in idx], x=bars.values[idx], orientation="h", name=kind,
+                             marker_color=color, customdata=100 * bars.share[idx],
+                             hovertemplate="%{y}: %{x:.4g} (%{customdata:.1f} % of the total)<extra></extra>"))
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(bars.names)))
+    apply_theme(fig, title="Component importances θ_c·c'K_c c (squared RKHS norm of each component)",
+                xtitle="importance", ytitle="component", height=max(300, 24 * len(bars.names) + 140))
+    return fig
+
+
+# ----------------------------------------------------------------------------- criteria per kernel
+class KernelCurves(NamedTuple):
+    """Criteria along λ, one curve per kernel, for plotting.
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
+    kernel_names : list of str
+    keys : list of str
+        The criteria present (a subset of :data:`CURVE_KEYS`).
+    values : dict of str to ndarray of shape (k, m)
+    best : dict of str to ndarray of int, shape (k,)
+        Index of each kernel's minimum along λ.
+    test_error : ndarray of shape (k, m) or None
+    """
+
+    lambdas: np.ndarray
+    kernel_names: list
+    keys: list
+    values: dict
+    best: dict
+    test_error: np.ndarray | None
+
+
+def compute_kernel_curves(kc: anova.KernelCriteria) -> KernelCurves:
+    """Gather the curves of :func:`svmviz.anova.compare_kernels` by criterion."""
+    lam = kc.curves[0].lambdas
+    keys = [k for k in CURVE_KEYS if all(k in c.values for c in kc.curves)]
+    values = {k: np.stack([c.values[k] for c in kc.curves]) for k in keys}
+    best = {k: np.array([c.best[k] for c in kc.curves]) for k in keys}
+    return KernelCurves(lam, list(kc.names), keys, values, best, kc.test_error)
+
+
+_CURVE_TITLES = {"gacv": "GACV (generalized approximate cross-validation)",
+                 "xa": "XA (Joachims' ξα, Wahba's form)",
+                 "loo": "exact leave-one-out error",
+                 "misclass": "MISCLASS (true expected error, needs the truth)",
+                 "test": "test-sample error"}
+
+
+def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
+    """One panel per criterion (and the test error when there is a test sample), one line per kernel,
+    each kernel's minimum marked."""
+    keys = list(kcv.keys) + (["test"] if kcv.test_error is not None else [])
+    vals = dict(kcv.values)
+    if kcv.test_error is not None:
+        vals["test"] = kcv.test_error
+    cols = 2
+    rows = int(np.ceil(len(keys) / cols))
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_CURVE_TITLES[k] for k in keys],
+                        vertical_spacing=0.14, horizontal_spacing=0.08)
+    ll = np.log10(kcv.lambdas)
+    for p, key in enumerate(keys):
+        r, c = p // cols + 1, p % cols + 1
+        V = vals[key]
+        name = "test error" if key == "test" else criterion_label(key)
+        for q, kname in enumerate(kcv.kernel_names):
+            color = KERNEL_COLORS[q % len(KERNEL_COLORS)]
+            fig.add_trace(go.Scatter(x=ll, y=V[q], mode="lines+markers", line=dict(color=color, width=2),
+                                     marker=dict(size=5), name=kname, legendgroup=kname, showlegend=p == 0,
+                                     hovertemplate=f"{kname}<br>log10 λ = %{{x:.2f}}<br>{name} = %{{y:.4g}}"
+                                                   "<extra></extra>"), row=r, col=c)
+            j = int(np.nanargmin(V[q]))
+            fig.add_trace(go.Scatter(x=[ll[j]], y=[V[q, j]], mode="markers", legendgroup=kname, showlegend=False,
+                                     marker=dict(symbol="star", size=13, color=color, line=dict(width=1, color="black")),
+                                     hovertemplate=f"minimum for {kname}<br>log10 λ = %{{x:.2f}}<br>{name} = %{{y:.4g}}"
+                                                   "<extra></extra>"), row=r, col=c)
+        fig.update_xaxes(title_text="log10 λ", row=r, col=c)
+        if key == "gacv":
+            fig.update_yaxes(type="log", title_text="GACV (log scale)", row=r, col=c)
+        else:
+            fig.update_yaxes(title_text="error rate" if key in ("xa", "loo", "misclass", "test") else name,
+                             row=r, col=c)
+    apply_theme(fig, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
+                height=330 * rows + 90)
+    return legend_below(fig)
+
