@@ -347,7 +347,8 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
         A test sample: adds the test misclassification along λ.
     tol : float, default 1e-3
     progress : callable(done, total, message), optional
-        Called after each kernel.
+        Called after each kernel's gram, its fits and each λ's leave-one-out refits (an exception
+        it raises, e.g. a Cancel, stops the computation there).
 
     Returns
     -------
@@ -372,12 +373,18 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
     names, fitted, curves, secs = [], [], [], []
     test_err = np.empty((len(kernels), lam.size)) if Xt is not None else None
     n = X.shape[0]
+    per = 2 + (lam.size if loo else 0)  # progress steps per kernel: gram, fits, each λ's LOO refits
+    total = per * len(kernels)
     for q, (label, kern) in enumerate(kernels.items()):
         t0 = time.perf_counter()
         kf = fit_kernel(kern, X)
         K = gram(X, kernel=kf, sigma=sigma)
         Kd = kernel_diagonal(kf, X, sigma=sigma)
-        cur = gram_criteria_curves(K, yy, lam, K_diag=Kd, p_true=p, loo=loo, tol=tol)
+        step = None
+        if progress is not None:
+            progress(q * per + 1, total, f"{label}: gram matrix")
+            step = (lambda d, _t, msg, q=q, label=label: progress(q * per + 1 + d, total, f"{label}: {msg}"))
+        cur = gram_criteria_curves(K, yy, lam, K_diag=Kd, p_true=p, loo=loo, tol=tol, progress=step)
         if Xt is not None:
             Kt = gram(Xt, X, kernel=kf, sigma=sigma)
             F = (cur.alphas * yy[None, :] / (2.0 * n * lam[:, None])) @ Kt.T + cur.b[:, None]
@@ -386,8 +393,6 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
         fitted.append(kf)
         curves.append(cur)
         secs.append(time.perf_counter() - t0)
-        if progress is not None:
-            progress(q + 1, len(kernels), f"kernel {q + 1}/{len(kernels)}: {label}")
     return KernelCriteria(names, fitted, curves, test_err, np.array(secs))
 
 

@@ -2059,11 +2059,33 @@ def make_dataset(name: str, n: int = 200, seed: int = 0, **params) -> Dataset:
 # 6. Known ANOVA structure: main effects of x1 and x2, their interaction, d − 2 noise variables
 #    (for the SS-ANOVA kernels of Wahba 1998, §1.1 and the variable selection of §2)
 # --------------------------------------------------------------------------------------------
-def _anova_eta(interaction, A):
-    """Logit η(x) = 4 x1 + 4 cos(π x2) + a x1 x2: on U(−1, 1)^d these three terms are exactly the
-    functional ANOVA decomposition (each has mean 0 in each of its variables)."""
+def anova_structure_terms(X, interaction=8.0) -> dict:
+    """The true logit of :func:`anova_structure` split into its ANOVA terms at the rows of ``X``.
+
+    η(x) = 4 x1 + 4 cos(π x2) + a x1 x2: on U(−1, 1)^d these three terms are exactly the functional
+    ANOVA decomposition (each has mean 0 in each of its variables); x3, …, xd contribute nothing.
+
+    Parameters
+    ----------
+    X : array_like of shape (m, d), d ≥ 2
+    interaction : float, default 8.0
+        The coefficient a.
+
+    Returns
+    -------
+    dict
+        ``{(0,): 4 x1, (1,): 4 cos(π x2), (0, 1): a x1 x2}``, each of shape (m,) — keys as the
+        components of :class:`svmviz.kernels.SSANOVAKernel`.
+    """
+    A = check_matrix(X, "X")
+    if A.shape[1] < 2:
+        raise ValueError(f"anova_structure has at least 2 variables; X has {A.shape[1]} column(s).")
     x1, x2 = A[:, 0], A[:, 1]
-    return 4.0 * x1 + 4.0 * np.cos(np.pi * x2) + interaction * x1 * x2
+    return {(0,): 4.0 * x1, (1,): 4.0 * np.cos(np.pi * x2), (0, 1): float(interaction) * x1 * x2}
+
+
+def _anova_eta(interaction, A):
+    return sum(anova_structure_terms(A, interaction).values())
 
 
 def _anova_p(d, interaction, X):
@@ -2143,4 +2165,4 @@ _SYNTH["anova_structure"] = _checked_sampler("anova_structure", _anova_sample, l
 GENERATORS["anova_structure"] = anova_structure
 _DESCRIPTIONS["anova_structure"] = ("x ~ U(−1, 1)^d; logit = 4x1 + 4cos(πx2) + 8x1x2, x3…xd noise — known "
                                     "main effects and interaction for SS-ANOVA kernels (Wahba 1998 §1.1, §2)")
-__all__.append("anova_structure")
+__all__ += ["anova_structure", "anova_structure_terms"]

@@ -50,6 +50,8 @@ class MainEffects(NamedTuple):
         The data points for the rug.
     y : ndarray of shape (n,)
         Their labels ±1.
+    truth : ndarray of shape (d, g) or None
+        The true main effects on the same grids (known structure only).
     """
 
     names: list
@@ -58,9 +60,10 @@ class MainEffects(NamedTuple):
     importance: np.ndarray
     X: np.ndarray
     y: np.ndarray
+    truth: np.ndarray | None = None
 
 
-def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101) -> MainEffects:
+def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, truth=None) -> MainEffects:
     """Main effect curves of every variable, with the data for the rug.
 
     Parameters
@@ -71,6 +74,9 @@ def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101) -> 
     y : array_like of shape (n,)
         Their labels ±1.
     grid_n : int ≥ 5, default 101
+    truth : callable, optional
+        ``truth(a, t) -> (g,)``: the true main effect of coordinate ``a`` at the grid ``t`` (e.g. from
+        :func:`svmviz.data.anova_structure_terms`), drawn dashed beside the fit.
 
     Returns
     -------
@@ -90,8 +96,10 @@ def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101) -> 
     main_col = {c[0]: i for i, c in enumerate(k.components_) if len(c) == 1}
     values = np.stack([comp.values[a * g:(a + 1) * g, main_col[a]] for a in range(d)])
     imp = anova.importances(exp)
+    true_vals = None if truth is None else np.stack([np.asarray(truth(a, grids[a]), dtype=np.float64)
+                                                     for a in range(d)])
     return MainEffects(list(exp.feature_names), grids, values, imp.values[[main_col[a] for a in range(d)]],
-                       X, np.asarray(y, dtype=np.float64))
+                       X, np.asarray(y, dtype=np.float64), true_vals)
 
 
 def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12) -> go.Figure:
@@ -102,8 +110,9 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     titles = [f"{me.names[a]} (importance {me.importance[a]:.3g})" for a in order]
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, vertical_spacing=0.16 if rows > 1 else 0.1,
                         horizontal_spacing=0.07)
-    lo = float(np.min(me.values[order])) if order.size else 0.0
-    hi = float(np.max(me.values[order])) if order.size else 1.0
+    both = me.values[order] if me.truth is None else np.concatenate([me.values[order], me.truth[order]])
+    lo = float(np.min(both)) if order.size else 0.0
+    hi = float(np.max(both)) if order.size else 1.0
     pad = 0.08 * max(hi - lo, 1e-12)
     rug_y = lo - pad
     for p, a in enumerate(order):
@@ -112,6 +121,12 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
                                  name="main effect f_α", legendgroup="effect", showlegend=p == 0,
                                  hovertemplate=f"{me.names[a]} = %{{x:.3g}}<br>f = %{{y:.3g}}<extra></extra>"),
                       row=r, col=c)
+        if me.truth is not None:
+            fig.add_trace(go.Scatter(x=me.grids[a], y=me.truth[a], mode="lines",
+                                     line=dict(color="#2ca02c", width=2, dash="dash"), name="true main effect",
+                                     legendgroup="truth", showlegend=p == 0,
+                                     hovertemplate=f"true effect of {me.names[a]} = %{{y:.3g}}<extra></extra>"),
+                          row=r, col=c)
         for cls, label in ((-1, "class −1"), (1, "class +1")):
             xs = me.X[me.y == cls, a]
             fig.add_trace(go.Scatter(x=xs, y=np.full(xs.size, rug_y), mode="markers",
@@ -223,13 +238,15 @@ class ImportanceBars(NamedTuple):
     names : list of str
         Components, most important first.
     values : ndarray
-        θ_c c'R_c c.
+        The chosen measure (θ_c c'R_c c, or the RMS of f_c over the data).
     share : ndarray
         Fraction of the total.
     kinds : list of str
         "main effect" or "interaction".
     by_variable : ndarray of shape (d,)
     variable_names : tuple of str
+    measure : str
+        A key of :data:`MEASURES`.
     """
 
     names: list
@@ -238,15 +255,37 @@ class ImportanceBars(NamedTuple):
     kinds: list
     by_variable: np.ndarray
     variable_names: tuple
+    measure: str = "norm"
 
 
-def compute_importances(exp: anova.AnovaExpansion, max_bars: int = 30) -> ImportanceBars:
-    """The ``max_bars`` largest component importances, sorted (Wahba 1998, §2)."""
-    imp = anova.importances(exp)
-    order = np.argsort(-imp.values, kind="stable")[:max(1, int(max_bars))]
-    return ImportanceBars([imp.names[i] for i in order], imp.values[order], imp.share[order],
+#: the two importance measures: (attribute of Importances, by-variable attribute, axis label, title)
+MEASURES = {
+    "norm": ("values", "by_variable", "θ_c·c'K_c c",
+             "squared RKHS norm θ_c·c'K_c c of each component"),
+    "rms": ("rms", "rms_by_variable", "root mean square of f_c over the data",
+            "size of each component over the data (root mean square of f_c)"),
+}
+
+
+def compute_importances(exp: anova.AnovaExpansion, max_bars: int = 30, *, X=None,
+                        measure: str = "norm") -> ImportanceBars:
+    """The ``max_bars`` largest component importances, sorted (Wahba 1998, §2).
+
+    ``measure`` "norm": θ_c c'K_c c; "rms": the root mean square of f_c over ``X`` (needed then).
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {sorted(MEASURES)}; got {measure!r}.")
+    if measure == "rms" and X is None:
+        raise ValueError("the RMS measure needs the points X over which f_c is averaged.")
+    imp = anova.importances(exp, X=X)
+    attr, by_attr = MEASURES[measure][:2]
+    vals, by_var = getattr(imp, attr), getattr(imp, by_attr)
+    tot = float(vals.sum())
+    share = vals / tot if tot > 0 else np.zeros_like(vals)
+    order = np.argsort(-vals, kind="stable")[:max(1, int(max_bars))]
+    return ImportanceBars([imp.names[i] for i in order], vals[order], share[order],
                           ["interaction" if len(imp.components[i]) == 2 else "main effect" for i in order],
-                          imp.by_variable, imp.variable_names)
+                          by_var, imp.variable_names, measure)
 
 
 def plot_importances(bars: ImportanceBars) -> go.Figure:
@@ -260,8 +299,24 @@ def plot_importances(bars: ImportanceBars) -> go.Figure:
                              marker_color=color, customdata=100 * bars.share[idx],
                              hovertemplate="%{y}: %{x:.4g} (%{customdata:.1f} % of the total)<extra></extra>"))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(bars.names)))
-    apply_theme(fig, title="Component importances θ_c·c'K_c c (squared RKHS norm of each component)",
-                xtitle="importance", ytitle="component", height=max(300, 24 * len(bars.names) + 140))
+    _, _, xlabel, what = MEASURES[bars.measure]
+    apply_theme(fig, title=f"Component importances — {what}", xtitle=xlabel, ytitle="component",
+                height=max(300, 24 * len(bars.names) + 140))
+    return fig
+
+
+def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
+    """One bar per variable: the sum over the components it enters (its main effect and interactions)."""
+    order = np.argsort(-bars.by_variable, kind="stable")
+    names = [bars.variable_names[i] for i in order]
+    tot = float(bars.by_variable.sum()) or 1.0
+    fig = go.Figure(go.Bar(x=names, y=bars.by_variable[order], marker_color="#1f77b4", name="variable",
+                           customdata=100 * bars.by_variable[order] / tot,
+                           hovertemplate="%{x}: %{y:.4g} (%{customdata:.1f} % of the sum over variables)"
+                                         "<extra></extra>"))
+    _, _, ylabel, _ = MEASURES[bars.measure]
+    apply_theme(fig, title="Which variables matter — each variable's main effect plus its interactions",
+                xtitle="variable (most important first)", ytitle=ylabel, height=380, legend=False)
     return fig
 
 
@@ -342,3 +397,54 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
                 height=330 * rows + 90)
     return legend_below(fig)
 
+
+
+# ----------------------------------------------------------------------------- θ × λ grid
+class ThetaGridMap(NamedTuple):
+    """One criterion over (θ factor of one variable, λ).
+
+    Attributes
+    ----------
+    log_scales : ndarray of shape (k,)
+        log10 of the factors.
+    log_lambdas : ndarray of shape (m,)
+    Z : ndarray of shape (k, m)
+    best : (int, int)
+        (i_scale, j_lambda) of the minimum.
+    criterion : str
+    variable : str
+    """
+
+    log_scales: np.ndarray
+    log_lambdas: np.ndarray
+    Z: np.ndarray
+    best: tuple
+    criterion: str
+    variable: str
+
+
+def compute_theta_grid(tg: anova.ThetaGrid, criterion: str, variable: str) -> ThetaGridMap:
+    """Pick one criterion of :func:`svmviz.anova.theta_lambda_grid` for a heat map."""
+    if criterion not in tg.values:
+        raise ValueError(f"the grid has no {criterion!r} values (available: {sorted(tg.values)}).")
+    return ThetaGridMap(np.log10(tg.scales), np.log10(tg.lambdas), tg.values[criterion], tg.best[criterion],
+                        criterion, str(variable))
+
+
+def plot_theta_grid(tm: ThetaGridMap) -> go.Figure:
+    """Heat map over (log10 λ, log10 θ factor) with the minimum starred."""
+    name = criterion_label(tm.criterion)
+    z = np.log10(tm.Z) if tm.criterion == "gacv" else tm.Z
+    ztitle = "log10 GACV" if tm.criterion == "gacv" else name
+    fig = go.Figure(go.Heatmap(x=tm.log_lambdas, y=tm.log_scales, z=z, colorscale="Viridis",
+                               colorbar=dict(title=dict(text=ztitle)), customdata=tm.Z, name=name,
+                               hovertemplate=("log10 λ = %{x:.2f}<br>log10 factor = %{y:.2f}"
+                                              f"<br>{name} = %{{customdata:.4g}}<extra></extra>")))
+    i, j = tm.best
+    fig.add_trace(go.Scatter(x=[tm.log_lambdas[j]], y=[tm.log_scales[i]], mode="markers", name="minimum",
+                             marker=dict(symbol="star", size=16, color="white", line=dict(width=1.5, color="black")),
+                             hovertemplate=f"minimum of {name}<br>log10 λ = %{{x:.2f}}<br>log10 factor = %{{y:.2f}}"
+                                           "<extra></extra>"))
+    apply_theme(fig, title=f"{name} over λ and the θ factor of {tm.variable}", xtitle="log10 λ",
+                ytitle=f"log10 (factor on θ of {tm.variable})", height=420)
+    return fig

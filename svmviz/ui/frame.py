@@ -52,6 +52,10 @@ PAGES = [
     PageSpec("ivm", "pages/5_Import_vector_machine.py", "Import vector machine", "📌", "Zhu & Hastie (2002)",
              "Kernel logistic regression and its sparse version, the Import Vector Machine: import points vs "
              "support points, probability contours, the λ path with a tuning set, three classes."),
+    PageSpec("anova", "pages/6_Kernels_and_variable_selection.py", "Kernels & variable selection", "🧩", "Wahba (1998)",
+             "Smoothing-spline ANOVA kernels (additive, two-factor) beside the Gaussian: GACV, XA and exact "
+             "leave-one-out along λ per kernel, the fitted function split into main effects and interactions, and "
+             "which variables matter."),
     PageSpec("studies", "pages/7_Criteria_studies.py", "Criteria studies", "🧪", "all five papers, at scale",
              "Which criterion picks a good (λ, σ), how often, at what cost: GACV, XA, XA_J, exact LOO and the "
              "machines of the papers against k-fold CV over many replicates on Dask, published numbers beside."),

@@ -1,0 +1,339 @@
+"""Streamlit layer of the "Kernels & variable selection" page (Wahba 1998, §1.1 eqs. 1.12–1.13, §2).
+
+Nothing here computes numerics itself: it calls :mod:`svmviz.anova` (through the shared cached
+compute helper) and :mod:`svmviz.figures.anova`.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import streamlit as st
+
+from svmviz import anova
+from svmviz import data as _data
+from svmviz import ivm
+from svmviz.figures import anova as fig
+from svmviz.kernels import SSANOVAKernel
+from svmviz.ui import common
+
+KEY = "anova"
+CHOICES = ["anova_structure", "twonorm", "ringnorm", "wahba2001", "banana", "esl_mixture"]
+KERNEL_LABELS = {
+    "gaussian": "Gaussian on all variables at once",
+    "additive": "SS-ANOVA additive (main effects only)",
+    "two-way": "SS-ANOVA two-factor (main effects + interactions)",
+}
+SHORT = {"gaussian": "Gaussian", "additive": "SS-ANOVA additive", "two-way": "SS-ANOVA two-way"}
+BASE_LABELS = {"cubic": "cubic spline (Gu & Wahba)", "gaussian": "Gaussian per coordinate"}
+SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0, 5.6, 8.0]
+SIGMAS_1D = [0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.5, 0.75, 1.0]
+THETA_SCALES = np.array([0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0])
+N_TEST = 2000
+#: seconds measured for the three kernels, 11 λ values, exact LOO, n = 200 (bench/bench_anova.py)
+_LOO_SECONDS_AT_200 = 4.0
+
+
+class Settings(NamedTuple):
+    kernels: tuple
+    base: str
+    sigma: float
+    sigma_1d: float
+    lambdas: np.ndarray
+    loo: bool
+
+
+def _structure_params(name: str) -> dict:
+    """Sidebar sliders of the known-structure generator (other data sets have none here)."""
+    if name != "anova_structure":
+        return {}
+    sb = st.sidebar
+    d = sb.slider("Variables d (x1, x2 informative, the rest noise)", 2, 12, 6, key=f"{KEY}_d")
+    a = sb.slider("Interaction a in the logit 4·x1 + 4·cos(π·x2) + a·x1·x2", 0.0, 12.0, 8.0, step=1.0,
+                  key=f"{KEY}_inter", help="a = 0 makes the truth additive: then the additive kernel has the "
+                                           "right structure.")
+    return {"d": int(d), "interaction": float(a)}
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _sigma_heuristic(X):
+    return ivm.sigma_heuristic(X)
+
+
+def sidebar_settings(ds) -> Settings:
+    sb = st.sidebar
+    sb.header("Kernels")
+    chosen = sb.multiselect("Kernels to compare", list(KERNEL_LABELS), default=list(KERNEL_LABELS),
+                            format_func=KERNEL_LABELS.get, key=f"{KEY}_kernels")
+    base = sb.radio("One-dimensional kernel R_α of the SS-ANOVA kernels", list(BASE_LABELS),
+                    format_func=BASE_LABELS.get, key=f"{KEY}_base",
+                    help="Cubic spline: R(s, t) = k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|) on each coordinate "
+                         "rescaled to [0, 1] by its training range (a linear and a smooth part). "
+                         "Gaussian: exp(−(s − t)²/(2σ₁²)) on the same rescaled coordinate.")
+    sigma_1d = 0.25
+    if base == "gaussian":
+        sigma_1d = sb.select_slider("σ₁ of the per-coordinate Gaussian (fraction of each variable's range)",
+                                    SIGMAS_1D, value=0.25, key=f"{KEY}_sigma1d")
+    h = _sigma_heuristic(ds.X)
+    default = min(SIGMAS, key=lambda s: abs(np.log(s / h)))
+    sigma = sb.select_slider("σ of the Gaussian kernel on all variables", SIGMAS, value=default,
+                             key=f"{KEY}_sigma_{ds.name}",
+                             help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: the median-distance heuristic ({h:.2g}).")
+    sb.header("λ grid")
+    lo, hi = sb.select_slider("log10 λ from … to", options=list(range(-9, 2)), value=(-6, -1), key=f"{KEY}_lamrange")
+    m = sb.select_slider("λ values", [6, 8, 11, 16, 21], value=11, key=f"{KEY}_nlam")
+    loo = sb.checkbox("Exact leave-one-out (refits every support vector at every λ)", value=True, key=f"{KEY}_loo")
+    if lo >= hi:
+        hi = lo + 1
+    return Settings(tuple(chosen), base, float(sigma), float(sigma_1d), np.logspace(lo, hi, int(m)), bool(loo))
+
+
+def kernel_objects(s: Settings) -> dict:
+    """Label → kernel ("rbf" or an unfitted SSANOVAKernel) for the chosen kernels."""
+    out = {}
+    for k in s.kernels:
+        out[SHORT[k]] = "rbf" if k == "gaussian" else SSANOVAKernel(order=k, base=s.base, sigma=s.sigma_1d)
+    return out
+
+
+def _test_sample(ds):
+    if ds.test_sample is None:
+        return None
+    return ds.test_sample(N_TEST, seed=10_000 + int(ds.params.get("seed", 0)))
+
+
+def _cost_kwargs(n: int, s: Settings) -> dict:
+    """A cost estimate for the compute helper when it takes one (seconds scale as n^2.2 with LOO)."""
+    if not hasattr(common, "Cost") or not s.loo:
+        return {}
+    sec = _LOO_SECONDS_AT_200 * (n / 200.0) ** 2.2 * (s.lambdas.size / 11.0) * (len(s.kernels) / 3.0)
+    return {"cost": common.Cost(sec, f"exact leave-one-out for {len(s.kernels)} kernels × {s.lambdas.size} λ values")}
+
+
+def compute_comparison(ds, s: Settings, test):
+    kernels = kernel_objects(s)
+    key = (ds.X, ds.y, s.lambdas, [repr(k) for k in kernels.values()], list(kernels), s.sigma, s.loo,
+           None if test is None else (test.X, test.y))
+    p_true = ds.p_true(ds.X) if ds.p_true is not None else None
+
+    def run(progress):
+        return anova.compare_kernels(ds.X, ds.y, s.lambdas, kernels, sigma=s.sigma, p_true=p_true, loo=s.loo,
+                                     X_test=None if test is None else test.X,
+                                     y_test=None if test is None else test.y, progress=progress)
+
+    return common.cached_compute("anova_kernels", key, run, progress_text="Fitting every kernel along λ…",
+                                 **_cost_kwargs(ds.X.shape[0], s))
+
+
+# --------------------------------------------------------------------------- sections
+def render_curves(ds, kc, test) -> None:
+    st.subheader("Which structure do the criteria prefer?")
+    kcv = fig.compute_kernel_curves(kc)
+    st.plotly_chart(fig.plot_kernel_curves(kcv), key=f"{KEY}_curves")
+    rows = []
+    for q, name in enumerate(kc.names):
+        cur = kc.curves[q]
+        row = {"kernel": name}
+        for key in kcv.keys:
+            j = cur.best[key]
+            row[f"{_LABEL[key]}: min"] = float(cur.values[key][j])
+            row[f"{_LABEL[key]}: λ"] = float(kc.curves[q].lambdas[j])
+            if kc.test_error is not None:
+                row[f"test error at {_LABEL[key]}'s λ"] = float(kc.test_error[q, j])
+        row["seconds"] = float(kc.seconds[q])
+        rows.append(row)
+    st.dataframe(rows, hide_index=True, key=f"{KEY}_table",
+                 column_config={k: st.column_config.NumberColumn(format="%.3g") for k in rows[0] if k != "kernel"})
+    notes = ["GACV (generalized approximate cross-validation) and XA (ξα) use each kernel's own diagonal K(x_i, x_i), "
+             "which is not 1 for SS-ANOVA kernels; exact LOO (leave-one-out) refits every support vector with the "
+             "full data's bounds C_i = 1/(2nλ)."]
+    if "misclass" in kcv.keys:
+        notes.append("MISCLASS is the true expected error at the training points (it needs the true p(x)): the "
+                     "criterion a tuning rule should track.")
+    if test is not None:
+        notes.append(f"Test error: {test.X.shape[0]} new points from the same distribution"
+                     + (f"; the Bayes error is {ds.bayes_error:.3f}." if ds.bayes_error is not None else "."))
+    else:
+        notes.append("These data have no generator for new points, so there is no test error.")
+    st.caption(" ".join(notes))
+
+
+_LABEL = {"gacv": "GACV", "xa": "XA", "loo": "exact LOO", "misclass": "MISCLASS"}
+
+
+def _lambda_choice(kc, q: int) -> tuple[int, str]:
+    cur = kc.curves[q]
+    options = [k for k in ("gacv", "xa", "loo", "misclass") if k in cur.values]
+    labels = {k: f"{_LABEL[k]}'s choice (λ = {cur.lambdas[cur.best[k]]:.2g})" for k in options}
+    labels["hand"] = "chosen by hand"
+    default = options.index("loo") if "loo" in options else 0
+    how = st.radio("λ of the fit to decompose", list(labels), index=default, format_func=labels.get,
+                   horizontal=True, key=f"{KEY}_lamsrc",
+                   help="Default: exact leave-one-out's choice when it was computed, else GACV's.")
+    if how == "hand":
+        j = st.select_slider("λ", list(range(cur.lambdas.size)), value=int(cur.best["gacv"]),
+                             format_func=lambda i: f"{cur.lambdas[i]:.2g}", key=f"{KEY}_lamhand")
+        return int(j), f"λ = {cur.lambdas[j]:.2g} (by hand)"
+    return int(cur.best[how]), labels[how]
+
+
+def _klr_fit(ds, kernel_proto, lam_svm):
+    n = ds.X.shape[0]
+    key = (ds.X, ds.y, repr(kernel_proto), float(lam_svm))
+
+    def run(progress):
+        from svmviz.ivm import KernelLogisticRegression
+
+        progress(0, 1, "kernel logistic regression")
+        return KernelLogisticRegression(lam=2.0 * n * lam_svm, kernel=kernel_proto).fit(ds.X, ds.y)
+
+    return common.cached_compute("anova_klr", key, run, progress_text="Fitting kernel logistic regression…")
+
+
+def render_decomposition(ds, s: Settings, kc, test) -> None:
+    st.subheader("The decomposition of f: main effects, interactions, importances")
+    ss = [q for q, name in enumerate(kc.names) if not isinstance(kc.kernels[q], str)]
+    if not ss:
+        st.info("Choose an SS-ANOVA kernel in the sidebar to split the fitted function into its components: the "
+                "Gaussian kernel on all variables has no such decomposition.")
+        return
+    c1, c2 = st.columns(2)
+    q = c1.selectbox("Kernel", ss, index=len(ss) - 1, format_func=lambda i: kc.names[i], key=f"{KEY}_which")
+    machine = c2.radio("Machine", ["svm", "klr"], horizontal=True, key=f"{KEY}_machine",
+                       format_func={"svm": "SVM (support vector machine)",
+                                    "klr": "KLR (kernel logistic regression), same λ"}.get,
+                       help="KLR estimates the logit log(p/(1 − p)) itself, so its components can be set against "
+                            "the true ones; its penalty (λ_KLR/2)·a'Ka on a summed loss is the SVM's λ with "
+                            "λ_KLR = 2nλ.")
+    j, lam_text = _lambda_choice(kc, q)
+    cur, kern = kc.curves[q], kc.kernels[q]
+    lam = float(cur.lambdas[j])
+    names = ds.feature_names
+    if machine == "svm":
+        exp = anova.expansion_from_dual(kern, ds.X, ds.y, cur.alphas[j], cur.b[j], lam, feature_names=names)
+        what = f"SVM, {kc.names[q]}, {lam_text}: {exp.basis.shape[0]} support vectors"
+        f_solver = cur.f_train[j]  # the solver's own decision values at the training points
+    else:
+        proto = kernel_objects(s)[kc.names[q]]
+        try:
+            klr = _klr_fit(ds, proto, lam)
+        except ValueError as exc:
+            common.show_error(exc, what="Kernel logistic regression failed")
+            return
+        exp = anova.expansion_of(klr, feature_names=names)
+        what = f"KLR, {kc.names[q]}, λ_KLR = 2nλ = {2 * ds.X.shape[0] * lam:.3g}"
+        f_solver = klr.decision_function(ds.X)
+    comp_train = anova.decompose(exp, ds.X)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Training error", f"{np.mean(np.where(comp_train.total > 0, 1.0, -1.0) != ds.y):.3f}")
+    if test is not None:
+        f_test = anova.decompose(exp, test.X).total
+        m2.metric("Test error", f"{np.mean(np.where(f_test > 0, 1.0, -1.0) != test.y):.3f}")
+    m3.metric("Expansion points", exp.basis.shape[0])
+    gap = float(np.max(np.abs(comp_train.values.sum(1) + comp_train.constant + comp_train.intercept - f_solver)))
+    st.caption(f"{what}. f(x) = b + Σ_c f_c(x) exactly: the largest difference between the solver's f and "
+               f"b + Σ_c f_c over the training points is {gap:.1e} (rounding; the SVM's solver keeps its decision "
+               f"values up to date along its iterations); b = {exp.intercept:.3g}.")
+    measure = st.radio("Importance measure", list(fig.MEASURES), horizontal=True, key=f"{KEY}_measure",
+                       format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
+                                    "rms": "size over the data (root mean square of f_c)"}.get)
+    bars = fig.compute_importances(exp, X=ds.X, measure=measure)
+    a, b = st.columns(2)
+    a.plotly_chart(fig.plot_variable_importances(bars), key=f"{KEY}_varimp")
+    b.plotly_chart(fig.plot_importances(bars), key=f"{KEY}_compimp")
+    st.caption("The squared norm weighs a component by its roughness as well as its size: a linear main effect is "
+               "cheap, a wiggly fit to a noise variable dear — at a small λ the machine fits noise and the noise "
+               "variables' norms grow. Compare the two measures and several λ before dropping a variable "
+               "(Wahba 1998, §2: the SVM as a preprocessor that sifts variables before a risk-factor model).")
+    truth = None
+    if (machine == "klr" and ds.name == "anova_structure" and s.base == "cubic"):
+        inter = float(ds.params.get("interaction", 8.0))
+
+        def truth(a_, t):
+            Xq = np.zeros((t.size, ds.X.shape[1]))
+            Xq[:, a_] = t
+            return _data.anova_structure_terms(Xq, inter).get((a_,), np.zeros(t.size))
+
+        st.caption("Dashed green: the true main effects of the logit (4·x1, 4·cos(π·x2), 0 for the noise "
+                   "variables), each with mean 0 over [−1, 1] as the cubic-spline components are over the "
+                   "training range.")
+    me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth)
+    st.plotly_chart(fig.plot_main_effects(me), key=f"{KEY}_main")
+    if kern.order == "two-way" and ds.X.shape[1] >= 2:
+        imp = anova.importances(exp)
+        pairs = [c for _, c in sorted(((v, c) for v, c in zip(imp.values, imp.components) if len(c) == 2),
+                                      key=lambda t: -t[0])]
+        label = {c: f"{names[c[0]]} × {names[c[1]]}" for c in pairs}
+        cols = st.columns(2)
+        for i, col in enumerate(cols[:min(2, len(pairs))]):
+            pick = col.selectbox(f"Interaction {i + 1} (most important first)", pairs, index=i,
+                                 format_func=label.get, key=f"{KEY}_pair{i}")
+            it = fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41)
+            col.plotly_chart(fig.plot_interaction(it), key=f"{KEY}_inter{i}")
+    elif kern.order == "additive":
+        st.caption("The additive kernel has no interactions: choose the two-factor SS-ANOVA kernel to see them.")
+    render_theta_grid(ds, s, kc, q)
+
+
+def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
+    with st.expander("Tune one θ at a time (a grid over λ and θ_α of one variable)"):
+        st.markdown("Multiply θ_α of one variable by a factor (its interactions follow, θ_αβ = θ_α·θ_β) and refit "
+                    "along λ: where GACV, XA or exact LOO want the factor small, they would rather drop the "
+                    "variable. For the additive kernel a factor on every θ at once only relabels λ (s·K at λ is "
+                    "K at λ/s), which is why the grid varies one variable.")
+        names = ds.feature_names
+        a = st.selectbox("Variable", list(range(len(names))), format_func=lambda i: names[i], key=f"{KEY}_thvar")
+        crit = st.radio("Criterion", ["gacv", "xa", "loo"], horizontal=True, format_func=_LABEL.get,
+                        key=f"{KEY}_thcrit")
+        if not st.checkbox("Compute this grid", value=False, key=f"{KEY}_thgo"):
+            return
+        proto = kernel_objects(s)[kc.names[q]]
+        p_true = ds.p_true(ds.X) if ds.p_true is not None else None
+        key = (ds.X, ds.y, s.lambdas, repr(proto), int(a), crit == "loo")
+
+        def run(progress):
+            return anova.theta_lambda_grid(ds.X, ds.y, s.lambdas, proto, THETA_SCALES, coordinate=int(a),
+                                           p_true=p_true, loo=crit == "loo", progress=progress)
+
+        try:
+            tg = common.cached_compute("anova_theta", key, run, progress_text=f"θ grid for {names[a]}…")
+        except ValueError as exc:
+            common.show_error(exc)
+            return
+        st.plotly_chart(fig.plot_theta_grid(fig.compute_theta_grid(tg, crit, names[a])), key=f"{KEY}_thgrid")
+
+
+# --------------------------------------------------------------------------- the page
+def page() -> None:
+    st.title("Kernels & variable selection")
+    st.markdown(
+        "Smoothing-spline ANOVA (analysis of variance) kernels build a kernel on d variables from one-dimensional "
+        "kernels R_α, one per variable: K(s, t) = Π_α [1 + θ_α·R_α(s_α, t_α)] = 1 + Σ_α θ_α·R_α + "
+        "Σ_α<β θ_α·θ_β·R_α·R_β + … (Wahba 1998, eqs. 1.12–1.13), cut after the main effects (additive kernel) "
+        "or after the two-factor interactions. The fitted function then splits exactly into main effects "
+        "f_α(x_α) and interactions f_αβ(x_α, x_β), and the size of each piece says which variables the "
+        "classifier uses — the support vector machine (SVM) as a variable-selection preprocessor (Wahba 1998, §2). "
+        "The constant 1 is left to the intercept b, which every machine here fits freely."
+    )
+    ds = common.dataset_sidebar(CHOICES, "anova_structure", key=KEY, params=_structure_params, n_range=(40, 600),
+                                default_n=200)
+    if ds is None:
+        return
+    if ds.name == "anova_structure":
+        st.caption("Known structure: only x1 and x2 matter — a linear main effect of x1, a curved main effect of "
+                   "x2 and their interaction; the other variables are noise. Bayes error "
+                   f"{ds.bayes_error:.3f}.")
+    s = sidebar_settings(ds)
+    if not s.kernels:
+        st.info("Choose at least one kernel in the sidebar.")
+        return
+    test = _test_sample(ds)
+    try:
+        kc = compute_comparison(ds, s, test)
+    except ValueError as exc:
+        common.show_error(exc, what="Could not fit these kernels")
+        return
+    if kc is None:
+        return
+    render_curves(ds, kc, test)
+    render_decomposition(ds, s, kc, test)
