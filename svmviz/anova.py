@@ -25,7 +25,7 @@ import numpy as np
 from ._validation import check_binary_labels, check_matrix
 from .kernels import SSANOVAKernel, fit_kernel, gram, kernel_diagonal
 from .svm import _check_lambdas
-from .tuning import GramCriteria, gram_criteria_curves
+from .tuning import gram_criteria_curves
 
 
 class AnovaExpansion(NamedTuple):
@@ -307,7 +307,7 @@ class KernelCriteria(NamedTuple):
         The kernels' labels, in the order given.
     kernels : list
         The fitted kernels (names stay names).
-    curves : list of GramCriteria
+    curves : list of svmviz.tuning.GramCriteria
         One per kernel (:func:`svmviz.tuning.gram_criteria_curves`).
     test_error : ndarray of shape (k, m) or None
         Misclassification on the test sample at every λ, per kernel.

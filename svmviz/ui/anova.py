@@ -249,10 +249,12 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
     if (machine == "klr" and ds.name == "anova_structure" and s.base == "cubic"):
         inter = float(ds.params.get("interaction", 8.0))
 
-        def truth(a_, t):
+        def true_main_effect(a_, t):
             Xq = np.zeros((t.size, ds.X.shape[1]))
             Xq[:, a_] = t
             return _data.anova_structure_terms(Xq, inter).get((a_,), np.zeros(t.size))
+
+        truth = true_main_effect
 
         st.caption("Dashed green: the true main effects of the logit (4·x1, 4·cos(π·x2), 0 for the noise "
                    "variables), each with mean 0 over [−1, 1] as the cubic-spline components are over the "
