@@ -82,7 +82,18 @@ def _poly_gram(A, B, degree, gamma, coef0):
 
 
 def squared_distances(A, B=None) -> np.ndarray:
-    """Pairwise squared Euclidean distances, shape (n_A, n_B)."""
+    """Pairwise squared Euclidean distances ‖a_i − b_j‖².
+
+    Parameters
+    ----------
+    A : array_like of shape (n_A, d)
+    B : array_like of shape (n_B, d), optional
+        Defaults to ``A``.
+
+    Returns
+    -------
+    D : ndarray of shape (n_A, n_B)
+    """
     A = check_matrix(A, "A")
     B = A if B is None else check_matrix(B, "B")
     if A.shape[1] != B.shape[1]:
@@ -91,7 +102,19 @@ def squared_distances(A, B=None) -> np.ndarray:
 
 
 def rbf_from_squared_distances(D, sigma: float) -> np.ndarray:
-    """Gaussian kernel from precomputed squared distances: reuse ``D`` across a σ grid."""
+    """Gaussian kernel exp(−D/(2σ²)) from precomputed squared distances: reuse ``D`` across a σ grid.
+
+    Parameters
+    ----------
+    D : array_like of shape (n_A, n_B)
+        Squared distances (:func:`squared_distances`).
+    sigma : float
+        Gaussian width σ > 0.
+
+    Returns
+    -------
+    K : ndarray of shape (n_A, n_B)
+    """
     sigma = check_positive(sigma, "sigma")
     return _rbf_from_sq_dists(np.ascontiguousarray(D, dtype=np.float64), sigma)
 
