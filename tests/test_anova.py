@@ -270,3 +270,28 @@ def test_figures_compute_and_plot():
         assert all(t.get("hovertemplate") for t in js["data"])
     cf = fig.plot_kernel_curves(kcv).to_plotly_json()["layout"]
     assert cf["xaxis"]["title"]["text"] == "log10 λ" and cf["yaxis"]["type"] == "log"
+
+
+def test_nu_path_and_irwls_accept_ssanova_kernels():
+    from sklearn.svm import NuSVC
+
+    from svmviz.path import NuSVMPath
+    from svmviz.usvc import IRWLSClassifier
+
+    ds = _ds(n=80, seed=11, d=3)
+    Xt = ds.test_sample(40, 4).X
+    kern = SSANOVAKernel(order="two-way")
+    k = fit_kernel(kern, ds.X)
+    K, Kt = gram(ds.X, kernel=k), gram(Xt, ds.X, kernel=k)
+    # ν-SVM path: NuSVC(ν) on the same gram up to the positive factor m·ρ (Loosli & Canu 2006; path.py)
+    path = NuSVMPath(nu=0.4, kernel=kern).fit(ds.X, ds.y)
+    ref = NuSVC(nu=0.4, kernel="precomputed", tol=1e-10).fit(K, ds.y).decision_function(Kt)
+    ours = path.decision_function(Xt)
+    ratio = ours / ref
+    assert np.all(ratio > 0)
+    np.testing.assert_allclose(ratio, np.median(ratio), rtol=1e-4)
+    # IRWLS (semiparametric, prototypes drawn from the kernel): same as a plain callable of the fitted kernel
+    a = IRWLSClassifier(C=1.0, kernel=kern, n_prototypes=15, random_state=0).fit(ds.X, ds.y)
+    b = IRWLSClassifier(C=1.0, kernel=lambda A, B=None: k(A, B), n_prototypes=15, random_state=0).fit(ds.X, ds.y)
+    np.testing.assert_allclose(a.decision_function(Xt), b.decision_function(Xt), rtol=1e-8, atol=1e-8)
+    assert np.mean(a.predict(Xt) != ds.test_sample(40, 4).y) < 0.4
