@@ -3,6 +3,7 @@ its widgets act, bad choices give a message instead of a traceback."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmviz import anova, data
@@ -38,7 +39,7 @@ def test_default_page_renders_every_section_with_right_numbers():
     at = _app().run()
     assert_clean(at)
     assert not at.error
-    for prefix in ("Tuning criteria along λ", "Which variables matter", "Component importances",
+    for prefix in ("Tuning criteria along λ", "Importance by variable", "Importance by component",
                    "Main effects", "Interaction x1 × x2"):
         figure_titled(at, prefix)
     # the Gaussian kernel's GACV and exact LOO curves are those of criteria_curves (an independent
@@ -55,7 +56,7 @@ def test_default_page_renders_every_section_with_right_numbers():
     for k in ("SS-ANOVA additive", "SS-ANOVA two-way"):
         assert np.all(np.isfinite(_curve(at, "XA", k)[1]))
     # the decomposition: the two-way kernel at exact LOO's λ; x1 and x2 lead the variable bars
-    bars = figure_titled(at, "Which variables matter")["data"][0]
+    bars = figure_titled(at, "Importance by variable")["data"][0]
     top = list(bars["x"])[:2]
     assert set(top) == {"x1", "x2"}, bars["x"]
     cap = [c.value for c in at.caption if "largest difference" in c.value][0]
@@ -73,13 +74,16 @@ def test_widgets_change_kernels_lambda_machine_and_measure():
     assert_clean(at)
     assert not any(a["text"].startswith("exact leave-one-out")
                    for a in figure_titled(at, "Tuning criteria along λ")["layout"]["annotations"])
-    before = _arr(figure_titled(at, "Component importances")["data"][0]["x"]).copy()
+    before = _arr(figure_titled(at, "Importance by component")["data"][0]["x"]).copy()
     at.radio(key="anova_lamsrc").set_value("xa").run()
     assert_clean(at)
-    after = _arr(figure_titled(at, "Component importances")["data"][0]["x"])
+    after = _arr(figure_titled(at, "Importance by component")["data"][0]["x"])
     assert after.shape != before.shape or not np.allclose(after, before)
     at.radio(key="anova_measure").set_value("rms").run()
-    assert figure_titled(at, "Component importances — size of each component over the data")
+    comp_fig = figure_titled(at, "Importance by component")
+    assert comp_fig["layout"]["xaxis"]["title"]["text"].startswith("root mean square")
+    main = figure_titled(at, "Main effects")
+    assert "importance" in main["layout"]["annotations"][0]["text"]
     # KLR on the known structure with the cubic base: the true main effects are drawn
     at.radio(key="anova_machine").set_value("klr").run()
     assert_clean(at)
@@ -124,8 +128,49 @@ def test_theta_grid_and_other_data_sets():
     at.selectbox(key="anova_data").set_value("twonorm").run()
     assert_clean(at)
     assert not at.error
-    figure_titled(at, "Which variables matter")
+    figure_titled(at, "Importance by variable")
     at.selectbox(key="anova_data").set_value("anova_structure").run()
     at.slider(key="anova_inter").set_value(0.0).run()
     assert_clean(at)
     assert any("Bayes error 0.133" in c.value for c in at.caption)
+
+
+# ----------------------------------------------------------------------------- real browser
+from .test_browser import ARGS, ARTIFACTS, CHROMIUM, _chart_count_when_settled, _wait_idle, app_url  # noqa: E402,F401
+
+
+@pytest.mark.browser
+def test_kernels_page_in_a_real_browser(app_url):  # noqa: F811 (the fixture of tests/test_browser.py)
+    """Open the page through the sidebar, wait for every chart, switch the machine to KLR; no
+    exception, no console error. Screenshots: tests/artifacts/anova_*.png."""
+    import os
+    import time
+
+    from playwright.sync_api import sync_playwright
+
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(app_url)
+        page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+        _wait_idle(page)
+        t0 = time.time()
+        page.locator('[data-testid="stSidebarNav"] a', has_text="Kernels & variable selection").first.click()
+        page.get_by_role("heading", name="Kernels & variable selection").first.wait_for(timeout=60_000)
+        n_charts = _chart_count_when_settled(page, timeout_s=300)
+        print(f"\nKernels & variable selection: all {n_charts} charts after {time.time() - t0:.1f} s")
+        # criteria curves, two importance charts, main effects, two interaction maps
+        assert n_charts == 6
+        assert page.get_by_test_id("stException").count() == 0
+        page.screenshot(path=os.path.join(ARTIFACTS, "anova_initial.png"), full_page=True)
+        page.get_by_text("KLR (kernel logistic regression), same λ").first.click()
+        _wait_idle(page, timeout=300_000)
+        assert _chart_count_when_settled(page, timeout_s=300) == 6
+        assert page.get_by_test_id("stException").count() == 0
+        page.get_by_text("true main effect").first.wait_for(timeout=30_000)
+        page.screenshot(path=os.path.join(ARTIFACTS, "anova_klr.png"), full_page=True)
+        browser.close()
+    assert not errors, errors

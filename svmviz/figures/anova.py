@@ -45,7 +45,7 @@ class MainEffects(NamedTuple):
     values : ndarray of shape (d, g)
         f_α on the grid (θ_α Σ_i c_i R_α(x_iα, t)).
     importance : ndarray of shape (d,)
-        θ_α c'R_α c of each main effect.
+        Importance of each main effect (θ_α c'R_α c, or its root mean square over the data).
     X : ndarray of shape (n, d)
         The data points for the rug.
     y : ndarray of shape (n,)
@@ -63,7 +63,8 @@ class MainEffects(NamedTuple):
     truth: np.ndarray | None = None
 
 
-def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, truth=None) -> MainEffects:
+def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, truth=None,
+                         measure: str = "norm") -> MainEffects:
     """Main effect curves of every variable, with the data for the rug.
 
     Parameters
@@ -77,6 +78,8 @@ def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, tru
     truth : callable, optional
         ``truth(a, t) -> (g,)``: the true main effect of coordinate ``a`` at the grid ``t`` (e.g. from
         :func:`svmviz.data.anova_structure_terms`), drawn dashed beside the fit.
+    measure : {"norm", "rms"}, default "norm"
+        The importance that orders the panels: θ_α c'R_α c, or the root mean square of f_α over X.
 
     Returns
     -------
@@ -95,21 +98,25 @@ def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, tru
     comp = anova.decompose(exp, Xq)
     main_col = {c[0]: i for i, c in enumerate(k.components_) if len(c) == 1}
     values = np.stack([comp.values[a * g:(a + 1) * g, main_col[a]] for a in range(d)])
-    imp = anova.importances(exp)
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {sorted(MEASURES)}; got {measure!r}.")
+    imp = anova.importances(exp, X=X if measure == "rms" else None)
+    imp_vals = getattr(imp, MEASURES[measure][0])
     true_vals = None if truth is None else np.stack([np.asarray(truth(a, grids[a]), dtype=np.float64)
                                                      for a in range(d)])
-    return MainEffects(list(exp.feature_names), grids, values, imp.values[[main_col[a] for a in range(d)]],
+    return MainEffects(list(exp.feature_names), grids, values, imp_vals[[main_col[a] for a in range(d)]],
                        X, np.asarray(y, dtype=np.float64), true_vals)
 
 
-def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12) -> go.Figure:
+def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12,
+                      ylabel: str = "f_α (units of f)") -> go.Figure:
     """One panel per main effect (most important first), the data's rug at the bottom of each."""
     order = np.argsort(-me.importance, kind="stable")[:max_panels]
     cols = max(1, min(columns, order.size))
     rows = int(np.ceil(order.size / cols))
     titles = [f"{me.names[a]} (importance {me.importance[a]:.3g})" for a in order]
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, vertical_spacing=0.16 if rows > 1 else 0.1,
-                        horizontal_spacing=0.07)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles,
+                        vertical_spacing=min(0.3, 110.0 / (260 * rows)) if rows > 1 else 0.1, horizontal_spacing=0.07)
     both = me.values[order] if me.truth is None else np.concatenate([me.values[order], me.truth[order]])
     lo = float(np.min(both)) if order.size else 0.0
     hi = float(np.max(both)) if order.size else 1.0
@@ -136,7 +143,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
                           row=r, col=c)
         fig.update_xaxes(title_text=me.names[a], row=r, col=c)
         fig.update_yaxes(range=[rug_y - pad, hi + pad], row=r, col=c)
-    fig.update_yaxes(title_text="f_α (decision-value units)", col=1)
+    fig.update_yaxes(title_text=ylabel, col=1)
     apply_theme(fig, title="Main effects f_α(x_α) — most important first; ticks: the data", height=260 * rows + 80)
     return legend_below(fig)
 
@@ -260,10 +267,8 @@ class ImportanceBars(NamedTuple):
 
 #: the two importance measures: (attribute of Importances, by-variable attribute, axis label, title)
 MEASURES = {
-    "norm": ("values", "by_variable", "θ_c·c'K_c c",
-             "squared RKHS norm θ_c·c'K_c c of each component"),
-    "rms": ("rms", "rms_by_variable", "root mean square of f_c over the data",
-            "size of each component over the data (root mean square of f_c)"),
+    "norm": ("values", "by_variable", "θ_c·c'K_c c", "squared RKHS norm θ_c·c'K_c c"),
+    "rms": ("rms", "rms_by_variable", "RMS of f_c over the data", "root mean square of f_c over the data"),
 }
 
 
@@ -300,7 +305,7 @@ def plot_importances(bars: ImportanceBars) -> go.Figure:
                              hovertemplate="%{y}: %{x:.4g} (%{customdata:.1f} % of the total)<extra></extra>"))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(bars.names)))
     _, _, xlabel, what = MEASURES[bars.measure]
-    apply_theme(fig, title=f"Component importances — {what}", xtitle=xlabel, ytitle="component",
+    apply_theme(fig, title="Importance by component", xtitle=f"{what}", ytitle="component",
                 height=max(300, 24 * len(bars.names) + 140))
     return fig
 
@@ -315,8 +320,8 @@ def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
                            hovertemplate="%{x}: %{y:.4g} (%{customdata:.1f} % of the sum over variables)"
                                          "<extra></extra>"))
     _, _, ylabel, _ = MEASURES[bars.measure]
-    apply_theme(fig, title="Which variables matter — each variable's main effect plus its interactions",
-                xtitle="variable (most important first)", ytitle=ylabel, height=380, legend=False)
+    apply_theme(fig, title="Importance by variable", xtitle="variable: its main effect plus its interactions",
+                ytitle=ylabel, height=380, legend=False)
     return fig
 
 

@@ -231,9 +231,10 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
         m2.metric("Test error", f"{np.mean(np.where(f_test > 0, 1.0, -1.0) != test.y):.3f}")
     m3.metric("Expansion points", exp.basis.shape[0])
     gap = float(np.max(np.abs(comp_train.values.sum(1) + comp_train.constant + comp_train.intercept - f_solver)))
-    st.caption(f"{what}. f(x) = b + Σ_c f_c(x) exactly: the largest difference between the solver's f and "
-               f"b + Σ_c f_c over the training points is {gap:.1e} (rounding; the SVM's solver keeps its decision "
-               f"values up to date along its iterations); b = {exp.intercept:.3g}.")
+    source = ("the SMO solver's own decision values, kept up to date along its iterations" if machine == "svm"
+              else "KLR's decision_function, b + K(x, X)·a")
+    st.caption(f"{what}. f(x) = b + Σ_c f_c(x) exactly: the largest difference between f ({source}) and "
+               f"b + Σ_c f_c over the training points is {gap:.1e} — rounding; b = {exp.intercept:.3g}.")
     measure = st.radio("Importance measure", list(fig.MEASURES), horizontal=True, key=f"{KEY}_measure",
                        format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
                                     "rms": "size over the data (root mean square of f_c)"}.get)
@@ -259,8 +260,9 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
         st.caption("Dashed green: the true main effects of the logit (4·x1, 4·cos(π·x2), 0 for the noise "
                    "variables), each with mean 0 over [−1, 1] as the cubic-spline components are over the "
                    "training range.")
-    me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth)
-    st.plotly_chart(fig.plot_main_effects(me), key=f"{KEY}_main")
+    me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth, measure=measure)
+    units = "SVM decision value" if machine == "svm" else "logit log(p/(1 − p))"
+    st.plotly_chart(fig.plot_main_effects(me, ylabel=f"f_α ({units})"), key=f"{KEY}_main")
     if kern.order == "two-way" and ds.X.shape[1] >= 2:
         imp = anova.importances(exp)
         pairs = [c for _, c in sorted(((v, c) for v, c in zip(imp.values, imp.components) if len(c) == 2),
