@@ -38,7 +38,7 @@ from . import _nu_path
 from ._parallel import PARALLEL_LOCK
 from ._validation import (BinaryClassifierMixin, check_binary_labels, check_matrix, check_positive,
                           validate_fit_data, validate_predict_data)
-from .kernels import fit_kernel, gram
+from .kernels import fit_kernel, gram, kernel_diagonal
 
 GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
 GROUP_NAMES = {GROUP_R: "R (α = 0)", GROUP_E: "E (margin, 0 < α < 1)", GROUP_L: "L (bounded, α = 1)"}
@@ -293,16 +293,50 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
     return path
 
 
+RHO_ZERO_RTOL = 1e-9
+"""A margin ρ ≤ ``RHO_ZERO_RTOL · max_i G_ii · max(λ, 1)`` is 0: the path's own KKT tolerance (the
+default ``tol`` of :func:`nu_path`, on the scale it uses for ties and KKT checks). Below ν_min the
+reduced convex hulls of the two classes overlap, the ν-SVM's margin is 0 and its decision function
+is 0 up to rounding (Chang & Lin 2001, "Training ν-support vector classifiers", §3): there
+leave-one-out values are rounding noise — measured on wahba2001 (n = 200, σ = 1) at λ = 2.73, where
+ρ = 2.6e-13 (threshold 1.4e-11), LOO2 was 261 from the path's refits and 151 from an
+interior-point reference; at λ = 19.1, ρ = 1.1e-10 (1.1 × the threshold), they agree to 0.1 %."""
+
+
 class LooPath(NamedTuple):
     """Leave-one-out estimates along the path (Loosli & Canu 2006, "Leave-one-out evaluation").
 
-    lambdas, nus : (k,) where evaluated; loo1 : (k,) LOO error rate (1/m) Σ [−y_i ŷ_i]_*;
-    loo2 : (k,) (1/m) Σ max(0, 1 − y_i ŷ_i/ρ^{[−i]}) — the seed's LOO2 with each leave-i-out
-    decision function in units of its own margin ρ^{[−i]} (the scale sklearn's ``NuSVC`` reports);
-    in the raw scale of the dual, ``loo2_raw`` = (1/m) Σ max(0, ρ^{[−i]} − y_i ŷ_i) grows like ρ
-    (∝ λ at the sparse end) and never "stops varying"; n_sv : (k,) |E ∪ L| (= refits);
-    test_error : (k,) error on the test sample (NaN without one); stop : index of the automatic
-    stopping point; status : (k,) 0 ok, else the number of refits that failed; seconds : float.
+    Attributes
+    ----------
+    lambdas, nus : ndarray of shape (k,)
+        Where LOO was evaluated (λ and ν = λ/m).
+    loo1 : ndarray of shape (k,)
+        The leave-one-out error rate (1/m) Σ [−y_i ŷ_i]_* (LOO1).
+    loo2 : ndarray of shape (k,)
+        (1/m) Σ max(0, 1 − y_i ŷ_i/ρ^{[−i]}): the seed's LOO2, (1/m) Σ max(0, ρ − y_i ŷ_i), with
+        each leave-i-out decision function in units of its own margin ρ^{[−i]} (the scale in which
+        scikit-learn's ``NuSVC`` puts the margin at ±1). It is the leave-one-out hinge loss: ≥ LOO1,
+        and large where the margin is small — near the sparse end the solution approaches the
+        hard-margin SVM, whose margin between overlapping classes is tiny, so a misclassified
+        left-out point lies many margins away (values in the hundreds).
+    loo2_raw : ndarray of shape (k,)
+        (1/m) Σ max(0, ρ^{[−i]} − y_i ŷ_i) in the raw scale of the dual; grows like ρ (∝ λ at the
+        sparse end), so it never "stops varying".
+    n_sv : ndarray of shape (k,)
+        |E ∪ L| (= the number of refits).
+    test_error : ndarray of shape (k,)
+        Error on the test sample (NaN without one).
+    rho : ndarray of shape (k,)
+        The full solution's margin ρ at each λ.
+    rho_zero : ndarray of bool, shape (k,)
+        ρ is 0 to the path's tolerance (:data:`RHO_ZERO_RTOL`): ν is below ν_min, the ν-SVM has no
+        margin and its decision function is 0 up to rounding; LOO1/LOO2 there are rounding noise
+        and are ignored by the stopping rule.
+    stop : int
+        Index of the automatic stopping point (:func:`auto_stop`).
+    status : ndarray of int, shape (k,)
+        0 ok, else the number of refits that failed.
+    seconds : float
     """
 
     lambdas: np.ndarray
@@ -312,9 +346,21 @@ class LooPath(NamedTuple):
     loo2_raw: np.ndarray
     n_sv: np.ndarray
     test_error: np.ndarray
+    rho: np.ndarray
+    rho_zero: np.ndarray
     stop: int
     status: np.ndarray
     seconds: float
+
+
+def zero_margin(path: NuPath, lambdas=None) -> np.ndarray:
+    """Whether the margin ρ is 0 (to the path's tolerance, :data:`RHO_ZERO_RTOL`) at ``lambdas``
+    (default: every breakpoint): ν below ν_min, no classifier there. Bool array like ``lambdas``."""
+    lam = path.lambdas if lambdas is None else np.atleast_1d(np.asarray(lambdas, dtype=np.float64))
+    rho = path.rho if lambdas is None else np.array([path.state_at(l)[2] for l in lam])
+    params = {k: v for k, v in path.kernel_params.items() if k != "kernel"}
+    gscale = float(np.max(kernel_diagonal(path.kernel_params["kernel"], path.X, **params))) / path.m
+    return rho <= RHO_ZERO_RTOL * gscale * np.maximum(lam, 1.0)
 
 
 def default_loo_lambdas(path: NuPath, max_evals: int = 60) -> np.ndarray:
@@ -361,29 +407,70 @@ def loo_at(path: NuPath, lam: float, *, tol: float = 1e-9, max_qp_iter: int | No
     return yf, yg, refit, status
 
 
-def auto_stop(loo2, *, window: int = 5, rtol: float = 0.05) -> int:
-    """The automatic stopping point (Loosli & Canu 2006, "Stopping criteria"): the first index ``k`` after which LOO2
-    stops varying — ``|LOO2_j − LOO2_k| ≤ rtol·|LOO2_k|`` for the next ``window`` evaluations.
-    Returns the last index if LOO2 never settles."""
-    v = np.asarray(loo2, dtype=np.float64)
-    if v.ndim != 1 or v.size == 0:
-        raise ValueError("loo2 must be a non-empty 1-D array.")
-    window = int(window)
-    if window < 1:
-        raise ValueError(f"window must be a positive integer; got {window!r}.")
+_STOP_SLACK = 1e-12  # rounding in "≤": LOO1 is a multiple of 1/m, LOO2 a mean of m ratios
+
+
+def auto_stop(loo1, loo2, m: int, *, valid=None, n_se: float = 1.0, rtol: float = 0.1) -> int:
+    """The automatic stopping point (Loosli & Canu 2006, "Stopping on the path", "Stopping criteria").
+
+    The paper follows the path from the sparse end and wants the "sparsest good" solution: stop
+    "when LOO2 doesn't vary anymore" — the over-fitting of the sparse end is over — with LOO1 as
+    the estimate of the generalization error. Read on the evaluated λ (in path order), the stop
+    is the first index ``k`` where both hold:
+
+    - LOO1 is near the best: ``LOO1_k ≤ min LOO1 + n_se · SE``, SE the binomial standard error of
+      the smallest LOO1, ``sqrt(p(1 − p)/m)`` (at least ``1/m``) — the one-standard-error rule
+      (Hastie, Tibshirani & Friedman 2009, §7.10);
+    - LOO2 has come down to its floor among those: ``LOO2_k ≤ (1 + rtol) · min LOO2`` over the
+      evaluations whose LOO1 is near the best (so the set is never empty).
+
+    Minima are taken over the ``valid`` evaluations only (default: all; the path excludes those
+    whose margin is 0, where LOO values are rounding noise). The last index is returned if no
+    evaluation is valid.
+
+    Parameters
+    ----------
+    loo1, loo2 : array_like of shape (k,)
+        LOO1 and LOO2 along the path, in path order.
+    m : int
+        Number of training points (for the standard error).
+    valid : array_like of bool, shape (k,), optional
+    n_se : float ≥ 0, default 1.0
+    rtol : float > 0, default 0.1
+
+    Returns
+    -------
+    int
+    """
+    l1 = np.asarray(loo1, dtype=np.float64)
+    l2 = np.asarray(loo2, dtype=np.float64)
+    if l1.ndim != 1 or l1.size == 0 or l2.shape != l1.shape:
+        raise ValueError("loo1 and loo2 must be non-empty 1-D arrays of the same length.")
+    if isinstance(m, bool) or int(m) != m or m < 1:
+        raise ValueError(f"m must be a positive integer (the number of training points); got {m!r}.")
+    ok = np.ones(l1.size, bool) if valid is None else np.asarray(valid, dtype=bool)
+    if ok.shape != l1.shape:
+        raise ValueError("valid must have the shape of loo1.")
+    n_se = float(n_se)
+    if not (np.isfinite(n_se) and n_se >= 0):
+        raise ValueError(f"n_se must be a number ≥ 0; got {n_se!r}.")
     rtol = check_positive(rtol, "rtol")
-    for k in range(v.size - 1):
-        nxt = v[k + 1:k + 1 + window]
-        scale = max(abs(v[k]), 1e-300)
-        if nxt.size == window and np.all(np.abs(nxt - v[k]) <= rtol * scale):
-            return k
-    return v.size - 1
+    ok &= np.isfinite(l1) & np.isfinite(l2)
+    if np.any((l1[ok] < 0) | (l1[ok] > 1)):
+        raise ValueError("loo1 must be error rates in [0, 1].")
+    if not ok.any():
+        return l1.size - 1
+    p = float(l1[ok].min())
+    se = max(np.sqrt(p * (1.0 - p) / m), 1.0 / m)
+    near = ok & (l1 <= p + n_se * se + _STOP_SLACK)  # never empty: holds the smallest LOO1
+    good = near & (l2 <= (1.0 + rtol) * l2[near].min() + _STOP_SLACK)
+    return int(np.flatnonzero(good)[0])
 
 
 def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_test=None,
-             window: int = 5, rtol: float = 0.05, tol: float = 1e-9,
+             n_se: float = 1.0, rtol: float = 0.1, tol: float = 1e-9,
              progress: Callable[[int, int, str], None] | None = None) -> LooPath:
-    """LOO1, LOO2 (002) and the test error along the path, with the automatic stopping point.
+    """LOO1, LOO2 (Loosli & Canu 2006) and the test error along the path, with the automatic stopping point.
 
     Parameters
     ----------
@@ -391,8 +478,8 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
     lambdas : array (k,), optional
         Where to evaluate (default :func:`default_loo_lambdas` with ``max_evals``).
     X_test, y_test : optional independent sample (n_t, d), (n_t,) labels of the same two classes.
-    window, rtol : stopping rule of :func:`auto_stop`.
-    progress : optional callback ``progress(done, total, message)``.
+    n_se, rtol : stopping rule of :func:`auto_stop`.
+    progress : optional callback ``progress(done, total, message)``, called after each λ.
 
     Returns
     -------
@@ -404,8 +491,9 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
 
     Notes
     -----
-    Loosli & Canu 2006, (Loosli & Canu 2006, "Leave-one-out evaluation", "How to do it practically"): only E ∪ L
-    are refitted (removing a point of R leaves the solution unchanged), warm-started.
+    Loosli & Canu 2006, "Leave-one-out evaluation", "How to do it practically": only E ∪ L
+    are refitted (removing a point of R leaves the solution unchanged), warm-started. Evaluations
+    whose margin ρ is 0 (ν below ν_min, :data:`RHO_ZERO_RTOL`) are flagged in ``rho_zero``.
     """
     import time
 
@@ -437,6 +525,7 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
     loo1 = np.empty(k)
     loo2 = np.empty(k)
     loo2_raw = np.empty(k)
+    rho = np.empty(k)
     nsv = np.empty(k, dtype=np.int64)
     status = np.zeros(k, dtype=np.int64)
     for j, lam in enumerate(lambdas):
@@ -451,16 +540,18 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
         status[j] = int(np.sum(st != 0))
         if progress is not None:
             progress(j + 1, k, f"λ = {lam:.3g}")
+    rho_zero = zero_margin(path, lambdas)
     test_error = np.full(k, np.nan)
     if have_test:
         F = path.decision_path(Xt, lambdas)
         test_error = np.mean(F * yt_pm[None, :] <= 0, axis=1)
-    stop = auto_stop(loo2, window=window, rtol=rtol)
+    stop = auto_stop(loo1, loo2, path.m, valid=~rho_zero, n_se=n_se, rtol=rtol)
     if status.sum():
-        warnings.warn(f"loo_path: {int(status.sum())} leave-one-out refit(s) did not converge.",
-                      ConvergenceWarning, stacklevel=2)
-    return LooPath(lambdas, lambdas / path.m, loo1, loo2, loo2_raw, nsv, test_error, int(stop), status,
-                   time.perf_counter() - t0)
+        warnings.warn(f"{int(status.sum())} leave-one-out refit(s) along the path did not converge; "
+                      "LOO1 and LOO2 at those λ are approximate.", ConvergenceWarning, stacklevel=2)
+    rho = np.array([path.state_at(l)[2] for l in lambdas])
+    return LooPath(lambdas, lambdas / path.m, loo1, loo2, loo2_raw, nsv, test_error, rho, rho_zero, int(stop),
+                   status, time.perf_counter() - t0)
 
 
 class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -468,15 +559,15 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
 
     The path of the ν-SVM dual (Loosli & Canu 2006, "Dual"; α, b, ρ piecewise linear in λ = mν) is
     computed once by :func:`nu_path`; the classifier is the path's point at ``nu``, or at the
-    automatic stopping point of the leave-one-out estimate LOO2 along the path (Loosli & Canu 2006,
-    "Stopping criteria"). Its decision function equals scikit-learn's ``NuSVC(nu)`` up to a positive
+    automatic stopping point of leave-one-out along the path (Loosli & Canu 2006, "Stopping
+    criteria": the sparsest solution whose LOO1 and LOO2 are near their best, :func:`auto_stop`). Its decision function equals scikit-learn's ``NuSVC(nu)`` up to a positive
     factor.
 
     Parameters
     ----------
     nu : float in (0, 1] or "auto", default="auto"
         The ν = λ/m used for prediction (feasible up to 2·min(n₊, n₋)/m); ``"auto"`` takes the
-        automatic stopping point of LOO2 (:func:`auto_stop`).
+        automatic stopping point (:func:`auto_stop`).
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         See :func:`svmviz.kernels.gram`.
     sigma : float, default=1.0
@@ -484,7 +575,8 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     degree, gamma, coef0 : polynomial kernel parameters.
     max_evals : int, default=60
         λ values where LOO is evaluated (``nu="auto"`` only; :func:`default_loo_lambdas`).
-    window, rtol : stopping rule of :func:`auto_stop` (``nu="auto"`` only).
+    n_se, rtol : stopping rule of :func:`auto_stop` (``nu="auto"`` only): the first λ whose LOO1 is
+        within ``n_se`` standard errors of the best and whose LOO2 is within ``rtol`` of its floor.
     tol : float, default=1e-9
         Relative tolerance of the path.
 
@@ -534,7 +626,7 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, nu="auto", kernel="rbf", sigma=1.0, degree=3, gamma=1.0, coef0=1.0,
-                 max_evals=60, window=5, rtol=0.05, tol=1e-9):
+                 max_evals=60, n_se=1.0, rtol=0.1, tol=1e-9):
         self.nu = nu
         self.kernel = kernel
         self.sigma = sigma
@@ -542,7 +634,7 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.gamma = gamma
         self.coef0 = coef0
         self.max_evals = max_evals
-        self.window = window
+        self.n_se = n_se
         self.rtol = rtol
         self.tol = tol
 
@@ -570,7 +662,7 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         path = nu_path(X, y, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
                        gamma=self.gamma, coef0=self.coef0, tol=self.tol)
         if auto:
-            loo = loo_path(path, max_evals=self.max_evals, window=self.window, rtol=self.rtol)
+            loo = loo_path(path, max_evals=self.max_evals, n_se=self.n_se, rtol=self.rtol)
             lam = float(loo.lambdas[loo.stop])
         else:
             loo = None

@@ -87,9 +87,14 @@ def test_summary_and_loo_curves_follow_the_path(x_axis):
     np.testing.assert_allclose(lc.x, lp.lambdas / div)
     fig = plot_loo_curves(lc, cursor=lc.x[1])
     names = [t.name for t in fig.data]
-    assert names[0].startswith("LOO1") and names[1].startswith("LOO2")
+    assert names[0].startswith("LOO1") and any(nm.startswith("LOO2") for nm in names)
     assert "automatic stopping point" in names and "test error (independent sample)" in names
-    assert fig.layout.yaxis.title.text == "error" and fig.layout.xaxis.title.text
+    assert "cursor" in names
+    # two panels on one x axis: error rates (linear) above, LOO2 (log) below
+    loo2 = next(t for t in fig.data if t.name.startswith("LOO2"))
+    assert loo2.yaxis == "y2" and fig.layout.yaxis2.type == "log"
+    assert fig.layout.yaxis.title.text == "error rate" and fig.layout.xaxis2.title.text
+    assert all(t.hovertemplate or t.hoverinfo == "skip" for t in fig.data)
     fig2 = plot_path_summary(s, cursor=lc.x[1])
     assert fig2.layout.title.text.startswith("Group sizes") and fig2.layout.yaxis2.title.text
     with pytest.raises(ValueError, match="x_axis"):
@@ -101,3 +106,50 @@ def test_linear_kernel_paths_on_wahba_data():
     p = nu_path(ds.X, ds.y, kernel="linear")
     cp = compute_coef_paths(p)
     assert cp.n_vertices >= p.m * 2 and np.nanmax(np.abs(cp.y[1])) <= 1.0
+
+
+def test_loo_curves_hide_zero_margin_evaluations_and_shade_them():
+    """Linear kernel on overlapping classes: ρ = 0 below λ = 4 (ν < ν_min, f ≡ 0): LOO1/LOO2 there
+    are rounding noise — NaN in the curves, the stretch shaded from the path's own breakpoints."""
+    from svmviz.path import zero_margin
+
+    ds = wahba2001(n=40, seed=0)
+    p = nu_path(ds.X, ds.y, kernel="linear")
+    lp = loo_path(p, [1.0, 2.0, 6.0, 15.0, 26.0])
+    lc = compute_loo_curves(p, lp)
+    np.testing.assert_array_equal(np.isnan(lc.loo1), lp.rho_zero)
+    np.testing.assert_array_equal(np.isnan(lc.loo2), lp.rho_zero)
+    np.testing.assert_array_equal(lc.zero, lp.rho_zero)
+    z = zero_margin(p)
+    assert len(lc.zero_bands) >= 1
+    a, b = lc.zero_bands[0]
+    assert a == 0.0 and b == p.lambdas[z].max() < 4.0
+    fig = plot_loo_curves(lc)
+    assert any(t.name.startswith("margin ρ = 0") for t in fig.data)
+    assert len(fig.layout.shapes) == 2 * len(lc.zero_bands)  # one band per panel
+
+
+def test_path_table_is_exact_and_large_paths_draw_a_sample_of_lines():
+    """The path CSV lists each point's α where its slope changes: interpolating it gives α at every
+    breakpoint. Beyond ``max_points`` a seeded sample of lines is drawn, both classes in proportion."""
+    from svmviz.figures.path import coef_path_table, lines_shown
+
+    ds, _, p = _path()
+    t = coef_path_table(p)
+    lam = np.unique(p.lambdas)
+    for i in range(p.m):
+        sel = t["point"] == i
+        assert np.all(t["y"][sel] == p.y[i])
+        np.testing.assert_allclose(np.interp(lam, t["lambda"][sel], t["alpha"][sel]),
+                                   [p.alpha_at(l)[i] for l in lam], atol=1e-9)
+    np.testing.assert_allclose(t["nu"], t["lambda"] / p.m)
+    assert t["point"].size < p.m * lam.size // 2
+    idx = lines_shown(p.y, 20, seed=1)
+    assert idx.size == 20 and np.all(np.diff(idx) > 0)
+    assert abs(np.mean(p.y[idx] > 0) - np.mean(p.y > 0)) <= 0.05
+    np.testing.assert_array_equal(idx, lines_shown(p.y, 20, seed=1))
+    np.testing.assert_array_equal(lines_shown(p.y, None), np.arange(p.m))
+    cp = compute_coef_paths(p, max_points=20, seed=1)
+    assert cp.n_points == 20 and cp.n_total == p.m
+    assert set(np.concatenate([cp.point[-1], cp.point[1]])) - {-1} == set(idx)
+    assert "20 of the 60 points" in plot_coef_paths(cp).layout.title.text

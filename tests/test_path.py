@@ -26,7 +26,7 @@ from svmviz import _nu_path
 from svmviz.data import banana, esl_mixture, wahba2001
 from svmviz.kernels import gram
 from svmviz.path import (GROUP_E, GROUP_L, GROUP_NAMES, GROUP_R, LooPath, NuPath, NuSVMPath, auto_stop,
-                         default_loo_lambdas, loo_at, loo_path, nu_path)
+                         default_loo_lambdas, loo_at, loo_path, nu_path, zero_margin)
 
 from . import naive_path as nv
 
@@ -379,7 +379,7 @@ def test_loo_path_fields_and_test_error():
         f = p.decision_function(te.X, lam)
         assert lp.test_error[j] == np.mean(te.y * f <= 0)
     assert 0 <= lp.stop < lp.lambdas.size
-    assert lp.stop == auto_stop(lp.loo2)
+    assert lp.stop == auto_stop(lp.loo1, lp.loo2, p.m, valid=~lp.rho_zero)
     calls = []
     loo_path(p, lp.lambdas[:3], progress=lambda d, t, msg: calls.append((d, t)))
     assert calls == [(1, 3), (2, 3), (3, 3)]
@@ -389,21 +389,46 @@ def test_loo_path_fields_and_test_error():
 
 # ------------------------------------------------------------------------------- stopping rule
 def test_auto_stop_on_constructed_sequences():
-    # settles at index 3 (window 5, 5 %): later values within 5 % of 1.0
-    v = [3.0, 2.0, 1.5, 1.0, 1.02, 0.99, 1.04, 0.97, 1.01, 2.0]
-    assert auto_stop(v, window=5, rtol=0.05) == 3
-    assert auto_stop(v, window=5, rtol=0.01) == len(v) - 1  # never settles: the last index
-    assert auto_stop([1.0, 1.0, 1.0], window=2) == 0
-    assert auto_stop([1.0, 1.0, 1.0], window=3) == 2  # not enough values after any index
-    assert auto_stop([5.0]) == 0
-    assert auto_stop([0.0, 0.0, 0.0, 0.0], window=2) == 0  # exact zeros count as settled
-    assert auto_stop([2.0, 1.0, 1.0, 1.0, 3.0], window=2, rtol=0.1) == 1
+    """The sparsest evaluation whose LOO1 is within n_se binomial standard errors of the best and
+    whose LOO2 is within rtol of its floor among those (Loosli & Canu 2006, "Stopping criteria")."""
+    m = 100  # SE of LOO1 = 0.10: sqrt(0.1 · 0.9 / 100) = 0.03
+    loo1 = [0.40, 0.20, 0.12, 0.11, 0.10, 0.10, 0.14, 0.20]
+    loo2 = [50.0, 3.00, 0.60, 0.52, 0.50, 0.51, 0.55, 0.70]
+    assert auto_stop(loo1, loo2, m) == 3  # 0.12 is near the best, but LOO2 0.60 > 1.1 · 0.50
+    assert auto_stop(loo1, loo2, m, rtol=0.25) == 2
+    assert auto_stop(loo1, loo2, m, n_se=0.0) == 4  # the best LOO1 itself
+    assert auto_stop(loo1, loo2, m, n_se=0.0, rtol=0.01) == 4
+    # invalid evaluations (margin 0) are neither candidates nor minima
+    valid = [False, False, False, True, True, True, True, True]
+    assert auto_stop([0.0, 0.0] + loo1[2:], [0.0, 0.0] + loo2[2:], m, valid=valid) == 3
+    assert auto_stop(loo1, loo2, m, valid=[False] * 8) == 7  # nothing valid: the last index
+    assert auto_stop([0.0, 0.0], [0.2, 0.1], 50) == 1  # SE at least 1/m; LOO2 decides
+    assert auto_stop([0.3], [5.0], 1) == 0
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        auto_stop([1.5, 0.2], [1.0, 1.0], 10)
     with pytest.raises(ValueError, match="non-empty"):
-        auto_stop([])
-    with pytest.raises(ValueError, match="window"):
-        auto_stop([1.0, 2.0], window=0)
+        auto_stop([], [], 10)
+    with pytest.raises(ValueError, match="same length"):
+        auto_stop([0.1, 0.2], [0.1], 10)
+    with pytest.raises(ValueError, match="m must"):
+        auto_stop([0.1], [0.1], 0)
+    with pytest.raises(ValueError, match="n_se"):
+        auto_stop([0.1], [0.1], 10, n_se=-1)
     with pytest.raises(ValueError, match="rtol"):
-        auto_stop([1.0, 2.0], rtol=-1)
+        auto_stop([0.1, 0.2], [0.1, 0.2], 10, rtol=-1)
+
+
+def test_zero_margin_is_flagged_below_nu_min():
+    """Below ν_min the reduced hulls overlap, ρ = 0, f ≡ 0 (linear kernel on overlapping classes:
+    below λ = 4 here): the LOO values there are rounding noise, flagged and ignored by the stop."""
+    X, y, kp, p, K = loo_problem("linear40")
+    z = zero_margin(p)
+    assert z[0] and not z[-1]
+    assert np.all(p.lambdas[z] < 4.0) and np.all(p.rho[z] < 1e-12)
+    lp = loo_path(p, [1.0, 2.0, 6.0, 15.0, 26.0])
+    np.testing.assert_array_equal(lp.rho_zero, [True, True, False, False, False])
+    assert lp.stop >= 2
+    np.testing.assert_allclose(lp.rho, [p.state_at(l)[2] for l in lp.lambdas])
 
 
 # ------------------------------------------------------------------------------- validation

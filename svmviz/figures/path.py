@@ -9,8 +9,9 @@ from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
-from ..path import GROUP_E, GROUP_L, GROUP_R
+from ..path import GROUP_E, GROUP_L, GROUP_R, zero_margin
 from .theme import CLASS_COLORS, apply_theme, legend_below
 
 X_AXES = ("lambda", "nu")
@@ -46,6 +47,8 @@ class CoefPaths(NamedTuple):
     breakpoints: np.ndarray   # (T,) x positions of the breakpoints (distinct)
     x_axis: str
     n_vertices: int
+    n_points: int             # points whose lines are drawn
+    n_total: int              # training points
 
 
 def _kink_mask(xs, C, rtol=1e-9):
@@ -64,21 +67,42 @@ def _kink_mask(xs, C, rtol=1e-9):
     return keep
 
 
-def compute_coef_paths(path, *, x_axis: str = "lambda") -> CoefPaths:
-    """The coefficient paths α_i y_i(λ) of (Loosli & Canu 2006, Fig. "Path") from a computed ``NuPath``."""
+def lines_shown(y, max_points: int | None, seed: int = 0) -> np.ndarray:
+    """Indices of the points whose lines are drawn: all, or a seeded sample of ``max_points`` with
+    both classes in proportion (a thousand overlapping lines show nothing more than a few hundred,
+    and weigh tens of megabytes in the browser)."""
+    y = np.asarray(y)
+    m = y.size
+    if max_points is None or m <= max_points:
+        return np.arange(m)
+    rng = np.random.default_rng(seed)
+    out = []
+    for c in (-1, 1):
+        idx = np.flatnonzero(y == c)
+        k = max(1, int(round(max_points * idx.size / m)))
+        out.append(rng.choice(idx, size=min(k, idx.size), replace=False))
+    return np.sort(np.concatenate(out))
+
+
+def compute_coef_paths(path, *, x_axis: str = "lambda", max_points: int | None = None,
+                       seed: int = 0) -> CoefPaths:
+    """The coefficient paths α_i y_i(λ) of (Loosli & Canu 2006, Fig. "Path") from a computed
+    ``NuPath``: every point's, or those of a seeded sample of ``max_points`` (:func:`lines_shown`)."""
     xs_all = axis_values(path, path.lambdas, x_axis)
     first = np.concatenate([[True], np.diff(xs_all) > 0])  # drop the repeated λ of b / ρ jumps
     xs = xs_all[first]
-    C = path.coefs[first]
+    shown = lines_shown(path.y, max_points, seed)
+    C = path.coefs[first][:, shown]
     keep = _kink_mask(xs, C)
     out_x, out_y, out_p = {}, {}, {}
     nv = 0
     for c in (-1, 1):
         px, py, pp = [], [], []
-        for i in np.flatnonzero(path.y == c):
-            k = np.flatnonzero(keep[:, i])
+        for col in np.flatnonzero(path.y[shown] == c):
+            i = shown[col]
+            k = np.flatnonzero(keep[:, col])
             px.append(xs[k])
-            py.append(C[k, i])
+            py.append(C[k, col])
             pp.append(np.full(k.size, i))
             px.append([np.nan])
             py.append([np.nan])
@@ -87,7 +111,25 @@ def compute_coef_paths(path, *, x_axis: str = "lambda") -> CoefPaths:
         out_x[c] = np.concatenate(px) if px else np.empty(0)
         out_y[c] = np.concatenate(py) if py else np.empty(0)
         out_p[c] = np.concatenate(pp).astype(np.int64) if pp else np.empty(0, np.int64)
-    return CoefPaths(out_x, out_y, out_p, np.unique(xs), x_axis, nv)
+    return CoefPaths(out_x, out_y, out_p, np.unique(xs), x_axis, nv, int(shown.size), int(path.m))
+
+
+def coef_path_table(path) -> dict:
+    """The whole path as exact, compact columns: each point's α_i at the breakpoints where its slope
+    changes (α is linear in λ in between), for a CSV download. Keys: point, y, lambda, nu, alpha."""
+    cp = compute_coef_paths(path)
+    cols = {"point": [], "y": [], "lambda": [], "nu": [], "alpha": []}
+    for c in (-1, 1):
+        ok = cp.point[c] >= 0
+        cols["point"].append(cp.point[c][ok])
+        cols["y"].append(np.full(int(ok.sum()), c))
+        cols["lambda"].append(cp.x[c][ok])
+        cols["alpha"].append(c * cp.y[c][ok])
+    out = {k: np.concatenate(v) for k, v in cols.items() if v}
+    order = np.lexsort((out["lambda"], out["point"]))
+    out = {k: v[order] for k, v in out.items()}
+    out["nu"] = out["lambda"] / path.m
+    return {k: out[k] for k in ("point", "y", "lambda", "nu", "alpha")}
 
 
 def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−1", "+1"),
@@ -120,7 +162,10 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
     if cursor is not None:
         fig.add_trace(go.Scatter(x=[cursor, cursor], y=[-1.1, 1.1], mode="lines", name="cursor",
                                  line=dict(color="black", width=2), hoverinfo="skip"))
-    apply_theme(fig, title="Coefficient paths α_i y_i (piecewise linear in λ)",
+    title = "Coefficient paths α_i y_i (piecewise linear in λ)"
+    if cp.n_points < cp.n_total:
+        title += f"<br><sup>{cp.n_points} of the {cp.n_total} points' lines (a seeded sample, classes in proportion)</sup>"
+    apply_theme(fig, title=title,
                 xtitle=X_TITLES[cp.x_axis], ytitle="α_i y_i", height=480)
     fig.update_yaxes(range=[-1.15, 1.15])
     return legend_below(fig)
@@ -252,43 +297,107 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
 
 # --------------------------------------------------------------------------- leave-one-out
 class LooCurves(NamedTuple):
+    """LOO1, LOO2 and the test error along the path, ready to draw.
+
+    ``loo1``, ``loo2`` are NaN where the margin is 0 (``zero``: ν below ν_min, where leave-one-out
+    values are rounding noise, see :data:`svmviz.path.RHO_ZERO_RTOL`); ``zero_bands`` are the
+    (start, end) x intervals of the path where ρ = 0, from its breakpoints.
+    """
+
     x: np.ndarray
     loo1: np.ndarray
     loo2: np.ndarray
     test_error: np.ndarray
     n_sv: np.ndarray
+    zero: np.ndarray
+    zero_bands: tuple
     stop: float
     x_axis: str
 
 
+def _runs(xs, mask) -> tuple:
+    """(first x, last x) of each run of True in ``mask`` over increasing ``xs``."""
+    out = []
+    start = None
+    for x, z in zip(xs, mask):
+        if z and start is None:
+            start = x
+        if z:
+            last = x
+        elif start is not None:
+            out.append((float(start), float(last)))
+            start = None
+    if start is not None:
+        out.append((float(start), float(last)))
+    return tuple(out)
+
+
 def compute_loo_curves(path, loo, *, x_axis: str = "lambda") -> LooCurves:
+    """The leave-one-out curves of (Loosli & Canu 2006, Fig. "LOO") from a computed ``LooPath``."""
     x = axis_values(path, loo.lambdas, x_axis)
-    return LooCurves(x, np.asarray(loo.loo1), np.asarray(loo.loo2), np.asarray(loo.test_error),
-                     np.asarray(loo.n_sv), float(x[loo.stop]), x_axis)
+    zero = np.asarray(loo.rho_zero, dtype=bool)
+    loo1 = np.where(zero, np.nan, loo.loo1)
+    loo2 = np.where(zero, np.nan, loo.loo2)
+    bands = _runs(axis_values(path, path.lambdas, x_axis), zero_margin(path))
+    return LooCurves(x, loo1, loo2, np.asarray(loo.test_error, dtype=np.float64), np.asarray(loo.n_sv), zero,
+                     bands, float(x[loo.stop]), x_axis)
+
+
+LOO2_NOTE = ("LOO2 = mean of max(0, 1 − y ŷ/ρ) over the left-out points: their hinge loss in units of the "
+             "margin ρ. Near the sparse end the solution approaches the hard-margin SVM, whose margin "
+             "between overlapping classes is tiny, so a misclassified left-out point lies many margins "
+             "away: values far above 1 are real, hence the log scale.")
 
 
 def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
-    """LOO1 (error rate), LOO2 (hinge-type bound) and the test error along the path, with the
-    automatic stopping point (Loosli & Canu 2006, Fig. "LOO")."""
-    fig = go.Figure()
+    """Two panels sharing the path axis (Loosli & Canu 2006, Fig. "LOO"): the error rates — LOO1
+    and the test error, linear — above, LOO2 (a hinge loss that runs from hundreds to below 1) on
+    a log axis below; the automatic stopping point, the cursor and the zero-margin stretch
+    (ν < ν_min) on both."""
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.14, row_heights=[0.55, 0.45],
+                        subplot_titles=("Error rates: LOO1 and the test error",
+                                        "LOO2: left-out hinge loss in margin units (log scale)"))
+    name = X_TITLES[lc.x_axis].split(" ")[0]
+    cd = np.column_stack([lc.n_sv])
     fig.add_trace(go.Scatter(x=lc.x, y=lc.loo1, mode="lines+markers", name="LOO1: leave-one-out error rate",
-                             line=dict(color="#d62728"), marker=dict(size=5),
-                             hovertemplate="LOO1 = %{y:.4f} at %{x:.4g}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=lc.x, y=lc.loo2, mode="lines+markers",
-                             name="LOO2: mean max(0, 1 − y ŷ/ρ) left out",
-                             line=dict(color="#1f77b4", dash="dash"), marker=dict(size=5),
-                             hovertemplate="LOO2 = %{y:.4f} at %{x:.4g}<extra></extra>"))
+                             line=dict(color="#d62728"), marker=dict(size=5), customdata=cd, connectgaps=False,
+                             hovertemplate="LOO1 = %{y:.4f} at " + name + " = %{x:.4g}<br>%{customdata[0]} "
+                                           "support vectors<extra></extra>"), row=1, col=1)
     if np.any(np.isfinite(lc.test_error)):
         fig.add_trace(go.Scatter(x=lc.x, y=lc.test_error, mode="lines", name="test error (independent sample)",
                                  line=dict(color="black", dash="dot"),
-                                 hovertemplate="test error = %{y:.4f} at %{x:.4g}<extra></extra>"))
-    top = float(np.nanmax(np.concatenate([lc.loo1, lc.loo2, np.nan_to_num(lc.test_error)]))) * 1.05 + 1e-3
-    fig.add_trace(go.Scatter(x=[lc.stop, lc.stop], y=[0, top], mode="lines", name="automatic stopping point",
-                             line=dict(color="#2ca02c", dash="dash", width=2),
-                             hovertemplate="stop at %{x:.4g}<extra></extra>"))
-    if cursor is not None:
-        fig.add_trace(go.Scatter(x=[cursor, cursor], y=[0, top], mode="lines", name="cursor",
-                                 line=dict(color="black", width=2), hoverinfo="skip"))
-    apply_theme(fig, title="Leave-one-out along the path, with the automatic stopping point",
-                xtitle=X_TITLES[lc.x_axis], ytitle="error", height=440)
-    return legend_below(fig)
+                                 hovertemplate="test error = %{y:.4f} at " + name + " = %{x:.4g}<extra></extra>"),
+                      row=1, col=1)
+    fig.add_trace(go.Scatter(x=lc.x, y=lc.loo2, mode="lines+markers", name="LOO2: mean max(0, 1 − y ŷ/ρ), left out",
+                             line=dict(color="#1f77b4", dash="dash"), marker=dict(size=5), connectgaps=False,
+                             customdata=cd,
+                             hovertemplate="LOO2 = %{y:.4g} at " + name + " = %{x:.4g}<br>%{customdata[0]} "
+                                           "support vectors<extra></extra>"), row=2, col=1)
+    for k, (a, b) in enumerate(lc.zero_bands):
+        for row in (1, 2):
+            fig.add_vrect(x0=a, x1=b, fillcolor="#bbbbbb", opacity=0.35, line_width=0, layer="below", row=row, col=1)
+        # a legend entry and hover text for the shaded stretch (vrects have neither)
+        fig.add_trace(go.Scatter(x=[a, b], y=[0, 0], mode="lines", line=dict(color="#bbbbbb", width=8),
+                                 name="margin ρ = 0 (ν < ν_min): no classifier, LOO not shown",
+                                 showlegend=k == 0, legendgroup="zero",
+                                 hovertemplate="ρ = 0 here: the classes' reduced hulls overlap, f ≡ 0"
+                                               "<extra></extra>"), row=1, col=1)
+    fin1 = np.concatenate([lc.loo1[np.isfinite(lc.loo1)], lc.test_error[np.isfinite(lc.test_error)], [0.0]])
+    top = max(0.05, float(fin1.max()) * 1.08)
+    fin2 = lc.loo2[np.isfinite(lc.loo2) & (lc.loo2 > 0)]
+    lo2, hi2 = (float(fin2.min()), float(fin2.max())) if fin2.size else (0.1, 1.0)
+    for x0, label, style in ((lc.stop, "automatic stopping point", dict(color="#2ca02c", dash="dash", width=2)),
+                             (cursor, "cursor", dict(color="black", width=2))):
+        if x0 is None:
+            continue
+        fig.add_trace(go.Scatter(x=[x0, x0], y=[0, top], mode="lines", name=label, line=style, legendgroup=label,
+                                 hovertemplate=label + " at " + name + " = %{x:.4g}<extra></extra>"), row=1, col=1)
+        fig.add_trace(go.Scatter(x=[x0, x0], y=[lo2 / 1.3, hi2 * 1.3], mode="lines", name=label, line=style,
+                                 legendgroup=label, showlegend=False, hoverinfo="skip"), row=2, col=1)
+    apply_theme(fig, title="Leave-one-out along the path, with the automatic stopping point", height=640)
+    fig.update_yaxes(title_text="error rate", range=[0, top], row=1, col=1)
+    fig.update_yaxes(title_text="LOO2 (log scale)", type="log", row=2, col=1)
+    fig.update_xaxes(title_text=X_TITLES[lc.x_axis], row=2, col=1)
+    legend_below(fig)
+    fig.update_layout(legend=dict(y=-0.12), margin=dict(t=90, b=150))
+    return fig

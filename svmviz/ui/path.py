@@ -1,31 +1,43 @@
-"""Streamlit layer of the "Regularization path" page: cached numerics, widgets, rendering.
+"""Streamlit layer of the "Regularization path" page: widgets, cached numerics, rendering.
 
-Nothing here computes numerics itself; it calls :mod:`svmviz.path` (cached for every session,
-with progress) and :mod:`svmviz.figures.path`.
+Nothing here computes numerics itself; it calls :mod:`svmviz.path` through the app's one
+cached-compute helper (:func:`svmviz.ui.compute.cached_compute`: progress, cost estimate, Cancel)
+and draws :mod:`svmviz.figures.path`.
 """
 from __future__ import annotations
 
-import warnings
 from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
-from sklearn.exceptions import ConvergenceWarning
 
+from svmviz import _cost
 from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import common
+from svmviz.ui.compute import Cost, cached_compute, cached_result
 
 KEY = "path"
 CHOICES = ["banana", "esl_mixture", "wahba2001", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
 SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.71, 0.85, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0,
-          7.0, 10.0]
+          7.0, 10.0, 15.0, 20.0]
 PAPER_SIGMA = {"banana": 1.0, "esl_mixture": 0.71, "wahba2001": 1.0}
 LOO_EVALS = [10, 20, 30, 45, 60]
-N_RANGE = (20, 1000)
+N_RANGE = (20, 2000)  # the sidebar's n range (the path itself accepts up to svmviz.path.MAX_N)
 LOO_DEFAULT_MAX_N = 300  # LOO computed by default up to this n (it refits every support vector)
+MAX_LINES = 400  # coefficient paths drawn (a seeded sample beyond: 1,500 lines weigh ~36 MB of JSON)
+QUERY = ("pkernel", "psigma", "pxaxis", "ploo", "pevals", "plam")  # this page's URL parameters
+
+LOO2_NOTE = ("LOO2 is the left-out points' hinge loss in units of the margin, mean max(0, 1 − y ŷ/ρ): "
+             "at least LOO1, and large where the margin is small. Near the sparse end the solution "
+             "approaches the hard-margin SVM, whose margin between overlapping classes is tiny, so a "
+             "misclassified left-out point lies many margins away — values far above 1 are real (checked "
+             "against refitting without each point), hence its own panel on a log scale.")
+ZERO_NOTE = ("Grey: below ν_min the two classes' reduced convex hulls overlap, the margin ρ is 0 and the "
+             "ν-SVM's decision function is 0 up to rounding — there is no classifier to leave points out "
+             "of, so LOO is not drawn there (Chang & Lin 2001).")
 
 
 class Settings(NamedTuple):
@@ -41,10 +53,29 @@ def available() -> list[str]:
 
 
 def default_sigma(ds) -> tuple[float, str]:
+    """σ for these data: the papers' width on their 2-D data sets, else the median-distance heuristic
+    (:func:`svmviz.ivm.sigma_heuristic`) rounded to the nearest σ offered."""
     if ds.name in PAPER_SIGMA and ds.X.shape[1] == 2:
-        return PAPER_SIGMA[ds.name], "a width that suits these data's scale"
+        return PAPER_SIGMA[ds.name], "the width the paper uses for these data"
     h = sigma_heuristic(ds.X)
-    return min(SIGMAS, key=lambda s: abs(np.log(s / h))), "the median-distance heuristic for these data"
+    return _nearest_sigma(h), f"the median-distance heuristic for these data ({h:.3g})"
+
+
+def _nearest_sigma(s: float) -> float:
+    return min(SIGMAS, key=lambda v: abs(np.log(v / s))) if s > 0 and np.isfinite(s) else 1.0
+
+
+def _init(key: str, value) -> None:
+    """Give widget ``key`` its value before it is drawn: what this session last chose on this page
+    (Streamlit forgets a widget's state when another page is shown), else ``value``."""
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get("_keep_" + key, value)
+
+
+def _keep(*keys: str) -> None:
+    for k in keys:
+        if k in st.session_state:
+            st.session_state["_keep_" + k] = st.session_state[k]
 
 
 def sidebar_settings(ds) -> Settings:
@@ -52,25 +83,39 @@ def sidebar_settings(ds) -> Settings:
     sb.header("ν-SVM path")
     kernels = ["rbf", "linear"]
     k0 = common.query_value("pkernel", "rbf", str)
-    kernel = sb.radio("Kernel", kernels, index=kernels.index(k0) if k0 in kernels else 0, horizontal=True,
-                      key=f"{KEY}_kernel", format_func={"rbf": "Gaussian", "linear": "linear"}.get)
+    _init(f"{KEY}_kernel", k0 if k0 in kernels else "rbf")
+    kernel = sb.radio("Kernel", kernels, horizontal=True, key=f"{KEY}_kernel",
+                      format_func={"rbf": "Gaussian", "linear": "linear"}.get)
     sigma = 1.0
+    s_default, why = default_sigma(ds)
+    s_url = common.query_value("psigma", None, float)
+    ident = (ds.name, int(ds.X.shape[1]))
+    if st.session_state.get("_path_sigma_for") != ident:
+        # new data (another set or dimension): σ follows them — the URL's σ only on a shared link
+        st.session_state["_path_sigma_for"] = ident
+        st.session_state.pop(f"_keep_{KEY}_sigma", None)
+        st.session_state[f"{KEY}_sigma"] = _nearest_sigma(s_url) if s_url else s_default
     if kernel == "rbf":
-        s0, why = default_sigma(ds)
-        s0 = common.query_value("psigma", s0, float)
-        s0 = min(SIGMAS, key=lambda s: abs(np.log(s / s0))) if s0 > 0 else 1.0
-        sigma = sb.select_slider("σ (Gaussian kernel width)", SIGMAS, value=s0, key=f"{KEY}_sigma",
-                                 help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: {why}.")
+        _init(f"{KEY}_sigma", s_default)
+        sigma = sb.select_slider("σ (Gaussian kernel width)", SIGMAS, key=f"{KEY}_sigma",
+                                 help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: {why}, σ = {s_default:g}; "
+                                      "it follows the data set when you choose another.")
     axes = list(figs.X_AXES)
+    a0 = common.query_value("pxaxis", "lambda", str)
+    _init(f"{KEY}_xaxis", a0 if a0 in axes else "lambda")
     x_axis = sb.radio("Horizontal axis", axes, format_func=figs.X_TITLES.get, horizontal=True,
                       key=f"{KEY}_xaxis", help="λ = m·ν runs from 0 to 2·min(m₊, m₋); ν = λ/m is sklearn's ν.")
     loo_default = int(ds.X.shape[0] <= LOO_DEFAULT_MAX_N)
-    loo = sb.checkbox("Leave-one-out along the path", value=bool(common.query_value("ploo", loo_default, int)),
-                      key=f"{KEY}_loo", help="Refits without each margin or bounded point (E ∪ L), warm-started, "
-                      "at evenly spaced breakpoints. Points of R need no refit.")
-    evals = sb.select_slider("LOO evaluation points", LOO_EVALS, value=30, key=f"{KEY}_evals",
-                             disabled=not loo, help="Breakpoints (evenly thinned) where LOO1/LOO2 are computed.")
-    common.set_query(pkernel=kernel, psigma=sigma, ploo=int(loo))
+    _init(f"{KEY}_loo", bool(common.query_value("ploo", loo_default, int)))
+    loo = sb.checkbox("Leave-one-out along the path", key=f"{KEY}_loo",
+                      help="Refits without each margin or bounded point (E ∪ L), warm-started, at evenly "
+                           "spaced breakpoints; points of R need no refit. Above about 10 s you are asked first.")
+    e0 = common.query_value("pevals", 30, int)
+    _init(f"{KEY}_evals", e0 if e0 in LOO_EVALS else 30)
+    evals = sb.select_slider("LOO evaluation points", LOO_EVALS, key=f"{KEY}_evals", disabled=not loo,
+                             help="Breakpoints (evenly thinned) where LOO1 / LOO2 are computed.")
+    _keep(f"{KEY}_kernel", f"{KEY}_sigma", f"{KEY}_xaxis", f"{KEY}_loo", f"{KEY}_evals")
+    common.set_query(pkernel=kernel, psigma=f"{float(sigma):g}", pxaxis=x_axis, ploo=int(loo), pevals=int(evals))
     return Settings(kernel, float(sigma), x_axis, bool(loo), int(evals))
 
 
@@ -79,19 +124,27 @@ def _kernel_kwargs(s: Settings) -> dict:
     return dict(kernel=s.kernel, sigma=s.sigma) if s.kernel == "rbf" else dict(kernel=s.kernel)
 
 
-def compute_path(ds, s: Settings):
-    """The whole path (cached for every session) and the warnings it raised."""
-    def run(_cb):
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always", ConvergenceWarning)
-            p = _path.nu_path(ds.X, ds.y, **_kernel_kwargs(s))
-        return p, [str(x.message) for x in w]
+def _subsample_offer(ds):
+    """A callback setting the sidebar's n to ``m`` (generated data only: a fresh seeded sample of
+    m points), or None where n is not the page's to choose (uploads)."""
+    if ds.name not in _data.GENERATORS or ds.name in common.SHIPPED:
+        return None
 
-    with st.status("Following the ν-SVM path from the sparse end to λ_max…", expanded=False) as status:
-        p, msgs = common.cached_compute("nu_path", (ds.X, ds.y, s.kernel, s.sigma), run)
-        status.update(label=f"Path: {p.n_breakpoints} breakpoints up to λ = {p.lambdas[-1]:.4g} "
-                            f"({p.message})", state="complete" if p.status == 0 else "error")
-    return p, msgs
+    def use(m: int) -> None:
+        common._shared()["n"] = int(m)
+        st.session_state[f"{KEY}_n"] = int(m)
+
+    return use
+
+
+def compute_path(ds, s: Settings):
+    """The whole path (cached for every session, progress while it runs)."""
+    n = ds.X.shape[0]
+    cost = Cost(_cost.path_seconds(n), f"the ν-SVM path of {n} points", n, _cost.path_seconds,
+                _subsample_offer(ds))
+    return cached_compute("nu_path", (ds.X, ds.y, s.kernel, s.sigma),
+                          lambda _progress: _path.nu_path(ds.X, ds.y, **_kernel_kwargs(s)),
+                          progress_text="Following the ν-SVM path from the sparse end to λ_max…", cost=cost)
 
 
 def test_sample(ds):
@@ -101,58 +154,94 @@ def test_sample(ds):
     return ds.test_sample(2000, seed=20_000 + seed)
 
 
+def loo_cost(ds, p, lambdas) -> Cost:
+    """Estimated time of LOO along the path: one refit per point of E ∪ L at each evaluated λ."""
+    n = p.m
+    refits = float(sum(int(np.sum(p.alpha_at(l) > 0)) for l in lambdas))
+    per_point = refits / n
+
+    def at(m: int) -> float:  # a subsample of m points: about as many refits per point
+        return _cost.path_loo_seconds(m, per_point * m) + _cost.path_seconds(m)
+
+    return Cost(_cost.path_loo_seconds(n, refits),
+                f"leave-one-out at {lambdas.size} points of the path ({int(refits)} refits of {n} points)",
+                n, at, _subsample_offer(ds))
+
+
+def _loo_key(ds, s: Settings, lambdas, te) -> tuple:
+    return (ds.X, ds.y, s.kernel, s.sigma, lambdas, None if te is None else (te.X, te.y))
+
+
+def cached_loo(ds, s: Settings, p, te):
+    """LOO along the path if it is already computed (never computes)."""
+    return cached_result("nu_path_loo", _loo_key(ds, s, _path.default_loo_lambdas(p, s.loo_evals), te))
+
+
 def compute_loo(ds, s: Settings, p, te):
-    """LOO1 / LOO2 / test error along the path (cached for every session, progress bar)."""
+    """LOO1 / LOO2 / test error along the path (cached for every session, progress, estimate, Cancel).
+    None while the user has not started it (costly) or has stopped it."""
     lambdas = _path.default_loo_lambdas(p, s.loo_evals)
     Xt = None if te is None else te.X
     yt = None if te is None else te.y
-
-    def run(cb):
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always", ConvergenceWarning)
-            lp = _path.loo_path(p, lambdas, X_test=Xt, y_test=yt, progress=cb)
-        return lp, [str(x.message) for x in w]
-
-    key = (ds.X, ds.y, s.kernel, s.sigma, lambdas, None if te is None else (te.X, te.y))
-    return common.cached_compute("nu_path_loo", key, run,
-                                 progress_text="Leave-one-out: refitting without each support vector…")
+    key = _loo_key(ds, s, lambdas, te)
+    return cached_compute("nu_path_loo", key,
+                          lambda progress: _path.loo_path(p, lambdas, X_test=Xt, y_test=yt, progress=progress),
+                          progress_text="Leave-one-out: refitting without each support vector…",
+                          cost=loo_cost(ds, p, lambdas), optional=True)
 
 
 # --------------------------------------------------------------------------- widgets
 def lam_cursor(p, loo) -> float:
-    """The λ cursor (main area); defaults to the LOO stopping point, else a quarter of λ_max."""
+    """The λ cursor (main area). It follows its default — the LOO stopping point, else a quarter of
+    λ_max — until the user moves it (or a shared link sets it); a new path resets it."""
     lam_max = float(p.lambdas[-1])
     if loo is not None:
         default = float(loo.lambdas[loo.stop])
-        why = "the automatic stopping point of LOO2"
+        why = "the automatic stopping point"
     else:
         default = 0.25 * lam_max
         why = "a quarter of λ_max"
-    default = common.query_value("plam", default, float)
-    default = float(np.clip(default, 0.0, lam_max))
     step = max(lam_max / 2000.0, 1e-6)
-    lam = st.slider("λ cursor (= m·ν)", 0.0, lam_max, min(lam_max, round(default / step) * step), step=step,
-                    key=f"{KEY}_lam", format="%.3f",
+    key = f"{KEY}_lam"
+    url = common.query_value("plam", None, float)
+    auto = st.session_state.get("_path_lam_auto")  # (value the page set, λ_max of that path)
+    cur = st.session_state.get(key, st.session_state.get("_keep_" + key))
+    if url is not None and np.isfinite(url):
+        st.session_state[key] = float(np.clip(url, 0.0, lam_max))
+        st.session_state["_path_lam_auto"] = (None, lam_max)  # the link's λ counts as chosen
+    elif (cur is None or auto is None or auto[1] != lam_max or cur == auto[0]
+          or not 0.0 <= cur <= lam_max):
+        value = min(lam_max, round(default / step) * step)
+        st.session_state[key] = value
+        st.session_state["_path_lam_auto"] = (value, lam_max)
+    else:
+        st.session_state[key] = cur
+    lam = st.slider("λ cursor (= m·ν)", 0.0, lam_max, step=step, key=key, format="%.3f",
                     help=f"Where the data view below is drawn. Default: {why}. "
                          f"ν = λ/m = λ/{p.m}; λ_max = 2·min(m₊, m₋) = {lam_max:g}.")
+    _keep(key)
     common.set_query(plam=f"{lam:.6g}")
     return float(min(max(lam, 0.0), lam_max))
 
 
 # --------------------------------------------------------------------------- page sections
+def n_distinct_breakpoints(p) -> int:
+    """Breakpoints at distinct λ (two equal λ in a row are one breakpoint where b and ρ jump)."""
+    return int(np.unique(p.lambdas).size)
+
+
 def render_metrics(p, lam: float, bm) -> None:
     g = p.groups_at(lam)
-    c = st.columns(6)
-    c[0].metric("λ", f"{lam:.4g}")
-    c[1].metric("ν = λ/m", f"{lam / p.m:.4f}")
-    c[2].metric("|E| margin", int(np.sum(g == _path.GROUP_E)), help="0 < α < 1, on the margin (g = 0).")
-    c[3].metric("|L| bounded", int(np.sum(g == _path.GROUP_L)), help="α = 1, inside the margin or misclassified.")
-    c[4].metric("Support vectors", int(np.sum(g != _path.GROUP_R)), help="|E| + |L|; the rest (R) have α = 0.")
-    if bm is not None:
-        c[5].metric("Test error" if np.isfinite(bm.test_error) else "Training error",
-                    f"{bm.test_error if np.isfinite(bm.test_error) else bm.train_error:.3f}")
+    rows = [st.columns(3), st.columns(3)]
+    rows[0][0].metric("λ (= m·ν)", f"{lam:.4g}")
+    rows[0][1].metric("ν = λ/m", f"{lam / p.m:.4f}")
+    if bm is not None and np.isfinite(bm.test_error):
+        rows[0][2].metric("Test error", f"{bm.test_error:.3f}", help="On 2,000 new points from the same generator.")
     else:
-        c[5].metric("Training error", f"{p.error_rate(p.X, p.y, lam):.3f}")
+        rows[0][2].metric("Training error", f"{p.error_rate(p.X, p.y, lam):.3f}")
+    rows[1][0].metric("Support vectors", int(np.sum(g != _path.GROUP_R)), help="|E| + |L|; the rest (R) have α = 0.")
+    rows[1][1].metric("On the margin (E)", int(np.sum(g == _path.GROUP_E)), help="0 < α < 1, g = 0.")
+    rows[1][2].metric("Bounded (L)", int(np.sum(g == _path.GROUP_L)), help="α = 1: inside the margin or misclassified.")
 
 
 def x_of(p, lam: float, x_axis: str) -> float:
@@ -161,43 +250,44 @@ def x_of(p, lam: float, x_axis: str) -> float:
 
 def explain() -> None:
     with st.expander("What the path is, and how to read it", expanded=False):
-        st.markdown("Loosli & Canu's ν-SVM in the form of (002), with $m$ training points and $\\lambda = m\\nu$:")
+        st.markdown("Loosli & Canu's ν-SVM with $m$ training points and $\\lambda = m\\nu$:")
         st.latex(r"\max_\alpha\ -\tfrac12\,\alpha^\top G\alpha\quad\text{s.t.}\quad \alpha^\top\mathbf 1=\lambda,"
                  r"\ \ \alpha^\top y = 0,\ \ 0\le\alpha_i\le 1,\qquad G_{ij}=y_iy_jk(x_i,x_j)/m")
         st.markdown("With $g_i = y_i(f(x_i)+b)-\\rho$, every point is in one group: **E** (on the margin, "
                     "$0<\\alpha_i<1$, $g_i=0$), **L** (bounded, $\\alpha_i=1$, $g_i<0$) or **R** (inactive, "
                     "$\\alpha_i=0$, $g_i>0$). Between two events α, b and ρ are linear in λ: the path is "
                     "followed exactly from one breakpoint to the next, where a point enters or leaves E. "
-                    "Small λ is the sparse end (few support vectors, large margin in the dual scale); "
-                    "λ_max = 2·min(m₊, m₋) puts every point of the smaller class in L.")
-        st.markdown("Leave-one-out along the path (002): only points of E ∪ L are refitted (removing a point "
-                    "of R changes nothing), warm-started from the full solution.")
+                    "Small λ is the sparse end (few support vectors); λ_max = 2·min(m₊, m₋) puts every point "
+                    "of the smaller class in L.")
+        st.markdown("Leave-one-out along the path: only points of E ∪ L are refitted (removing a point of R "
+                    "changes nothing), warm-started from the full solution; each left-out classifier keeps λ.")
         st.latex(r"\mathrm{LOO1}=\frac1m\sum_i \mathbb 1[y_i\hat y_i^{[-i]}\le 0],\qquad "
                  r"\mathrm{LOO2}=\frac1m\sum_i \max\big(0,\ 1-y_i\hat y_i^{[-i]}/\rho^{[-i]}\big)")
-        st.markdown("The automatic stopping point is the first evaluated λ after which LOO2 stays within 5 % "
-                    "of its value for the next 5 evaluations: the sparsest solution whose leave-one-out "
-                    "behaviour no longer improves — move the cursor to compare it with denser solutions.")
+        st.markdown("LOO2 is the paper's $\\frac1m\\sum_i\\max(0,\\rho-\\hat y_i y_i)$ with each left-out "
+                    "classifier in units of its own margin (scikit-learn's `NuSVC` scale).")
+        st.markdown("**The automatic stopping point** is where the paper stops following the path: the "
+                    "sparsest good solution. Reading the path from the sparse end, it is the first evaluated λ "
+                    "where LOO1 is within one standard error of its smallest value (the one-standard-error "
+                    "rule) and LOO2 has come down to within 10 % of its floor among those — it no longer "
+                    "varies, the over-fitting of the sparse end is over. Move the cursor to compare it with "
+                    "denser solutions.")
 
 
 def render(ds, s: Settings) -> None:
     try:
-        p, msgs = compute_path(ds, s)
+        p = compute_path(ds, s)
     except ValueError as exc:
         common.show_error(exc, what="Could not compute the path")
         return
-    for m in dict.fromkeys(msgs):
-        st.warning(m)
+    nd = n_distinct_breakpoints(p)
+    jumps = p.n_breakpoints - nd
+    st.caption(f"Path: {nd} breakpoints" + (f" ({jumps} of them also a jump of b and ρ)" if jumps else "")
+               + f", λ from 0 to {p.lambdas[-1]:.4g}: {p.message}.")
     te = test_sample(ds)
-    loo = None
-    if s.loo:
-        try:
-            loo, lmsgs = compute_loo(ds, s, p, te)
-        except ValueError as exc:
-            common.show_error(exc, what="Could not compute leave-one-out")
-            lmsgs = []
-        for m in dict.fromkeys(lmsgs):
-            st.warning(m)
     explain()
+    # leave-one-out can take a while: what is cached is used at once, the rest is computed at the
+    # bottom of the page after the path's charts are drawn (then the page redraws with it)
+    loo = cached_loo(ds, s, p, te) if s.loo else None
     lam = lam_cursor(p, loo)
     bm = None
     if p.X.shape[1] == 2:
@@ -206,7 +296,7 @@ def render(ds, s: Settings) -> None:
     render_metrics(p, lam, bm)
     classes = tuple(str(c) for c in ds.classes)
     stop_x = None if loo is None else x_of(p, float(loo.lambdas[loo.stop]), s.x_axis)
-    cp = figs.compute_coef_paths(p, x_axis=s.x_axis)
+    cp = figs.compute_coef_paths(p, x_axis=s.x_axis, max_points=MAX_LINES)
     st.plotly_chart(figs.plot_coef_paths(cp, cursor=x_of(p, lam, s.x_axis), classes=classes, X=p.X,
                                          stop=stop_x), key=f"{KEY}_coefs")
     st.caption("Each line is one training point's α_i y_i: class +1 above zero, class −1 below. A line "
@@ -223,30 +313,64 @@ def render(ds, s: Settings) -> None:
         summ = figs.compute_path_summary(p, x_axis=s.x_axis)
         st.plotly_chart(figs.plot_path_summary(summ, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_summary")
     st.subheader("Leave-one-out along the path")
-    if loo is None:
+    if not s.loo:
         st.info("Tick “Leave-one-out along the path” in the sidebar to compute LOO1, LOO2"
                 + (" and the test error" if te is not None else "") + " with the automatic stopping point.")
     else:
-        lc = figs.compute_loo_curves(p, loo, x_axis=s.x_axis)
-        st.plotly_chart(figs.plot_loo_curves(lc, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_loo_fig")
-        k = loo.stop
-        best = int(np.argmin(loo.loo1))
-        text = (f"**Automatic stopping point: λ = {loo.lambdas[k]:.4g} (ν = {loo.nus[k]:.3f})** — LOO1 "
-                f"{loo.loo1[k]:.3f}, LOO2 {loo.loo2[k]:.3f}, {int(loo.n_sv[k])} support vectors")
-        if np.isfinite(loo.test_error[k]):
-            text += f", test error {loo.test_error[k]:.3f} (smallest on the path: {np.nanmin(loo.test_error):.3f})"
-        text += (f". Smallest LOO1: {loo.loo1[best]:.3f} at λ = {loo.lambdas[best]:.4g}. "
-                 f"{loo.lambdas.size} evaluations in {loo.seconds:.1f} s.")
-        st.markdown(text)
-        if ds.bayes_error is not None:
-            st.caption(f"Bayes error of these data: {ds.bayes_error:.3f}.")
-        common.csv_download("Download leave-one-out along the path (CSV)",
-                            {"lambda": loo.lambdas, "nu": loo.nus, "loo1": loo.loo1, "loo2": loo.loo2,
-                             "n_support": loo.n_sv, "test_error": loo.test_error,
-                             "is_stopping_point": np.arange(loo.lambdas.size) == loo.stop},
-                            f"nu_path_loo_{ds.name}.csv", key=f"{KEY}_loo_csv")
-    common.csv_download("Download the path (CSV: α, group, b, ρ of every point at every breakpoint)",
-                        p.to_columns(), f"nu_path_{ds.name}.csv", key=f"{KEY}_csv")
+        had = loo is not None
+        try:
+            loo = compute_loo(ds, s, p, te)  # cached: shows its warnings; else estimate / progress / Cancel
+        except ValueError as exc:
+            common.show_error(exc, what="Could not compute leave-one-out")
+            loo = None
+        if loo is not None and not had:
+            st.rerun()  # draw the cursor default and the stopping point above with it
+        if loo is not None:
+            render_loo(ds, p, loo, s, lam)
+    d1, d2 = st.columns(2)
+    with d1:
+        # built only when clicked (Streamlit runs the callable then): at n = 1500 the path has
+        # ~7,000 breakpoints, and every point at every breakpoint would be ten million rows
+        st.download_button("Download the path (CSV: each point's α where its slope changes — exact, "
+                           "α is linear in λ in between)", data=lambda: _csv(figs.coef_path_table(p)),
+                           file_name=f"nu_path_{ds.name}.csv", mime="text/csv", key=f"{KEY}_csv")
+    with d2:
+        common.csv_download("Download the breakpoints (CSV: λ, ν, b, ρ and the group sizes)",
+                            {"lambda": p.lambdas, "nu": p.nus, "b": p.b, "rho": p.rho, "n_E": summ.n_E,
+                             "n_L": summ.n_L, "n_R": summ.n_R}, f"nu_path_breakpoints_{ds.name}.csv",
+                            key=f"{KEY}_bp_csv")
+
+
+def _csv(columns: dict) -> bytes:
+    import pandas as pd
+
+    return pd.DataFrame(columns).to_csv(index=False).encode()
+
+
+def render_loo(ds, p, loo, s: Settings, lam: float) -> None:
+    lc = figs.compute_loo_curves(p, loo, x_axis=s.x_axis)
+    st.plotly_chart(figs.plot_loo_curves(lc, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_loo_fig")
+    st.caption(LOO2_NOTE + (" " + ZERO_NOTE if lc.zero_bands else ""))
+    k = loo.stop
+    ok = ~loo.rho_zero
+    text = (f"**Automatic stopping point: λ = {loo.lambdas[k]:.4g} (ν = {loo.nus[k]:.3f})**, "
+            f"{int(loo.n_sv[k])} support vectors — LOO1 {loo.loo1[k]:.3f}, LOO2 {loo.loo2[k]:.3f}")
+    if np.isfinite(loo.test_error[k]):
+        text += f", test error {loo.test_error[k]:.3f} (smallest on the path: {np.nanmin(loo.test_error):.3f})"
+    if ok.any():
+        best = int(np.flatnonzero(ok)[np.argmin(loo.loo1[ok])])
+        text += (f". Smallest LOO1: {loo.loo1[best]:.3f} at λ = {loo.lambdas[best]:.4g} "
+                 f"with {int(loo.n_sv[best])} support vectors")
+    text += f". {loo.lambdas.size} evaluations in {loo.seconds:.1f} s."
+    st.markdown(text)
+    if ds.bayes_error is not None:
+        st.caption(f"Bayes error of these data: {ds.bayes_error:.3f}.")
+    common.csv_download("Download leave-one-out along the path (CSV)",
+                        {"lambda": loo.lambdas, "nu": loo.nus, "loo1": loo.loo1, "loo2": loo.loo2,
+                         "n_support": loo.n_sv, "test_error": loo.test_error, "rho": loo.rho,
+                         "margin_zero": loo.rho_zero,
+                         "is_stopping_point": np.arange(loo.lambdas.size) == loo.stop},
+                        f"nu_path_loo_{ds.name}.csv", key=f"{KEY}_loo_csv")
 
 
 # ------------------------------------------------------------------ the page
@@ -256,13 +380,10 @@ def page() -> None:
     Run by ``pages/3_Regularization_path.py`` under ``streamlit run app.py`` and by the installed app's frame
     (:mod:`svmviz.ui.frame`).
     """
-    from svmviz.ui import common
-
     st.title("Regularization path")
     st.caption("Loosli & Canu (2006): the ν-SVM solution for every ν at once — α is piecewise linear in "
-               "λ = mν — and leave-one-out along the path to choose ν automatically (Loosli & Canu 2006, Figs. “Path” "
-               "and “LOO”).")
-
+               "λ = mν — and leave-one-out along the path to choose ν automatically (Loosli & Canu 2006, "
+               "Figs. “Path” and “LOO”).")
     ds = common.dataset_sidebar(available(), "banana", key=KEY, n_range=N_RANGE)
     if ds is None:
         st.stop()

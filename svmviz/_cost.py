@@ -1,0 +1,54 @@
+"""How long the app's heavy computations take, estimated before they start (issue 13: "estimate cost
+before starting and ask when it is over ~10 s").
+
+The model is deliberately simple: a leave-one-out computation refits every support vector, so its
+time is (number of refits) × (seconds per refit at this n); a ν-path's time depends on n alone.
+The per-refit and per-path seconds are tables measured on a 2-core machine by
+``bench/bench_cost_model.py`` (which prints them, and how far the model was from the measured
+times), interpolated log-linearly in n and extrapolated with the last slope. The app corrects them
+by how fast the last computations of the same kind actually ran (:mod:`svmviz.ui.compute`), so a
+slower or busier machine is learnt after the first run.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# bench/bench_cost_model.py, 2-core machine, warm numba cache: n → seconds
+SMO_LOO_REFIT = {200: 1.0e-4, 400: 1.6e-4, 800: 4.7e-4}
+"""Exact LOO of Wahba's SVM over a (σ, λ) grid (2 threads): seconds per support vector refitted."""
+SMO_LOO_REFIT_SERIAL_FACTOR = 2.0
+"""One thread instead of two (the Loss page's LOO along λ refits serially)."""
+PATH_LOO_REFIT = {200: 2.1e-4, 500: 2.1e-4, 1000: 5.9e-4, 2000: 1.3e-3}
+"""Leave-one-out along the ν-path (numba's threads): seconds per point of E ∪ L refitted."""
+PATH_SECONDS = {200: 0.05, 500: 0.4, 1000: 1.5, 1500: 5.0, 2000: 6.1}
+"""The whole ν-SVM path (one kernel call)."""
+
+
+def _interp(table: dict, n: float) -> float:
+    """Log-linear interpolation of ``table`` (n → seconds) at ``n``; the end slopes beyond it."""
+    xs = np.log(np.array(sorted(table), dtype=np.float64))
+    ys = np.log(np.array([table[k] for k in sorted(table)], dtype=np.float64))
+    x = np.log(max(float(n), 1.0))
+    if x <= xs[0]:
+        slope = (ys[1] - ys[0]) / (xs[1] - xs[0]) if xs.size > 1 else 0.0
+        return float(np.exp(ys[0] + max(slope, 0.0) * (x - xs[0])))
+    if x >= xs[-1]:
+        slope = (ys[-1] - ys[-2]) / (xs[-1] - xs[-2]) if xs.size > 1 else 1.0
+        return float(np.exp(ys[-1] + max(slope, 1.0) * (x - xs[-1])))
+    return float(np.exp(np.interp(x, xs, ys)))
+
+
+def smo_loo_seconds(n: int, n_refits: float, *, threads: int = 2) -> float:
+    """Exact leave-one-out of Wahba's SVM: ``n_refits`` support vectors refitted at ``n`` points."""
+    per = _interp(SMO_LOO_REFIT, n) * (SMO_LOO_REFIT_SERIAL_FACTOR if threads < 2 else 1.0)
+    return float(n_refits) * per
+
+
+def path_loo_seconds(n: int, n_refits: float) -> float:
+    """Leave-one-out along the ν-path: ``n_refits`` points of E ∪ L refitted at ``n`` points."""
+    return float(n_refits) * _interp(PATH_LOO_REFIT, n)
+
+
+def path_seconds(n: int) -> float:
+    """The whole ν-SVM path at ``n`` points."""
+    return _interp(PATH_SECONDS, n)

@@ -1,0 +1,623 @@
+"""The app's one cached-compute helper: cache, progress, cost estimate, Cancel, readable warnings.
+
+Every page computes through :func:`cached_compute`::
+
+    result = cached_compute("surface", (X, y, grid), lambda progress: criteria_surface(..., progress=progress),
+                            progress_text="Fitting the grid…", cost=Cost(42.0, "exact leave-one-out"))
+
+- **One cache for every session** (like ``st.cache_resource``): the key is a content hash of
+  ``key_parts`` (arrays, numbers, strings, nested sequences); least recently used entries go first,
+  bounded by a count and by the bytes of the arrays the results hold.
+- **The work runs in a background thread** ("job"), one per key for the whole server: a second
+  session (or the rerun a widget triggers) asking for the same key waits for the same job instead
+  of starting another. The script thread only waits, updating a progress bar and offering Cancel.
+- **Cancel** stops the job: its progress callback raises :class:`Cancelled` at the next call, which
+  unwinds the numerics; their thread pools drop the tasks not yet started
+  (:func:`svmviz._parallel.task_pool`). The kernel running at that moment finishes its chunk (a
+  numba kernel cannot be interrupted), so the numerics report progress in small chunks.
+- **Work nobody waits for stops**: when a browser tab closes, Streamlit asks the session's script
+  thread to stop, and the next ``st.*`` call in it raises ``StopException`` — the waiting loop makes
+  such a call every :data:`POLL_SECONDS`, detaches, and a job without waiters for
+  :data:`ORPHAN_GRACE_SECONDS` is cancelled. (A rerun of the same view re-attaches within that grace.)
+- **Cost first**: with a :class:`Cost` estimate above :data:`ASK_ABOVE_SECONDS` the user is asked
+  before anything starts — "Run (about N s)" — and offered a seeded subsample that fits the budget.
+- **Warnings** raised inside ``fn`` (on its thread) are collected and shown as ``st.warning`` in
+  plain words: no internal function names, no advice about parameters the page has no control for.
+- **Server shutdown** (SIGTERM): a watcher thread notices the main thread's end, cancels every job
+  and, if a numba kernel still runs after :data:`EXIT_GRACE_SECONDS`, ends the process — the pool
+  threads of ``concurrent.futures`` are joined at exit and would otherwise keep the server alive for
+  the rest of the computation.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import sys
+import threading
+import time
+import warnings
+from collections import OrderedDict
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+import streamlit as st
+
+ASK_ABOVE_SECONDS = 10.0
+"""Estimated durations above this ask the user first (issue 13: "ask when it is over ~10 s")."""
+SUBSAMPLE_TARGET_SECONDS = 8.0
+"""The subsample offered when asking is the largest whose estimate stays under this."""
+POLL_SECONDS = 0.25
+"""How often the waiting script thread updates the progress bar (and so notices a stop request)."""
+ORPHAN_GRACE_SECONDS = 2.0
+"""A job without waiters for this long is cancelled; a rerun re-attaches well within it (≈ 0.1–1 s)."""
+EXIT_GRACE_SECONDS = 2.0
+"""At server shutdown, running jobs get this long to stop before the process is ended."""
+MAX_CACHE_BYTES = 2 * 1024**3
+"""Arrays held by cached results, all sessions together (the ν-path at n = 2000 alone holds ~160 MB)."""
+
+
+class Cancelled(Exception):
+    """Raised by a job's progress callback when the job must stop (Cancel, no waiters, shutdown)."""
+
+
+class Cost(NamedTuple):
+    """What a computation is estimated to cost before it starts.
+
+    seconds : estimated wall time on this machine.
+    what : what it computes, in the user's words ("exact leave-one-out over 20 × 20 grid points").
+    n : the number of data points the estimate is for (0: no subsample is offered).
+    seconds_at : estimate for a subsample of ``m`` of the ``n`` points (for the offer).
+    on_subsample : callback applying a seeded subsample of ``m`` points (called from a button's
+        ``on_click``, before the next run; it changes what the page computes).
+    """
+
+    seconds: float
+    what: str
+    n: int = 0
+    seconds_at: Callable[[int], float] | None = None
+    on_subsample: Callable[[int], None] | None = None
+
+
+# ------------------------------------------------------------------------------------ the key
+def digest(obj, h=None) -> str | None:
+    """A stable content hash of arrays, numbers, strings and (nested) tuples / lists / dicts."""
+    top = h is None
+    h = hashlib.sha1() if top else h
+    if isinstance(obj, np.ndarray):
+        a = np.ascontiguousarray(obj)
+        h.update(f"nd{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes() if a.dtype != object else repr(a.tolist()).encode())
+    elif isinstance(obj, (list, tuple)):
+        h.update(f"seq{len(obj)}".encode())
+        for o in obj:
+            digest(o, h)
+    elif isinstance(obj, dict):
+        h.update(f"map{len(obj)}".encode())
+        for k in sorted(obj, key=str):
+            digest(k, h)
+            digest(obj[k], h)
+    else:
+        h.update(f"{type(obj).__name__}:{obj!r}".encode())
+    return h.hexdigest() if top else None
+
+
+def nbytes(obj, _seen=None, _depth=0) -> int:
+    """Bytes of the numpy arrays reachable from ``obj`` (tuples, lists, dicts, object attributes)."""
+    seen = set() if _seen is None else _seen
+    if id(obj) in seen or _depth > 6:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        return int(obj.nbytes)
+    if isinstance(obj, (str, bytes, int, float, complex, bool)) or obj is None:
+        return 0
+    if isinstance(obj, dict):
+        return sum(nbytes(v, seen, _depth + 1) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return sum(nbytes(v, seen, _depth + 1) for v in obj)
+    d = getattr(obj, "__dict__", None)
+    return nbytes(d, seen, _depth + 1) if isinstance(d, dict) else 0
+
+
+# ------------------------------------------------------------------------------------ warnings
+_tls = threading.local()
+_hook_lock = threading.Lock()
+_hook_installed = False
+
+
+def _install_warning_hook() -> None:
+    """Route warnings raised on a job's thread to that job (process-wide, installed once).
+
+    ``warnings.catch_warnings`` swaps module-global state and is not safe with several sessions
+    computing at once; a thread-local sink is. Warnings from other threads go where they went."""
+    global _hook_installed
+    with _hook_lock:
+        if _hook_installed:
+            return
+        original = warnings.showwarning
+
+        def showwarning(message, category, filename, lineno, file=None, line=None):
+            sink = getattr(_tls, "sink", None)
+            if sink is not None:
+                sink.append(str(message))
+            else:
+                original(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = showwarning
+        # every occurrence from the package, not once per code location: each job reports its own
+        warnings.filterwarnings("always", module=r"svmviz(\.|$)")
+        _hook_installed = True
+
+
+_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*(\(\))?:\s+")
+_ADVICE = re.compile(r"\b(raise|increase|decrease|lower|set|pass|use|try)\b.*"
+                     r"(max_iter|max_qp_iter|max_breakpoints|\btol\b|tolerance|n_threads)", re.I)
+_KNOBS = ((re.compile(r"\bmax_iter\b"), "the iteration limit"),
+          (re.compile(r"\bmax_qp_iter\b"), "the iteration limit"),
+          (re.compile(r"\bmax_breakpoints\b"), "the breakpoint limit"))
+
+
+def readable(message: str) -> str:
+    """A warning in the user's words: without the internal function name it starts with
+    (``"loo_path: 3 refits…"``), without advice to change a parameter the app has no control for
+    ("raise max_iter", "raise the tolerance"), and with such parameter names said in words."""
+    msg = _PREFIX.sub("", str(message).strip(), count=1)
+    parts = [p for p in re.split(r"(?<=[.;])\s+|\s+[—–]\s+", msg) if p]
+    keep = [p for p in parts if not _ADVICE.search(p)] or parts[:1]
+    out = " ".join(keep).strip().rstrip(" ;,—–")
+    for pat, words in _KNOBS:
+        out = pat.sub(words, out)
+    if out and out[0].islower():
+        out = out[0].upper() + out[1:]
+    return out if out.endswith((".", "!", "?", ")")) else out + "."
+
+
+# ------------------------------------------------------------------------------------ jobs
+class _Job:
+    """One computation running in its own (daemon) thread, shared by every session waiting for it."""
+
+    def __init__(self, key: str, name: str, fn: Callable, cost: Cost | None, store: "_Store", max_entries: int):
+        self.key, self.name, self.fn, self.cost = key, name, fn, cost
+        self.store, self.max_entries = store, max_entries
+        self.finished = threading.Event()
+        self.cancel_event = threading.Event()
+        self.cancel_reason = ""
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.messages: list[str] = []
+        self.done, self.total, self.message = 0, 0, ""
+        self.started = time.monotonic()
+        self.seconds = float("nan")
+        self.waiters = 0
+        self.detached_at = None
+        self.count_speed = True  # False when the job also waited for something else (compilation)
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, name=f"svmviz-job-{name}", daemon=True)
+
+    # -- the job's own thread ----------------------------------------------------------------
+    def check(self) -> None:
+        """Raise :class:`Cancelled` if the job must stop (called at every progress report)."""
+        if not self.cancel_event.is_set():
+            with self.lock:
+                orphan = (self.waiters == 0 and self.detached_at is not None
+                          and time.monotonic() - self.detached_at > ORPHAN_GRACE_SECONDS)
+            if orphan:
+                self.cancel("nobody is waiting for it any more")
+            elif _SHUTDOWN.is_set():
+                self.cancel("the server is shutting down")
+        if self.cancel_event.is_set():
+            raise Cancelled(self.cancel_reason)
+
+    def progress(self, done, total, message: str = "") -> None:
+        self.done, self.total, self.message = done, total, str(message or "")
+        self.check()
+
+    def _run(self) -> None:
+        _tls.sink = self.messages
+        try:
+            self.check()
+            self.result = self.fn(self.progress)
+            self.check()  # a cancelled job's result is not cached (it may be the stopped remainder)
+        except BaseException as exc:  # noqa: BLE001 — handed to the waiting script thread
+            self.error = exc
+        finally:
+            _tls.sink = None
+            self.seconds = time.monotonic() - self.started
+            _finish(self)
+            self.finished.set()
+
+    # -- any thread ----------------------------------------------------------------------------
+    def cancel(self, reason: str) -> None:
+        if not self.cancel_event.is_set():
+            self.cancel_reason = reason
+            self.cancel_event.set()
+
+    def attach(self) -> None:
+        with self.lock:
+            self.waiters += 1
+            self.detached_at = None
+
+    def detach(self) -> None:
+        with self.lock:
+            self.waiters -= 1
+            if self.waiters <= 0:
+                self.waiters = 0
+                self.detached_at = time.monotonic()
+        if self.waiters == 0:
+            # the job may sit in one long kernel chunk without reporting: a timer makes sure the
+            # cancel flag is set as soon as the grace has passed, so the next report stops it
+            t = threading.Timer(ORPHAN_GRACE_SECONDS + 0.05, self._orphan_check)
+            t.daemon = True
+            t.start()
+
+    def _orphan_check(self) -> None:
+        with self.lock:
+            orphan = (self.waiters == 0 and self.detached_at is not None
+                      and time.monotonic() - self.detached_at >= ORPHAN_GRACE_SECONDS)
+        if orphan and not self.finished.is_set():
+            self.cancel("nobody is waiting for it any more")
+
+
+class _Entry(NamedTuple):
+    value: Any
+    messages: tuple
+    nbytes: int
+
+
+class _Store:
+    """Results of every session (LRU by count and bytes) and the jobs running now."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.data: OrderedDict[str, _Entry] = OrderedDict()
+        self.bytes = 0
+        self.jobs: dict[str, _Job] = {}
+        self.max_entries: dict[str, int] = {}
+        self.speed: dict[str, list] = {}  # name → recent (actual / estimated) seconds
+
+    def get(self, key):
+        with self.lock:
+            e = self.data.get(key)
+            if e is not None:
+                self.data.move_to_end(key)
+            return e
+
+    def put(self, key, name, entry: _Entry, max_entries: int):
+        with self.lock:
+            if key in self.data:
+                self.bytes -= self.data.pop(key).nbytes
+            self.data[key] = entry
+            self.bytes += entry.nbytes
+            self.max_entries[name] = max_entries
+            # per-name count bound (as before), then the byte bound over everything
+            same = [k for k in self.data if k.startswith(name + ":")]
+            for k in same[:max(0, len(same) - max_entries)]:
+                self.bytes -= self.data.pop(k).nbytes
+            while self.bytes > MAX_CACHE_BYTES and len(self.data) > 1:
+                _, old = self.data.popitem(last=False)
+                self.bytes -= old.nbytes
+
+    def clear(self):
+        with self.lock:
+            self.data.clear()
+            self.bytes = 0
+            for job in self.jobs.values():
+                job.cancel("the cache was cleared")
+            self.jobs.clear()
+            self.speed.clear()
+
+
+@st.cache_resource(show_spinner=False)
+def _store() -> _Store:
+    # in st.cache_resource so that ``st.cache_resource.clear()`` (tests) also empties it
+    return _Store()
+
+
+_ACTIVE: dict[int, _Job] = {}  # every job whose thread runs, whatever store it belongs to
+_ACTIVE_LOCK = threading.Lock()
+_SHUTDOWN = threading.Event()
+
+
+def _finish(job: _Job) -> None:
+    """Runs on the job's thread when ``fn`` has returned or raised."""
+    store = job.store
+    with store.lock:
+        if store.jobs.get(job.key) is job:
+            del store.jobs[job.key]
+    if job.error is None:
+        msgs = tuple(dict.fromkeys(readable(m) for m in job.messages))
+        store.put(job.key, job.name, _Entry(job.result, msgs, nbytes(job.result)), job.max_entries)
+        if job.cost is not None and job.cost.seconds > 0.5 and job.count_speed:
+            with store.lock:
+                hist = store.speed.setdefault(job.name, [])
+                hist.append(job.seconds / job.cost.seconds)
+                del hist[:-5]
+    with _ACTIVE_LOCK:
+        _ACTIVE.pop(id(job), None)
+
+
+def _speed_factor(store: _Store, name: str) -> float:
+    """How much slower (> 1) or faster this machine ran the last jobs of ``name`` than their cost
+    model said (median of up to 5, within [1/4, 8]), so that the next estimate learns from them."""
+    with store.lock:
+        hist = store.speed.get(name)
+        return float(np.clip(np.median(hist), 0.25, 8.0)) if hist else 1.0
+
+
+def running_jobs() -> list:
+    """(name, seconds running, done, total) of the jobs running now, all sessions (for tests/bench)."""
+    with _ACTIVE_LOCK:
+        jobs = list(_ACTIVE.values())
+    now = time.monotonic()
+    return [(j.name, now - j.started, j.done, j.total) for j in jobs if not j.finished.is_set()]
+
+
+# ------------------------------------------------------------------------------------ shutdown
+_watch_lock = threading.Lock()
+_watch_started = False
+
+
+def _install_shutdown_watch() -> None:
+    """Under a real Streamlit server (not AppTest or a notebook), end the process at shutdown
+    even while a numba kernel runs: ``concurrent.futures`` joins its (non-daemon) pool threads
+    at exit, so a computation of several minutes kept a SIGTERM'd server alive that long
+    (issue 13). The watcher wakes when the main thread finishes (after Streamlit's own SIGTERM
+    handling), cancels every job and, if work is still running after :data:`EXIT_GRACE_SECONDS`,
+    exits the process with status 0 — what Streamlit returns after a SIGTERM."""
+    global _watch_started
+    with _watch_lock:
+        if _watch_started:
+            return
+        _watch_started = True
+    try:
+        from streamlit import runtime
+        if not runtime.exists():
+            return
+    except Exception:  # noqa: BLE001 — no runtime, no server to watch
+        return
+
+    def watch():
+        threading.main_thread().join()
+        _SHUTDOWN.set()
+        with _ACTIVE_LOCK:
+            jobs = list(_ACTIVE.values())
+        for j in jobs:
+            j.cancel("the server is shutting down")
+        deadline = time.monotonic() + EXIT_GRACE_SECONDS
+        for j in jobs:
+            j.finished.wait(max(0.0, deadline - time.monotonic()))
+        busy = [t for t in threading.enumerate()
+                if not t.daemon and t is not threading.current_thread() and t is not threading.main_thread()
+                and t.is_alive()]
+        if any(not j.finished.is_set() for j in jobs) or busy:
+            time.sleep(max(0.0, deadline - time.monotonic()))
+            busy = [t for t in busy if t.is_alive()]
+            if busy or any(not j.finished.is_set() for j in jobs):
+                try:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                finally:
+                    os._exit(0)
+
+    threading.Thread(target=watch, name="svmviz-shutdown-watch", daemon=True).start()
+
+
+# ------------------------------------------------------------------------------------ the helper
+_CONFIRMED = "_svmviz_compute_confirmed"   # session_state: keys the user agreed to run
+_STOPPED = "_svmviz_compute_stopped"       # session_state: keys the user cancelled
+
+
+def _session_set(name: str) -> set:
+    s = st.session_state.get(name)
+    if not isinstance(s, set):
+        s = set()
+        st.session_state[name] = s
+    return s
+
+
+def _on_cancel(key: str) -> None:
+    store = _store()
+    with store.lock:
+        job = store.jobs.get(key)
+    if job is not None:
+        job.cancel("stopped by the user")
+    _session_set(_STOPPED).add(key)
+    _session_set(_CONFIRMED).discard(key)
+
+
+def _on_run(key: str) -> None:
+    _session_set(_STOPPED).discard(key)
+    _session_set(_CONFIRMED).add(key)
+
+
+def _on_subsample(cb: Callable[[int], None], m: int) -> None:
+    cb(int(m))
+
+
+def format_seconds(s: float) -> str:
+    """"about 40 s", "about 3 min", "about 1.5 h" (estimates are rough: two significant digits)."""
+    if not np.isfinite(s):
+        return "unknown"
+    if s < 1.5:
+        return "about 1 s"
+    if s < 90:
+        return f"about {int(round(s))} s"
+    if s < 5400:
+        return f"about {int(round(s / 60))} min"
+    return f"about {s / 3600:.1f} h"
+
+
+def subsample_size(cost: Cost, factor: float = 1.0) -> int | None:
+    """The largest subsample (a multiple of 10, at least 40 points) whose estimate is under
+    :data:`SUBSAMPLE_TARGET_SECONDS`; None when no smaller sample fits or none can be offered."""
+    if not cost.n or cost.seconds_at is None or cost.on_subsample is None:
+        return None
+    lo, hi = 40, int(cost.n) - 1
+    if hi < lo or cost.seconds_at(lo) * factor > SUBSAMPLE_TARGET_SECONDS:
+        return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if cost.seconds_at(mid) * factor <= SUBSAMPLE_TARGET_SECONDS:
+            lo = mid
+        else:
+            hi = mid
+    m = max(40, lo // 10 * 10)
+    return m if m < cost.n else None
+
+
+def _ask(key: str, cost: Cost | None, what: str, factor: float, stopped: bool, ui_key: str) -> None:
+    """The question asked instead of starting: a costly computation, or one the user stopped."""
+    seconds = float("nan") if cost is None else cost.seconds * factor
+    took = "" if not np.isfinite(seconds) else f" (it takes {format_seconds(seconds)} on this machine)"
+    what = what[:1].upper() + what[1:]
+    if stopped:
+        st.warning(f"Stopped: {what}{took}.", icon="⏹️")
+    else:
+        st.info(f"{what} takes {format_seconds(seconds)} on this machine: start it when you are ready.", icon="⏱️")
+    m = None if cost is None else subsample_size(cost, factor)
+    cols = st.columns(2)
+    run = "Run" if not stopped else "Run again"
+    cols[0].button(f"{run} ({format_seconds(seconds)})" if np.isfinite(seconds) else run, key=f"_cc_run_{ui_key}",
+                   on_click=_on_run, args=(key,), type="primary",
+                   help="Compute with every point; you can cancel it while it runs.")
+    if m:
+        cols[1].button(f"Use a seeded subsample of {m} points ({format_seconds(cost.seconds_at(m) * factor)})",
+                       key=f"_cc_sub_{ui_key}", on_click=_on_subsample, args=(cost.on_subsample, m),
+                       help=f"A random subsample of {m} of the {cost.n} points, the same for the same seed, "
+                            "both classes kept in proportion.")
+
+
+def _progress_line(text: str, job: _Job, estimate: float | None) -> tuple[float, str]:
+    frac = 0.0 if job.total <= 0 else min(1.0, job.done / job.total)
+    elapsed = time.monotonic() - job.started
+    if frac > 0.02:
+        left = elapsed * (1.0 - frac) / frac
+    elif estimate:
+        left = max(0.0, estimate - elapsed)
+    else:
+        left = float("nan")
+    parts = [text]
+    if job.message:
+        parts.append(f"— {job.message}")
+    parts.append(f"({elapsed:.0f} s" + (f", {format_seconds(left).replace('about ', '~')} left)" if np.isfinite(left)
+                                         else ")"))
+    return frac, " ".join(parts)
+
+
+def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | None = None,
+                   max_entries: int = 48, cost: Cost | None = None, optional: bool = False,
+                   show_warnings: bool = True):
+    """Process-wide cache of ``fn(progress)``, computed in a background job with progress and Cancel.
+
+    Parameters
+    ----------
+    name : str
+        What is computed (the cache bounds ``max_entries`` per name).
+    key_parts : anything :func:`digest` hashes (arrays, numbers, strings, nested sequences, dicts)
+        Everything the result depends on.
+    fn : callable(progress) -> result
+        The numerics; ``progress(done, total, message)`` reports and raises :class:`Cancelled`
+        when the job must stop (let it propagate).
+    progress_text : str, optional
+        Label of the progress bar (default: "Computing…").
+    max_entries : int
+        How many results of this ``name`` the cache keeps.
+    cost : Cost, optional
+        Estimate; above :data:`ASK_ABOVE_SECONDS` the user is asked first (with a subsample offer).
+    optional : bool
+        What happens while the result is not there (waiting for the user's go, or cancelled):
+        ``False`` stops the page there (``st.stop()``), ``True`` returns None so the rest of the
+        page still shows.
+    show_warnings : bool
+        Show the warnings ``fn`` raised (readable, deduplicated) as ``st.warning`` here.
+
+    Returns
+    -------
+    The result of ``fn`` (cached), or None (``optional=True`` and not computed).
+
+    Raises
+    ------
+    Whatever ``fn`` raised (e.g. ``ValueError`` for unusable input: show it with ``show_error``).
+    """
+    _install_warning_hook()
+    _install_shutdown_watch()
+    store = _store()
+    key = f"{name}:{digest(key_parts)}"
+    ui_key = key.replace(":", "_")[:60]
+    entry = store.get(key)
+    if entry is None:
+        with store.lock:
+            job = store.jobs.get(key)
+        factor = _speed_factor(store, name)
+        stopped = key in _session_set(_STOPPED)
+        ask = stopped or (job is None and cost is not None and cost.seconds * factor > ASK_ABOVE_SECONDS
+                          and key not in _session_set(_CONFIRMED))
+        if ask and job is not None and not job.cancel_event.is_set():
+            ask = False  # someone else's run of the same computation: wait for it
+        if ask:
+            what = cost.what if cost is not None else (progress_text or name).rstrip("…. ")
+            _ask(key, cost, what, factor, stopped, ui_key)
+            if optional:
+                return None
+            st.stop()
+        entry = _run_or_wait(store, key, name, fn, progress_text or "Computing…", max_entries, cost, factor,
+                             ui_key)
+        if entry is None:  # cancelled (by this user: the next run shows "Stopped")
+            if optional:
+                return None
+            st.stop()
+    if show_warnings:
+        for m in entry.messages:
+            st.warning(m, icon="⚠️")
+    return entry.value
+
+
+def cached_result(name: str, key_parts):
+    """The cached result of :func:`cached_compute` for the same ``name`` and ``key_parts``, or None
+    if it is not computed yet — never computes (a page can draw what it has first)."""
+    entry = _store().get(f"{name}:{digest(key_parts)}")
+    return None if entry is None else entry.value
+
+
+def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
+    with store.lock:
+        entry = store.data.get(key)
+        if entry is not None:
+            return entry
+        job = store.jobs.get(key)
+        if job is None or job.cancel_event.is_set():
+            job = _Job(key, name, fn, cost, store, max_entries)
+            store.jobs[key] = job
+            with _ACTIVE_LOCK:
+                _ACTIVE[id(job)] = job
+            job.attach()
+            job.thread.start()
+        else:
+            job.attach()
+    estimate = None if cost is None else cost.seconds * factor
+    slot = st.empty()
+    try:
+        with slot.container():
+            frac, line = _progress_line(text, job, estimate)
+            bar = st.progress(frac, text=line)
+            st.button("Cancel", key=f"_cc_cancel_{ui_key}", on_click=_on_cancel, args=(key,),
+                      help="Stop this computation (the page keeps what it has).")
+        while not job.finished.wait(POLL_SECONDS):
+            frac, line = _progress_line(text, job, estimate)
+            bar.progress(frac, text=line)  # an st call: raises StopException when the tab has closed
+    finally:
+        job.detach()
+    slot.empty()
+    if job.error is not None:
+        if isinstance(job.error, Cancelled):
+            return None
+        raise job.error
+    return store.get(key) or _Entry(job.result, tuple(dict.fromkeys(readable(m) for m in job.messages)),
+                                     nbytes(job.result))
+
+
+def clear() -> None:
+    """Forget every cached result and cancel every job (tests)."""
+    _store().clear()
