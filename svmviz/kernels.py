@@ -317,6 +317,28 @@ def _rk_1d(s, t, base, inv2s2):
 
 
 @njit(cache=True)
+def _component_value(r, k, ca, cb):
+    """Unweighted component k from the 1-D RK values r of one pair of points: r_a, or r_a·r_b."""
+    return r[ca[k]] if cb[k] < 0 else r[ca[k]] * r[cb[k]]
+
+
+@njit(cache=True)
+def _combine(r, theta0, w, ca, cb):
+    """θ0 + Σ_k w_k (component k): one kernel value from the 1-D RK values r."""
+    s = theta0
+    for k in range(w.shape[0]):
+        s += w[k] * _component_value(r, k, ca, cb)
+    return s
+
+
+@njit(cache=True)
+def _accumulate(r, scale, ca, cb, out):
+    """out[k] += scale · (component k) for every component."""
+    for k in range(ca.shape[0]):
+        out[k] += scale * _component_value(r, k, ca, cb)
+
+
+@njit(cache=True)
 def _coordinate_grams(U, V, base, inv2s2):
     d, n, m = U.shape[1], U.shape[0], V.shape[0]
     R = np.empty((d, n, m))
@@ -337,13 +359,7 @@ def _ssanova_gram(U, V, base, inv2s2, theta0, w, ca, cb):
         for j in range(m):
             for a in range(d):
                 r[a] = _rk_1d(U[i, a], V[j, a], base, inv2s2)
-            s = theta0
-            for c in range(w.shape[0]):
-                if cb[c] < 0:
-                    s += w[c] * r[ca[c]]
-                else:
-                    s += w[c] * r[ca[c]] * r[cb[c]]
-            K[i, j] = s
+            K[i, j] = _combine(r, theta0, w, ca, cb)
     return K
 
 
@@ -355,13 +371,7 @@ def _ssanova_diag(U, base, inv2s2, theta0, w, ca, cb):
     for i in range(n):
         for a in range(d):
             r[a] = _rk_1d(U[i, a], U[i, a], base, inv2s2)
-        s = theta0
-        for c in range(w.shape[0]):
-            if cb[c] < 0:
-                s += w[c] * r[ca[c]]
-            else:
-                s += w[c] * r[ca[c]] * r[cb[c]]
-        out[i] = s
+        out[i] = _combine(r, theta0, w, ca, cb)
     return out
 
 
@@ -399,11 +409,7 @@ def _component_sums(Uq, Ub, c, base, inv2s2, ca, cb):
                 continue
             for a in range(d):
                 r[a] = _rk_1d(Uq[q, a], Ub[i, a], base, inv2s2)
-            for k in range(nc):
-                if cb[k] < 0:
-                    S[q, k] += ci * r[ca[k]]
-                else:
-                    S[q, k] += ci * r[ca[k]] * r[cb[k]]
+            _accumulate(r, ci, ca, cb, S[q])
     return S
 
 
@@ -422,11 +428,7 @@ def _component_quadratic_forms(Ub, c, base, inv2s2, ca, cb):
                 continue
             for a in range(d):
                 r[a] = _rk_1d(Ub[i, a], Ub[j, a], base, inv2s2)
-            for k in range(nc):
-                if cb[k] < 0:
-                    Q[k] += cij * r[ca[k]]
-                else:
-                    Q[k] += cij * r[ca[k]] * r[cb[k]]
+            _accumulate(r, cij, ca, cb, Q)
     return Q
 
 
