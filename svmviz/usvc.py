@@ -894,3 +894,81 @@ def table1_summary(result: Table1Result) -> list[dict]:
         row["mean_iterations"] = float(np.mean(result.n_iter[:, j]))
         rows.append(row)
     return rows
+
+
+class KernelComparisonFit(NamedTuple):
+    """The kernel USVC and the SVM fitted on the same data with the same σ and C (see
+    :func:`kernel_comparison`)."""
+
+    usvc: IRWLSClassifier   # fitted: R Gaussian prototype kernels, smooth-step loss
+    svm: object             # fitted svmviz.svm.SVMClassifier, λ = 1/(2nC)
+    X_train: np.ndarray     # (n, d)
+    y_train: np.ndarray     # (n,) ±1
+    X_test: np.ndarray      # (m, d)
+    y_test: np.ndarray      # (m,) ±1
+    test_kind: str          # "independent test sample" or "30 % held out"
+    train_error_usvc: float
+    train_error_svm: float
+    test_error_usvc: float
+    test_error_svm: float
+
+
+def kernel_comparison(X, y, *, sigma: float = 1.0, C: float = 10.0, n_prototypes: int = 10, s: float = 2.0,
+                      prototypes: str = "kmeans", seed: int = 0, X_test=None, y_test=None,
+                      held_out: float = 0.3) -> KernelComparisonFit:
+    """The semiparametric USVC with R Gaussian prototypes against the SVM (Navia-Vázquez et al. 2004,
+    eqs. 23–27 and Table 3): both with the Gaussian kernel of width ``sigma`` and the same C (the
+    SVM's λ = 1/(2nC)).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    y : array-like of shape (n,), two classes (the larger label is +1)
+    sigma, C, s : float
+        Kernel width, cost, smooth-step exponent.
+    n_prototypes : int
+        R (at most the training size).
+    prototypes : {"kmeans", "fscl"}
+    seed : int
+        Prototype initialisation and, without a test sample, the held-out split.
+    X_test, y_test : arrays of shape (m, d) and (m,), optional
+        An independent test sample. Without it, a seeded ``held_out`` fraction of the rows is
+        held out for testing and the machines are trained on the rest.
+    held_out : float in (0, 1)
+
+    Returns
+    -------
+    KernelComparisonFit
+        Both fitted machines, the training and test data, and their misclassification rates (a
+        point with f = 0 counts as an error).
+    """
+    from .svm import SVMClassifier
+
+    X = check_matrix(X, "X")
+    y, classes = check_binary_labels(y, X.shape[0])
+    if X_test is not None:
+        Xtr, ytr = X, y
+        Xte = check_matrix(X_test, "X_test")
+        yte = binary_targets(np.asarray(y_test), classes)
+        kind = "independent test sample"
+    else:
+        if not 0.0 < float(held_out) < 1.0:
+            raise ValueError(f"held_out must be in (0, 1); got {held_out!r}.")
+        perm = np.random.default_rng(int(seed)).permutation(X.shape[0])
+        cut = int(round((1.0 - float(held_out)) * X.shape[0]))
+        Xtr, ytr, Xte, yte = X[perm[:cut]], y[perm[:cut]], X[perm[cut:]], y[perm[cut:]]
+        kind = f"{int(round(100 * float(held_out)))} % held out"
+    if np.unique(ytr).size < 2:
+        raise ValueError("the training part holds a single class; use more rows or another seed.")
+    n = Xtr.shape[0]
+    um = IRWLSClassifier(C=C, loss="smooth_step", s=s, kernel="rbf", sigma=sigma,
+                         n_prototypes=min(int(n_prototypes), n), prototypes=prototypes,
+                         random_state=int(seed), tol=1e-6, max_iter=5000).fit(Xtr, ytr)
+    svm = SVMClassifier(lam=1.0 / (2.0 * n * C), sigma=sigma, kernel="rbf").fit(Xtr, ytr)
+
+    def err(m, A, b):
+        return float(np.mean(m.decision_function(A) * b <= 0)) if A.shape[0] else float("nan")
+
+    return KernelComparisonFit(um, svm, Xtr, ytr, Xte, yte, kind, err(um, Xtr, ytr), err(svm, Xtr, ytr),
+                               err(um, Xte, yte), err(svm, Xte, yte))
+

@@ -71,3 +71,104 @@ def traces_named(fig: dict, prefix: str) -> list[dict]:
 
 def trace_named(fig: dict, prefix: str) -> dict:
     return traces_named(fig, prefix)[0]
+
+
+# ------------------------------------------------------------------ uploaded CSV files (AppTest cannot upload)
+def two_class_csv(n: int = 60, seed: int = 0) -> bytes:
+    """A clean two-feature file with ±1 labels (two well separated clouds)."""
+    rng = np.random.default_rng(seed)
+    X = np.r_[rng.normal(size=(n // 2, 2)), rng.normal(size=(n - n // 2, 2)) + 2.5]
+    y = np.r_[-np.ones(n // 2), np.ones(n - n // 2)]
+    return ("x1,x2,label\n" + "\n".join(f"{a:.5f},{b:.5f},{int(c)}" for (a, b), c in zip(X, y))).encode()
+
+
+def three_class_csv(n: int = 90, seed: int = 0) -> bytes:
+    """A two-feature file with three named classes."""
+    rng = np.random.default_rng(seed)
+    centres = np.array([[0.0, 0.0], [3.0, 0.0], [1.5, 2.5]])
+    k = np.arange(n) % 3
+    X = centres[k] + rng.normal(scale=0.7, size=(n, 2))
+    names = np.array(["setosa", "versicolor", "virginica"])[k]
+    return ("a,b,species\n" + "\n".join(f"{p:.5f},{q:.5f},{s}" for (p, q), s in zip(X, names))).encode()
+
+
+def with_upload(page_file: str, content: bytes, *, name: str = "mine.csv", query: dict | None = None,
+                timeout: float = 180):
+    """An AppTest of ``page_file`` whose sidebar holds the uploaded ``content`` (put where the sidebar
+    keeps an upload; AppTest cannot drive st.file_uploader), run once."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(page_file, default_timeout=timeout)
+    at.session_state["_svmviz_shared"] = {"data": "Upload CSV…", "upload": (name, content)}
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def texts_of(fig: dict) -> list[str]:
+    """Every text of a figure a person reads: title, axis titles, trace names, annotations."""
+    lay = fig.get("layout", {})
+    out = []
+
+    def t(v):
+        if isinstance(v, dict):
+            v = v.get("text")
+        if v:
+            out.append(str(v))
+
+    t(lay.get("title"))
+    for k, v in lay.items():
+        if k.startswith(("xaxis", "yaxis")) and isinstance(v, dict):
+            t(v.get("title"))
+    for a in lay.get("annotations", []) or []:
+        t(a.get("text"))
+    for tr in fig.get("data", []):
+        t(tr.get("name"))
+        cb = (tr.get("colorbar") or (tr.get("marker") or {}).get("colorbar") or {})
+        t(cb.get("title"))
+    return out
+
+
+RAW_TEX = ("^{", "_{", "]_*", "\\", "$")
+"""What raw TeX looks like in plotly text (plotly does not render it)."""
+
+
+WIDGET_KINDS = ("slider", "select_slider", "selectbox", "radio", "number_input", "checkbox", "multiselect")
+
+
+def widget_values(at) -> dict:
+    """{key: value} of every keyed widget on the page (main area and sidebar)."""
+    out = {}
+    for kind in WIDGET_KINDS:
+        for w in getattr(at, kind):
+            if w.key and not w.key.startswith("_"):
+                v = w.value
+                out[w.key] = tuple(v) if isinstance(v, list) else v
+    return out
+
+
+def url_of(at) -> dict:
+    """The page's query parameters after the run (what a copied link holds)."""
+    return {k: at.query_params[k] for k in at.query_params}
+
+
+def reopen(page_file: str, at, *, timeout: float = 180):
+    """A fresh session (a fresh AppTest) opening the link ``at`` shows now: the same page and query."""
+    from streamlit.testing.v1 import AppTest
+
+    fresh = AppTest.from_file(page_file, default_timeout=timeout)
+    for k, v in url_of(at).items():
+        fresh.query_params[k] = v
+    return fresh.run()
+
+
+def assert_link_restores(page_file: str, at, keys) -> dict:
+    """Open the link of ``at`` in a fresh session: every widget in ``keys`` comes back with its value."""
+    before = widget_values(at)
+    fresh = reopen(page_file, at)
+    assert_clean(fresh)
+    after = widget_values(fresh)
+    for k in keys:
+        assert k in before, f"no widget {k!r} on the page; have {sorted(before)}"
+        assert after.get(k) == before[k], f"{k}: the link reopens {after.get(k)!r}, the page showed {before[k]!r}"
+    return url_of(at)

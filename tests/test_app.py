@@ -48,3 +48,86 @@ def test_tuning_view_reopens_from_the_url():
     assert at.sidebar.number_input(key="tuning_seed").value == 4
     assert at.sidebar.slider(key="tuning_res").value == 7
     assert at.sidebar.radio(key="tuning_mode").value == "non-standard"
+
+
+# ---------------------------------------------------------------- issue 13: paths a person takes
+import pytest  # noqa: E402
+
+from .apptest_utils import three_class_csv, two_class_csv, url_of, with_upload  # noqa: E402
+
+#: small views (URL parameters) so that walking every data set stays quick
+SMALL_VIEWS = {
+    "tuning": {"res": "6", "n": "40"},
+    "losses": {"lf_m": "5", "lf_R": "0", "lf_loo": "0", "n": "40"},
+    "path": {"n": "40", "ploo": "0"},
+    "usvc": {"u_n": "100", "n": "40"},
+    "ivm": {"i_nlams": "11", "i_ntune": "50", "n": "40"},
+    "anova": {"n": "40"},
+}
+DATA_PAGES = [s for s in PAGES if s.module in SMALL_VIEWS]
+
+
+def _said_why(at) -> bool:
+    return bool(at.error or at.info or at.warning)
+
+
+@pytest.mark.parametrize("spec", DATA_PAGES, ids=[s.module for s in DATA_PAGES])
+def test_issue13_every_data_set_choice_works_or_says_why(spec):
+    """Defect 1: every page works, or says clearly why not, for every data-set choice — each
+    generator, the shipped data sets, and uploaded files with two and with three classes."""
+    from streamlit.testing.v1 import AppTest
+
+    page = os.path.join(ROOT, spec.file)
+    at = AppTest.from_file(page, default_timeout=240)
+    for k, v in SMALL_VIEWS[spec.module].items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    box = [s for s in at.sidebar.selectbox if s.label == "Data set"][0]
+    for name in box.options:
+        if name.startswith("Upload"):
+            continue
+        value = name.split(" — ")[0]
+        box = [s for s in at.sidebar.selectbox if s.label == "Data set"][0]
+        box.select(value).run()
+        assert_clean(at)
+        assert at.get("plotly_chart") or _said_why(at), (spec.module, value)
+    for content in (two_class_csv(60), three_class_csv(60)):
+        up = with_upload(page, content, query=SMALL_VIEWS[spec.module], timeout=240)
+        assert_clean(up)
+        assert up.get("plotly_chart") or _said_why(up), spec.module
+
+
+def test_issue13_a_page_never_clamps_the_shared_n_for_every_page():
+    """Defect 6: a page whose n range is smaller shows the shared n clamped — and says so — but the
+    other pages keep it (opening the path page clamped n = 1500 to 1000 for every page)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=240).run()
+    at.session_state["_svmviz_shared"] = {"data": "banana", "n": 1500, "seed": 0}
+    small = [s for s in DATA_PAGES if s.module == "anova"][0]  # its n range ends at 600
+    at.switch_page(small.file).run()
+    assert_clean(at)
+    n = at.sidebar.slider(key="anova_n")
+    assert n.value == n.max < 1500
+    assert any("n = 1500" in c.value and "other pages keep 1500" in c.value for c in at.sidebar.caption)
+    assert at.session_state["_svmviz_shared"]["n"] == 1500
+    at.switch_page("pages/1_Tuning_criteria.py").run()
+    assert at.sidebar.slider(key="tuning_n").value == 1500
+
+
+def test_issue13_the_url_holds_only_the_current_pages_parameters():
+    """Defect 2: after a page switch the URL carries the shared data choice and this page's own
+    parameters — never another page's (Back landed on a URL with another page's parameters)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=240).run()
+    at.session_state["_svmviz_shared"] = {"n": 40}
+    at.switch_page("pages/1_Tuning_criteria.py").run()
+    tuning_keys = set(url_of(at))
+    assert {"data", "n", "seed", "res", "mode", "pt_l"} <= tuning_keys
+    at.switch_page("pages/2_Loss_functions.py").run()
+    assert_clean(at)
+    keys = set(url_of(at))
+    assert {"data", "n", "seed", "lf_sig", "lf_losses"} <= keys
+    assert not keys & (tuning_keys - {"data", "n", "seed"}), keys & tuning_keys

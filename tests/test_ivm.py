@@ -404,9 +404,10 @@ def test_path_and_step_figures():
     np.testing.assert_allclose(c.log10_lam, np.log10(path.lams))
     assert c.best_index == path.best_index and c.klr_tune_error.shape == (6,)
     f1 = fig_ivm.plot_path_error(c, bayes_error=0.2)
-    _check_fig(f1, xtitle="log10 λ")
+    _check_fig(f1, xtitle=fig_ivm.LN_LAMBDA_TITLE)  # ln λ, the paper's axis (and the page's slider)
+    np.testing.assert_allclose(f1.data[0].x, np.log(path.lams))
     assert any("chosen" in t.name for t in f1.data)
-    _check_fig(fig_ivm.plot_path_size(c), xtitle="log10 λ")
+    _check_fig(fig_ivm.plot_path_size(c), xtitle=fig_ivm.LN_LAMBDA_TITLE)
     with pytest.raises(ValueError, match="same λ grid"):
         fig_ivm.compute_path_curves(path, klr_path=kp._replace(lams=kp.lams * 2))
     m = IVMClassifier(lam=path.best_lam, sigma=0.6, r=2, eps=1e-3).fit(X, y)

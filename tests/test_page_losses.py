@@ -64,20 +64,20 @@ def test_loss_widgets_change_the_loss_and_mu_charts():
     assert not at.exception and _query(at, "lf_a") == "3.0"
     assert not np.allclose(_y(at, "Loss functions", "sigmoid"), sig0)
 
-    v0 = _y(at, "Loss functions", "v_{ε+,ε−}")
-    mu0 = _y(at, "Prediction functions", "v_{ε+,ε−}")
+    v0 = _y(at, "Loss functions", "v(τ; ε₊")
+    mu0 = _y(at, "Prediction functions", "v(τ; ε₊")
     at.slider(key="lf_eps").set_value((-1.0, 1.5)).run()
     assert not at.exception
-    assert not np.allclose(_y(at, "Loss functions", "v_{ε+,ε−}"), v0)
-    assert not np.allclose(_y(at, "Prediction functions", "v_{ε+,ε−}"), mu0)
+    assert not np.allclose(_y(at, "Loss functions", "v(τ; ε₊"), v0)
+    assert not np.allclose(_y(at, "Prediction functions", "v(τ; ε₊"), mu0)
 
     at.multiselect(key="lf_s").set_value([2.0, 4.0, 8.0]).run()
     assert not at.exception
-    assert len([t for t in _by_title(at, "Loss functions")["data"] if t["name"].startswith("θ̃_s")]) == 3
+    assert len([t for t in _by_title(at, "Loss functions")["data"] if t["name"].startswith("θ̃ₛ")]) == 3
 
     at.multiselect(key="lf_losses").set_value(["hinge", "deviance"]).run()
     assert not at.exception
-    assert [t["name"] for t in _by_title(at, "Loss functions")["data"]] == ["hinge (1−τ)₊", "deviance ln(1+e^{−τ})"]
+    assert [t["name"] for t in _by_title(at, "Loss functions")["data"]] == ["hinge (1−τ)₊", "deviance ln(1 + exp(−τ))"]
     at.checkbox(key="lf_dev2").check().run()
     assert "ln 2" in _by_title(at, "Loss functions")["data"][1]["name"]
 
@@ -124,3 +124,60 @@ def test_url_state_and_other_data():
     assert at.slider(key="lf_R").value == 0 and at.slider(key="lf_a").value == 2.0  # the URL view persists
     fig = _by_title(at, "Hinge scale")
     assert not any(str(t.get("name")).startswith("GCKL") for t in fig["data"])  # no truth for banana
+
+
+# ---------------------------------------------------------------- issue 13: paths a person takes
+SMALL = {"lf_m": "6", "lf_R": "2", "n": "60"}
+
+
+def test_issue13_no_exact_loo_title_when_loo_is_off():
+    """Defect 8: the misclassification panel was titled "exact LOO" with LOO off."""
+    at = _run(dict(SMALL, lf_loo="0"))
+    titles = [t for t in _figs_titles(at) if t.startswith("Misclassification")]
+    assert titles and all("LOO" not in t and "MISCLASS" in t for t in titles), titles
+    at.checkbox(key="lf_loo").check().run()
+    titles = [t for t in _figs_titles(at) if t.startswith("Misclassification")]
+    assert titles and all("exact LOO" in t for t in titles), titles
+
+
+def _figs_titles(at):
+    from .apptest_utils import figure_titles
+
+    return figure_titles(at)
+
+
+def test_issue13_no_raw_tex_in_the_figures():
+    """Defect 8: plotly does not render TeX; legends showed `e^{−τ}` and `v_{ε+,ε−}`."""
+    from .apptest_utils import RAW_TEX, figures, texts_of
+
+    at = _run(SMALL)
+    for fig in figures(at):
+        for text in texts_of(fig):
+            assert not any(t in text for t in RAW_TEX), text
+    names = [t["name"] for t in _by_title(at, "Loss functions")["data"]]
+    assert "exponential exp(−τ)" in names and "v(τ; ε₊ = 1, ε₋ = 0)" in names, names
+
+
+def test_issue13_shared_link_restores_every_control():
+    """Defect 6: every control of the view is in the link."""
+    from .apptest_utils import assert_link_restores
+
+    at = _run(SMALL)
+    at.multiselect(key="lf_losses").set_value(["hinge", "deviance", "smooth_step"])
+    at.slider(key="lf_a").set_value(2.5)
+    at.slider(key="lf_eps").set_value((-0.5, 0.5))
+    at.multiselect(key="lf_s").set_value([1.5, 8.0])
+    at.slider(key="lf_tau").set_value((-2.0, 4.0))
+    at.checkbox(key="lf_dev2").check()
+    at.slider(key="lf_sig").set_value(0.25)
+    at.slider(key="lf_lam").set_value((-4.0, -1.0))
+    at.slider(key="lf_sz").set_value(0.2)
+    at.radio(key="lf_pert").set_value("bernoulli")
+    at.number_input(key="lf_zseed").set_value(7)
+    at.checkbox(key="lf_loo").uncheck()
+    at.run()
+    assert not at.exception
+    url = assert_link_restores(PAGE, at, ["loss_data", "loss_n", "loss_seed", "lf_losses", "lf_a", "lf_eps", "lf_s",
+                                          "lf_tau", "lf_dev2", "lf_sig", "lf_lam", "lf_m", "lf_R", "lf_sz",
+                                          "lf_pert", "lf_zseed", "lf_loo"])
+    assert url["lf_losses"] == "hinge,deviance,smooth_step" and url["lf_s"] == "1.5,8.0" and url["lf_loo"] == "0"

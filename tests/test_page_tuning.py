@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from .apptest_utils import assert_clean, decode, figure_titles, figures, page_path
@@ -119,3 +120,77 @@ def test_monte_carlo_study_runs():
     at.button(key="tuning_mc_run").click().run()
     assert_clean(at)
     assert any(t.startswith("Inefficiency over 2") for t in figure_titles(at))
+
+
+# ---------------------------------------------------------------- issue 13: paths a person takes
+def test_issue13_shared_link_restores_every_control():
+    """Defect 6: every control of the view is in the link, and a fresh session shows it back."""
+    from .apptest_utils import assert_link_restores
+
+    at = small(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.sidebar.radio(key="tuning_mode").set_value("non-standard").run()
+    at.sidebar.number_input(key="tuning_cp").set_value(1.5)
+    at.sidebar.number_input(key="tuning_cm").set_value(3.0)
+    at.sidebar.slider(key="tuning_pp").set_value(0.2)
+    at.sidebar.slider(key="tuning_lam").set_value((-4.0, -1.0))
+    at.sidebar.slider(key="tuning_sig").set_value((-0.5, 0.75))
+    at.sidebar.number_input(key="tuning_seed").set_value(2)
+    at.run()
+    opts = at.select_slider(key="tuning_pt_l").options
+    at.select_slider(key="tuning_pt_l").set_value(float(opts[1]))
+    at.select_slider(key="tuning_pt_s").set_value(float(at.select_slider(key="tuning_pt_s").options[-2]))
+    at.run()
+    assert_clean(at)
+    url = assert_link_restores(PAGE, at, ["tuning_data", "tuning_n", "tuning_seed", "tuning_mode", "tuning_cp",
+                                          "tuning_cm", "tuning_pp", "tuning_lam", "tuning_sig", "tuning_res",
+                                          "tuning_loo", "tuning_pt_l", "tuning_pt_s"])
+    assert url["mode"] == "non-standard" and url["lam_lo"] == "-4.0" and float(url["pt_l"]) == pytest.approx(float(opts[1]), abs=0.005)
+
+
+def test_issue13_grid_point_is_the_plotted_point_after_a_new_grid():
+    """Defect 4: after "Grid points per axis" changes, the grid-point sliders show the plotted point
+    (options are the grid's values, reset to GACV's choice on a new grid)."""
+    at = small(AppTest.from_file(PAGE, default_timeout=180).run())
+    at.select_slider(key="tuning_pt_l").set_value(float(at.select_slider(key="tuning_pt_l").options[-1])).run()
+    at.sidebar.slider(key="tuning_res").set_value(11).run()
+    assert_clean(at)
+    lam, sig = at.select_slider(key="tuning_pt_l").value, at.select_slider(key="tuning_pt_s").value
+    for f in figures(at):
+        if f["layout"]["title"]["text"] == "GACV":
+            marker = [t for t in f["data"] if t.get("name", "").startswith("selected")][0]
+            gacv = [t for t in f["data"] if t.get("name", "").startswith("min GACV")][0]
+            assert (marker["x"][0], marker["y"][0]) == pytest.approx((lam, sig), abs=1e-3)
+            assert (gacv["x"][0], gacv["y"][0]) == pytest.approx((lam, sig), abs=1e-3)  # GACV's choice
+    assert len(at.select_slider(key="tuning_pt_l").options) == 11
+    assert at.query_params["pt_l"] == repr(lam)
+
+
+def test_issue13_three_class_upload_and_continuous_labels_say_what_to_do():
+    """Defect 1/8: a 3-class upload is refused with a reason (this page is for two classes); a
+    continuous label column is answered briefly (not with a list of every value)."""
+    from .apptest_utils import three_class_csv, with_upload
+
+    at = with_upload(PAGE, three_class_csv(60))
+    assert_clean(at)
+    assert any("3 classes" in e.value and "two classes" in e.value for e in at.error)
+    rng = np.random.default_rng(1)
+    rows = "\n".join(f"{a:.4f},{b:.4f},{c:.4f}" for a, b, c in rng.normal(size=(150, 3)))
+    at = with_upload(PAGE, ("x1,x2,width\n" + rows).encode())
+    assert_clean(at)
+    msg = " ".join(e.value for e in at.error)
+    assert "continuous" in msg and len(msg) < 500, msg
+
+
+def test_issue13_subsample_offered_for_a_large_upload():
+    """Issue 12 §3 / 13 §5: an upload with more rows than the page computes with is used through a
+    seeded, stratified subsample the sidebar offers (never all rows silently)."""
+    from .apptest_utils import two_class_csv, with_upload
+
+    at = with_upload(PAGE, two_class_csv(2400), query={"res": "6"})
+    assert_clean(at)
+    assert any("2400 rows" in w.value and "at most 2000" in w.value for w in at.sidebar.warning)
+    n = at.sidebar.slider(key="tuning_n")
+    assert n.label.startswith("Subsample size") and n.max == 2000
+    n.set_value(100).run()
+    assert_clean(at)
+    assert any(c.value.startswith("100 points, 2 features — -1: 50, 1: 50") for c in at.sidebar.caption)

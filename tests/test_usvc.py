@@ -440,8 +440,8 @@ def test_figures_compute_and_plot():
     from svmviz.figures import usvc as F
 
     ds = make_dataset("usvc_A", n=200, seed=1)
-    tr = F.compute_trajectory(ds.X, ds.y)
     clf = IRWLSClassifier(C=10.0, loss="smooth_step").fit(ds.X, ds.y)
+    tr = F.compute_trajectory(clf)
     assert tr.usvc[0] == pytest.approx(clf.threshold_) and tr.svc[0] == pytest.approx(
         IRWLSClassifier(C=10.0).fit(ds.X, ds.y).threshold_)
     surf = F.compute_error_surface(ds.X, ds.y, loss="smooth_step", n_th=21, n_w=11, w_max=15.0)
@@ -456,7 +456,11 @@ def test_figures_compute_and_plot():
     assert (view.dens_plus.sum() + view.dens_minus.sum()) * width == pytest.approx(1.0, abs=1e-9)
     figs = [F.plot_scenario(view), F.plot_error_surface(surf, tr, n_steps=4),
             F.plot_ce_profiles([surf], ce_theory=view.ce_theory, th_theory=view.th, marks={"USVC": 0.5})]
-    kc = F.compute_kernel_comparison(make_dataset("banana", n=80, seed=0), sigma=1.5, n_prototypes=6, grid=15)
+    from svmviz.usvc import kernel_comparison
+
+    kc = F.compute_kernel_comparison(kernel_comparison(make_dataset("banana", n=80, seed=0).X,
+                                                       make_dataset("banana", n=80, seed=0).y,
+                                                       sigma=1.5, n_prototypes=6), grid=15)
     assert kc.f_usvc.shape == (15, 15) and kc.prototypes.shape == (6, 2) and kc.size_usvc == 6
     assert kc.size_svm == kc.support.size > 0 and 0 <= kc.test_error_usvc <= 1
     figs += [F.plot_kernel_comparison(kc), F.plot_machine_size(kc)]

@@ -184,6 +184,9 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
 
 
 # --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, Fig. 2)
+LN_LAMBDA_TITLE = "ln λ (natural log, as in Zhu & Hastie 2002)"
+
+
 class PathCurves(NamedTuple):
     log10_lam: np.ndarray   # (L,)
     ln_lam: np.ndarray      # (L,)
@@ -213,58 +216,58 @@ def compute_path_curves(path, *, klr_path=None, svm_tune_error=None) -> PathCurv
 
 
 def _lam_hover(c: PathCurves):
-    return [f"λ = e^{a:.1f} = {np.exp(a):.3g}" for a in c.ln_lam]
+    return [f"ln λ = {a:.1f}, λ = {np.exp(a):.3g}" for a in c.ln_lam]
 
 
 def _best_line(fig, c: PathCurves):
     b = c.best_index
-    fig.add_vline(x=c.log10_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
-    fig.add_trace(go.Scatter(x=[c.log10_lam[b]], y=[c.tune_error[b]], mode="markers",
-                             name=f"chosen λ = e^{c.ln_lam[b]:.1f} = {np.exp(c.ln_lam[b]):.3g}",
+    fig.add_vline(x=c.ln_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
+    fig.add_trace(go.Scatter(x=[c.ln_lam[b]], y=[c.tune_error[b]], mode="markers",
+                             name=f"chosen λ: ln λ = {c.ln_lam[b]:.1f} (λ = {np.exp(c.ln_lam[b]):.3g})",
                              marker=dict(color="#d62728", size=11, symbol="star"),
                              hovertemplate="chosen λ<br>tuning error %{y:.3f}<extra></extra>"))
 
 
 def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Figure:
-    """Tuning-set misclassification against log10 λ with the chosen λ (Zhu & Hastie 2002, Fig. 2, left)."""
+    """Tuning-set misclassification against ln λ with the chosen λ (Zhu & Hastie 2002, Fig. 2, left)."""
     fig = go.Figure()
     hov = _lam_hover(c)
-    fig.add_trace(go.Scatter(x=c.log10_lam, y=c.tune_error, mode="lines+markers", name="IVM tuning error",
+    fig.add_trace(go.Scatter(x=c.ln_lam, y=c.tune_error, mode="lines+markers", name="IVM tuning error",
                              line=dict(color="black"), text=hov,
                              hovertemplate="%{text}<br>tuning error %{y:.3f}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=c.log10_lam, y=c.train_error, mode="lines", name="IVM training error",
+    fig.add_trace(go.Scatter(x=c.ln_lam, y=c.train_error, mode="lines", name="IVM training error",
                              line=dict(color="#7f7f7f", dash="dot"), text=hov,
                              hovertemplate="%{text}<br>training error %{y:.3f}<extra></extra>"))
     if c.klr_tune_error is not None:
-        fig.add_trace(go.Scatter(x=c.log10_lam, y=c.klr_tune_error, mode="lines", name="full KLR tuning error",
+        fig.add_trace(go.Scatter(x=c.ln_lam, y=c.klr_tune_error, mode="lines", name="full KLR tuning error",
                                  line=dict(color="#17becf", dash="dash"), text=hov,
                                  hovertemplate="%{text}<br>full KLR %{y:.3f}<extra></extra>"))
     if c.svm_tune_error is not None:
-        fig.add_trace(go.Scatter(x=c.log10_lam, y=c.svm_tune_error, mode="lines", name="SVM tuning error",
+        fig.add_trace(go.Scatter(x=c.ln_lam, y=c.svm_tune_error, mode="lines", name="SVM tuning error",
                                  line=dict(color="#2ca02c", dash="dashdot"), text=hov,
                                  hovertemplate="%{text}<br>SVM %{y:.3f}<extra></extra>"))
     if bayes_error is not None:
         fig.add_hline(y=bayes_error, line=dict(color="#9467bd", dash="dash"),
                       annotation_text=f"Bayes error {bayes_error:.3f}", annotation_position="top left")
     _best_line(fig, c)
-    apply_theme(fig, title="Tuning misclassification along the λ path", xtitle="log10 λ",
+    apply_theme(fig, title="Tuning misclassification along the λ path", xtitle=LN_LAMBDA_TITLE,
                 ytitle="misclassification rate")
     return legend_below(fig, 520)
 
 
 def plot_path_size(c: PathCurves) -> go.Figure:
-    """|S| (number of import points) against log10 λ (Zhu & Hastie 2002, Fig. 2, middle)."""
+    """|S| (number of import points) against ln λ (Zhu & Hastie 2002, Fig. 2, middle)."""
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=c.log10_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
+    fig.add_trace(go.Scatter(x=c.ln_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
                              line=dict(color="black"), text=_lam_hover(c),
                              hovertemplate="%{text}<br>|S| = %{y}<extra></extra>"))
     b = c.best_index
-    fig.add_vline(x=c.log10_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
-    fig.add_trace(go.Scatter(x=[c.log10_lam[b]], y=[c.n_import[b]], mode="markers",
+    fig.add_vline(x=c.ln_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
+    fig.add_trace(go.Scatter(x=[c.ln_lam[b]], y=[c.n_import[b]], mode="markers",
                              name=f"chosen λ: |S| = {c.n_import[b]}",
                              marker=dict(color="#d62728", size=11, symbol="star"),
                              hovertemplate="chosen λ<br>|S| = %{y}<extra></extra>"))
-    apply_theme(fig, title="Number of import points along the λ path", xtitle="log10 λ",
+    apply_theme(fig, title="Number of import points along the λ path", xtitle=LN_LAMBDA_TITLE,
                 ytitle="|S| (import points)")
     return legend_below(fig, 520)
 
@@ -325,15 +328,18 @@ class ClassMap(NamedTuple):
     bayes_label: np.ndarray | None  # (g, g) Bayes class index, if p_true is known
     X: np.ndarray
     y_index: np.ndarray        # (n,) index into classes
-    classes: np.ndarray
+    classes: np.ndarray        # (K,) the names shown (class_names, or the model's labels)
     import_idx: np.ndarray
     test_error: float
     lam: float
 
 
 def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=None, y_test=None,
-                      grid_n: int = 60) -> ClassMap:
-    """Class regions (argmax of the fitted probabilities) of a fitted IVM on a grid."""
+                      grid_n: int = 60, class_names=None) -> ClassMap:
+    """Class regions (argmax of the fitted probabilities) of a fitted IVM on a grid.
+
+    ``class_names`` (K,) names the model's classes in order (e.g. a data set's original labels for
+    codes 0 … K−1); default: the model's labels."""
     X = _check_2d(X, "class map")
     gx, gy, XX = _grid(X, grid_n)
     g = gx.size
@@ -347,8 +353,11 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
             pt = np.column_stack([1 - pt, pt])
         bayes = np.argmax(pt, axis=1).reshape(g, g)
     y_index = np.searchsorted(model.classes_, np.asarray(y))
+    names = np.asarray(model.classes_) if class_names is None else np.asarray([str(c) for c in class_names])
+    if names.size != K:
+        raise ValueError(f"class_names must name the {K} classes; got {names.size}.")
     return ClassMap(gx, gy, label.reshape(g, g), P.max(axis=1).reshape(g, g), P.reshape(g, g, K),
-                    bayes, X, y_index, np.asarray(model.classes_), np.asarray(model.import_indices_),
+                    bayes, X, y_index, names, np.asarray(model.import_indices_),
                     _error(model, X_test, y_test), float(model.lam))
 
 

@@ -26,12 +26,12 @@ _SMOOTH_DASHES = ("longdashdot", "dash", "dot", "solid", "dashdot")
 SHORT = {
     "hinge": "hinge (1−τ)₊",
     "misclassification": "misclassification [−τ]*",
-    "deviance": "deviance ln(1+e^{−τ})",
-    "exponential": "exponential e^{−τ}",
-    "sigmoid": "sigmoid 1/(1+e^{aτ})",
-    "concave_exp": "[1−e^{aτ}]₊",
-    "wahba_v": "v_{ε+,ε−}(τ)",
-    "smooth_step": "θ̃_s(1−τ)",
+    "deviance": "deviance ln(1 + exp(−τ))",
+    "exponential": "exponential exp(−τ)",
+    "sigmoid": "sigmoid 1/(1 + exp(aτ))",
+    "concave_exp": "[1 − exp(aτ)]₊",
+    "wahba_v": "v(τ; ε₊, ε₋)",
+    "smooth_step": "θ̃ₛ(1 − τ)",
 }
 
 #: criteria of the λ-curve plots: key -> (label, style)
@@ -65,14 +65,14 @@ def _selected_curves(names: Sequence[str], params: dict, s_values: Sequence[floa
                 raise ValueError("choose at least one s for the smooth step θ̃_s.")
             for i, s in enumerate(s_values):
                 prm = dict(params, s=float(s))
-                out.append((f"smooth_step_s{float(s):g}", name, f"θ̃_s(1−τ), s = {float(s):g}", prm, _smooth_style(i)))
+                out.append((f"smooth_step_s{float(s):g}", name, f"θ̃ₛ(1 − τ), s = {float(s):g}", prm, _smooth_style(i)))
         else:
             label = SHORT[name]
             if name in ("sigmoid", "concave_exp"):
                 label += f", a = {params.get('a', L.DEFAULT_PARAMS['a']):g}"
             if name == "wahba_v":
-                label = (f"v_{{ε+,ε−}}, ε+ = {params.get('eps_plus', L.DEFAULT_PARAMS['eps_plus']):g}, "
-                         f"ε− = {params.get('eps_minus', L.DEFAULT_PARAMS['eps_minus']):g}")
+                label = (f"v(τ; ε₊ = {params.get('eps_plus', L.DEFAULT_PARAMS['eps_plus']):g}, "
+                         f"ε₋ = {params.get('eps_minus', L.DEFAULT_PARAMS['eps_minus']):g})")
             out.append((name, name, label, dict(params), dict(LOSS_STYLES[name])))
     return out
 
@@ -96,7 +96,7 @@ def compute_loss_curves(names: Sequence[str], *, tau_range=(-3.0, 3.0), n_points
     """Every selected loss g(τ) on ``n_points`` values of τ in ``tau_range`` (plus τ = 0 exactly).
 
     ``deviance_scaled`` divides the deviance by ln 2 so that it passes through (0, 1) like the
-    others (it then bounds [−τ]_* from above).
+    others (it then bounds [−τ]∗ from above).
     """
     lo, hi = float(tau_range[0]), float(tau_range[1])
     if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):

@@ -38,7 +38,17 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
         fig.update_xaxes(title_text=xtitle)
     if ytitle is not None:
         fig.update_yaxes(title_text=ytitle)
+    if legend and _has_subplot_titles(fig):
+        legend_below(fig)  # a legend on top would sit on the subplot titles
     return fig
+
+
+def _has_subplot_titles(fig: go.Figure) -> bool:
+    """True for a ``make_subplots`` figure with titles over its panels (annotations at the top)."""
+    grid = getattr(fig, "_grid_ref", None)
+    if not grid or sum(len(r) for r in grid) < 2:
+        return False
+    return any(a.yref == "paper" and a.y is not None and a.y >= 0.9 for a in fig.layout.annotations or ())
 
 
 def legend_below(fig: go.Figure, height: int | None = None) -> go.Figure:

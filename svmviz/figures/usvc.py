@@ -88,10 +88,10 @@ class Trajectory(NamedTuple):
     status: dict
 
 
-def compute_trajectory(x, y, *, C: float = 10.0, s: float = 2.0, k_eps: float = 1e-4,
-                       damping: float = 0.2) -> Trajectory:
-    """LS → IRWLS-SVC → USVC iterates of a 1-D linear machine in (Th, w) (Navia-Vázquez et al. 2004, Figs. 3a, 3c)."""
-    clf = usvc.IRWLSClassifier(C=C, loss="smooth_step", s=s, k_eps=k_eps, damping=damping).fit(x, y)
+def compute_trajectory(clf: usvc.IRWLSClassifier) -> Trajectory:
+    """LS → IRWLS-SVC → USVC iterates of a fitted 1-D linear smooth-step machine in (Th, w)
+    (Navia-Vázquez et al. 2004, Figs. 3a, 3c): ``clf`` is ``IRWLSClassifier(loss="smooth_step")``
+    fitted on one feature (its history holds the hinge stage it starts from)."""
     th, w, stage = clf.trajectory()
     last_svc = np.flatnonzero(stage == 1)
     i_svc = int(last_svc[-1]) if last_svc.size else 0
@@ -186,12 +186,12 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
                   secondary_y=False)
     for surf in surfaces:
         if surf.loss == "hinge":
-            lab, col = "profile min_w L̃/(Cn), SVC", STAGE_STYLE[1]["color"]
+            lab, col = "profile: min over w of L̃/(Cn), SVC", STAGE_STYLE[1]["color"]
         else:
-            lab, col = f"profile min_w L̃/(Cn), USVC s={surf.s:g}", STAGE_STYLE[2]["color"]
+            lab, col = f"profile: min over w of L̃/(Cn), USVC s = {surf.s:g}", STAGE_STYLE[2]["color"]
         fig.add_trace(go.Scatter(x=surf.th, y=surf.profile_ce, name=lab, mode="lines",
                                  line=dict(color=col, dash="dash"),
-                                 hovertemplate="Th = %{x:.3f}<br>min_w L̃/(Cn) = %{y:.4f}<extra>" + lab + "</extra>"),
+                                 hovertemplate="Th = %{x:.3f}<br>min over w of L̃/(Cn) = %{y:.4f}<extra>" + lab + "</extra>"),
                       secondary_y=True)
         j = int(np.argmin(surf.profile_ce))
         fig.add_trace(go.Scatter(x=[surf.th[j]], y=[surf.profile_ce[j]], mode="markers", showlegend=False,
@@ -204,7 +204,7 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
     apply_theme(fig, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
                 ytitle="classification error")
     legend_below(fig, 560)
-    fig.update_yaxes(title_text="profile min_w L̃(Th, w) / (C n)", secondary_y=True)
+    fig.update_yaxes(title_text="profile: min over w of L̃(Th, w) / (C n)", secondary_y=True)
     return fig
 
 
@@ -255,30 +255,11 @@ class KernelComparison(NamedTuple):
     test_kind: str             # "independent test sample" or "30 % held out"
 
 
-def compute_kernel_comparison(ds, *, sigma: float = 1.0, C: float = 10.0, n_prototypes: int = 10,
-                              s: float = 2.0, prototypes: str = "kmeans", n_test: int = 2000,
-                              grid: int = 80, seed: int = 0) -> KernelComparison:
-    """Fit the semiparametric USVC (R Gaussian prototypes, (Navia-Vázquez et al. 2004, eqs. 23–27)) and the SVM with the same σ
-    and C (Wahba's λ = 1/(2nC)) on ``ds``; test errors on an independent sample when the data set
-    has one, else on 30 % held out."""
-    from ..svm import SVMClassifier
-
-    X, y = ds.X, ds.y
-    if ds.test_sample is not None:
-        te = ds.test_sample(n_test, seed)
-        Xtr, ytr, Xte, yte, kind = X, y, te.X, te.y, "independent test sample"
-    else:
-        rng = np.random.default_rng(seed)
-        perm = rng.permutation(X.shape[0])
-        cut = int(round(0.7 * X.shape[0]))
-        Xtr, ytr, Xte, yte = X[perm[:cut]], y[perm[:cut]], X[perm[cut:]], y[perm[cut:]]
-        kind = "30 % held out"
-    n = Xtr.shape[0]
-    um = usvc.IRWLSClassifier(C=C, loss="smooth_step", s=s, kernel="rbf", sigma=sigma,
-                              n_prototypes=min(int(n_prototypes), n), prototypes=prototypes,
-                              random_state=seed, tol=1e-6, max_iter=5000).fit(Xtr, ytr)
-    svm = SVMClassifier(lam=1.0 / (2.0 * n * C), sigma=sigma, kernel="rbf").fit(Xtr, ytr)
-    err = lambda m, A, b: float(np.mean(m.decision_function(A) * b <= 0))  # noqa: E731
+def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) -> KernelComparison:
+    """What the comparison plots show, from :func:`svmviz.usvc.kernel_comparison`'s fitted machines:
+    their decision values on a ``grid`` × ``grid`` mesh over the training data (2-D data only), the
+    prototypes, the support vectors, errors and machine sizes."""
+    X, um, svm = fit.X_train, fit.usvc, fit.svm
     gx = gy = fu = fs = None
     if X.shape[1] == 2:
         pad = 0.08 * (X.max(axis=0) - X.min(axis=0))
@@ -287,9 +268,9 @@ def compute_kernel_comparison(ds, *, sigma: float = 1.0, C: float = 10.0, n_prot
         P = np.column_stack([np.tile(gx, grid), np.repeat(gy, grid)])  # row-major: y rows, x columns
         fu = um.decision_function(P).reshape(grid, grid)
         fs = svm.decision_function(P).reshape(grid, grid)
-    return KernelComparison(Xtr, ytr, gx, gy, fu, fs, um.prototypes_, svm.support_, err(um, Xte, yte),
-                            err(svm, Xte, yte), err(um, Xtr, ytr), err(svm, Xtr, ytr), um.machine_size_,
-                            int(svm.support_.size), um.n_iter_stages_, um.status_stages_, kind)
+    return KernelComparison(X, fit.y_train, gx, gy, fu, fs, um.prototypes_, svm.support_, fit.test_error_usvc,
+                            fit.test_error_svm, fit.train_error_usvc, fit.train_error_svm, um.machine_size_,
+                            int(svm.support_.size), um.n_iter_stages_, um.status_stages_, fit.test_kind)
 
 
 def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
@@ -316,7 +297,7 @@ def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
                                      showlegend=(c == 1), legendgroup=f"c{cls}",
                                      hovertemplate="x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra>class " + f"{cls:+d}</extra>"),
                           row=1, col=c)
-    fig.add_trace(go.Scatter(x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers", name="USVC prototypes c_r",
+    fig.add_trace(go.Scatter(x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers", name="USVC prototypes cᵣ",
                              marker=dict(symbol="star", size=14, color="gold", line=dict(color="black", width=1)),
                              hovertemplate="prototype<br>x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra></extra>"),
                   row=1, col=1)

@@ -1,12 +1,34 @@
-"""Widgets and helpers shared by every page: the data-set sidebar, errors, downloads, progress.
+"""Widgets and helpers shared by every page: the view in the URL, the data-set sidebar, errors, downloads.
 
-The data-set choice (name, n, seed, uploaded file) is shared across pages and mirrored in the URL
-(``?data=banana&n=200&seed=0``) so a teacher can send a link that reopens the same view.
+The view in the URL
+-------------------
+Every control that changes what a page shows is mirrored in the address bar
+(``…/Tuning_criteria?data=banana&n=200&seed=0&res=20…``), so a link reopens the same view — on
+another machine, on a fresh server — and the browser's Back and Forward buttons step through views.
+One way does it: :func:`control` makes a widget whose value comes from
+
+* the URL, when the URL speaks for this run: the first run of a browser session (a shared link,
+  a reload) and a Back/Forward step (Streamlit reruns the page with that entry's URL);
+* otherwise the widget's own state (what the user set), reset to its default when ``depends``
+  changed (e.g. a data-dependent default after the data set changed) or when the value is no
+  longer one of the widget's options;
+
+and writes the page's parameters back with one ``st.query_params.from_dict`` per change. The URL
+holds the shared data-set choice (``data``, ``n``, ``seed``, for uploads ``label`` and ``std``) and
+the current page's own parameters only: the first write after a page switch starts afresh, so a
+URL never carries another page's parameters. Parameters of widgets a page no longer shows are
+dropped when the page finishes (:func:`page_view`).
+
+Streamlit's frontend turns every query-string change into a browser-history entry, and a page
+switch into two; :data:`HISTORY_SCRIPT` (installed by the frame) makes that one entry per user
+action: the first history push after a click or key press is kept, later pushes replace it.
 """
 from __future__ import annotations
 
+import functools
 import io
-from typing import Callable, Mapping, Sequence
+import math
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import streamlit as st
@@ -16,23 +38,17 @@ from svmviz import data as _data
 SHARED = "_svmviz_shared"  # session_state key of the shared, page-independent choices
 UPLOAD_CHOICE = "Upload CSV…"
 SHIPPED = ("breast_cancer", "iris", "wine")
+SHARED_URL_KEYS = ("data", "n", "seed", "label", "std")
+"""URL parameters of the shared data-set choice (every page has them; the rest are the page's own)."""
+
+_RUN = "_svmviz_url_run"      # session_state: this run's view (see _url_run)
+_URL_PAGE = "_svmviz_url_page"  # session_state: the page that last wrote the URL
+_MISSING = object()
 
 
 def _shared() -> dict:
-    """The shared choices; seeded once per session from the URL's query parameters."""
-    if SHARED not in st.session_state:
-        qp = st.query_params
-        shared = {}
-        if "data" in qp:
-            shared["data"] = qp["data"]
-        for k in ("n", "seed"):
-            if k in qp:
-                try:
-                    shared[k] = int(qp[k])
-                except ValueError:
-                    pass
-        st.session_state[SHARED] = shared
-    return st.session_state[SHARED]
+    """The shared data-set choices of this browser session (data, n, seed, upload, label column…)."""
+    return st.session_state.setdefault(SHARED, {})
 
 
 def ensure_app_frame() -> None:
@@ -54,12 +70,117 @@ def ensure_app_frame() -> None:
         st.rerun()
 
 
+# ------------------------------------------------------------------ the view in the URL
+HISTORY_SCRIPT = """<script>
+(function () {
+  // svmviz: one browser-history entry per user action. Streamlit pushes an entry for every change
+  // of the query string and two for a page switch; keep the first push after a click or key press
+  // and turn later pushes (the rest of the same rerun) into replacements.
+  var w = window;
+  if (w.__svmvizHistory) { return; }
+  w.__svmvizHistory = true;
+  var h = w.history, push = h.pushState.bind(h), replace = h.replaceState.bind(h), armed = false;
+  function arm(e) { if (e.isTrusted) { armed = true; } }
+  w.addEventListener("pointerdown", arm, true);
+  w.addEventListener("keydown", arm, true);
+  w.addEventListener("popstate", function () { armed = false; }, true);
+  h.pushState = function (state, title, url) {
+    if (armed) { armed = false; return push(state, title, url); }
+    return replace(state, title, url);
+  };
+})();
+</script>"""
+
+
+class _UrlRun:
+    """The view of one script run: does the URL speak, which page, what it registered."""
+
+    def __init__(self, token, speaks: bool, page: str, base: dict):
+        self.token, self.speaks, self.page = token, speaks, page
+        self.base = base  # the page's parameters already in the URL when the run started
+        self.values: dict[str, str] = {}  # parameters registered in this run
+
+
+def _script_ctx():
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    except ImportError:  # pragma: no cover — Streamlit without a runtime
+        return None
+    return get_script_run_ctx(suppress_warning=True)
+
+
+def _url_run() -> _UrlRun:
+    """This run's view state, made at the first call of a run.
+
+    A run is told apart by the identity of Streamlit's per-run cursor table (a new dict at every
+    rerun; the reference kept here keeps it from being recycled). The URL speaks in the first run
+    of the session and in a Back/Forward rerun (``is_history_navigation``)."""
+    ctx = _script_ctx()
+    token = getattr(ctx, "cursors", None)
+    run = st.session_state.get(_RUN)
+    if isinstance(run, _UrlRun) and token is not None and run.token is token:
+        return run
+    first = not isinstance(run, _UrlRun)
+    history = bool(getattr(ctx, "is_history_navigation", False))
+    page = str(getattr(ctx, "page_script_hash", "") or "")
+    url = st.query_params.to_dict()
+    same_page = st.session_state.get(_URL_PAGE) == page
+    base = {k: v for k, v in url.items() if same_page or first or history}
+    run = _UrlRun(token, first or history, page, base)
+    st.session_state[_RUN] = run
+    return run
+
+
+def url_speaks() -> bool:
+    """True when this run's URL sets the view (first run of the session, or Back/Forward)."""
+    return _url_run().speaks
+
+
+def _write_url(values: dict) -> None:
+    run = _url_run()
+    st.session_state[_URL_PAGE] = run.page
+    if values != st.query_params.to_dict():
+        st.query_params.from_dict(values)
+
+
+def _register(**values) -> None:
+    run = _url_run()
+    run.values.update({k: _url_text(v) for k, v in values.items()})
+    _write_url({**run.base, **run.values})
+
+
+def _url_text(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    if isinstance(v, (list, tuple)):
+        return ",".join(_url_text(x) for x in v)
+    return str(v)
+
+
+def page_view(fn: Callable) -> Callable:
+    """Decorator of a page's ``page()``: when the page has run to its end, the URL holds exactly the
+    parameters registered in this run (those of widgets no longer shown are dropped)."""
+
+    @functools.wraps(fn)
+    def page() -> None:
+        _url_run()
+        fn()
+        run = _url_run()
+        _write_url(dict(run.values))
+
+    return page
+
+
 def query_value(name: str, default, cast: Callable = float):
-    """A view parameter from the URL (first run of the session) or ``default``; bad values ignored."""
-    seeded = st.session_state.setdefault("_svmviz_qp_seen", {})
-    if name in seeded:
+    """The URL's value of ``name`` when the URL speaks for this run (cast), else ``default``.
+
+    For values that are not widgets; widgets use :func:`control`."""
+    if not url_speaks():
         return default
-    seeded[name] = True
     raw = st.query_params.get(name)
     if raw is None:
         return default
@@ -70,13 +191,165 @@ def query_value(name: str, default, cast: Callable = float):
 
 
 def set_query(**values) -> None:
-    """Mirror the current view in the URL (only values that changed are written)."""
-    for k, v in values.items():
-        sv = str(v)
-        if st.query_params.get(k) != sv:
-            st.query_params[k] = sv
+    """Put view parameters that are not :func:`control` widgets in the URL (one write, only if changed)."""
+    _register(**values)
 
 
+def _parse_as(raw: str, like):
+    """The URL text ``raw`` as a value of the type of ``like``; ValueError if it is not one."""
+    if isinstance(like, (bool, np.bool_)):
+        if raw.lower() in ("1", "true", "yes", "on"):
+            return True
+        if raw.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(raw)
+    if isinstance(like, (int, np.integer)):
+        v = float(raw)
+        if not v.is_integer():
+            raise ValueError(raw)
+        return int(v)
+    if isinstance(like, (float, np.floating)):
+        v = float(raw)
+        if not math.isfinite(v):
+            raise ValueError(raw)
+        return v
+    return raw
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, (int, float, np.number)) and isinstance(b, (int, float, np.number)) \
+            and not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+class _Rules:
+    """What values a widget accepts (from its arguments), to check URL values and stale state."""
+
+    def __init__(self, kind: str, args: tuple, kwargs: dict, clamp: bool):
+        self.kind, self.clamp = kind, clamp
+        self.options = self.lo = self.hi = None
+        if kind in ("selectbox", "radio", "select_slider", "multiselect", "pills", "segmented_control"):
+            opts = kwargs.get("options", args[0] if args else ())
+            self.options = list(opts)
+        elif kind in ("slider", "number_input"):
+            self.lo = kwargs.get("min_value", args[0] if len(args) > 0 else None)
+            self.hi = kwargs.get("max_value", args[1] if len(args) > 1 else None)
+
+    def _one(self, v):
+        if self.options is not None:
+            for o in self.options:
+                if _same(o, v):
+                    return o
+            raise ValueError(f"{v!r} is not an option")
+        if self.lo is not None and v < self.lo:
+            if not self.clamp:
+                raise ValueError(f"{v!r} is below {self.lo!r}")
+            v = type(v)(self.lo)
+        if self.hi is not None and v > self.hi:
+            if not self.clamp:
+                raise ValueError(f"{v!r} is above {self.hi!r}")
+            v = type(v)(self.hi)
+        return v
+
+    def check(self, value):
+        """``value`` if the widget accepts it (options matched to their own objects), else ValueError."""
+        if self.kind == "multiselect":
+            return [self._one(v) for v in value]
+        if isinstance(value, (tuple, list)):
+            out = tuple(self._one(v) for v in value)
+            if len(out) == 2 and out[0] > out[1]:
+                raise ValueError("range ends in the wrong order")
+            return out
+        return self._one(value)
+
+    def parse(self, raws: list[str], default):
+        """URL texts → a value shaped like ``default`` (a tuple spread over several parameters, a list
+        written comma-separated)."""
+        if self.kind == "multiselect":
+            like = self.options[0] if self.options else ""
+            return [_parse_as(r, like) for r in raws[0].split(",") if r != ""]
+        if isinstance(default, tuple):
+            return tuple(_parse_as(r, d) for r, d in zip(raws, default))
+        like = default
+        if self.options:
+            like = self.options[0]
+        return _parse_as(raws[0], like)
+
+
+def control(make: Callable, label: str, *args, key: str, default, url: str | tuple | None = None,
+            depends: Any = None, keep_choice: bool = False, clamp: bool = False, **kwargs):
+    """``make(label, *args, key=key, **kwargs)`` — a Streamlit widget — with its value kept in the URL.
+
+    Parameters
+    ----------
+    make : a Streamlit widget function (``st.slider``, ``st.sidebar.selectbox``, ``cols[0].radio``…)
+        Called without ``value``/``index``/``default``: the value is put in ``st.session_state[key]``.
+    label, args, kwargs : the widget's own arguments.
+    key : str
+        The widget's key.
+    default : the value when nothing else decides (a tuple for a range slider, a list for a multiselect).
+    url : str or tuple of str, optional
+        URL parameter name(s) (a range slider: two names). None: not in the URL.
+    depends : hashable, optional
+        Whatever the default depends on (e.g. the data set): when it changes, the value is reset to
+        ``default`` — so a data-dependent default follows the data.
+    keep_choice : bool
+        With ``depends``: reset only a value that was the old default; a value the user chose stays
+        (while it is still one of the options).
+    clamp : bool
+        A URL value outside a slider's bounds is clamped to them (instead of ignored).
+
+    Returns
+    -------
+    The widget's value.
+    """
+    kind = getattr(make, "__name__", "")
+    rules = _Rules(kind, args, kwargs, clamp)
+    names = (url,) if isinstance(url, str) else tuple(url or ())
+    run = _url_run()
+    dep_key, def_key = f"_svmviz_depends_{key}", f"_svmviz_default_{key}"
+    value = _MISSING
+    if run.speaks and names:
+        raws = [st.query_params.get(n) for n in names]
+        if all(r is not None for r in raws):
+            try:
+                value = rules.check(rules.parse(raws, default))
+            except (TypeError, ValueError):
+                value = _MISSING
+        if value is _MISSING:
+            value = default
+    elif key not in st.session_state:
+        value = default
+    elif st.session_state.get(dep_key, _MISSING) != depends and not (
+            keep_choice and not _same_value(st.session_state[key], st.session_state.get(def_key, _MISSING))):
+        value = default
+    else:
+        try:
+            current = st.session_state[key]
+            checked = rules.check(current)
+            if not _same_value(checked, current):
+                value = checked
+        except (TypeError, ValueError):
+            value = default
+    if value is not _MISSING:
+        st.session_state[key] = list(value) if kind == "multiselect" else value
+    st.session_state[dep_key] = depends
+    st.session_state[def_key] = default
+    out = make(label, *args, key=key, **kwargs)
+    if names:
+        parts = out if len(names) > 1 else (out,)
+        _register(**{n: p for n, p in zip(names, parts)})
+    return out
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) and type(x) is type(y) for x, y in zip(a, b))
+    return _same(a, b) and type(a) is type(b)
+
+
+# ------------------------------------------------------------------ messages and data sets
 def show_error(exc_or_msg, *, what: str | None = None) -> None:
     """Show a bad-input or failed-solve problem as ``st.error`` saying what to fix (never a traceback)."""
     msg = str(exc_or_msg)
@@ -109,9 +382,36 @@ def load_dataset(name: str, n: int | None, seed: int, params: Mapping | None = N
     return _cached_dataset(name, n, int(seed), tuple(sorted((params or {}).items())))
 
 
-def _csv_header(content: bytes) -> list[str]:
-    """The label-column choices: the column names as the loader sees them (:func:`svmviz.data.csv_header`)."""
-    return _data.csv_header(content)
+def dataset_seed(ds) -> int:
+    """The seed a page derives its own random choices from (splits, test samples): the data set's
+    generator seed, 0 for data without one (uploaded files)."""
+    seed = ds.params.get("seed") if isinstance(ds.params, dict) else None
+    return int(seed) if seed is not None else 0
+
+
+def data_token(X, y) -> tuple:
+    """A cheap fingerprint of a data set (shape and sums): what data-dependent defaults depend on."""
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    return (X.shape, round(float(X.sum()), 9), round(float((X * X).sum()), 9), round(float(y @ np.arange(y.size)), 9))
+
+
+def _remember(field: str, key: str) -> None:
+    """on_change of a shared widget: the user's choice becomes the session's (every page's)."""
+    _shared()[field] = st.session_state[key]
+
+
+def _shared_from_url(shared: dict) -> None:
+    """A link or a Back/Forward step sets the session's data-set choice (before the widgets)."""
+    qp = st.query_params
+    for url, field, cast in (("data", "data", str), ("n", "n", int), ("seed", "seed", int),
+                             ("label", "label_column", str), ("std", "standardize", lambda r: _parse_as(r, True))):
+        raw = qp.get(url)
+        if raw is None:
+            continue
+        try:
+            shared[field] = cast(raw)
+        except (TypeError, ValueError):
+            pass
 
 
 def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upload: bool = True,
@@ -120,73 +420,52 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
     """Render the shared data-set widgets in the sidebar and return the chosen ``Dataset``.
 
     ``choices`` are the generator names the page accepts; scikit-learn's shipped data sets and the
-    CSV upload are added when ``allow_upload``. Returns ``None`` (after an ``st.error`` saying what
-    to fix) when the data are unusable for this page. ``params`` are extra generator parameters, or
-    a function of the chosen generator name returning them.
+    CSV upload are added when ``allow_upload``. Returns ``None`` (after a message saying what to
+    do) when the data are unusable for this page. ``params`` are extra generator parameters, or a
+    function of the chosen generator name returning them. ``n_range`` is what the page computes
+    with: a larger uploaded file is used through a seeded, stratified subsample
+    (:func:`svmviz.data.subsample_dataset`). The choice is shared by the pages: a page changes it
+    only when the user changes it there (a value outside this page's range is shown clamped here and
+    kept for the others).
     """
     shared = _shared()
+    if url_speaks():
+        _shared_from_url(shared)
     options = list(choices)
     if allow_upload:
         options += [s for s in SHIPPED if s not in options and s in _data.GENERATORS]
         options.append(UPLOAD_CHOICE)
-    current = shared.get("data", default)
-    if current not in options:
-        current = default
+    wanted = shared.get("data", default)
     sb = st.sidebar
     sb.header("Data")
-    name = sb.selectbox("Data set", options, index=options.index(current), format_func=label_of,
-                        key=f"{key}_data", help="Shared by every page that can use it.")
-    ds = None
+    name = control(sb.selectbox, "Data set", options, key=f"{key}_data", default=wanted if wanted in options else default,
+                   url="data", format_func=label_of, help="Shared by every page that can use it.",
+                   on_change=_remember, args=("data", f"{key}_data"))
+    if wanted != name and wanted not in options:
+        sb.caption(f"{wanted} (chosen on another page) is not offered here; showing {name}.")
+    lo, hi = n_range
     if name == UPLOAD_CHOICE:
-        up = sb.file_uploader("CSV file (numeric features, one label column)", type=["csv", "txt"],
-                              key=f"{key}_upload")
-        if up is not None:
-            shared["upload"] = (up.name, up.getvalue())
-        if "upload" not in shared:
-            sb.info("Choose a CSV file: one row per point, numeric feature columns and a label column.")
-            shared["data"] = name
+        ds = _uploaded(sb, key, shared, lo, hi)
+        if ds is None:
             return None
-        fname, content = shared["upload"]
-        header = _csv_header(content)
-        label_col = None
-        if header:
-            stored = shared.get("label_column")
-            idx = header.index(stored) if stored in header else len(header) - 1
-            label_col = sb.selectbox("Label column", header, index=idx, key=f"{key}_labelcol")
-            shared["label_column"] = label_col
-        standardize = sb.checkbox("Standardize features", value=shared.get("standardize", True),
-                                  key=f"{key}_std",
-                                  help="Scale each column to mean 0, sd 1 so one σ suits all columns.")
-        shared["standardize"] = standardize
-        sb.caption(f"Uploaded: {fname}")
-        try:
-            ds = _cached_csv(content, label_col, standardize)
-        except ValueError as exc:
-            show_error(exc, what=f"Could not use {fname}")
-            shared["data"] = name
-            return None
-        for note in ds.notes:  # what the loader decided for the user (e.g. a dropped index column)
-            sb.info(note)
-        seed = shared.get("seed", 0)
     else:
-        real = name in SHIPPED
-        lo, hi = n_range
-        n_default = int(np.clip(shared.get("n", default_n), lo, hi))
-        n = sb.slider("n (training points)", lo, hi, n_default, step=10, key=f"{key}_n",
-                      help="Real data sets are subsampled to n points (at most all rows).")
-        seed = sb.number_input("Seed", min_value=0, max_value=2**31 - 1, value=int(shared.get("seed", 0)),
-                               step=1, key=f"{key}_seed", help="Same seed, same data.")
-        shared["n"], shared["seed"] = int(n), int(seed)
+        want_n = int(shared.get("n", default_n))
+        n = control(sb.slider, "n (training points)", lo, hi, key=f"{key}_n", default=int(np.clip(want_n, lo, hi)),
+                    url="n", clamp=True, step=10, on_change=_remember, args=("n", f"{key}_n"),
+                    help="Real data sets are subsampled to n points (at most all rows).")
+        if want_n != n and not lo <= want_n <= hi:
+            sb.caption(f"n = {want_n} (chosen on another page or in the link) is outside what this page computes "
+                       f"with ({lo}–{hi}): it uses n = {n}; the other pages keep {want_n}.")
+        seed = control(sb.number_input, "Seed", 0, 2**31 - 1, key=f"{key}_seed", default=int(shared.get("seed", 0)),
+                       url="seed", step=1, on_change=_remember, args=("seed", f"{key}_seed"),
+                       help="Same seed, same data.")
         try:
             ds = load_dataset(name, int(n), int(seed), params(name) if callable(params) else params)
         except ValueError as exc:
             show_error(exc, what=f"Could not make {name}")
-            shared["data"] = name
             return None
-        if real and ds.X.shape[0] < n:
+        if name in SHIPPED and ds.X.shape[0] < n:
             sb.caption(f"{name} has {ds.X.shape[0]} rows; all are used.")
-    shared["data"] = name
-    set_query(data=name, n=shared.get("n", default_n), seed=shared.get("seed", 0))
     if ds.is_multiclass and not allow_multiclass:
         show_error(f"{ds.name} has {ds.n_classes} classes; this page is for two classes. "
                    "Choose another data set or upload a file with two label values.")
@@ -194,6 +473,51 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
     counts = ", ".join(f"{c}: {int(np.sum(ds.y == v))}" for c, v in _class_values(ds))
     sb.caption(f"{ds.X.shape[0]} points, {ds.X.shape[1]} features — {counts}")
     return ds
+
+
+def _uploaded(sb, key: str, shared: dict, lo: int, hi: int):
+    """The uploaded CSV file as a Dataset (subsampled to at most ``hi`` rows), or None after saying why."""
+    up = sb.file_uploader("CSV file (numeric features, one label column)", type=["csv", "txt"], key=f"{key}_upload")
+    if up is not None:
+        shared["upload"] = (up.name, up.getvalue())
+    if "upload" not in shared:
+        sb.info("Choose a CSV file: one row per point, numeric feature columns and a label column. "
+                "(A link cannot carry the file: whoever opens it is asked for it.)")
+        return None
+    fname, content = shared["upload"]
+    header = _data.csv_header(content)
+    label_col = None
+    if header:
+        stored = shared.get("label_column")
+        label_col = control(sb.selectbox, "Label column", header, key=f"{key}_labelcol",
+                            default=stored if stored in header else header[-1], url="label",
+                            on_change=_remember, args=("label_column", f"{key}_labelcol"))
+    standardize = control(sb.checkbox, "Standardize features", key=f"{key}_std",
+                          default=bool(shared.get("standardize", True)), url="std",
+                          on_change=_remember, args=("standardize", f"{key}_std"),
+                          help="Scale each column to mean 0, sd 1 so one σ suits all columns.")
+    sb.caption(f"Uploaded: {fname}")
+    try:
+        ds = _cached_csv(content, label_col, bool(standardize))
+    except ValueError as exc:
+        show_error(exc, what=f"Could not use {fname}")
+        return None
+    for note in ds.notes:  # what the loader decided for the user (e.g. a dropped index column)
+        sb.info(note)
+    rows = ds.X.shape[0]
+    if rows <= hi:
+        return ds
+    sb.warning(f"{fname} has {rows} rows; this page computes with at most {hi} (its work and memory grow like "
+               "n²). It uses a seeded, stratified random subsample of the rows:")
+    want_n = int(shared.get("n", hi))
+    n = control(sb.slider, "Subsample size n", max(lo, 2 * ds.n_classes), hi, key=f"{key}_n",
+                default=int(np.clip(want_n, max(lo, 2 * ds.n_classes), hi)), url="n", clamp=True, step=10,
+                on_change=_remember, args=("n", f"{key}_n"),
+                help="Rows drawn at random, each class keeping its share of the file.")
+    seed = control(sb.number_input, "Subsample seed", 0, 2**31 - 1, key=f"{key}_seed",
+                   default=int(shared.get("seed", 0)), url="seed", step=1,
+                   on_change=_remember, args=("seed", f"{key}_seed"), help="Same seed, same rows.")
+    return _data.subsample_dataset(ds, int(n), int(seed))
 
 
 def _class_values(ds):
@@ -237,58 +561,5 @@ class StreamlitProgress:
         self._bar.empty()
 
 
-# ------------------------------------------------------------------ shared memo with progress
-def _digest(obj, h=None):
-    """A stable content hash of arrays, numbers, strings and (nested) tuples/lists/dicts."""
-    import hashlib
-
-    top = h is None
-    h = hashlib.sha1() if top else h
-    if isinstance(obj, np.ndarray):
-        a = np.ascontiguousarray(obj)
-        h.update(f"nd{a.dtype.str}{a.shape}".encode())
-        h.update(a.tobytes())
-    elif isinstance(obj, (list, tuple)):
-        h.update(f"seq{len(obj)}".encode())
-        for o in obj:
-            _digest(o, h)
-    elif isinstance(obj, dict):
-        h.update(f"map{len(obj)}".encode())
-        for k in sorted(obj, key=str):
-            _digest(k, h)
-            _digest(obj[k], h)
-    else:
-        h.update(repr(obj).encode())
-    return h.hexdigest() if top else None
-
-
-@st.cache_resource(show_spinner=False)
-def _memo_store():
-    import threading
-    from collections import OrderedDict
-
-    return {"lock": threading.Lock(), "data": OrderedDict()}
-
-
-def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | None = None,
-                   max_entries: int = 48):
-    """Process-wide LRU cache (shared by every session, like ``st.cache_resource``) for numerics that
-    report progress: ``fn(progress)`` runs only on a miss, with an ``st.progress`` bar fed by the
-    callback ``progress(done, total, message)``. Returns the cached result."""
-    store = _memo_store()
-    key = name + ":" + _digest(key_parts)
-    with store["lock"]:
-        if key in store["data"]:
-            store["data"].move_to_end(key)
-            return store["data"][key]
-    bar = StreamlitProgress(progress_text) if progress_text else None
-    try:
-        result = fn(bar)
-    finally:
-        if bar is not None:
-            bar.done()
-    with store["lock"]:
-        store["data"][key] = result
-        while len(store["data"]) > max_entries:
-            store["data"].popitem(last=False)
-    return result
+# the one cached-compute helper (progress, cost estimate, Cancel, readable warnings): svmviz/ui/compute.py
+from svmviz.ui.compute import Cancelled, Cost, cached_compute  # noqa: E402,F401

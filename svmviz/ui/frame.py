@@ -18,6 +18,7 @@ from typing import NamedTuple
 import streamlit as st
 
 import svmviz  # noqa: F401  (sets a writable numba cache before numba loads)
+from svmviz.ui.common import HISTORY_SCRIPT
 
 
 class PageSpec(NamedTuple):
@@ -102,6 +103,8 @@ def run_app(root: str | None = None) -> None:
     pages as functions from the installed package, under the same URL paths.
     """
     st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
+    # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
+    st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon="🏠", default=True)}
     for spec in PAGES:
         if root is not None and os.path.exists(os.path.join(root, spec.file)):

@@ -1,17 +1,18 @@
 """Cached computations and widgets of the "Loss functions & randomized GACV" page (Wahba 1998)."""
 from __future__ import annotations
 
-import warnings
 from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
-from sklearn.exceptions import ConvergenceWarning
 
+from svmviz import _cost
 from svmviz import losses as _losses
 from svmviz.figures import losses as figs
 
-from .common import cached_compute, query_value, set_query
+from . import common
+from .common import cached_compute, control
+from .compute import Cost, smaller_n
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm"]
 LOSS_NAMES = list(_losses.LOSSES)
@@ -52,70 +53,55 @@ class CurveView(NamedTuple):
         return np.logspace(self.log_lambda[0], self.log_lambda[1], self.n_lambda)
 
 
-def _list(cast):
-    def parse(raw: str):
-        return [cast(v) for v in str(raw).split(",") if v != ""]
-    return parse
-
-
 # ----------------------------------------------------------------------------------------------
-# widgets
+# widgets (every one in the URL, see svmviz.ui.common.control)
 # ----------------------------------------------------------------------------------------------
 def loss_widgets() -> LossView:
-    """The loss choice and parameters (a, ε±, s, τ range), mirrored in the URL."""
-    names0 = [n for n in query_value("lf_losses", LOSS_NAMES, _list(str)) if n in LOSS_NAMES] or LOSS_NAMES
-    names = st.multiselect("Losses", LOSS_NAMES, default=names0, key="lf_losses",
-                           format_func=lambda n: figs.SHORT[n])
+    """The loss choice and parameters (a, ε±, s, τ range)."""
+    names = control(st.multiselect, "Losses", LOSS_NAMES, key="lf_losses", default=list(LOSS_NAMES), url="lf_losses",
+                    format_func=lambda n: figs.SHORT[n])
     c = st.columns(4)
-    a = c[0].slider("a (sigmoid, [1 − e^{aτ}]₊)", 0.25, 10.0, float(query_value("lf_a", 1.0)), 0.25, key="lf_a",
-                    help="Steepness: both tend to the step [−τ]_* as a → ∞ (Wahba's Fig 1.1 uses a = 1).")
-    eps0 = (float(query_value("lf_em", 0.0)), float(query_value("lf_ep", 1.0)))
-    eps0 = (min(eps0), max(eps0))
-    em, ep = c[1].slider("ε₋ and ε₊ of v", -2.0, 2.0, eps0, 0.05, key="lf_eps",
-                         help="v_{ε+,ε−} is linear below ε₋, a parabola on [ε₋, ε₊], 0 above ε₊ (Wahba 1998, eq. 1.23). "
-                              "ε₋ = ε₊ = ε gives the hinge [ε − τ]₊.")
-    s0 = [s for s in query_value("lf_s", [2.0, 4.0], _list(float)) if s in S_CHOICES] or [2.0, 4.0]
-    s_values = c[2].multiselect("s of θ̃_s", S_CHOICES, default=s0, key="lf_s",
-                                format_func=lambda s: f"{s:g}",
-                                help="Smooth-step exponent of the USVC loss (Navia-Vázquez et al. 2004, eq. 6); larger s, steeper step.")
-    tau0 = (float(query_value("lf_tlo", -3.0)), float(query_value("lf_thi", 3.0)))
-    tlo, thi = c[3].slider("τ range", -8.0, 8.0, (min(tau0), max(tau0)), 0.5, key="lf_tau")
-    scaled = st.checkbox("Divide the deviance by ln 2 (so it passes through (0, 1) and bounds [−τ]_*)",
-                         value=bool(query_value("lf_dev2", 0, int)), key="lf_dev2")
-    set_query(lf_losses=",".join(names), lf_a=a, lf_em=em, lf_ep=ep, lf_s=",".join(f"{s:g}" for s in s_values),
-              lf_tlo=tlo, lf_thi=thi, lf_dev2=int(scaled))
+    a = control(c[0].slider, "a (sigmoid, [1 − exp(aτ)]₊)", 0.25, 10.0, step=0.25, key="lf_a", default=1.0, url="lf_a",
+                help="Steepness: both tend to the step [−τ]∗ as a → ∞ (Wahba's Fig 1.1 uses a = 1).")
+    em, ep = control(c[1].slider, "ε₋ and ε₊ of v", -2.0, 2.0, step=0.05, key="lf_eps", default=(0.0, 1.0),
+                     url=("lf_em", "lf_ep"),
+                     help="v(τ; ε₊, ε₋) is linear below ε₋, a parabola on [ε₋, ε₊], 0 above ε₊ (Wahba 1998, eq. 1.23). "
+                          "ε₋ = ε₊ = ε gives the hinge [ε − τ]₊.")
+    s_values = control(c[2].multiselect, "s of θ̃_s", S_CHOICES, key="lf_s", default=[2.0, 4.0], url="lf_s",
+                       format_func=lambda v: f"{v:g}",
+                       help="Smooth-step exponent of the USVC loss (Navia-Vázquez et al. 2004, eq. 6); larger s, steeper step.")
+    tlo, thi = control(c[3].slider, "τ range", -8.0, 8.0, step=0.5, key="lf_tau", default=(-3.0, 3.0),
+                       url=("lf_tlo", "lf_thi"))
+    scaled = control(st.checkbox, "Divide the deviance by ln 2 (so it passes through (0, 1) and bounds [−τ]∗)",
+                     key="lf_dev2", default=False, url="lf_dev2")
     if thi <= tlo:
         raise ValueError("the τ range needs two different ends; widen it.")
     if "smooth_step" in names and not s_values:
         raise ValueError("choose at least one s for θ̃_s, or remove θ̃_s from the losses.")
-    return LossView(tuple(names), float(a), float(ep), float(em), tuple(float(s) for s in s_values),
+    return LossView(tuple(names), float(a), float(ep), float(em), tuple(float(v) for v in s_values),
                     (float(tlo), float(thi)), bool(scaled))
 
 
 def curve_widgets() -> CurveView:
-    """σ, the λ grid, the ranGACV replicates / σ_z / perturbation, exact LOO — in the sidebar, in the URL."""
+    """σ, the λ grid, the ranGACV replicates / σ_z / perturbation, exact LOO — in the sidebar."""
     sb = st.sidebar
     sb.header("GACV curves")
-    ls = sb.slider("log10 σ (Gaussian kernel width)", -1.5, 1.5, float(query_value("lf_sig", 0.0)), 0.05,
-                   key="lf_sig", help="K(x, x') = exp(−‖x − x'‖²/(2σ²)); one σ, curves over λ.")
-    ll0 = (float(query_value("lf_llo", -5.0)), float(query_value("lf_lhi", -0.5)))
-    ll = sb.slider("log10 λ range", -8.0, 1.0, (min(ll0), max(ll0)), 0.25, key="lf_lam",
-                   help="λ weighs ‖h‖² against the data fit; sklearn's C = 1/(2nλ).")
-    m = sb.slider("Number of λ values", 5, 50, int(query_value("lf_m", 20, int)), 1, key="lf_m")
-    R = sb.slider("ranGACV replicates (perturbation vectors Z)", 0, 20, int(query_value("lf_R", 5, int)), 1,
-                  key="lf_R", help="Each replicate refits the SVM with responses y + z along λ; 0 = off.")
-    sz = sb.slider("σ_z (perturbation size)", 0.01, 1.0, float(query_value("lf_sz", 0.1)), 0.01, key="lf_sz",
-                   help="Z ~ N(0, σ_z² I) (or ±σ_z): small enough for the finite difference, large enough "
-                        "to move the solution.")
-    pert0 = query_value("lf_pert", "gaussian", str)
-    pert = sb.radio("Perturbation", PERTURBATIONS, index=PERTURBATIONS.index(pert0) if pert0 in PERTURBATIONS else 0,
-                    key="lf_pert", horizontal=True)
-    zseed = sb.number_input("Perturbation seed", 0, 2**31 - 1, int(query_value("lf_zseed", 0, int)), 1,
-                            key="lf_zseed", help="The same Z is used for every λ.")
-    loo = sb.checkbox("Exact leave-one-out", value=bool(query_value("lf_loo", 1, int)), key="lf_loo",
-                      help="Refits the SVM without each support vector, at every λ (warm-started).")
-    set_query(lf_sig=ls, lf_llo=ll[0], lf_lhi=ll[1], lf_m=m, lf_R=R, lf_sz=sz, lf_pert=pert, lf_zseed=int(zseed),
-              lf_loo=int(loo))
+    ls = control(sb.slider, "log10 σ (Gaussian kernel width)", -1.5, 1.5, step=0.05, key="lf_sig", default=0.0,
+                 url="lf_sig", help="K(x, x') = exp(−‖x − x'‖²/(2σ²)); one σ, curves over λ.")
+    ll = control(sb.slider, "log10 λ range", -8.0, 1.0, step=0.25, key="lf_lam", default=(-5.0, -0.5),
+                 url=("lf_llo", "lf_lhi"), help="λ weighs ‖h‖² against the data fit; sklearn's C = 1/(2nλ).")
+    m = control(sb.slider, "Number of λ values", 5, 50, step=1, key="lf_m", default=20, url="lf_m")
+    R = control(sb.slider, "ranGACV replicates (perturbation vectors Z)", 0, 20, step=1, key="lf_R", default=5,
+                url="lf_R", help="Each replicate refits the SVM with responses y + z along λ; 0 = off.")
+    sz = control(sb.slider, "σ_z (perturbation size)", 0.01, 1.0, step=0.01, key="lf_sz", default=0.1, url="lf_sz",
+                 help="Z ~ N(0, σ_z² I) (or ±σ_z): small enough for the finite difference, large enough "
+                      "to move the solution.")
+    pert = control(sb.radio, "Perturbation", PERTURBATIONS, key="lf_pert", default="gaussian", url="lf_pert",
+                   horizontal=True)
+    zseed = control(sb.number_input, "Perturbation seed", 0, 2**31 - 1, step=1, key="lf_zseed", default=0,
+                    url="lf_zseed", help="The same Z is used for every λ.")
+    loo = control(sb.checkbox, "Exact leave-one-out", key="lf_loo", default=True, url="lf_loo",
+                  help="Refits the SVM without each support vector, at every λ (warm-started).")
     if ll[0] >= ll[1]:
         raise ValueError("the λ range needs two different ends; widen it.")
     return CurveView(float(ls), (float(ll[0]), float(ll[1])), int(m), int(R), float(sz), str(pert), int(zseed),
@@ -123,21 +109,18 @@ def curve_widgets() -> CurveView:
 
 
 # ----------------------------------------------------------------------------------------------
-# cached numerics
+# numerics (the loss curves take milliseconds: computed directly; the λ curves through the cache)
 # ----------------------------------------------------------------------------------------------
-@st.cache_data(show_spinner=False, max_entries=64)
 def loss_curves(view: LossView) -> figs.LossCurves:
     return figs.compute_loss_curves(view.names, tau_range=view.tau_range, params=view.params,
                                     s_values=view.s_values, deviance_scaled=view.deviance_scaled)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
 def prediction_curves(view: LossView) -> figs.PredictionCurves:
     return figs.compute_prediction_functions(view.names, f_range=view.tau_range, params=view.params,
                                              s_values=view.s_values)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
 def minimizer_curves(view: LossView) -> figs.MinimizerCurves:
     return figs.compute_population_minimizers(view.names, params=view.params, s_values=view.s_values)
 
@@ -148,16 +131,24 @@ def gacv_curves(ds, view: CurveView) -> _losses.GacvCurves:
     key = (ds.X, ds.y, p, view.lambdas, view.sigma, view.replicates, view.sigma_z, view.perturbation,
            view.z_seed, view.loo)
 
-    def run(cb):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)  # reported through ``status`` on the page
-            return _losses.gacv_curves(ds.X, ds.y, view.lambdas, view.sigma, p_true=p, loo=view.loo,
-                                       ran_gacv_replicates=view.replicates, sigma_z=view.sigma_z,
-                                       perturbation=view.perturbation, seed=view.z_seed, progress=cb)
+    def run(loo):
+        return lambda cb: _losses.gacv_curves(ds.X, ds.y, view.lambdas, view.sigma, p_true=p, loo=loo,
+                                              ran_gacv_replicates=view.replicates, sigma_z=view.sigma_z,
+                                              perturbation=view.perturbation, seed=view.z_seed, progress=cb)
 
-    what = "Fitting the SVM along λ" + (f", {view.replicates} ranGACV replicates" if view.replicates else "") \
-        + (" and leave-one-out" if view.loo else "")
-    return cached_compute("loss_gacv", key, run, progress_text=what + "…")
+    what = "Fitting the SVM along λ" + (f", {view.replicates} ranGACV replicates" if view.replicates else "")
+    base = cached_compute("loss_gacv", key[:-1] + (False,), run(False), progress_text=what + "…")
+    if not view.loo:
+        return base
+    # exact leave-one-out refits every support vector at every λ, one thread: estimated from the
+    # fit's support vectors, asked for above ~10 s (a 5,000-row upload took 274 s)
+    n, refits = ds.X.shape[0], float(np.sum(base.n_sv))
+    cost = Cost(_cost.smo_loo_seconds(n, refits, threads=1),
+                f"exact leave-one-out at {len(view.lambdas)} values of λ ({int(refits)} refits of {n} points)", n,
+                lambda m: _cost.smo_loo_seconds(m, refits * m / n, threads=1), smaller_n("loss"))
+    full = cached_compute("loss_gacv", key[:-1] + (True,), run(True), cost=cost, optional=True,
+                          progress_text=what + " and leave-one-out…")
+    return base if full is None else full
 
 
 # ----------------------------------------------------------------------------------------------
@@ -209,6 +200,7 @@ def minimizer_table(gc: _losses.GacvCurves) -> dict:
 
 
 # ------------------------------------------------------------------ the page
+@common.page_view
 def page() -> None:
     """The page itself: Loss functions & randomized GACV (Wahba 1998).
 
@@ -239,8 +231,8 @@ def page() -> None:
         st.plotly_chart(figs.plot_loss_curves(lc), key="loss_curves", width="stretch")
         st.caption("How to read it: everything right of τ = 0 is classified correctly, left of it wrongly. "
                    "Convex losses (hinge, deviance, exponential, v) keep penalizing correct points with small "
-                   "margins and punish gross errors without bound; the bounded ones (sigmoid, [1 − e^{aτ}]₊, θ̃_s) "
-                   "approximate the count of errors [−τ]_* but are not convex.")
+                   "margins and punish gross errors without bound; the bounded ones (sigmoid, [1 − exp(aτ)]₊, θ̃ₛ) "
+                   "approximate the count of errors [−τ]∗ but are not convex.")
         with st.expander("Formulas of the plotted losses", expanded=False):
             for name in lview.names:
                 fn, tex, desc = losses.LOSSES[name]
@@ -268,13 +260,13 @@ def page() -> None:
             c1, c2 = st.columns(2)
             with c1:
                 st.plotly_chart(figs.plot_prediction_functions(pc), key="mu_curves", width="stretch")
-                st.caption("Deviance: μ(f) = 2p − 1 with p = 1/(1 + e^{−f}) — a smooth, strictly increasing prediction. "
-                           "v_{ε+,ε−}: −1, then piecewise linear, then +1 (switching at ±max{ε₊, −ε₋}). Hinge: a step "
-                           "−1, 0, +1. Sigmoid and [−τ]_* give μ ≡ 0 (their slopes cancel), the exponential 2 sinh f.")
+                st.caption("Deviance: μ(f) = 2p − 1 with p = 1/(1 + exp(−f)) — a smooth, strictly increasing prediction. "
+                           "v(τ; ε₊, ε₋): −1, then piecewise linear, then +1 (switching at ±max(ε₊, −ε₋)). Hinge: a step "
+                           "−1, 0, +1. Sigmoid and [−τ]∗ give μ ≡ 0 (their slopes cancel), the exponential 2 sinh f.")
             with c2:
                 st.plotly_chart(figs.plot_population_minimizers(mc), key="fstar_curves", width="stretch")
                 st.caption("Hinge: sign(p − ½) — the SVM estimates the Bayes rule, not p. Deviance: the log-odds; "
-                           "exponential: half the log-odds — both recover p. Sigmoid: ±∞. [1 − e^{aτ}]₊: f* = 0 for "
+                           "exponential: half the log-odds — both recover p. Sigmoid: ±∞. [1 − exp(aτ)]₊: f* = 0 for "
                            "every p (its expected loss is 0 there). Hover for the whole set of minimizers.")
             csv_download("Download μ(f) and f*(p) (CSV)", prediction_table(pc, mc), "prediction_functions.csv",
                          key="dl_mu")
@@ -283,12 +275,12 @@ def page() -> None:
     st.subheader("Choosing λ: exact GACV, randomized GACV and leave-one-out")
     ds = dataset_sidebar(DATASETS, "wahba2001", key="loss")
     if ds is None:
-        st.stop()
+        return
     try:
         cview = curve_widgets()
     except ValueError as exc:
         show_error(exc)
-        st.stop()
+        return
     st.markdown("For the standard SVM ($g(\\tau) = (1-\\tau)_+$) with $f_\\lambda$ the solution, "
                 "$\\theta_i = \\alpha_i K_{ii}/(2n\\lambda)$, the leave-one-out function $V_0$ (Wahba 1998, eq. 1.34), the exact "
                 "GACV (Wahba et al. 2001, eq. 4) and Wahba's randomized GACV (Wahba 1998, eq. 1.63) with a perturbation $Z$ of the responses:")
@@ -300,9 +292,7 @@ def page() -> None:
         gc = gacv_curves(ds, cview)
     except ValueError as exc:
         show_error(exc, what="Could not compute the curves")
-        st.stop()
-    if gc.status:
-        st.warning("Some SVM fits along λ hit the iteration limit; the values next to them are approximate.")
+        return
 
     hinge_keys = [k for k in figs.HINGE_SCALE if k in gc.values]
     mis_keys = [k for k in figs.MISCLASS_SCALE if k in gc.values]
@@ -318,7 +308,8 @@ def page() -> None:
     with c2:
         if mis_keys:
             cpm = figs.compute_criteria_panel(gc, mis_keys)
-            st.plotly_chart(figs.plot_criteria_panel(cpm, title=f"Misclassification: exact LOO — σ = {gc.sigma:.3g}",
+            what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)")) if k in mis_keys)
+            st.plotly_chart(figs.plot_criteria_panel(cpm, title=f"Misclassification: {what} — σ = {gc.sigma:.3g}",
                                                      ytitle="misclassification rate"), key="loo_curves", width="stretch")
             st.caption("Leave-one-out error count (and the expected misclassification rate MISCLASS when p is known): "
                        "the target a λ chosen by the hinge-scale criteria should do well on.")

@@ -6,11 +6,14 @@ from typing import NamedTuple
 import numpy as np
 import streamlit as st
 
+from svmviz import _cost
 from svmviz import data as _data
 from svmviz.figures import tuning as fig_tuning
 from svmviz.tuning import criteria_surface, criterion_label
 
-from .common import cached_compute, query_value, set_query
+from . import common
+from .common import cached_compute, control
+from .compute import Cost, smaller_n
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm", "waveform"]
 
@@ -42,21 +45,19 @@ def setting_widgets() -> Setting:
     """Standard / non-standard mode and, for the latter, the costs and target-population proportions."""
     sb = st.sidebar
     sb.header("SVM")
-    mode0 = query_value("mode", "standard", str)
-    mode = sb.radio("Setting", ["standard", "non-standard"], index=1 if mode0 == "non-standard" else 0,
-                    key="tuning_mode", horizontal=True,
-                    help="Non-standard: unequal misclassification costs and a training sample whose class "
-                         "proportions differ from the target population's (Wahba et al. 2001, §5).")
+    mode = control(sb.radio, "Setting", ["standard", "non-standard"], key="tuning_mode", default="standard",
+                   url="mode", horizontal=True,
+                   help="Non-standard: unequal misclassification costs and a training sample whose class "
+                        "proportions differ from the target population's (Wahba et al. 2001, §5).")
     C_plus, C_minus, pi_plus = 1.0, 2.0, 0.1
     if mode == "non-standard":
         c1, c2 = sb.columns(2)
-        C_plus = c1.number_input("C⁺ (cost of a false +)", 0.01, 100.0, query_value("cp", 1.0), 0.1, key="tuning_cp")
-        C_minus = c2.number_input("C⁻ (cost of a false −)", 0.01, 100.0, query_value("cm", 2.0), 0.1, key="tuning_cm")
-        pi_plus = sb.slider("π⁺ (target population share of +1)", 0.01, 0.99, query_value("pp", 0.1), 0.01,
-                            key="tuning_pp")
-        set_query(mode=mode, cp=C_plus, cm=C_minus, pp=pi_plus)
-    else:
-        set_query(mode=mode)
+        C_plus = control(c1.number_input, "C⁺ (cost of a false +)", 0.01, 100.0, step=0.1, key="tuning_cp",
+                         default=1.0, url="cp")
+        C_minus = control(c2.number_input, "C⁻ (cost of a false −)", 0.01, 100.0, step=0.1, key="tuning_cm",
+                          default=2.0, url="cm")
+        pi_plus = control(sb.slider, "π⁺ (target population share of +1)", 0.01, 0.99, step=0.01, key="tuning_pp",
+                          default=0.1, url="pp")
     return Setting(mode == "non-standard", float(C_plus), float(C_minus), float(pi_plus), 1.0 - float(pi_plus))
 
 
@@ -87,28 +88,39 @@ def costs(ds, setting: Setting) -> Costs:
 def grid_widgets(n: int) -> Grid:
     sb = st.sidebar
     sb.header("Grid")
-    lo_l, hi_l = query_value("lam_lo", -5.0), query_value("lam_hi", -0.5)
-    lo_s, hi_s = query_value("sig_lo", -1.0), query_value("sig_hi", 1.0)
-    ll = sb.slider("log10 λ range", -8.0, 1.0, (lo_l, hi_l), 0.25, key="tuning_lam",
-                   help="λ weighs ‖h‖² against the data fit; sklearn's C = 1/(2nλ).")
-    ls = sb.slider("log10 σ range", -2.0, 2.0, (lo_s, hi_s), 0.125, key="tuning_sig",
-                   help="Gaussian kernel exp(−‖x − x'‖²/(2σ²)).")
-    res = sb.slider("Grid points per axis", 6, 40, int(query_value("res", 20, int)), 1, key="tuning_res")
-    loo = sb.checkbox("Exact leave-one-out (slower)", value=bool(query_value("loo", 0, int)), key="tuning_loo",
-                      help="Refits the SVM without each support vector, at every grid point.")
+    ll = control(sb.slider, "log10 λ range", -8.0, 1.0, step=0.25, key="tuning_lam", default=(-5.0, -0.5),
+                 url=("lam_lo", "lam_hi"), help="λ weighs ‖h‖² against the data fit; sklearn's C = 1/(2nλ).")
+    ls = control(sb.slider, "log10 σ range", -2.0, 2.0, step=0.125, key="tuning_sig", default=(-1.0, 1.0),
+                 url=("sig_lo", "sig_hi"), help="Gaussian kernel exp(−‖x − x'‖²/(2σ²)).")
+    res = control(sb.slider, "Grid points per axis", 6, 40, step=1, key="tuning_res", default=20, url="res")
+    loo = control(sb.checkbox, "Exact leave-one-out (slower)", key="tuning_loo", default=False, url="loo",
+                  help="Refits the SVM without each support vector, at every grid point.")
     if ll[0] >= ll[1] or ls[0] >= ls[1]:
         raise ValueError("each range needs two different ends; widen the λ or σ range.")
-    set_query(lam_lo=ll[0], lam_hi=ll[1], sig_lo=ls[0], sig_hi=ls[1], res=res, loo=int(loo))
     return Grid(tuple(map(float, ll)), tuple(map(float, ls)), int(res), bool(loo))
 
 
 def surface(ds, L, grid: Grid):
-    """The criteria surface of ``ds`` (cached for every session; progress bar while computing)."""
+    """The criteria surface of ``ds`` (cached for every session; progress bar while computing).
+
+    Exact leave-one-out refits every support vector at every grid point: its cost is estimated from
+    the fitted grid's support vectors first, and above ~10 s the user is asked (and offered a
+    subsample) — meanwhile, or if stopped, the surface without LOO is returned."""
     p = ds.p_true(ds.X) if ds.p_true is not None else None
-    key = (ds.X, ds.y, p, tuple(L), grid.lambdas, grid.sigmas, grid.loo)
-    what = "Fitting the SVM over the (λ, σ) grid" + (" and leaving each support vector out" if grid.loo else "")
-    return cached_compute("surface", key, lambda cb: criteria_surface(
-        ds.X, ds.y, grid.lambdas, grid.sigmas, L=L, p_true=p, loo=grid.loo, progress=cb), progress_text=what + "…")
+    key = (ds.X, ds.y, p, tuple(L), grid.lambdas, grid.sigmas)
+    base = cached_compute("surface", key + (False,), lambda cb: criteria_surface(
+        ds.X, ds.y, grid.lambdas, grid.sigmas, L=L, p_true=p, loo=False, progress=cb),
+        progress_text="Fitting the SVM over the (λ, σ) grid…")
+    if not grid.loo:
+        return base
+    n, refits = ds.X.shape[0], float(base.n_sv.sum())
+    cost = Cost(_cost.smo_loo_seconds(n, refits),
+                f"exact leave-one-out over the {grid.resolution} × {grid.resolution} grid ({int(refits)} refits "
+                f"of {n} points)", n, lambda m: _cost.smo_loo_seconds(m, refits * m / n), smaller_n("tuning"))
+    full = cached_compute("surface", key + (True,), lambda cb: criteria_surface(
+        ds.X, ds.y, grid.lambdas, grid.sigmas, L=L, p_true=p, loo=True, progress=cb),
+        progress_text="Leaving each support vector out at every grid point…", cost=cost, optional=True)
+    return base if full is None else full
 
 
 def plotted_keys(surf) -> list[str]:
@@ -127,18 +139,19 @@ def chosen_points(surf) -> dict:
 
 def point_selector(surf):
     """Choose a grid point (defaults to GACV's minimizer); returns (i_sigma, j_lambda)."""
-    ll, ls = np.log10(surf.lambdas), np.log10(surf.sigmas)
+    ll = [round(float(v), 4) for v in np.log10(surf.lambdas)]
+    ls = [round(float(v), 4) for v in np.log10(surf.sigmas)]
     i0, j0 = surf.best["gacv"]
-    j0 = int(query_value("pt_l", j0, int))
-    i0 = int(query_value("pt_s", i0, int))
-    j0, i0 = min(max(j0, 0), len(ll) - 1), min(max(i0, 0), len(ls) - 1)
+    # the grid's values are the options (not their positions), so a new grid cannot show one point
+    # and plot another; a new grid or new data start again from GACV's choice
+    depends = (common.data_token(surf.X, surf.y), tuple(ll), tuple(ls))
     c1, c2 = st.columns(2)
-    j = c1.select_slider("Grid point: log10 λ", options=list(range(len(ll))), value=j0,
-                         format_func=lambda k: f"{ll[k]:.2f}", key="tuning_pt_l")
-    i = c2.select_slider("Grid point: log10 σ", options=list(range(len(ls))), value=i0,
-                         format_func=lambda k: f"{ls[k]:.2f}", key="tuning_pt_s")
-    set_query(pt_l=j, pt_s=i)
-    return int(i), int(j)
+    lam = control(c1.select_slider, "Grid point: log10 λ", ll, key="tuning_pt_l", default=ll[j0], url="pt_l",
+                  depends=depends, format_func=lambda v: f"{v:.2f}",
+                  help="The point drawn in red on the decision curves; starts at GACV's choice.")
+    sig = control(c2.select_slider, "Grid point: log10 σ", ls, key="tuning_pt_s", default=ls[i0], url="pt_s",
+                  depends=depends, format_func=lambda v: f"{v:.2f}")
+    return ls.index(sig), ll.index(lam)
 
 
 def selected_xy(surf, sel) -> tuple:
@@ -192,6 +205,7 @@ def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
 
 
 # ------------------------------------------------------------------ the page
+@common.page_view
 def page() -> None:
     """The page itself: Tuning criteria — GACV, ξα (XA), BRXA against GCKL, (BR)MISCLASS and exact LOO (Wahba et al. 2001).
 
@@ -209,12 +223,12 @@ def page() -> None:
     setting = setting_widgets()
     ds = dataset_sidebar(DATASETS, "wahba2001", key="tuning", params=lambda name: dataset_params(name, setting))
     if ds is None:
-        st.stop()
+        return
     try:
         grid = grid_widgets(ds.X.shape[0])
     except ValueError as exc:
         show_error(exc)
-        st.stop()
+        return
 
     cost = costs(ds, setting)
     c = st.columns(5)
@@ -229,7 +243,7 @@ def page() -> None:
         surf = surface(ds, cost.L, grid)
     except ValueError as exc:
         show_error(exc, what="Could not fit the grid")
-        st.stop()
+        return
 
     with st.expander("What the criteria are", expanded=False):
         st.markdown("With $f_\\lambda$ the SVM solution, $\\xi_i = (1 - y_i f_i)_+$, "
@@ -237,8 +251,8 @@ def page() -> None:
         st.latex(r"\mathrm{GACV} = \frac1n\Big[\sum_i L(y_i)\xi_i + 2\!\!\sum_{y_if_i<-1}\!\! L(y_i)\theta_i"
                  r" + \!\!\sum_{y_if_i\in[-1,1]}\!\! L(y_i)\theta_i\Big]")
         st.latex(r"\mathrm{(BR)XA} = \frac1n\sum_i L(y_i)\Big\{[-y_if_i]_* + I\big[y_if_i\in(0,\theta_i],\ y_if_i\le 1\big]\Big\}")
-        st.latex(r"\mathrm{GCKL} = \frac1n\sum_i L(1)p_i(1-f_i)_+ + L(-1)(1-p_i)(1+f_i)_+,\quad"
-                 r"\mathrm{(BR)MISCLASS} = \frac1n\sum_i L(1)p_i[-f_i]_* + L(-1)(1-p_i)[f_i]_*")
+        st.latex(r"\mathrm{GCKL} = \frac1n\sum_i \Big[L(1)\,p_i(1-f_i)_+ + L(-1)(1-p_i)(1+f_i)_+\Big]")
+        st.latex(r"\mathrm{(BR)MISCLASS} = \frac1n\sum_i \Big[L(1)\,p_i[-f_i]_* + L(-1)(1-p_i)[f_i]_*\Big]")
         st.markdown("GCKL and (BR)MISCLASS need the truth $p$ (known only for simulated data); GACV and XA are "
                     "computable from the data. Exact leave-one-out refits the SVM without each support vector. "
                     "XA is optimistic at small σ with tiny λ and pessimistic at large σ: the grid range decides "
