@@ -124,31 +124,34 @@ def nbytes(obj, _seen=None, _depth=0) -> int:
 # ------------------------------------------------------------------------------------ warnings
 _tls = threading.local()
 _hook_lock = threading.Lock()
-_hook_installed = False
+
+
+def _showwarning_hook(message, category, filename, lineno, file=None, line=None):
+    sink = getattr(_tls, "sink", None)
+    if sink is not None:
+        sink.append(str(message))
+    else:
+        _showwarning_hook.fallback(message, category, filename, lineno, file, line)
+
+
+_showwarning_hook.fallback = warnings.showwarning
 
 
 def _install_warning_hook() -> None:
-    """Route warnings raised on a job's thread to that job (process-wide, installed once).
+    """Route warnings raised on a job's thread to that job; the rest go where they went.
 
     ``warnings.catch_warnings`` swaps module-global state and is not safe with several sessions
-    computing at once; a thread-local sink is. Warnings from other threads go where they went."""
-    global _hook_installed
+    computing at once; a thread-local sink is. Checked at every job start, because a
+    ``catch_warnings`` block elsewhere (pytest wraps every test in one) restores the previous
+    ``showwarning`` and filters when it ends. The package's own warnings are shown every time, not
+    once per code location: each job reports its own."""
     with _hook_lock:
-        if _hook_installed:
-            return
-        original = warnings.showwarning
-
-        def showwarning(message, category, filename, lineno, file=None, line=None):
-            sink = getattr(_tls, "sink", None)
-            if sink is not None:
-                sink.append(str(message))
-            else:
-                original(message, category, filename, lineno, file, line)
-
-        warnings.showwarning = showwarning
-        # every occurrence from the package, not once per code location: each job reports its own
-        warnings.filterwarnings("always", module=r"svmviz(\.|$)")
-        _hook_installed = True
+        if warnings.showwarning is not _showwarning_hook:
+            _showwarning_hook.fallback = warnings.showwarning
+            warnings.showwarning = _showwarning_hook
+        if not any(f[0] == "always" and f[2] is Warning and getattr(f[3], "pattern", None) == r"svmviz(\.|$)"
+                   for f in warnings.filters):
+            warnings.filterwarnings("always", category=Warning, module=r"svmviz(\.|$)")
 
 
 _PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*(\(\))?:\s+")
@@ -215,6 +218,8 @@ class _Job:
         self.check()
 
     def _run(self) -> None:
+        _install_warning_hook()
+        compiled = _compilations()
         _tls.sink = self.messages
         try:
             self.check()
@@ -225,6 +230,8 @@ class _Job:
         finally:
             _tls.sink = None
             self.seconds = time.monotonic() - self.started
+            # a job that waited for numba to compile says nothing about this machine's speed
+            self.count_speed = _compilations() == compiled
             _finish(self)
             self.finished.set()
 
@@ -258,6 +265,32 @@ class _Job:
                       and time.monotonic() - self.detached_at >= ORPHAN_GRACE_SECONDS)
         if orphan and not self.finished.is_set():
             self.cancel("nobody is waiting for it any more")
+
+
+_compile_lock = threading.Lock()
+_compile_count = [0, False]  # compilations seen, listener installed
+
+
+def _compilations() -> int:
+    """How many numba compilations this process has done (any thread), counted from the first call."""
+    with _compile_lock:
+        if not _compile_count[1]:
+            _compile_count[1] = True
+            try:
+                from numba.core import event
+
+                class _Count(event.Listener):
+                    def on_start(self, ev):
+                        with _compile_lock:
+                            _compile_count[0] += 1
+
+                    def on_end(self, ev):
+                        pass
+
+                event.register("numba:compile", _Count())
+            except Exception:  # noqa: BLE001 — without numba's events every job counts
+                pass
+        return _compile_count[0]
 
 
 class _Entry(NamedTuple):
@@ -436,6 +469,24 @@ def _on_subsample(cb: Callable[[int], None], m: int) -> None:
     cb(int(m))
 
 
+def smaller_n(page_key: str) -> Callable[[int], None] | None:
+    """A :attr:`Cost.on_subsample` for pages using the shared data-set sidebar: it sets the sidebar's n
+    (``<page_key>_n``; every page's n) to the subsample size — a fresh seeded sample for generated
+    data, a seeded stratified subsample of an uploaded file. None where the sidebar has no n (an
+    uploaded file small enough to be used whole)."""
+    k = f"{page_key}_n"
+    if k not in st.session_state:
+        return None
+
+    def use(m: int) -> None:
+        from svmviz.ui import common
+
+        common._shared()["n"] = int(m)
+        st.session_state[k] = int(m)
+
+    return use
+
+
 def format_seconds(s: float) -> str:
     """"about 40 s", "about 3 min", "about 1.5 h" (estimates are rough: two significant digits)."""
     if not np.isfinite(s):
@@ -471,11 +522,11 @@ def _ask(key: str, cost: Cost | None, what: str, factor: float, stopped: bool, u
     """The question asked instead of starting: a costly computation, or one the user stopped."""
     seconds = float("nan") if cost is None else cost.seconds * factor
     took = "" if not np.isfinite(seconds) else f" (it takes {format_seconds(seconds)} on this machine)"
-    what = what[:1].upper() + what[1:]
     if stopped:
-        st.warning(f"Stopped: {what}{took}.", icon="⏹️")
+        st.warning(f"Stopped: {what[:1].lower() + what[1:]}{took}.", icon="⏹️")
     else:
-        st.info(f"{what} takes {format_seconds(seconds)} on this machine: start it when you are ready.", icon="⏱️")
+        st.info(f"{what[:1].upper() + what[1:]} takes {format_seconds(seconds)} on this machine: start it when "
+                "you are ready.", icon="⏱️")
     m = None if cost is None else subsample_size(cost, factor)
     cols = st.columns(2)
     run = "Run" if not stopped else "Run again"

@@ -17,7 +17,7 @@ from svmviz import path as _path
 from svmviz.figures import path as figs
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import common
-from svmviz.ui.compute import Cost, cached_compute, cached_result
+from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
 
 KEY = "path"
 CHOICES = ["banana", "esl_mixture", "wahba2001", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
@@ -124,24 +124,11 @@ def _kernel_kwargs(s: Settings) -> dict:
     return dict(kernel=s.kernel, sigma=s.sigma) if s.kernel == "rbf" else dict(kernel=s.kernel)
 
 
-def _subsample_offer(ds):
-    """A callback setting the sidebar's n to ``m`` (generated data only: a fresh seeded sample of
-    m points), or None where n is not the page's to choose (uploads)."""
-    if ds.name not in _data.GENERATORS or ds.name in common.SHIPPED:
-        return None
-
-    def use(m: int) -> None:
-        common._shared()["n"] = int(m)
-        st.session_state[f"{KEY}_n"] = int(m)
-
-    return use
-
-
 def compute_path(ds, s: Settings):
     """The whole path (cached for every session, progress while it runs)."""
     n = ds.X.shape[0]
     cost = Cost(_cost.path_seconds(n), f"the ν-SVM path of {n} points", n, _cost.path_seconds,
-                _subsample_offer(ds))
+                smaller_n(KEY))
     return cached_compute("nu_path", (ds.X, ds.y, s.kernel, s.sigma),
                           lambda _progress: _path.nu_path(ds.X, ds.y, **_kernel_kwargs(s)),
                           progress_text="Following the ν-SVM path from the sparse end to λ_max…", cost=cost)
@@ -165,7 +152,7 @@ def loo_cost(ds, p, lambdas) -> Cost:
 
     return Cost(_cost.path_loo_seconds(n, refits),
                 f"leave-one-out at {lambdas.size} points of the path ({int(refits)} refits of {n} points)",
-                n, at, _subsample_offer(ds))
+                n, at, smaller_n(KEY))
 
 
 def _loo_key(ds, s: Settings, lambdas, te) -> tuple:
@@ -331,11 +318,12 @@ def render(ds, s: Settings) -> None:
     with d1:
         # built only when clicked (Streamlit runs the callable then): at n = 1500 the path has
         # ~7,000 breakpoints, and every point at every breakpoint would be ten million rows
-        st.download_button("Download the path (CSV: each point's α where its slope changes — exact, "
-                           "α is linear in λ in between)", data=lambda: _csv(figs.coef_path_table(p)),
-                           file_name=f"nu_path_{ds.name}.csv", mime="text/csv", key=f"{KEY}_csv")
+        st.download_button("Download the path (CSV)", data=lambda: _csv(figs.coef_path_table(p)),
+                           file_name=f"nu_path_{ds.name}.csv", mime="text/csv", key=f"{KEY}_csv",
+                           help="Each point's α at the breakpoints where its slope changes: exact, since α "
+                                "is linear in λ in between (columns point, y, lambda, nu, alpha).")
     with d2:
-        common.csv_download("Download the breakpoints (CSV: λ, ν, b, ρ and the group sizes)",
+        common.csv_download("Download the breakpoints (CSV: λ, ν, b, ρ, |E|, |L|, |R|)",
                             {"lambda": p.lambdas, "nu": p.nus, "b": p.b, "rho": p.rho, "n_E": summ.n_E,
                              "n_L": summ.n_L, "n_R": summ.n_R}, f"nu_path_breakpoints_{ds.name}.csv",
                             key=f"{KEY}_bp_csv")
