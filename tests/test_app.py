@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from streamlit.testing.v1 import AppTest
 
@@ -131,3 +132,34 @@ def test_issue13_the_url_holds_only_the_current_pages_parameters():
     keys = set(url_of(at))
     assert {"data", "n", "seed", "lf_sig", "lf_losses"} <= keys
     assert not keys & (tuning_keys - {"data", "n", "seed"}), keys & tuning_keys
+
+
+#: a subscript or superscript written the TeX way, which plotly shows as typed (e.g. "H_k", "e^{−τ}")
+TEX_SCRIPT = re.compile(r"[A-Za-zα-ωΑ-Ω\u0303][_^][A-Za-z0-9{(]")
+
+
+@pytest.mark.parametrize("module", ["tuning", "losses", "usvc", "ivm"])
+def test_issue13_figure_texts_are_unicode_not_tex(module):
+    """Defect 8: plotly does not render TeX — every title, axis title, legend entry and annotation of
+    the page's figures (on a generator and on an upload without the truth) reads as plain text."""
+    from streamlit.testing.v1 import AppTest
+
+    from .apptest_utils import RAW_TEX, figures, texts_of
+
+    spec = [s for s in PAGES if s.module == module][0]
+    page = os.path.join(ROOT, spec.file)
+    at = AppTest.from_file(page, default_timeout=240)
+    for k, v in SMALL_VIEWS[module].items():
+        at.query_params[k] = v
+    runs = [at.run(), with_upload(page, two_class_csv(60), query=SMALL_VIEWS[module], timeout=240)]
+    if module == "ivm":
+        runs[0].radio(key="ivm_source").set_value("scratch").run()
+    seen = 0
+    for run in runs:
+        assert_clean(run)
+        for fig in figures(run):
+            for text in texts_of(fig):
+                seen += 1
+                plain = text.replace("XA_J", "XA")  # the criterion's name throughout svmviz (Joachims' ξα)
+                assert not any(t in plain for t in RAW_TEX) and not TEX_SCRIPT.search(plain), (module, text)
+    assert seen > 10

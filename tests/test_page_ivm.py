@@ -62,9 +62,9 @@ def test_scratch_fit_and_step_plot():
     at = _run()
     at.radio(key="ivm_source").set_value("scratch").run()
     assert not at.exception
-    steps = _fig(at, "H_k along the greedy steps")
-    H = _arr(_trace(steps, "H_k")["y"])
-    k = _arr(_trace(steps, "H_k")["x"])
+    steps = _fig(at, "Hₖ along the greedy steps")
+    H = _arr(_trace(steps, "Hₖ")["y"])
+    k = _arr(_trace(steps, "Hₖ")["x"])
     assert k[0] == 0 and np.all(np.diff(H) <= 1e-9 * np.abs(H[1:]))  # intercept-only start, H falls
     n_imp = int({m.label: m.value for m in at.metric}["Import points (IVM)"])
     assert n_imp == k[-1]
@@ -74,7 +74,7 @@ def test_multiclass_data_and_non_2d_data():
     at = _run()
     at.selectbox(key="ivm_data").select("esl_mixture3").run()
     assert not at.exception and not at.error
-    assert any("two classes" in i.value for i in at.info)
+    assert any("two classes" in c.value for c in at.caption)
     fig = _fig(at, "Multi-class IVM: 3 classes")
     assert sum(t["type"] == "scatter" and t["name"].startswith("class ") for t in fig["data"]) == 3
     at.selectbox(key="ivm_data").select("twonorm").run()
@@ -133,7 +133,7 @@ def test_issue13_three_class_upload_draws_the_class_map():
     fig = _fig(at, "Multi-class IVM: 3 classes")
     names = [t["name"] for t in fig["data"] if t.get("type") == "scatter"]
     assert {"class setosa", "class versicolor", "class virginica"} <= set(names), names
-    assert any("two classes" in i.value for i in at.info)  # the SVM tab says why it has nothing
+    assert any("3 classes" in c.value and "two classes" in c.value for c in at.caption)  # why no SVM maps
 
 
 def test_issue13_lambda_shown_follows_the_data():

@@ -178,7 +178,7 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
                              text=[f"support point (point {i}), y = {m.y[i]:+.0f}" for i in sv],
                              hovertemplate="%{text}<extra></extra>"))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
-    apply_theme(fig, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ_SVM = {m.lam:.3g}</sup>",
+    apply_theme(fig, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
                 xtitle="x1", ytitle="x2", height=520)
     return legend_below(fig, 600)
 
@@ -300,12 +300,12 @@ def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
     fig = go.Figure()
     text = [f"k = {k}, |S| = {n}<br>ratio = {r:.2e}" if np.isfinite(r) else f"k = {k}, |S| = {n}"
             for k, n, r in zip(s.k, s.n_import, s.ratio)]
-    fig.add_trace(go.Scatter(x=s.k, y=s.H, mode="lines+markers", name="H_k (exact refit)",
+    fig.add_trace(go.Scatter(x=s.k, y=s.H, mode="lines+markers", name="Hₖ (exact refit)",
                              line=dict(color="black"), text=text,
-                             hovertemplate="%{text}<br>H_k = %{y:.4f}<extra></extra>"))
+                             hovertemplate="%{text}<br>Hₖ = %{y:.4f}<extra></extra>"))
     ok = np.isfinite(s.H_score)
     if np.any(ok):
-        fig.add_trace(go.Scatter(x=s.k[ok], y=s.H_score[ok], mode="markers", name="selecting score H(x_l*)",
+        fig.add_trace(go.Scatter(x=s.k[ok], y=s.H_score[ok], mode="markers", name="selecting score H(xₗ*)",
                                  marker=dict(color="#ff7f0e", symbol="x", size=8),
                                  hovertemplate="k = %{x}<br>score = %{y:.4f}<extra></extra>"))
     fig.add_trace(go.Scatter(x=[s.stop_k], y=[s.H[-1]], mode="markers",
@@ -313,8 +313,8 @@ def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
                              marker=dict(color="#d62728", size=12, symbol="star"),
                              hovertemplate=f"stopping rule (r = {s.r}, ε = {s.eps:g})<br>"
                                            "k = %{x}, H = %{y:.4f}<extra></extra>"))
-    apply_theme(fig, title=title or "Regularized NLL H_k along the greedy steps", xtitle="step k",
-                ytitle="H_k (regularized negative log-likelihood)")
+    apply_theme(fig, title=title or "Regularized NLL Hₖ along the greedy steps", xtitle="step k",
+                ytitle="Hₖ (regularized negative log-likelihood)")
     return fig
 
 

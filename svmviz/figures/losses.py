@@ -62,7 +62,7 @@ def _selected_curves(names: Sequence[str], params: dict, s_values: Sequence[floa
             raise ValueError(f"unknown loss {name!r}; choose among {', '.join(L.LOSSES)}.")
         if name == "smooth_step":
             if len(s_values) == 0:
-                raise ValueError("choose at least one s for the smooth step θ̃_s.")
+                raise ValueError("choose at least one s for the smooth step θ̃ₛ.")
             for i, s in enumerate(s_values):
                 prm = dict(params, s=float(s))
                 out.append((f"smooth_step_s{float(s):g}", name, f"θ̃ₛ(1 − τ), s = {float(s):g}", prm, _smooth_style(i)))
@@ -230,7 +230,7 @@ def plot_population_minimizers(mc: MinimizerCurves, *, clip: float = 3.0, height
         fig.add_trace(go.Scatter(x=mc.p, y=shown, mode="lines", name=lab, line=st, text=text,
                                  hovertemplate=f"{lab}<br>p = %{{x:.3f}}<br>%{{text}}<extra></extra>"))
     fig.add_vline(x=0.5, line=dict(color="#bbbbbb", width=1, dash="dot"))
-    apply_theme(fig, title="What f estimates: f*(p) = argmin_f p·g(f) + (1−p)·g(−f)",
+    apply_theme(fig, title="What f estimates: f*(p) = the f minimizing p·g(f) + (1−p)·g(−f)",
                 xtitle="p = P(y = +1 | x)", ytitle=f"f*(p) (±∞ drawn at ±{clip:g})", height=height)
     fig.update_yaxes(range=[-clip - 0.2, clip + 0.2])
     fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0, xanchor="left", yanchor="top"), margin=dict(b=150))

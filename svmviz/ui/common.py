@@ -71,7 +71,9 @@ def ensure_app_frame() -> None:
 
 
 # ------------------------------------------------------------------ the view in the URL
-HISTORY_SCRIPT = """<script>
+HISTORY_SCRIPT = """<span id="svmviz-history"></span>
+<style>div[data-testid="stElementContainer"]:has(#svmviz-history) { display: none; }</style>
+<script>
 (function () {
   // svmviz: one browser-history entry per user action. Streamlit pushes an entry for every change
   // of the query string and two for a page switch; keep the first push after a click or key press

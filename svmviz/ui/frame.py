@@ -45,7 +45,7 @@ PAGES = [
              "Hinge, misclassification, deviance, exponential, sigmoid and smoothed losses against τ = yf, "
              "the prediction functions μ(f), and exact vs randomized GACV vs leave-one-out along λ."),
     PageSpec("path", "pages/3_Regularization_path.py", "Regularization path", "🛤️", "Loosli & Canu (2006)",
-             "The whole ν-SVM path: every α_i y_i as a piecewise-linear function of λ, the margin, bounded "
+             "The whole ν-SVM path: every αᵢyᵢ as a piecewise-linear function of λ, the margin, bounded "
              "and inactive groups at any point, and leave-one-out along the path with its stopping point."),
     PageSpec("usvc", "pages/4_Unbiased_SVC.py", "Unbiased SVC", "⚖️", "Navia-Vázquez et al. (2004)",
              "SVC trained by iterated weighted least squares and the unbiased SVC (smooth step loss): error "
@@ -84,6 +84,17 @@ def home() -> None:
     )
 
 
+def _start_warmup() -> None:
+    """Compile the kernels in the background from the frame's first run (once per server process;
+    not under AppTest): see :mod:`svmviz.ui.warmup`."""
+    from streamlit import runtime
+
+    if runtime.exists():
+        from svmviz.ui import warmup
+
+        warmup.start()
+
+
 def _page_function(spec: PageSpec):
     module = importlib.import_module(f"svmviz.ui.{spec.module}")
     return module.page
@@ -103,6 +114,7 @@ def run_app(root: str | None = None) -> None:
     pages as functions from the installed package, under the same URL paths.
     """
     st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
+    _start_warmup()
     # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
     st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon="🏠", default=True)}

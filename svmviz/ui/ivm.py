@@ -129,7 +129,7 @@ def sidebar_settings(ds) -> Settings:
         sb.warning("B2 refits every candidate to convergence: expect minutes above N ≈ 300.")
     eps = control(sb.select_slider, "Stopping ε", EPSILONS, key=f"{KEY}_eps", default=1e-3, url="i_eps",
                   format_func=lambda v: f"{v:g}",
-                  help="Stop adding import points when |H_k − H_{k−r}| / |H_k| < ε (Zhu & Hastie 2002, §3.3).")
+                  help="Stop adding import points when |Hₖ − Hₖ₋ᵣ| / |Hₖ| < ε (Zhu & Hastie 2002, §3.3).")
     r = control(sb.number_input, "Stopping lag r", 1, 10, key=f"{KEY}_r", default=1, url="i_r")
     cap = control(sb.number_input, "Max import points (0 = no cap)", 0, 2000, step=5, key=f"{KEY}_cap", default=0,
                   url="i_cap")
@@ -184,7 +184,7 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int) -> None:
     a.plotly_chart(fig_ivm.plot_import_map(im), key=f"{KEY}_map_ivm")
     b.plotly_chart(fig_ivm.plot_svm_map(sm), key=f"{KEY}_map_svm")
     steps = fig_ivm.compute_step_curve(model.history_, r=s.r, eps=s.eps)
-    st.plotly_chart(fig_ivm.plot_steps(steps, title=f"H_k along the greedy steps at λ = {lam:.3g}"),
+    st.plotly_chart(fig_ivm.plot_steps(steps, title=f"Hₖ along the greedy steps at λ = {lam:.3g}"),
                     key=f"{KEY}_steps")
 
 
@@ -269,11 +269,12 @@ def page() -> None:
                f"{path.n_import[path.best_index]}.")
 
     li = lam_picker(path)
-    tab_map, tab_path, tab_mc = st.tabs(["Import points vs SVM", "λ path", "Multi-class"])
-    with tab_map:
-        if ds.is_multiclass:
-            st.info("The SVM comparison is for two classes; the Multi-class tab shows these data.")
-        else:
+    if ds.is_multiclass:  # the SVM comparison is for two classes: these data's class map first
+        tab_mc, tab_path = st.tabs(["Multi-class", "λ path"])
+        st.caption(f"{ds.name} has {ds.n_classes} classes: the import-point vs SVM maps are for two classes.")
+    else:
+        tab_map, tab_path, tab_mc = st.tabs(["Import points vs SVM", "λ path", "Multi-class"])
+        with tab_map:
             render_maps(ds, splits, settings, path, li)
     with tab_path:
         render_path(ds, splits, settings, path)

@@ -67,7 +67,7 @@ def loss_widgets() -> LossView:
                      url=("lf_em", "lf_ep"),
                      help="v(τ; ε₊, ε₋) is linear below ε₋, a parabola on [ε₋, ε₊], 0 above ε₊ (Wahba 1998, eq. 1.23). "
                           "ε₋ = ε₊ = ε gives the hinge [ε − τ]₊.")
-    s_values = control(c[2].multiselect, "s of θ̃_s", S_CHOICES, key="lf_s", default=[2.0, 4.0], url="lf_s",
+    s_values = control(c[2].multiselect, "s of θ̃ₛ", S_CHOICES, key="lf_s", default=[2.0, 4.0], url="lf_s",
                        format_func=lambda v: f"{v:g}",
                        help="Smooth-step exponent of the USVC loss (Navia-Vázquez et al. 2004, eq. 6); larger s, steeper step.")
     tlo, thi = control(c[3].slider, "τ range", -8.0, 8.0, step=0.5, key="lf_tau", default=(-3.0, 3.0),
@@ -77,7 +77,7 @@ def loss_widgets() -> LossView:
     if thi <= tlo:
         raise ValueError("the τ range needs two different ends; widen it.")
     if "smooth_step" in names and not s_values:
-        raise ValueError("choose at least one s for θ̃_s, or remove θ̃_s from the losses.")
+        raise ValueError("choose at least one s for θ̃ₛ, or remove θ̃ₛ from the losses.")
     return LossView(tuple(names), float(a), float(ep), float(em), tuple(float(v) for v in s_values),
                     (float(tlo), float(thi)), bool(scaled))
 

@@ -232,10 +232,10 @@ def page() -> None:
 
     cost = costs(ds, setting)
     c = st.columns(5)
-    c[0].metric("L(−1)", f"{cost.L[0]:.3g}", help="Weight of a training error on a −1 point: C⁺π⁻/π_s⁻.")
-    c[1].metric("L(+1)", f"{cost.L[1]:.3g}", help="Weight of a training error on a +1 point: C⁻π⁺/π_s⁺.")
+    c[0].metric("L(−1)", f"{cost.L[0]:.3g}", help="Weight of a training error on a −1 point: C⁺π⁻/πₛ⁻.")
+    c[1].metric("L(+1)", f"{cost.L[1]:.3g}", help="Weight of a training error on a +1 point: C⁻π⁺/πₛ⁺.")
     c[2].metric("Bayes threshold", f"{cost.threshold:.3g}", help="Bayes rule: sign[p_s(x) − L(−1)/(L(−1)+L(+1))].")
-    c[3].metric("π_s⁺ (sample)", f"{cost.pi_s_plus:.3f}", help="Share of +1 points in the training sample.")
+    c[3].metric("πₛ⁺ (sample)", f"{cost.pi_s_plus:.3f}", help="Share of +1 points in the training sample.")
     c[4].metric("Bayes risk", "unknown" if ds.bayes_error is None else f"{ds.bayes_error:.4f}",
                  help="Smallest possible (L-weighted) error rate on new data from the sampling law.")
 

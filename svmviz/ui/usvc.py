@@ -47,7 +47,7 @@ def settings_1d() -> Settings1D:
     C = control(c[3].select_slider, "C", C_VALUES, key=f"{KEY}_C1", default=10.0, url="u_C", help="Paper: C = 10.")
     s = control(c[4].slider, "s (steepness)", 1.0, 8.0, step=0.5, key=f"{KEY}_s", default=2.0, url="u_s",
                 help="θ̃ₛ approaches the step at ξ = 1 as s grows (paper: 2 and 4).")
-    k = control(c[5].select_slider, "k_ε", K_VALUES, key=f"{KEY}_k", default=1e-4, url="u_k",
+    k = control(c[5].select_slider, "$k_\\varepsilon$", K_VALUES, key=f"{KEY}_k", default=1e-4, url="u_k",
                 format_func=lambda v: f"{v:.0e}")
     d = control(c[6].slider, "damping d", 0.0, 0.9, step=0.1, key=f"{KEY}_damp", default=0.2, url="u_d",
                 help="w_k = d·w_{k−1} + (1 − d)·w_WLS (paper: 0.2).")

@@ -1,0 +1,299 @@
+"""Real-browser tests of the paths a person takes (issue 13, defects 1, 2, 4, 6): uploads on every
+page, the Back button, the grid-point slider, and shared links opened on a fresh server.
+
+Debian chromium driven by Playwright against ``streamlit run app.py``. What only a browser shows:
+history entries (``history.length``), Back/Forward, the uploader, what a slider displays, a link
+opened by another person on another server. Screenshots go to tests/artifacts/paths_*.png; the
+time to the first chart of each page is printed (measured, never asserted).
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from .apptest_utils import ROOT, three_class_csv, two_class_csv
+from .test_browser import ARGS, ARTIFACTS, CHROMIUM, _free_port
+
+pytestmark = pytest.mark.browser
+
+
+def _start(log_name: str):
+    port = _free_port()
+    log = open(os.path.join(ARTIFACTS, log_name), "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://localhost:{port}"
+    for _ in range(300):
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url, log
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    log.close()
+    pytest.fail(f"the app did not answer /_stcore/health within 60 s; see tests/artifacts/{log_name}")
+
+
+def _stop(proc, log):
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    proc, url, log = _start("streamlit_paths.log")
+    try:
+        yield url
+    finally:
+        _stop(proc, log)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _new_page(browser, errors: list):
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def _settle(page, timeout_s: float = 180.0, quiet_s: float = 1.2) -> int:
+    """Wait until the run is over and the page has stopped changing; return its number of charts."""
+    t_end = time.time() + timeout_s
+    last, since = None, time.time()
+    page.wait_for_timeout(300)
+    while time.time() < t_end:
+        running = page.get_by_test_id("stStatusWidget").count() > 0
+        state = (page.get_by_test_id("stPlotlyChart").count(), page.url)
+        if state != last or running:
+            last, since = state, time.time()
+        elif time.time() - since >= quiet_s:
+            return state[0]
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the page did not settle within {timeout_s:.0f} s")
+
+
+def _nav(page, title: str) -> float:
+    """Open a page through the sidebar navigation; seconds to its first chart (or settled page)."""
+    t0 = time.time()
+    page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+    page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
+    # a chart, or a message saying why there is none
+    page.locator('[data-testid="stPlotlyChart"], [data-testid="stAlert"]').first.wait_for(timeout=120_000)
+    first = time.time() - t0
+    _settle(page)
+    return first
+
+
+def _home(page, url: str) -> None:
+    page.goto(url)
+    page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+    _settle(page)
+
+
+def _query(page) -> dict:
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(page.url).query))
+
+
+def _path(page) -> str:
+    return urllib.parse.urlsplit(page.url).path
+
+
+def _slider_text(page, name: str) -> str:
+    return page.get_by_role("slider", name=name).first.get_attribute("aria-valuetext")
+
+
+def _no_exception(page, where: str) -> None:
+    n = page.get_by_test_id("stException").count()
+    assert n == 0, f"{where}: {page.get_by_test_id('stException').first.inner_text()[:400]}"
+
+
+def _shot(page, name: str, height: int = 2400) -> None:
+    """A screenshot of the page's first ``height`` pixels (Streamlit scrolls inside its own container,
+    so the viewport is made tall for the picture, then restored)."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": height})
+    page.wait_for_timeout(800)
+    page.screenshot(path=os.path.join(ARTIFACTS, f"paths_{name}.png"))
+    page.set_viewport_size(size)
+
+
+def _page_titles(page) -> list[str]:
+    texts = [t.strip().split("\n")[-1].strip() for t in page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()]
+    return [t for t in texts if t and t != "Home"]
+
+
+# ---------------------------------------------------------------------------------------------
+def test_back_button_one_entry_per_action_and_the_grid_point(app_url, browser):
+    """Defect 2: opening a page and moving a slider add one history entry each; Back returns to the
+    previous view (URL and widgets), and from another page to a URL with that page's parameters only.
+    Defect 4: after "Grid points per axis" changes, the grid-point slider shows the plotted point."""
+    errors = []
+    page = _new_page(browser, errors)
+    _home(page, app_url)
+    h0 = page.evaluate("history.length")
+    t_tuning = _nav(page, "Tuning criteria")
+    assert page.evaluate("history.length") == h0 + 1, "opening a page: one history entry"
+    q20 = _query(page)
+    assert q20["res"] == "20" and {"data", "n", "seed", "pt_l", "pt_s", "lam_lo"} <= set(q20)
+    _shot(page, "tuning")
+
+    page.get_by_role("slider", name="Grid points per axis").focus()
+    page.keyboard.press("ArrowRight")
+    _settle(page)
+    _no_exception(page, "Tuning after the grid change")
+    assert page.evaluate("history.length") == h0 + 2, "one slider move: one history entry"
+    q21 = _query(page)
+    assert q21["res"] == "21"
+    # defect 4: the slider, the URL and the plotted point (decision-curve legend) agree
+    shown = float(_slider_text(page, "Grid point: log10 λ"))
+    legend = page.get_by_test_id("stPlotlyChart").filter(has_text="selected: log10 λ").first.inner_text()
+    plotted = float(re.search(r"selected: log10 λ = (−?-?[0-9.]+)", legend).group(1).replace("−", "-"))
+    assert shown == pytest.approx(plotted, abs=0.006) == pytest.approx(float(q21["pt_l"]), abs=0.006)
+    _shot(page, "tuning_res21")
+
+    page.go_back()
+    _settle(page)
+    assert _query(page) == q20 and _slider_text(page, "Grid points per axis") == "20", "Back: the previous view"
+    page.go_forward()
+    _settle(page)
+    assert _query(page) == q21 and _slider_text(page, "Grid points per axis") == "21", "Forward: the next view"
+
+    h = page.evaluate("history.length")
+    t_loss = _nav(page, "Loss functions & randomized GACV")
+    assert page.evaluate("history.length") == h + 1
+    q_loss = _query(page)
+    assert {"lf_sig", "lf_losses"} <= set(q_loss) and not {"res", "pt_l", "mode"} & set(q_loss)
+    page.go_back()
+    _settle(page)
+    assert _path(page).endswith("/Tuning_criteria") and _query(page) == q21, "Back from another page"
+    assert not any(k.startswith("lf_") for k in _query(page))
+    assert _slider_text(page, "Grid points per axis") == "21"
+    _no_exception(page, "Tuning after Back")
+    page.go_back()
+    page.go_back()
+    _settle(page)
+    assert _path(page) in ("", "/") and not _query(page), "two more Backs: home"
+    page.context.close()
+    assert not errors, errors
+    print(f"\nfirst visit, first chart: Tuning criteria {t_tuning:.1f} s; Loss functions {t_loss:.1f} s")
+
+
+def _upload(page, content: bytes, name: str, tmp_path) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    sb = page.get_by_test_id("stSidebar")
+    sb.get_by_test_id("stSelectbox").first.click()
+    page.get_by_role("option", name="Upload", exact=False).first.click()
+    page.locator("input[type=file]").first.set_input_files(str(path))
+    _settle(page)
+
+
+def test_every_page_with_uploaded_files(app_url, browser, tmp_path):
+    """Defect 1: with an uploaded two-class (±1, two features) and three-class file, every page
+    draws its charts or says why not — no traceback."""
+    errors = []
+    page = _new_page(browser, errors)
+    _home(page, app_url)
+    titles = _page_titles(page)
+    assert len(titles) >= 5, titles
+    for content, tag in ((two_class_csv(80), "2class"), (three_class_csv(90), "3class")):
+        _nav(page, "Tuning criteria")
+        _upload(page, content, f"{tag}.csv", tmp_path)
+        for title in titles:
+            if title != "Tuning criteria":
+                _nav(page, title)
+            _no_exception(page, f"{title} with the {tag} upload")
+            assert page.get_by_test_id("stSidebar").get_by_text(f"Uploaded: {tag}.csv").count() or \
+                "Criteria studies" in title, f"{title}: the upload is not the page's data"
+            charts = page.get_by_test_id("stPlotlyChart").count()
+            said = page.get_by_test_id("stAlert").count()
+            assert charts or said, f"{title}: neither a chart nor a message with the {tag} upload"
+            _shot(page, f"upload_{tag}_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}")
+    page.context.close()
+    assert not errors, errors
+
+
+#: a control of each page changed through the UI before its link is copied (label, key presses)
+CHANGES = {
+    "Tuning criteria": ("Grid points per axis", ["ArrowLeft", "ArrowLeft"]),
+    "Loss functions & randomized GACV": ("Number of λ values", ["ArrowLeft"]),
+    "Unbiased SVC": ("R prototypes", ["ArrowRight"]),
+    "Import vector machine": ("Tuning-set size", ["ArrowLeft"]),
+}
+
+
+def test_shared_links_reopen_every_page_on_a_fresh_server(app_url, browser):
+    """Defect 6: a link copied from any page reopens the same view for another person on a fresh
+    server — every control comes back (the page, having read its controls from the link, writes
+    exactly the same link) and the shared seed is the one chosen."""
+    errors = []
+    page = _new_page(browser, errors)
+    _home(page, app_url)
+    links = {}
+    for title in _page_titles(page):
+        _nav(page, title)
+        seed = page.get_by_test_id("stSidebar").get_by_role("spinbutton", name="Seed")
+        if seed.count():
+            seed.first.fill("3")
+            seed.first.press("Enter")
+            _settle(page)
+        if title in CHANGES:
+            label, keys = CHANGES[title]
+            page.get_by_role("slider", name=label).first.focus()
+            for k in keys:
+                page.keyboard.press(k)
+                _settle(page)
+        _no_exception(page, title)
+        shown = _slider_text(page, CHANGES[title][0]) if title in CHANGES else None
+        links[title] = (page.url, shown)
+    page.context.close()
+
+    proc, fresh, log = _start("streamlit_paths_fresh.log")
+    try:
+        for title, (link, shown) in links.items():
+            other = _new_page(browser, errors)
+            t0 = time.time()
+            other.goto(fresh + link[len(app_url):])
+            other.get_by_role("heading", name=title).first.wait_for(timeout=120_000)
+            _settle(other)
+            took = time.time() - t0
+            _no_exception(other, f"{title} from a link")
+            assert _query(other) == dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query)), title
+            nav = other.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
+            assert any("Home" in t for t in nav), f"{title}: not in the app frame"
+            seed = other.get_by_test_id("stSidebar").get_by_role("spinbutton", name="Seed")
+            if seed.count():
+                assert seed.first.input_value() == "3", title
+            if title in CHANGES:  # the control changed on the first server shows the same value here
+                assert _slider_text(other, CHANGES[title][0]) == shown, title
+            _shot(other, f"link_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}")
+            print(f"\nlink on a fresh server: {title} settled in {took:.1f} s")
+            other.context.close()
+    finally:
+        _stop(proc, log)
+    assert not errors, errors
