@@ -196,6 +196,7 @@ class _Job:
         self.waiters = 0
         self.detached_at = None
         self.count_speed = True  # False when the job also waited for something else (compilation)
+        self.waited = 0.0  # seconds spent waiting for the background warm-up
         self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._run, name=f"svmviz-job-{name}", daemon=True)
 
@@ -213,6 +214,9 @@ class _Job:
         if self.cancel_event.is_set():
             raise Cancelled(self.cancel_reason)
 
+    def _waiting(self, what: str) -> None:
+        self.message = what
+
     def progress(self, done, total, message: str = "") -> None:
         self.done, self.total, self.message = done, total, str(message or "")
         self.check()
@@ -223,6 +227,13 @@ class _Job:
         _tls.sink = self.messages
         try:
             self.check()
+            # a first start after an install: the kernels this needs may be compiling in the
+            # background warm-up right now — wait for them rather than compile them twice
+            from svmviz.ui import warmup
+
+            self.waited = warmup.wait_for(self.name, report=self._waiting)
+            self.message = ""
+            self.check()
             self.result = self.fn(self.progress)
             self.check()  # a cancelled job's result is not cached (it may be the stopped remainder)
         except BaseException as exc:  # noqa: BLE001 — handed to the waiting script thread
@@ -231,7 +242,7 @@ class _Job:
             _tls.sink = None
             self.seconds = time.monotonic() - self.started
             # a job that waited for numba to compile says nothing about this machine's speed
-            self.count_speed = _compilations() == compiled
+            self.count_speed = _compilations() == compiled and self.waited < 0.5
             _finish(self)
             self.finished.set()
 
@@ -619,6 +630,8 @@ def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | N
             if optional:
                 return None
             st.stop()
+    else:
+        _session_set(_STOPPED).discard(key)  # finished after all (Cancel came too late): nothing to say
     if show_warnings:
         for m in entry.messages:
             st.warning(m, icon="⚠️")
@@ -632,11 +645,11 @@ def cached_result(name: str, key_parts):
     return None if entry is None else entry.value
 
 
-def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
+def _attach_job(store, key, name, fn, cost, max_entries):
+    """The running job for ``key`` (someone else's too), or a new one; attached. None if cached."""
     with store.lock:
-        entry = store.data.get(key)
-        if entry is not None:
-            return entry
+        if key in store.data:
+            return None
         job = store.jobs.get(key)
         if job is None or job.cancel_event.is_set():
             job = _Job(key, name, fn, cost, store, max_entries)
@@ -647,19 +660,36 @@ def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
             job.thread.start()
         else:
             job.attach()
+        return job
+
+
+def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
     estimate = None if cost is None else cost.seconds * factor
     slot = st.empty()
+    job = _attach_job(store, key, name, fn, cost, max_entries)
+    if job is None:
+        return store.get(key)
     try:
         with slot.container():
             frac, line = _progress_line(text, job, estimate)
             bar = st.progress(frac, text=line)
             st.button("Cancel", key=f"_cc_cancel_{ui_key}", on_click=_on_cancel, args=(key,),
                       help="Stop this computation (the page keeps what it has).")
-        while not job.finished.wait(POLL_SECONDS):
-            frac, line = _progress_line(text, job, estimate)
-            bar.progress(frac, text=line)  # an st call: raises StopException when the tab has closed
+        while True:
+            while not job.finished.wait(POLL_SECONDS):
+                frac, line = _progress_line(text, job, estimate)
+                bar.progress(frac, text=line)  # an st call: raises StopException when the tab has closed
+            if not (isinstance(job.error, Cancelled) and job.cancel_reason == "stopped by the user"
+                    and key not in _session_set(_STOPPED) and not _SHUTDOWN.is_set()):
+                break
+            # another session stopped the computation this one waits for too: start it again
+            job.detach()
+            job = _attach_job(store, key, name, fn, cost, max_entries)
+            if job is None:
+                return store.get(key)
     finally:
-        job.detach()
+        if job is not None:
+            job.detach()
     slot.empty()
     if job.error is not None:
         if isinstance(job.error, Cancelled):

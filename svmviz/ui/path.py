@@ -27,6 +27,7 @@ PAPER_SIGMA = {"banana": 1.0, "esl_mixture": 0.71, "wahba2001": 1.0}
 LOO_EVALS = [10, 20, 30, 45, 60]
 N_RANGE = (20, 2000)  # the sidebar's n range (the path itself accepts up to svmviz.path.MAX_N)
 LOO_DEFAULT_MAX_N = 300  # LOO computed by default up to this n (it refits every support vector)
+LOO_UPFRONT_SECONDS = 1.5  # LOO estimated under this is computed before the charts (no second drawing)
 MAX_LINES = 400  # coefficient paths drawn (a seeded sample beyond: 1,500 lines weigh ~36 MB of JSON)
 QUERY = ("pkernel", "psigma", "pxaxis", "ploo", "pevals", "plam")  # this page's URL parameters
 
@@ -159,6 +160,18 @@ def _loo_key(ds, s: Settings, lambdas, te) -> tuple:
     return (ds.X, ds.y, s.kernel, s.sigma, lambdas, None if te is None else (te.X, te.y))
 
 
+def _warm(names) -> bool:
+    """False while the background warm-up still compiles the kernels behind ``names`` (a first
+    start): then the charts come first and the slow part after them."""
+    from svmviz.ui import warmup
+
+    st_ = warmup.status()
+    if st_ is None:
+        return True
+    tasks = [t for t in warmup.TASKS if any(n.startswith(p) for n in names for p in t.names)]
+    return all(st_["state"].get(t.label) == "done" for t in tasks)
+
+
 def cached_loo(ds, s: Settings, p, te):
     """LOO along the path if it is already computed (never computes)."""
     return cached_result("nu_path_loo", _loo_key(ds, s, _path.default_loo_lambdas(p, s.loo_evals), te))
@@ -272,9 +285,18 @@ def render(ds, s: Settings) -> None:
                + f", λ from 0 to {p.lambdas[-1]:.4g}: {p.message}.")
     te = test_sample(ds)
     explain()
-    # leave-one-out can take a while: what is cached is used at once, the rest is computed at the
-    # bottom of the page after the path's charts are drawn (then the page redraws with it)
-    loo = cached_loo(ds, s, p, te) if s.loo else None
+    # leave-one-out can take a while: what is cached is used at once; if it takes under
+    # LOO_UPFRONT_SECONDS it is computed now, otherwise at the bottom of the page after the path's
+    # charts are drawn (the page then redraws with it: cursor default and stopping point)
+    loo = None
+    if s.loo:
+        loo = cached_loo(ds, s, p, te)
+        if loo is None and _warm(("nu_path_loo",)) and \
+                loo_cost(ds, p, _path.default_loo_lambdas(p, s.loo_evals)).seconds <= LOO_UPFRONT_SECONDS:
+            try:
+                loo = compute_loo(ds, s, p, te)
+            except ValueError:
+                loo = None  # said again, with its message, where the LOO section is drawn
     lam = lam_cursor(p, loo)
     bm = None
     if p.X.shape[1] == 2:

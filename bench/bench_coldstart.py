@@ -1,0 +1,199 @@
+"""Time to the first chart of every page, cold (a fresh install's empty numba cache) and warm, in a
+real browser (Debian chromium, Playwright) against ``streamlit run app.py``.
+
+Scenarios, per page (each cold one with its own empty ``NUMBA_CACHE_DIR`` and a fresh server):
+
+* ``cold-none``    no background warm-up (``SVMVIZ_WARMUP=0``): the page is opened right after the
+                   home page — what a first visitor waited before (issue 13: path 68 s, IVM 57 s);
+* ``cold-now``     background warm-up on, the page opened right after the home page;
+* ``cold-read``    background warm-up on, the home page read for ``--read`` seconds first;
+* ``warm``         the cache filled, a fresh server: first chart, then a warm interaction (the
+                   sidebar's Seed + 1: new data, every computation of the default view redone).
+
+"First chart" = the first Plotly chart drawn after navigating to the page; "settled" = the page's
+script finished (nothing changes for 1.5 s). Times in seconds from the click / navigation.
+
+    python bench/bench_coldstart.py                      # every page, every scenario (~30 min)
+    python bench/bench_coldstart.py --pages path ivm --scenarios cold-now warm
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from _common import machine
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
+
+# the DOM's last change: Streamlit draws elements as the script reaches them
+OBSERVE = """() => {
+  window.__svLast = performance.now();
+  const root = document.querySelector('[data-testid="stMain"]') || document.body;
+  new MutationObserver(() => { window.__svLast = performance.now(); })
+    .observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _server(cache: str, warmup: bool, log):
+    port = _free_port()
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SVMVIZ_WARMUP": "1" if warmup else "0"}
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                             "--server.port", str(port), "--browser.gatherUsageStats", "false",
+                             "--server.fileWatcherType", "none"], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+    url = f"http://localhost:{port}"
+    for _ in range(600):
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+def _stop(proc):
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _settled(page, t0: float, quiet: float = 1.5, limit: float = 600.0) -> float:
+    """Seconds from ``t0`` (performance.now() ms) to the last DOM change, once nothing changed for ``quiet``."""
+    t_end = time.time() + limit
+    while time.time() < t_end:
+        running = page.get_by_test_id("stStatusWidget").count() > 0
+        last, now = page.evaluate("() => [window.__svLast, performance.now()]")
+        if not running and now - last > quiet * 1000:
+            return (last - t0) / 1000.0
+        page.wait_for_timeout(100)
+    raise RuntimeError("the page did not settle")
+
+
+def _first_chart(page, t0: float, limit: float = 900.0) -> float:
+    """Seconds from ``t0`` to the first Plotly chart; NaN for a page whose view has none (it settled
+    without one)."""
+    t_end = time.time() + limit
+    page.wait_for_timeout(300)
+    while time.time() < t_end:
+        if page.get_by_test_id("stPlotlyChart").count():
+            return (page.evaluate("() => performance.now()") - t0) / 1000.0
+        running = page.get_by_test_id("stStatusWidget").count() > 0
+        last, now = page.evaluate("() => [window.__svLast, performance.now()]")
+        if not running and now - last > 3000:
+            return float("nan")
+        page.wait_for_timeout(50)
+    raise RuntimeError("no chart")
+
+
+def visit(browser, url: str, url_path: str, read: float, interact: bool) -> dict:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.goto(url + "/")
+        page.get_by_role("heading", name="svmviz").wait_for(timeout=120_000)
+        if read:
+            page.wait_for_timeout(read * 1000)
+        link = page.locator('[data-testid="stSidebarNav"] a[href$="/' + url_path + '"]').first
+        page.evaluate(OBSERVE)
+        t0 = page.evaluate("() => performance.now()")
+        link.click()
+        first = _first_chart(page, t0)
+        out = {"first_chart": first, "settled": _settled(page, t0)}
+        if interact:
+            step_up = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
+            if step_up.count():
+                page.evaluate(OBSERVE)
+                t1 = page.evaluate("() => performance.now()")
+                step_up.click()
+                page.wait_for_timeout(200)
+                out["interaction"] = _settled(page, t1, quiet=1.0)
+        return out
+    finally:
+        page.close()
+
+
+def run(pages, scenarios, read: float) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    from svmviz.ui.frame import PAGES
+
+    specs = [p for p in PAGES if not pages or p.module in pages]
+    rows = []
+    logdir = tempfile.mkdtemp(prefix="svmviz-coldstart-")
+    warm_cache = tempfile.mkdtemp(prefix="svmviz-warm-cache-")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        if "warm" in scenarios:  # fill the warm cache once: python -m svmviz.ui.warmup
+            subprocess.run([sys.executable, "-m", "svmviz.ui.warmup"], cwd=ROOT, check=True,
+                           env={**os.environ, "NUMBA_CACHE_DIR": warm_cache}, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        for spec in specs:
+            for sc in scenarios:
+                cache = warm_cache if sc == "warm" else tempfile.mkdtemp(prefix="svmviz-cold-cache-")
+                with open(os.path.join(logdir, f"{spec.module}-{sc}.log"), "w") as log:
+                    t_start = time.time()
+                    proc, url = _server(cache, warmup=sc != "cold-none", log=log)
+                    try:
+                        res = visit(browser, url, spec.url_path, read if sc == "cold-read" else 0.0,
+                                    interact=sc == "warm")
+                    finally:
+                        _stop(proc)
+                res.update(page=spec.module, scenario=sc, load=os.getloadavg()[0],
+                           since_server_start=time.time() - t_start)
+                rows.append(res)
+                print(f"{spec.module:8s} {sc:10s} first chart {res['first_chart']:6.1f} s  settled "
+                      f"{res['settled']:6.1f} s" + (f"  interaction {res['interaction']:5.2f} s"
+                                                   if "interaction" in res else "")
+                      + f"  (load {res['load']:.1f})", flush=True)
+                if sc != "warm":
+                    shutil.rmtree(cache, ignore_errors=True)
+        browser.close()
+    shutil.rmtree(warm_cache, ignore_errors=True)
+    print(f"server logs: {logdir}")
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pages", nargs="*", default=[], help="page modules (tuning, losses, path, usvc, ivm, …)")
+    ap.add_argument("--scenarios", nargs="*", default=["cold-none", "cold-now", "cold-read", "warm"])
+    ap.add_argument("--read", type=float, default=30.0, help="seconds on the home page in cold-read")
+    args = ap.parse_args()
+    print(machine())
+    rows = run(args.pages, args.scenarios, args.read)
+    print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction |")
+    print("|---" * (len(args.scenarios) + 2) + "|")
+    for page in dict.fromkeys(r["page"] for r in rows):
+        cells = []
+        inter = ""
+        for sc in args.scenarios:
+            r = next((r for r in rows if r["page"] == page and r["scenario"] == sc), None)
+            cells.append("—" if r is None else f"{r['first_chart']:.1f} ({r['settled']:.1f})")
+            if r is not None and "interaction" in r:
+                inter = f"{r['interaction']:.2f}"
+        print(f"| {page} | " + " | ".join(cells) + f" | {inter or '—'} |")
+    print("\nfirst chart (page settled), seconds from the click in the navigation")
+
+
+if __name__ == "__main__":
+    main()

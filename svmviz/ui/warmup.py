@@ -1,0 +1,286 @@
+"""Compile the numba kernels before the first visitor needs them (issue 13, "Fast from the first click").
+
+On a fresh install numba compiles every kernel on its first call: 10–60 s per page on two cores
+(the ν-path's follower alone ≈ 25 s), paid by whoever opens the page first. From server start,
+this module opens every page once, headless, in two background processes — the pages' own code
+(``AppTest``) with their default views, so exactly the kernels and type signatures the app uses
+are compiled and written to numba's on-disk cache, with no second list of calls to keep in step
+with the pages. The server process then loads them from the cache (milliseconds).
+
+Order: the pages' first charts first (Tuning criteria, the ν-path without LOO, the Loss page…),
+the slower extras after (LOO along the path, the Tuning page's exact LOO). A computation of the
+server that a running warm-up task is compiling for waits for it (one compilation, not two on the
+same two cores); one whose task has not started yet takes the task off the queue and compiles
+itself, right away (:func:`wait_for`). When every task has run, a stamp in the cache folder
+(numba, Python, the CPU and the package's source) skips the warm-up at the next start.
+
+Run by the frame (:func:`svmviz.ui.frame.run_app`) once per server process; ``SVMVIZ_WARMUP=0``
+turns it off. ``python -m svmviz.ui.warmup`` runs every task in this process (a one-off warm-up,
+e.g. after ``pip install``) and prints what each took.
+"""
+from __future__ import annotations
+
+import collections
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable, NamedTuple
+
+
+class Task(NamedTuple):
+    label: str
+    module: str          # svmviz.ui.<module>.page() is run
+    query: dict          # URL parameters of the view
+    names: tuple         # cached_compute names (prefixes) whose kernels this task compiles
+
+
+TASKS = (
+    Task("tuning", "tuning", {}, ("surface", "curves")),
+    Task("path", "path", {"ploo": "0"}, ("nu_path",)),
+    Task("losses", "losses", {}, ("loss_gacv",)),
+    Task("usvc", "usvc", {}, ("usvc_",)),
+    Task("ivm", "ivm", {}, ("ivm_",)),
+    Task("path-loo", "path", {}, ("nu_path_loo",)),
+    Task("anova", "anova", {}, ("anova_",)),
+    Task("tuning-loo", "tuning", {"loo": "1", "n": "60", "res": "6"}, ("surface",)),
+    Task("studies", "studies", {}, ()),
+    Task("path-linear", "path", {"ploo": "0", "pkernel": "linear"}, ()),
+)
+WORKERS = 2
+TASK_TIMEOUT = 900.0  # seconds for one page's first run in a worker (compilation on a busy machine)
+
+
+# ------------------------------------------------------------------ one task (in a worker process)
+def run_task(task: Task) -> tuple[float, int]:
+    """Run the page of ``task`` headless (its default view with ``task.query``); returns (seconds,
+    numba compilations). Raises RuntimeError if the page raised."""
+    from numba.core import event
+    from streamlit.testing.v1 import AppTest
+
+    count = [0]
+
+    class _Count(event.Listener):
+        def on_start(self, ev):
+            count[0] += 1
+
+        def on_end(self, ev):
+            pass
+
+    listener = _Count()
+    event.register("numba:compile", listener)
+    t0 = time.perf_counter()
+    try:
+        at = AppTest.from_string(f"from svmviz.ui import {task.module}\n{task.module}.page()\n",
+                                 default_timeout=TASK_TIMEOUT)
+        for k, v in task.query.items():
+            at.query_params[k] = v
+        at.run()
+        if at.exception:
+            raise RuntimeError(f"{task.label}: {at.exception[0].value}")
+    finally:
+        event.unregister("numba:compile", listener)
+    return time.perf_counter() - t0, count[0]
+
+
+def _worker_loop() -> None:
+    """``python -m svmviz.ui.warmup --worker``: run the tasks named on stdin, one per line, answer on stdout."""
+    by_label = {t.label: t for t in TASKS}
+    for line in sys.stdin:
+        label = line.strip()
+        if not label:
+            continue
+        try:
+            seconds, compiled = run_task(by_label[label])
+            print(json.dumps({"label": label, "ok": True, "seconds": seconds, "compiled": compiled}), flush=True)
+        except Exception as exc:  # noqa: BLE001 — reported to the server, which goes on
+            print(json.dumps({"label": label, "ok": False, "error": str(exc)[:500]}), flush=True)
+
+
+# ------------------------------------------------------------------ the stamp
+def _stamp_path() -> str | None:
+    cache = os.environ.get("NUMBA_CACHE_DIR")
+    if not cache:
+        return None
+    import numba
+
+    import svmviz
+
+    h = hashlib.sha1()
+    h.update(f"{numba.__version__} {sys.version} {platform.machine()} {platform.processor()}".encode())
+    root = os.path.dirname(os.path.abspath(svmviz.__file__))
+    for dirpath, _dirs, files in sorted(os.walk(root)):
+        for f in sorted(files):
+            if f.endswith(".py"):
+                p = os.path.join(dirpath, f)
+                st = os.stat(p)
+                h.update(f"{os.path.relpath(p, root)} {st.st_size} {st.st_mtime_ns}".encode())
+    return os.path.join(cache, f"svmviz-warm-{h.hexdigest()[:16]}")
+
+
+# ------------------------------------------------------------------ the coordinator (server process)
+class _Warmup:
+    def __init__(self, tasks=TASKS, workers: int = WORKERS):
+        self.lock = threading.Lock()
+        self.queue = collections.deque(tasks)
+        self.state = {t.label: "queued" for t in tasks}
+        self.done = {t.label: threading.Event() for t in tasks}
+        self.tasks = {t.label: t for t in tasks}
+        self.report: dict[str, dict] = {}
+        self.workers = workers
+        self.started = time.monotonic()
+        self.procs: list[subprocess.Popen] = []
+        self.all_ran_in_workers = True
+
+    def start(self) -> None:
+        for i in range(self.workers):
+            threading.Thread(target=self._feed, args=(i,), name=f"svmviz-warmup-{i}", daemon=True).start()
+
+    def _next(self) -> Task | None:
+        with self.lock:
+            while self.queue:
+                t = self.queue.popleft()
+                if self.state[t.label] == "queued":
+                    self.state[t.label] = "running"
+                    return t
+            return None
+
+    def _feed(self, i: int) -> None:
+        proc = None
+        try:
+            while True:
+                task = self._next()
+                if task is None:
+                    break
+                if proc is None:
+                    proc = subprocess.Popen(
+                        [sys.executable, "-m", "svmviz.ui.warmup", "--worker"], stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                        env={**os.environ, "SVMVIZ_WARMUP": "0"})
+                    with self.lock:
+                        self.procs.append(proc)
+                proc.stdin.write(task.label + "\n")
+                proc.stdin.flush()
+                rep = None
+                while rep is None:  # skip anything else a page may have printed
+                    line = proc.stdout.readline()
+                    if not line:
+                        rep = {"label": task.label, "ok": False, "error": "the warm-up process ended"}
+                        break
+                    try:
+                        got = json.loads(line)
+                    except ValueError:
+                        continue
+                    if isinstance(got, dict) and got.get("label") == task.label:
+                        rep = got
+                rep["at"] = time.monotonic() - self.started
+                with self.lock:
+                    self.report[task.label] = rep
+                    self.state[task.label] = "done" if rep.get("ok") else "failed"
+                    if not rep.get("ok"):
+                        self.all_ran_in_workers = False
+                self.done[task.label].set()
+                if not line:
+                    break
+        finally:
+            if proc is not None:
+                try:
+                    proc.stdin.close()
+                    proc.wait(timeout=5)
+                except Exception:  # noqa: BLE001
+                    proc.kill()
+            self._maybe_stamp()
+
+    def _maybe_stamp(self) -> None:
+        with self.lock:
+            finished = all(s in ("done", "failed", "skipped") for s in self.state.values())
+            ok = finished and self.all_ran_in_workers and all(s == "done" for s in self.state.values())
+        if ok:
+            path = _stamp_path()
+            if path:
+                try:
+                    with open(path, "w") as f:
+                        json.dump(self.report, f, indent=1)
+                except OSError:
+                    pass
+
+    def wait_for(self, name: str, timeout: float, report: Callable[[str], None] | None = None) -> float:
+        """Before a computation ``name`` runs in this process: wait for the warm-up tasks compiling
+        for it that are running; take those not started off the queue (this process compiles what it
+        needs now). Returns the seconds waited."""
+        t0 = time.monotonic()
+        mine = [t for t in self.tasks.values() if any(name.startswith(p) for p in t.names)]
+        running = []
+        with self.lock:
+            for t in mine:
+                if self.state[t.label] == "queued":
+                    self.state[t.label] = "skipped"
+                    self.all_ran_in_workers = False
+                    self.done[t.label].set()
+                elif self.state[t.label] == "running":
+                    running.append(t)
+        for t in running:
+            if report is not None:
+                report("compiling the numerical kernels in the background (first start after an install only)")
+            self.done[t.label].wait(max(0.0, timeout - (time.monotonic() - t0)))
+        return time.monotonic() - t0
+
+    def status(self) -> dict:
+        with self.lock:
+            return {"state": dict(self.state), "report": dict(self.report)}
+
+
+_WARMUP: _Warmup | None = None
+_START_LOCK = threading.Lock()
+
+
+def start() -> _Warmup | None:
+    """Start the background warm-up once per process (not when ``SVMVIZ_WARMUP=0`` or when the cache
+    already holds this version's kernels). Returns the coordinator, or None."""
+    global _WARMUP
+    with _START_LOCK:
+        if _WARMUP is not None or os.environ.get("SVMVIZ_WARMUP", "1") == "0":
+            return _WARMUP
+        path = _stamp_path()
+        if path and os.path.exists(path):
+            return None
+        _WARMUP = _Warmup()
+        _WARMUP.start()
+        return _WARMUP
+
+
+def wait_for(name: str, timeout: float = 600.0, report: Callable[[str], None] | None = None) -> float:
+    """See :meth:`_Warmup.wait_for`; 0 when no warm-up runs in this process."""
+    w = _WARMUP
+    return 0.0 if w is None else w.wait_for(name, timeout, report)
+
+
+def status() -> dict | None:
+    w = _WARMUP
+    return None if w is None else w.status()
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--worker"]:
+        _worker_loop()
+        return 0
+    total = 0.0
+    for task in TASKS:
+        seconds, compiled = run_task(task)
+        total += seconds
+        print(f"{task.label:12s} {seconds:6.1f} s  {compiled:4d} numba compilations", flush=True)
+    print(f"{'all':12s} {total:6.1f} s")
+    path = _stamp_path()
+    if path:
+        with open(path, "w") as f:
+            f.write("warmed by python -m svmviz.ui.warmup\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
