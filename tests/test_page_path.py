@@ -22,9 +22,13 @@ def _arr(v):
     return decode(v, float)
 
 
-def _run(shared=None, **state) -> AppTest:
+def _run(shared=None, path_loo=None, **state) -> AppTest:
+    """The page with the shared data-set choice ``shared``; LOO on/off through the URL (a first run
+    takes its view from the URL: the page's ``ploo`` parameter)."""
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.session_state["_svmviz_shared"] = {"data": "banana", "n": N, **(shared or {})}
+    if path_loo is not None:
+        at.query_params["ploo"] = "1" if path_loo else "0"
     for k, v in state.items():
         at.session_state[k] = v
     at.run()
@@ -91,7 +95,7 @@ def test_cursor_moves_the_boundary_and_the_counts():
     assert z1.shape == z0.shape and not np.allclose(z0, z1)
     assert int(_metrics(at)["Support vectors"]) > sv0  # denser towards λ_max
     assert float(_metrics(at)["λ (= m·ν)"]) == 60.0
-    assert at.query_params["plam"] == "60"
+    assert float(at.query_params["plam"]) == 60.0
 
 
 def test_sigma_kernel_and_axis_widgets_change_the_paths():
@@ -238,7 +242,7 @@ def test_sigma_follows_the_data_set():
     expect = min(SIGMAS, key=lambda v: abs(np.log(v / h)))
     assert expect >= 3.0
     assert at.select_slider(key="path_sigma").value == expect
-    assert at.query_params["psigma"] == f"{expect:g}"
+    assert float(at.query_params["psigma"]) == expect
     # the user's own σ stays while the data set does
     at.select_slider(key="path_sigma").set_value(7.0).run()
     at.number_input(key="path_seed").set_value(3).run()

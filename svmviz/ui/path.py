@@ -29,7 +29,6 @@ N_RANGE = (20, 2000)  # the sidebar's n range (the path itself accepts up to svm
 LOO_DEFAULT_MAX_N = 300  # LOO computed by default up to this n (it refits every support vector)
 LOO_UPFRONT_SECONDS = 1.5  # LOO estimated under this is computed before the charts (no second drawing)
 MAX_LINES = 400  # coefficient paths drawn (a seeded sample beyond: 1,500 lines weigh ~36 MB of JSON)
-QUERY = ("pkernel", "psigma", "pxaxis", "ploo", "pevals", "plam")  # this page's URL parameters
 
 LOO2_NOTE = ("LOO2 is the left-out points' hinge loss in units of the margin, mean max(0, 1 − y ŷ/ρ): "
              "at least LOO1, and large where the margin is small. Near the sparse end the solution "
@@ -66,57 +65,31 @@ def _nearest_sigma(s: float) -> float:
     return min(SIGMAS, key=lambda v: abs(np.log(v / s))) if s > 0 and np.isfinite(s) else 1.0
 
 
-def _init(key: str, value) -> None:
-    """Give widget ``key`` its value before it is drawn: what this session last chose on this page
-    (Streamlit forgets a widget's state when another page is shown), else ``value``."""
-    if key not in st.session_state:
-        st.session_state[key] = st.session_state.get("_keep_" + key, value)
-
-
-def _keep(*keys: str) -> None:
-    for k in keys:
-        if k in st.session_state:
-            st.session_state["_keep_" + k] = st.session_state[k]
-
-
 def sidebar_settings(ds) -> Settings:
+    """The page's controls (sidebar), each kept in the URL; σ and the LOO default follow the data."""
     sb = st.sidebar
     sb.header("ν-SVM path")
-    kernels = ["rbf", "linear"]
-    k0 = common.query_value("pkernel", "rbf", str)
-    _init(f"{KEY}_kernel", k0 if k0 in kernels else "rbf")
-    kernel = sb.radio("Kernel", kernels, horizontal=True, key=f"{KEY}_kernel",
-                      format_func={"rbf": "Gaussian", "linear": "linear"}.get)
+    kernel = common.control(sb.radio, "Kernel", ["rbf", "linear"], key=f"{KEY}_kernel", default="rbf",
+                            url="pkernel", horizontal=True, format_func={"rbf": "Gaussian", "linear": "linear"}.get)
     sigma = 1.0
-    s_default, why = default_sigma(ds)
-    s_url = common.query_value("psigma", None, float)
-    ident = (ds.name, int(ds.X.shape[1]))
-    if st.session_state.get("_path_sigma_for") != ident:
-        # new data (another set or dimension): σ follows them — the URL's σ only on a shared link
-        st.session_state["_path_sigma_for"] = ident
-        st.session_state.pop(f"_keep_{KEY}_sigma", None)
-        st.session_state[f"{KEY}_sigma"] = _nearest_sigma(s_url) if s_url else s_default
     if kernel == "rbf":
-        _init(f"{KEY}_sigma", s_default)
-        sigma = sb.select_slider("σ (Gaussian kernel width)", SIGMAS, key=f"{KEY}_sigma",
-                                 help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: {why}, σ = {s_default:g}; "
-                                      "it follows the data set when you choose another.")
-    axes = list(figs.X_AXES)
-    a0 = common.query_value("pxaxis", "lambda", str)
-    _init(f"{KEY}_xaxis", a0 if a0 in axes else "lambda")
-    x_axis = sb.radio("Horizontal axis", axes, format_func=figs.X_TITLES.get, horizontal=True,
-                      key=f"{KEY}_xaxis", help="λ = m·ν runs from 0 to 2·min(m₊, m₋); ν = λ/m is sklearn's ν.")
-    loo_default = int(ds.X.shape[0] <= LOO_DEFAULT_MAX_N)
-    _init(f"{KEY}_loo", bool(common.query_value("ploo", loo_default, int)))
-    loo = sb.checkbox("Leave-one-out along the path", key=f"{KEY}_loo",
-                      help="Refits without each margin or bounded point (E ∪ L), warm-started, at evenly "
-                           "spaced breakpoints; points of R need no refit. Above about 10 s you are asked first.")
-    e0 = common.query_value("pevals", 30, int)
-    _init(f"{KEY}_evals", e0 if e0 in LOO_EVALS else 30)
-    evals = sb.select_slider("LOO evaluation points", LOO_EVALS, key=f"{KEY}_evals", disabled=not loo,
-                             help="Breakpoints (evenly thinned) where LOO1 / LOO2 are computed.")
-    _keep(f"{KEY}_kernel", f"{KEY}_sigma", f"{KEY}_xaxis", f"{KEY}_loo", f"{KEY}_evals")
-    common.set_query(pkernel=kernel, psigma=f"{float(sigma):g}", pxaxis=x_axis, ploo=int(loo), pevals=int(evals))
+        s_default, why = default_sigma(ds)
+        sigma = common.control(sb.select_slider, "σ (Gaussian kernel width)", SIGMAS, key=f"{KEY}_sigma",
+                               default=s_default, url="psigma", depends=(ds.name, int(ds.X.shape[1])),
+                               help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: {why}, σ = {s_default:g}; it "
+                                    "follows the data set when you choose another.")
+    x_axis = common.control(sb.radio, "Horizontal axis", list(figs.X_AXES), key=f"{KEY}_xaxis", default="lambda",
+                            url="pxaxis", format_func=figs.X_TITLES.get, horizontal=True,
+                            help="λ = m·ν runs from 0 to 2·min(m₊, m₋); ν = λ/m is sklearn's ν.")
+    small = ds.X.shape[0] <= LOO_DEFAULT_MAX_N
+    loo = common.control(sb.checkbox, "Leave-one-out along the path", key=f"{KEY}_loo", default=small, url="ploo",
+                         depends=small, keep_choice=True,
+                         help=f"Refits without each margin or bounded point (E ∪ L), warm-started, at evenly "
+                              f"spaced breakpoints; points of R need no refit. On by default up to n = "
+                              f"{LOO_DEFAULT_MAX_N}; above about 10 s you are asked first.")
+    evals = common.control(sb.select_slider, "LOO evaluation points", LOO_EVALS, key=f"{KEY}_evals", default=30,
+                           url="pevals", disabled=not loo,
+                           help="Breakpoints (evenly thinned) where LOO1 / LOO2 are computed.")
     return Settings(kernel, float(sigma), x_axis, bool(loo), int(evals))
 
 
@@ -193,7 +166,7 @@ def compute_loo(ds, s: Settings, p, te):
 # --------------------------------------------------------------------------- widgets
 def lam_cursor(p, loo) -> float:
     """The λ cursor (main area). It follows its default — the LOO stopping point, else a quarter of
-    λ_max — until the user moves it (or a shared link sets it); a new path resets it."""
+    λ_max — until the user moves it; a shared link sets it."""
     lam_max = float(p.lambdas[-1])
     if loo is not None:
         default = float(loo.lambdas[loo.stop])
@@ -202,25 +175,11 @@ def lam_cursor(p, loo) -> float:
         default = 0.25 * lam_max
         why = "a quarter of λ_max"
     step = max(lam_max / 2000.0, 1e-6)
-    key = f"{KEY}_lam"
-    url = common.query_value("plam", None, float)
-    auto = st.session_state.get("_path_lam_auto")  # (value the page set, λ_max of that path)
-    cur = st.session_state.get(key, st.session_state.get("_keep_" + key))
-    if url is not None and np.isfinite(url):
-        st.session_state[key] = float(np.clip(url, 0.0, lam_max))
-        st.session_state["_path_lam_auto"] = (None, lam_max)  # the link's λ counts as chosen
-    elif (cur is None or auto is None or auto[1] != lam_max or cur == auto[0]
-          or not 0.0 <= cur <= lam_max):
-        value = min(lam_max, round(default / step) * step)
-        st.session_state[key] = value
-        st.session_state["_path_lam_auto"] = (value, lam_max)
-    else:
-        st.session_state[key] = cur
-    lam = st.slider("λ cursor (= m·ν)", 0.0, lam_max, step=step, key=key, format="%.3f",
-                    help=f"Where the data view below is drawn. Default: {why}. "
-                         f"ν = λ/m = λ/{p.m}; λ_max = 2·min(m₊, m₋) = {lam_max:g}.")
-    _keep(key)
-    common.set_query(plam=f"{lam:.6g}")
+    default = min(lam_max, round(default / step) * step)
+    lam = common.control(st.slider, "λ cursor (= m·ν)", 0.0, lam_max, key=f"{KEY}_lam", default=default,
+                         url="plam", depends=(p.m, lam_max, default), keep_choice=True, clamp=True, step=step,
+                         format="%.3f", help=f"Where the data view below is drawn. Default: {why}. "
+                                             f"ν = λ/m = λ/{p.m}; λ_max = 2·min(m₊, m₋) = {lam_max:g}.")
     return float(min(max(lam, 0.0), lam_max))
 
 
@@ -384,6 +343,7 @@ def render_loo(ds, p, loo, s: Settings, lam: float) -> None:
 
 
 # ------------------------------------------------------------------ the page
+@common.page_view
 def page() -> None:
     """The page itself: Regularization path — the whole ν-SVM path with leave-one-out along it (Loosli & Canu 2006).
 
