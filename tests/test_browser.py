@@ -33,37 +33,50 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def app_url():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
+def start_server(log_name: str, env: dict | None = None):
+    """``streamlit run app.py`` on a free port, output to tests/artifacts/<log_name>; (process, url,
+    log file) once /_stcore/health answers (fails the test after 60 s)."""
     os.makedirs(ARTIFACTS, exist_ok=True)
     port = _free_port()
-    log = open(os.path.join(ARTIFACTS, "streamlit.log"), "w")
-    t0 = time.time()
+    log = open(os.path.join(ARTIFACTS, log_name), "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://localhost:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            pytest.fail("the app did not answer /_stcore/health within 60 s; see tests/artifacts/streamlit.log")
-        print(f"\nserver healthy after {time.time() - t0:.1f} s")
-        yield url
-    finally:
+    for _ in range(300):
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url, log
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    log.close()
+    pytest.fail(f"the app did not answer /_stcore/health within 60 s; see tests/artifacts/{log_name}")
+
+
+def stop_server(proc, log) -> None:
+    if proc.poll() is None:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-        log.close()
+            proc.wait()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
+    t0 = time.time()
+    proc, url, log = start_server("streamlit.log")
+    print(f"\nserver healthy after {time.time() - t0:.1f} s")
+    try:
+        yield url
+    finally:
+        stop_server(proc, log)
 
 
 def _wait_idle(page, timeout=120_000):
