@@ -163,3 +163,33 @@ def test_issue13_figure_texts_are_unicode_not_tex(module):
                 plain = text.replace("XA_J", "XA")  # the criterion's name throughout svmviz (Joachims' ξα)
                 assert not any(t in plain for t in RAW_TEX) and not TEX_SCRIPT.search(plain), (module, text)
     assert seen > 10
+
+
+def _stops_before_its_control():
+    import streamlit as st
+
+    from svmviz.ui import common
+
+    common.control(st.checkbox, "y", key="y", default=False, url="y")  # a control before the stop
+    if not st.session_state.get("go"):
+        st.info("A long computation: start it when you are ready.")
+        if st.button("Run", key="go_btn"):
+            st.session_state["go"] = True
+            st.rerun()
+        st.stop()
+    common.control(st.slider, "x", 0, 10, key="x", default=3, url="x")
+
+
+def test_issue13_a_link_whose_page_stops_first_still_sets_the_controls_after():
+    """A link's first run may stop before some controls (a long computation asked for first): those
+    controls take the link's values when they first appear, in a later run of the same page."""
+    at = AppTest.from_function(_stops_before_its_control, default_timeout=60)
+    at.query_params["x"] = "7"
+    at.query_params["y"] = "1"
+    at.run()
+    assert not at.slider and at.checkbox(key="y").value
+    at.button(key="go_btn").click().run()
+    assert_clean(at)
+    assert at.slider(key="x").value == 7 and url_of(at)["x"] == "7"
+    at.slider(key="x").set_value(5).run()
+    assert at.slider(key="x").value == 5  # then the widget is the user's

@@ -194,3 +194,4 @@ def test_issue13_subsample_offered_for_a_large_upload():
     n.set_value(100).run()
     assert_clean(at)
     assert any(c.value.startswith("100 points, 2 features — -1: 50, 1: 50") for c in at.sidebar.caption)
+

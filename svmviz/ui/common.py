@@ -43,6 +43,7 @@ SHARED_URL_KEYS = ("data", "n", "seed", "label", "std")
 
 _RUN = "_svmviz_url_run"      # session_state: this run's view (see _url_run)
 _URL_PAGE = "_svmviz_url_page"  # session_state: the page that last wrote the URL
+_PENDING = "_svmviz_url_pending"  # session_state: (page, {param: text}) a speaking URL set, not yet shown
 _MISSING = object()
 
 
@@ -130,6 +131,13 @@ def _url_run() -> _UrlRun:
     base = {k: v for k, v in url.items() if same_page or first or history}
     run = _UrlRun(token, first or history, page, base)
     st.session_state[_RUN] = run
+    pending = st.session_state.get(_PENDING)
+    if run.speaks:
+        # what the link sets for widgets this run may not reach (it stops to ask before a long
+        # computation): they take it when they first appear on this page
+        st.session_state[_PENDING] = (page, dict(url))
+    elif pending is not None and pending[0] != page:
+        st.session_state.pop(_PENDING, None)
     return run
 
 
@@ -321,8 +329,20 @@ def control(make: Callable, label: str, *args, key: str, default, url: str | tup
                 value = _MISSING
         if value is _MISSING:
             value = default
+        pending = st.session_state.get(_PENDING)
+        for n in names if pending else ():
+            pending[1].pop(n, None)
     elif key not in st.session_state:
         value = default
+        pending = st.session_state.get(_PENDING)
+        raws = [pending[1].get(n) for n in names] if pending and pending[0] == run.page and names else [None]
+        if all(r is not None for r in raws):
+            for n in names:
+                pending[1].pop(n, None)
+            try:
+                value = rules.check(rules.parse(raws, default))
+            except (TypeError, ValueError):
+                value = default
     elif st.session_state.get(dep_key, _MISSING) != depends and not (
             keep_choice and not _same_value(st.session_state[key], st.session_state.get(def_key, _MISSING))):
         value = default
