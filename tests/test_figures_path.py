@@ -43,9 +43,9 @@ def test_coef_paths_keep_only_kinks_yet_reproduce_every_breakpoint(x_axis):
     np.testing.assert_allclose(cp.breakpoints, np.unique(xs))
     fig = plot_coef_paths(cp, cursor=xs[5], X=ds.X, stop=xs[7])
     assert fig.layout.title.text.startswith("Coefficient paths")
-    assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text == "α_i y_i"
+    assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text == "αᵢyᵢ"
     names = [t.name for t in fig.data]
-    assert names[:2] == ["α_i y_i, class −1", "α_i y_i, class +1"]
+    assert names[:2] == ["αᵢyᵢ, class −1", "αᵢyᵢ, class +1"]
     assert {"LOO stopping point", "cursor"} <= set(names)
     assert all(t.hovertemplate for t in fig.data[:2])
 

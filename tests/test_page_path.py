@@ -49,7 +49,7 @@ def test_default_page_draws_paths_map_groups_and_loo_that_match_the_numerics():
     ds = data.banana(n=N, seed=0)
     ref = nu_path(ds.X, ds.y, sigma=1.0)
     cp = _fig(at, "Coefficient paths")
-    for c, name in ((-1, "α_i y_i, class -1"), (1, "α_i y_i, class 1")):
+    for c, name in ((-1, "αᵢyᵢ, class -1"), (1, "αᵢyᵢ, class 1")):
         tr = _traces(cp, name)[0]
         y = _arr(tr["y"])
         x = _arr(tr["x"])
@@ -121,6 +121,13 @@ def test_high_dimensional_data_show_paths_without_the_map():
     at = _run(shared={"data": "twonorm", "n": 60}, path_loo=False)
     assert not at.error
     assert any("boundary map needs 2" in i.value for i in at.info)
+    # the generator's test sample is used without the map too (it said "Training error" before)
+    m = _metrics(at)
+    ds = data.twonorm(n=60, seed=0)
+    te = ds.test_sample(2000, seed=20_000)
+    lam = float(at.slider(key="path_lam").value)
+    ref = nu_path(ds.X, ds.y, sigma=at.select_slider(key="path_sigma").value)
+    assert float(m["Test error"]) == pytest.approx(ref.error_rate(te.X, te.y, lam), abs=5e-4)
     titles = list(_figs(at))
     assert any(t.startswith("Coefficient paths") for t in titles)
     assert not any(t.startswith("ν-SVM at λ") for t in titles)

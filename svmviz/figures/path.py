@@ -149,7 +149,7 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
             cd = pts[:, None]
             hov = ("point %{customdata[0]}<br>α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0]
                    + " = %{x:.4g}<extra>class " + label + "</extra>")
-        fig.add_trace(go.Scatter(x=cp.x[c], y=cp.y[c], mode="lines", name=f"α_i y_i, class {label}",
+        fig.add_trace(go.Scatter(x=cp.x[c], y=cp.y[c], mode="lines", name=f"αᵢyᵢ, class {label}",
                                  line=dict(color=CLASS_COLORS[c], width=1.1), opacity=0.75,
                                  customdata=cd, hovertemplate=hov, connectgaps=False))
     fig.add_trace(go.Scatter(x=cp.breakpoints, y=np.full(cp.breakpoints.size, -1.08), mode="markers",
@@ -162,11 +162,11 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
     if cursor is not None:
         fig.add_trace(go.Scatter(x=[cursor, cursor], y=[-1.1, 1.1], mode="lines", name="cursor",
                                  line=dict(color="black", width=2), hoverinfo="skip"))
-    title = "Coefficient paths α_i y_i (piecewise linear in λ)"
+    title = "Coefficient paths αᵢyᵢ (piecewise linear in λ)"
     if cp.n_points < cp.n_total:
         title += f"<br><sup>{cp.n_points} of the {cp.n_total} points' lines (a seeded sample, classes in proportion)</sup>"
     apply_theme(fig, title=title,
-                xtitle=X_TITLES[cp.x_axis], ytitle="α_i y_i", height=480)
+                xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
     fig.update_yaxes(range=[-1.15, 1.15])
     return legend_below(fig)
 
@@ -338,9 +338,9 @@ def compute_loo_curves(path, loo, *, x_axis: str = "lambda") -> LooCurves:
     zero = np.asarray(loo.rho_zero, dtype=bool)
     loo1 = np.where(zero, np.nan, loo.loo1)
     loo2 = np.where(zero, np.nan, loo.loo2)
+    test = np.where(zero, np.nan, np.asarray(loo.test_error, dtype=np.float64))  # f ≡ 0 there: signs of rounding
     bands = _runs(axis_values(path, path.lambdas, x_axis), zero_margin(path))
-    return LooCurves(x, loo1, loo2, np.asarray(loo.test_error, dtype=np.float64), np.asarray(loo.n_sv), zero,
-                     bands, float(x[loo.stop]), x_axis)
+    return LooCurves(x, loo1, loo2, test, np.asarray(loo.n_sv), zero, bands, float(x[loo.stop]), x_axis)
 
 
 LOO2_NOTE = ("LOO2 = mean of max(0, 1 − y ŷ/ρ) over the left-out points: their hinge loss in units of the "
@@ -376,18 +376,17 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
     for k, (a, b) in enumerate(lc.zero_bands):
         for row in (1, 2):
             fig.add_vrect(x0=a, x1=b, fillcolor="#bbbbbb", opacity=0.35, line_width=0, layer="below", row=row, col=1)
-        # a legend entry and hover text for the shaded stretch (vrects have neither)
-        fig.add_trace(go.Scatter(x=[a, b], y=[0, 0], mode="lines", line=dict(color="#bbbbbb", width=8),
+    if lc.zero_bands:  # a legend entry for the shaded stretch (a vrect has none)
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color="#bbbbbb", width=8),
                                  name="margin ρ = 0 (ν < ν_min): no classifier, LOO not shown",
-                                 showlegend=k == 0, legendgroup="zero",
-                                 hovertemplate="ρ = 0 here: the classes' reduced hulls overlap, f ≡ 0"
-                                               "<extra></extra>"), row=1, col=1)
+                                 hoverinfo="skip"), row=1, col=1)
     fin1 = np.concatenate([lc.loo1[np.isfinite(lc.loo1)], lc.test_error[np.isfinite(lc.test_error)], [0.0]])
     top = max(0.05, float(fin1.max()) * 1.08)
     fin2 = lc.loo2[np.isfinite(lc.loo2) & (lc.loo2 > 0)]
     lo2, hi2 = (float(fin2.min()), float(fin2.max())) if fin2.size else (0.1, 1.0)
-    for x0, label, style in ((lc.stop, "automatic stopping point", dict(color="#2ca02c", dash="dash", width=2)),
-                             (cursor, "cursor", dict(color="black", width=2))):
+    # the cursor first: where it sits on the stopping point, the dashed stop line stays visible on it
+    for x0, label, style in ((cursor, "cursor", dict(color="black", width=2)),
+                             (lc.stop, "automatic stopping point", dict(color="#2ca02c", dash="dash", width=2.5))):
         if x0 is None:
             continue
         fig.add_trace(go.Scatter(x=[x0, x0], y=[0, top], mode="lines", name=label, line=style, legendgroup=label,
@@ -396,7 +395,11 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                                  legendgroup=label, showlegend=False, hoverinfo="skip"), row=2, col=1)
     apply_theme(fig, title="Leave-one-out along the path, with the automatic stopping point", height=640)
     fig.update_yaxes(title_text="error rate", range=[0, top], row=1, col=1)
-    fig.update_yaxes(title_text="LOO2 (log scale)", type="log", row=2, col=1)
+    # log ticks 1, 2, 5 per decade, written out (plotly's own minor labels read "5" for 0.5)
+    ticks = [m * 10.0 ** e for e in range(int(np.floor(np.log10(lo2 / 1.3))), int(np.ceil(np.log10(hi2 * 1.3))) + 1)
+             for m in (1, 2, 5) if lo2 / 1.3 <= m * 10.0 ** e <= hi2 * 1.3]
+    fig.update_yaxes(title_text="LOO2 (log scale)", type="log", row=2, col=1, tickvals=ticks,
+                     ticktext=[f"{t:g}" for t in ticks])
     fig.update_xaxes(title_text=X_TITLES[lc.x_axis], row=2, col=1)
     legend_below(fig)
     fig.update_layout(legend=dict(y=-0.12), margin=dict(t=90, b=150))

@@ -189,13 +189,14 @@ def n_distinct_breakpoints(p) -> int:
     return int(np.unique(p.lambdas).size)
 
 
-def render_metrics(p, lam: float, bm) -> None:
+def render_metrics(p, lam: float, te) -> None:
     g = p.groups_at(lam)
     rows = [st.columns(3), st.columns(3)]
     rows[0][0].metric("λ (= m·ν)", f"{lam:.4g}")
     rows[0][1].metric("ν = λ/m", f"{lam / p.m:.4f}")
-    if bm is not None and np.isfinite(bm.test_error):
-        rows[0][2].metric("Test error", f"{bm.test_error:.3f}", help="On 2,000 new points from the same generator.")
+    if te is not None:
+        rows[0][2].metric("Test error", f"{p.error_rate(te.X, te.y, lam):.3f}",
+                          help="On 2,000 new points from the same generator.")
     else:
         rows[0][2].metric("Training error", f"{p.error_rate(p.X, p.y, lam):.3f}")
     rows[1][0].metric("Support vectors", int(np.sum(g != _path.GROUP_R)), help="|E| + |L|; the rest (R) have α = 0.")
@@ -261,13 +262,13 @@ def render(ds, s: Settings) -> None:
     if p.X.shape[1] == 2:
         bm = figs.compute_boundary_map(p, lam, grid_n=70, X_test=None if te is None else te.X,
                                        y_test=None if te is None else te.y)
-    render_metrics(p, lam, bm)
+    render_metrics(p, lam, te)
     classes = tuple(str(c) for c in ds.classes)
     stop_x = None if loo is None else x_of(p, float(loo.lambdas[loo.stop]), s.x_axis)
     cp = figs.compute_coef_paths(p, x_axis=s.x_axis, max_points=MAX_LINES)
     st.plotly_chart(figs.plot_coef_paths(cp, cursor=x_of(p, lam, s.x_axis), classes=classes, X=p.X,
                                          stop=stop_x), key=f"{KEY}_coefs")
-    st.caption("Each line is one training point's α_i y_i: class +1 above zero, class −1 below. A line "
+    st.caption("Each line is one training point's αᵢyᵢ: class +1 above zero, class −1 below. A line "
                "leaves 0 when its point enters the margin (R → E) and flattens at ±1 when it becomes "
                "bounded (E → L). Ticks at the bottom mark the breakpoints; hover a line to see its point.")
     left, right = st.columns([3, 2])

@@ -238,13 +238,33 @@ _WARMUP: _Warmup | None = None
 _START_LOCK = threading.Lock()
 
 
+_STARTED = False
+
+
+def _preload() -> None:
+    """Import every page's module (scikit-learn, scipy, plotly, the numba kernel modules: ~2 s) while
+    the home page is read, so that the first page opened does not wait for it."""
+    import importlib
+
+    for t in dict.fromkeys(t.module for t in TASKS):
+        try:
+            importlib.import_module(f"svmviz.ui.{t}")
+        except Exception:  # noqa: BLE001 — the page itself will report it
+            pass
+
+
 def start() -> _Warmup | None:
-    """Start the background warm-up once per process (not when ``SVMVIZ_WARMUP=0`` or when the cache
-    already holds this version's kernels). Returns the coordinator, or None."""
-    global _WARMUP
+    """Start, once per process, the preloading of the page modules and — unless ``SVMVIZ_WARMUP=0``
+    or the cache already holds this version's kernels — the background warm-up. Returns the
+    warm-up's coordinator, or None."""
+    global _WARMUP, _STARTED
     with _START_LOCK:
-        if _WARMUP is not None or os.environ.get("SVMVIZ_WARMUP", "1") == "0":
+        if _STARTED:
             return _WARMUP
+        _STARTED = True
+        threading.Thread(target=_preload, name="svmviz-preload", daemon=True).start()
+        if os.environ.get("SVMVIZ_WARMUP", "1") == "0":
+            return None
         path = _stamp_path()
         if path and os.path.exists(path):
             return None
