@@ -356,3 +356,29 @@ def test_loss_page_asks_before_a_costly_exact_loo(monkeypatch):
     sub[0].click().run()
     assert not at.exception
     assert at.slider(key="loss_n").value == m
+
+
+# ------------------------------------------------------------------ the background warm-up
+def test_warmup_worker_runs_a_page_and_computations_wait_for_it():
+    """The warm-up's worker process opens a page headless and reports; a computation named like a
+    running task waits for it, one named like a queued task takes it off the queue."""
+    from svmviz.ui import warmup
+
+    tasks = (warmup.Task("studies", "studies", {}, ("st_",)), warmup.Task("path", "path", {"ploo": "0"}, ("nu_",)),
+             warmup.Task("usvc", "usvc", {}, ("usvc_",)))
+    w = warmup._Warmup(tasks=tasks, workers=1)
+    w.start()
+    t0 = time.monotonic()
+    while w.status()["state"]["studies"] != "running" and time.monotonic() - t0 < 30:
+        time.sleep(0.02)
+    assert w.status()["state"]["studies"] == "running"
+    assert w.wait_for("usvc_surfaces", timeout=1.0) < 0.5  # queued: taken over, no wait
+    assert w.status()["state"]["usvc"] == "skipped"
+    waited = w.wait_for("st_x", timeout=120.0)  # running: waits until the worker reports
+    st = w.status()
+    assert st["state"]["studies"] == "done" and st["report"]["studies"]["ok"], st
+    assert waited > 0 or st["report"]["studies"]["seconds"] < 1.0
+    assert w.done["path"].wait(120) and w.status()["state"]["path"] == "done"
+    assert w.status()["report"]["path"]["ok"]
+    w.stop()
+    assert w.wait_for("nothing", timeout=1.0) == pytest.approx(0.0, abs=0.05)  # no task: no wait

@@ -122,6 +122,18 @@ def _stamp_path() -> str | None:
     return os.path.join(cache, f"svmviz-warm-{h.hexdigest()[:16]}")
 
 
+def _die_with_parent() -> None:
+    """In a worker, before it runs (Linux): be sent SIGTERM when the server process ends, however it
+    ends — a worker compiling for minutes must not outlive a stopped server."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 — elsewhere the worker ends at its next task (stdin closed)
+        pass
+
+
 # ------------------------------------------------------------------ the coordinator (server process)
 class _Warmup:
     def __init__(self, tasks=TASKS, workers: int = WORKERS):
@@ -160,7 +172,7 @@ class _Warmup:
                     proc = subprocess.Popen(
                         [sys.executable, "-m", "svmviz.ui.warmup", "--worker"], stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                        env={**os.environ, "SVMVIZ_WARMUP": "0"})
+                        env={**os.environ, "SVMVIZ_WARMUP": "0"}, preexec_fn=_die_with_parent)
                     with self.lock:
                         self.procs.append(proc)
                 proc.stdin.write(task.label + "\n")
@@ -229,6 +241,19 @@ class _Warmup:
             self.done[t.label].wait(max(0.0, timeout - (time.monotonic() - t0)))
         return time.monotonic() - t0
 
+    def stop(self) -> None:
+        """End the worker processes and drop what is queued (server shutdown)."""
+        with self.lock:
+            for label, st in self.state.items():
+                if st == "queued":
+                    self.state[label] = "skipped"
+                    self.done[label].set()
+            self.queue.clear()
+            procs = list(self.procs)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+
     def status(self) -> dict:
         with self.lock:
             return {"state": dict(self.state), "report": dict(self.report)}
@@ -270,6 +295,9 @@ def start() -> _Warmup | None:
             return None
         _WARMUP = _Warmup()
         _WARMUP.start()
+        w = _WARMUP
+        threading.Thread(target=lambda: (threading.main_thread().join(), w.stop()), name="svmviz-warmup-stop",
+                         daemon=True).start()
         return _WARMUP
 
 
