@@ -7,6 +7,11 @@ if ROOT not in sys.path:
 
 import pytest  # noqa: E402
 
+# Streamlit servers started by the browser tests inherit this: no background warm-up of the numba
+# kernels (svmviz/ui/warmup.py) — the tests share one warm cache, and two extra processes opening
+# every page would only compete with what the tests measure. bench/bench_coldstart.py measures it.
+os.environ.setdefault("SVMVIZ_WARMUP", "0")
+
 
 @pytest.fixture(autouse=True)
 def _fresh_streamlit_caches():
