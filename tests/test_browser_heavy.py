@@ -11,49 +11,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 
 import pytest
 
-from .apptest_utils import ROOT
-from .test_browser import ARGS, ARTIFACTS, CHROMIUM, _free_port
+from .test_browser import ARGS, ARTIFACTS, CHROMIUM, start_server, stop_server
 
 pytestmark = pytest.mark.browser
 
 HEAVY = "/Regularization_path?data=banana&n=2000&seed=0&ploo=1&pevals=60&pkernel=rbf&psigma=1"
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _start_server(log_name: str):
-    port = _free_port()
-    log = open(os.path.join(ARTIFACTS, log_name), "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://localhost:{port}"
-    for _ in range(300):
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                return proc, url, log
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    log.close()
-    pytest.fail(f"the app did not answer /_stcore/health within 60 s; see tests/artifacts/{log_name}")
-
-
-def _stop_server(proc, log):
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    log.close()
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -91,12 +59,11 @@ def _seconds_to_idle(pid: int, limit: float = 15.0) -> float:
 def server():
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    proc, url, log = _start_server("streamlit_heavy.log")
+    proc, url, log = start_server("streamlit_heavy.log")
     try:
         yield proc, url
     finally:
-        _stop_server(proc, log)
+        stop_server(proc, log)
 
 
 @pytest.fixture(scope="module")
@@ -105,10 +72,8 @@ def browser():
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+        yield b
+        b.close()
 
 
 def _start_heavy(page, url):
@@ -160,7 +125,7 @@ def test_closing_the_tab_stops_the_computation(server, browser):
 
 
 def test_sigterm_ends_a_busy_server(browser):
-    proc, url, log = _start_server("streamlit_sigterm.log")
+    proc, url, log = start_server("streamlit_sigterm.log")
     try:
         page = browser.new_page()
         _start_heavy(page, url)
@@ -175,4 +140,4 @@ def test_sigterm_ends_a_busy_server(browser):
         assert time.time() - t0 < 8.0
         page.close()
     finally:
-        _stop_server(proc, log)
+        stop_server(proc, log)

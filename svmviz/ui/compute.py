@@ -31,7 +31,6 @@ Every page computes through :func:`cached_compute`::
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 import re
 import sys
