@@ -382,3 +382,33 @@ def test_warmup_worker_runs_a_page_and_computations_wait_for_it():
     assert w.status()["report"]["path"]["ok"]
     w.stop()
     assert w.wait_for("nothing", timeout=1.0) == pytest.approx(0.0, abs=0.05)  # no task: no wait
+
+
+def test_a_visitors_computation_pauses_the_warmup_of_other_pages():
+    """While the server computes for a visitor, the warm-up workers compiling for other pages are
+    stopped (SIGSTOP: no CPU) and start nothing new; they resume afterwards."""
+    import subprocess
+    import sys
+
+    from svmviz.ui import warmup
+
+    w = warmup._Warmup(tasks=(warmup.Task("a", "studies", {}, ("a_",)),), workers=1)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        w.current[0] = ("a", sleeper)  # a worker busy with task "a"
+
+        def state():
+            with open(f"/proc/{sleeper.pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0]
+
+        with w.foreground("other_computation"):
+            time.sleep(0.2)
+            assert state() == "T" and not w.fg_idle.is_set()  # stopped, no new task
+            with w.foreground("a_page"):  # a computation waiting for task "a": its worker runs
+                time.sleep(0.2)
+                assert state() != "T"
+        time.sleep(0.2)
+        assert state() != "T" and w.fg_idle.is_set() and not w.paused
+    finally:
+        sleeper.kill()
+        sleeper.wait()

@@ -230,10 +230,11 @@ class _Job:
             # background warm-up right now — wait for them rather than compile them twice
             from svmviz.ui import warmup
 
-            self.waited = warmup.wait_for(self.name, report=self._waiting)
-            self.message = ""
-            self.check()
-            self.result = self.fn(self.progress)
+            with warmup.foreground(self.name):  # the warm-up of other pages pauses meanwhile
+                self.waited = warmup.wait_for(self.name, report=self._waiting)
+                self.message = ""
+                self.check()
+                self.result = self.fn(self.progress)
             self.check()  # a cancelled job's result is not cached (it may be the stopped remainder)
         except BaseException as exc:  # noqa: BLE001 — handed to the waiting script thread
             self.error = exc

@@ -6,6 +6,7 @@ and draws :mod:`svmviz.figures.path`.
 """
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -133,16 +134,14 @@ def _loo_key(ds, s: Settings, lambdas, te) -> tuple:
     return (ds.X, ds.y, s.kernel, s.sigma, lambdas, None if te is None else (te.X, te.y))
 
 
-def _warm(names) -> bool:
-    """False while the background warm-up still compiles the kernels behind ``names`` (a first
-    start): then the charts come first and the slow part after them."""
-    from svmviz.ui import warmup
+_LOO_DONE = threading.Event()  # a leave-one-out along the path has run in this server process
 
-    st_ = warmup.status()
-    if st_ is None:
-        return True
-    tasks = [t for t in warmup.TASKS if any(n.startswith(p) for n in names for p in t.names)]
-    return all(st_["state"].get(t.label) == "done" for t in tasks)
+
+def _loo_kernels_ready() -> bool:
+    """Whether this process has run leave-one-out along the path before: until then its numba
+    kernels may still have to be compiled (tens of seconds on a fresh install) or loaded, so the
+    path's charts are drawn first and LOO after them."""
+    return _LOO_DONE.is_set()
 
 
 def cached_loo(ds, s: Settings, p, te):
@@ -157,8 +156,13 @@ def compute_loo(ds, s: Settings, p, te):
     Xt = None if te is None else te.X
     yt = None if te is None else te.y
     key = _loo_key(ds, s, lambdas, te)
-    return cached_compute("nu_path_loo", key,
-                          lambda progress: _path.loo_path(p, lambdas, X_test=Xt, y_test=yt, progress=progress),
+
+    def run(progress):
+        out = _path.loo_path(p, lambdas, X_test=Xt, y_test=yt, progress=progress)
+        _LOO_DONE.set()
+        return out
+
+    return cached_compute("nu_path_loo", key, run,
                           progress_text="Leave-one-out: refitting without each support vector…",
                           cost=loo_cost(ds, p, lambdas), optional=True)
 
@@ -251,7 +255,7 @@ def render(ds, s: Settings) -> None:
     loo = None
     if s.loo:
         loo = cached_loo(ds, s, p, te)
-        if loo is None and _warm(("nu_path_loo",)) and \
+        if loo is None and _loo_kernels_ready() and \
                 loo_cost(ds, p, _path.default_loo_lambdas(p, s.loo_evals)).seconds <= LOO_UPFRONT_SECONDS:
             try:
                 loo = compute_loo(ds, s, p, te)

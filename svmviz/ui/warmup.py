@@ -123,13 +123,13 @@ def _stamp_path() -> str | None:
 
 
 def _die_with_parent() -> None:
-    """In a worker, before it runs (Linux): be sent SIGTERM when the server process ends, however it
-    ends — a worker compiling for minutes must not outlive a stopped server."""
+    """In a worker, before it runs (Linux): be killed when the server process ends, however it ends —
+    a worker compiling for minutes (or paused, :meth:`_Warmup.foreground`) must not outlive it."""
     try:
         import ctypes
         import signal
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (also if paused)
     except Exception:  # noqa: BLE001 — elsewhere the worker ends at its next task (stdin closed)
         pass
 
@@ -147,6 +147,12 @@ class _Warmup:
         self.started = time.monotonic()
         self.procs: list[subprocess.Popen] = []
         self.all_ran_in_workers = True
+        self.current: dict[int, tuple] = {}  # worker → (label, process) of the task it runs
+        self.fg_count = 0                     # server computations running now (see foreground)
+        self.fg_keep: set[str] = set()        # tasks they wait for: their workers keep running
+        self.fg_idle = threading.Event()
+        self.fg_idle.set()
+        self.paused: set[int] = set()         # pids stopped with SIGSTOP
 
     def start(self) -> None:
         for i in range(self.workers):
@@ -165,6 +171,7 @@ class _Warmup:
         proc = None
         try:
             while True:
+                self.fg_idle.wait()  # no new task while the server computes for a visitor
                 task = self._next()
                 if task is None:
                     break
@@ -175,6 +182,8 @@ class _Warmup:
                         env={**os.environ, "SVMVIZ_WARMUP": "0"}, preexec_fn=_die_with_parent)
                     with self.lock:
                         self.procs.append(proc)
+                with self.lock:
+                    self.current[i] = (task.label, proc)
                 proc.stdin.write(task.label + "\n")
                 proc.stdin.flush()
                 rep = None
@@ -191,6 +200,7 @@ class _Warmup:
                         rep = got
                 rep["at"] = time.monotonic() - self.started
                 with self.lock:
+                    self.current.pop(i, None)
                     self.report[task.label] = rep
                     self.state[task.label] = "done" if rep.get("ok") else "failed"
                     if not rep.get("ok"):
@@ -240,6 +250,54 @@ class _Warmup:
                 report("compiling the numerical kernels in the background (first start after an install only)")
             self.done[t.label].wait(max(0.0, timeout - (time.monotonic() - t0)))
         return time.monotonic() - t0
+
+    def foreground(self, name: str):
+        """Context of a server computation ``name`` (run for a visitor): the workers compiling for
+        other pages are paused (SIGSTOP) and start no new task until it ends, so that the visitor's
+        page gets the CPU — its own running warm-up task, if any, goes on."""
+        import contextlib
+        import signal
+
+        @contextlib.contextmanager
+        def cm():
+            mine = {t.label for t in self.tasks.values() if any(name.startswith(p) for p in t.names)}
+            with self.lock:
+                self.fg_count += 1
+                self.fg_keep |= mine
+                self.fg_idle.clear()
+                self._pause_others(signal)
+            try:
+                yield
+            finally:
+                with self.lock:
+                    self.fg_count -= 1
+                    if self.fg_count <= 0:
+                        self.fg_count = 0
+                        self.fg_keep.clear()
+                        for pid in list(self.paused):
+                            try:
+                                os.kill(pid, signal.SIGCONT)
+                            except OSError:
+                                pass
+                        self.paused.clear()
+                        self.fg_idle.set()
+
+        return cm()
+
+    def _pause_others(self, signal) -> None:
+        """Pause the workers running a task nobody waits for; let those that are waited for run."""
+        for label, proc in self.current.values():
+            if proc.poll() is not None:
+                continue
+            try:
+                if label in self.fg_keep and proc.pid in self.paused:
+                    os.kill(proc.pid, signal.SIGCONT)
+                    self.paused.discard(proc.pid)
+                elif label not in self.fg_keep and proc.pid not in self.paused:
+                    os.kill(proc.pid, signal.SIGSTOP)
+                    self.paused.add(proc.pid)
+            except OSError:
+                pass
 
     def stop(self) -> None:
         """End the worker processes and drop what is queued (server shutdown)."""
@@ -305,6 +363,14 @@ def wait_for(name: str, timeout: float = 600.0, report: Callable[[str], None] | 
     """See :meth:`_Warmup.wait_for`; 0 when no warm-up runs in this process."""
     w = _WARMUP
     return 0.0 if w is None else w.wait_for(name, timeout, report)
+
+
+def foreground(name: str):
+    """See :meth:`_Warmup.foreground`; does nothing when no warm-up runs in this process."""
+    import contextlib
+
+    w = _WARMUP
+    return contextlib.nullcontext() if w is None else w.foreground(name)
 
 
 def status() -> dict | None:
