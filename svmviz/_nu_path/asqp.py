@@ -1,0 +1,229 @@
+"""Primal active-set QP at fixed class sums (the Simple-ν-SVM step of Loosli & Canu 2006).
+
+``min ½ x'Gx  s.t.  Σ_{y_i = c} x_i fixed (per class),  lo ≤ x ≤ hi``, on the bordered inverse of
+:mod:`svmviz._nu_path.kkt`. It solves the path's derivative QPs (direction ``d = dα/dλ`` over the tied
+points), its corrections when the KKT conditions were lost, the leave-one-out homotopy's pieces and
+the leave-one-out fallback refits.
+
+Each iteration solves the equality-constrained problem on W (iteratively refined against the true
+matrix), steps towards its solution until a member of W blocks (:func:`svmviz._nu_path.events.ratio_test`,
+the ratio test the paths step with), and drops the blocking member exactly onto its bound — or, at
+the working set's optimum, prices the variables outside W and lets the most violating one in.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .config import (DEP_TOL, DIRECTION_SUM_RTOL, DIRECTION_TINY, NO_POINT, QP_MAX_ITER, QP_NUMERICAL,
+                     QP_OK, REFINE_PASSES, REFINE_TARGET, TINY)
+from .events import ratio_test
+from .kkt import add_column, interval_thresholds, minv_add, minv_build, minv_refresh, minv_remove
+
+
+@njit(cache=True)
+def _solve_working_set(K, y, inv_m, grad, Minv, widx, nw, sol, solb, resid, max_refine):
+    """``sol[:nw+2] = −M⁻¹ (0, 0, grad_W)``: the multipliers (sol[0], sol[1]) and the step on W.
+
+    Iterative refinement against the true bordered matrix (K may be nearly singular): up to
+    ``max_refine`` corrections, stopping at the rounding level of the residual's terms, and keeping the
+    best iterate should a correction make things worse (an inaccurate inverse can diverge).
+    """
+    p = nw + 2
+    for a in range(p):
+        acc = 0.0
+        for k in range(nw):
+            acc -= Minv[a, 2 + k] * grad[widx[k]]
+        sol[a] = acc
+    best_err = np.inf
+    for ipass in range(max_refine + 1 if max_refine > 0 else 0):
+        rmax = 0.0
+        scl = 0.0
+        for k in range(nw):
+            i = widx[k]
+            acc = -grad[i] - (sol[0] if y[i] > 0 else sol[1])
+            tsum = abs(grad[i]) + abs(sol[0] if y[i] > 0 else sol[1])
+            for q in range(nw):
+                j = widx[q]
+                v = y[i] * y[j] * K[i, j] * inv_m * sol[2 + q]
+                acc -= v
+                tsum += abs(v)
+            resid[2 + k] = acc
+            rmax = max(rmax, abs(acc))
+            scl = max(scl, tsum)
+        resid[0] = 0.0
+        resid[1] = 0.0
+        cmax = 0.0
+        for k in range(nw):
+            cmax = max(cmax, abs(sol[2 + k]))
+            if y[widx[k]] > 0:
+                resid[0] -= sol[2 + k]
+            else:
+                resid[1] -= sol[2 + k]
+        err = max(rmax / max(scl, TINY), (abs(resid[0]) + abs(resid[1])) / max(cmax, TINY))
+        if err < best_err:
+            best_err = err
+            for a in range(p):
+                solb[a] = sol[a]
+        else:
+            for a in range(p):
+                sol[a] = solb[a]
+            break
+        if err <= REFINE_TARGET or ipass == max_refine:
+            break
+        for a in range(p):
+            acc = 0.0
+            for b in range(p):
+                acc += Minv[a, b] * resid[b]
+            sol[a] += acc
+
+
+@njit(cache=True)
+def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price):
+    """The variable outside W that violates its optimality condition most (beyond ``tol_price``), or
+    NO_POINT at the optimum."""
+    best = NO_POINT
+    bestv = tol_price
+    for j in range(x.shape[0]):
+        if pos[j] >= 0 or skip[j] or not (lo[j] < hi[j]):
+            continue
+        r = grad[j] + (mu0 if y[j] > 0 else mu1)
+        if x[j] <= lo[j]:
+            v = -r
+        elif x[j] >= hi[j]:
+            v = r
+        else:
+            v = abs(r)
+        if v > bestv:
+            bestv = v
+            best = j
+    return best
+
+
+@njit(cache=True)
+def asqp(K, y, inv_m, x, grad, lo, hi, Minv, widx, pos, nw, tol_price, max_iter, max_refine):
+    """min ½ x'Gx s.t. per-class sums fixed (at their current values), lo ≤ x ≤ hi.
+
+    Each working-set solve is refined against the true matrix (up to ``max_refine`` corrections:
+    REFINE_PASSES; LOO_REFINE_PASSES = 0 for the leave-one-out homotopy, whose result is checked
+    against the KKT conditions anyway).
+
+    ``x`` must be feasible, every variable outside W at one of its bounds, ``grad = Gx``, and W must
+    hold at least one point of each class. Modifies x, grad, Minv, widx, pos in place.
+    Returns (status, nw, mu_plus, mu_minus, iterations); at the optimum ``grad_i + mu_{c(i)} = 0``
+    on W, so the class thresholds are ``t_c = −mu_c``.
+    """
+    n = x.shape[0]
+    skip = np.zeros(n, np.bool_)
+    mu0 = 0.0
+    mu1 = 0.0
+    it = 0
+    refreshed = False
+    last_added = NO_POINT
+    sol = np.empty(n + 2)
+    solb = np.empty(n + 2)
+    resid = np.empty(n + 2)
+    z = np.empty(n)
+    dx = np.empty(n)  # the step on W by point (the ratio test's direction)
+    while it < max_iter:
+        it += 1
+        _solve_working_set(K, y, inv_m, grad, Minv, widx, nw, sol, solb, resid, max_refine)
+        dmax = 0.0
+        cs0 = 0.0
+        cs1 = 0.0
+        for k in range(nw):
+            if abs(sol[2 + k]) > dmax:
+                dmax = abs(sol[2 + k])
+            if y[widx[k]] > 0:
+                cs0 += sol[2 + k]
+            else:
+                cs1 += sol[2 + k]
+        if abs(cs0) > DIRECTION_SUM_RTOL * max(dmax, 1.0) or abs(cs1) > DIRECTION_SUM_RTOL * max(dmax, 1.0):
+            if refreshed:
+                return QP_NUMERICAL, nw, mu0, mu1, it
+            minv_refresh(K, y, inv_m, Minv, widx, nw)
+            refreshed = True
+            it -= 1
+            continue
+        refreshed = False
+        mu0 = sol[0]
+        mu1 = sol[1]
+        for k in range(nw):
+            dx[widx[k]] = sol[2 + k]
+        tau, blk, blk_to = ratio_test(y, x, dx, widx, nw, lo, hi, 1.0, DIRECTION_TINY * dmax, np.bool_(True))
+        if tau > 0.0 and dmax > 0.0:
+            for r in range(n):
+                z[r] = 0.0
+            for k in range(nw):
+                w = widx[k]
+                dk = tau * sol[2 + k]
+                if dk == 0.0:
+                    continue
+                x[w] += dk
+                c = dk * y[w] * inv_m
+                for r in range(n):
+                    z[r] += c * K[w, r]
+            for r in range(n):
+                grad[r] += y[r] * z[r]
+        if blk >= 0:
+            if blk == last_added and tau == 0.0:
+                skip[blk] = True  # entered on noise and cannot move: do not cycle on it
+            grad_fix = blk_to - x[blk]
+            x[blk] = blk_to
+            add_column(K, y, inv_m, grad, blk, grad_fix)
+            ok, nw = minv_remove(Minv, widx, pos, nw, blk)
+            if not ok:
+                return QP_NUMERICAL, nw, mu0, mu1, it
+            continue
+        # pricing: the most violating variable outside W enters
+        best = _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price)
+        if best < 0:
+            return QP_OK, nw, mu0, mu1, it
+        ok, nw = minv_add(K, y, inv_m, Minv, widx, pos, nw, best, DEP_TOL)
+        last_added = best
+        if not ok:
+            skip[best] = True
+    return QP_MAX_ITER, nw, mu0, mu1, it
+
+
+@njit(cache=True)
+def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, widx, pos, nw, tol_price, max_iter):
+    """Simple-ν-SVM solve at fixed class sums from a feasible ``x`` (box [0, 1]).
+
+    W is rebuilt from the free points of ``x`` plus, for a class without one, one of its points.
+    ``fixed[i]`` removes a point (its α stays 0). Returns (status, nw, t_plus, t_minus).
+    """
+    n = x.shape[0]
+    lo = np.zeros(n)
+    hi = np.ones(n)
+    for i in range(n):
+        if fixed[i]:
+            hi[i] = 0.0
+    members = np.empty(n, np.int64)
+    nmem = np.int64(0)
+    has = np.zeros(2, np.bool_)
+    for i in range(n):
+        if (not fixed[i]) and x[i] > 0.0 and x[i] < 1.0:
+            members[nmem] = i
+            nmem += 1
+            has[0 if y[i] > 0 else 1] = True
+    for c in range(2):
+        if not has[c]:
+            sgn = 1.0 if c == 0 else -1.0
+            best = NO_POINT
+            for i in range(n):
+                if y[i] == sgn and not fixed[i]:
+                    if best < 0 or grad[i] < grad[best]:
+                        best = i
+            if best < 0:
+                return QP_NUMERICAL, nw, 0.0, 0.0
+            members[nmem] = best
+            nmem += 1
+    ok, nw = minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, DEP_TOL)
+    if not ok:
+        return QP_NUMERICAL, nw, 0.0, 0.0
+    st, nw, mu0, mu1, it = asqp(K, y, inv_m, x, grad, lo, hi, Minv, widx, pos, nw, tol_price, max_iter,
+                                np.int64(REFINE_PASSES))
+    t = np.empty(2)
+    interval_thresholds(y, x, grad, fixed, np.int64(NO_POINT), 0.0, -mu0, -mu1, t)
+    return st, nw, t[0], t[1]

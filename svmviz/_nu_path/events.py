@@ -1,0 +1,152 @@
+"""Event search and the step: the one ratio test and step routine of the path, the LOO homotopy and the QP.
+
+Along a piecewise-linear solution path ``x(θ) = x + θ·d`` (θ = λ on the regularization path, τ on a
+leave-one-out homotopy) the next breakpoint is the nearest event of the four kinds (Loosli & Canu
+2006, Summary): a point of W reaching 0 or 1, or a bound point whose g reaches 0.
+
+- :func:`ratio_test` — the largest step keeping the members of W within their bounds, with the
+  variable that blocks it. The active-set QP (:func:`svmviz._nu_path.asqp.asqp`) takes its steps
+  with it; the path and the homotopy through :func:`step_to_event`.
+- :func:`advance` — one piece of a path: the step to the nearest event, the end of the parameter
+  range, zero-length steps counted, the move with every point that reaches its event within the
+  step tolerance snapped onto it (ties, duplicated points: the path must not lose them). The path
+  follower and the leave-one-out homotopy both step with it; they differ only in the range and the
+  scale of their parameter.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .config import (BOX_SNAP, DIRECTION_TINY, STEP_SNAP_ATOL, STEP_SNAP_RTOL, ZERO_STEPS_PER_POINT,
+                     ZERO_STEPS_SLACK)
+
+
+@njit(cache=True)
+def max_zero_steps(n):
+    """Zero-length steps in a row after which a path with ``n`` points is cycling."""
+    return ZERO_STEPS_PER_POINT * n + ZERO_STEPS_SLACK
+
+
+@njit(cache=True)
+def ratio_test(y, x, d, widx, nw, lo, hi, t_max, tiny, keep_one_per_class):
+    """Largest ``t ≤ t_max`` (and ≥ 0) with ``lo ≤ x + t·d ≤ hi`` on the members of W.
+
+    Components with ``|d_j| ≤ tiny`` are rounding noise and never block. With
+    ``keep_one_per_class`` a member that is the last of its class in W is not a candidate (it cannot
+    leave W: the bordered matrix would be singular). Returns (t, blocking point or NO_POINT, the
+    bound it reaches).
+    """
+    cnt0 = 0
+    cnt1 = 0
+    if keep_one_per_class:
+        for k in range(nw):
+            if y[widx[k]] > 0:
+                cnt0 += 1
+            else:
+                cnt1 += 1
+    t = t_max
+    blk = -1
+    blk_to = 0.0
+    for k in range(nw):
+        j = widx[k]
+        if keep_one_per_class and (cnt0 if y[j] > 0 else cnt1) <= 1:
+            continue
+        dj = d[j]
+        if dj < -tiny:
+            if not lo[j] > -np.inf:
+                continue
+            tk = -(x[j] - lo[j]) / dj
+            bound = lo[j]
+        elif dj > tiny:
+            if not hi[j] < np.inf:
+                continue
+            tk = (hi[j] - x[j]) / dj
+            bound = hi[j]
+        else:
+            continue
+        if tk < t:
+            t = max(tk, 0.0)
+            blk = j
+            blk_to = bound
+    return t, blk, blk_to
+
+
+@njit(cache=True)
+def step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, h, dnorm, epsg, skip):
+    """Largest step ``h`` (at most the given one) before the next event (Loosli & Canu 2006, Summary,
+    four kinds): a point of W reaching its box bound (``box_lo``, ``box_hi``: 0 and 1), or a bound
+    point (not tied, not ``skip``) whose g reaches 0 (its slope dg beyond ``epsg``)."""
+    h, blk, blk_to = ratio_test(y, x, d, widx, nw, box_lo, box_hi, h, DIRECTION_TINY * dnorm, np.bool_(False))
+    for j in range(x.shape[0]):
+        if pos[j] >= 0 or lo[j] < hi[j] or j == skip:
+            continue
+        dg = gd[j] - (dt0 if y[j] > 0 else dt1)
+        if x[j] <= 0.0 and dg < -epsg:
+            hk = max(g[j], 0.0) / (-dg)
+        elif x[j] >= 1.0 and dg > epsg:
+            hk = max(-g[j], 0.0) / dg
+        else:
+            continue
+        if hk < h:
+            h = hk
+    return h
+
+
+@njit(cache=True)
+def move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, tied, skip):
+    """x += h·d on W, snapping every point that reaches its bound within ``htol``; marks as ``tied``
+    the bound points (not ``skip``) whose g reaches 0 within the step."""
+    n = x.shape[0]
+    for j in range(n):
+        tied[j] = False
+    for k in range(nw):
+        j = widx[k]
+        dj = d[j]
+        a = x[j] + h * dj
+        if dj > DIRECTION_TINY * dnorm and (1.0 - x[j]) / dj <= h + htol and a >= 1.0 - BOX_SNAP:
+            a = 1.0
+        elif dj < -DIRECTION_TINY * dnorm and -x[j] / dj <= h + htol and a <= BOX_SNAP:
+            a = 0.0
+        x[j] = min(1.0, max(0.0, a))
+    for j in range(n):
+        if pos[j] >= 0 or lo[j] < hi[j] or j == skip:
+            continue
+        dg = gd[j] - (dt0 if y[j] > 0 else dt1)
+        if x[j] <= 0.0 and dg < -epsg and max(g[j], 0.0) / (-dg) <= h + htol:
+            tied[j] = True
+        elif x[j] >= 1.0 and dg > epsg and max(-g[j], 0.0) / dg <= h + htol:
+            tied[j] = True
+
+
+@njit(cache=True)
+def advance(y, x, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, remaining, param_scale,
+            dnorm, tol_gs, tied, skip, n_zero, max_zero):
+    """One piece of a piecewise-linear path: ``x += h·d``, ``s += h·gd`` up to the nearest event.
+
+    ``d`` is the direction (``gd = G d``, ``dt0``/``dt1`` the thresholds' slopes, ``dnorm = max |d|``),
+    ``remaining`` the rest of the parameter's range, ``param_scale`` the parameter's size (λ on the
+    path, 1 on a homotopy τ ∈ [0, 1]: the absolute part of the step tolerance), ``tol_gs`` the tie
+    tolerance per unit of slope, ``skip`` a fixed point left out of the events (NO_POINT: none).
+    ``n_zero`` counts zero-length steps in a row; beyond ``max_zero`` the path is cycling and nothing
+    moves. Returns (h, at_end, n_zero, ok); ``tied`` marks the bound points that reached g = 0.
+    """
+    epsg = tol_gs * max(1.0, dnorm)
+    h = step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, remaining, dnorm,
+                      epsg, skip)
+    htol = STEP_SNAP_RTOL * max(1.0, h) + STEP_SNAP_ATOL * max(1.0, param_scale)
+    # an event within rounding of the range's end (on the path typically the last points of the
+    # smaller class reaching α = 1) is the end: otherwise a path would stop a few ulps short of it
+    at_end = h >= remaining - htol
+    if at_end:
+        h = remaining
+    if h <= htol:
+        n_zero += 1
+        if n_zero > max_zero:
+            return h, at_end, n_zero, False
+    else:
+        n_zero = 0
+    move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, tied, skip)
+    for j in range(x.shape[0]):
+        s[j] += h * gd[j]
+    return h, at_end, n_zero, True

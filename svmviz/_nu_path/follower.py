@@ -1,0 +1,490 @@
+"""The path follower: ``nu_path_kernel``, the exact ν-SVM regularization path from λ = 0⁺ to λ_max.
+
+Problem (Loosli & Canu 2006, "Dual"; SPEC §4), with ``m`` points::
+
+    min_α ½ α'Gα   s.t.  α'1 = λ,  α'y = 0,  0 ≤ α_i ≤ 1,     G_ij = y_i y_j k(x_i, x_j) / m.
+
+Both equality constraints together say that each class carries half of λ: Σ_{y_i = c} α_i = λ/2.
+
+Path following (Loosli & Canu 2006, Summary). At a breakpoint the solution α(λ) is known. Its right
+derivative ``d = dα/dλ`` solves the *derivative QP*
+
+    min ½ d'Gd   s.t. Σ_{y_i=c} d_i = ½ (each class),  d_i free on E,
+                      d_i ≥ 0 for "tied" points with α_i = 0, g_i = 0,
+                      d_i ≤ 0 for tied points with α_i = 1, g_i = 0,   d_i = 0 for all others,
+
+whose multipliers are ``dt_c = dt_c/dλ``. In the generic case (one point enters or leaves E) this is
+the linear system ``[[G_E, y_E, −1], [y_E', 0, 0], [1', 0, 0]] η = (0, 0, 1)`` of Loosli & Canu
+2006 ("Linear system to solve"); solving it as a QP over the tied points
+(:func:`svmviz._nu_path.asqp.asqp`) is what keeps the path exact when several points reach an event
+at once (ties, duplicated points) — the point the paper warns about ("if a point is missed, the path
+is left"). The step to the next event is :func:`svmviz._nu_path.events.advance`.
+
+Where α is not unique (dependent points, :mod:`svmviz._nu_path.kkt`) f, b and ρ still are. When a class
+has no point strictly inside the box the thresholds are not unique (b and ρ jump); the path takes the
+end of the optimal interval that lets the class continue (``t_c = min_{α_i=0, y_i=c} s_i``) and
+records the jump as two breakpoints at the same λ.
+
+Path lost. At every breakpoint the KKT conditions are checked on ``s = Gα``; a violation beyond
+the tolerance triggers a correction (a Simple-ν-SVM solve at the current λ, warm-started from the
+current groups); if that fails too the kernel stops with ``STATUS_LOST`` and a ``LOST_*`` reason
+(:mod:`svmviz._nu_path.config`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .asqp import asqp, nu_qp_from
+from .config import (CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
+                     CORRECTION_SUM_RTOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
+                     DIRECTION_SUM_RTOL, KKT_CORRECT_FACTOR, LAMBDA_SNAP_RTOL, LOST_CORRECTION,
+                     LOST_DIRECTION_RESIDUAL, LOST_DIRECTION_SOLVE, LOST_NO_PIVOT, LOST_NO_PROGRESS,
+                     LOST_NONE, LOST_WORKING_SET, MINV_REFRESH_EVERY, NO_POINT, QP_NUMERICAL, QP_OK,
+                     REFINE_PASSES, SETTLE_DRIFT, SETTLE_PRICE_FACTOR, STATUS_LOST, STATUS_MAX_BREAKPOINTS,
+                     STATUS_OK, THRESHOLD_JUMP_RTOL)
+from .events import advance, max_zero_steps
+from .kkt import (add_column, exact_s, gram_scale, interval_thresholds, kkt_tol, kkt_violation, minv_refresh,
+                  minv_remove, n_positive, qp_bounds, rebuild_working_set, sync_working_set, thresholds, tie_tolerance)
+
+
+@njit(cache=True)
+def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
+    """Append a breakpoint (the arrays double when full). Returns the arrays and the new count."""
+    if nb >= lam_out.shape[0]:
+        cap = 2 * lam_out.shape[0]
+        l2 = np.empty(cap)
+        a2 = np.empty((cap, alpha_out.shape[1]))
+        t2 = np.empty((cap, 2))
+        l2[:nb] = lam_out[:nb]
+        a2[:nb] = alpha_out[:nb]
+        t2[:nb] = t_out[:nb]
+        lam_out, alpha_out, t_out = l2, a2, t2
+    lam_out[nb] = lam
+    alpha_out[nb, :] = alpha
+    t_out[nb, 0] = t[0]
+    t_out[nb, 1] = t[1]
+    return lam_out, alpha_out, t_out, nb + 1
+
+
+@njit(cache=True)
+def _jumped(t, t_ref, gs, lam):
+    """Whether the thresholds ``t`` differ from ``t_ref`` by more than rounding: a jump of b, ρ."""
+    return (abs(t[0] - t_ref[0]) > kkt_tol(THRESHOLD_JUMP_RTOL, gs, lam)
+            or abs(t[1] - t_ref[1]) > kkt_tol(THRESHOLD_JUMP_RTOL, gs, lam))
+
+
+@njit(cache=True)
+def _snap_lambda(y, x, lam):
+    """A class without free points carries exactly (number of its α = 1) = λ/2: λ is then an even
+    integer, which the accumulated steps only approximate. Snap it (within LAMBDA_SNAP_RTOL)."""
+    n = x.shape[0]
+    for c in range(2):
+        sgn = 1.0 if c == 0 else -1.0
+        free = False
+        cnt = 0
+        for i in range(n):
+            if y[i] == sgn:
+                if x[i] > 0.0 and x[i] < 1.0:
+                    free = True
+                    break
+                if x[i] >= 1.0:
+                    cnt += 1
+        if not free and abs(lam - 2.0 * cnt) <= LAMBDA_SNAP_RTOL * max(1.0, lam):
+            return 2.0 * cnt
+    return lam
+
+
+@njit(cache=True)
+def _fix_class_sums(K, y, inv_m, x, s, half):
+    """Put each class sum back to ``half`` exactly: snapping points to a bound at a common step
+    (within the event tolerance, times a possibly large |dα/dλ|) moves the sums by up to ~1e-9. The
+    difference goes to the free point of the class with the most room; ``s`` follows."""
+    n = x.shape[0]
+    for c in range(2):
+        sgn = 1.0 if c == 0 else -1.0
+        acc = 0.0
+        for i in range(n):
+            if y[i] == sgn:
+                acc += x[i]
+        delta = half - acc
+        if delta == 0.0 or abs(delta) > CLASS_SUM_FIX_RTOL * max(1.0, half):
+            continue
+        best = np.int64(NO_POINT)
+        room = 0.0
+        for i in range(n):
+            if y[i] == sgn and x[i] > 0.0 and x[i] < 1.0:
+                r = 1.0 - x[i] if delta > 0.0 else x[i]
+                if r > room:
+                    room = r
+                    best = i
+        if best >= 0 and room > abs(delta):
+            x[best] += delta
+            add_column(K, y, inv_m, s, best, delta)
+
+
+@njit(cache=True)
+def _settle(K, y, inv_m, alpha, s, t, Minv, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter):
+    """After a step: if g has drifted off 0 on E (beyond SETTLE_DRIFT·scale), re-solve the ν-problem
+    at the current λ by the Simple-ν-SVM active set, warm-started (its first iteration is a Newton
+    correction of α on E; it also handles a point that the correction pushes across its bound).
+    Returns nw.
+
+    Drift comes from points that joined E with a tiny g ≠ 0 (ties are detected to a tolerance)
+    and from the residuals of directions on a nearly singular G_EE (ρ ≈ 0: data almost separable
+    in feature space); correcting before the breakpoint is recorded keeps every recorded α at the
+    accuracy of a fresh solve.
+    """
+    n = alpha.shape[0]
+    has0 = False
+    has1 = False
+    drift = 0.0
+    for i in range(n):
+        if alpha[i] > 0.0 and alpha[i] < 1.0:
+            if y[i] > 0:
+                has0 = True
+            else:
+                has1 = True
+            drift = max(drift, abs(s[i] - (t[0] if y[i] > 0 else t[1])))
+    if not (has0 and has1) or drift <= SETTLE_DRIFT * scale:
+        return nw
+    # W = the free points: members that reached a bound leave (the active set re-adds what it needs)
+    k = 0
+    while k < nw:
+        i = widx[k]
+        if not (alpha[i] > 0.0 and alpha[i] < 1.0):
+            ok, nw = minv_remove(Minv, widx, pos, nw, i)
+            if not ok:
+                return nw
+        else:
+            k += 1
+    c0 = False
+    c1 = False
+    for k in range(nw):
+        if y[widx[k]] > 0:
+            c0 = True
+        else:
+            c1 = True
+    if not (c0 and c1):
+        return nw
+    exact_s(K, y, inv_m, alpha, s)
+    st, nw, mu0, mu1, it = asqp(K, y, inv_m, alpha, s, box_lo, box_hi, Minv, widx, pos, nw,
+                                SETTLE_PRICE_FACTOR * tol * scale, max_iter, np.int64(REFINE_PASSES))
+    thresholds(y, alpha, s, t)
+    return nw
+
+
+@njit(cache=True)
+def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, widx, pos, nw, nofix, max_qp_iter):
+    """The KKT check at a breakpoint and, where it fails beyond KKT_CORRECT_FACTOR·tol even with s
+    recomputed exactly, the Simple-ν-SVM correction at λ.
+
+    Returns (violation found (relative), corrected, ok, nw); ok False: the correction failed.
+    """
+    viol = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
+    if not (viol > KKT_CORRECT_FACTOR * tol and lam > 0.0):
+        return viol, False, True, nw
+    exact_s(K, y, inv_m, alpha, s)
+    thresholds(y, alpha, s, t)
+    viol2 = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
+    if not viol2 > KKT_CORRECT_FACTOR * tol:
+        return viol, False, True, nw
+    qst, nw, t0, t1 = nu_qp_from(K, y, inv_m, alpha, s, nofix, Minv, widx, pos, nw, kkt_tol(tol, gs, lam),
+                                 max_qp_iter)
+    exact_s(K, y, inv_m, alpha, s)
+    thresholds(y, alpha, s, t)
+    viol2 = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
+    sp = 0.0
+    sn = 0.0
+    for i in range(alpha.shape[0]):
+        if y[i] > 0:
+            sp += alpha[i]
+        else:
+            sn += alpha[i]
+    if (abs(sp - 0.5 * lam) > CORRECTION_SUM_RTOL * max(1.0, lam)
+            or abs(sn - 0.5 * lam) > CORRECTION_SUM_RTOL * max(1.0, lam)):
+        qst = QP_NUMERICAL
+    return viol, True, qst == QP_OK and not viol2 > KKT_CORRECT_FACTOR * tol, nw
+
+
+@njit(cache=True)
+def _pivots(K, y, alpha, lam, g, lo, hi, want, piv):
+    """The working set wanted for the derivative QP: the free points, plus a pivot per class without
+    one (its α = 0 point of smallest g that may move; at λ = 0 the closest pair of opposite classes in
+    feature space, the start of the hull problem). ``piv`` gets one point per class.
+    Returns False if a class has no point that can enter."""
+    n = alpha.shape[0]
+    for i in range(n):
+        want[i] = alpha[i] > 0.0 and alpha[i] < 1.0
+    piv[0] = NO_POINT
+    piv[1] = NO_POINT
+    for c in range(2):
+        sgn = 1.0 if c == 0 else -1.0
+        f = -1
+        for i in range(n):
+            if y[i] == sgn and want[i]:
+                f = i
+                break
+        if f >= 0:
+            piv[c] = f
+            continue
+        if lam == 0.0:
+            continue  # chosen below as the closest pair
+        best = -1
+        for i in range(n):
+            if y[i] == sgn and alpha[i] <= 0.0 and lo[i] < hi[i]:
+                if best < 0 or g[i] < g[best]:
+                    best = i
+        if best < 0:
+            return False
+        piv[c] = best
+        want[best] = True
+    if lam == 0.0:
+        bestv = np.inf
+        for i in range(n):
+            if y[i] < 0:
+                continue
+            for j in range(n):
+                if y[j] > 0:
+                    continue
+                v = K[i, i] + K[j, j] - 2.0 * K[i, j]
+                if v < bestv:
+                    bestv = v
+                    piv[0] = i
+                    piv[1] = j
+        want[piv[0]] = True
+        want[piv[1]] = True
+    return True
+
+
+@njit(cache=True)
+def _start_direction(K, y, inv_m, d, gd, piv):
+    """A feasible start of the derivative QP: ½ on the pivot of each class (``gd = G d``)."""
+    for i in range(d.shape[0]):
+        d[i] = 0.0
+        gd[i] = 0.0
+    d[piv[0]] = 0.5
+    d[piv[1]] = 0.5
+    add_column(K, y, inv_m, gd, piv[0], 0.5)
+    add_column(K, y, inv_m, gd, piv[1], 0.5)
+
+
+@njit(cache=True)
+def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
+    """Residual check of a direction (a stale inverse shows here): G d = dt on W and class sums of d
+    equal to ½. Returns (ok, max |d|)."""
+    dnorm = 0.0
+    for i in range(d.shape[0]):
+        dnorm = max(dnorm, abs(d[i]))
+    res = 0.0
+    cs0 = -0.5
+    cs1 = -0.5
+    for i in range(d.shape[0]):
+        if y[i] > 0:
+            cs0 += d[i]
+        else:
+            cs1 += d[i]
+    for k in range(nw):
+        i = widx[k]
+        res = max(res, abs(gd[i] - (dt0 if y[i] > 0 else dt1)))
+    good = (res <= DIRECTION_RESIDUAL_RTOL * gs * max(1.0, dnorm)
+            and abs(cs0) <= DIRECTION_SUM_RTOL * max(1.0, dnorm) and abs(cs1) <= DIRECTION_SUM_RTOL * max(1.0, dnorm))
+    return good, dnorm
+
+
+@njit(cache=True)
+def _direction(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter):
+    """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
+
+    A direction whose residual is large is solved again on a refactorized (LU) inverse; if the solve
+    breaks down (W nearly singular: K with eigenvalues near rounding), W is rebuilt once treating
+    nearly dependent points as dependent (DEP_TOL_RETRY). Returns (reason, nw, dt0, dt1, max |d|),
+    reason LOST_NONE or why no direction was found.
+    """
+    qst = QP_OK
+    good = False
+    dt0 = 0.0
+    dt1 = 0.0
+    dnorm = 0.0
+    for rebuild in range(2):
+        if rebuild == 1:
+            okb, nw = rebuild_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, DEP_TOL_RETRY)
+            if not okb:
+                break
+            minv_refresh(K, y, inv_m, Minv, widx, nw)
+        good = False
+        _start_direction(K, y, inv_m, d, gd, piv)
+        qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, widx, pos, nw, tol * gs, max_qp_iter,
+                                     np.int64(REFINE_PASSES))
+        if qst != QP_OK:
+            continue
+        dt0 = -mu0
+        dt1 = -mu1
+        for attempt in range(2):
+            good, dnorm = _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs)
+            if good or attempt == 1:
+                break
+            minv_refresh(K, y, inv_m, Minv, widx, nw)
+            _start_direction(K, y, inv_m, d, gd, piv)  # restart (feasible) with the refreshed inverse
+            qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, widx, pos, nw, tol * gs,
+                                         max_qp_iter, np.int64(REFINE_PASSES))
+            dt0 = -mu0
+            dt1 = -mu1
+            if qst != QP_OK:
+                break
+        if qst == QP_OK and good:
+            break
+    if qst != QP_OK:
+        return LOST_DIRECTION_SOLVE, nw, dt0, dt1, dnorm
+    if not good:
+        return LOST_DIRECTION_RESIDUAL, nw, dt0, dt1, dnorm
+    return LOST_NONE, nw, dt0, dt1, dnorm
+
+
+@njit(cache=True)
+def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
+    """Free or tied points left out of W (dependent) although their g moves off 0 (diagnostic)."""
+    cnt = 0
+    for i in range(alpha.shape[0]):
+        if pos[i] < 0 and lo[i] < hi[i] and d[i] == 0.0:
+            dg = gd[i] - (dt0 if y[i] > 0 else dt1)
+            if alpha[i] > 0.0 and alpha[i] < 1.0 and abs(dg) > DEPENDENT_SKIP_FACTOR * tol * gs * max(1.0, dnorm):
+                cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
+    """Follow the ν-SVM path from λ = 0⁺ (sparse end) to λ_max = 2·min(n₊, n₋).
+
+    Parameters: K (m, m) kernel matrix, y (m,) ±1, max_breakpoints, tol (relative tolerance, e.g.
+    1e-9), refresh (recompute s = Gα exactly every this many breakpoints), max_qp_iter.
+
+    Returns (lambdas (T,), alphas (T, m), thresholds (T, 2) = (t₊, t₋), status, n_corrections,
+    max_kkt_violation (relative), n_dependent_skips, reason) — ``status`` one of STATUS_*,
+    ``reason`` why a lost path was lost (LOST_*, words in ``LOST_REASONS``), LOST_NONE otherwise.
+    """
+    n = K.shape[0]
+    inv_m = 1.0 / n
+    npos = n_positive(y)
+    nneg = n - npos
+    lam_max = 2.0 * min(npos, nneg)
+    gs = gram_scale(K, inv_m)
+    cap0 = max(CAPACITY_MIN, CAPACITY_PER_POINT * n + CAPACITY_EXTRA)
+    lam_out = np.empty(cap0)
+    alpha_out = np.empty((cap0, n))
+    t_out = np.empty((cap0, 2))
+    alpha = np.zeros(n)
+    s = np.zeros(n)
+    t = np.zeros(2)
+    lam = 0.0
+    nb = np.int64(0)
+    lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
+
+    Minv = np.zeros((n + 2, n + 2))
+    widx = np.empty(n, np.int64)
+    pos = -np.ones(n, np.int64)
+    nw = np.int64(0)
+    d = np.zeros(n)
+    gd = np.zeros(n)
+    lo = np.zeros(n)
+    hi = np.zeros(n)
+    g = np.zeros(n)
+    tied = np.zeros(n, np.bool_)
+    members = np.empty(n, np.int64)
+    want = np.zeros(n, np.bool_)
+    nofix = np.zeros(n, np.bool_)
+    piv = np.empty(2, np.int64)
+    box_lo = np.zeros(n)
+    box_hi = np.ones(n)
+    t_end = np.zeros(2)
+    status = STATUS_OK
+    reason = LOST_NONE
+    n_corr = 0
+    max_viol = 0.0
+    n_dep = 0
+    n_zero = np.int64(0)
+    max_zero = max_zero_steps(n)
+    no_point = np.int64(NO_POINT)
+    step_count = 0
+    while True:
+        # ---- thresholds (and a jump of b, ρ when a class has no free point) -------------------
+        if not thresholds(y, alpha, s, t):
+            break  # a class is full: λ = λ_max
+        if nb > 1 and _jumped(t, t_end, gs, lam):
+            lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
+        # ---- KKT check, Simple-ν-SVM correction if the path was left --------------------------
+        viol, corrected, ok, nw = _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, widx, pos, nw,
+                                               nofix, max_qp_iter)
+        if viol > max_viol:
+            max_viol = viol
+        if corrected:
+            n_corr += 1
+            if not ok:
+                status = STATUS_LOST
+                reason = LOST_CORRECTION
+                break
+            lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
+        # ---- bounds of the derivative QP, working set: free points plus one pivot per class ---
+        qp_bounds(y, alpha, s, t, tied, tie_tolerance(s, tol, gs, lam), g, lo, hi)
+        if not _pivots(K, y, alpha, lam, g, lo, hi, want, piv):
+            status = STATUS_LOST
+            reason = LOST_NO_PIVOT
+            break
+        ok, nw = sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members)
+        if not ok:
+            status = STATUS_LOST
+            reason = LOST_WORKING_SET
+            break
+        # ---- the derivative QP ------------------------------------------------------------------
+        why, nw, dt0, dt1, dnorm = _direction(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, d, gd,
+                                              lo, hi, gs, tol, max_qp_iter)
+        if why != LOST_NONE:
+            status = STATUS_LOST
+            reason = why
+            break
+        n_dep += _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm)
+        # ---- step to the nearest event (Loosli & Canu 2006, Summary, four kinds) -------------------
+        h, at_end, n_zero, ok = advance(y, alpha, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos,
+                                        nw, lam_max - lam, lam, dnorm, tol * gs, tied, no_point, n_zero,
+                                        max_zero)
+        if not ok:
+            status = STATUS_LOST
+            reason = LOST_NO_PROGRESS
+            break
+        t[0] += h * dt0
+        t[1] += h * dt1
+        lam = lam_max if at_end else lam + h
+        if not at_end:
+            lam = _snap_lambda(y, alpha, lam)
+        else:  # at λ_max the smaller class is full: every α of it is exactly 1
+            for i in range(n):
+                if (y[i] > 0 and npos * 2.0 == lam_max) or (y[i] < 0 and nneg * 2.0 == lam_max):
+                    alpha[i] = 1.0
+        step_count += 1
+        if refresh > 0 and step_count % refresh == 0:
+            exact_s(K, y, inv_m, alpha, s)
+        if step_count % MINV_REFRESH_EVERY == 0:
+            minv_refresh(K, y, inv_m, Minv, widx, nw)
+        if not at_end:
+            nw = _settle(K, y, inv_m, alpha, s, t, Minv, widx, pos, nw, kkt_tol(1.0, gs, lam), tol, box_lo,
+                         box_hi, max_qp_iter)
+            _fix_class_sums(K, y, inv_m, alpha, s, 0.5 * lam)
+        t_end[0] = t[0]
+        t_end[1] = t[1]
+        if at_end:
+            # the left limit (the thresholds the last segment ends with), then, where a class has no
+            # free point at λ_max, a jump to the midpoint of its optimal interval (libsvm's choice)
+            lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
+            exact_s(K, y, inv_m, alpha, s)
+            tt = np.empty(2)
+            interval_thresholds(y, alpha, s, nofix, no_point, 0.0, t[0], t[1], tt)
+            if _jumped(tt, t, gs, lam):
+                lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, tt)
+            break
+        lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
+        if nb >= max_breakpoints:
+            status = STATUS_MAX_BREAKPOINTS
+            break
+    return (lam_out[:nb].copy(), alpha_out[:nb].copy(), t_out[:nb].copy(), status, n_corr,
+            max_viol, n_dep, reason)

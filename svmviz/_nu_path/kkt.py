@@ -1,0 +1,418 @@
+"""The KKT system of the ν-problem: bordered inverse with rank-one updates, working set, thresholds.
+
+With ``s = Gα`` and one threshold per class ``t_c`` (``t_+ = ρ − b``, ``t_− = ρ + b``), the KKT
+conditions of the ν-problem (Loosli & Canu 2006, "Dual"; SPEC §4) are
+
+    g_i = s_i − t_{y_i} ≥ 0 on R (α = 0),  = 0 on E (0 < α < 1),  ≤ 0 on L (α = 1).
+
+Every direction solve works on the working set W (the free points, plus a pivot per class without
+one) through the inverse of the bordered KKT matrix ``M = [[0, C'], [C, G_WW]]`` (``C`` = class
+indicators of W), ordered [constraint +, constraint −, members of W in ``widx`` order] and kept by
+rank-one updates (:func:`minv_add`, :func:`minv_remove`), refactorized by LU when the updates have
+drifted (:func:`minv_refresh`).
+
+Singular systems. A point whose column is linearly dependent on W (duplicated points; more margin
+points than a linear kernel's rank) cannot enter: its Schur complement is ~0 (``DEP_TOL``). It is not
+needed — the solution restricted to W reaches the same G·d, hence the same decision function and
+thresholds — and it stays "tied" (g = 0) until the points it depends on leave W.
+
+Integers passed to another kernel are made ``np.int64`` (never a literal or a constant): numba
+compiles one specialization of the callee per literal value it is called with.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .config import DEP_TOL, NO_POINT, TIE_SCALE_FLOOR, TINY
+
+
+# ----------------------------------------------------------------------------------------------
+# Scales
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def gram_scale(K, inv_m):
+    """``max_i G_ii`` (= max_i K_ii / m): the size of the problem's numbers per unit of λ."""
+    gs = 0.0
+    for i in range(K.shape[0]):
+        if K[i, i] * inv_m > gs:
+            gs = K[i, i] * inv_m
+    return gs
+
+
+@njit(cache=True)
+def n_positive(y):
+    """The number of points with label +1."""
+    npos = 0
+    for i in range(y.shape[0]):
+        if y[i] > 0:
+            npos += 1
+    return npos
+
+
+@njit(cache=True)
+def kkt_tol(rtol, gs, lam):
+    """``rtol · max G_ii · max(λ, 1)``: a relative tolerance on the scale of s, the thresholds and
+    the gradients at λ (``kkt_tol(1.0, gs, lam)`` is the scale itself)."""
+    return rtol * gs * max(lam, 1.0)
+
+
+@njit(cache=True)
+def tie_tolerance(s, tol, gs, lam):
+    """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``."""
+    smax = 0.0
+    for i in range(s.shape[0]):
+        smax = max(smax, abs(s[i]))
+    return tol * max(smax, kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+
+
+# ----------------------------------------------------------------------------------------------
+# s = Gα
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def add_column(K, y, inv_m, grad, j, coef):
+    """grad += coef · G[:, j]."""
+    c = coef * y[j] * inv_m
+    if c == 0.0:
+        return
+    for r in range(grad.shape[0]):
+        grad[r] += c * y[r] * K[j, r]
+
+
+@njit(cache=True)
+def exact_s(K, y, inv_m, alpha, s):
+    """s = Gα from scratch (the updates along a path accumulate rounding)."""
+    n = alpha.shape[0]
+    for r in range(n):
+        s[r] = 0.0
+    for j in range(n):
+        if alpha[j] != 0.0:
+            add_column(K, y, inv_m, s, j, alpha[j])
+
+
+# ----------------------------------------------------------------------------------------------
+# Bordered KKT inverse: ordering [constraint +, constraint −, W members in widx order]
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def minv_add(K, y, inv_m, Minv, widx, pos, nw, j, dep_tol):
+    """Border the inverse with point ``j``. Returns (ok, new nw); ok False if j is dependent (its
+    Schur complement below ``dep_tol`` times its diagonal)."""
+    p = nw + 2
+    v = np.empty(p)
+    if y[j] > 0:
+        v[0] = 1.0
+        v[1] = 0.0
+    else:
+        v[0] = 0.0
+        v[1] = 1.0
+    for k in range(nw):
+        w = widx[k]
+        v[2 + k] = y[w] * y[j] * K[w, j] * inv_m
+    delta = K[j, j] * inv_m
+    u = np.empty(p)
+    for a in range(p):
+        acc = 0.0
+        for b in range(p):
+            acc += Minv[a, b] * v[b]
+        u[a] = acc
+    sig = delta
+    for a in range(p):
+        sig -= v[a] * u[a]
+    if not (abs(sig) > dep_tol * delta):
+        return False, nw
+    inv = 1.0 / sig
+    for a in range(p):
+        ua = u[a] * inv
+        for b in range(p):
+            Minv[a, b] += ua * u[b]
+        Minv[a, p] = -ua
+        Minv[p, a] = -ua
+    Minv[p, p] = inv
+    widx[nw] = j
+    pos[j] = nw
+    return True, nw + 1
+
+
+@njit(cache=True)
+def minv_remove(Minv, widx, pos, nw, j):
+    """Remove point ``j`` from W. Returns (ok, new nw)."""
+    k = pos[j]
+    p = nw + 2
+    a = 2 + k
+    last = p - 1
+    if a != last:
+        for r in range(p):
+            tmp = Minv[r, a]
+            Minv[r, a] = Minv[r, last]
+            Minv[r, last] = tmp
+        for c in range(p):
+            tmp = Minv[a, c]
+            Minv[a, c] = Minv[last, c]
+            Minv[last, c] = tmp
+        moved = widx[nw - 1]
+        widx[k] = moved
+        pos[moved] = k
+    d = Minv[last, last]
+    if not (abs(d) > TINY):
+        return False, nw
+    for r in range(last):
+        f = Minv[r, last] / d
+        if f != 0.0:
+            for c in range(last):
+                Minv[r, c] -= f * Minv[last, c]
+    pos[j] = NO_POINT
+    return True, nw - 1
+
+
+@njit(cache=True)
+def minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, dep_tol):
+    """Rebuild W and its inverse from ``members[:nmem]`` (must hold both classes).
+
+    Dependent members are left out. Returns (ok, nw).
+    """
+    for k in range(nw):
+        pos[widx[k]] = NO_POINT
+    a = np.int64(NO_POINT)
+    b = np.int64(NO_POINT)
+    for q in range(nmem):
+        j = members[q]
+        if y[j] > 0 and a < 0:
+            a = j
+        if y[j] < 0 and b < 0:
+            b = j
+    if a < 0 or b < 0:
+        return False, np.int64(0)
+    M = np.zeros((4, 4))
+    M[0, 2] = 1.0
+    M[2, 0] = 1.0
+    M[1, 3] = 1.0
+    M[3, 1] = 1.0
+    M[2, 2] = K[a, a] * inv_m
+    M[3, 3] = K[b, b] * inv_m
+    M[2, 3] = -K[a, b] * inv_m
+    M[3, 2] = -K[a, b] * inv_m
+    # closed-form inverse of [[0, I], [I, H]] is [[-H, I], [I, 0]]
+    for r in range(4):
+        for c in range(4):
+            Minv[r, c] = 0.0
+    Minv[0, 0] = -M[2, 2]
+    Minv[0, 1] = -M[2, 3]
+    Minv[1, 0] = -M[3, 2]
+    Minv[1, 1] = -M[3, 3]
+    Minv[0, 2] = 1.0
+    Minv[1, 3] = 1.0
+    Minv[2, 0] = 1.0
+    Minv[3, 1] = 1.0
+    widx[0] = a
+    widx[1] = b
+    pos[a] = 0
+    pos[b] = 1
+    nw = np.int64(2)
+    for q in range(nmem):
+        j = members[q]
+        if j == a or j == b or pos[j] >= 0:
+            continue
+        ok, nw = minv_add(K, y, inv_m, Minv, widx, pos, nw, j, dep_tol)
+    return True, nw
+
+
+@njit(cache=True)
+def minv_refresh(K, y, inv_m, Minv, widx, nw):
+    """Recompute the inverse of the current bordered matrix by LU (removes accumulated error)."""
+    p = nw + 2
+    M = np.zeros((p, p))
+    for k in range(nw):
+        i = widx[k]
+        c = 0 if y[i] > 0 else 1
+        M[c, 2 + k] = 1.0
+        M[2 + k, c] = 1.0
+        for q in range(nw):
+            j = widx[q]
+            M[2 + k, 2 + q] = y[i] * y[j] * K[i, j] * inv_m
+    try:
+        Mi = np.linalg.inv(M)
+    except Exception:  # exactly singular in floating point: keep the updated inverse
+        return False
+    for a in range(p):
+        for b in range(p):
+            Minv[a, b] = Mi[a, b]
+    return True
+
+
+# ----------------------------------------------------------------------------------------------
+# The working set
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def rebuild_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, dep_tol):
+    """Factorize W afresh: the two pivots first (one per class), then every other wanted point.
+    Returns (ok, nw)."""
+    n = K.shape[0]
+    nmem = np.int64(0)
+    for c in range(2):
+        members[nmem] = piv[c]
+        nmem += 1
+    for j in range(n):
+        if want[j] and j != piv[0] and j != piv[1]:
+            members[nmem] = j
+            nmem += 1
+    return minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, dep_tol)
+
+
+@njit(cache=True)
+def sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members):
+    """Make W the wanted points by rank-one updates of the bordered inverse — additions first (each
+    class keeps a member), then removals — or, if an update breaks down, by a rebuild.
+    Returns (ok, nw)."""
+    n = K.shape[0]
+    ok = True
+    for j in range(n):
+        if want[j] and pos[j] < 0:
+            ok2, nw = minv_add(K, y, inv_m, Minv, widx, pos, nw, j, DEP_TOL) if nw >= 2 else (False, nw)
+            if not ok2:
+                ok = False
+                break
+    if ok:
+        k = 0
+        while k < nw:
+            j = widx[k]
+            if not want[j]:
+                ok, nw = minv_remove(Minv, widx, pos, nw, j)
+                if not ok:
+                    break
+            else:
+                k += 1
+    if not ok:
+        ok, nw = rebuild_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, DEP_TOL)
+    return ok, nw
+
+
+@njit(cache=True)
+def base_without(y, i, Minv0, widx0, nw0, Minv, widx, pos):
+    """Copy a working set (``Minv0``, ``widx0[:nw0]``) into ``Minv``, ``widx``, ``pos`` and remove
+    point i from it. Returns (ok, nw); ok is False when i is its class's only member of W (removing it
+    would leave the bordered matrix singular) or the removal broke down."""
+    p0 = nw0 + 2
+    for a in range(p0):
+        for b in range(p0):
+            Minv[a, b] = Minv0[a, b]
+    for k in range(nw0):
+        widx[k] = widx0[k]
+        pos[widx0[k]] = k
+    if pos[i] < 0:
+        return True, nw0
+    cnt_c = 0
+    for k in range(nw0):
+        if y[widx[k]] == y[i]:
+            cnt_c += 1
+    if cnt_c <= 1:
+        return False, nw0
+    return minv_remove(Minv, widx, pos, nw0, i)
+
+
+# ----------------------------------------------------------------------------------------------
+# Thresholds and the KKT conditions
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def thresholds(y, alpha, s, t):
+    """Class thresholds from the free points (mean), else the smallest s among α = 0 points.
+
+    Returns False when a class has neither (it is full: λ = 2 n_c).
+    """
+    n = alpha.shape[0]
+    for c in range(2):
+        sgn = 1.0 if c == 0 else -1.0
+        acc = 0.0
+        cnt = 0
+        mn = np.inf
+        for i in range(n):
+            if y[i] != sgn:
+                continue
+            if alpha[i] > 0.0 and alpha[i] < 1.0:
+                acc += s[i]
+                cnt += 1
+            elif alpha[i] <= 0.0 and s[i] < mn:
+                mn = s[i]
+        if cnt > 0:
+            t[c] = acc / cnt
+        elif mn < np.inf:
+            t[c] = mn
+        else:
+            return False
+    return True
+
+
+@njit(cache=True)
+def interval_thresholds(y, x, s, fixed, skip, eps, t0, t1, t):
+    """Thresholds at an optimum: per class the mean of s over its free points, else the midpoint of
+    its optimal interval [max_{α=1} s, min_{α=0} s] (libsvm's choice, so results compare), or its
+    finite end if one side is empty; ``t0``/``t1`` for a class with no point at all.
+
+    Points with ``fixed[i]`` (``fixed`` may be empty) and point ``skip`` (NO_POINT: none) are left
+    out; α within ``eps`` of a bound counts as bound."""
+    n = x.shape[0]
+    nf = fixed.shape[0]
+    t[0] = t0
+    t[1] = t1
+    for c in range(2):
+        sgn = 1.0 if c == 0 else -1.0
+        acc = 0.0
+        cnt = 0
+        lo = -np.inf
+        up = np.inf
+        for i in range(n):
+            if y[i] != sgn or i == skip or (nf > 0 and fixed[i]):
+                continue
+            if x[i] > eps and x[i] < 1.0 - eps:
+                acc += s[i]
+                cnt += 1
+            elif x[i] >= 1.0 - eps:
+                if s[i] > lo:
+                    lo = s[i]
+            elif s[i] < up:
+                up = s[i]
+        if cnt > 0:
+            t[c] = acc / cnt
+        elif lo > -np.inf and up < np.inf:
+            t[c] = 0.5 * (lo + up)
+        elif lo > -np.inf:
+            t[c] = lo
+        elif up < np.inf:
+            t[c] = up
+
+
+@njit(cache=True)
+def kkt_violation(y, alpha, s, t):
+    """Largest violation of the KKT conditions (−g on R, g on L, |g| on E)."""
+    v = 0.0
+    for i in range(alpha.shape[0]):
+        g = s[i] - (t[0] if y[i] > 0 else t[1])
+        if alpha[i] <= 0.0:
+            e = -g
+        elif alpha[i] >= 1.0:
+            e = g
+        else:
+            e = abs(g)
+        if e > v:
+            v = e
+    return v
+
+
+@njit(cache=True)
+def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
+    """g = s − t_c and the bounds of the derivative QP: free on E, d ≥ 0 for tied α = 0 points,
+    d ≤ 0 for tied α = 1 points, d = 0 for the rest."""
+    for i in range(alpha.shape[0]):
+        g[i] = s[i] - (t[0] if y[i] > 0 else t[1])
+        a = alpha[i]
+        if a > 0.0 and a < 1.0:
+            lo[i] = -np.inf
+            hi[i] = np.inf
+        elif a <= 0.0 and (g[i] <= tolg or tied[i]):
+            lo[i] = 0.0
+            hi[i] = np.inf
+        elif a >= 1.0 and (g[i] >= -tolg or tied[i]):
+            lo[i] = -np.inf
+            hi[i] = 0.0
+        else:
+            lo[i] = 0.0
+            hi[i] = 0.0
