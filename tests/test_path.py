@@ -119,6 +119,8 @@ def check_optimal(K, y, alpha, t, lam, m, where=""):
     path's documented tolerance ``tol · max G_ii · max(λ, 1)``."""
     s = y * (K @ (y * alpha)) / m
     eps = TOL * kkt_scale(K, lam, m)
+    # the kernel puts each class sum back to λ/2 after every step and snaps λ: what is left is rounding
+    # (measured ≤ 6e-14·max(1, λ) on the four data sets and 60 random problems of the hypothesis kind)
     assert nv.feasibility_error(y, alpha, lam) <= 1e-12 * max(1.0, lam), where
     assert nv.kkt_gap(K, y, alpha, m) <= eps, (where, nv.kkt_gap(K, y, alpha, m), eps)
     for k, (lo, hi) in enumerate(nv.threshold_intervals(K, y, alpha, m)):
@@ -164,6 +166,7 @@ def test_path_matches_nusvc_at_and_between_breakpoints(name):
         assert np.all(np.abs(s - s_ref) <= tol_s), (name, lam, np.abs(s - s_ref).max())
         gap_ref = nv.kkt_gap(K, y, nv.snap(a_ref), m)
         if conv and gap_ref < 1e-8 * scale:  # libsvm at its best: plain agreement
+            # libsvm's kernel cache is single precision (ε₃₂ = 6e-8): 1e-6 is ~16 ε₃₂ (measured ≤ 1.2e-8)
             np.testing.assert_allclose(s, s_ref, atol=1e-6 * scale, rtol=0)
         # the kernel part of the decision function on fresh points: |k(x)'Δ(αy)|/m ≤ sqrt(k(x,x)/K_ii)·tol_s
         kg = Kg @ (y * (a - a_ref)) / m
@@ -201,6 +204,7 @@ def test_every_breakpoint_is_optimal_and_jumps_stay_in_the_interval(name):
         np.testing.assert_array_equal(p.alphas[k], p.alphas[k + 1])
     if name != "banana":  # jumps happen at even λ (λ/2 bounded points fill a class exactly)
         assert jumps.size >= 1
+        # λ is snapped onto the even integer there (config.LAMBDA_SNAP_RTOL): measured exactly even
         np.testing.assert_allclose(p.lambdas[jumps], 2 * np.round(p.lambdas[jumps] / 2), rtol=1e-10)
 
 
@@ -213,6 +217,7 @@ def test_path_starts_at_the_hull_solution_and_ends_full():
     assert lam1 >= 2 - 1e-12
     s_hat = y * (K @ (y * a_hat)) / m
     s1 = y * (K @ (y * p.alphas[1])) / m
+    # the interior-point reference stops at ~1e-16 relative gap, s to ~sqrt of it (measured 3e-12)
     np.testing.assert_allclose(s1 / lam1, s_hat, atol=1e-9 * np.abs(s_hat).max())
     assert np.all(p.alphas[-1] == 1.0)  # balanced classes: λ_max = m, every point bounded
     assert np.all(p.groups[-1] == GROUP_L) and np.all(p.groups[0] == GROUP_R)
@@ -258,7 +263,7 @@ def test_kkt_along_the_path_on_random_problems(problem):
     assert p.lambdas[-1] == p.lambda_max == 2 * min(np.sum(y > 0), np.sum(y < 0))
     for k in range(1, p.n_breakpoints):
         check_optimal(K, y, p.alphas[k], p.thresholds[k], p.lambdas[k], m, where=f"#{k}")
-        assert abs(p.alphas[k] @ y) <= 1e-12 * max(1.0, p.lambdas[k])
+        assert abs(p.alphas[k] @ y) <= 1e-12 * max(1.0, p.lambdas[k])  # as in check_optimal (≤ 6e-14)
         assert abs(p.alphas[k].sum() - p.lambdas[k]) <= 1e-12 * max(1.0, p.lambdas[k])
         assert np.all((p.alphas[k] >= 0) & (p.alphas[k] <= 1))
     seg = np.flatnonzero(np.diff(p.lambdas) > 0)
@@ -335,10 +340,13 @@ def test_loo_equals_brute_force_refits(name, lams):
             np.testing.assert_array_equal(refit, a > 0)
             scale = np.abs(rho_ref).max()
             msg = f"{name} λ={lam} {method}"
+            # measured: active set ≤ 8e-10·scale; homotopy ≤ 8.5e-8·scale, at linear40 λ = 2 (below
+            # ν_min of the full problem: the leave-i-out margins are small and carry the solves' rounding)
             np.testing.assert_allclose(yf, yf_ref, atol=1e-7 * scale, rtol=0, err_msg=msg)
             np.testing.assert_allclose(yf - g, rho_ref, atol=1e-7 * scale, rtol=0, err_msg=msg)
         loo1, loo2, loo2_raw = nv.loo_errors(yf_ref, rho_ref)
         assert lp.loo1[j] == loo1
+        # means of the values above (measured ≤ 3.4e-8 relative, at linear40 λ = 2)
         np.testing.assert_allclose([lp.loo2[j], lp.loo2_raw[j]], [loo2, loo2_raw], rtol=1e-6, atol=1e-12)
         assert lp.n_sv[j] == np.sum(a > 0)
 
@@ -362,6 +370,7 @@ def test_loo_values_match_nusvc_refits_where_unambiguous():
         free = (alpha_ref > 1e-8) & (alpha_ref < 1 - 1e-8)
         if free[y[keep] > 0].any() and free[y[keep] < 0].any():
             ref = y[i] * clf.decision_function(X[i:i + 1])[0]
+            # libsvm at tol 1e-12 with a single-precision kernel cache (measured ≤ 2.4e-8)
             assert abs(yf[i] / (yf[i] - g[i]) - ref) <= 1e-6 * max(1.0, abs(ref))
             checked += 1
     assert checked >= 5
