@@ -14,7 +14,10 @@ Every page computes through :func:`cached_compute`::
 - **Cancel** stops the job: its progress callback raises :class:`Cancelled` at the next call, which
   unwinds the numerics; their thread pools drop the tasks not yet started
   (:func:`svmviz._parallel.task_pool`). The kernel running at that moment finishes its chunk (a
-  numba kernel cannot be interrupted), so the numerics report progress in small chunks.
+  numba kernel cannot be interrupted), so the numerics report progress in small chunks. Nor can
+  numba's first compilation of a kernel: on a fresh install without the background warm-up, a job
+  cancelled while compiling says "Stopped" at once, and its thread finishes that compilation
+  (≈ 15–20 s of one core for LOO along the path, measured) — kept in the on-disk cache for the next run.
 - **Work nobody waits for stops**: when a browser tab closes, Streamlit asks the session's script
   thread to stop, and the next ``st.*`` call in it raises ``StopException`` — the waiting loop makes
   such a call every :data:`POLL_SECONDS`, detaches, and a job without waiters for
