@@ -210,13 +210,13 @@ def test_status_codes_and_lost_reasons_are_named_and_distinct():
 
 @pytest.mark.parametrize("case,reason", [
     ("qp_cap", cfg.LOST_DIRECTION_SOLVE),  # 5 active-set iterations cannot solve the first direction
-    ("tiny_tol", cfg.LOST_DIRECTION_RESIDUAL),  # tol 1e-12 on a nearly singular K (σ = 3)
+    ("tiny_tol", cfg.LOST_DIRECTION_RESIDUAL),  # tol 1e-12 on a nearly singular K (σ = 10)
 ])
 def test_a_lost_path_says_why_in_its_convergence_warning(case, reason):
     if case == "qp_cap":
         ds, kw = banana(n=80, seed=1), dict(sigma=1.0, max_qp_iter=5)
     else:
-        ds, kw = esl_mixture(n=100, seed=2), dict(sigma=3.0, tol=1e-12)
+        ds, kw = esl_mixture(n=60, seed=1), dict(sigma=10.0, tol=1e-12)
     with pytest.warns(ConvergenceWarning) as rec:
         p = nu_path(ds.X, ds.y, **kw)
     assert p.status == cfg.STATUS_LOST

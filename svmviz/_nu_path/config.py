@@ -79,7 +79,7 @@ REFINE_TARGET = 1e-14
 LOO_REFINE_PASSES = 0
 # The class sums of a computed direction must hold to DIRECTION_SUM_RTOL of its size
 # (max(1, max |d|)); exact in exact arithmetic, so a larger error means the updated inverse has
-# drifted: it is refactorized (LU) and the solve repeated. 1e-9 is the accuracy the path keeps
+# drifted: it is refactorized (kkt.minv_refresh) and the solve repeated. 1e-9 is the accuracy the path keeps
 # (its default tol) with 7 digits of margin above rounding.
 DIRECTION_SUM_RTOL = 1e-9
 
@@ -134,12 +134,12 @@ CORRECTION_SUM_RTOL = 1e-8
 TIE_SCALE_FLOOR = 1e-3
 # The direction must satisfy G d = dt on W to DIRECTION_RESIDUAL_RTOL·max G_ii·max(1, max |d|):
 # its error then moves α by less than the KKT check tolerates (KKT_CORRECT_FACTOR·tol = 1e-5 at the
-# default tol). A larger residual triggers one LU refactorization, then LOST_DIRECTION_RESIDUAL.
+# default tol). A larger residual triggers one refactorization (kkt.minv_refresh), then LOST_DIRECTION_RESIDUAL.
 DIRECTION_RESIDUAL_RTOL = 1e-6
 # Diagnostic only (the n_dependent_skips output): a free or tied point left out of W as dependent
 # whose dg/dλ is DEPENDENT_SKIP_FACTOR·tol beyond 0 (three orders above the tie tolerance).
 DEPENDENT_SKIP_FACTOR = 1e3
-# Every MINV_REFRESH_EVERY steps the bordered inverse is recomputed by LU (O(|W|³)), removing the
+# Every MINV_REFRESH_EVERY steps the bordered inverse is recomputed from scratch (O(|W|³), kkt.minv_refresh), removing the
 # error that rank-one updates accumulate; spread over 64 steps of O(m·|W|) each it costs at most
 # |W|²/(64 m) of the path's work.
 MINV_REFRESH_EVERY = 64

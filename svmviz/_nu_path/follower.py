@@ -296,7 +296,7 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
 def _direction(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter):
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
 
-    A direction whose residual is large is solved again on a refactorized (LU) inverse; if the solve
+    A direction whose residual is large is solved again on a refactorized inverse; if the solve
     breaks down (W nearly singular: K with eigenvalues near rounding), W is rebuilt once treating
     nearly dependent points as dependent (DEP_TOL_RETRY). Returns (reason, nw, dt0, dt1, max |d|),
     reason LOST_NONE or why no direction was found.

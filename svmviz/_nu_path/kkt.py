@@ -8,7 +8,7 @@ conditions of the ν-problem (Loosli & Canu 2006, "Dual"; SPEC §4) are
 Every direction solve works on the working set W (the free points, plus a pivot per class without
 one) through the inverse of the bordered KKT matrix ``M = [[0, C'], [C, G_WW]]`` (``C`` = class
 indicators of W), ordered [constraint +, constraint −, members of W in ``widx`` order] and kept by
-rank-one updates (:func:`minv_add`, :func:`minv_remove`), refactorized by LU when the updates have
+rank-one updates (:func:`minv_add`, :func:`minv_remove`), recomputed from scratch when the updates have
 drifted (:func:`minv_refresh`).
 
 Singular systems. A point whose column is linearly dependent on W (duplicated points; more margin
@@ -217,8 +217,57 @@ def minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, dep_tol):
 
 
 @njit(cache=True)
+def invert_in_place(A, p, work):
+    """Invert ``A[:p, :p]`` in place by Gauss–Jordan elimination with partial pivoting.
+
+    Written out rather than ``np.linalg.inv``: LAPACK through a multithreaded BLAS costs more in
+    thread hand-offs than the arithmetic at these sizes (p ≲ a few hundred), and on a loaded machine
+    its spinning threads made the whole path 4× slower (measured, bench/bench_path.py). ``work``
+    holds at least p integers (the row swaps). Returns False, leaving ``A`` garbage, if a pivot is
+    exactly zero or underflows (singular in floating point).
+    """
+    for k in range(p):
+        r = k
+        big = abs(A[k, k])
+        for i in range(k + 1, p):
+            if abs(A[i, k]) > big:
+                big = abs(A[i, k])
+                r = i
+        if not big > TINY:
+            return False
+        work[k] = r
+        if r != k:
+            for c in range(p):
+                tmp = A[k, c]
+                A[k, c] = A[r, c]
+                A[r, c] = tmp
+        piv = 1.0 / A[k, k]
+        A[k, k] = 1.0
+        for c in range(p):
+            A[k, c] *= piv
+        for i in range(p):
+            if i == k:
+                continue
+            f = A[i, k]
+            if f != 0.0:
+                A[i, k] = 0.0
+                for c in range(p):
+                    A[i, c] -= f * A[k, c]
+    for k in range(p - 1, -1, -1):  # undo the row swaps as column swaps of the inverse
+        r = work[k]
+        if r != k:
+            for i in range(p):
+                tmp = A[i, k]
+                A[i, k] = A[i, r]
+                A[i, r] = tmp
+    return True
+
+
+@njit(cache=True)
 def minv_refresh(K, y, inv_m, Minv, widx, nw):
-    """Recompute the inverse of the current bordered matrix by LU (removes accumulated error)."""
+    """Recompute the inverse of the current bordered matrix from scratch (removes the error that the
+    rank-one updates accumulate); the updated inverse is kept if the matrix is singular in floating
+    point. Returns whether it was recomputed."""
     p = nw + 2
     M = np.zeros((p, p))
     for k in range(nw):
@@ -229,13 +278,11 @@ def minv_refresh(K, y, inv_m, Minv, widx, nw):
         for q in range(nw):
             j = widx[q]
             M[2 + k, 2 + q] = y[i] * y[j] * K[i, j] * inv_m
-    try:
-        Mi = np.linalg.inv(M)
-    except Exception:  # exactly singular in floating point: keep the updated inverse
+    if not invert_in_place(M, p, np.empty(p, np.int64)):
         return False
     for a in range(p):
         for b in range(p):
-            Minv[a, b] = Mi[a, b]
+            Minv[a, b] = M[a, b]
     return True
 
 

@@ -280,7 +280,7 @@ def _loo_refit_asqp(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter,
 @njit(cache=True)
 def _loo_base(K, y, inv_m, alpha, s, Minv0, widx0, pos0, members):
     """The working set every refit starts from: the free points of the full solution (plus, for a
-    class without one, its α = 0 point of smallest s), factorized once and refreshed by LU.
+    class without one, its α = 0 point of smallest s), factorized once and refreshed from scratch.
     Returns (ok, nw0)."""
     n = K.shape[0]
     nmem = np.int64(0)
