@@ -10,6 +10,8 @@ scaled to 30×30.
 """
 from __future__ import annotations
 
+import resource
+import subprocess
 import sys
 
 import numpy as np
@@ -18,6 +20,7 @@ from sklearn.svm import SVC
 
 from svmviz import criteria
 from svmviz.data import make_dataset
+from svmviz.svm import GRID_ARRAYS, grid_memory
 from svmviz.tuning import criteria_surface
 
 LAMBDAS = np.logspace(-5, -0.5, 30)
@@ -82,5 +85,41 @@ def main(ns):
           f"(ratio ≈ {t2.seconds * scale / t1.seconds:.0f}); max |ΔLOO| on the sub-grid {diff:.3f}")
 
 
+def _peak_rss() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def memory_one(n, n_sigmas, n_lambdas, lam_lo):
+    """In a fresh process: peak RSS of one criteria surface above the process's peak before it."""
+    warm = make_dataset("wahba2001", n=40, seed=1)
+    criteria_surface(warm.X, warm.y, LAMBDAS[:3], SIGMAS[:3], p_true=warm.p_true)
+    ds = make_dataset("wahba2001", n=n, seed=0)
+    lam = np.logspace(lam_lo, -0.5, n_lambdas)
+    sig = np.logspace(-1, 1, n_sigmas)
+    p = ds.p_true(ds.X)
+    before = _peak_rss()
+    with Timer() as t:
+        criteria_surface(ds.X, ds.y, lam, sig, p_true=p, n_threads=2)
+    est = grid_memory(n, n_sigmas, n_lambdas, 2, grid_arrays=GRID_ARRAYS)
+    print(f"{n:>6} {n_sigmas:>3}×{n_lambdas:<3} {(_peak_rss() - before) / 1e9:>8.2f} {est / 1e9:>9.2f} "
+          f"{t.seconds:>8.1f}", flush=True)
+
+
+def memory(cases):
+    """Peak memory of criteria surfaces (2 threads) against ``svmviz.svm.grid_memory``'s estimate."""
+    print(f"# criteria surface peak memory (2 threads, fresh process each; {machine()}); estimate = "
+          f"8·(3n² + {GRID_ARRAYS}·σ·λ·n) bytes")
+    print(f"{'n':>6} {'grid':>7} {'peak GB':>8} {'estim. GB':>9} {'time s':>8}")
+    for n, ns, nl, lo in cases:
+        subprocess.run([sys.executable, __file__, "memory-one", str(n), str(ns), str(nl), str(lo)], check=True)
+
+
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [200, 500, 1000])
+    args = sys.argv[1:]
+    if args and args[0] == "memory-one":
+        memory_one(int(args[1]), int(args[2]), int(args[3]), float(args[4]))
+    elif args and args[0] == "memory":
+        # (n, σ values, λ values, log10 of the smallest λ): the grid term, then the n² term up to n = 10,000
+        memory([(300, 30, 30, -5), (1000, 30, 30, -5), (4000, 4, 6, -2), (10000, 2, 3, -1.5)])
+    else:
+        main([int(a) for a in args] or [200, 500, 1000])

@@ -233,6 +233,83 @@ def _n_workers(tasks: int) -> int:
     return max(1, min(tasks, os.cpu_count() or 1))
 
 
+#: Arrays of shape (σ, λ, n) a criteria surface holds at its peak: α, the training decision values,
+#: the per-σ results before they are copied in, and the temporaries of the criteria formulas. 10
+#: from ``bench_criteria.py memory`` (n = 1000, 30×30: peak 0.10 GB above the start, 3n² doubles
+#: being 0.024 GB); leave-one-out or k-fold add one array each.
+GRID_ARRAYS = 10
+
+
+def _available_memory() -> int | None:
+    """Bytes the kernel says can be allocated without swapping (``MemAvailable``), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def grid_memory(n: int, n_sigmas: int, n_lambdas: int, n_threads: int, *, n_by_n_per_thread: int = 1,
+                grid_arrays: int = GRID_ARRAYS) -> int:
+    """Peak bytes of a (σ, λ) grid of Gaussian-kernel SVMs on n points.
+
+    One n×n float64 matrix of squared distances, ``n_by_n_per_thread`` n×n matrices per thread (the
+    kernel of the σ it solves; 2 for k-fold, whose folds also copy their distances), and
+    ``grid_arrays`` float64 arrays of shape (σ, λ, n).
+
+    Parameters
+    ----------
+    n, n_sigmas, n_lambdas, n_threads : int
+    n_by_n_per_thread : int, default 1
+    grid_arrays : int, default GRID_ARRAYS
+
+    Returns
+    -------
+    int
+        8 · (n² · (1 + n_threads · n_by_n_per_thread) + grid_arrays · n_sigmas · n_lambdas · n).
+    """
+    return 8 * (n * n * (1 + n_threads * n_by_n_per_thread) + grid_arrays * n_sigmas * n_lambdas * n)
+
+
+def check_grid_memory(n: int, n_sigmas: int, n_lambdas: int, n_threads: int, *, what: str,
+                      n_by_n_per_thread: int = 1, grid_arrays: int = GRID_ARRAYS, available=None) -> None:
+    """Refuse, before anything is allocated, a grid that would not fit in the available memory.
+
+    Raises
+    ------
+    ValueError
+        Saying how much the grid needs, how much is available and the largest n that fits (with
+        these threads, and with one thread).
+    """
+    need = grid_memory(n, n_sigmas, n_lambdas, n_threads, n_by_n_per_thread=n_by_n_per_thread,
+                       grid_arrays=grid_arrays)
+    avail = _available_memory() if available is None else int(available)
+    if avail is None or need <= avail:
+        return
+
+    def n_max(threads):  # largest n with grid_memory(n, ...) ≤ avail
+        a = 8.0 * (1 + threads * n_by_n_per_thread)
+        b = 8.0 * grid_arrays * n_sigmas * n_lambdas
+        m = int((-b + np.sqrt(b * b + 4.0 * a * avail)) / (2.0 * a))
+        while m > 0 and grid_memory(m, n_sigmas, n_lambdas, threads, n_by_n_per_thread=n_by_n_per_thread,
+                                    grid_arrays=grid_arrays) > avail:
+            m -= 1
+        return m
+
+    one = (f" (n ≤ {n_max(1)} with n_threads=1)" if n_threads > 1 else "")
+    raise ValueError(
+        f"the {what} at n = {n} needs about {need / 1e9:.1f} GB ({1 + n_threads * n_by_n_per_thread} n×n "
+        f"matrices: the squared distances and {n_by_n_per_thread} per thread × {n_threads} thread(s), plus the "
+        f"{n_sigmas}×{n_lambdas}×n solutions) but only {avail / 1e9:.1f} GB of memory are available; "
+        f"use n ≤ {n_max(n_threads)}{one}, e.g. a stratified subsample of the data.")
+
+
 def _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, shrinking=True, progress=None, n_threads=None):
     """The grid on validated arrays: one warm-started λ sequence per σ (kernel built from the squared
     distances ``D`` inside the nogil kernel), σ values spread over threads."""
@@ -296,8 +373,10 @@ def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1
     if n_threads is not None and (int(n_threads) != n_threads or n_threads < 1):
         raise ValueError(f"n_threads must be a positive integer; got {n_threads!r}.")
     C = np.where(y > 0, Lp, Lm)
+    workers = _n_workers(sig.size) if n_threads is None else max(1, min(int(n_threads), sig.size))
+    check_grid_memory(X.shape[0], sig.size, lam.size, workers, what="(σ, λ) grid", grid_arrays=2)
     a, b, f, it, st = _sigma_lambda_grid(squared_distances(X), y, lam, sig, C, tol, max_iter, shrinking,
-                                         progress, n_threads)
+                                         progress, workers)
     _warn_status(st, "fit_sigma_lambda_grid")
     return SigmaLambdaGrid(lam, sig, a, b, f, it, st)
 

@@ -18,7 +18,8 @@ from . import _smo, criteria
 from ._parallel import task_pool
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram, rbf_from_squared_distances, squared_distances
-from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params, _n_workers, _sigma_lambda_grid
+from .svm import (DEFAULT_MAX_ITER, GRID_ARRAYS, _check_L, _check_lambdas, _check_solver_params, _n_workers,
+                  _sigma_lambda_grid, check_grid_memory)
 
 #: the criteria a surface can hold, with their names in the standard / non-standard case
 CRITERIA_NAMES = {
@@ -220,6 +221,8 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     workers = _check_threads(n_threads, sig.size)
     folds = criteria.kfold_folds(y, kfold, kfold_seed) if kfold else None
     n = X.shape[0]
+    check_grid_memory(n, sig.size, lam.size, workers, what="criteria surface", n_by_n_per_thread=2 if kfold else 1,
+                      grid_arrays=GRID_ARRAYS + bool(loo) + bool(kfold))
     seconds = {}
     t0 = time.perf_counter()
     D = squared_distances(X)
@@ -406,6 +409,8 @@ def kfold_cv_surface(X, y, lambdas, sigmas, *, k: int = 5, seed: int = 0, L=(1.0
     tol, max_iter = _check_solver_params(tol, max_iter)
     workers = _check_threads(n_threads, sig.size)
     folds = criteria.kfold_folds(y, k, seed)
+    check_grid_memory(X.shape[0], sig.size, lam.size, workers, what="k-fold surface", n_by_n_per_thread=2,
+                      grid_arrays=2)
     C = np.where(y > 0, Lp, Lm)
     f_cv, status = _kfold_grid(squared_distances(X), y, lam, sig, C, folds, tol, max_iter, workers, progress)
     _warn(status, "kfold_cv_surface")

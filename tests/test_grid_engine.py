@@ -1,0 +1,73 @@
+"""The (σ, λ) grid engine: memory refusal before allocating (issue 17, target 4) and the σ kernels."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from svmviz import _smo, svm, tuning
+from svmviz.criteria import leave_one_out_decisions
+from svmviz.data import make_dataset
+from svmviz.kernels import rbf_from_squared_distances, squared_distances
+from svmviz.svm import check_grid_memory, fit_lambda_sequence, fit_sigma_lambda_grid, grid_memory
+
+LAM = np.logspace(-3, -1, 4)
+SIG = np.array([0.5, 1.0, 2.0])
+
+
+def test_grid_memory_counts_distances_kernels_per_thread_and_solutions():
+    assert grid_memory(100, 3, 4, 2, grid_arrays=5) == 8 * (3 * 100**2 + 5 * 3 * 4 * 100)
+    assert grid_memory(100, 3, 4, 2, n_by_n_per_thread=2, grid_arrays=0) == 8 * 5 * 100**2
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_refusal_names_the_largest_n_that_fits(threads):
+    avail = 2 * 10**9
+    with pytest.raises(ValueError) as exc:
+        check_grid_memory(20_000, 30, 30, threads, what="criteria surface", available=avail)
+    msg = str(exc.value)
+    n_max = int(msg.split("use n ≤ ")[1].split()[0].rstrip(","))
+    assert grid_memory(n_max, 30, 30, threads) <= avail < grid_memory(n_max + 1, 30, 30, threads)
+    assert "20000" in msg.replace(",", "") and "GB" in msg
+    assert ("n_threads=1" in msg) == (threads > 1)
+    check_grid_memory(n_max, 30, 30, threads, what="criteria surface", available=avail)  # fits: no error
+
+
+def _no_allocation(*args, **kwargs):
+    raise AssertionError("the n×n distances were computed before the memory check")
+
+
+def test_surfaces_refuse_before_computing_distances(monkeypatch):
+    ds = make_dataset("wahba2001", n=600, seed=0)
+    monkeypatch.setattr(svm, "_available_memory", lambda: 5 * 10**6)  # 3·600² doubles = 8.6 MB
+    monkeypatch.setattr(tuning, "squared_distances", _no_allocation)
+    monkeypatch.setattr(svm, "squared_distances", _no_allocation)
+    for call in (lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, n_threads=2),
+                 lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, kfold=3),
+                 lambda: tuning.kfold_cv_surface(ds.X, ds.y, LAM, SIG, k=3),
+                 lambda: fit_sigma_lambda_grid(ds.X, ds.y, LAM, SIG, n_threads=2)):
+        with pytest.raises(ValueError, match=r"n = 600 needs about .* use n ≤ \d+"):
+            call()
+
+
+def test_surface_runs_when_memory_suffices(monkeypatch):
+    ds = make_dataset("wahba2001", n=60, seed=0)
+    monkeypatch.setattr(svm, "_available_memory", lambda: 10**9)
+    surf = tuning.criteria_surface(ds.X, ds.y, LAM, SIG, p_true=ds.p_true)
+    assert surf.values["gacv"].shape == (3, 4)
+
+
+def test_sigma_sequence_is_the_lambda_sequence_on_the_gaussian_kernel():
+    """rbf_sigma_sequence builds K with kernels.py's Gaussian kernel: bitwise the same solutions."""
+    ds = make_dataset("wahba2001", n=80, seed=3)
+    y = np.where(ds.y > 0, 1.0, -1.0)
+    D = squared_distances(ds.X)
+    grid = fit_sigma_lambda_grid(ds.X, ds.y, LAM, SIG, n_threads=2)
+    for q, s in enumerate(SIG):
+        ref = fit_lambda_sequence(rbf_from_squared_distances(D, s), y, LAM)
+        np.testing.assert_array_equal(grid.alphas[q], ref.alphas)
+        np.testing.assert_array_equal(grid.f[q], ref.f)
+        f_loo, st = _smo.rbf_sigma_loo(D, float(s), y, LAM[:1], np.ones(80), -np.ones(80),
+                                       np.ascontiguousarray(ref.alphas[:1]), 1e-3, 10**7)
+        f_ref, st_ref = leave_one_out_decisions(rbf_from_squared_distances(D, s), y, LAM[0], ref.alphas[0])
+        np.testing.assert_array_equal(f_loo[0], f_ref)
+        assert st[0] == st_ref == 0
