@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svmviz import _smo, svm, tuning
+from svmviz import _smo, surface, svm, tuning
 from svmviz.criteria import leave_one_out_decisions
 from svmviz.data import make_dataset
 from svmviz.kernels import rbf_from_squared_distances, squared_distances
@@ -39,7 +39,7 @@ def _no_allocation(*args, **kwargs):
 def test_surfaces_refuse_before_computing_distances(monkeypatch):
     ds = make_dataset("wahba2001", n=600, seed=0)
     monkeypatch.setattr(svm, "_available_memory", lambda: 5 * 10**6)  # 3·600² doubles = 8.6 MB
-    monkeypatch.setattr(tuning, "squared_distances", _no_allocation)
+    monkeypatch.setattr(surface, "squared_distances", _no_allocation)
     monkeypatch.setattr(svm, "squared_distances", _no_allocation)
     for call in (lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, n_threads=2),
                  lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, kfold=3),
