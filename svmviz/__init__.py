@@ -231,6 +231,8 @@ _EXPORTS = {
     "sklearn_dataset": "data",
     "dataset_from_csv": "data",
     "subsample_dataset": "data",
+    "split_indices": "data",
+    "fresh_sample": "data",
     "csv_header": "data",
     "pick_delimiter": "data",
     "anova_structure": "data",

@@ -1,0 +1,619 @@
+"""CSV upload (pandas): layout sniffing (delimiter, decimal mark, header, index column), labels, clear errors."""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import numbers
+import os
+import pathlib
+import re
+from typing import NamedTuple
+
+import numpy as np
+
+from .dataset import Dataset, _code_labels, _standardizer
+
+
+#: Delimiters the loader recognises, in the order that breaks ties.
+CSV_DELIMITERS = (",", ";", "\t")
+# The layout (delimiter, decimal mark, header, index column) is read from the first
+# _CSV_SAMPLE_ROWS content rows within the first _CSV_SAMPLE_CHARS characters.
+_CSV_SAMPLE_CHARS = 1 << 18
+_CSV_SAMPLE_ROWS = 1000
+#: A label column with more distinct values than this is not a class column (every page here has
+#: two or three classes; a 150-value column is a measurement or an identifier).
+MAX_CSV_CLASSES = 50
+_LIST_AT_MOST = 5  # values quoted in a message
+_DECIMAL_COMMA = re.compile(r"[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?")
+_DECIMAL_POINT = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
+_UNNAMED = re.compile(r"(Unnamed: 0)?")
+
+
+def _read_source(obj):
+    """(UTF-8 bytes without BOM, source name) from a path, CSV text, bytes or a file-like object.
+
+    Bytes, not text: pandas reads them without the 4-byte-per-character copy a large ``str`` in a
+    ``StringIO`` costs. The bytes are checked to be UTF-8 here, so the error can say so.
+    """
+    if obj is None:
+        raise ValueError("No CSV given: pass CSV text, a path to a .csv file, or an uploaded file.")
+    name = None
+    raw = None
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        raw = bytes(obj)
+    elif isinstance(obj, os.PathLike):
+        name = os.path.basename(os.fspath(obj))
+        try:
+            with open(obj, "rb") as fh:
+                raw = fh.read()
+        except OSError as exc:
+            raise ValueError(f"Could not read the CSV file {os.fspath(obj)!r}: {exc.strerror or exc}.") from None
+    elif isinstance(obj, str):
+        if "\n" not in obj and "\r" not in obj and len(obj) < 4096 and os.path.isfile(obj):
+            return _read_source(pathlib.Path(obj))
+        if obj.strip() and not any(ch in obj for ch in ",;\t\n\r"):
+            raise ValueError(
+                f"{obj!r} is neither an existing file nor CSV text; give the path of a CSV file or its content."
+            )
+        raw = obj.removeprefix("\ufeff").encode("utf-8")
+    elif hasattr(obj, "getvalue") or hasattr(obj, "read"):
+        name = getattr(obj, "name", None)
+        name = os.path.basename(name) if isinstance(name, str) else None
+        if hasattr(obj, "getvalue"):
+            raw = obj.getvalue()
+        else:
+            if hasattr(obj, "seek"):
+                try:
+                    obj.seek(0)
+                except (OSError, ValueError):
+                    pass
+            raw = obj.read()
+        if isinstance(raw, str):
+            raw = raw.removeprefix("\ufeff").encode("utf-8")
+    else:
+        raise ValueError(
+            f"Cannot read a CSV from a {type(obj).__name__}; pass CSV text, bytes, a path or an open file."
+        )
+    raw = bytes(raw)
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\r" in raw and b"\n" not in raw:  # old Macintosh line ends
+        raw = raw.replace(b"\r", b"\n")
+    try:
+        raw.decode("utf-8")  # a check only: the text is not kept
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"The CSV file is not UTF-8 text (undecodable byte at position {exc.start}); save it as 'CSV UTF-8'."
+        ) from None
+    return raw, name
+
+
+def _to_float(s: str, decimal: str = ".") -> float | None:
+    """The number a cell holds (as pandas reads it, plus Python's 'nan'/'inf' spellings), else None."""
+    if "_" in s:
+        return None
+    if decimal != ".":
+        if "." in s:
+            return None
+        s = s.replace(decimal, ".")
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def _is_number(s: str, decimal: str = ".") -> bool:
+    return _to_float(s, decimal) is not None
+
+
+def _content_lines(raw: bytes):
+    """(1-based line number, line as str) of every line that is neither blank nor a ``#`` comment."""
+    for lineno, bline in enumerate(io.BytesIO(raw), start=1):
+        stripped = bline.strip()
+        if stripped and not stripped.startswith(b"#"):
+            yield lineno, bline.decode("utf-8", "replace")
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    try:
+        cells = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True), [])
+    except csv.Error:  # a quoted cell running over the line end
+        cells = line.rstrip("\r\n").split(delimiter)
+    return [c.strip() for c in cells]
+
+
+def _sample_lines(raw: bytes) -> list[tuple[int, str]]:
+    sample = raw[:_CSV_SAMPLE_CHARS]
+    if len(raw) > _CSV_SAMPLE_CHARS and b"\n" in sample:
+        sample = sample[: sample.rindex(b"\n")]  # no half line
+    out = []
+    for item in _content_lines(sample):
+        out.append(item)
+        if len(out) >= _CSV_SAMPLE_ROWS:
+            break
+    return out
+
+
+def pick_delimiter(sample: str) -> str:
+    """The delimiter of CSV text — ``,``, ``;`` or tab — judged on its first lines.
+
+    Each candidate splits every content line of ``sample`` (blank and ``#`` comment lines skipped);
+    the winner gives at least two cells on the most lines, the same number on every line, then the
+    most cells that are numbers. A ``;`` file with decimal commas (``1,5;2,25;x``) is therefore read
+    as ``;``-separated. ``,`` when nothing splits.
+
+    Parameters
+    ----------
+    sample : str or bytes
+        The beginning of the file (one line or many; bytes are UTF-8).
+
+    Returns
+    -------
+    str
+        One of :data:`CSV_DELIMITERS`.
+
+    Examples
+    --------
+    >>> pick_delimiter("a,b,label\\n1.5,2,x\\n")
+    ','
+    >>> pick_delimiter("a;b;label\\n1,5;2,25;x\\n3,0;4,5;y\\n")
+    ';'
+    >>> pick_delimiter("1,5;2,25;x\\n3,0;4,5;y\\n")  # no header: the numbers decide
+    ';'
+    """
+    if isinstance(sample, str):
+        sample = sample.encode("utf-8")
+    lines = [ln for _, ln in _sample_lines(sample)]
+    best, best_score = ",", None
+    for prio, d in enumerate(CSV_DELIMITERS):
+        rows = [_split(ln, d) for ln in lines]
+        counts = [len(r) for r in rows]
+        if not counts:
+            continue
+        mode = max(set(counts), key=lambda c: (counts.count(c), c))
+        if mode < 2:
+            continue
+        consistent = counts.count(mode) / len(counts)
+        cells = [c for r in (rows[1:] or rows) for c in r if c]
+        decimals = (".",) if d == "," else (".", ",")
+        numeric = sum(any(_is_number(c, m) for m in decimals) for c in cells) / max(len(cells), 1)
+        score = (consistent, numeric, mode, -prio)
+        if best_score is None or score > best_score:
+            best, best_score = d, score
+    return best
+
+
+def _pick_decimal(rows: list[list[str]], delimiter: str) -> str:
+    """',' when the cells use decimal commas (``1,5``) more often than decimal points (never with ',' delimiters)."""
+    if delimiter == ",":
+        return "."
+    commas = sum(1 for r in rows for c in r if _DECIMAL_COMMA.fullmatch(c))
+    points = sum(1 for r in rows for c in r if _DECIMAL_POINT.fullmatch(c))
+    return "," if commas > points else "."
+
+
+class _CsvLayout(NamedTuple):
+    delimiter: str
+    decimal: str
+    header: bool
+    names: list  # one per column the file has (a trailing empty column excluded)
+    n_columns: int  # the columns pandas sees (a trailing empty column included)
+    label: int  # position of the label column in ``names``
+    index: bool  # the first column looks like an unnamed row index (confirmed on every row later)
+    first_cells: list
+    notes: list
+
+
+_COLUMN_J = re.compile(r"column (\d+)")
+
+
+def _label_position(label_column, first_cells: list) -> int:
+    """Position of the label column.
+
+    A name is matched against the first row's cells (an empty cell is called ``column j``); failing
+    that, ``column j`` is the j-th column (1-based) — the name :func:`csv_header` gives the columns
+    of a file without header.
+    """
+    first_cells = [c if c else f"column {j + 1}" for j, c in enumerate(first_cells)]
+    ncol = len(first_cells)
+    if label_column is None:
+        return ncol - 1
+    if isinstance(label_column, numbers.Integral) and not isinstance(label_column, bool):
+        li = int(label_column)
+        if not -ncol <= li < ncol:
+            raise ValueError(
+                f"Unknown label column {label_column}: the file has {ncol} columns (positions 0..{ncol - 1}, "
+                f"first row: {', '.join(first_cells)})."
+            )
+        return li % ncol
+    if isinstance(label_column, str):
+        hits = [j for j, c in enumerate(first_cells) if c == label_column.strip()]
+        by_position = _COLUMN_J.fullmatch(label_column.strip())
+        if not hits and by_position and 1 <= int(by_position.group(1)) <= ncol:
+            hits = [int(by_position.group(1)) - 1]
+        if not hits:
+            raise ValueError(f"Unknown label column {label_column!r}; the columns are: {', '.join(first_cells)}.")
+        if len(hits) > 1:
+            raise ValueError(f"Several columns are called {label_column!r}; rename them or give the position.")
+        return hits[0]
+    raise ValueError(f"label_column must be None, a column position or a column name; got {label_column!r}.")
+
+
+def _is_index_values(values) -> bool:
+    """Distinct non-negative integers: what ``DataFrame.to_csv()`` writes as the row index."""
+    import pandas as pd
+
+    s = pd.Series(values)
+    if not pd.api.types.is_integer_dtype(s.dtype):
+        return False
+    return bool(len(s) and s.min() >= 0 and s.is_unique)
+
+
+def _csv_layout(raw: bytes, label_column) -> _CsvLayout:
+    """Delimiter, decimal mark, header, label position and index column, from the file's first rows."""
+    sample = _sample_lines(raw)
+    if not sample:
+        raise ValueError("The CSV file is empty; it needs a row per point with feature columns and a label column.")
+    d = pick_delimiter("".join(ln for _, ln in sample).encode("utf-8"))
+    rows = [_split(ln, d) for _, ln in sample]
+    if all(c == "" for r in rows for c in r):
+        shown = "tab" if d == "\t" else repr(d)
+        raise ValueError(
+            f"The CSV file holds only delimiters ({shown}) and no values; it needs a row per point with numeric "
+            "feature columns and a label column."
+        )
+    notes = []
+    first_cells = rows[0]
+    n_columns = len(first_cells)
+    ncol = n_columns
+    if ncol >= 2 and all(not r or len(r) < ncol or r[ncol - 1] == "" for r in rows):
+        ncol -= 1  # every line ends with the delimiter: no empty label column
+        first_cells = first_cells[:ncol]
+        notes.append("The last column is empty (the lines end with a delimiter); it was ignored.")
+    if ncol < 2:
+        raise ValueError(
+            "The CSV file has a single column; it needs at least one numeric feature column and a label "
+            "column, separated by ',', ';' or tabs."
+        )
+    decimal = _pick_decimal(rows, d)
+    li = _label_position(label_column, first_cells)
+    feat_idx = [j for j in range(ncol) if j != li]
+    other_labels = [r[li] for r in rows[1:] if len(r) > li]
+    header = any(not _is_number(first_cells[j], decimal) for j in feat_idx) or (
+        not _is_number(first_cells[li], decimal) and bool(other_labels)
+        and all(_is_number(v, decimal) for v in other_labels)
+    )
+    if header:
+        names = [c if c else f"column {j + 1}" for j, c in enumerate(first_cells)]
+    else:
+        names = [f"x{k + 1}" for k in range(ncol - 1)]
+        names.insert(li, "label")
+    index = False
+    if header and ncol >= 3 and li != 0 and _UNNAMED.fullmatch(first_cells[0]):
+        col0 = [r[0] for r in rows[1:] if r]
+        index = bool(col0) and all(c.isdigit() for c in col0) and len(set(col0)) == len(col0)
+    if decimal == ",":
+        notes.append("Numbers are read with ',' as the decimal mark (the delimiter is "
+                     f"{'a tab' if d == chr(9) else repr(d)}).")
+    return _CsvLayout(d, decimal, header, names, n_columns, li, index, first_cells, notes)
+
+
+def _comment_lines(raw: bytes) -> list[int]:
+    """0-based numbers of the lines whose first non-blank character is ``#``."""
+    out = []
+    pos = raw.find(b"#")
+    line, counted_to = 0, 0
+    while pos != -1:
+        start = raw.rfind(b"\n", 0, pos) + 1
+        if not raw[start:pos].strip():
+            line += raw.count(b"\n", counted_to, start)
+            counted_to = start
+            out.append(line)
+        nxt = raw.find(b"\n", pos)
+        if nxt == -1:
+            break
+        pos = raw.find(b"#", nxt)
+    return out
+
+
+def _data_rows(raw: bytes, layout: _CsvLayout):
+    """(line number, cells) of every data row, in the order pandas reads them (header skipped)."""
+    rows = _content_lines(raw)
+    if layout.header:
+        next(rows, None)
+    for lineno, line in rows:
+        cells = _split(line, layout.delimiter)
+        if len(cells) == layout.n_columns + 1 and cells[-1] == "":
+            cells.pop()  # a trailing delimiter (pandas ignores it too)
+        yield lineno, cells[: len(layout.names)] if len(cells) == layout.n_columns else cells
+
+
+def _line_of_row(raw: bytes, layout: _CsvLayout, row: int) -> int | str:
+    for k, (lineno, _) in enumerate(_data_rows(raw, layout)):
+        if k == row:
+            return lineno
+    return "?"
+
+
+def _first_bad_row(raw: bytes, layout: _CsvLayout, feat_idx: list[int]) -> ValueError | None:
+    """The clear message for the first row a data set cannot be built from (None if every row is fine)."""
+    names, li = layout.names, layout.label
+    mark = "decimal comma ','" if layout.decimal == "," else "decimal point '.'"
+    for line, cells in _data_rows(raw, layout):
+        if all(c == "" for c in cells):
+            continue  # an empty row (pandas drops it too)
+        if len(cells) != len(names):
+            more = "more" if len(cells) > len(names) else "fewer"
+            return ValueError(
+                f"Line {line} has {len(cells)} cells, {more} than the {len(names)} columns of the first row; "
+                "fill in missing cells or remove the extra ones (check for stray delimiters)."
+            )
+        for j in feat_idx:
+            s = cells[j]
+            if s == "":
+                return ValueError(f"Missing value in column {names[j]!r} at line {line}; fill it in or remove the row.")
+            v = _to_float(s, layout.decimal)
+            if v is None:
+                return ValueError(
+                    f"Non-numeric value {s!r} in feature column {names[j]!r} at line {line}; every column except "
+                    f"the label column ({names[li]!r}) must hold numbers ({mark})."
+                )
+            if not math.isfinite(v):
+                return ValueError(
+                    f"Column {names[j]!r} at line {line} holds {s!r}; NaN or infinite values are not allowed — "
+                    "remove or impute them."
+                )
+        if cells[li] == "":
+            return ValueError(f"Missing label in column {names[li]!r} at line {line}; every point needs a class.")
+    return None
+
+
+def _read_frame(raw: bytes, layout: _CsvLayout):
+    import warnings
+
+    import pandas as pd
+
+    kw = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}  # exact floats
+    comments = _comment_lines(raw) if b"#" in raw else []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.ParserWarning)  # rows longer than the header: not silently cut
+        warnings.simplefilter("ignore", pd.errors.DtypeWarning)  # mixed chunks: the checks below say what is wrong
+        return pd.read_csv(
+            io.BytesIO(raw), encoding="utf-8", sep=layout.delimiter, decimal=layout.decimal, header=0 if layout.header else None,
+            index_col=False, skiprows=comments or None, skip_blank_lines=True, skipinitialspace=True,
+            keep_default_na=False, na_values=[""], quotechar='"', engine="c", **kw,
+        )
+
+
+def _format_values(values) -> str:
+    shown = ", ".join(repr(v) for v in values[:_LIST_AT_MOST])
+    return shown + (f", … ({len(values) - _LIST_AT_MOST} more)" if len(values) > _LIST_AT_MOST else "")
+
+
+def _csv_labels(data: bytes, layout: _CsvLayout, col):
+    """(codes 0..K−1, classes) of the label column; clear errors for missing, NaN and continuous labels."""
+    import pandas as pd
+
+    name = layout.names[layout.label]
+    numeric = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    if np.any(codes < 0):
+        return None  # missing labels: the row scan says where
+    if numeric:
+        values = [float(u) for u in np.asarray(uniques, dtype=np.float64)]
+        shown = [repr(v) for v in values]
+    else:
+        shown = [str(u).strip() for u in uniques]
+        if any(s == "" for s in shown):
+            return None
+        numeric = all(_is_number(s, layout.decimal) for s in shown)
+        values = [_to_float(s, layout.decimal) for s in shown] if numeric else shown
+    if numeric:
+        for k, v in enumerate(values):
+            if not math.isfinite(v):
+                line = _line_of_row(data, layout, int(col.index[int(np.argmax(codes == k))]))
+                raise ValueError(f"Label {shown[k]!r} at line {line} is not a class; NaN/infinite labels are not allowed.")
+    order = sorted(set(values))
+    K = len(order)
+    continuous = numeric and any(not float(v).is_integer() for v in order)
+    if K > MAX_CSV_CLASSES:
+        what = "a continuous measurement" if continuous else "an identifier or a measurement"
+        raise ValueError(
+            f"The label column {name!r} holds {K} different values (e.g. {_format_values(order)}); a label column "
+            f"holds a few classes (at most {MAX_CSV_CLASSES}), so this looks like {what}. Choose the column with the "
+            "classes, or group the values into classes."
+        )
+    rank = {v: j for j, v in enumerate(order)}
+    remap = np.array([rank[v] for v in values], dtype=np.int64)
+    yi = remap[codes]
+    classes = tuple(int(v) if numeric and float(v).is_integer() else v for v in order)
+    if K < 2:
+        raise ValueError(
+            f"The label column {name!r} holds a single class ({classes[0]!r}); a classifier needs two "
+            "or more — check that the right column is the label."
+        )
+    counts = np.bincount(yi, minlength=K)
+    few = [j for j in range(K) if counts[j] < 2]
+    if few and continuous and len(few) > K / 2:
+        raise ValueError(
+            f"The label column {name!r} holds {K} different non-integer numbers, most of them once "
+            f"(e.g. {_format_values(list(order))}); it looks like a continuous measurement, not classes. Choose the "
+            "column with the classes, or group the values into classes."
+        )
+    if few:
+        listed = [f"{classes[j]!r} ({counts[j]})" for j in few]
+        more = f" and {len(listed) - _LIST_AT_MOST} more" if len(listed) > _LIST_AT_MOST else ""
+        raise ValueError(
+            f"Each class needs at least 2 points; too few for {', '.join(listed[:_LIST_AT_MOST])}{more} in column "
+            f"{name!r}. Add points or remove those rows."
+        )
+    return yi, classes
+
+
+def csv_header(content) -> list[str]:
+    """The column names of a CSV file as :func:`dataset_from_csv` sees them — the choices of label column.
+
+    With a header row: its names (an empty one becomes ``"column j"``), without an unnamed row-index
+    column or an empty trailing column. Without a header: ``"column 1"``, ``"column 2"``, … (the
+    first row's numbers would be ambiguous names). Only the first rows are read. An unreadable file
+    gives ``[]`` (:func:`dataset_from_csv` then says what is wrong).
+
+    Parameters
+    ----------
+    content : bytes, str, path-like or file-like
+        What :func:`dataset_from_csv` accepts.
+
+    Returns
+    -------
+    list of str
+        One name per column the loader keeps; each is a valid ``label_column``.
+
+    Examples
+    --------
+    >>> csv_header(b",height,weight,species\\n0,1.0,2.5,cat\\n1,2.0,3.5,dog\\n")
+    ['height', 'weight', 'species']
+    >>> csv_header(b"# measured 2024\\na;b;label\\n1,5;2;x\\n")
+    ['a', 'b', 'label']
+    """
+    try:
+        raw, _ = _read_source(content)
+        layout = _csv_layout(raw, None)
+    except ValueError:
+        return []
+    if not layout.header:
+        return [f"column {j + 1}" for j in range(len(layout.names))]
+    return list(layout.names[1:] if layout.index else layout.names)
+
+
+def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Dataset:
+    """Load a labelled data set from CSV: numeric feature columns and one label column (read by pandas).
+
+    Parameters
+    ----------
+    file_or_text : str, path-like, bytes or file-like
+        A path to an existing file, the CSV text itself, its bytes (UTF-8, with or without BOM), or
+        an open file / Streamlit ``UploadedFile``.
+    label_column : None, int or str
+        None: the last column. int: 0-based position among the file's columns (negative counts from
+        the end). str: a header name (for a file without header, the text of that column in the
+        first row), or ``"column j"`` for the j-th column (1-based) — :func:`csv_header` lists the
+        choices.
+    standardize : bool
+        Scale every feature column to mean 0, sd 1 (constant columns are only centred).
+
+    Returns
+    -------
+    Dataset
+        ``X`` of shape (n, d) float64 and ``y`` of shape (n,): two label values → y ±1 (``classes``
+        sorted, numerically when all labels are numbers; classes[0] → −1); more values → y ∈
+        {0..K−1} (``is_multiclass``). ``p_true`` and ``bayes_error`` are None. ``notes`` says what
+        the loader decided for the user (a dropped index column, decimal commas, a trailing
+        delimiter); ``params`` records the delimiter, decimal mark and header.
+
+    Raises
+    ------
+    ValueError
+        Naming the line and column: empty file, only delimiters, header without data, a single
+        column, unknown label column, non-numeric feature text, missing/NaN/infinite cells, ragged
+        rows, a single class, a class with fewer than 2 points, a continuous (or identifier) label
+        column.
+
+    Notes
+    -----
+    The layout is read from the first rows: the delimiter (``,`` ``;`` or tab, see
+    :func:`pick_delimiter`); the decimal mark (``,`` when a ``;``- or tab-separated file writes
+    ``1,5``); the header (the first row is a header when one of its feature cells is not a number,
+    or when only its label cell is text while every other label is a number). Blank lines and lines
+    starting with ``#`` are skipped; a delimiter ending every line adds no column. A first column
+    with no name in the header and distinct non-negative integers in every row is the row index
+    that ``DataFrame.to_csv()`` writes: it is dropped, with a note. Then ``pandas.read_csv`` (C
+    engine) reads the whole file; when it finds a problem, the rows are scanned once more to say
+    which line is wrong.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"height": [1.0, 2.0, 3.0, 4.0], "species": ["cat", "dog", "cat", "dog"]})
+    >>> ds = dataset_from_csv(df.to_csv())  # with the index column pandas writes
+    >>> ds.X.shape, ds.feature_names, ds.classes, ds.y.tolist()
+    ((4, 1), ('height',), ('cat', 'dog'), [-1.0, 1.0, -1.0, 1.0])
+    >>> print(ds.notes[0])
+    Dropped the first column: it has no name and holds the row numbers 0 … 3, the index that pandas' DataFrame.to_csv() writes. Give it a name in the header to keep it as a feature.
+    >>> dataset_from_csv("a;b;label\\n1,5;2;x\\n2,5;3;y\\n0,5;1;x\\n3,0;2;y\\n").X[:, 0].tolist()
+    [1.5, 2.5, 0.5, 3.0]
+    """
+    import pandas as pd
+
+    raw, source = _read_source(file_or_text)
+    layout = _csv_layout(raw, label_column)
+    names, li = layout.names, layout.label
+    feat_idx = [j for j in range(len(names)) if j != li]
+
+    def row_error():
+        return _first_bad_row(raw, layout, feat_idx) or ValueError(
+            "The CSV file could not be read as numeric feature columns and a label column; check the delimiter "
+            f"({layout.delimiter!r}) and the decimal mark ({layout.decimal!r})."
+        )
+
+    try:
+        df = _read_frame(raw, layout)
+    except (pd.errors.ParserError, pd.errors.ParserWarning):
+        raise row_error() from None
+    except pd.errors.EmptyDataError:
+        df = None
+    if df is not None and df.shape[1] != layout.n_columns:
+        raise row_error()
+    if df is not None:
+        beyond = df.iloc[:, len(names):].notna().any(axis=1).to_numpy()  # the "empty" trailing column
+        if beyond.any():
+            line = _line_of_row(raw, layout, int(df.index[int(np.argmax(beyond))]))
+            raise ValueError(
+                f"Line {line} has a value after the last column (the first lines end with an empty cell, so "
+                f"the file has {len(names)} columns); remove it or give that column a name in the header."
+            )
+        df = df.iloc[:, : len(names)]
+        empty = df.isna().all(axis=1).to_numpy()
+        if empty.any():  # rows of empty cells (spreadsheets write them)
+            df = df[~empty]
+    if df is None or df.shape[0] == 0:
+        if layout.header:
+            raise ValueError("The CSV file has a header row but no data rows; add one row per point.")
+        raise ValueError("The CSV file is empty; it needs a row per point with feature columns and a label column.")
+    for j in feat_idx:
+        col = df.iloc[:, j]
+        ok = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
+        if not ok or (pd.api.types.is_float_dtype(col.dtype) and not np.isfinite(col.to_numpy()).all()):
+            raise row_error()
+    labels = _csv_labels(raw, layout, df.iloc[:, li])
+    if labels is None:
+        raise row_error()
+    yi, classes = labels
+    notes = list(layout.notes)
+    index_name = None
+    if layout.index and _is_index_values(df.iloc[:, 0]):
+        n_rows = df.shape[0]
+        idx = df.iloc[:, 0].to_numpy()
+        span = (f"the row numbers 0 … {n_rows - 1}" if np.array_equal(idx, np.arange(n_rows))
+                else f"{n_rows} distinct row numbers from {idx.min()} to {idx.max()}")
+        notes.insert(0, f"Dropped the first column: it has no name and holds {span}, the index that pandas' "
+                        "DataFrame.to_csv() writes. Give it a name in the header to keep it as a feature.")
+        index_name = names[0]
+        feat_idx = feat_idx[1:]
+        if not feat_idx:
+            raise ValueError("The CSV file has no feature column besides its row index and the label column.")
+    X = df.iloc[:, feat_idx].to_numpy(dtype=np.float64)
+    n = X.shape[0]
+    if standardize:
+        mu, sd = _standardizer(X)
+        X = (X - mu) / sd
+    K = len(classes)
+    return Dataset(
+        X=np.ascontiguousarray(X), y=_code_labels(yi, K), name=source or "uploaded CSV", classes=classes,
+        feature_names=tuple(names[j] for j in feat_idx), p_true=None, bayes_threshold=0.5, bayes_error=None,
+        L=(1.0, 1.0),
+        params={"n": n, "seed": None, "source": source, "label_column": names[li], "standardize": bool(standardize),
+                "delimiter": layout.delimiter, "decimal": layout.decimal, "header": bool(layout.header),
+                "index_column": index_name},
+        test_sample=None, notes=tuple(notes),
+    )
