@@ -22,35 +22,42 @@ from .kkt import add_column, interval_thresholds, minv_add, minv_build, minv_ref
 
 
 @njit(cache=True)
-def _solve_working_set(K, y, inv_m, grad, Minv, widx, nw, sol, solb, resid, max_refine):
+def _solve_working_set(K, y, inv_m, grad, Minv, widx, nw, sol, solb, resid, gw, ys, max_refine):
     """``sol[:nw+2] = −M⁻¹ (0, 0, grad_W)``: the multipliers (sol[0], sol[1]) and the step on W.
 
     Iterative refinement against the true bordered matrix (K may be nearly singular): up to
     ``max_refine`` corrections, stopping at the rounding level of the residual's terms, and keeping the
     best iterate should a correction make things worse (an inaccurate inverse can diverge).
+    ``gw``, ``ys`` (at least nw each) are work space: grad_W and y_j sol_j / m packed contiguously,
+    so that the products run over contiguous arrays (the residual reads K[W, W] row by row).
     """
     p = nw + 2
+    for k in range(nw):
+        gw[k] = grad[widx[k]]
     for a in range(p):
         acc = 0.0
         for k in range(nw):
-            acc -= Minv[a, 2 + k] * grad[widx[k]]
+            acc -= Minv[a, 2 + k] * gw[k]
         sol[a] = acc
     best_err = np.inf
     for ipass in range(max_refine + 1 if max_refine > 0 else 0):
+        for q in range(nw):
+            ys[q] = y[widx[q]] * inv_m * sol[2 + q]
         rmax = 0.0
         scl = 0.0
         for k in range(nw):
             i = widx[k]
-            acc = -grad[i] - (sol[0] if y[i] > 0 else sol[1])
-            tsum = abs(grad[i]) + abs(sol[0] if y[i] > 0 else sol[1])
+            mu = sol[0] if y[i] > 0 else sol[1]
+            acc = 0.0
+            tsum = 0.0
             for q in range(nw):
-                j = widx[q]
-                v = y[i] * y[j] * K[i, j] * inv_m * sol[2 + q]
-                acc -= v
+                v = K[i, widx[q]] * ys[q]
+                acc += v
                 tsum += abs(v)
-            resid[2 + k] = acc
-            rmax = max(rmax, abs(acc))
-            scl = max(scl, tsum)
+            r = -gw[k] - mu - y[i] * acc
+            resid[2 + k] = r
+            rmax = max(rmax, abs(r))
+            scl = max(scl, abs(gw[k]) + abs(mu) + tsum)
         resid[0] = 0.0
         resid[1] = 0.0
         cmax = 0.0
@@ -123,11 +130,13 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, widx, pos, nw, tol_price, max_iter,
     sol = np.empty(n + 2)
     solb = np.empty(n + 2)
     resid = np.empty(n + 2)
+    gw = np.empty(n)
+    ys = np.empty(n)
     z = np.empty(n)
     dx = np.empty(n)  # the step on W by point (the ratio test's direction)
     while it < max_iter:
         it += 1
-        _solve_working_set(K, y, inv_m, grad, Minv, widx, nw, sol, solb, resid, max_refine)
+        _solve_working_set(K, y, inv_m, grad, Minv, widx, nw, sol, solb, resid, gw, ys, max_refine)
         dmax = 0.0
         cs0 = 0.0
         cs1 = 0.0

@@ -208,21 +208,23 @@ def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, widx, pos, nw, no
 
 
 @njit(cache=True)
-def _pivots(K, y, alpha, lam, g, lo, hi, want, piv):
-    """The working set wanted for the derivative QP: the free points, plus a pivot per class without
-    one (its α = 0 point of smallest g that may move; at λ = 0 the closest pair of opposite classes in
-    feature space, the start of the hull problem). ``piv`` gets one point per class.
-    Returns False if a class has no point that can enter."""
+def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
+    """The working set wanted for the derivative QP: the free points and the bound points that the
+    last step brought to g = 0 (``tied``: in the generic case they enter E, and entering them now
+    saves the active set an iteration; one that should not is blocked at once), plus a pivot per
+    class without one (its α = 0 point of smallest g that may move; at λ = 0 the closest pair of
+    opposite classes in feature space, the start of the hull problem). ``piv`` gets one point per
+    class. Returns False if a class has no point that can enter."""
     n = alpha.shape[0]
     for i in range(n):
-        want[i] = alpha[i] > 0.0 and alpha[i] < 1.0
+        want[i] = (alpha[i] > 0.0 and alpha[i] < 1.0) or (tied[i] and lo[i] < hi[i])
     piv[0] = NO_POINT
     piv[1] = NO_POINT
     for c in range(2):
         sgn = 1.0 if c == 0 else -1.0
         f = -1
         for i in range(n):
-            if y[i] == sgn and want[i]:
+            if y[i] == sgn and alpha[i] > 0.0 and alpha[i] < 1.0:
                 f = i
                 break
         if f >= 0:
@@ -427,7 +429,7 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
             lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
         # ---- bounds of the derivative QP, working set: free points plus one pivot per class ---
         qp_bounds(y, alpha, s, t, tied, tie_tolerance(s, tol, gs, lam), g, lo, hi)
-        if not _pivots(K, y, alpha, lam, g, lo, hi, want, piv):
+        if not _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
             status = STATUS_LOST
             reason = LOST_NO_PIVOT
             break
