@@ -179,7 +179,7 @@ def main():
     ap.add_argument("--scenarios", nargs="*", default=["cold-none", "cold-now", "cold-read", "warm"])
     ap.add_argument("--read", type=float, default=30.0, help="seconds on the home page in cold-read")
     args = ap.parse_args()
-    print(machine())
+    print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     rows = run(args.pages, args.scenarios, args.read)
     print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction |")
     print("|---" * (len(args.scenarios) + 2) + "|")
@@ -191,7 +191,8 @@ def main():
             cells.append("—" if r is None else f"{r['first_chart']:.1f} ({r['settled']:.1f})")
             if r is not None and "interaction" in r:
                 inter = f"{r['interaction']:.2f}"
-        print(f"| {page} | " + " | ".join(cells) + f" | {inter or '—'} |")
+        loads = [r["load"] for r in rows if r["page"] == page]
+        print(f"| {page} | " + " | ".join(cells) + f" | {inter or '—'} | {min(loads):.1f}–{max(loads):.1f} |")
     print("\nfirst chart (page settled), seconds from the click in the navigation")
 
 

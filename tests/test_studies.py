@@ -335,3 +335,29 @@ def test_distribution_figure_data_and_published_overlay():
     cd = compute_costs(t)
     np.testing.assert_allclose(cd.relative, [1.0, 1.0, 2.0])
     assert plot_costs(cd).layout.yaxis.type == "log"
+
+
+def test_summary_puts_our_median_beside_a_published_number_of_another_metric():
+    """Navia-Vázquez et al. 2004, Table 1 publishes the threshold Th; the summary has no Th column, so
+    the published text carries our median [IQR] of it."""
+    rows = [dict(study="s", dataset="A", dataset_name="usvc_A", dataset_index=0, replicate=r, seed=r, n=10, d=1,
+                 n_test=5, family="irwls", criterion="LS", label="LS", test_error=0.1 * r, threshold=th)
+            for r, th in enumerate([0.5, 0.7, 0.9, 1.1])]
+    s = summary_table(rows_to_frame(rows), published=published_table("navia2004_table1")).iloc[0]
+    q25, med, q75 = np.quantile([0.5, 0.7, 0.9, 1.1], [0.25, 0.5, 0.75])
+    texts = s["published"].split("; ")
+    assert texts[0].startswith("test CE ") and "ours" not in texts[0]  # test error has its own column
+    assert texts[1].startswith("Th ") and texts[1].endswith(f"(ours {med:.3g} [{q25:.3g}, {q75:.3g}])")
+
+
+def test_markdown_summary_is_a_table_with_one_row_per_criterion():
+    from svmviz.studies.results import format_summary
+
+    t = _table({"gacv": [(1.0, 0.1), (1.2, 0.2)], "kfold": [(1.1, 0.1), (1.1, 0.3)]})
+    s = summary_table(t, published=published_table("wahba2001_standard"))
+    md = format_summary(s, markdown=True).splitlines()
+    assert len(md) == 2 + 2 and all(line.startswith("| ") and line.endswith(" |") for line in md[2:])
+    assert md[1] == "|" + "---|" * 9 and md[0].count(" | ") == 8
+    gacv = md[2].split(" | ")
+    assert gacv[1] == "GACV" and gacv[3] == "1.1 [1.05, 1.15]" and "GACV 1.0064" in gacv[-1]
+    assert format_summary(s).splitlines()[2].split()[1] == "GACV"  # the plain text table unchanged

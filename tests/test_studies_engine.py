@@ -304,6 +304,13 @@ def test_study_show_and_report_commands(tiny, tmp_path):
                           text=True, env=_env(), cwd=ROOT, timeout=60)
     assert show.returncode == 0, show.stderr
     assert "6 of 6 tasks done" in show.stdout and "5-fold CV" in show.stdout and "exact LOO" in show.stdout
+    md = subprocess.run([PY, "-m", "svmviz", "study", "show", "--markdown", str(tmp_path / "out")],
+                        capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=60)
+    assert md.returncode == 0, md.stderr
+    rows = [line for line in md.stdout.splitlines() if line.startswith("| ")]
+    plain = [line for line in show.stdout.splitlines()[3:] if line and not line.startswith(("published", "FAILED"))]
+    assert len(rows) == 1 + len(plain)  # the header and one row per criterion row of the plain table
+    assert any(r.startswith("| ") and " | 5-fold CV | " in r for r in rows)
     rep = subprocess.run([PY, "-m", "svmviz", "study", "report", str(tmp_path / "out")], capture_output=True,
                          text=True, env=_env(), cwd=ROOT, timeout=60)
     assert rep.returncode == 0, rep.stderr

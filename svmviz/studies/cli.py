@@ -3,7 +3,7 @@
 Registered in the ``svmviz`` command by :func:`add_study_parser` (see :mod:`svmviz.cli`)::
 
     svmviz study run SPEC --out DIR [--scheduler ADDR] [--workers N] [--replicates R]
-    svmviz study show DIR
+    svmviz study show DIR [--markdown]
     svmviz study report DIR [--output FILE]
     svmviz study list
 
@@ -71,14 +71,18 @@ def cmd_show(args) -> int:
     except (ValueError, OSError) as exc:
         return _err("show", exc)
     spec = res.spec
-    print(f"{spec.title or spec.name}: {res.n_done} of {res.n_tasks} tasks done, {res.n_failed} failed, "
-          f"{len(res.table)} rows")
+    md = getattr(args, "markdown", False)
+    head = (f"{spec.title or spec.name}: {res.n_done} of {res.n_tasks} tasks done, {res.n_failed} failed, "
+            f"{len(res.table)} rows")
+    print(f"**{head}**\n" if md else head)
     pub = published_table(spec.published)
-    print(format_summary(summary_table(res.table, published=pub)))
+    print(format_summary(summary_table(res.table, published=pub), markdown=md))
     notes = pub.drop_duplicates("source")
+    if md and notes["note"].astype(bool).any():
+        print()
     for _, r in notes.iterrows():
         if r["note"]:
-            print(f"published ({r['source']}): {r['note']}")
+            print(f"published ({r['source']}): {r['note']}" + ("  " if md else ""))
     for _, e in res.errors.iterrows():
         print(f"FAILED {e['dataset']} replicate {int(e['replicate'])}: {e['error']}")
     return 0
@@ -141,6 +145,7 @@ def add_study_parser(subparsers) -> argparse.ArgumentParser:
 
     show = sub.add_parser("show", help="print a results folder's summary table")
     show.add_argument("dir", metavar="DIR")
+    show.add_argument("--markdown", action="store_true", help="print the summary as a Markdown table")
     show.set_defaults(func=cmd_show)
 
     rep = sub.add_parser("report", help="write an HTML report of a results folder (DIR/report.html)")

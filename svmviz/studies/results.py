@@ -284,9 +284,22 @@ def summary_table(table: pd.DataFrame, *, baseline: str = "kfold", published=Non
             row["published"] = ""
             if published is not None and not published.empty:
                 pub = published[(published["dataset_name"] == dname) & (published["criterion"] == crit)]
-                row["published"] = "; ".join(pub["text"].tolist())
+                row["published"] = "; ".join(_published_text(p, sub) for _, p in pub.iterrows())
             out.append(row)
     return pd.DataFrame(out)
+
+
+#: metrics the summary has columns for; a published number of another metric (the threshold Th of
+#: Navia-Vázquez et al. 2004, Table 1; the tuning error and λ of Zhu & Hastie 2002, Fig. 2) gets our
+#: median [IQR] beside it in the ``published`` text
+SUMMARY_METRICS = ("inefficiency", "test_error", "machine_size")
+
+
+def _published_text(pub: pd.Series, sub: pd.DataFrame) -> str:
+    if pub["metric"] in SUMMARY_METRICS or pub["metric"] not in sub.columns:
+        return str(pub["text"])
+    med, lo, hi = _quantiles(sub[pub["metric"]])
+    return f"{pub['text']} (ours {_fmt_iqr(med, lo, hi, 3)})"
 
 
 def _fmt_iqr(med, lo, hi, digits=4) -> str:
@@ -295,8 +308,9 @@ def _fmt_iqr(med, lo, hi, digits=4) -> str:
     return f"{med:.{digits}g} [{lo:.{digits}g}, {hi:.{digits}g}]"
 
 
-def format_summary(summary: pd.DataFrame, *, baseline_label: str = "k-fold CV") -> str:
-    """The summary as a plain-text table for the terminal (``svmviz study show``)."""
+def format_summary(summary: pd.DataFrame, *, baseline_label: str = "k-fold CV", markdown: bool = False) -> str:
+    """The summary as a plain-text table for the terminal (``svmviz study show``), or as a Markdown
+    table (``markdown=True``, ``svmviz study show --markdown``: what the README's tables are made of)."""
     if summary.empty:
         return "(no results yet)"
     headers = ["data set", "criterion", "R", "inefficiency median [IQR]", "test error median [IQR]",
@@ -313,6 +327,13 @@ def format_summary(summary: pd.DataFrame, *, baseline_label: str = "k-fold CV") 
                       _fmt_iqr(r["test_error_median"], r["test_error_q25"], r["test_error_q75"]),
                       "—" if not np.isfinite(r["machine_size_median"]) else f"{r['machine_size_median']:g}",
                       wins, f"{r['median_seconds']:.2f}", str(r["published"] or "")])
+    if markdown:
+        def cell(text: str) -> str:
+            return text.replace("|", "\\|") or " "
+
+        out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+        out += ["| " + " | ".join(cell(c) for c in l) + " |" for l in lines]
+        return "\n".join(out)
     widths = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(headers)]
     fmt = "  ".join("{:<" + str(w) + "}" for w in widths)
     out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths))]

@@ -1,0 +1,332 @@
+"""Checking a study spec: the TOML structure (a dict) → a validated :class:`StudySpec`, every error
+naming its field (:func:`spec_from_dict`, public through :mod:`svmviz.studies.spec`)."""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from ._spec_model import (_NAME, IRWLS_METHODS, IVM_METHODS, MAX_GRID, MAX_TASKS, SETTINGS, SVM_CRITERIA, DataSpec,
+                          IRWLSSpec, IVMSpec, SpecError, StudySpec, SVMSpec)
+
+__all__ = ["spec_from_dict"]
+
+
+# ------------------------------------------------------------------------------------ checking
+class _Reader:
+    """Reads one table of the TOML dict, reporting unknown keys and bad values by their path."""
+
+    def __init__(self, d, where: str):
+        if not isinstance(d, dict):
+            raise SpecError(f"{where} must be a table (key = value pairs); got {type(d).__name__}.")
+        self.d = dict(d)
+        self.where = where
+        self.used = set()
+
+    def _path(self, key):
+        return f"{self.where}.{key}" if self.where else key
+
+    def has(self, key):
+        return key in self.d
+
+    def get(self, key, default=None):
+        self.used.add(key)
+        return self.d.get(key, default)
+
+    def finish(self, valid):
+        unknown = sorted(set(self.d) - self.used)
+        if unknown:
+            raise SpecError(f"unknown key(s) {', '.join(map(repr, unknown))} in {self.where or 'the spec'}; "
+                            f"valid keys: {', '.join(valid)}.")
+
+    def int(self, key, default, *, lo=None, hi=None, allow_none=False):
+        v = self.get(key, default)
+        if v is None and allow_none:
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not v.is_integer()):
+            raise SpecError(f"{self._path(key)} must be an integer; got {v!r}.")
+        v = int(v)
+        if lo is not None and v < lo:
+            raise SpecError(f"{self._path(key)} must be ≥ {lo}; got {v}.")
+        if hi is not None and v > hi:
+            raise SpecError(f"{self._path(key)} must be ≤ {hi}; got {v}.")
+        return v
+
+    def float(self, key, default, *, positive=False, lo=None, hi=None):
+        v = self.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise SpecError(f"{self._path(key)} must be a finite number; got {v!r}.")
+        v = float(v)
+        if positive and v <= 0:
+            raise SpecError(f"{self._path(key)} must be positive; got {v}.")
+        if lo is not None and v < lo:
+            raise SpecError(f"{self._path(key)} must be ≥ {lo}; got {v}.")
+        if hi is not None and v > hi:
+            raise SpecError(f"{self._path(key)} must be ≤ {hi}; got {v}.")
+        return v
+
+    def str(self, key, default, *, choices=None):
+        v = self.get(key, default)
+        if v is None:
+            return None
+        if not isinstance(v, str):
+            raise SpecError(f"{self._path(key)} must be a string; got {v!r}.")
+        if choices is not None and v not in choices:
+            raise SpecError(f"{self._path(key)} must be one of {', '.join(map(repr, choices))}; got {v!r}.")
+        return v
+
+    def names(self, key, default, choices, *, what):
+        v = self.get(key, default)
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, (list, tuple)) or not v:
+            raise SpecError(f"{self._path(key)} must be a non-empty list of {what}; got {v!r}.")
+        bad = [x for x in v if x not in choices]
+        if bad:
+            raise SpecError(f"{self._path(key)}: unknown {what} {', '.join(map(repr, bad))}; "
+                            f"choose from {', '.join(choices)}.")
+        if len(set(v)) != len(v):
+            raise SpecError(f"{self._path(key)} lists a {what} twice: {v!r}.")
+        return tuple(v)
+
+    def numbers(self, key, default, *, positive=True, allow_empty=False):
+        v = self.get(key, default)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            v = [v]
+        if not isinstance(v, (list, tuple)) or (not v and not allow_empty):
+            raise SpecError(f"{self._path(key)} must be a non-empty list of numbers; got {v!r}.")
+        out = []
+        for x in v:
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or (positive and x <= 0):
+                raise SpecError(f"{self._path(key)}: every value must be a finite {'positive ' if positive else ''}"
+                                f"number; got {x!r}.")
+            out.append(float(x))
+        return tuple(out)
+
+    def grid(self, axis: str, symbol: str, *, default_range, default_num, log="log10"):
+        """Explicit ``<axis>s = [...]`` or ``<log>_<axis> = [lo, hi]`` with ``n_<axis>`` points."""
+        plural, rng, num = f"{axis}s", f"{log}_{axis}", f"n_{axis}"
+        if self.has(plural):
+            if self.has(rng) or self.has(num):
+                raise SpecError(f"{self.where}: give either {plural} (a list) or {rng} and {num}, not both.")
+            vals = self.numbers(plural, None)
+            if len(vals) > MAX_GRID:
+                raise SpecError(f"{self._path(plural)} has {len(vals)} values; at most {MAX_GRID}.")
+            return tuple(sorted(set(vals)))
+        lo_hi = self.get(rng, list(default_range))
+        if (not isinstance(lo_hi, (list, tuple)) or len(lo_hi) != 2
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                           for x in lo_hi)):
+            raise SpecError(f"{self._path(rng)} must be [low, high], the {log} of the smallest and largest "
+                            f"{symbol}; got {lo_hi!r}.")
+        lo, hi = float(lo_hi[0]), float(lo_hi[1])
+        k = self.int(num, default_num, lo=1, hi=MAX_GRID)
+        if k > 1 and not lo < hi:
+            raise SpecError(f"{self._path(rng)} needs low < high; got [{lo}, {hi}].")
+        if abs(lo) > 300 or abs(hi) > 300:
+            raise SpecError(f"{self._path(rng)} is outside the floating-point range; got [{lo}, {hi}].")
+        exps = np.linspace(lo, hi, k) if k > 1 else np.array([lo])
+        vals = np.exp(exps) if log == "ln" else 10.0 ** exps
+        return tuple(float(v) for v in vals)
+
+
+def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
+    from .. import data as _data
+
+    r = _Reader(d, f"datasets[{i}]")
+    name = r.str("name", None)
+    if name is None:
+        raise SpecError(f"datasets[{i}] needs a name: one of {', '.join(_data.GENERATORS)} or 'csv'.")
+    if name != "csv" and name not in _data.GENERATORS:
+        raise SpecError(f"datasets[{i}].name: unknown data set {name!r}; choose one of "
+                        f"{', '.join(_data.GENERATORS)} or 'csv'.")
+    real = name == "csv" or name in ("breast_cancer", "iris", "wine")
+    n = r.int("n", None if real else 200, lo=4, hi=10**6, allow_none=real)
+    if name == "csv" and n is None:
+        raise SpecError(f"datasets[{i}].n: a CSV data set needs n, the training rows per replicate "
+                        "(the other rows are the test set).")
+    params = r.get("params", {})
+    if not isinstance(params, dict):
+        raise SpecError(f"datasets[{i}].params must be a table of generator parameters; got {params!r}.")
+    if name == "csv" and params:
+        raise SpecError(f"datasets[{i}].params: a CSV data set takes path, label_column and standardize, "
+                        "not params.")
+    label = r.str("label", None) or name
+    L = r.get("L", None)
+    if L is not None:
+        if (not isinstance(L, (list, tuple)) or len(L) != 2
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
+                           for x in L)):
+            raise SpecError(f"datasets[{i}].L must be [L(-1), L(+1)], two positive numbers; got {L!r}.")
+        L = (float(L[0]), float(L[1]))
+    test_size = r.int("test_size", None, lo=10, hi=10**7, allow_none=True)
+    R = r.int("n_prototypes", None, lo=1, hi=10**5, allow_none=True)
+    path = r.str("path", None)
+    label_column = r.str("label_column", None)
+    standardize = r.get("standardize", True)
+    if not isinstance(standardize, bool):
+        raise SpecError(f"datasets[{i}].standardize must be true or false; got {standardize!r}.")
+    if name == "csv":
+        if not path:
+            raise SpecError(f"datasets[{i}]: a CSV data set needs path = \"file.csv\" (relative to the spec file).")
+        full = path if os.path.isabs(path) else os.path.join(base_dir or ".", path)
+        if not os.path.isfile(full):
+            raise SpecError(f"datasets[{i}].path: no file {full!r}.")
+    elif path is not None or label_column is not None:
+        raise SpecError(f"datasets[{i}]: path and label_column belong to name = \"csv\" data sets.")
+    r.finish(["name", "n", "params", "label", "L", "test_size", "n_prototypes", "path", "label_column",
+              "standardize"])
+    return DataSpec(name, n, dict(params), label, L, test_size, R, path, label_column, standardize)
+
+
+def _read_svm(d) -> SVMSpec:
+    r = _Reader(d, "svm")
+    crit = r.names("criteria", None, SVM_CRITERIA, what="criterion")
+    lam = r.grid("lambda", "λ", default_range=(-5.0, -0.5), default_num=20)
+    sig = r.grid("sigma", "σ", default_range=(-1.0, 1.0), default_num=20)
+    k = r.int("k", 5, lo=2, hi=100)
+    rho = r.float("xa_rho", 2.0, positive=True)
+    rr = r.int("rangacv_replicates", 5, lo=1, hi=1000)
+    sz = r.float("sigma_z", 0.1, positive=True)
+    tol = r.float("tol", 1e-3, positive=True, hi=1.0)
+    r.finish(["criteria", "lambdas", "log10_lambda", "n_lambda", "sigmas", "log10_sigma", "n_sigma", "k",
+              "xa_rho", "rangacv_replicates", "sigma_z", "tol"])
+    return SVMSpec(crit, lam, sig, k, rho, rr, sz, tol)
+
+
+def _read_irwls(d) -> IRWLSSpec:
+    r = _Reader(d, "irwls")
+    methods = r.names("methods", list(IRWLS_METHODS), IRWLS_METHODS, what="method")
+    s = r.numbers("s", [2.0])
+    if any(v < 1 for v in s):
+        raise SpecError(f"irwls.s: the steepness s of θ̃_s must be ≥ 1; got {list(s)}.")
+    C = r.numbers("C", [10.0])
+    kernel = r.str("kernel", "linear", choices=("linear", "rbf"))
+    sig = r.grid("sigma", "σ", default_range=(0.0, 0.0), default_num=1) if kernel == "rbf" else ()
+    if kernel == "linear" and any(r.has(k) for k in ("sigmas", "log10_sigma", "n_sigma")):
+        raise SpecError("irwls: σ values belong to kernel = \"rbf\"; the linear machine has none.")
+    R = r.int("n_prototypes", 20, lo=1, hi=10**5)
+    proto = r.str("prototypes", "fscl", choices=("fscl", "kmeans"))
+    k = r.int("k", 5, lo=2, hi=100)
+    max_iter = r.int("max_iter", 50_000, lo=1, hi=10**8)
+    if kernel == "rbf" and "LS" in methods:
+        raise SpecError("irwls.methods: \"LS\" (the regularised least-squares start) is offered for the linear "
+                        "machine only; remove it or use kernel = \"linear\".")
+    r.finish(["methods", "s", "C", "kernel", "sigmas", "log10_sigma", "n_sigma", "n_prototypes", "prototypes",
+              "k", "max_iter"])
+    return IRWLSSpec(methods, tuple(sorted(set(s))), C, kernel, sig, R, proto, k, max_iter)
+
+
+def _read_ivm(d) -> IVMSpec:
+    r = _Reader(d, "ivm")
+    methods = r.names("methods", list(IVM_METHODS), IVM_METHODS, what="method")
+    sigma = r.float("sigma", IVMSpec.sigma, positive=True)
+    if any(r.has(k) for k in ("lambdas", "ln_lambda", "n_lambda")):
+        lams = r.grid("lambda", "λ", default_range=(-10.0, 10.0), default_num=21, log="ln")
+    else:
+        lams = None  # Zhu & Hastie 2002, Fig. 2: e^10 down to e^−10 (ivm.paper_lambdas)
+    tune = r.int("tune_size", 200, lo=10, hi=10**6)
+    r.finish(["methods", "sigma", "lambdas", "ln_lambda", "n_lambda", "tune_size"])
+    return IVMSpec(methods, sigma, None if lams is None else tuple(sorted(lams, reverse=True)), tune)
+
+
+_TOP_KEYS = ["name", "title", "description", "replicates", "seed", "test_size", "setting", "costs", "published",
+             "datasets", "svm", "irwls", "ivm"]
+
+
+def spec_from_dict(d: dict, *, base_dir: str = "") -> StudySpec:
+    """Build and check a :class:`StudySpec` from the TOML structure (a dict).
+
+    Parameters
+    ----------
+    d : dict
+        As read by ``tomllib`` (see the module docstring), or :func:`spec_to_dict`'s output.
+    base_dir : str
+        Folder CSV paths are relative to.
+
+    Returns
+    -------
+    StudySpec
+
+    Raises
+    ------
+    SpecError
+        The first problem found, naming the field (``datasets[1].n``, ``svm.criteria``, …) and what
+        to write instead.
+    """
+    from .. import data as _data
+
+    r = _Reader(d, "")
+    name = r.str("name", None)
+    if name is None or not _NAME.match(name):
+        raise SpecError(f"name must be 1–80 letters, digits, '_', '.' or '-' (it names the results); got {name!r}.")
+    title = r.str("title", "") or ""
+    description = r.str("description", "") or ""
+    replicates = r.int("replicates", 10, lo=1)
+    seed = r.int("seed", 0, lo=0, hi=2**32 - 1)
+    test_size = r.int("test_size", 10_000, lo=10, hi=10**7)
+    setting = r.str("setting", "standard", choices=SETTINGS)
+    costs_in = r.get("costs", {})
+    cr = _Reader(costs_in, "costs")
+    costs = dict(C_plus=cr.float("C_plus", 1.0, positive=True), C_minus=cr.float("C_minus", 2.0, positive=True),
+                 pi_plus=cr.float("pi_plus", 0.1, lo=1e-6, hi=1 - 1e-6))
+    costs["pi_minus"] = cr.float("pi_minus", 1.0 - costs["pi_plus"], lo=1e-6, hi=1 - 1e-6)
+    cr.finish(["C_plus", "C_minus", "pi_plus", "pi_minus"])
+    if abs(costs["pi_plus"] + costs["pi_minus"] - 1.0) > 1e-9:
+        raise SpecError(f"costs.pi_plus + costs.pi_minus must be 1; got {costs['pi_plus']} + {costs['pi_minus']}.")
+    published = r.str("published", None)
+    raw_ds = r.get("datasets", None)
+    if isinstance(raw_ds, dict):
+        raw_ds = [raw_ds]
+    if not isinstance(raw_ds, list) or not raw_ds:
+        raise SpecError("datasets: a study needs at least one [[datasets]] table (name = \"wahba2001\", n = 200, …).")
+    datasets = tuple(_read_dataset(x, i, base_dir) for i, x in enumerate(raw_ds))
+    labels = [x.label for x in datasets]
+    dup = sorted({x for x in labels if labels.count(x) > 1})
+    if dup:
+        raise SpecError(f"datasets: the label {dup[0]!r} is used twice; give each data set its own label = \"…\".")
+    svm = _read_svm(r.get("svm")) if r.has("svm") else None
+    irwls = _read_irwls(r.get("irwls")) if r.has("irwls") else None
+    ivm = _read_ivm(r.get("ivm")) if r.has("ivm") else None
+    r.finish(_TOP_KEYS)
+    if svm is None and irwls is None and ivm is None:
+        raise SpecError("the spec has nothing to run: add an [svm], [irwls] or [ivm] section.")
+    if replicates * len(datasets) > MAX_TASKS:
+        raise SpecError(f"replicates × data sets = {replicates * len(datasets)} tasks; at most {MAX_TASKS}.")
+    for i, ds in enumerate(datasets):
+        if ds.name == "csv":
+            if ds.L is not None and ds.L != (1.0, 1.0) and setting == "standard":
+                raise SpecError(f"datasets[{i}].L: unequal weights need setting = \"nonstandard\".")
+            continue
+        gen = _data.GENERATORS[ds.name]
+        import inspect
+
+        allowed = [p for p in inspect.signature(gen).parameters if p not in ("n", "seed")]
+        bad = sorted(set(ds.params) - set(allowed))
+        if bad:
+            raise SpecError(f"datasets[{i}].params: unknown parameter(s) {', '.join(bad)} for {ds.name!r}; "
+                            f"valid: {', '.join(allowed) or 'none'}.")
+        if ds.name == "wahba2001" and "nonstandard" in ds.params:
+            raise SpecError(f"datasets[{i}].params.nonstandard: the study's setting decides it; write "
+                            "setting = \"nonstandard\" at the top of the spec instead.")
+        if setting == "standard" and ds.L is not None and ds.L != (1.0, 1.0):
+            raise SpecError(f"datasets[{i}].L: unequal weights need setting = \"nonstandard\".")
+        if setting == "nonstandard" and ds.name != "wahba2001" and ds.L is None:
+            raise SpecError(f"datasets[{i}]: the non-standard setting needs L = [L(-1), L(+1)] for {ds.name!r} "
+                            "(only wahba2001 derives L from [costs] and its sampling proportions).")
+        if ds.name in ("iris", "wine") and not ds.params.get("keep_classes"):
+            raise SpecError(f"datasets[{i}]: {ds.name} has three classes; studies are binary — set "
+                            "params.keep_classes to two class names.")
+        if ds.name in ("esl_mixture3",) or (ds.name == "waveform" and ds.params.get("n_classes", 2) != 2) \
+                or (ds.name == "esl_mixture" and ds.params.get("n_classes", 2) != 2):
+            raise SpecError(f"datasets[{i}]: {ds.name} with three classes cannot be studied (binary criteria).")
+    if setting == "nonstandard":
+        if svm is not None and "rangacv" in svm.criteria:
+            raise SpecError("svm.criteria: the randomized GACV is defined for the standard SVM only (Wahba 1998); "
+                            "remove \"rangacv\" or use setting = \"standard\".")
+        if irwls is not None or ivm is not None:
+            raise SpecError("setting = \"nonstandard\" applies to the [svm] section only; the IRWLS and IVM machines "
+                            "are standard.")
+    return StudySpec(name, datasets, replicates, seed, test_size, setting, costs, svm, irwls, ivm, title,
+                     description, published, base_dir)
