@@ -15,7 +15,7 @@ from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import anova as fig
 from svmviz.kernels import SSANOVAKernel
-from svmviz.ui import common
+from svmviz.ui import charts, common, glossary, presets
 
 KEY = "anova"
 CHOICES = ["anova_structure", "twonorm", "ringnorm", "wahba2001", "banana", "esl_mixture"]
@@ -48,10 +48,11 @@ def _structure_params(name: str) -> dict:
     if name != "anova_structure":
         return {}
     sb = st.sidebar
-    d = sb.slider("Variables d (x1, x2 informative, the rest noise)", 2, 12, 6, key=f"{KEY}_d")
-    a = sb.slider("Interaction a in the logit 4·x1 + 4·cos(π·x2) + a·x1·x2", 0.0, 12.0, 8.0, step=1.0,
-                  key=f"{KEY}_inter", help="a = 0 makes the truth additive: then the additive kernel has the "
-                                           "right structure.")
+    d = common.control(sb.slider, "Variables d (x1, x2 informative, the rest noise)", 2, 12, key=f"{KEY}_d",
+                       default=6, url="a_d")
+    a = common.control(sb.slider, "Interaction a in the logit 4·x1 + 4·cos(π·x2) + a·x1·x2", 0.0, 12.0, step=1.0,
+                       key=f"{KEY}_inter", default=8.0, url="a_inter",
+                       help="a = 0 makes the truth additive: then the additive kernel has the right structure.")
     return {"d": int(d), "interaction": float(a)}
 
 
@@ -63,26 +64,30 @@ def _sigma_heuristic(X):
 def sidebar_settings(ds) -> Settings:
     sb = st.sidebar
     sb.header("Kernels")
-    chosen = sb.multiselect("Kernels to compare", list(KERNEL_LABELS), default=list(KERNEL_LABELS),
-                            format_func=KERNEL_LABELS.get, key=f"{KEY}_kernels")
-    base = sb.radio("One-dimensional kernel R_α of the SS-ANOVA kernels", list(BASE_LABELS),
-                    format_func=BASE_LABELS.get, key=f"{KEY}_base",
-                    help="Cubic spline: R(s, t) = k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|) on each coordinate "
-                         "rescaled to [0, 1] by its training range (a linear and a smooth part). "
-                         "Gaussian: exp(−(s − t)²/(2σ₁²)) on the same rescaled coordinate.")
+    chosen = common.control(sb.multiselect, "Kernels to compare", list(KERNEL_LABELS), key=f"{KEY}_kernels",
+                            default=list(KERNEL_LABELS), url="a_kernels", format_func=KERNEL_LABELS.get)
+    base = common.control(sb.radio, "One-dimensional kernel R_α of the SS-ANOVA kernels", list(BASE_LABELS),
+                          key=f"{KEY}_base", default="cubic", url="a_base", format_func=BASE_LABELS.get,
+                          help="Cubic spline: R(s, t) = k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|) on each coordinate "
+                               "rescaled to [0, 1] by its training range (a linear and a smooth part). "
+                               "Gaussian: exp(−(s − t)²/(2σ₁²)) on the same rescaled coordinate.")
     sigma_1d = 0.25
     if base == "gaussian":
-        sigma_1d = sb.select_slider("σ₁ of the per-coordinate Gaussian (fraction of each variable's range)",
-                                    SIGMAS_1D, value=0.25, key=f"{KEY}_sigma1d")
+        sigma_1d = common.control(sb.select_slider,
+                                  "σ₁ of the per-coordinate Gaussian (fraction of each variable's range)", SIGMAS_1D,
+                                  key=f"{KEY}_sigma1d", default=0.25, url="a_sigma1")
     h = _sigma_heuristic(ds.X)
     default = min(SIGMAS, key=lambda s: abs(np.log(s / h)))
-    sigma = sb.select_slider("σ of the Gaussian kernel on all variables", SIGMAS, value=default,
-                             key=f"{KEY}_sigma_{ds.name}",
-                             help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: the median-distance heuristic ({h:.2g}).")
+    sigma = common.control(sb.select_slider, "σ of the Gaussian kernel on all variables", SIGMAS,
+                           key=f"{KEY}_sigma_{ds.name}", default=default, url="a_sigma", depends=default,
+                           keep_choice=True,
+                           help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: the median-distance heuristic ({h:.2g}).")
     sb.header("λ grid")
-    lo, hi = sb.select_slider("log10 λ from … to", options=list(range(-9, 2)), value=(-6, -1), key=f"{KEY}_lamrange")
-    m = sb.select_slider("λ values", [6, 8, 11, 16, 21], value=11, key=f"{KEY}_nlam")
-    loo = sb.checkbox("Exact leave-one-out (refits every support vector at every λ)", value=True, key=f"{KEY}_loo")
+    lo, hi = common.control(sb.slider, "log10 λ from … to", -9, 1, step=1, key=f"{KEY}_lamrange",
+                            default=(-6, -1), url=("a_lo", "a_hi"))
+    m = common.control(sb.select_slider, "λ values", [6, 8, 11, 16, 21], key=f"{KEY}_nlam", default=11, url="a_nlam")
+    loo = common.control(sb.checkbox, "Exact leave-one-out (refits every support vector at every λ)", key=f"{KEY}_loo",
+                         default=True, url="a_loo")
     if lo >= hi:
         hi = lo + 1
     return Settings(tuple(chosen), base, float(sigma), float(sigma_1d), np.logspace(lo, hi, int(m)), bool(loo))
@@ -129,7 +134,7 @@ def compute_comparison(ds, s: Settings, test):
 def render_curves(ds, kc, test) -> None:
     st.subheader("Which structure do the criteria prefer?")
     kcv = fig.compute_kernel_curves(kc)
-    st.plotly_chart(fig.plot_kernel_curves(kcv), key=f"{KEY}_curves")
+    charts.chart(fig.plot_kernel_curves(kcv), key=f"{KEY}_curves")
     rows = []
     for q, name in enumerate(kc.names):
         cur = kc.curves[q]
@@ -155,7 +160,7 @@ def render_curves(ds, kc, test) -> None:
                      + (f"; the Bayes error is {ds.bayes_error:.3f}." if ds.bayes_error is not None else "."))
     else:
         notes.append("These data have no generator for new points, so there is no test error.")
-    st.caption(" ".join(notes))
+    st.caption(glossary.spell(" ".join(notes)))
 
 
 _LABEL = {"gacv": "GACV", "xa": "XA", "loo": "exact LOO", "misclass": "MISCLASS"}
@@ -240,8 +245,8 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                                     "rms": "size over the data (root mean square of f_c)"}.get)
     bars = fig.compute_importances(exp, X=ds.X, measure=measure)
     a, b = st.columns(2)
-    a.plotly_chart(fig.plot_variable_importances(bars), key=f"{KEY}_varimp")
-    b.plotly_chart(fig.plot_importances(bars), key=f"{KEY}_compimp")
+    charts.chart(fig.plot_variable_importances(bars), key=f"{KEY}_varimp", where=a)
+    charts.chart(fig.plot_importances(bars), key=f"{KEY}_compimp", where=b)
     st.caption("The squared norm weighs a component by its roughness as well as its size: a linear main effect is "
                "cheap, a wiggly fit to a noise variable dear — at a small λ the machine fits noise and the noise "
                "variables' norms grow. Compare the two measures and several λ before dropping a variable "
@@ -262,7 +267,7 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                    "training range.")
     me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth, measure=measure)
     units = "SVM decision value" if machine == "svm" else "logit log(p/(1 − p))"
-    st.plotly_chart(fig.plot_main_effects(me, ylabel=f"f_α ({units})"), key=f"{KEY}_main")
+    charts.chart(fig.plot_main_effects(me, ylabel=f"f_α ({units})"), key=f"{KEY}_main")
     if kern.order == "two-way" and ds.X.shape[1] >= 2:
         imp = anova.importances(exp)
         pairs = [c for _, c in sorted(((v, c) for v, c in zip(imp.values, imp.components) if len(c) == 2),
@@ -273,7 +278,7 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
             pick = col.selectbox(f"Interaction {i + 1} (most important first)", pairs, index=i,
                                  format_func=label.get, key=f"{KEY}_pair{i}")
             it = fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41)
-            col.plotly_chart(fig.plot_interaction(it), key=f"{KEY}_inter{i}")
+            charts.chart(fig.plot_interaction(it), key=f"{KEY}_inter{i}", where=col)
     elif kern.order == "additive":
         st.caption("The additive kernel has no interactions: choose the two-factor SS-ANOVA kernel to see them.")
     render_theta_grid(ds, s, kc, q)
@@ -304,21 +309,24 @@ def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
         except ValueError as exc:
             common.show_error(exc)
             return
-        st.plotly_chart(fig.plot_theta_grid(fig.compute_theta_grid(tg, crit, names[a])), key=f"{KEY}_thgrid")
+        charts.chart(fig.plot_theta_grid(fig.compute_theta_grid(tg, crit, names[a])), key=f"{KEY}_thgrid")
 
 
 # --------------------------------------------------------------------------- the page
+@common.page_view
 def page() -> None:
     st.title("Kernels & variable selection")
-    st.markdown(
-        "Smoothing-spline ANOVA (analysis of variance) kernels build a kernel on d variables from one-dimensional "
+    presets.picker("anova")
+    st.markdown(glossary.spell(
+        "SS-ANOVA (smoothing-spline analysis of variance) kernels build a kernel on d variables from one-dimensional "
         "kernels R_α, one per variable: K(s, t) = Π_α [1 + θ_α·R_α(s_α, t_α)] = 1 + Σ_α θ_α·R_α + "
         "Σ_α<β θ_α·θ_β·R_α·R_β + … (Wahba 1998, eqs. 1.12–1.13), cut after the main effects (additive kernel) "
         "or after the two-factor interactions. The fitted function then splits exactly into main effects "
         "f_α(x_α) and interactions f_αβ(x_α, x_β), and the size of each piece says which variables the "
         "classifier uses — the support vector machine (SVM) as a variable-selection preprocessor (Wahba 1998, §2). "
-        "The constant 1 is left to the intercept b, which every machine here fits freely."
-    )
+        "The constant 1 is left to the intercept b, which every machine here fits freely. Per kernel, GACV, XA "
+        "and exact LOO choose λ; the fit of the SVM or of KLR at that λ is then split into its components."
+    ))
     ds = common.dataset_sidebar(CHOICES, "anova_structure", key=KEY, params=_structure_params, n_range=(40, 600),
                                 default_n=200)
     if ds is None:

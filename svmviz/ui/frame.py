@@ -28,6 +28,8 @@ class PageSpec(NamedTuple):
     icon: str
     paper: str
     what: str
+    question: str = ""  # the question the page answers (the home page's tour)
+    lecture: int = 99  # its step in the tour, the order for a lecture (smallest first)
 
     @property
     def url_path(self) -> str:
@@ -40,47 +42,75 @@ PAGES = [
     PageSpec("tuning", "pages/1_Tuning_criteria.py", "Tuning criteria", "🎯", "Wahba, Lin, Lee & Zhang (2001)",
              "GACV, ξα (XA) and BRXA beside the truth they stand in for (GCKL, MISCLASS, BRMISCLASS, exact "
              "leave-one-out): contour surfaces over (λ, σ), the decision curves each criterion picks, "
-             "inefficiencies, standard and non-standard (unequal costs, biased sampling) SVMs."),
+             "inefficiencies, standard and non-standard (unequal costs, biased sampling) SVMs.",
+             question=("How do I choose λ and σ without a test set, and how close do GACV and ξα come to the "
+                      "truth?"), lecture=2),
     PageSpec("losses", "pages/2_Loss_functions.py", "Loss functions & randomized GACV", "📉", "Wahba (1998)",
              "Hinge, misclassification, deviance, exponential, sigmoid and smoothed losses against τ = yf, "
-             "the prediction functions μ(f), and exact vs randomized GACV vs leave-one-out along λ."),
+             "the prediction functions μ(f), and exact vs randomized GACV vs leave-one-out along λ.",
+             question=("What does the SVM minimize, what does each loss estimate, and how do GACV, its "
+                      "randomized version and leave-one-out choose λ?"), lecture=1),
     PageSpec("path", "pages/3_Regularization_path.py", "Regularization path", "🛤️", "Loosli & Canu (2006)",
              "The whole ν-SVM path: every αᵢyᵢ as a piecewise-linear function of λ, the margin, bounded "
-             "and inactive groups at any point, and leave-one-out along the path with its stopping point."),
+             "and inactive groups at any point, and leave-one-out along the path with its stopping point.",
+             question=("How does the solution change with the regularization, all λ at once, and where should "
+                      "one stop?"), lecture=3),
     PageSpec("usvc", "pages/4_Unbiased_SVC.py", "Unbiased SVC", "⚖️", "Navia-Vázquez et al. (2004)",
              "SVC trained by iterated weighted least squares and the unbiased SVC (smooth step loss): error "
-             "surfaces L̃(Th, w) with the IRWLS trajectories, the CE the algorithm really minimizes, Table 1."),
+             "surfaces L̃(Th, w) with the IRWLS trajectories, the CE the algorithm really minimizes, Table 1.",
+             question="The hinge loss biases the SVM's threshold: what changes with a loss that counts errors?",
+             lecture=5),
     PageSpec("ivm", "pages/5_Import_vector_machine.py", "Import vector machine", "📌", "Zhu & Hastie (2002)",
              "Kernel logistic regression and its sparse version, the Import Vector Machine: import points vs "
-             "support points, probability contours, the λ path with a tuning set, three classes."),
+             "support points, probability contours, the λ path with a tuning set, three classes.",
+             question=("Can a sparse kernel machine give class probabilities, with fewer points than the SVM "
+                      "keeps?"), lecture=4),
     PageSpec("anova", "pages/6_Kernels_and_variable_selection.py", "Kernels & variable selection", "🧩", "Wahba (1998)",
              "Smoothing-spline ANOVA kernels (additive, two-factor) beside the Gaussian: GACV, XA and exact "
              "leave-one-out along λ per kernel, the fitted function split into main effects and interactions, and "
-             "which variables matter."),
+             "which variables matter.",
+             question="Which variables and interactions does the classifier use?", lecture=6),
     PageSpec("studies", "pages/7_Criteria_studies.py", "Criteria studies", "🧪", "all five papers, at scale",
              "Which criterion picks a good (λ, σ), how often, at what cost: GACV, XA, XA_J, exact LOO and the "
-             "machines of the papers against k-fold CV over many replicates on Dask, published numbers beside."),
+             "machines of the papers against k-fold CV over many replicates on Dask, published numbers beside.",
+             question=("Over many data sets, which criterion picks well, how often, at what cost against k-fold "
+                      "CV?"), lecture=7),
 ]
 
 ENTRY_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_entry.py")
 """The script the installed ``svmviz`` command hands to ``streamlit run``."""
 
 
+def tour() -> list[PageSpec]:
+    """The pages in the order of the home page's tour (a lecture's order)."""
+    return sorted(PAGES, key=lambda spec: spec.lecture)
+
+
 def home() -> None:
+    from svmviz.ui import glossary
+
     st.title("svmviz")
-    st.markdown(
-        "Interactive, numerically checked re-creations of five papers on support-vector-machine-family "
-        "classifiers and the criteria used to tune them. Every solver is tested against an "
-        "independent reference (libsvm through scikit-learn, brute-force leave-one-out, closed forms)."
-    )
-    for spec in PAGES:
-        st.page_link(_page_objects()[spec.url_path], label=f"**{spec.title}** — {spec.paper}", icon=spec.icon)
-        st.caption(spec.what)
-    st.divider()
+    st.markdown(glossary.spell(
+        "Interactive, numerically checked re-creations of five papers on SVM-family classifiers and the "
+        "criteria used to tune them. Every solver is tested against an independent reference (libsvm "
+        "through scikit-learn, brute-force leave-one-out, closed forms)."))
+    st.subheader("Start here: a tour in the order of a lecture")
+    pages = _page_objects()
+    for step, spec in enumerate(tour(), start=1):
+        st.page_link(pages[spec.url_path], label=f"**{step}. {spec.title}** — {spec.paper}", icon=spec.icon)
+        st.caption(glossary.spell(spec.question))
+    st.caption("Each page has a “Reproduce the paper's figure” choice that sets every control to the paper's "
+               "setting (and says what the paper leaves unstated); the address bar then holds that view.")
+    with st.expander("What each page shows", expanded=False):
+        for spec in tour():
+            st.markdown(f"**{spec.title}** ({spec.paper}) — {glossary.spell(spec.what)}")
+    glossary.show_glossary()
     st.markdown(
         "**How to use it.** Choose a data set, n and a seed in the sidebar: the choice is shared by "
         "the pages and kept in the address bar, so a link reopens the same view. Simulated data sets "
-        "know their truth (p(x), the Bayes rule); uploaded CSV files and scikit-learn's data sets do not."
+        "know their truth (p(x), the Bayes rule); uploaded CSV files and scikit-learn's data sets do not. "
+        "The camera icon above each chart downloads it for slides (PNG at twice a 900-pixel layout, or SVG: "
+        "“Figure export” in the sidebar)."
     )
 
 

@@ -10,7 +10,7 @@ from svmviz import _cost
 from svmviz import losses as _losses
 from svmviz.figures import losses as figs
 
-from . import common
+from . import charts, common, glossary, presets
 from .common import cached_compute, control
 from .compute import Cost, smaller_n
 
@@ -212,9 +212,11 @@ def page() -> None:
     from svmviz.ui.common import csv_download, dataset_sidebar, show_error
 
     st.title("Loss functions & randomized GACV")
-    st.caption("Wahba (1998), *Support vector machines, reproducing kernel Hilbert spaces and the randomized "
-               "GACV*: the losses g(τ) of the margin τ = y f(x), what each makes f estimate, and choosing λ by "
-               "the exact GACV, its randomized version and exact leave-one-out.")
+    st.caption(glossary.spell(
+        "Wahba (1998), *Support vector machines, reproducing kernel Hilbert spaces and the randomized GACV*: "
+        "the losses g(τ) of the margin τ = y f(x), what each makes f estimate, and choosing λ of the SVM by "
+        "GACV, its randomized version ranGACV and exact LOO, beside GCKL and MISCLASS where the truth is known."))
+    presets.picker("losses")
 
     # ------------------------------------------------------------------ 1. the losses
     st.subheader("Loss functions of τ = y f")
@@ -228,7 +230,7 @@ def page() -> None:
         show_error(exc, what="Loss plot")
         lview = lc = None
     if lc is not None:
-        st.plotly_chart(figs.plot_loss_curves(lc), key="loss_curves", width="stretch")
+        charts.chart(figs.plot_loss_curves(lc), key="loss_curves", width="stretch")
         st.caption("How to read it: everything right of τ = 0 is classified correctly, left of it wrongly. "
                    "Convex losses (hinge, deviance, exponential, v) keep penalizing correct points with small "
                    "margins and punish gross errors without bound; the bounded ones (sigmoid, [1 − exp(aτ)]₊, θ̃ₛ) "
@@ -236,7 +238,7 @@ def page() -> None:
         with st.expander("Formulas of the plotted losses", expanded=False):
             for name in lview.names:
                 fn, tex, desc = losses.LOSSES[name]
-                st.markdown(f"**{figs.SHORT[name]}** — {desc}")
+                st.markdown(glossary.spell(f"**{figs.SHORT[name]}** — {desc}"))
                 st.latex((losses.WAHBA_V_LATEX if name == "wahba_v" else f"g(\\tau) = {tex}"))
             if "smooth_step" in lview.names:
                 st.latex(r"\tilde\theta_s(\xi)=\begin{cases}\frac{(\xi+k^{1/s})^s}{2(1+k^{1/s})^s} & 0\le\xi<1\\"
@@ -259,12 +261,12 @@ def page() -> None:
         if pc is not None:
             c1, c2 = st.columns(2)
             with c1:
-                st.plotly_chart(figs.plot_prediction_functions(pc), key="mu_curves", width="stretch")
+                charts.chart(figs.plot_prediction_functions(pc), key="mu_curves", width="stretch")
                 st.caption("Deviance: μ(f) = 2p − 1 with p = 1/(1 + exp(−f)) — a smooth, strictly increasing prediction. "
                            "v(τ; ε₊, ε₋): −1, then piecewise linear, then +1 (switching at ±max(ε₊, −ε₋)). Hinge: a step "
                            "−1, 0, +1. Sigmoid and [−τ]∗ give μ ≡ 0 (their slopes cancel), the exponential 2 sinh f.")
             with c2:
-                st.plotly_chart(figs.plot_population_minimizers(mc), key="fstar_curves", width="stretch")
+                charts.chart(figs.plot_population_minimizers(mc), key="fstar_curves", width="stretch")
                 st.caption("Hinge: sign(p − ½) — the SVM estimates the Bayes rule, not p. Deviance: the log-odds; "
                            "exponential: half the log-odds — both recover p. Sigmoid: ±∞. [1 − exp(aτ)]₊: f* = 0 for "
                            "every p (its expected loss is 0 there). Hover for the whole set of minimizers.")
@@ -299,7 +301,7 @@ def page() -> None:
     c1, c2 = st.columns(2)
     with c1:
         cp = figs.compute_criteria_panel(gc, hinge_keys)
-        st.plotly_chart(figs.plot_criteria_panel(cp, title=f"Hinge scale: GACV, ranGACV, V₀ — σ = {gc.sigma:.3g}",
+        charts.chart(figs.plot_criteria_panel(cp, title=f"Hinge scale: GACV, ranGACV, V₀ — σ = {gc.sigma:.3g}",
                                                  ytitle="criterion value"), key="gacv_curves", width="stretch")
         st.caption("How to read it: each criterion's minimizer (star) is its choice of λ. V₀ is what GACV and "
                    "ranGACV approximate; GCKL (when the truth p is known) is what they stand in for. The pink band "
@@ -309,7 +311,7 @@ def page() -> None:
         if mis_keys:
             cpm = figs.compute_criteria_panel(gc, mis_keys)
             what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)")) if k in mis_keys)
-            st.plotly_chart(figs.plot_criteria_panel(cpm, title=f"Misclassification: {what} — σ = {gc.sigma:.3g}",
+            charts.chart(figs.plot_criteria_panel(cpm, title=f"Misclassification: {what} — σ = {gc.sigma:.3g}",
                                                      ytitle="misclassification rate"), key="loo_curves", width="stretch")
             st.caption("Leave-one-out error count (and the expected misclassification rate MISCLASS when p is known): "
                        "the target a λ chosen by the hinge-scale criteria should do well on.")

@@ -24,7 +24,8 @@ from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
 
-from .common import StreamlitProgress, cached_compute, show_error
+from . import charts, glossary, presets
+from .common import StreamlitProgress, cached_compute, control, show_error
 
 SOURCES = ("Ready-made study", "Open a results folder")
 #: the app's small runs: at most this many replicates and grid points per axis
@@ -76,8 +77,8 @@ def _ready_made_controls():
     specs = ready_made_specs()
     titles = {n: load_spec(p).title or n for n, p in specs.items()}
     names = list(specs)
-    name = st.selectbox("Ready-made study", names, index=names.index(DEFAULT_SPEC) if DEFAULT_SPEC in names else 0,
-                        format_func=lambda n: titles[n], key="studies_spec")
+    name = control(st.selectbox, "Ready-made study", names, key="studies_spec", url="study",
+                   default=DEFAULT_SPEC if DEFAULT_SPEC in names else names[0], format_func=lambda n: titles[n])
     spec = load_spec(name)
     st.markdown(spec.description)
     with st.expander("The spec (TOML) — run it in full with the command line"):
@@ -86,14 +87,15 @@ def _ready_made_controls():
                    "(one task per data set and replicate, on every core, or on a cluster with --scheduler); "
                    "then open that folder here.")
     c1, c2 = st.columns(2)
-    R = c1.slider("Replicates", 2, MAX_APP_REPLICATES, 4, key="studies_R",
-                  help=f"The spec has {spec.replicates}; a small run in the app shows the shape of the distributions.")
+    R = control(c1.slider, "Replicates", 2, MAX_APP_REPLICATES, key="studies_R", default=4, url="s_R",
+                help=f"The spec has {spec.replicates}; a small run in the app shows the shape of the distributions.")
     grid = None
     if spec.svm is not None:
         full = max(len(spec.svm.lambdas), len(spec.svm.sigmas))
-        grid = c2.slider("Grid points per axis (λ and σ)", MIN_GRID, min(MAX_GRID, full), min(10, full),
-                         key="studies_grid", help=f"The spec's grid has {len(spec.svm.sigmas)} σ × "
-                                                  f"{len(spec.svm.lambdas)} λ over the same ranges.")
+        grid = control(c2.slider, "Grid points per axis (λ and σ)", MIN_GRID, min(MAX_GRID, full),
+                       key="studies_grid", default=min(10, full), url="s_grid", depends=name,
+                       help=f"The spec's grid has {len(spec.svm.sigmas)} σ × {len(spec.svm.lambdas)} λ over the "
+                            "same ranges.")
     small = small_spec(spec, R, grid)
     directory = app_results_dir(small)
     n_workers = default_workers()
@@ -172,7 +174,7 @@ def show_results(results) -> None:
         st.caption("Published values (black bars): " + "; ".join(f"{r.source} — {r.note}" for r in
                                                                  notes.itertuples() if r.note) + ".")
     for k, fig in enumerate(report_figures(results)):
-        st.plotly_chart(fig, key=f"studies_fig_{k}", width="stretch")
+        charts.chart(fig, key=f"studies_fig_{k}", width="stretch")
     d1, d2 = st.columns(2)
     d1.download_button("Download the table (CSV)", results.table.to_csv(index=False).encode(),
                        file_name=f"{spec.name}.csv", mime="text/csv", key="studies_dl_csv")
@@ -191,10 +193,12 @@ def page() -> None:
     frame (:mod:`svmviz.ui.frame`).
     """
     st.title("Criteria studies")
-    st.caption("Which criterion picks a good (λ, σ), on which data, how often, at what cost — against k-fold "
-               "cross-validation? The papers' studies re-run as distributions over replicates, published "
-               "numbers beside.")
-    source = st.radio("Study", SOURCES, horizontal=True, key="studies_source", label_visibility="collapsed")
+    st.caption(glossary.spell(
+        "Which criterion picks a good (λ, σ), on which data, how often, at what cost — GACV, XA, XA_J and exact LOO "
+        "against k-fold CV? The papers' studies re-run as distributions over replicates, published numbers beside."))
+    presets.picker("studies")
+    source = control(st.radio, "Study", SOURCES, key="studies_source", default=SOURCES[0], url="s_source",
+                     horizontal=True, label_visibility="collapsed")
     results = _ready_made_controls() if source == SOURCES[0] else _folder_controls()
     if results is not None:
         show_results(results)

@@ -11,7 +11,7 @@ from svmviz import data as _data
 from svmviz.figures import tuning as fig_tuning
 from svmviz.tuning import criteria_surface, criterion_label
 
-from . import common
+from . import charts, common, glossary, presets
 from .common import cached_compute, control
 from .compute import Cost, smaller_n
 
@@ -217,8 +217,11 @@ def page() -> None:
     from svmviz.ui.common import csv_download, dataset_sidebar, show_error
 
     st.title("Tuning criteria")
-    st.caption("Wahba, Lin, Lee & Zhang (2001): the GACV and Joachims' ξα, standard and non-standard, "
-               "against the truth they stand in for.")
+    st.caption(glossary.spell(
+        "Wahba, Lin, Lee & Zhang (2001): choosing λ and σ of the SVM by the GACV and by Joachims' ξα estimate "
+        "XA (BRXA when costs are unequal), standard and non-standard, against the truth they stand in for: "
+        "GCKL, MISCLASS (BRMISCLASS) and exact LOO."))
+    presets.picker("tuning")
 
     setting = setting_widgets()
     ds = dataset_sidebar(DATASETS, "wahba2001", key="tuning", params=lambda name: dataset_params(name, setting))
@@ -267,7 +270,7 @@ def page() -> None:
     cols = st.columns(2)
     for k_i, key in enumerate(keys):
         with cols[k_i % 2]:
-            st.plotly_chart(figs.plot_contour(figs.compute_contour(surf, key), selected=sel_xy),
+            charts.chart(figs.plot_contour(figs.compute_contour(surf, key), selected=sel_xy),
                             key=f"contour_{key}", width="stretch")
     if surf.status.max() > 0:
         st.warning("Some grid points hit the iteration limit; their values are approximate.")
@@ -277,7 +280,7 @@ def page() -> None:
         st.caption("The true Bayes curve and the curves chosen by each criterion; in red the selected grid "
                    "point with its margins f = ±1 and its support vectors (circled).")
         dc = decision_curves(surf, ds, cost.threshold, sel)
-        st.plotly_chart(figs.plot_decision_curves(dc, feature_names=ds.feature_names), key="curves",
+        charts.chart(figs.plot_decision_curves(dc, feature_names=ds.feature_names), key="curves",
                         width="stretch")
     else:
         st.info(f"{ds.name} has {ds.X.shape[1]} features: decision curves are drawn for two-dimensional data only.")
@@ -311,7 +314,7 @@ def page() -> None:
             if st.session_state.get("tuning_mc"):
                 R_, s_ = st.session_state["tuning_mc"]
                 study = monte_carlo(ds, cost.L, grid, R_, s_)
-                st.plotly_chart(figs.plot_inefficiency_study(study, cost.L), key="mc_plot", width="stretch")
+                charts.chart(figs.plot_inefficiency_study(study, cost.L), key="mc_plot", width="stretch")
                 csv_download("Download the study (CSV)",
                              {f"{k}_inefficiency": study.value[k] for k in study.criteria} | {"seed": study.seeds},
                              "inefficiency_study.csv", key="dl_mc")

@@ -1,0 +1,93 @@
+"""Every chart of the app, drawn through one helper so the modebar's camera exports slide figures.
+
+:func:`chart` is ``st.plotly_chart`` with a Plotly ``config`` whose camera button
+(``toImageButtonOptions``) renders the figure at a fixed layout size and scale instead of its
+on-screen size (a contour panel is 482 × 380 px on screen): PNG at ``SLIDE_SCALE`` × the layout
+size (≥ 1,600 px wide), or SVG (vector). The format is a choice in the sidebar ("Figure export"),
+kept for the browser session, not in the URL (it does not change the view).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import streamlit as st
+
+FORMATS = {"png": "PNG, 2× (slides)", "svg": "SVG (vector)"}
+SLIDE_SCALE = 2
+"""Pixels per layout pixel of a PNG export."""
+SLIDE_WIDTH = 900
+"""Layout width (px) of an exported figure without its own width: 1,800 px wide at SLIDE_SCALE."""
+SLIDE_HEIGHT = 560
+"""Layout height (px) of an exported figure without its own height (a 16:10-ish slide panel)."""
+MIN_EXPORT_WIDTH = 1600
+"""What "slide resolution" means here: the PNG is at least this many pixels wide."""
+
+_FORMAT = "_svmviz_export_format"  # session_state: the chosen format (kept when a page shows no chart)
+_WIDGET = "_svmviz_export_widget"  # the sidebar widget's key
+_SHOWN = "_svmviz_export_shown"  # session_state: (this run's token,) once the widget is drawn in this run
+
+
+def export_format() -> str:
+    """The export format chosen in this browser session ("png" or "svg")."""
+    fmt = st.session_state.get(_FORMAT, "png")
+    return fmt if fmt in FORMATS else "png"
+
+
+def _remember() -> None:
+    st.session_state[_FORMAT] = st.session_state[_WIDGET]
+
+
+def _run_token():
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        return getattr(get_script_run_ctx(suppress_warning=True), "cursors", None)
+    except ImportError:  # pragma: no cover
+        return None
+
+
+def format_selector() -> str:
+    """The sidebar's "Figure export" choice, drawn once per run (by the first chart of the page)."""
+    token = _run_token()
+    held = st.session_state.get(_SHOWN)
+    if held is not None and token is not None and held[0] is token:
+        return export_format()
+    st.session_state[_SHOWN] = (token,)
+    st.session_state[_WIDGET] = export_format()
+    st.sidebar.selectbox("Figure export (camera button of each chart)", list(FORMATS), key=_WIDGET,
+                         format_func=FORMATS.get, on_change=_remember,
+                         help=f"The camera icon above a chart downloads it: PNG at {SLIDE_SCALE}× a "
+                              f"{SLIDE_WIDTH}-px-wide layout (≥ {MIN_EXPORT_WIDTH} px) for slides, or SVG.")
+    return export_format()
+
+
+def _filename(fig, key: str | None) -> str:
+    title = ""
+    try:
+        title = fig.layout.title.text or ""
+    except AttributeError:
+        pass
+    base = re.sub(r"[^A-Za-z0-9]+", "_", title or key or "svmviz_figure").strip("_")[:60]
+    return base or "svmviz_figure"
+
+
+def export_config(fig, *, key: str | None = None, fmt: str = "png") -> dict:
+    """The Plotly ``config`` of a chart: slide-size camera export in ``fmt``, no Plotly logo."""
+    width = getattr(fig.layout, "width", None) or SLIDE_WIDTH
+    height = getattr(fig.layout, "height", None) or SLIDE_HEIGHT
+    if width * SLIDE_SCALE < MIN_EXPORT_WIDTH:  # a figure drawn small: enlarge its layout proportionally
+        f = MIN_EXPORT_WIDTH / (width * SLIDE_SCALE)
+        width, height = int(round(width * f)), int(round(height * f))
+    return {"toImageButtonOptions": {"format": fmt, "filename": _filename(fig, key), "width": int(width),
+                                     "height": int(height), "scale": SLIDE_SCALE if fmt == "png" else 1},
+            "displaylogo": False}
+
+
+def chart(fig, *, key: str, where: Any = None, **kwargs):
+    """``st.plotly_chart(fig, key=key, **kwargs)`` (or ``where.plotly_chart``) with the slide export config.
+
+    ``kwargs`` pass through (``width``, ``on_select``, ``selection_mode``…)."""
+    fmt = format_selector()
+    target = st if where is None else where
+    return target.plotly_chart(fig, key=key, config=export_config(fig, key=key, fmt=fmt), **kwargs)
