@@ -7,9 +7,13 @@ kernel per σ, σ values on a thread pool; reference: a cold SVC fit per grid po
 criteria formulas on its (f, α)). Exact LOO at n = 200: ours (support vectors only, active-set
 warm starts) vs brute force (n sklearn refits per grid point) measured on a 4×4 sub-grid and
 scaled to 30×30.
+
+    python bench/bench_criteria.py loo [--step k] [n ...]   exact-LOO surfaces alone (every k-th σ, λ)
+    python bench/bench_criteria.py memory                   peak memory of surfaces up to n = 10,000
 """
 from __future__ import annotations
 
+import os
 import resource
 import subprocess
 import sys
@@ -85,6 +89,24 @@ def main(ns):
           f"(ratio ≈ {t2.seconds * scale / t1.seconds:.0f}); max |ΔLOO| on the sub-grid {diff:.3f}")
 
 
+def loo_surfaces(ns, step=1):
+    """Exact-LOO surfaces (30×30, or every ``step``-th σ and λ) on two threads: time, refits, and
+    the part of the wall time spent in the full-data fits."""
+    print(f"# exact LOO surface (2 threads), wahba2001, tol 1e-3; {machine()}")
+    warm = make_dataset("wahba2001", n=40, seed=1)
+    criteria_surface(warm.X, warm.y, LAMBDAS[:3], SIGMAS[:3], loo=True)
+    lam, sig = LAMBDAS[::step], SIGMAS[::step]
+    for n in ns:
+        ds = make_dataset("wahba2001", n=n, seed=0)
+        with Timer() as t:
+            s = criteria_surface(ds.X, ds.y, lam, sig, loo=True, n_threads=2)
+        scale = (len(LAMBDAS) * len(SIGMAS)) / (len(lam) * len(sig))
+        extra = f" → ≈ {t.seconds * scale:.0f} s for 30×30" if step > 1 else ""
+        print(f"n = {n}: {len(sig)}×{len(lam)} grid, {int(s.n_sv.sum())} refits (support vectors), "
+              f"{t.seconds:.1f} s (fits {s.seconds['fit']:.2f} s, leave-one-out {s.seconds['loo']:.1f} s){extra}; "
+              f"load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
@@ -118,6 +140,11 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     if args and args[0] == "memory-one":
         memory_one(int(args[1]), int(args[2]), int(args[3]), float(args[4]))
+    elif args and args[0] == "loo":  # loo [--step k] n ...
+        rest, step = args[1:], 1
+        if rest[:1] == ["--step"]:
+            step, rest = int(rest[1]), rest[2:]
+        loo_surfaces([int(a) for a in rest] or [200], step)
     elif args and args[0] == "memory":
         # (n, σ values, λ values, log10 of the smallest λ): the grid term, then the n² term up to n = 10,000
         memory([(300, 30, 30, -5), (1000, 30, 30, -5), (4000, 4, 6, -2), (10000, 2, 3, -1.5)])
