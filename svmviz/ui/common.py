@@ -383,6 +383,10 @@ def show_error(exc_or_msg, *, what: str | None = None) -> None:
 def label_of(name: str) -> str:
     if name == UPLOAD_CHOICE:
         return name
+    if name == "edited":  # the data editor's choice (svmviz.ui.edit)
+        from svmviz.ui.edit import CHOICE_LABEL
+
+        return CHOICE_LABEL
     try:
         return f"{name} — {_data.describe(name)}"
     except Exception:  # noqa: BLE001 — a description is cosmetic
@@ -457,6 +461,10 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
     if allow_upload:
         options += [s for s in SHIPPED if s not in options and s in _data.GENERATORS]
         options.append(UPLOAD_CHOICE)
+    from svmviz.ui import edit as _edit  # the data editor (issue 14): offered on the pages with a 2-D view
+
+    if key in _edit.PAGES:
+        options.append(_edit.CHOICE)
     wanted = shared.get("data", default)
     sb = st.sidebar
     sb.header("Data")
@@ -466,6 +474,8 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
     if wanted != name and wanted not in options:
         sb.caption(f"{wanted} (chosen on another page) is not offered here; showing {name}.")
     lo, hi = n_range
+    if name == _edit.CHOICE:
+        return _edit.edited_dataset(key=key, default=default, params=params, n_range=n_range, default_n=default_n)
     if name == UPLOAD_CHOICE:
         ds = _uploaded(sb, key, shared, lo, hi)
         if ds is None:
@@ -488,6 +498,8 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
             return None
         if name in SHIPPED and ds.X.shape[0] < n:
             sb.caption(f"{name} has {ds.X.shape[0]} rows; all are used.")
+        if key in _edit.PAGES:
+            _edit.remember_base(shared, ds, name, int(n), int(seed))
     if ds.is_multiclass and not allow_multiclass:
         show_error(f"{ds.name} has {ds.n_classes} classes; this page is for two classes. "
                    "Choose another data set or upload a file with two label values.")

@@ -1,0 +1,381 @@
+"""Edit the data with the mouse (libsvm's svm-toy, TensorFlow Playground): add and remove 2-D points by clicking.
+
+What the student does
+---------------------
+On a page that offers it (the Tuning criteria, Loss functions and Regularization path pages: their views
+are 2-D), the sidebar's data-set choice "edited" opens an editor above the page's charts. It starts from the
+last generated two-class 2-D data set chosen in this browser session (the page's default otherwise).
+Clicking on empty space adds a point of the class chosen in the editor (+1 or −1); clicking on a point
+removes it; dragging a box or lasso (modebar) removes every point inside. After each edit the editor's
+chart shows the standard SVM (Wahba, Lin, Lee & Zhang 2001, eq. 1; :class:`svmviz.svm.SVMClassifier`) at
+the editor's λ and σ — boundary f = 0, margins f = ±1, support vectors circled — right beside the click,
+and the page's own charts below (criteria surfaces, λ curves, the ν-path) are recomputed from the same
+points, since :func:`svmviz.ui.common.dataset_sidebar` returns the edited data set. Undo, "Reset to the
+generated data" and a CSV download of the points (which the upload choice reads back) complete it.
+The edited points are shared by the pages of one browser session.
+
+Why Streamlit's own Plotly selection events
+-------------------------------------------
+``st.plotly_chart(fig, on_select=callback, selection_mode=("points", "box", "lasso"))`` is public,
+documented and maintained with Streamlit itself (no third-party component to keep in step with
+Streamlit's frontend, no extra package, nothing to build); its event carries each selected point's trace,
+coordinates and ``customdata``. A Plotly click only reports *points*, never empty space, so the figure
+carries a dense grid of nearly transparent click targets behind the data (customdata = their (x1, x2),
+:func:`svmviz.figures.edit.target_grid`): a click on empty space selects the nearest target — a new point
+is added there, snapped to the 60 × 60 target grid — and a click on a data point selects that point
+(customdata = its row), which is removed. The callback runs once per selection change before the rerun;
+the edit changes the figure, so Streamlit mounts a fresh chart with an empty selection, and the next click
+is a new change again. The alternatives weighed: streamlit-plotly-events (a third-party component, not
+maintained for current Streamlit) and a custom component (JavaScript to build and test) give raw click
+coordinates but nothing this design lacks.
+
+Links
+-----
+Edited points are not put in the URL (hundreds of coordinates). A link with ``data=edited`` opened in a
+new session starts the editor from the generated data, with a message saying that edits are per session.
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+import streamlit as st
+
+from svmviz import data as _data
+from svmviz.figures import edit as fig_edit
+from svmviz.ui import common
+
+CHOICE = "edited"
+"""The data-set choice (and its URL value ``data=edited``)."""
+CHOICE_LABEL = "edited — your own points: add and remove them with the mouse"
+PAGES = ("tuning", "path", "loss")
+"""``dataset_sidebar`` keys of the pages that offer the editor (their views are 2-D)."""
+FALLBACK = "banana"
+"""Starting data when neither the session nor the page names a two-class 2-D generator."""
+STATE = "_svmviz_edit"  # session_state: the EditState of this browser session
+BASE_URL = "ebase"  # URL parameter naming the generated data set the edits started from (with n, seed)
+BASE = "edit_base"  # field of the shared data-set choices: the last generated 2-D set (name, n, seed)
+MODES = ("pos", "neg", "remove")  # a click on empty space adds +1 / adds −1 / does nothing
+MIN_PER_CLASS = 2  # the SVM needs two classes; the criteria need more than one point of each
+MAX_UNDO = 500
+LOG_LAMBDA = (-5.0, 0.0)  # the editor's log10 λ slider
+DEFAULT_LOG_LAMBDA = -2.0
+
+
+class EditState:
+    """The edited points of one browser session, their undo history and the base they started from.
+
+    Attributes
+    ----------
+    base : tuple (name, n, seed)
+        The generated data set the edits started from.
+    base_ds : svmviz.data.Dataset
+    X : ndarray (n, 2), y : ndarray (n,) ±1
+    history : list of (X, y)
+        The states before each edit (newest last), for Undo.
+    lo, hi : ndarray (2,)
+        The view's corners (from the base data, grown when a point lies outside).
+    version : int
+        Increases at every change (what caches key on).
+    message : str
+        What the last action did (shown under the editor).
+    """
+
+    def __init__(self, base: tuple, base_ds):
+        self.base, self.base_ds = base, base_ds
+        self.X = np.array(base_ds.X, dtype=np.float64)
+        self.y = np.array(base_ds.y, dtype=np.float64)
+        self.history: list[tuple[np.ndarray, np.ndarray]] = []
+        self.lo, self.hi = fig_edit.view_box(self.X)
+        self.version = 0
+        self.message = ""
+        self._ds = None
+        self._view = None
+
+    # ---------------------------------------------------------------- changes
+    def _push(self) -> None:
+        self.history.append((self.X, self.y))
+        del self.history[:-MAX_UNDO]
+
+    def _changed(self, message: str) -> None:
+        self.version += 1
+        self.message = message
+        self._ds = self._view = None
+
+    def add(self, x1: float, x2: float, label: float) -> None:
+        """Add the point (x1, x2) with label ±1."""
+        if label not in (-1.0, 1.0):
+            raise ValueError(f"a new point's label must be +1 or −1; got {label!r}.")
+        if not (np.isfinite(x1) and np.isfinite(x2)):
+            raise ValueError("a new point needs finite coordinates.")
+        self._push()
+        self.X = np.vstack([self.X, [[float(x1), float(x2)]]])
+        self.y = np.append(self.y, float(label))
+        self.lo = np.minimum(self.lo, self.X[-1])
+        self.hi = np.maximum(self.hi, self.X[-1])
+        self._changed(f"Added a {'+1' if label > 0 else '−1'} point at ({x1:.2f}, {x2:.2f}).")
+
+    def remove(self, rows) -> None:
+        """Remove the points of the given row indices (out-of-range rows are ignored)."""
+        rows = np.unique(np.asarray(rows, dtype=np.int64).ravel())
+        rows = rows[(rows >= 0) & (rows < self.X.shape[0])]
+        if rows.size == 0:
+            return
+        keep = np.ones(self.X.shape[0], bool)
+        keep[rows] = False
+        self._push()
+        self.X, self.y = self.X[keep], self.y[keep]
+        self._changed(f"Removed {rows.size} point{'s' if rows.size > 1 else ''}.")
+
+    def undo(self) -> bool:
+        """Go back one edit; False when there is nothing to undo."""
+        if not self.history:
+            return False
+        self.X, self.y = self.history.pop()
+        self._changed("Undone.")
+        return True
+
+    def reset(self) -> None:
+        """Back to the generated data (an edit itself: Undo brings the edits back)."""
+        self._push()
+        self.X = np.array(self.base_ds.X, dtype=np.float64)
+        self.y = np.array(self.base_ds.y, dtype=np.float64)
+        self._changed("Reset to the generated data.")
+
+    # ---------------------------------------------------------------- views
+    def counts(self) -> tuple[int, int]:
+        """(points of class −1, points of class +1)."""
+        return int(np.sum(self.y < 0)), int(np.sum(self.y > 0))
+
+    def missing(self) -> dict:
+        """How many more points each class needs before fitting ({label: count}, empty when none)."""
+        neg, pos = self.counts()
+        return {lab: MIN_PER_CLASS - c for lab, c in (("+1", pos), ("−1", neg)) if c < MIN_PER_CLASS}
+
+    def dataset(self):
+        """The edited points as a :class:`svmviz.data.Dataset` named "edited" (one object per version)."""
+        if self._ds is None:
+            b = self.base_ds
+            self._ds = _data.Dataset(
+                X=self.X.copy(), y=self.y.copy(), name=CHOICE, classes=tuple(b.classes),
+                feature_names=tuple(b.feature_names),
+                params={"edited_from": b.name, "n": int(self.X.shape[0]), "seed": int(self.base[2])})
+        return self._ds
+
+    def view(self, lam: float, sigma: float) -> fig_edit.EditView:
+        """The fitted view at (λ, σ), computed once per version and setting."""
+        key = (self.version, float(lam), float(sigma))
+        if self._view is None or self._view[0] != key:
+            v = fig_edit.compute_edit_view(self.X, self.y, lam=lam, sigma=sigma, lo=self.lo, hi=self.hi)
+            self._view = (key, v)
+        return self._view[1]
+
+    # ---------------------------------------------------------------- clicks
+    def apply_selection(self, selection, mode: str, *, max_n: int | None = None) -> str:
+        """Apply a Plotly selection event (Streamlit's ``event["selection"]``) of the editor's chart.
+
+        A click on a data point (customdata = its row) removes it; a click on a click target
+        (customdata = (x1, x2)) adds a point there with the class of ``mode`` ("pos" / "neg"; nothing in
+        "remove" mode); a box or lasso removes every data point inside it. Returns what was done.
+        """
+        points = list(selection.get("points", []) or [])
+        rows, spots = [], []
+        for p in points:
+            cd = _customdata(p.get("customdata"))
+            if cd is None:
+                continue
+            if cd.size == 1:
+                rows.append(int(cd[0]))
+            elif cd.size == 2:
+                spots.append((float(cd[0]), float(cd[1])))
+        dragged = bool(selection.get("box")) or bool(selection.get("lasso"))
+        if dragged:
+            if rows:
+                self.remove(rows)
+            else:
+                self.message = "The box or lasso held no data point: nothing removed."
+        elif rows:
+            self.remove(rows[:1])
+        elif spots and mode in ("pos", "neg"):
+            if max_n is not None and self.X.shape[0] >= max_n:
+                self.message = f"This page computes with at most {max_n} points: remove some before adding."
+            else:
+                self.add(*spots[0], 1.0 if mode == "pos" else -1.0)
+        elif spots:
+            self.message = "Remove mode: click on a point to remove it (or choose a class to add points)."
+        return self.message
+
+
+def points_table(st_: EditState) -> dict:
+    """The edited points as CSV columns: the two features and the label (the data set's own class
+    names), as the "Upload CSV…" choice reads them back."""
+    b = st_.base_ds
+    return {b.feature_names[0]: st_.X[:, 0], b.feature_names[1]: st_.X[:, 1],
+            "label": [b.classes[1] if t > 0 else b.classes[0] for t in st_.y]}
+
+
+def _customdata(cd) -> np.ndarray | None:
+    """A selected point's customdata as a float array, or None. The browser sends a row of a 2-D
+    customdata (kept as a typed array by Plotly) as a JSON object {"0": x1, "1": x2}."""
+    if cd is None:
+        return None
+    if isinstance(cd, dict):
+        try:
+            cd = [cd[k] for k in sorted(cd, key=int)]
+        except (TypeError, ValueError):
+            return None
+    try:
+        out = np.atleast_1d(np.asarray(cd, dtype=np.float64)).ravel()
+    except (TypeError, ValueError):
+        return None
+    return out if np.all(np.isfinite(out)) else None
+
+
+# -------------------------------------------------------------------- session state
+def state():
+    """This session's EditState (None before the editor has been opened)."""
+    return st.session_state.get(STATE)
+
+
+def remember_base(shared: dict, ds, name: str, n: int, seed: int) -> None:
+    """Called by ``dataset_sidebar`` for every generated data set: a two-class 2-D one becomes the
+    editor's starting point."""
+    if ds.X.shape[1] == 2 and not ds.is_multiclass:
+        shared[BASE] = (name, int(n), int(seed))
+
+
+def _base(default: str, default_n: int, params, n_range: tuple[int, int]) -> tuple[tuple, object]:
+    """(base key, base Dataset): the session's last generated 2-D set, else the page's default, else banana."""
+    shared = common._shared()
+    n, seed = int(np.clip(int(shared.get("n", default_n)), *n_range)), int(shared.get("seed", 0))
+    tries = []
+    linked = common.query_value(BASE_URL, None, str)  # a link names what its edits started from
+    if linked is not None:
+        tries.append((linked, n, seed))
+    if BASE in shared:
+        tries.append(tuple(shared[BASE]))
+    tries += [(default, n, seed), (FALLBACK, n, seed)]
+    for name, n, seed in tries:
+        if name not in _data.GENERATORS:
+            continue
+        try:
+            ds = common.load_dataset(name, n, seed, params(name) if callable(params) else params)
+        except ValueError:
+            continue
+        if ds.X.shape[1] == 2 and not ds.is_multiclass:
+            shared[BASE] = (name, n, seed)  # the start stays put until another generated set is chosen
+            return (name, n, seed), ds
+    raise ValueError("no two-class 2-D data set to start editing from.")  # pragma: no cover — banana is 2-D
+
+
+# -------------------------------------------------------------------- the editor
+def _on_select(chart_key: str, mode_key: str, max_n: int) -> None:
+    st_ = state()
+    event = st.session_state.get(chart_key)
+    if st_ is None or event is None:
+        return
+    st_.apply_selection(event["selection"], st.session_state.get(mode_key, "pos"), max_n=max_n)
+
+
+def _on_undo() -> None:
+    st_ = state()
+    if st_ is not None and not st_.undo():
+        st_.message = "Nothing to undo."
+
+
+def _on_reset() -> None:
+    st_ = state()
+    if st_ is not None:
+        st_.reset()
+
+
+def edited_dataset(*, key: str, default: str, params=None, n_range: tuple[int, int] = (20, 2000),
+                   default_n: int = 200):
+    """The sidebar part and the editor (main area) of the "edited" data-set choice.
+
+    Returns the edited :class:`svmviz.data.Dataset`, or None (after saying what to add) while a class
+    has fewer than :data:`MIN_PER_CLASS` points.
+    """
+    sb = st.sidebar
+    fresh_link = STATE not in st.session_state and common.url_speaks() and st.query_params.get("data") == CHOICE
+    base, base_ds = _base(default, default_n, params, n_range)
+    st_ = state()
+    restarted = st_ is not None and st_.base != base
+    if st_ is None or restarted:
+        st_ = EditState(base, base_ds)
+        st.session_state[STATE] = st_
+    name, n0, seed0 = base
+    common.set_query(**{BASE_URL: name, "n": n0, "seed": seed0})  # a link restarts from these points
+    sb.caption(f"Editing a copy of {name} (n = {n0}, seed {seed0}). To start from other points, choose a "
+               "generated data set, n and seed, then “edited” again.")
+    if fresh_link:
+        st.info("Edited points are kept in one browser session only (a link cannot carry them): this link's "
+                f"edits are not here, so the editor starts from the generated {name} data (n = {n0}, seed {seed0}).")
+    elif restarted:
+        st.caption(f"The data set to start from changed: editing {name} (n = {n0}, seed {seed0}) afresh.")
+
+    ds = render_editor(st_, key=key, max_n=int(n_range[1]))
+    neg, pos = st_.counts()
+    sb.caption(f"{neg + pos} points, 2 features — {base_ds.classes[0]}: {neg}, {base_ds.classes[1]}: {pos}")
+    return ds
+
+
+def render_editor(st_: EditState, *, key: str, max_n: int):
+    """The editor panel (main area): chart, mode, λ and σ, Undo / Reset / CSV. Returns the edited
+    Dataset, or None while a class has too few points."""
+    from svmviz.ui.path import SIGMAS, default_sigma
+
+    b = st_.base_ds
+    fx, fy = b.feature_names[0], b.feature_names[1]
+    with st.container(border=True):
+        st.subheader("Edit the data with the mouse")
+        st.caption("Click on empty space to add a point of the chosen class, click on a point to remove it, or "
+                   "drag a box / lasso (modebar) to remove every point inside. The chart shows the SVM fitted to "
+                   "your points at this λ and σ; the page's charts below use the same points.")
+        left, right = st.columns([3, 1])
+        with right:
+            mode_key = f"{key}_edit_mode"
+            mode = common.control(st.radio, "Click adds", list(MODES), key=mode_key, default="pos", url="emode",
+                                  format_func=lambda m: {"pos": f"class +1 ({b.classes[1]})",
+                                                         "neg": f"class −1 ({b.classes[0]})",
+                                                         "remove": "nothing (remove only)"}[m],
+                                  help="A click on a point always removes it.")
+            loglam = common.control(st.slider, "log10 λ (editor's SVM)", LOG_LAMBDA[0], LOG_LAMBDA[1], step=0.25,
+                                    key=f"{key}_edit_lam", default=DEFAULT_LOG_LAMBDA, url="elam",
+                                    help="λ of the standard SVM drawn here; scikit-learn's C = 1/(2nλ).")
+            s_default, why = default_sigma(b)
+            sigma = common.control(st.select_slider, "σ (editor's SVM)", SIGMAS, key=f"{key}_edit_sigma",
+                                   default=s_default, url="esigma", depends=st_.base,
+                                   help=f"Gaussian kernel width; default: {why}.")
+            c1, c2 = st.columns(2)
+            c1.button("Undo", key=f"{key}_edit_undo", on_click=_on_undo, disabled=not st_.history,
+                      width="stretch")
+            c2.button("Reset", key=f"{key}_edit_reset", on_click=_on_reset, width="stretch",
+                      help="Back to the generated data (Undo brings your edits back).")
+        t0 = time.perf_counter()
+        v = st_.view(10.0 ** float(loglam), float(sigma))
+        with left:
+            fig = fig_edit.plot_edit_view(v, mode=mode, feature_names=(fx, fy),
+                                          classes=tuple(str(c) for c in b.classes))
+            chart_key = f"{key}_edit_chart"
+            # on_select takes no args: bind them (the callback runs once per selection change)
+            st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_select, chart_key, mode_key, max_n),
+                            selection_mode=("points", "box", "lasso"), width="stretch")
+        seconds = time.perf_counter() - t0
+        with right:
+            neg, pos = st_.counts()
+            st.metric("Points (−1 / +1)", f"{neg} / {pos}")
+            if v.fitted:
+                st.metric("Support vectors", int(v.support.sum()))
+                st.metric("Training error", f"{v.train_error:.3f}")
+            common.csv_download("Download the points (CSV)", points_table(st_), "edited_points.csv",
+                                key=f"{key}_edit_csv")
+        if st_.message:
+            st.caption(f"{st_.message} Fit and chart: {seconds * 1000:.0f} ms.")
+        missing = st_.missing()
+        if missing:
+            need = " and ".join(f"{k} more of class {lab}" for lab, k in missing.items())
+            st.info(f"Each class needs at least {MIN_PER_CLASS} points before anything is fitted: add {need}.")
+            return None
+    return st_.dataset()

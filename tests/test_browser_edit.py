@@ -1,0 +1,146 @@
+"""Real-browser test of the data editor (issue 14): clicks in Debian chromium add and remove points.
+
+Opens a link to the Tuning criteria page with ``data=edited`` on a fresh server (the editor starts from
+the generated data and says that edits are per session), clicks on empty space of the editor's chart
+(a point is added where the click was, the boundary f = 0 moves, the page's criteria are recomputed on
+n + 1 points), clicks on a data point (it is removed), then Undo. Screenshots go to tests/artifacts/
+(edit_*.png). Timings are printed, never asserted.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from .test_browser import ARGS, ARTIFACTS, CHROMIUM, _wait_idle, start_server, stop_server
+
+pytestmark = pytest.mark.browser
+
+# data coordinates → page pixels of a Plotly graph div (its axes' d2p plus the plot area's offset)
+TO_PIXELS = """([gd, x, y]) => { const L = gd._fullLayout, r = gd.getBoundingClientRect();
+  return [r.left + L._size.l + L.xaxis.d2p(x), r.top + L._size.t + L.yaxis.d2p(y)]; }"""
+# (gd._fullData: the traces with their arrays decoded from base64)
+# the click target farthest from every data point, and the first +1 data point (x, y, row)
+SPOTS = """(gd) => {
+  const pts = [];
+  let plus = null;
+  for (const t of gd._fullData) {
+    if (!String(t.name || '').startsWith('class')) continue;
+    for (let i = 0; i < t.x.length; i++) {
+      pts.push([t.x[i], t.y[i]]);
+      if (plus === null && String(t.name).startsWith('class +1')) plus = [t.x[i], t.y[i]];
+    }
+  }
+  const T = gd._fullData[0];
+  const L = gd._fullLayout, xr = L.xaxis.range, yr = L.yaxis.range;
+  let best = null, bestD = -1;
+  for (let k = 0; k < T.x.length; k++) {
+    const x = T.x[k], y = T.y[k];
+    // stay off the border (keep the modebar and the axes out of the way)
+    if (x < xr[0] + 0.15 * (xr[1] - xr[0]) || x > xr[1] - 0.15 * (xr[1] - xr[0])) continue;
+    if (y < yr[0] + 0.15 * (yr[1] - yr[0]) || y > yr[1] - 0.25 * (yr[1] - yr[0])) continue;
+    let d = Infinity;
+    for (const p of pts) d = Math.min(d, Math.hypot((p[0] - x) / (xr[1] - xr[0]), (p[1] - y) / (yr[1] - yr[0])));
+    if (d > bestD) { bestD = d; best = [x, y]; }
+  }
+  return {empty: best, plus: plus, n: pts.length};
+}"""
+BOUNDARY = """(gd) => { const t = gd._fullData.find(t => t.name === 'boundary f = 0'); if (!t) return null;
+  let s = 0, k = 0;
+  const add = (v) => { s += v * (1 + (k % 7)); k += 1; };
+  for (const row of t.z) { if (typeof row === 'number') add(row); else for (const v of row) add(v); }
+  return [s, k]; }"""  # a weighted checksum of the decision function drawn (and its size)
+
+
+def _editor(page):
+    chart = page.get_by_test_id("stPlotlyChart").filter(has_text="Click to edit").first
+    chart.wait_for(timeout=120_000)
+    return chart.locator(".js-plotly-plot").first
+
+
+def _settle(page):
+    _wait_idle(page)
+    page.wait_for_timeout(700)  # Plotly redraws after the script run ends
+
+
+def _points(page) -> tuple[int, int]:
+    txt = page.get_by_test_id("stMetric").filter(has_text="Points (−1 / +1)").first.inner_text()
+    m = re.search(r"(\d+)\s*/\s*(\d+)", txt)
+    return int(m.group(1)), int(m.group(2))
+
+
+def _selected_caption(page) -> str:
+    return page.get_by_text(re.compile(r"^Selected point: \d+ support vectors of \d+ points")).first.inner_text()
+
+
+def _click_data(page, gd, x, y):
+    px, py = page.evaluate(TO_PIXELS, [gd.element_handle(), x, y])
+    page.mouse.move(px, py)
+    page.wait_for_timeout(150)
+    page.mouse.click(px, py)
+
+
+def test_clicks_add_and_remove_points_and_the_boundary_moves():
+    from playwright.sync_api import sync_playwright
+
+    proc, url, log = start_server("streamlit_edit.log")
+    errors = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            t0 = time.time()
+            page.goto(f"{url}/Tuning_criteria?data=edited&ebase=wahba2001&n=60&seed=1&res=8")
+            gd = _editor(page)
+            _settle(page)
+            print(f"\nfirst editor chart after {time.time() - t0:.1f} s")
+            assert page.get_by_text("Edited points are kept in one browser session only").count() == 1
+            assert page.get_by_test_id("stException").count() == 0
+            neg0, pos0 = _points(page)
+            assert neg0 + pos0 == 60
+            cap0 = _selected_caption(page)
+            assert cap0.endswith("of 60 points.")
+            bd0 = gd.evaluate(BOUNDARY)
+            assert bd0 and bd0[1] == 90 * 90, bd0
+            page.screenshot(path=f"{ARTIFACTS}/edit_0_start.png", full_page=False)
+
+            # 1. click on empty space: a +1 point is added there
+            spots = gd.evaluate(SPOTS)
+            t1 = time.time()
+            _click_data(page, gd, *spots["empty"])
+            page.get_by_text(re.compile(r"Added a \+1 point at")).first.wait_for(timeout=60_000)
+            _settle(page)
+            print(f"click → page settled: {time.time() - t1:.2f} s")
+            assert _points(page) == (neg0, pos0 + 1)
+            gd = _editor(page)
+            bd1 = gd.evaluate(BOUNDARY)
+            assert bd1 != bd0, "the boundary did not move after adding a point"
+            cap1 = _selected_caption(page)
+            assert cap1.endswith("of 61 points."), cap1
+            added = gd.evaluate(SPOTS)
+            assert added["n"] == 61
+            page.screenshot(path=f"{ARTIFACTS}/edit_1_added.png", full_page=False)
+
+            # 2. click on a data point: it is removed
+            _click_data(page, gd, *added["plus"])
+            page.get_by_text(re.compile(r"Removed 1 point")).first.wait_for(timeout=60_000)
+            _settle(page)
+            assert _points(page) == (neg0, pos0)
+            gd = _editor(page)
+            assert gd.evaluate(SPOTS)["n"] == 60
+            assert _selected_caption(page).endswith("of 60 points.")
+            page.screenshot(path=f"{ARTIFACTS}/edit_2_removed.png", full_page=False)
+
+            # 3. Undo brings the removed point back
+            page.get_by_role("button", name="Undo").first.click()
+            page.get_by_text(re.compile(r"^Undone\.")).first.wait_for(timeout=60_000)
+            _settle(page)
+            assert _points(page) == (neg0, pos0 + 1)
+            assert page.get_by_test_id("stException").count() == 0
+            page.screenshot(path=f"{ARTIFACTS}/edit_3_undone.png", full_page=True)
+            browser.close()
+    finally:
+        stop_server(proc, log)
+    assert not errors, errors
