@@ -49,6 +49,15 @@ STATUS_MESSAGES = {
 }
 _ALPHA_TOL = 1e-12
 MAX_N = 3000
+# The path's default ``refresh``: s = Gα is recomputed exactly (O(m·#{α > 0}), up to m²) at least
+# every EXACT_S_EVERY_MIN breakpoints, and for m > EXACT_S_EVERY_MIN·EXACT_S_POINTS_PER_STEP every
+# m / EXACT_S_POINTS_PER_STEP: a step costs O(m·|E|) with |E| ≈ 70–140 on the benchmark data
+# (bench/bench_path.py), so one recomputation per m/50 steps costs ≲ 25 m per step — a fraction of
+# the step — where every 10 steps it was most of the time at m = 2000 (measured: 38 %). The updates
+# s += h·G d between recomputations carry ~steps·ε of rounding: 1e-14 after 100 steps, below the
+# drift that triggers a correction (SETTLE_DRIFT, 1e-12 of the scale).
+EXACT_S_EVERY_MIN = 10
+EXACT_S_POINTS_PER_STEP = 50
 
 
 def _kernel_params(kernel, sigma, degree, gamma, coef0) -> dict:
@@ -227,7 +236,7 @@ class NuPath:
 
 def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, gamma: float = 1.0,
             coef0: float = 1.0, tol: float = 1e-9, max_breakpoints: int | None = None,
-            refresh: int = 10, max_qp_iter: int | None = None) -> NuPath:
+            refresh: int | None = None, max_qp_iter: int | None = None) -> NuPath:
     """Compute the whole ν-SVM regularization path (Loosli & Canu 2006).
 
     Parameters
@@ -240,8 +249,9 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         Relative tolerance of ties and KKT checks (scaled by ``max G_ii · max(λ, 1)``).
     max_breakpoints : int, optional
         Safety cap (default ``50 m + 100``); the result's ``status`` is 1 if it is reached.
-    refresh : int
-        Recompute ``Gα`` exactly every ``refresh`` breakpoints (the rest are O(m·|E|) updates).
+    refresh : int, optional
+        Recompute ``Gα`` exactly every ``refresh`` breakpoints (the rest are O(m·|E|) updates);
+        default ``max(10, m // 50)`` (:data:`EXACT_S_EVERY_MIN`, :data:`EXACT_S_POINTS_PER_STEP`).
     max_qp_iter : int, optional
         Iteration cap of each active-set solve (default ``10 m + 100``).
 
@@ -274,6 +284,8 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         max_breakpoints = 50 * m + 100
     if isinstance(max_breakpoints, bool) or int(max_breakpoints) != max_breakpoints or max_breakpoints < 2:
         raise ValueError(f"max_breakpoints must be an integer ≥ 2; got {max_breakpoints!r}.")
+    if refresh is None:
+        refresh = max(EXACT_S_EVERY_MIN, m // EXACT_S_POINTS_PER_STEP)
     if isinstance(refresh, bool) or int(refresh) != refresh or refresh < 1:
         raise ValueError(f"refresh must be a positive integer; got {refresh!r}.")
     if max_qp_iter is None:

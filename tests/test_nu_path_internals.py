@@ -287,12 +287,14 @@ def test_lambda_snap_and_class_sum_fix_follow_their_tolerances():
 def test_record_grows_its_arrays():
     lam, al, t = np.empty(1), np.empty((1, 2)), np.empty((1, 2))
     nb = I64(0)
-    for k in range(3):
+    for k in range(4):
         lam, al, t, nb = _record(lam, al, t, nb, float(k), np.array([k, -k], float), np.array([k, 2.0 * k]))
-    assert nb == 3 and lam.shape[0] == 4  # doubled twice: 1 → 2 → 4
-    np.testing.assert_array_equal(lam[:3], [0.0, 1.0, 2.0])
-    np.testing.assert_array_equal(al[:3, 1], [0.0, -1.0, -2.0])
-    np.testing.assert_array_equal(t[:3, 1], [0.0, 2.0, 4.0])
+    assert nb == 4 and lam.shape[0] == 4 and al.shape == (4, 2)  # grown by half (at least 1): 1 → 2 → 3 → 4
+    lam, al, t, nb = _record(lam, al, t, nb, 4.0, np.array([4.0, -4.0]), np.array([4.0, 8.0]))
+    assert nb == 5 and lam.shape[0] == 6  # 4 → 6
+    np.testing.assert_array_equal(lam[:5], [0.0, 1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(al[:5, 1], [0.0, -1.0, -2.0, -3.0, -4.0])
+    np.testing.assert_array_equal(t[:5, 1], [0.0, 2.0, 4.0, 6.0, 8.0])
 
 
 # ------------------------------------------------------------------------------- numba's cache

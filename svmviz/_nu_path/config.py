@@ -111,8 +111,10 @@ ZERO_STEPS_SLACK = 10
 # The path follower (follower.py)
 # ----------------------------------------------------------------------------------------------
 # First capacity of the breakpoint arrays, max(CAPACITY_MIN, CAPACITY_PER_POINT·m + CAPACITY_EXTRA);
-# they double when full. Measured breakpoints/m: banana (m = 120, 200) 1.8, 2.3; ESL mixture
-# (m = 100, 150) 3.0, 4.0; noisy moons with duplicates (m = 146) 3.4.
+# they grow by half when full (old and new arrays coexist while copying: growing by half keeps the
+# peak nearer the final size than doubling; α takes T·m doubles). Measured breakpoints/m: banana
+# (m = 120, 200, 500, 1000, 2000) 1.8, 2.3, 3.3, 4.2, 4.9; ESL mixture (m = 100, 150) 3.0, 4.0; noisy
+# moons with duplicates (m = 146) 3.4.
 CAPACITY_MIN = 64
 CAPACITY_PER_POINT = 4
 CAPACITY_EXTRA = 8

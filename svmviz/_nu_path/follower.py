@@ -50,9 +50,9 @@ from .kkt import (add_column, exact_s, gram_scale, interval_thresholds, kkt_tol,
 
 @njit(cache=True)
 def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
-    """Append a breakpoint (the arrays double when full). Returns the arrays and the new count."""
+    """Append a breakpoint (the arrays grow by half when full). Returns the arrays and the new count."""
     if nb >= lam_out.shape[0]:
-        cap = 2 * lam_out.shape[0]
+        cap = lam_out.shape[0] + max(1, lam_out.shape[0] // 2)  # 1.5×: old and new arrays coexist here
         l2 = np.empty(cap)
         a2 = np.empty((cap, alpha_out.shape[1]))
         t2 = np.empty((cap, 2))
