@@ -38,6 +38,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._linalg import weighted_gram_upper
+
 LOSS_HINGE = 0
 LOSS_SMOOTH_STEP = 1
 
@@ -170,14 +172,13 @@ def _solve_wls(Phi, G, y, a, beta_out, err_out):
     n, p = Phi.shape
     M = np.zeros((p + 1, p + 1))
     r = np.zeros(p + 1)
-    for i in range(n):
+    weighted_gram_upper(Phi, a, M)  # Φ' D_a Φ (upper triangle)
+    for i in range(n):  # the intercept's row and the right-hand side
         ai = a[i]
         if ai == 0.0:
             continue
         for j in range(p):
             pij = ai * Phi[i, j]
-            for l in range(j, p):
-                M[j, l] += pij * Phi[i, l]
             M[j, p] += pij
             r[j] += pij * y[i]
         M[p, p] += ai

@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._linalg import _chol_solve, _cholesky, _mm, weighted_gram_upper
+
 OK = 0
 MAX_IMPORT = 1
 NEWTON_MAXITER = 2
@@ -33,93 +35,6 @@ NUMERICAL = 3
 
 METHOD_ONESTEP = 0  # (B2*) one Newton step from the current fit for every candidate
 METHOD_FULL = 1     # (B2)  a full Newton solve for every candidate
-
-
-# --------------------------------------------------------------------------- linear algebra
-@njit(cache=True)
-def _mm(A, B):
-    """A @ B for 2-D arrays, safe for empty dimensions.
-
-    Plain loops (the inner one contiguous, so LLVM vectorises it) rather than BLAS: the products
-    here are thin (one side ~ q), where a multithreaded BLAS on a loaded machine spends its time
-    synchronising threads (measured 270x slower Newton solves at N = 1000, q = 30, 2 busy cores).
-    """
-    n, k = A.shape
-    m = B.shape[1]
-    C = np.zeros((n, m))
-    for i in range(n):
-        for t in range(k):
-            a = A[i, t]
-            if a != 0.0:
-                for j in range(m):
-                    C[i, j] += a * B[t, j]
-    return C
-
-
-@njit(cache=True)
-def _cholesky(A):
-    """Lower Cholesky factor of a symmetric matrix, adding diagonal jitter if needed.
-
-    Returns ``(L, status)``; status 0 on success, 3 when even a jitter of 1e-4 * max|diag| fails.
-    """
-    n = A.shape[0]
-    L = np.zeros((n, n))
-    if n == 0:
-        return L, 0
-    scale = 0.0
-    for i in range(n):
-        if abs(A[i, i]) > scale:
-            scale = abs(A[i, i])
-    if scale == 0.0 or not np.isfinite(scale):
-        scale = 1.0
-    jitter = 0.0
-    for attempt in range(10):
-        ok = True
-        for j in range(n):
-            s = A[j, j] + jitter
-            for k in range(j):
-                s -= L[j, k] * L[j, k]
-            if not (s > 0.0) or not np.isfinite(s):
-                ok = False
-                break
-            d = np.sqrt(s)
-            L[j, j] = d
-            for i in range(j + 1, n):
-                t = A[i, j]
-                for k in range(j):
-                    t -= L[i, k] * L[j, k]
-                L[i, j] = t / d
-        if ok:
-            return L, 0
-        jitter = scale * 1e-13 * (10.0 ** attempt)
-        L[:, :] = 0.0
-    return L, NUMERICAL
-
-
-@njit(cache=True)
-def _chol_solve(L, B):
-    """Solve (L L') X = B for X, B of shape (n, m)."""
-    n, m = B.shape
-    X = B.copy()
-    for i in range(n):
-        for k in range(i):
-            lik = L[i, k]
-            if lik != 0.0:
-                for c in range(m):
-                    X[i, c] -= lik * X[k, c]
-        d = L[i, i]
-        for c in range(m):
-            X[i, c] /= d
-    for i in range(n - 1, -1, -1):
-        for k in range(i + 1, n):
-            lki = L[k, i]
-            if lki != 0.0:
-                for c in range(m):
-                    X[i, c] -= lki * X[k, c]
-        d = L[i, i]
-        for c in range(m):
-            X[i, c] /= d
-    return X
 
 
 # --------------------------------------------------------------------------- objective pieces
@@ -247,17 +162,13 @@ def _hessian(Phi, PhiT, Pen, P):
     if p == 0:
         return Hs
     Bk = np.empty((p, p))
+    w = np.empty(N)
     for j in range(M):
         for k in range(j, M):
             Bk[:, :] = 0.0
             for i in range(N):
-                w = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
-                if w == 0.0:
-                    continue
-                for r in range(p):
-                    a = w * Phi[i, r]
-                    for s in range(r, p):
-                        Bk[r, s] += a * Phi[i, s]
+                w[i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
+            weighted_gram_upper(Phi, w, Bk)
             for r in range(p):
                 for s in range(r, p):
                     v = Bk[r, s]

@@ -8,6 +8,8 @@ API (gram matrices, solvers on precomputed kernels, studies) use the light check
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -165,3 +167,34 @@ def validate_predict_data(estimator, X) -> np.ndarray:
     if not X.flags.writeable:
         X = X.copy()
     return X
+
+def check_L(L) -> tuple[float, float]:
+    """Wahba's misclassification costs (L(−1), L(+1)): a pair of positive numbers."""
+    if isinstance(L, (str, bytes, Mapping)) or np.ndim(L) != 1 or len(L) != 2:
+        raise ValueError(f"L must be a pair (L(-1), L(+1)) of positive numbers; got {L!r}.")
+    try:
+        Lm, Lp = (float(v) for v in L)
+    except (TypeError, ValueError):
+        raise ValueError(f"L must be a pair (L(-1), L(+1)) of positive numbers; got {L!r}.") from None
+    check_positive(Lm, "L(-1)")
+    check_positive(Lp, "L(+1)")
+    return Lm, Lp
+
+
+def check_lambdas(lambdas, name: str = "lambdas", symbol: str = "λ") -> np.ndarray:
+    """A grid of λ (or σ, scales …): a non-empty 1-D array of finite positive numbers, C-contiguous float64."""
+    lam = np.atleast_1d(np.asarray(lambdas, dtype=np.float64))
+    if lam.ndim != 1 or lam.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D sequence of positive numbers.")
+    if not np.all(np.isfinite(lam)) or np.any(lam <= 0):
+        raise ValueError(f"every {symbol} must be a finite positive number; got "
+                         f"{lam[~(np.isfinite(lam) & (lam > 0))][:3]}.")
+    return np.ascontiguousarray(lam)
+
+
+def check_solver_params(tol, max_iter) -> tuple[float, int]:
+    """The SMO stopping rule: tol > 0 and max_iter a positive integer."""
+    tol = check_positive(tol, "tol")
+    if int(max_iter) != max_iter or max_iter < 1:
+        raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
+    return tol, int(max_iter)

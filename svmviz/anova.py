@@ -24,7 +24,7 @@ import numpy as np
 
 from ._validation import check_binary_labels, check_matrix
 from .kernels import SSANOVAKernel, fit_kernel, gram, kernel_diagonal
-from .svm import _check_lambdas
+from ._validation import check_lambdas as _check_lambdas
 from .tuning import gram_criteria_curves
 
 

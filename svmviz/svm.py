@@ -26,22 +26,12 @@ from . import _smo
 from ._parallel import task_pool
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
+from ._validation import check_L as _check_L  # noqa: F401  (svmviz.surface imports these three from here)
+from ._validation import check_lambdas as _check_lambdas
+from ._validation import check_solver_params as _check_solver_params
 from .kernels import fit_kernel, gram, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
-
-
-def _check_L(L) -> tuple[float, float]:
-    """Wahba's misclassification costs (L(−1), L(+1)): a pair of positive numbers."""
-    if isinstance(L, (str, bytes, Mapping)) or np.ndim(L) != 1 or len(L) != 2:
-        raise ValueError(f"L must be a pair (L(-1), L(+1)) of positive numbers; got {L!r}.")
-    try:
-        Lm, Lp = (float(v) for v in L)
-    except (TypeError, ValueError):
-        raise ValueError(f"L must be a pair (L(-1), L(+1)) of positive numbers; got {L!r}.") from None
-    check_positive(Lm, "L(-1)")
-    check_positive(Lp, "L(+1)")
-    return Lm, Lp
 
 
 def _check_class_weight(class_weight, classes, y) -> np.ndarray:
@@ -62,23 +52,6 @@ def _check_class_weight(class_weight, classes, y) -> np.ndarray:
     if not np.all(np.isfinite(w)) or np.any(w <= 0):
         raise ValueError(f"every class weight must be a finite positive number; got {dict(zip(classes.tolist(), w.tolist()))}.")
     return np.asarray(w, dtype=np.float64)
-
-
-def _check_lambdas(lambdas, name: str = "lambdas", symbol: str = "λ") -> np.ndarray:
-    lam = np.atleast_1d(np.asarray(lambdas, dtype=np.float64))
-    if lam.ndim != 1 or lam.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D sequence of positive numbers.")
-    if not np.all(np.isfinite(lam)) or np.any(lam <= 0):
-        raise ValueError(f"every {symbol} must be a finite positive number; got "
-                         f"{lam[~(np.isfinite(lam) & (lam > 0))][:3]}.")
-    return np.ascontiguousarray(lam)
-
-
-def _check_solver_params(tol, max_iter) -> tuple[float, int]:
-    tol = check_positive(tol, "tol")
-    if int(max_iter) != max_iter or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
-    return tol, int(max_iter)
 
 
 def _warn_status(status, what: str) -> None:

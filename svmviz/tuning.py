@@ -18,7 +18,10 @@ from .kernels import gram
 # the surface engine lives in svmviz/surface.py; its names stay importable from here
 from .surface import (CriteriaSurface, KFoldSurface, _check_p, _check_threads, _grid_minima, _warn,  # noqa: F401
                       criteria_surface, grid_decision_function, kfold_cv_surface)
-from .svm import DEFAULT_MAX_ITER, _check_L, _check_lambdas, _check_solver_params
+from ._validation import check_L as _check_L
+from ._validation import check_lambdas as _check_lambdas
+from ._validation import check_solver_params as _check_solver_params
+from .svm import DEFAULT_MAX_ITER
 
 #: the criteria a surface can hold, with their names in the standard / non-standard case
 CRITERIA_NAMES = {

@@ -24,9 +24,8 @@ formula (≡ doubling C).
 """
 from __future__ import annotations
 
-import math
 import warnings
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -38,312 +37,19 @@ from . import _irwls
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
 from .kernels import fit_kernel, gram
+from ._usvc_loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
+    LOSSES, Profile, _check_1d_problem, _check_grid, _check_int, _check_k, _check_loss, _check_s, _check_unit,
+    empirical_ce, loss_values, primal_profile, primal_surface, primal_value, theoretical_ce, theta_smooth,
+    theta_smooth_derivative,
+)
+from .published import NAVIA2004_TABLE1
 
-LOSSES = {"hinge": _irwls.LOSS_HINGE, "smooth_step": _irwls.LOSS_SMOOTH_STEP}
 PROTOTYPE_METHODS = ("kmeans", "fscl")
 STAGES = ("LS", "SVC", "USVC")
 DEFAULT_R = 20
 
-#: Navia-Vázquez et al. 2004, Table 1 (n = 500 train / 500 test, C = 10, 100 trials, linear machine):
-#: mean and (sd) of train CE %, test CE % and Th = −b/w; "optimal" are the theoretical values.
-PAPER_TABLE1 = {
-    "A": {
-        "optimal": {"train_ce": (20.0, None), "test_ce": (20.0, None), "threshold": (0.5, None)},
-        "LS": {"train_ce": (30.5, 2.9), "test_ce": (30.7, 2.7), "threshold": (0.30, 0.02)},
-        "SVC": {"train_ce": (26.8, 2.6), "test_ce": (27.1, 2.4), "threshold": (0.35, 0.02)},
-        "USVC(s=2)": {"train_ce": (19.9, 1.7), "test_ce": (20.4, 1.9), "threshold": (0.49, 0.06)},
-        "USVC(s=4)": {"train_ce": (21.1, 2.0), "test_ce": (21.8, 2.6), "threshold": (0.47, 0.1)},
-    },
-    "B": {
-        "optimal": {"train_ce": (17.0, None), "test_ce": (17.0, None), "threshold": (0.6, None)},
-        "LS": {"train_ce": (31.8, 1.4), "test_ce": (31.7, 1.9), "threshold": (0.30, 0.02)},
-        "SVC": {"train_ce": (24.8, 2.6), "test_ce": (25.5, 2.4), "threshold": (0.40, 0.02)},
-        "USVC(s=2)": {"train_ce": (19.7, 1.8), "test_ce": (19.8, 1.9), "threshold": (0.58, 0.01)},
-        "USVC(s=4)": {"train_ce": (20.1, 5.2), "test_ce": (19.7, 5.4), "threshold": (0.56, 0.02)},
-    },
-}
-
-
-# ----------------------------------------------------------------------------------------------
-# validation helpers
-# ----------------------------------------------------------------------------------------------
-def _check_loss(loss) -> int:
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {tuple(LOSSES)}; got {loss!r}.")
-    return LOSSES[loss]
-
-
-def _check_s(s) -> float:
-    s = check_positive(s, "s")
-    if s < 1.0:
-        raise ValueError(f"s (the smooth-step exponent) must be at least 1; got {s!r}.")
-    return s
-
-
-def _check_k(k_eps) -> float:
-    k = check_positive(k_eps, "k_eps")
-    if k >= 1.0:
-        raise ValueError(f"k_eps must be a small positive constant below 1 (e.g. 1e-4); got {k_eps!r}.")
-    return k
-
-
-def _check_unit(v, name) -> float:
-    try:
-        v = float(v)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number in [0, 1); got {v!r}.") from None
-    if not (0.0 <= v < 1.0):
-        raise ValueError(f"{name} must lie in [0, 1) (0 = no damping); got {v!r}.")
-    return v
-
-
-def _check_int(v, name, lo) -> int:
-    if isinstance(v, bool) or int(v) != v or v < lo:
-        raise ValueError(f"{name} must be an integer ≥ {lo}; got {v!r}.")
-    return int(v)
-
-
-def _check_1d_problem(x, y):
-    X = check_matrix(x, "x", min_rows=2)
-    if X.shape[1] != 1:
-        raise ValueError(f"x must be one-dimensional (one feature); got {X.shape[1]} features.")
-    y_pm, _ = check_binary_labels(y, X.shape[0])
-    return np.ascontiguousarray(X[:, 0]), y_pm
-
-
-def _check_grid(v, name) -> np.ndarray:
-    g = np.atleast_1d(np.asarray(v, dtype=np.float64))
-    if g.ndim != 1 or g.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D sequence of numbers.")
-    if not np.all(np.isfinite(g)):
-        raise ValueError(f"{name} contains NaN or infinite values.")
-    return np.ascontiguousarray(g)
-
-
-# ----------------------------------------------------------------------------------------------
-# the loss
-# ----------------------------------------------------------------------------------------------
-def theta_smooth(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
-    """Smooth step loss θ̃_s(ξ) (Navia-Vázquez et al. 2004, eq. 6) on slacks ξ (negative ξ is clipped to 0).
-
-    Parameters
-    ----------
-    xi : array-like of any shape
-    s : float ≥ 1 — steepness; θ̃_s → the step at ξ = 1 as s → ∞.
-    k_eps : float in (0, 1) — keeps a small slope at ξ = 0 (maximal margin on separable data).
-
-    Returns
-    -------
-    ndarray, same shape as ``xi``.
-
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 6).
-    """
-    x = np.asarray(xi, dtype=np.float64)
-    if not np.all(np.isfinite(x)):
-        raise ValueError("xi contains NaN or infinite values.")
-    return _irwls._theta_array(np.ascontiguousarray(x.ravel()), _irwls.LOSS_SMOOTH_STEP,
-                               _check_s(s), _check_k(k_eps)).reshape(x.shape)
-
-
-def theta_smooth_derivative(xi, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
-    """dθ̃_s/dξ, the derivative of the smooth step (right derivative at ξ = 0; ξ < 0 is treated as 0).
-
-    Parameters
-    ----------
-    xi : array-like of any shape
-        Slacks ξ.
-    s : float ≥ 1
-        Steepness of θ̃_s.
-    k_eps : float in (0, 1)
-        k_ε of θ̃_s.
-
-    Returns
-    -------
-    ndarray of the shape of ``xi``
-
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, derivative of eq. 6, used in the IRWLS weights of eq. 21.
-    """
-    x = np.asarray(xi, dtype=np.float64)
-    if not np.all(np.isfinite(x)):
-        raise ValueError("xi contains NaN or infinite values.")
-    return _irwls._dtheta_array(np.ascontiguousarray(x.ravel()), _irwls.LOSS_SMOOTH_STEP,
-                                _check_s(s), _check_k(k_eps)).reshape(x.shape)
-
-
-def loss_values(xi, loss: str = "hinge", s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
-    """The loss θ(ξ) of the SVC (hinge, θ(ξ) = ξ) or the USVC (smooth step θ̃_s) on slacks ξ.
-
-    Parameters
-    ----------
-    xi : array-like of any shape
-        Slacks ξ (ξ < 0 is clipped to 0).
-    loss : {"hinge", "smooth_step"}
-    s, k_eps : float
-        Parameters of θ̃_s (``loss="smooth_step"`` only).
-
-    Returns
-    -------
-    ndarray of the shape of ``xi``
-
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, eqs. 4 (hinge) and 6 (smooth step).
-    """
-    code = _check_loss(loss)
-    if code == _irwls.LOSS_HINGE:
-        x = np.asarray(xi, dtype=np.float64)
-        return np.maximum(x, 0.0)
-    return theta_smooth(xi, s, k_eps)
-
-
-# ----------------------------------------------------------------------------------------------
-# primal functional, surfaces and profiles
-# ----------------------------------------------------------------------------------------------
-def primal_value(X, y, coef, intercept, *, C: float = 10.0, loss: str = "hinge", s: float = 2.0,
-                 k_eps: float = 1e-4) -> float:
-    """L̃(w, b) = ½‖w‖² + C Σ θ((1 − y_i(w'x_i + b))_+) for a linear machine.
-
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-    y : array-like of shape (n,), two-valued labels
-    coef : array-like of shape (d,)
-        w.
-    intercept : float
-        b.
-    C, loss, s, k_eps : as in :class:`IRWLSClassifier`.
-
-    Returns
-    -------
-    float
-
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 5) (smooth step) and (Navia-Vázquez et al. 2004, eq. 4) (hinge).
-    """
-    X = check_matrix(X, "X")
-    y_pm, _ = check_binary_labels(y, X.shape[0])
-    w = np.ascontiguousarray(np.asarray(coef, dtype=np.float64).ravel())
-    if w.shape[0] != X.shape[1] or not np.all(np.isfinite(w)):
-        raise ValueError(f"coef must hold {X.shape[1]} finite numbers; got shape {w.shape}.")
-    b = float(intercept)
-    return float(_irwls._primal(X, np.eye(X.shape[1]), y_pm, w, b, check_positive(C, "C"),
-                                _check_loss(loss), _check_s(s), _check_k(k_eps)))
-
-
-def primal_surface(x, y, th, w, *, C: float = 10.0, loss: str = "hinge", s: float = 2.0,
-                   k_eps: float = 1e-4) -> np.ndarray:
-    """The error surface L̃(Th, w) of a 1-D linear machine f(x) = w (x − Th) on a grid.
-
-    Parameters
-    ----------
-    x : (n,) or (n, 1) ; y : (n,) ; th : (m,) thresholds ; w : (q,) slopes
-
-    Returns
-    -------
-    L : ndarray (q, m) — rows follow ``w``, columns follow ``th`` (plotly's contour layout).
-
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 5) in the (Th, w) parametrisation of Fig. 3 (Th = −b/w).
-    """
-    xv, y_pm = _check_1d_problem(x, y)
-    return _irwls.primal_grid_1d(xv, y_pm, _check_grid(th, "th"), _check_grid(w, "w"),
-                                 check_positive(C, "C"), _check_loss(loss), _check_s(s),
-                                 _check_k(k_eps))
-
-
-class Profile(NamedTuple):
-    """min over w ≥ 0 of L̃(Th, w) for each Th."""
-
-    th: np.ndarray       # (m,)
-    w: np.ndarray        # (m,) minimising slope
-    value: np.ndarray    # (m,) min_w L̃(Th, w)
-    per_sample: np.ndarray  # (m,) value / (C n): the "error count" the machine minimises
-
-
-def primal_profile(x, y, th, *, C: float = 10.0, loss: str = "hinge", s: float = 2.0,
-                   k_eps: float = 1e-4, n_w: int = 400, w_max: float | None = None) -> Profile:
-    """Profile min_{w ≥ 0} L̃(Th, w) — the CE curve the algorithm actually minimises (Navia-Vázquez et al. 2004, Figs. 3b, 3d).
-
-    The minimiser lies in [0, √(2 L̃(Th, 0))] (as L̃ ≥ ½w²), the default ``w_max``. Grid search on
-    ``n_w`` points, then golden-section refinement next to the best one. For the hinge L̃ is convex
-    in w and the result is the exact minimum; for the smooth step it is the best of the grid, refined.
-
-    Parameters
-    ----------
-    x : array-like of shape (n,) or (n, 1)
-    y : array-like of shape (n,), two-valued labels
-    th : array-like of shape (m,)
-        Thresholds Th.
-    C, loss, s, k_eps : as in :class:`IRWLSClassifier`.
-    n_w : int
-        Grid points in w.
-    w_max : float, optional
-        Upper end of the w grid (default √(2 L̃(Th_0, 0))).
-
-    Returns
-    -------
-    Profile with arrays of shape (m,).
-
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, §3 and Fig. 3 (dashed cross-section of the error surface).
-    """
-    xv, y_pm = _check_1d_problem(x, y)
-    thg = _check_grid(th, "th")
-    C = check_positive(C, "C")
-    code, s, k = _check_loss(loss), _check_s(s), _check_k(k_eps)
-    n_w = _check_int(n_w, "n_w", 3)
-    if w_max is None:
-        L0 = _irwls.primal_grid_1d(xv, y_pm, thg[:1], np.zeros(1), C, code, s, k)[0, 0]
-        w_max = math.sqrt(2.0 * L0)
-    w_max = check_positive(w_max, "w_max")
-    w_best, L_best = _irwls.profile_1d(xv, y_pm, thg, w_max, n_w, C, code, s, k, 40)
-    return Profile(thg, w_best, L_best, L_best / (C * xv.shape[0]))
-
-
-def empirical_ce(x, y, th) -> np.ndarray:
-    """Training classification error of the rule "+1 when x > Th" for each Th.
-
-    A point exactly at Th counts as an error (SPEC §1, [τ]_*).
-
-    Parameters
-    ----------
-    x : array-like of shape (n,) or (n, 1)
-    y : array-like of shape (n,), two-valued labels (the larger one is +1)
-    th : array-like of shape (m,)
-
-    Returns
-    -------
-    ndarray of shape (m,)
-        Fraction of misclassified points (Navia-Vázquez et al. 2004, Fig. 3b, "empirical CE").
-    """
-    xv, y_pm = _check_1d_problem(x, y)
-    return _irwls.empirical_ce_1d(xv, y_pm, _check_grid(th, "th"))
-
-
-def theoretical_ce(scenario: str, th) -> np.ndarray:
-    """Theoretical CE(Th) of scenario "A" or "B" (Navia-Vázquez et al. 2004, eqs. 28–29).
-
-    Delegates to :func:`svmviz.data.usvc_theoretical_ce` (the single implementation of that formula).
-
-    Parameters
-    ----------
-    scenario : {"A", "B"}
-    th : array-like of shape (m,)
-
-    Returns
-    -------
-    ndarray of shape (m,)
-    """
-    from .data import usvc_theoretical_ce
-
-    return np.asarray(usvc_theoretical_ce(scenario, _check_grid(th, "th")), dtype=np.float64)
+#: Navia-Vázquez et al. 2004, Table 1 (kept here for its old import path; the one source is svmviz.published).
+PAPER_TABLE1 = NAVIA2004_TABLE1
 
 
 # ----------------------------------------------------------------------------------------------
@@ -651,24 +357,24 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
 
         stages_g, stages_b, stages_P, stages_id = [], [], [], []
         n_iter_stages, status_stages = {}, {}
-        dummy = np.zeros(q)
+        # the options every stage shares, by name (numba's dispatcher folds keywords into the signature)
+        common = dict(Phi=Psi, G=Gs, y=y_pm, C=C, k=k, a_max=a_max, factor=factor, damping=damping, tol=tol,
+                      tol_f=tol_f, record=True)
         # stage 0: regularised LS (a_i = 1)
-        gl, b_l, _, st_l, hb, hbb, hp = _irwls.irwls(Psi, Gs, y_pm, C, _irwls.LOSS_HINGE, 1.0, k, a_max,
-                                                     factor, damping, tol, tol_f, 0, dummy, 0.0, True, True)
+        gl, b_l, _, st_l, hb, hbb, hp = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=0, beta0=np.zeros(q),
+                                                     b0=0.0, from_ls=True, **common)
         stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp), stages_id.append(np.zeros(1, int))
         n_iter_stages["LS"], status_stages["LS"] = 0, int(st_l)
         # stage 1: SVC (hinge) from LS
-        gh, b_h, it_h, st_h, hb, hbb, hp = _irwls.irwls(Psi, Gs, y_pm, C, _irwls.LOSS_HINGE, 1.0, k, a_max,
-                                                        factor, damping, tol, tol_f, max_iter, gl, b_l,
-                                                        False, True)
+        gh, b_h, it_h, st_h, hb, hbb, hp = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=max_iter, beta0=gl,
+                                                        b0=b_l, from_ls=False, **common)
         stages_g.append(hb[1:]), stages_b.append(hbb[1:]), stages_P.append(hp[1:])
         stages_id.append(np.ones(hb.shape[0] - 1, int))
         n_iter_stages["SVC"], status_stages["SVC"] = int(it_h), int(st_h)
         g, b, it, st = gh, b_h, it_h, st_h
         if code == _irwls.LOSS_SMOOTH_STEP:
-            gu, b_u, it_u, st_u, hb, hbb, hp = _irwls.irwls(Psi, Gs, y_pm, C, code, s, k, a_max, factor,
-                                                            damping, tol, tol_f, max_iter, gh, b_h,
-                                                            False, True)
+            gu, b_u, it_u, st_u, hb, hbb, hp = _irwls.irwls(loss=code, s=s, max_iter=max_iter, beta0=gh, b0=b_h,
+                                                            from_ls=False, **common)
             # the USVC stage starts where the SVC ended: its row 0 re-evaluates the primal there
             stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp)
             stages_id.append(np.full(hb.shape[0], 2, int))
@@ -745,230 +451,13 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         return th, w.copy(), self.history_.stage.copy()
 
 
-# ----------------------------------------------------------------------------------------------
-# the Table 1 study
-# ----------------------------------------------------------------------------------------------
-class Table1Result(NamedTuple):
-    """Per-trial results; arrays are (n_trials, n_methods), methods ordered as ``methods``."""
+# The studies (Table 1, kernel comparison) live in their own module; they are documented and imported from here.
+from ._usvc_studies import (  # noqa: E402,F401
+    THRESHOLD_RANGE, KernelComparisonFit, Table1Result, kernel_comparison, table1_study, table1_summary,
+)
 
-    scenario: str
-    methods: tuple
-    train_ce: np.ndarray
-    test_ce: np.ndarray
-    threshold: np.ndarray
-    coef: np.ndarray
-    intercept: np.ndarray
-    n_iter: np.ndarray
-    status: np.ndarray
-    seeds: np.ndarray      # (n_trials,) seeds: make_dataset(seed) and its test_sample(n_test, seed)
-    params: dict
-
-
-def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500, n_test: int = 500,
-                 C: float = 10.0, s_values=(2.0, 4.0), k_eps: float = 1e-4, damping: float = 0.2,
-                 tol: float = 1e-8, tol_f: float = 1e-10, max_iter: int = 50_000, a_max: float = 1e8,
-                 weight_factor: float = 1.0, seed: int = 0,
-                 progress: Callable[[int, int, str], None] | None = None, chunk: int = 10) -> Table1Result:
-    """Repeated-trials study of seed Table 1: LS, SVC and USVC(s) on scenario A or B.
-
-    Each trial draws a training sample (``n_train``) with :func:`svmviz.data.make_dataset`
-    (``"usvc_A"``/``"usvc_B"``) and an independent test sample (``n_test``) with its
-    ``test_sample``, fits the regularised LS (a_i = 1),
-    the SVC by IRWLS from it, and the USVC for each s from the SVC, and records train/test CE (%)
-    and Th = −b/w. ``progress(done, total, message)`` is called after each chunk of trials.
-
-    Parameters
-    ----------
-    scenario : {"A", "B"}
-        Navia-Vázquez et al. 2004, eqs. 28–29.
-    n_trials, n_train, n_test : int
-    C, k_eps, damping, tol, tol_f, max_iter, a_max, weight_factor : as in :class:`IRWLSClassifier`.
-    s_values : sequence of float
-        The USVC steepness values s (one method each).
-    seed : int
-        Root seed; trial t uses ``seeds[t]`` drawn from it.
-    progress : callable(done, total, message), optional
-    chunk : int
-        Trials per numba call (and per progress report).
-
-    Returns
-    -------
-    Table1Result
-        Arrays of shape (n_trials, 2 + len(s_values)), methods LS, SVC, USVC(s)….
-
-    Warns
-    -----
-    ConvergenceWarning if any IRWLS fit reached ``max_iter``.
-
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, §3, Table 1 (C = 10, d = 0.2, 500/500 points, 100 trials).
-    """
-    from .data import make_dataset
-
-    if scenario not in ("A", "B"):
-        raise ValueError(f"scenario must be 'A' or 'B'; got {scenario!r}.")
-    n_trials = _check_int(n_trials, "n_trials", 1)
-    n_train = _check_int(n_train, "n_train", 4)
-    n_test = _check_int(n_test, "n_test", 1)
-    C = check_positive(C, "C")
-    s_arr = np.ascontiguousarray(np.atleast_1d(np.asarray(s_values, dtype=np.float64)))
-    for v in s_arr:
-        _check_s(v)
-    k = _check_k(k_eps)
-    damping = _check_unit(damping, "damping")
-    tol, tol_f = check_positive(tol, "tol"), check_positive(tol_f, "tol_f")
-    max_iter = _check_int(max_iter, "max_iter", 1)
-    a_max = check_positive(a_max, "a_max")
-    factor = check_positive(weight_factor, "weight_factor")
-    chunk = _check_int(chunk, "chunk", 1)
-    methods = ("LS", "SVC") + tuple(f"USVC(s={v:g})" for v in s_arr)
-    seeds = np.random.SeedSequence(int(seed)).generate_state(n_trials, dtype=np.uint32).astype(np.int64)
-
-    name = f"usvc_{scenario}"
-    parts = []
-    for start in range(0, n_trials, chunk):
-        stop = min(n_trials, start + chunk)
-        Xtr = np.empty((stop - start, n_train))
-        ytr = np.empty_like(Xtr)
-        Xte = np.empty((stop - start, n_test))
-        yte = np.empty_like(Xte)
-        for j, t in enumerate(range(start, stop)):
-            tr = make_dataset(name, n=n_train, seed=int(seeds[t]))
-            te = tr.test_sample(n_test, int(seeds[t]))  # the generator's independent test stream
-            Xtr[j], ytr[j] = tr.X[:, 0], tr.y
-            Xte[j], yte[j] = te.X[:, 0], te.y
-        parts.append(_irwls.table1_trials(Xtr, ytr, Xte, yte, C, s_arr, k, a_max, factor, damping, tol,
-                                          tol_f, max_iter))
-        if progress is not None:
-            progress(stop, n_trials, f"scenario {scenario}: {stop}/{n_trials} trials")
-    tr, te, th, ws, bs, nit, st = (np.vstack([p[i] for p in parts]) for i in range(7))
-    bad = int(np.sum(st != _irwls.STATUS_CONVERGED))
-    if bad:
-        warnings.warn(f"table1_study: {bad} of {st.size} IRWLS fits did not converge; their last "
-                      "iterate is used (see the status array).", ConvergenceWarning, stacklevel=2)
-    params = dict(n_trials=n_trials, n_train=n_train, n_test=n_test, C=C, s_values=tuple(s_arr),
-                  k_eps=k, damping=damping, weight_factor=factor, seed=int(seed))
-    return Table1Result(scenario, methods, 100.0 * tr, 100.0 * te, th, ws, bs, nit, st, seeds, params)
-
-
-#: a fitted threshold outside this range means w ≈ 0: the machine is (almost) constant on the data
-THRESHOLD_RANGE = (-0.5, 1.5)
-
-
-def table1_summary(result: Table1Result) -> list[dict]:
-    """One row per method: mean and sd of train CE %, test CE %, Th, beside the paper's numbers.
-
-    Th statistics leave out trials whose machine is constant on the data (w ≈ 0, so Th = −b/w falls
-    outside ``THRESHOLD_RANGE``: the hinge optimum of scenario B is occasionally w = 0, b = 1);
-    their number is ``n_constant``. CE statistics use every trial.
-
-    Parameters
-    ----------
-    result : Table1Result
-
-    Returns
-    -------
-    list of dict
-        One per method: ``method``, ``{train_ce,test_ce,threshold}_{mean,sd}``, the paper's
-        ``paper_*`` values (Navia-Vázquez et al. 2004, Table 1), ``n_constant``, ``converged``,
-        ``mean_iterations``.
-    """
-    paper = PAPER_TABLE1[result.scenario]
-    rows = []
-    lo, hi = THRESHOLD_RANGE
-    for j, m in enumerate(result.methods):
-        row = {"method": m}
-        th = result.threshold[:, j]
-        ok = np.isfinite(th) & (th >= lo) & (th <= hi)
-        row["n_constant"] = int(np.sum(~ok))
-        for key, arr in (("train_ce", result.train_ce[:, j]), ("test_ce", result.test_ce[:, j]),
-                         ("threshold", th[ok])):
-            v = arr
-            row[f"{key}_mean"] = float(np.mean(v)) if v.size else float("nan")
-            row[f"{key}_sd"] = float(np.std(v, ddof=1)) if v.size > 1 else float("nan")
-            ref = paper.get(m, {}).get(key)
-            row[f"paper_{key}_mean"] = ref[0] if ref else float("nan")
-            row[f"paper_{key}_sd"] = ref[1] if (ref and ref[1] is not None) else float("nan")
-        row["converged"] = int(np.sum(result.status[:, j] == _irwls.STATUS_CONVERGED))
-        row["mean_iterations"] = float(np.mean(result.n_iter[:, j]))
-        rows.append(row)
-    return rows
-
-
-class KernelComparisonFit(NamedTuple):
-    """The kernel USVC and the SVM fitted on the same data with the same σ and C (see
-    :func:`kernel_comparison`)."""
-
-    usvc: IRWLSClassifier   # fitted: R Gaussian prototype kernels, smooth-step loss
-    svm: object             # fitted svmviz.svm.SVMClassifier, λ = 1/(2nC)
-    X_train: np.ndarray     # (n, d)
-    y_train: np.ndarray     # (n,) ±1
-    X_test: np.ndarray      # (m, d)
-    y_test: np.ndarray      # (m,) ±1
-    test_kind: str          # "independent test sample" or "30 % held out"
-    train_error_usvc: float
-    train_error_svm: float
-    test_error_usvc: float
-    test_error_svm: float
-
-
-def kernel_comparison(X, y, *, sigma: float = 1.0, C: float = 10.0, n_prototypes: int = 10, s: float = 2.0,
-                      prototypes: str = "kmeans", seed: int = 0, X_test=None, y_test=None,
-                      held_out: float = 0.3) -> KernelComparisonFit:
-    """The semiparametric USVC with R Gaussian prototypes against the SVM (Navia-Vázquez et al. 2004,
-    eqs. 23–27 and Table 3): both with the Gaussian kernel of width ``sigma`` and the same C (the
-    SVM's λ = 1/(2nC)).
-
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-    y : array-like of shape (n,), two classes (the larger label is +1)
-    sigma, C, s : float
-        Kernel width, cost, smooth-step exponent.
-    n_prototypes : int
-        R (at most the training size).
-    prototypes : {"kmeans", "fscl"}
-    seed : int
-        Prototype initialisation and, without a test sample, the held-out split.
-    X_test, y_test : arrays of shape (m, d) and (m,), optional
-        An independent test sample. Without it, a seeded ``held_out`` fraction of the rows is
-        held out for testing and the machines are trained on the rest.
-    held_out : float in (0, 1)
-
-    Returns
-    -------
-    KernelComparisonFit
-        Both fitted machines, the training and test data, and their misclassification rates (a
-        point with f = 0 counts as an error).
-    """
-    from .svm import SVMClassifier
-
-    X = check_matrix(X, "X")
-    y, classes = check_binary_labels(y, X.shape[0])
-    if X_test is not None:
-        Xtr, ytr = X, y
-        Xte = check_matrix(X_test, "X_test")
-        yte = binary_targets(np.asarray(y_test), classes)
-        kind = "independent test sample"
-    else:
-        if not 0.0 < float(held_out) < 1.0:
-            raise ValueError(f"held_out must be in (0, 1); got {held_out!r}.")
-        perm = np.random.default_rng(int(seed)).permutation(X.shape[0])
-        cut = int(round((1.0 - float(held_out)) * X.shape[0]))
-        Xtr, ytr, Xte, yte = X[perm[:cut]], y[perm[:cut]], X[perm[cut:]], y[perm[cut:]]
-        kind = f"{int(round(100 * float(held_out)))} % held out"
-    if np.unique(ytr).size < 2:
-        raise ValueError("the training part holds a single class; use more rows or another seed.")
-    n = Xtr.shape[0]
-    um = IRWLSClassifier(C=C, loss="smooth_step", s=s, kernel="rbf", sigma=sigma,
-                         n_prototypes=min(int(n_prototypes), n), prototypes=prototypes,
-                         random_state=int(seed), tol=1e-6, max_iter=5000).fit(Xtr, ytr)
-    svm = SVMClassifier(lam=1.0 / (2.0 * n * C), sigma=sigma, kernel="rbf").fit(Xtr, ytr)
-
-    def err(m, A, b):
-        return float(np.mean(m.decision_function(A) * b <= 0)) if A.shape[0] else float("nan")
-
-    return KernelComparisonFit(um, svm, Xtr, ytr, Xte, yte, kind, err(um, Xtr, ytr), err(svm, Xtr, ytr),
-                               err(um, Xte, yte), err(svm, Xte, yte))
-
+for _obj in (Profile, empirical_ce, loss_values, primal_profile, primal_surface, primal_value, theoretical_ce,
+             theta_smooth, theta_smooth_derivative, KernelComparisonFit, Table1Result, kernel_comparison,
+             table1_study, table1_summary):
+    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.usvc
+del _obj

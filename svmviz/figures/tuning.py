@@ -6,14 +6,9 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
+from ..published import WAHBA2001_INEFFICIENCY, range_text
 from ..tuning import CriteriaSurface, InefficiencyStudy, criterion_label, grid_decision_function, inefficiency
 from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme
-
-#: the published inefficiencies (Wahba et al. 2001, §6; one realization, grid unknown)
-PUBLISHED_INEFFICIENCY = {
-    "standard": {"gacv": "1.0064", "xa": "1.0062 – 1.0094"},
-    "nonstandard": {"gacv": "1.151", "xa": "1.166"},
-}
 
 MARKERS = {"gacv": "star", "xa": "diamond", "xa_j": "triangle-up", "gckl": "square", "misclass": "circle",
            "loo": "x", "selected": "cross"}
@@ -191,6 +186,12 @@ def _zero_line(fig, xs, ys, field, level, name, style, width=2, legend=True):
     ))
 
 
+def _published_text(mode: str, key: str) -> str:
+    """Wahba et al. (2001, §6)'s inefficiency of criterion ``key`` as text, "—" where the paper has none."""
+    pub = WAHBA2001_INEFFICIENCY[mode].get(key)
+    return "—" if pub is None else range_text(*pub)
+
+
 class InefficiencyRow(NamedTuple):
     criterion: str
     log10_lambda: float
@@ -217,7 +218,7 @@ def compute_inefficiency_table(surface: CriteriaSurface, keys=("gacv", "xa", "xa
         i, j = surface.best[k]
         rows.append(InefficiencyRow(criterion_label(k, surface.L), float(np.log10(ie.lam)),
                                     float(np.log10(ie.sigma)), float(surface.values[target][i, j]), ie.value,
-                                    ie.low, ie.high, ie.n_ties, PUBLISHED_INEFFICIENCY[mode].get(k, "—")))
+                                    ie.low, ie.high, ie.n_ties, _published_text(mode, k)))
     return rows
 
 
@@ -230,10 +231,9 @@ def plot_inefficiency_study(study: InefficiencyStudy, L=(1.0, 1.0), height: int 
         fig.add_trace(go.Box(y=study.value[k], name=lab, boxpoints="all", jitter=0.4, pointpos=0,
                              marker=dict(color=METHOD_STYLES.get(_style_key(k, L), {}).get("color", "gray")),
                              hovertemplate=lab + " inefficiency %{y:.4f}<extra></extra>"))
-        pub = PUBLISHED_INEFFICIENCY[mode].get(k)
+        pub = WAHBA2001_INEFFICIENCY[mode].get(k)
         if pub:
-            val = float(pub.split("–")[0])
-            fig.add_trace(go.Scatter(x=[lab], y=[val], mode="markers", name=f"published {lab} ({pub})",
+            fig.add_trace(go.Scatter(x=[lab], y=[pub[0]], mode="markers", name=f"published {lab} ({range_text(*pub)})",
                                      marker=dict(symbol="line-ew-open", size=40, line=dict(width=3, color="black"))))
     apply_theme(fig, title=f"Inefficiency over {len(study.seeds)} simulated data sets",
                 xtitle="criterion", ytitle=f"{criterion_label(study.target, L)}(chosen) / min", height=height)

@@ -13,6 +13,7 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
+from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
 from svmviz.ui import common
 from svmviz.ui.common import cached_compute, control
 
@@ -85,20 +86,17 @@ def fit(X, y, lam: float, s: Settings, method: str | None = None):
 # --------------------------------------------------------------------------- data plumbing
 def make_splits(ds, n_tune: int, seed: int) -> Splits:
     """Training = the data set; tuning / test = independent samples from the same law when the
-    generator offers them, otherwise a seeded 50 / 25 / 25 split of the data."""
+    generator offers them, otherwise a seeded, stratified 50 / 25 / 25 split of the data."""
     if ds.test_sample is not None:
-        tu = ds.test_sample(int(n_tune), seed=10_000 + int(seed))
-        te = ds.test_sample(2000, seed=20_000 + int(seed))
+        tu = _data.fresh_sample(ds, n_tune, seed, role="tuning")
+        te = _data.fresh_sample(ds, 2000, seed, role="test")
         return Splits(ds.X, ds.y, tu.X, tu.y, te.X, te.y,
                       f"tuning set: {tu.X.shape[0]} independent points; test set: {te.X.shape[0]}.")
     n = ds.X.shape[0]
     if n < 12:
         raise ValueError(f"{ds.name} has only {n} points; the page needs at least 12 to split off "
                          "tuning and test sets.")
-    rng = np.random.default_rng(int(seed))
-    perm = rng.permutation(n)
-    a, b = n // 2, (3 * n) // 4
-    tr, tu, te = perm[:a], perm[a:b], perm[b:]
+    tr, tu, te = _data.split_indices(ds.y, (0.5, 0.25, 0.25), int(seed))
     if np.unique(ds.y[tr]).size < ds.n_classes:
         raise ValueError("the random training half lost a class; change the seed or upload more rows.")
     return Splits(ds.X[tr], ds.y[tr], ds.X[tu], ds.y[tu], ds.X[te], ds.y[te],
@@ -199,7 +197,9 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
     st.markdown(
         f"**Chosen λ: ln λ = {np.log(path.best_lam):.1f}, λ = {path.best_lam:.3g}**: tuning misclassification "
         f"{path.tune_error[best]:.3f} with |S| = {path.n_import[best]} import points. "
-        "Zhu & Hastie (2002, Fig. 2, N = 200): 0.219 at ln λ = −2 (λ = 0.135) with |S| = 21."
+        f"Zhu & Hastie (2002, Fig. 2, N = 200): {ZHU_HASTIE_FIG2['tune_error']} at "
+        f"ln λ = −2 (λ = {ZHU_HASTIE_FIG2['lam']}) with "
+        f"|S| = {ZHU_HASTIE_FIG2['machine_size']}."
         + ("" if klr is not None else f" (Full KLR is drawn only for N ≤ {KLR_MAX_N}.)"))
     cols = {"ln_lambda": np.log(path.lams), "lambda": path.lams, "tune_error": path.tune_error,
             "train_error": path.train_error, "n_import": path.n_import, "H": path.H,
@@ -227,16 +227,17 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int) -> None:
     st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
                "(N = 300, same seed and σ).")
     lnlam = control(st.slider, "ln λ (3-class fit)", -6.0, 6.0, step=0.5, key=f"{KEY}_mc_lnlam", default=-1.0,
-                    url="i_mc_lnlam", help="The paper's Fig 4 uses λ = e^−1 = 0.368 (|S| = 32).")
+                    url="i_mc_lnlam", help=f"The paper's Fig 4 uses λ = e^−1 = {ZHU_HASTIE_FIG4['lam']} "
+                                           f"(|S| = {ZHU_HASTIE_FIG4['machine_size']}).")
     seed = common.dataset_seed(ds)
     ds3 = common.load_dataset("esl_mixture3", 300, seed)
-    te = ds3.test_sample(2000, seed=20_000 + seed)
+    te = _data.fresh_sample(ds3, 2000, seed, role="test")
     model = fit(ds3.X, ds3.y, float(np.exp(lnlam)), s, method="onestep")
     cm = fig_ivm.compute_class_map(model, ds3.X, ds3.y, p_true=ds3.p_true, X_test=te.X, y_test=te.y,
                                    grid_n=100)
     st.plotly_chart(fig_ivm.plot_class_map(cm), key=f"{KEY}_classmap")
     st.caption(f"Bayes error {ds3.bayes_error:.3f}; test error {cm.test_error:.3f} with "
-               f"{model.n_import_} import points (paper: |S| = 32 at λ = e^−1).")
+               f"{model.n_import_} import points (paper: |S| = {ZHU_HASTIE_FIG4['machine_size']} at λ = e^−1).")
 
 
 def describe_available() -> list[str]:

@@ -113,7 +113,7 @@ def test_sample(ds):
     if ds.test_sample is None:
         return None
     seed = int(ds.params.get("seed", 0)) if isinstance(ds.params, dict) else 0
-    return ds.test_sample(2000, seed=20_000 + seed)
+    return _data.fresh_sample(ds, 2000, seed, role="test")
 
 
 def loo_cost(ds, p, lambdas) -> Cost:

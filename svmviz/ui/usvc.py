@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 import streamlit as st
 
+from svmviz import data as _data
 from svmviz import usvc
 from svmviz.figures import usvc as figs
 from svmviz.ivm import sigma_heuristic
@@ -123,7 +124,7 @@ def kernel_comparison(ds, sigma: float, C: float, R: int, s: float, prototypes: 
     seed = common.dataset_seed(ds)
 
     def run(_cb):
-        te = ds.test_sample(2000, seed) if ds.test_sample is not None else None
+        te = _data.fresh_sample(ds, 2000, seed, role="test") if ds.test_sample is not None else None
         fit = usvc.kernel_comparison(ds.X, ds.y, sigma=sigma, C=C, n_prototypes=R, s=s, prototypes=prototypes,
                                      seed=seed, X_test=None if te is None else te.X,
                                      y_test=None if te is None else te.y)
