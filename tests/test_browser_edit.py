@@ -3,7 +3,8 @@
 Opens a link to the Tuning criteria page with ``data=edited`` on a fresh server (the editor starts from
 the generated data and says that edits are per session), clicks on empty space of the editor's chart
 (a point is added where the click was, the boundary f = 0 moves, the page's criteria are recomputed on
-n + 1 points), clicks on a data point (it is removed), then Undo. Screenshots go to tests/artifacts/
+n + 1 points), clicks on a data point (it is removed), Undo, then a Box Select drag removes the points
+inside the box. Screenshots go to tests/artifacts/
 (edit_*.png). Timings are printed, never asserted.
 """
 from __future__ import annotations
@@ -46,6 +47,11 @@ SPOTS = """(gd) => {
   }
   return {empty: best, plus: plus, n: pts.length};
 }"""
+# how many data points lie in the box [x0, x1] × [y0, y1]
+IN_BOX = """([gd, x0, x1, y0, y1]) => { let k = 0;
+  for (const t of gd._fullData) { if (!String(t.name || '').startsWith('class')) continue;
+    for (let i = 0; i < t.x.length; i++) if (t.x[i] > x0 && t.x[i] < x1 && t.y[i] > y0 && t.y[i] < y1) k++; }
+  return k; }"""
 BOUNDARY = """(gd) => { const t = gd._fullData.find(t => t.name === 'boundary f = 0'); if (!t) return null;
   let s = 0, k = 0;
   const add = (v) => { s += v * (1 + (k % 7)); k += 1; };
@@ -139,7 +145,29 @@ def test_clicks_add_and_remove_points_and_the_boundary_moves():
             _settle(page)
             assert _points(page) == (neg0, pos0 + 1)
             assert page.get_by_test_id("stException").count() == 0
-            page.screenshot(path=f"{ARTIFACTS}/edit_3_undone.png", full_page=True)
+            page.screenshot(path=f"{ARTIFACTS}/edit_3_undone.png")
+
+            # 4. a box drawn with the modebar's Box Select removes every point inside it
+            gd = _editor(page)
+            x, y = gd.evaluate(SPOTS)["plus"]
+            inside = page.evaluate(IN_BOX, [gd.element_handle(), x - 0.6, x + 0.6, y - 0.6, y + 0.6])
+            assert inside >= 1
+            a = page.evaluate(TO_PIXELS, [gd.element_handle(), x - 0.6, y + 0.6])
+            b = page.evaluate(TO_PIXELS, [gd.element_handle(), x + 0.6, y - 0.6])
+            page.mouse.move(*a)
+            page.wait_for_timeout(300)
+            gd.locator('.modebar-btn[data-title="Box Select"]').first.click()
+            page.mouse.move(*a)
+            page.mouse.down()
+            page.mouse.move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, steps=5)
+            page.mouse.move(*b, steps=5)
+            page.mouse.up()
+            page.get_by_text(re.compile(rf"Removed {inside} points?\.")).first.wait_for(timeout=60_000)
+            _settle(page)
+            assert sum(_points(page)) == 61 - inside
+            assert _selected_caption(page).endswith(f"of {61 - inside} points.")
+            assert page.get_by_test_id("stException").count() == 0
+            page.screenshot(path=f"{ARTIFACTS}/edit_4_box_removed.png")
             browser.close()
     finally:
         stop_server(proc, log)

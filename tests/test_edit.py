@@ -104,6 +104,9 @@ def test_figure_carries_what_the_click_handler_reads():
         if str(t.name).startswith("class"):
             np.testing.assert_allclose(np.c_[t.x, t.y], ds.X[np.asarray(t.customdata)])
     assert "class −1" in targets.hovertemplate
+    assert fig_edit.class_names((-1.0, 1.0)) == ("class −1", "class +1")
+    assert fig_edit.class_names(("benign", "malignant")) == ("class −1 (benign)", "class +1 (malignant)")
+    assert fig_edit.class_names((0, 1)) == ("class −1 (0)", "class +1")
     assert fig.layout.clickmode == "event+select"
 
 

@@ -116,13 +116,28 @@ def compute_edit_view(X, y, *, lam: float, sigma: float, lo, hi, mesh: int = MES
     return EditView(X, y, xs, ys, f, support, targets, err, lam, sigma)
 
 
-def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2"), classes=("−1", "+1"),
+def class_names(classes=("-1", "1")) -> tuple[str, str]:
+    """("class −1 (name)", "class +1 (name)") with the data set's own class names, left out when they
+    only repeat ±1."""
+    out = []
+    for sign, c in (("−1", classes[0]), ("+1", classes[1])):
+        plain = str(c).replace("−", "-").lstrip("+")
+        try:
+            same = float(plain) == float(sign.replace("−", "-"))
+        except ValueError:
+            same = False
+        out.append(f"class {sign}" if same else f"class {sign} ({c})")
+    return out[0], out[1]
+
+
+def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2"), classes=("-1", "1"),
                    height: int = 520) -> go.Figure:
     """The editor's figure. Trace 0 is the click-target grid (customdata (x1, x2)); the data points'
     customdata is their row index in ``v.X`` — :mod:`svmviz.ui.edit` reads both from the selection."""
     fx, fy = feature_names[0], feature_names[1]
     fig = go.Figure()
-    what = {"pos": f"add a point of class +1 ({classes[1]})", "neg": f"add a point of class −1 ({classes[0]})",
+    neg_name, pos_name = class_names(classes)
+    what = {"pos": f"add a point of {pos_name}", "neg": f"add a point of {neg_name}",
             "remove": "nothing here (remove mode: click a point)"}[mode]
     fig.add_trace(go.Scatter(
         x=v.targets[:, 0], y=v.targets[:, 1], mode="markers", name="click targets", showlegend=False,
@@ -137,7 +152,7 @@ def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2")
             _zero_line(fig, v.xs, v.ys, v.f, lev, "margins f = ±1", dict(color="black", dash="dot"), width=1.2,
                        legend=lev > 0)
     idx = np.arange(v.X.shape[0])
-    for cls, name in ((-1.0, f"class −1 ({classes[0]})"), (1.0, f"class +1 ({classes[1]})")):
+    for cls, name in ((-1.0, neg_name), (1.0, pos_name)):
         m = v.y == cls
         color = CLASS_COLORS[int(cls)]
         fig.add_trace(go.Scatter(

@@ -336,9 +336,9 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
         left, right = st.columns([3, 1])
         with right:
             mode_key = f"{key}_edit_mode"
+            names = fig_edit.class_names(tuple(str(c) for c in b.classes))
             mode = common.control(st.radio, "Click adds", list(MODES), key=mode_key, default="pos", url="emode",
-                                  format_func=lambda m: {"pos": f"class +1 ({b.classes[1]})",
-                                                         "neg": f"class −1 ({b.classes[0]})",
+                                  format_func=lambda m: {"pos": names[1], "neg": names[0],
                                                          "remove": "nothing (remove only)"}[m],
                                   help="A click on a point always removes it.")
             loglam = common.control(st.slider, "log10 λ (editor's SVM)", LOG_LAMBDA[0], LOG_LAMBDA[1], step=0.25,
