@@ -14,7 +14,7 @@ from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
-from svmviz.ui import common
+from svmviz.ui import charts, common, glossary, presets
 from svmviz.ui.common import cached_compute, control
 
 KEY = "ivm"
@@ -179,10 +179,12 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int) -> None:
     sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                  X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
     a, b = st.columns(2)
-    a.plotly_chart(fig_ivm.plot_import_map(im), key=f"{KEY}_map_ivm")
-    b.plotly_chart(fig_ivm.plot_svm_map(sm), key=f"{KEY}_map_svm")
+    charts.chart(fig_ivm.plot_import_map(im), key=f"{KEY}_map_ivm", where=a)
+    charts.chart(fig_ivm.plot_svm_map(sm), key=f"{KEY}_map_svm", where=b)
+    common.csv_download("Download the maps (CSV: each grid point's IVM P(+1), SVM f and the Bayes margin)",
+                        map_table(im, sm), f"ivm_maps_{ds.name}.csv", key=f"{KEY}_maps_csv")
     steps = fig_ivm.compute_step_curve(model.history_, r=s.r, eps=s.eps)
-    st.plotly_chart(fig_ivm.plot_steps(steps, title=f"Hₖ along the greedy steps at λ = {lam:.3g}"),
+    charts.chart(fig_ivm.plot_steps(steps, title=f"Hₖ along the greedy steps at λ = {lam:.3g}"),
                     key=f"{KEY}_steps")
 
 
@@ -191,8 +193,8 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
     svm = None if ds.is_multiclass else svm_path(sp, s)
     curves = fig_ivm.compute_path_curves(path, klr_path=klr, svm_tune_error=None if svm is None else svm.tune_error)
     a, b = st.columns(2)
-    a.plotly_chart(fig_ivm.plot_path_error(curves, bayes_error=ds.bayes_error), key=f"{KEY}_path_err")
-    b.plotly_chart(fig_ivm.plot_path_size(curves), key=f"{KEY}_path_size")
+    charts.chart(fig_ivm.plot_path_error(curves, bayes_error=ds.bayes_error), key=f"{KEY}_path_err", where=a)
+    charts.chart(fig_ivm.plot_path_size(curves), key=f"{KEY}_path_size", where=b)
     best = path.best_index
     st.markdown(
         f"**Chosen λ: ln λ = {np.log(path.best_lam):.1f}, λ = {path.best_lam:.3g}**: tuning misclassification "
@@ -219,7 +221,9 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int) -> None:
         p_true = ds.p_true if ds.test_sample is not None else None
         cm = fig_ivm.compute_class_map(model, sp.X, sp.y, p_true=p_true, X_test=sp.X_test, y_test=sp.y_test,
                                        grid_n=100, class_names=ds.classes)
-        st.plotly_chart(fig_ivm.plot_class_map(cm), key=f"{KEY}_classmap")
+        charts.chart(fig_ivm.plot_class_map(cm), key=f"{KEY}_classmap")
+        common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
+                            class_map_table(cm), f"ivm_class_map_{ds.name}.csv", key=f"{KEY}_classmap_csv")
         return
     if ds.is_multiclass:
         st.info(f"{ds.name} has {sp.X.shape[1]} features: the class map needs 2. The λ path applies.")
@@ -235,9 +239,36 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int) -> None:
     model = fit(ds3.X, ds3.y, float(np.exp(lnlam)), s, method="onestep")
     cm = fig_ivm.compute_class_map(model, ds3.X, ds3.y, p_true=ds3.p_true, X_test=te.X, y_test=te.y,
                                    grid_n=100)
-    st.plotly_chart(fig_ivm.plot_class_map(cm), key=f"{KEY}_classmap")
+    charts.chart(fig_ivm.plot_class_map(cm), key=f"{KEY}_classmap")
+    common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
+                        class_map_table(cm), "ivm_class_map_esl_mixture3.csv", key=f"{KEY}_classmap_csv")
     st.caption(f"Bayes error {ds3.bayes_error:.3f}; test error {cm.test_error:.3f} with "
                f"{model.n_import_} import points (paper: |S| = {ZHU_HASTIE_FIG4['machine_size']} at λ = e^−1).")
+
+
+def map_table(im: fig_ivm.ImportMap, sm: fig_ivm.SVMMap) -> dict:
+    """The grid values behind the two maps, one row per grid point (both maps share the grid of
+    ``fig_ivm._grid``): the IVM's P(+1), the SVM's f and, when the truth is known, p(x) − the Bayes threshold."""
+    if not (np.array_equal(im.gx, sm.gx) and np.array_equal(im.gy, sm.gy)):
+        raise ValueError("the IVM and SVM maps must share one grid.")
+    x1, x2 = np.meshgrid(im.gx, im.gy)  # [i, j] = (gx[j], gy[i]), the maps' layout
+    cols = {"x1": x1.ravel(), "x2": x2.ravel(), "ivm_p_plus": im.p.ravel(), "svm_f": sm.f.ravel()}
+    if im.bayes is not None:
+        cols["p_true_minus_threshold"] = im.bayes.ravel()
+    return cols
+
+
+def class_map_table(cm: fig_ivm.ClassMap) -> dict:
+    """The grid values behind the class map: each class's fitted probability, the predicted class and,
+    when the truth is known, the Bayes class."""
+    x1, x2 = np.meshgrid(cm.gx, cm.gy)
+    cols = {"x1": x1.ravel(), "x2": x2.ravel()}
+    for k, name in enumerate(cm.classes):
+        cols[f"p_{name}"] = cm.probs[:, :, k].ravel()
+    cols["predicted"] = cm.classes[cm.label.ravel()]
+    if cm.bayes_label is not None:
+        cols["bayes_class"] = cm.classes[cm.bayes_label.ravel()]
+    return cols
 
 
 def describe_available() -> list[str]:
@@ -253,8 +284,10 @@ def page() -> None:
     (:mod:`svmviz.ui.frame`).
     """
     st.title("Import vector machine")
-    st.caption("Kernel logistic regression on a few greedily chosen import points, its λ path and the SVM "
-               "beside it — Zhu & Hastie 2002, Figs. 2–4.")
+    st.caption(glossary.spell(
+        "The IVM: KLR on a few greedily chosen import points, its λ path and the SVM beside it — Zhu & Hastie "
+        "2002, Figs. 2–4."))
+    presets.picker("ivm")
 
     ds = common.dataset_sidebar(describe_available(), "esl_mixture", key="ivm", allow_multiclass=True)
     if ds is None:

@@ -17,7 +17,7 @@ from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
 from svmviz.ivm import sigma_heuristic
-from svmviz.ui import common
+from svmviz.ui import charts, common, glossary, presets
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
 
 KEY = "path"
@@ -270,7 +270,7 @@ def render(ds, s: Settings) -> None:
     classes = tuple(str(c) for c in ds.classes)
     stop_x = None if loo is None else x_of(p, float(loo.lambdas[loo.stop]), s.x_axis)
     cp = figs.compute_coef_paths(p, x_axis=s.x_axis, max_points=MAX_LINES)
-    st.plotly_chart(figs.plot_coef_paths(cp, cursor=x_of(p, lam, s.x_axis), classes=classes, X=p.X,
+    charts.chart(figs.plot_coef_paths(cp, cursor=x_of(p, lam, s.x_axis), classes=classes, X=p.X,
                                          stop=stop_x), key=f"{KEY}_coefs")
     st.caption("Each line is one training point's αᵢyᵢ: class +1 above zero, class −1 below. A line "
                "leaves 0 when its point enters the margin (R → E) and flattens at ±1 when it becomes "
@@ -278,13 +278,13 @@ def render(ds, s: Settings) -> None:
     left, right = st.columns([3, 2])
     with left:
         if bm is not None:
-            st.plotly_chart(figs.plot_boundary_map(bm, classes=classes), key=f"{KEY}_map")
+            charts.chart(figs.plot_boundary_map(bm, classes=classes), key=f"{KEY}_map")
         else:
             st.info(f"{ds.name} has {p.X.shape[1]} feature(s): the boundary map needs 2. "
                     "The paths, groups and leave-one-out below still apply.")
     with right:
         summ = figs.compute_path_summary(p, x_axis=s.x_axis)
-        st.plotly_chart(figs.plot_path_summary(summ, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_summary")
+        charts.chart(figs.plot_path_summary(summ, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_summary")
     st.subheader("Leave-one-out along the path")
     if not s.loo:
         st.info("Tick “Leave-one-out along the path” in the sidebar to compute LOO1, LOO2"
@@ -323,7 +323,7 @@ def _csv(columns: dict) -> bytes:
 
 def render_loo(ds, p, loo, s: Settings, lam: float) -> None:
     lc = figs.compute_loo_curves(p, loo, x_axis=s.x_axis)
-    st.plotly_chart(figs.plot_loo_curves(lc, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_loo_fig")
+    charts.chart(figs.plot_loo_curves(lc, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_loo_fig")
     st.caption(LOO2_NOTE + (" " + ZERO_NOTE if lc.zero_bands else ""))
     k = loo.stop
     ok = ~loo.rho_zero
@@ -356,9 +356,10 @@ def page() -> None:
     (:mod:`svmviz.ui.frame`).
     """
     st.title("Regularization path")
-    st.caption("Loosli & Canu (2006): the ν-SVM solution for every ν at once — α is piecewise linear in "
-               "λ = mν — and leave-one-out along the path to choose ν automatically (Loosli & Canu 2006, "
-               "Figs. “Path” and “LOO”).")
+    st.caption(glossary.spell(
+        "Loosli & Canu (2006): the ν-SVM solution for every ν at once — α is piecewise linear in λ = mν — and "
+        "LOO along the path to choose ν automatically (Loosli & Canu 2006, Figs. “Path” and “LOO”)."))
+    presets.picker("path")
     ds = common.dataset_sidebar(available(), "banana", key=KEY, n_range=N_RANGE)
     if ds is None:
         st.stop()

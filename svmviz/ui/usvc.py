@@ -14,7 +14,7 @@ from svmviz import data as _data
 from svmviz import usvc
 from svmviz.figures import usvc as figs
 from svmviz.ivm import sigma_heuristic
-from svmviz.ui import common
+from svmviz.ui import charts, common, glossary, presets
 from svmviz.ui.common import cached_compute, control
 
 KEY = "usvc"
@@ -152,7 +152,7 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
     else:
         ds = common.load_dataset(f"usvc_{s1.source}", s1.n, s1.seed)
         X, y = ds.X, ds.y
-        st.plotly_chart(figs.plot_scenario(scenario_view(s1.source)), key=f"{KEY}_dens")
+        charts.chart(figs.plot_scenario(scenario_view(s1.source)), key=f"{KEY}_dens")
 
     try:
         traj, svc, usv = surfaces(X, y, s1)
@@ -181,17 +181,33 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
                     help="Step through the trajectory: first the hinge (SVC) iterations from the LS start, "
                          "then the smooth-step (USVC) iterations from the SVC solution.")
     left, right = st.columns(2)
-    left.plotly_chart(figs.plot_error_surface(svc, traj, stages=(0, 1), n_steps=steps), key=f"{KEY}_surf_svc")
-    right.plotly_chart(figs.plot_error_surface(usv, traj, stages=(0, 1, 2), n_steps=steps),
-                       key=f"{KEY}_surf_usvc")
-    st.plotly_chart(figs.plot_ce_profiles([svc, usv], ce_theory=ce_theory, th_theory=th_theory,
+    charts.chart(figs.plot_error_surface(svc, traj, stages=(0, 1), n_steps=steps), key=f"{KEY}_surf_svc", where=left)
+    charts.chart(figs.plot_error_surface(usv, traj, stages=(0, 1, 2), n_steps=steps),
+                       key=f"{KEY}_surf_usvc", where=right)
+    charts.chart(figs.plot_ce_profiles([svc, usv], ce_theory=ce_theory, th_theory=th_theory,
                                           marks={"SVC": traj.svc[0], "USVC": traj.usvc[0]}),
                     key=f"{KEY}_ce")
+    common.csv_download("Download the error surfaces (CSV: L̃(Th, w) of the SVC and the USVC on the grid)",
+                        surface_table(svc, usv), f"usvc_error_surfaces_{s1.source}.csv", key=f"{KEY}_surf_csv")
     st.caption("Left: the SVC's surface is convex; IRWLS goes from the regularised LS start (○) to the QP "
                "solution (×). Right: the smooth-step surface has several minima; the USVC starts at the SVC "
                "solution and moves to a minimum of the smooth-step primal (☆). The dashed curve is the locus of "
                "the minimum over w for each Th; below, that profile (divided by C n) is the CE each algorithm "
                "really minimises (right axis), beside the empirical and theoretical CE.")
+
+
+def surface_table(svc: figs.ErrorSurface, usv: figs.ErrorSurface) -> dict:
+    """The grid values behind the two error-surface maps, one row per (Th, w) grid point."""
+    if not (np.array_equal(svc.th, usv.th) and np.array_equal(svc.w, usv.w)):
+        raise ValueError("the two error surfaces must share one grid.")
+    th, w = np.meshgrid(svc.th, svc.w)  # L[q, m] = L̃(th[m], w[q])
+    return {"Th": th.ravel(), "w": w.ravel(), "L_svc": svc.L.ravel(), f"L_usvc_s{usv.s:g}": usv.L.ravel()}
+
+
+def kernel_map_table(kc: figs.KernelComparison) -> dict:
+    """The grid values behind the kernel USVC / SVM maps, one row per grid point."""
+    x1, x2 = np.meshgrid(kc.gx, kc.gy)  # f[i, j] = f(gx[j], gy[i])
+    return {"x1": x1.ravel(), "x2": x2.ravel(), "f_usvc": kc.f_usvc.ravel(), "f_svm": kc.f_svm.ravel()}
 
 
 def render_table1() -> None:
@@ -219,7 +235,7 @@ def render_table1() -> None:
     st.markdown(f"**Scenario {args.scenario}**, {n_tr} trials, {args.n_train} train / {args.n_test} test points, "
                 f"C = {args.C:g}.")
     st.dataframe(table, hide_index=True)
-    st.plotly_chart(figs.plot_table1(rows, args.scenario), key=f"{KEY}_t1_fig")
+    charts.chart(figs.plot_table1(rows, args.scenario), key=f"{KEY}_t1_fig")
     cols = {"trial": np.repeat(np.arange(n_tr), len(res.methods)),
             "seed": np.repeat(res.seeds, len(res.methods)),
             "method": np.tile(np.array(res.methods), n_tr),
@@ -267,10 +283,12 @@ def render_kernel(ds) -> None:
     m[3].metric("SVM test error", f"{kc.test_error_svm:.3f}",
                 delta=f"{kc.test_error_svm - kc.test_error_usvc:+.3f} vs USVC", delta_color="off")
     if kc.gx is not None:
-        st.plotly_chart(figs.plot_kernel_comparison(kc), key=f"{KEY}_kernel")
+        charts.chart(figs.plot_kernel_comparison(kc), key=f"{KEY}_kernel")
+        common.csv_download("Download the maps (CSV: each grid point's f of the USVC and of the SVM)",
+                            kernel_map_table(kc), f"usvc_kernel_maps_{ds.name}.csv", key=f"{KEY}_kernel_csv")
     else:
         st.info(f"{ds.name} has {ds.X.shape[1]} features: boundaries are drawn for 2-D data only.")
-    st.plotly_chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
+    charts.chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
     st.caption(f"Test error on an {kc.test_kind}. The USVC's machine has R kernels whatever n is "
                "(Navia-Vázquez et al. 2004, eqs. 23–27); the SVM's grows with the number of support vectors "
                "(Navia-Vázquez et al. 2004, Table 3).")
@@ -285,8 +303,11 @@ def page() -> None:
     (:mod:`svmviz.ui.frame`).
     """
     st.title("Unbiased SVC")
-    st.caption("Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004): the SVC trained by iterated "
-               "weighted least squares, and the unbiased SVC whose smooth step loss θ̃ₛ counts errors.")
+    st.caption(glossary.spell(
+        "Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004): the SVC trained by IRWLS instead of "
+        "the QP, and the USVC, whose smooth step loss θ̃ₛ counts errors: thresholds, CE and machine sizes "
+        "against LS and the SVM."))
+    presets.picker("usvc")
 
     ds = common.dataset_sidebar(CHOICES_2D, "banana", key=KEY, allow_multiclass=True)
 
