@@ -1,21 +1,31 @@
 """Benchmark: the ν-SVM regularization path and leave-one-out along it (Loosli & Canu 2006).
 
-Run by hand:  .venv/bin/python bench/bench_path.py [--sizes 200 500] [--loo-evals 30] [--seed 0]
+Run by hand:  .venv/bin/python bench/bench_path.py [--sizes 500 1000 2000] [--big 5000] [--loo-evals 30]
+              .venv/bin/python bench/bench_path.py --breakdown 500 [--sizes ...]   (where the time goes)
 
-For each n (banana data, Gaussian kernel σ = 1, the page's default):
-1. the whole path (every breakpoint, exact) against, in the same run, (a) one sklearn ``NuSVC`` solve
-   at ν = 0.5 ("one SVM solve", the issue's ≤ 3× target) and (b) ``NuSVC`` at every breakpoint's ν
-   (what the path replaces), with the median and largest difference of the decision values (relative
-   to max |f|, after NuSVC's positive scale 1/ρ) where NuSVC converged and b is unique (both classes
-   have a margin point; otherwise any threshold in an interval is optimal and libsvm takes its
-   midpoint);
-2. LOO1/LOO2 at ``--loo-evals`` λ along the path (refitting only E ∪ L, warm-started, numba threads)
+For each n (banana data, Gaussian kernel σ = 1, the page's default), at equal resources (one thread
+each: the path follower is sequential, libsvm is too):
+1. the whole path (every breakpoint, exact; best of 3) against, in the same run, (a) one sklearn
+   ``NuSVC`` solve at ν = 0.5 ("one SVM solve", issue 17's ≤ 5× target at n = 500; best of 3) and
+   (b) ``NuSVC`` at every breakpoint's ν (what the path replaces; only for n ≤ 1000), with the median
+   and largest difference of the decision values (relative to max |f|, after NuSVC's positive scale
+   1/ρ) where NuSVC converged and b is unique (both classes have a margin point; otherwise any
+   threshold in an interval is optimal and libsvm takes its midpoint);
+2. ``--big``: the path alone at a large n in a fresh process — its time and peak memory (ru_maxrss);
+3. LOO1/LOO2 at ``--loo-evals`` λ along the path (refitting only E ∪ L, warm-started, numba threads)
    against (a) one NuSVC solve and (b) the sklearn way: ``NuSVC`` refits without each point of E ∪ L at
    the same λ (brute force on a few λ, extrapolated per refit), with the largest LOO1 difference.
+
+``--breakdown``: the path follower's time per breakpoint by phase (thresholds, KKT check, working
+set, derivative QP, event search and step, exact recomputations, refactorizations, corrections,
+recording), measured with the CPU's cycle counter in an instrumented copy of
+:mod:`svmviz._nu_path` (made in a temporary folder; the package itself is not touched), beside the
+floor: one product ``G[:, W] d_W`` (O(m·|W|), what finding the next event needs) and one O(m) pass.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import warnings
 
 import numpy as np
@@ -42,18 +52,28 @@ def nusvc(X, y, nu):
     return clf, not any(issubclass(x.category, ConvergenceWarning) for x in w)
 
 
-def path_rows(n, seed):
+def best_of(k, f):
+    """The shortest of ``k`` timed calls of ``f`` (and its last result)."""
+    best, out = np.inf, None
+    for _ in range(k):
+        with Timer() as t:
+            out = f()
+        best = min(best, t.seconds)
+    return best, out
+
+
+def path_rows(n, seed, all_nus):
     ds = banana(n=n, seed=seed)
     X, y = ds.X, ds.y
     loo_path(nu_path(X[:30], y[:30], sigma=SIGMA), max_evals=2)  # JIT / cache load outside the timings
-    with Timer() as t_path:
-        p = nu_path(X, y, sigma=SIGMA)
-    one = []
-    for _ in range(5):  # one solve is ~10 ms: take the median of five
-        with Timer() as t:
-            nusvc(X, y, 0.5)
-        one.append(t.seconds)
-    t_one = float(np.median(one))
+    t_path, p = best_of(3, lambda: nu_path(X, y, sigma=SIGMA))
+    t_one, _ = best_of(3, lambda: nusvc(X, y, 0.5))
+    E = (p.groups == GROUP_E).sum(axis=1)
+    row = (f"{n:>5} {p.n_breakpoints:>7} {E.mean():>6.0f} {t_path:>8.3f} {t_path / p.n_breakpoints * 1e6:>8.1f} "
+           f"{t_one:>10.4f} {t_path / t_one:>7.1f}x")
+    if not all_nus:
+        print(row + f" {'—':>12} {'—':>9} {'—':>8} {'—':>8} {'—':>11}", flush=True)
+        return ds, p, t_one
     nus = np.unique(p.nus[(p.nus > 0) & (p.nus <= 1)])
     diffs, n_conv = [], 0
     with Timer() as t_all:
@@ -70,11 +90,167 @@ def path_rows(n, seed):
         unique_b = np.any((g == GROUP_E) & (y > 0)) and np.any((g == GROUP_E) & (y < 0))
         if unique_b:  # a class without a margin point has an interval of optimal thresholds
             diffs.append(np.abs(f - scale * f_ref).max() / max(np.abs(f).max(), 1e-300))
-    print(f"{n:>5} {p.n_breakpoints:>7} {t_path.seconds:>9.3f} {t_one:>11.4f} "
-          f"{t_path.seconds / t_one:>8.1f}x {t_all.seconds:>12.2f} "
-          f"{t_all.seconds / t_path.seconds:>8.1f}x {np.median(diffs):>8.1e} {np.max(diffs):>8.1e} "
-          f"{n_conv:>5}/{nus.size}")
+    print(row + f" {t_all.seconds:>12.2f} {t_all.seconds / t_path:>8.1f}x {np.median(diffs):>8.1e} "
+          f"{np.max(diffs):>8.1e} {n_conv:>5}/{nus.size}", flush=True)
     return ds, p, t_one
+
+
+_BIG = """
+import resource, sys, time
+import numpy as np
+from svmviz.data import banana
+import svmviz.path
+from svmviz.path import nu_path
+n, seed, sigma = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+svmviz.path.MAX_N = max(svmviz.path.MAX_N, n)  # measure beyond the public limit (the α array is T·n doubles)
+ds = banana(n=n, seed=seed)
+nu_path(ds.X[:30], ds.y[:30], sigma=sigma)
+t0 = time.perf_counter()
+p = nu_path(ds.X, ds.y, sigma=sigma)
+t = time.perf_counter() - t0
+print(n, p.n_breakpoints, t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, p.alphas.nbytes / 2**20,
+      p.status)
+"""
+
+
+def big_row(n, seed):
+    """The path alone at a large n, in a fresh process (its peak memory is the path's)."""
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", _BIG, str(n), str(seed), str(SIGMA)], cwd=root, check=True,
+                         capture_output=True, text=True).stdout.split()
+    n_, T, secs, rss, amb, status = int(out[0]), int(out[1]), float(out[2]), float(out[3]), float(out[4]), int(out[5])
+    print(f"{n_:>5} {T:>7} {secs:>8.2f} {secs / T * 1e6:>8.1f} {rss:>12.0f} {amb:>12.0f} {status:>6}", flush=True)
+
+
+_MARKS = [  # (phase name, the line of follower.nu_path_kernel's loop that starts the NEXT phase)
+    ("record, loop", "        # ---- thresholds (and a jump"),
+    ("thresholds", "        # ---- KKT check, Simple"),
+    ("KKT check", "        # ---- bounds of the derivative QP"),
+    ("QP bounds, pivots", "        ok, nw = sync_working_set("),
+    ("working set (rank-one)", "        # ---- the derivative QP ----"),
+    ("derivative QP", "        n_dep += _count_dependent("),
+    ("dependent count", "        # ---- step to the nearest event"),
+    ("events, step", "        t[0] += h * dt0"),
+    ("λ snap", "        step_count += 1\n"),
+    ("exact s = Gα", "        if step_count % MINV_REFRESH_EVERY == 0:"),
+    ("refactorization", "        if not at_end:\n            nw = _settle"),
+    ("settle, class sums", "        t_end[0] = t[0]"),
+]
+_TSC = """
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def rdtsc(typingctx):
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
+                                            "llvm.readcyclecounter")
+        return builder.call(fn, [])
+    return types.int64(), codegen
+"""
+
+
+def _instrumented_kernel(tmp):
+    """A copy of svmviz._nu_path whose path kernel adds the cycles of each phase to an array ``T``."""
+    import importlib
+    import shutil
+    import sys
+
+    import svmviz._nu_path as pkg
+
+    dst = os.path.join(tmp, "nu_path_timed")
+    shutil.copytree(os.path.dirname(pkg.__file__), dst, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(os.path.join(dst, "__init__.py"), "w"):
+        pass
+    with open(os.path.join(dst, "tsc.py"), "w") as f:
+        f.write(_TSC)
+    fn = os.path.join(dst, "follower.py")
+    src = open(fn).read()
+    src = src.replace("from .events import", "from .tsc import rdtsc\nfrom .events import", 1)
+    sig = "def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):"
+    assert sig in src, "follower.nu_path_kernel's signature changed: update bench_path._MARKS"
+    src = src.replace(sig, sig[:-2] + ", T):")
+    src = src.replace("    while True:\n", "    _c0 = rdtsc()\n    while True:\n", 1)
+    for k, (_, mark) in enumerate(_MARKS):
+        assert src.count(mark) == 1, f"the loop of nu_path_kernel changed: update bench_path._MARKS ({mark!r})"
+        src = src.replace(mark, f"        _c = rdtsc(); T[{k}] += _c - _c0; _c0 = _c\n" + mark)
+    with open(fn, "w") as f:
+        f.write(src)
+    sys.path.insert(0, tmp)
+    return importlib.import_module("nu_path_timed.follower").nu_path_kernel
+
+
+def breakdown(sizes, seed):
+    """Per-breakpoint time by phase (cycle counter), best of 3 whole paths, and the floor."""
+    import tempfile
+
+    from numba import njit
+
+    from svmviz.path import EXACT_S_EVERY_MIN, EXACT_S_POINTS_PER_STEP
+
+    @njit(cache=False)
+    def product(K, y, inv_m, widx, d, z, reps):  # G[:, W] d_W, row by row (what the QP's step does)
+        n = K.shape[0]
+        for _ in range(reps):
+            for r in range(n):
+                z[r] = 0.0
+            for k in range(widx.shape[0]):
+                w = widx[k]
+                c = d[w] * y[w] * inv_m
+                for r in range(n):
+                    z[r] += c * K[w, r]
+            d[widx[0]] += 1e-300  # keep the loop from being hoisted
+
+    @njit(cache=False)
+    def one_pass(a, b, reps):  # an O(m) scan
+        acc = 0.0
+        for _ in range(reps):
+            for i in range(a.shape[0]):
+                if a[i] > 0.0 and a[i] < 1.0:
+                    acc += b[i]
+            a[0] += 1e-300
+        return acc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        kern = _instrumented_kernel(tmp)
+        for n in sizes:
+            ds = banana(n=n, seed=seed)
+            K = np.ascontiguousarray(gram(ds.X, kernel="rbf", sigma=SIGMA))
+            y = np.where(ds.y == np.unique(ds.y)[1], 1.0, -1.0)
+            args = (K, y, 50 * n + 100, 1e-9, max(EXACT_S_EVERY_MIN, n // EXACT_S_POINTS_PER_STEP), 10 * n + 100)
+            kern(*args, np.zeros(len(_MARKS), np.int64))  # compile
+            best = None
+            for _ in range(3):
+                T = np.zeros(len(_MARKS), np.int64)
+                with Timer() as t:
+                    out = kern(*args, T)
+                if best is None or t.seconds < best[0]:
+                    best = (t.seconds, T, out[0].shape[0], out[1])
+            secs, T, nb, alphas = best
+            hz = T.sum() / secs
+            nw = int(round(float(np.mean(((alphas > 0) & (alphas < 1)).sum(axis=1))))) + 2
+            rng = np.random.default_rng(0)
+            widx = rng.choice(n, min(nw, n), replace=False).astype(np.int64)
+            d, z = rng.random(n), np.zeros(n)
+            product(K, y, 1.0 / n, widx, d, z, 1)
+            one_pass(d, z, 1)
+            reps = max(10, 2_000_000 // (n * nw))
+            with Timer() as tp:
+                product(K, y, 1.0 / n, widx, d, z, reps)
+            with Timer() as to:
+                one_pass(d, z, reps)
+            print(f"n = {n}: {nb} breakpoints, {secs * 1e3:.1f} ms ({secs / nb * 1e6:.1f} µs per breakpoint, "
+                  f"best of 3), mean |E| + 2 = {nw}; {machine()}")
+            for (name, _), c in zip(_MARKS, T):
+                print(f"   {name:<24} {c / hz / nb * 1e6:8.2f} µs {100 * c / T.sum():5.1f} %")
+            fl = tp.seconds / reps * 1e6
+            print(f"   floor: G[:, W] d_W {fl:.2f} µs + one O(m) pass {to.seconds / reps * 1e6:.2f} µs per breakpoint "
+                  f"(+ O(|W|²) ≈ {nw * nw} multiply-adds for the rank-one update)", flush=True)
 
 
 def loo_rows(ds, p, t_one, evals, n_brute):
@@ -116,21 +292,33 @@ def loo_rows(ds, p, t_one, evals, n_brute):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", type=int, nargs="+", default=[200, 500])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[500, 1000, 2000])
+    ap.add_argument("--all-nus-max", type=int, default=1000, help="NuSVC at every breakpoint up to this n")
+    ap.add_argument("--big", type=int, nargs="*", default=[5000])
+    ap.add_argument("--loo-sizes", type=int, nargs="*", default=[200, 500])
     ap.add_argument("--loo-evals", type=int, default=30)
     ap.add_argument("--brute-lambdas", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--breakdown", action="store_true", help="only the per-breakpoint breakdown, at --sizes")
     a = ap.parse_args()
     print(f"# bench_path: banana, Gaussian σ = {SIGMA}, seed {a.seed}; {machine()}")
-    print("== whole path vs NuSVC (tol 1e-6) in the same run")
-    print(f"{'n':>5} {'bkpts':>7} {'path s':>9} {'1 NuSVC s':>11} {'path/1':>9} {'NuSVC@all s':>12} "
-          f"{'all/path':>9} {'med|Δf|':>8} {'max|Δf|':>8} {'conv':>11}")
-    done = [path_rows(n, a.seed) for n in a.sizes]
-    print(f"== LOO1/LOO2 at {a.loo_evals} λ along the path vs NuSVC refits without each point of E ∪ L")
+    if a.breakdown:
+        breakdown(a.sizes, a.seed)
+        return
+    print("== whole path vs NuSVC (tol 1e-6) in the same run, one thread each, best of 3")
+    print(f"{'n':>5} {'bkpts':>7} {'mean|E|':>6} {'path s':>8} {'µs/bkpt':>8} {'1 NuSVC s':>10} {'path/1':>8} "
+          f"{'NuSVC@all s':>12} {'all/path':>9} {'med|Δf|':>8} {'max|Δf|':>8} {'conv':>11}")
+    done = {n: path_rows(n, a.seed, n <= a.all_nus_max) for n in sorted(set(a.sizes) | set(a.loo_sizes))}
+    if a.big:
+        print(f"== the path alone at large n, fresh process; {machine()}")
+        print(f"{'n':>5} {'bkpts':>7} {'path s':>8} {'µs/bkpt':>8} {'peak RSS MiB':>12} {'α MiB':>12} {'status':>6}")
+        for n in a.big:
+            big_row(n, a.seed)
+    print(f"== LOO1/LOO2 at {a.loo_evals} λ along the path vs NuSVC refits without each point of E ∪ L; {machine()}")
     print(f"{'n':>5} {'evals':>6} {'refits':>7} {'LOO s':>9} {'s per λ':>10} {'per λ/1':>11} "
           f"{'sklearn s':>12} {'ratio':>9} {'max ΔLOO1':>9} {'nc':>4}")
-    for ds, p, t_one in done:
-        loo_rows(ds, p, t_one, a.loo_evals, a.brute_lambdas)
+    for n in a.loo_sizes:
+        loo_rows(*done[n], a.loo_evals, a.brute_lambdas)
 
 
 if __name__ == "__main__":
