@@ -97,6 +97,8 @@ _EXPORTS = {
     "fit_lambda_sequence": "svm",
     "SigmaLambdaGrid": "svm",
     "fit_sigma_lambda_grid": "svm",
+    "grid_memory": "svm",
+    "check_grid_memory": "svm",
     "SVMClassifier": "svm",
     # tuning criteria (criteria, tuning)
     "step_star": "criteria",
