@@ -280,6 +280,8 @@ def test_path_and_loss_pages_offer_the_editor(page):
     assert_clean(at)
     assert not at.error
     editor_figure(at)
+    if page == PATH:  # the editor's SVM starts at the width the path page uses on the edited points
+        assert at.select_slider(key="path_edit_sigma").value == at.sidebar.select_slider(key="path_sigma").value
     at.session_state[edit.STATE].apply_selection(click(0.0, 0.5), "neg")
     at.run()
     assert_clean(at)

@@ -63,6 +63,13 @@ LOG_LAMBDA = (-5.0, 0.0)  # the editor's log10 λ slider
 DEFAULT_LOG_LAMBDA = -2.0
 
 
+def _edited(base_ds, X, y, seed: int):
+    """Points X, y (±1) as a Dataset named "edited", with the base data set's class and feature names."""
+    return _data.Dataset(X=np.array(X, dtype=np.float64), y=np.array(y, dtype=np.float64), name=CHOICE,
+                         classes=tuple(base_ds.classes), feature_names=tuple(base_ds.feature_names),
+                         params={"edited_from": base_ds.name, "n": int(np.shape(X)[0]), "seed": int(seed)})
+
+
 class EditState:
     """The edited points of one browser session, their undo history and the base they started from.
 
@@ -156,11 +163,7 @@ class EditState:
     def dataset(self):
         """The edited points as a :class:`svmviz.data.Dataset` named "edited" (one object per version)."""
         if self._ds is None:
-            b = self.base_ds
-            self._ds = _data.Dataset(
-                X=self.X.copy(), y=self.y.copy(), name=CHOICE, classes=tuple(b.classes),
-                feature_names=tuple(b.feature_names),
-                params={"edited_from": b.name, "n": int(self.X.shape[0]), "seed": int(self.base[2])})
+            self._ds = _edited(self.base_ds, self.X, self.y, int(self.base[2]))
         return self._ds
 
     def view(self, lam: float, sigma: float) -> fig_edit.EditView:
@@ -344,7 +347,9 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
             loglam = common.control(st.slider, "log10 λ (editor's SVM)", LOG_LAMBDA[0], LOG_LAMBDA[1], step=0.25,
                                     key=f"{key}_edit_lam", default=DEFAULT_LOG_LAMBDA, url="elam",
                                     help="λ of the standard SVM drawn here; scikit-learn's C = 1/(2nλ).")
-            s_default, why = default_sigma(b)
+            # the width the Regularization path page starts from on edited data (the median-distance
+            # heuristic of the generated points; it stays put while the points are edited)
+            s_default, why = default_sigma(_edited(b, b.X, b.y, int(st_.base[2])))
             sigma = common.control(st.select_slider, "σ (editor's SVM)", SIGMAS, key=f"{key}_edit_sigma",
                                    default=s_default, url="esigma", depends=st_.base,
                                    help=f"Gaussian kernel width; default: {why}.")
