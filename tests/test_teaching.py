@@ -162,9 +162,14 @@ def test_other_presets_reach_their_urls(module, label):
 
 
 def test_svg_export_choice_reaches_every_chart():
-    at = AppTest.from_file(PAGE_OF["losses"], default_timeout=300).run()
+    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=300).run()
+    assert "_svmviz_export_widget" not in [w.key for w in at.sidebar.selectbox]  # no chart on the home page
+    at.switch_page("pages/2_Loss_functions.py").run()
+    assert_clean(at)
     assert_slide_export(at, "png")
-    at.sidebar.selectbox(key="_svmviz_export_widget").set_value("svg").run()
+    box = at.sidebar.selectbox(key="_svmviz_export_widget")
+    assert at.sidebar.selectbox[-1].key == box.key  # below the page's own controls
+    box.set_value("svg").run()
     assert_clean(at)
     assert_slide_export(at, "svg")
     at.sidebar.number_input(key="loss_seed").set_value(2).run()  # the choice stays for the session

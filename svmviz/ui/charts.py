@@ -3,8 +3,9 @@
 :func:`chart` is ``st.plotly_chart`` with a Plotly ``config`` whose camera button
 (``toImageButtonOptions``) renders the figure at a fixed layout size and scale instead of its
 on-screen size (a contour panel is 482 × 380 px on screen): PNG at ``SLIDE_SCALE`` × the layout
-size (≥ 1,600 px wide), or SVG (vector). The format is a choice in the sidebar ("Figure export"),
-kept for the browser session, not in the URL (it does not change the view).
+size (≥ 1,600 px wide), or SVG (vector). The format is a choice at the bottom of the sidebar
+("Figure export", drawn by the frame after a page that drew a chart: :func:`format_selector`), kept
+for the browser session, not in the URL (it does not change the view).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ MIN_EXPORT_WIDTH = 1600
 
 _FORMAT = "_svmviz_export_format"  # session_state: the chosen format (kept when a page shows no chart)
 _WIDGET = "_svmviz_export_widget"  # the sidebar widget's key
-_SHOWN = "_svmviz_export_shown"  # session_state: (this run's token,) once the widget is drawn in this run
+_DREW = "_svmviz_export_drew"  # session_state: (this run's token,) once the page drew a chart in this run
 
 
 def export_format() -> str:
@@ -47,13 +48,17 @@ def _run_token():
         return None
 
 
+def drew_chart() -> bool:
+    """Whether the page drew a chart in this run."""
+    held = st.session_state.get(_DREW)
+    return held is not None and held[0] is _run_token()
+
+
 def format_selector() -> str:
-    """The sidebar's "Figure export" choice, drawn once per run (by the first chart of the page)."""
-    token = _run_token()
-    held = st.session_state.get(_SHOWN)
-    if held is not None and token is not None and held[0] is token:
+    """The "Figure export" choice, at the bottom of the sidebar: the frame calls it after the page ran,
+    when the page drew a chart (below every control of the page, the same place on every page)."""
+    if not drew_chart():
         return export_format()
-    st.session_state[_SHOWN] = (token,)
     st.session_state[_WIDGET] = export_format()
     st.sidebar.selectbox("Figure export (camera button of each chart)", list(FORMATS), key=_WIDGET,
                          format_func=FORMATS.get, on_change=_remember,
@@ -88,6 +93,7 @@ def chart(fig, *, key: str, where: Any = None, **kwargs):
     """``st.plotly_chart(fig, key=key, **kwargs)`` (or ``where.plotly_chart``) with the slide export config.
 
     ``kwargs`` pass through (``width``, ``on_select``, ``selection_mode``…)."""
-    fmt = format_selector()
+    fmt = export_format()
+    st.session_state[_DREW] = (_run_token(),)
     target = st if where is None else where
     return target.plotly_chart(fig, key=key, config=export_config(fig, key=key, fmt=fmt), **kwargs)

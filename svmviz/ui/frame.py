@@ -156,3 +156,6 @@ def run_app(root: str | None = None) -> None:
         pages[spec.url_path] = page
     st.session_state[_PAGE_OBJECTS_KEY] = pages
     st.navigation(list(pages.values())).run()
+    from svmviz.ui import charts
+
+    charts.format_selector()  # the camera's export format, below the page's own sidebar controls
