@@ -10,8 +10,8 @@ after a warm-up; the load average is printed beside them):
   ``SVC(C=1/(2nλ), gamma=1/(2σ²))`` fit + ``decision_function`` on the same mesh.
 * tuning page — the whole Tuning criteria page's rerun after the edit (AppTest, default 20 × 20
   (λ, σ) grid, no exact LOO): the editor plus the criteria surfaces, decision curves and table.
-* path page — the whole Regularization path page's rerun after the edit (AppTest, leave-one-out
-  along the path off; with it on, its own estimate and progress apply).
+* path page — the whole Regularization path page's rerun after the edit (AppTest), with leave-one-out
+  along the path off, then on (the page's default up to n = 300: drawn after the path's charts).
 
 The browser's own redraw (Plotly, ~0.1–0.3 s) comes on top; tests/test_browser_edit.py prints the
 click-to-settled time it sees.
@@ -115,6 +115,9 @@ def main():
         print(f"n = {n:3d}  Tuning criteria page rerun after the edit (20 × 20 grid): {tp:6.2f} s   [{machine()}]")
         pp = page_edit("3_Regularization_path.py", n, {"ploo": "0"})
         print(f"n = {n:3d}  Regularization path page rerun after the edit (LOO off): {pp:6.2f} s   [{machine()}]")
+        pl = page_edit("3_Regularization_path.py", n, {"ploo": "1"})
+        print(f"n = {n:3d}  Regularization path page rerun after the edit, with leave-one-out along the path "
+              f"(30 evaluations, the page's default up to n = 300): {pl:6.2f} s   [{machine()}]")
 
 
 if __name__ == "__main__":

@@ -25,14 +25,19 @@ carries a dense grid of nearly transparent click targets behind the data (custom
 is added there, snapped to the 60 × 60 target grid — and a click on a data point selects that point
 (customdata = its row), which is removed. The callback runs once per selection change before the rerun;
 the edit changes the figure, so Streamlit mounts a fresh chart with an empty selection, and the next click
-is a new change again. The alternatives weighed: streamlit-plotly-events (a third-party component, not
-maintained for current Streamlit) and a custom component (JavaScript to build and test) give raw click
-coordinates but nothing this design lacks.
+is a new change again. Click targets are left out within one grid cell of a data point (Plotly would
+otherwise prefer a target 3 px away to the point under the cursor, see
+:func:`svmviz.figures.edit.free_targets`): a click there removes the point. The alternatives weighed:
+a third-party component such as streamlit-plotly-events (one more dependency, whose frontend must keep
+up with Streamlit's) or a custom component (JavaScript to build and test) would give raw click
+coordinates, which this design does not need.
 
 Links
 -----
-Edited points are not put in the URL (hundreds of coordinates). A link with ``data=edited`` opened in a
-new session starts the editor from the generated data, with a message saying that edits are per session.
+Edited points are not put in the URL (hundreds of coordinates); the data set they started from is
+(``data=edited&ebase=banana&n=200&seed=0``, with the editor's ``emode``, ``elam``, ``esigma``). A link with
+``data=edited`` opened in a new session (another browser, a fresh server) starts the editor from those
+generated data — the page's default without ``ebase`` — with a message saying that edits are per session.
 """
 from __future__ import annotations
 
