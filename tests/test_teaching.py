@@ -113,7 +113,7 @@ def test_page_spells_out_acronyms_exports_slides_and_its_paper_preset_sets_every
     intro = (at.markdown if module == "anova" else at.caption)[0].value
     assert glossary.find_terms(intro)
     for term in glossary.find_terms(intro):
-        assert glossary.GLOSSARY[term].name.lower() in intro.lower(), f"{module}: {term} not spelled out under the title"
+        assert glossary.GLOSSARY[term].name.lower() in intro.lower(), f"{module}: {term} not spelled out"
     if module != "studies":  # the studies page draws its charts only after a run
         assert_slide_export(at)
 

@@ -92,8 +92,8 @@ def home() -> None:
     st.title("svmviz")
     st.markdown(glossary.spell(
         "Interactive, numerically checked re-creations of five papers on classifiers of the support vector "
-        "machine (SVM) family and the criteria used to tune them. Every solver is tested against an independent reference (libsvm "
-        "through scikit-learn, brute-force leave-one-out, closed forms)."))
+        "machine (SVM) family and the criteria used to tune them. Every solver is tested against an "
+        "independent reference (libsvm through scikit-learn, brute-force leave-one-out, closed forms)."))
     st.subheader("Start here: a tour in the order of a lecture")
     pages = _page_objects()
     for step, spec in enumerate(tour(), start=1):

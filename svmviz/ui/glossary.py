@@ -21,7 +21,8 @@ class Term(NamedTuple):
 
 GLOSSARY: dict[str, Term] = {
     "SVM": Term("support vector machine",
-                "A classifier minimizing the hinge loss (1 − yf)₊ plus λ‖h‖² in a kernel space; the decision is sign f.",
+                "A classifier minimizing the hinge loss (1 − yf)₊ plus λ‖h‖² in a kernel space; it classifies "
+                "by sign f.",
                 "Wahba 1998, eq. 1.22; Wahba et al. 2001, eq. 1"),
     "SVC": Term("support vector classifier",
                 "The SVM for classification; here trained as the quadratic program (QP) or by iterated weighted least "
