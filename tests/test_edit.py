@@ -269,6 +269,22 @@ def test_generated_data_become_the_editors_start_and_the_link_message_is_for_lin
     assert not any("kept in one browser session only" in i.value for i in at.info)
     assert at.session_state[edit.STATE].base == ("esl_mixture", 40, 2)
     assert at.query_params["data"] == "edited" and at.query_params["ebase"] == "esl_mixture"
+    # another start: the edits made on the first stay one Undo away
+    st_ = at.session_state[edit.STATE]
+    st_.apply_selection(click(0.0, 0.0), "pos")
+    at.run()
+    edited = st_.X.copy()
+    at.sidebar.selectbox(key="tuning_data").select("banana").run()
+    at.sidebar.selectbox(key="tuning_data").select("edited").run()
+    assert_clean(at)
+    st2 = at.session_state[edit.STATE]
+    assert st2.base == ("banana", 40, 2)
+    np.testing.assert_array_equal(st2.X, _data.make_dataset("banana", n=40, seed=2).X)
+    assert any(c.value.startswith("Started afresh from banana (n = 40, seed 2). Undo brings back") for c in at.caption)
+    at.button(key="tuning_edit_undo").click().run()
+    assert_clean(at)
+    np.testing.assert_array_equal(at.session_state[edit.STATE].X, edited)
+    assert np.all(st2.lo <= edited.min(axis=0)) and np.all(st2.hi >= edited.max(axis=0))
 
 
 @pytest.mark.parametrize("page", [PATH, LOSS])

@@ -145,6 +145,9 @@ class EditState:
         if not self.history:
             return False
         self.X, self.y = self.history.pop()
+        if self.X.shape[0]:  # points of an earlier start may lie outside this view: widen it
+            lo, hi = fig_edit.view_box(self.X)
+            self.lo, self.hi = np.minimum(self.lo, lo), np.maximum(self.hi, hi)
         self._changed("Undone.")
         return True
 
@@ -311,7 +314,14 @@ def edited_dataset(*, key: str, default: str, params=None, n_range: tuple[int, i
     st_ = state()
     restarted = st_ is not None and st_.base != base
     if st_ is None or restarted:
-        st_ = EditState(base, base_ds)
+        new = EditState(base, base_ds)
+        if restarted:
+            name, n0, seed0 = base
+            new.message = f"Started afresh from {name} (n = {n0}, seed {seed0})."
+            if st_.history:  # the previous edits stay one Undo away
+                new.history = (st_.history + [(st_.X, st_.y)])[-MAX_UNDO:]
+                new.message += " Undo brings back your previous points."
+        st_ = new
         st.session_state[STATE] = st_
     name, n0, seed0 = base
     common.set_query(**{BASE_URL: name, "n": n0, "seed": seed0})  # a link restarts from these points
@@ -320,8 +330,6 @@ def edited_dataset(*, key: str, default: str, params=None, n_range: tuple[int, i
     if fresh_link:
         st.info("Edited points are kept in one browser session only (a link cannot carry them): this link's "
                 f"edits are not here, so the editor starts from the generated {name} data (n = {n0}, seed {seed0}).")
-    elif restarted:
-        st.caption(f"The data set to start from changed: editing {name} (n = {n0}, seed {seed0}) afresh.")
 
     ds = render_editor(st_, key=key, max_n=int(n_range[1]))
     neg, pos = st_.counts()
