@@ -181,8 +181,8 @@ def main():
     args = ap.parse_args()
     print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     rows = run(args.pages, args.scenarios, args.read)
-    print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction |")
-    print("|---" * (len(args.scenarios) + 2) + "|")
+    print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction | load |")
+    print("|---" * (len(args.scenarios) + 3) + "|")
     for page in dict.fromkeys(r["page"] for r in rows):
         cells = []
         inter = ""

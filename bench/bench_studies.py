@@ -106,12 +106,15 @@ def main():
     ap.add_argument("--ready-made", type=int, default=20)
     ap.add_argument("--skip-sklearn", action="store_true")
     ap.add_argument("--skip-scaling", action="store_true")
+    ap.add_argument("--out-dir", default=None, help="folder for the results folders (default: a new temporary one); "
+                    "its w2/ can be shown or resumed with 'svmviz study show|run'")
     args = ap.parse_args()
     pd.set_option("display.width", 220)
     pd.set_option("display.max_columns", 30)
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     spec = load_spec("wahba2001_standard").replace(replicates=args.replicates)
-    base = tempfile.mkdtemp(prefix="bench-studies-")
+    base = args.out_dir or tempfile.mkdtemp(prefix="bench-studies-")
+    os.makedirs(base, exist_ok=True)
 
     if not args.skip_scaling:
         print(f"\n1. wahba2001_standard, R = {args.replicates}, n = 200, 30 x 30, criteria {spec.svm.criteria}")
@@ -143,11 +146,16 @@ def main():
             print(f"   {w:>2} workers: {list_schedule(d1, w) + fixed:8.1f} s predicted"
                   + (f" (measured {t1:.1f})" if w == 1 else f" (measured {t2:.1f})" if w == 2 else ""))
         print(f"   R = 100 on 16 workers: {list_schedule(np.resize(d1, 100), 16) + fixed:.1f} s predicted")
+        if args.replicates < 100:  # what R = 100 would take here: this run's task times repeated (extrapolated)
+            d2 = task_durations(res2.table)
+            fixed2 = t2 - list_schedule(d2, 2)
+            print(f"   R = 100 extrapolated from R = {args.replicates} (task times repeated): 1 worker "
+                  f"{np.resize(d1, 100).sum() + fixed:.1f} s, 2 workers {list_schedule(np.resize(d2, 100), 2) + fixed2:.1f} s")
 
     if not args.skip_sklearn:
         print("\n4. 5-fold CV surface 30 x 30, n = 200, one core: ours vs GridSearchCV(SVC) on the same folds")
         for r, (ours, ref, agree) in enumerate(sklearn_kfold(spec, 2)):
-            print(f"   replicate {r}: ours {ours:6.2f} s   GridSearchCV {ref:7.2f} s   ratio {ref / ours:6.1f}x   "
+            print(f"   replicate {r} (load {os.getloadavg()[0]:.2f}): ours {ours:6.2f} s   GridSearchCV {ref:7.2f} s   ratio {ref / ours:6.1f}x   "
                   f"grid points with equal CV error {agree:.3f}")
 
     if args.ready_made:
