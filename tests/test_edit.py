@@ -8,6 +8,7 @@ browser: tests/test_browser_edit.py.
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pandas as pd
@@ -239,6 +240,11 @@ def test_tuning_page_edits_update_the_editor_and_the_page():
     np.testing.assert_array_equal(at.session_state[edit.STATE].X, _data.make_dataset("banana", n=40, seed=1).X)
     labels = [d.label for d in at.get("download_button")]
     assert "Download the points (CSV)" in labels
+    # the editor's camera button exports at slide resolution like every chart (svmviz.ui.charts)
+    cfg = json.loads(next(el.proto.config for el in at.get("plotly_chart")
+                          if json.loads(el.proto.spec)["layout"]["title"]["text"].startswith("Click to edit")))
+    opts = cfg["toImageButtonOptions"]
+    assert opts["width"] * opts["scale"] >= 1600
 
 
 def test_too_few_points_say_what_to_add():

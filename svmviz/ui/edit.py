@@ -49,7 +49,7 @@ import streamlit as st
 
 from svmviz import data as _data
 from svmviz.figures import edit as fig_edit
-from svmviz.ui import common
+from svmviz.ui import charts, common
 
 CHOICE = "edited"
 """The data-set choice (and its URL value ``data=edited``)."""
@@ -378,8 +378,8 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
                                           classes=tuple(str(c) for c in b.classes))
             chart_key = f"{key}_edit_chart"
             # on_select takes no args: bind them (the callback runs once per selection change)
-            st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_select, chart_key, mode_key, max_n),
-                            selection_mode=("points", "box", "lasso"), width="stretch")
+            charts.chart(fig, key=chart_key, on_select=functools.partial(_on_select, chart_key, mode_key, max_n),
+                         selection_mode=("points", "box", "lasso"), width="stretch")  # camera: slide export
         seconds = time.perf_counter() - t0
         with right:
             neg, pos = st_.counts()
