@@ -24,10 +24,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# the Gaussian kernel exp(−D/(2σ²)) of kernels.py, compiled into the σ kernels below (numba keys
-# their cache on this file only: an edit of that function there needs NUMBA_CACHE_DIR cleared)
-from .kernels import _rbf_from_sq_dists
-
 TAU = 1e-12
 #: α within this many ulps (relative to its bound C_i) of 0 or C_i is set exactly to the bound. The
 #: clipping of an SMO step computes the partner of a clipped α as e.g. ``C_i − diff``; rounding can
@@ -399,6 +395,23 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
 
 
 @njit(cache=True, nogil=True)
+def _gaussian_kernel(D, sigma):
+    """exp(−D/(2σ²)): the loop of ``kernels._rbf_exp``, written here on purpose.
+
+    Calling kernels.py's function from these cached kernels compiled a copy of it into this file's
+    numba cache, which numba keys on this file alone: after kernels.py changed, the stale copy and
+    the new function shared one symbol name and every Gaussian gram failed with "In
+    'NRT_adapt_ndarray_to_python', 'descr' is NULL" until the cache was cleared (seen on the shared
+    cache on 2026-11-23). Four lines of the same formula are the lesser evil."""
+    out = np.empty_like(D)
+    scale = -1.0 / (2.0 * sigma * sigma)
+    for i in range(D.shape[0]):
+        for j in range(D.shape[1]):
+            out[i, j] = np.exp(D[i, j] * scale)
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _move(K, y, s, a, G, j, new, c):
     """Set a[j] = new (snapped onto 0 or its bound c, see ``BOUND_SNAP``) and update the gradient
     G = s·YKYα + p accordingly (O(n))."""
@@ -621,7 +634,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
 def rbf_sigma_sequence(D, sigma, y, lambdas, C, p, tol, max_iter, shrinking):
     """Gaussian kernel of width σ from squared distances D, then :func:`lambda_sequence` from α = 0."""
     n = y.shape[0]
-    K = _rbf_from_sq_dists(D, sigma)
+    K = _gaussian_kernel(D, sigma)
     return lambda_sequence(K, y, lambdas, C, p, np.zeros(n), tol, max_iter, shrinking)
 
 
@@ -633,7 +646,7 @@ def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     """
     n = y.shape[0]
     m = lambdas.shape[0]
-    K = _rbf_from_sq_dists(D, sigma)
+    K = _gaussian_kernel(D, sigma)
     out = np.empty((m, n))
     stats = np.zeros(m, dtype=np.int64)
     for k in range(m):
