@@ -22,7 +22,7 @@ sessions computing at once are safe — and nothing to compile at start-up beyon
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from svmviz._jit import njit
 
 TAU = 1e-12
 #: α within this many ulps (relative to its bound C_i) of 0 or C_i is set exactly to the bound. The
