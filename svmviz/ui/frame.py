@@ -25,7 +25,7 @@ class PageSpec(NamedTuple):
     module: str  # svmviz.ui.<module> has page()
     file: str  # the thin script under pages/
     title: str
-    icon: str
+    icon: str  # Material Symbols (":material/name:"): Streamlit ships the font, emoji need one on the machine
     paper: str
     what: str
     question: str = ""  # the question the page answers (the home page's tour)
@@ -39,38 +39,38 @@ class PageSpec(NamedTuple):
 
 
 PAGES = [
-    PageSpec("tuning", "pages/1_Tuning_criteria.py", "Tuning criteria", "🎯", "Wahba, Lin, Lee & Zhang (2001)",
+    PageSpec("tuning", "pages/1_Tuning_criteria.py", "Tuning criteria", ":material/tune:", "Wahba, Lin, Lee & Zhang (2001)",
              "GACV, ξα (XA) and BRXA beside the truth they stand in for (GCKL, MISCLASS, BRMISCLASS, exact "
              "leave-one-out): contour surfaces over (λ, σ), the decision curves each criterion picks, "
              "inefficiencies, standard and non-standard (unequal costs, biased sampling) SVMs.",
              question=("How do I choose λ and σ without a test set, and how close do GACV and ξα come to the "
                       "truth?"), lecture=2),
-    PageSpec("losses", "pages/2_Loss_functions.py", "Loss functions & randomized GACV", "📉", "Wahba (1998)",
+    PageSpec("losses", "pages/2_Loss_functions.py", "Loss functions & randomized GACV", ":material/functions:", "Wahba (1998)",
              "Hinge, misclassification, deviance, exponential, sigmoid and smoothed losses against τ = yf, "
              "the prediction functions μ(f), and exact vs randomized GACV vs leave-one-out along λ.",
              question=("What does the SVM minimize, what does each loss estimate, and how do GACV, its "
                       "randomized version and leave-one-out choose λ?"), lecture=1),
-    PageSpec("path", "pages/3_Regularization_path.py", "Regularization path", "🛤️", "Loosli & Canu (2006)",
+    PageSpec("path", "pages/3_Regularization_path.py", "Regularization path", ":material/route:", "Loosli & Canu (2006)",
              "The whole ν-SVM path: every αᵢyᵢ as a piecewise-linear function of λ, the margin, bounded "
              "and inactive groups at any point, and leave-one-out along the path with its stopping point.",
              question=("How does the solution change with the regularization, all λ at once, and where should "
                       "one stop?"), lecture=3),
-    PageSpec("usvc", "pages/4_Unbiased_SVC.py", "Unbiased SVC", "⚖️", "Navia-Vázquez et al. (2004)",
+    PageSpec("usvc", "pages/4_Unbiased_SVC.py", "Unbiased SVC", ":material/balance:", "Navia-Vázquez et al. (2004)",
              "SVC trained by iterated weighted least squares and the unbiased SVC (smooth step loss): error "
              "surfaces L̃(Th, w) with the IRWLS trajectories, the CE the algorithm really minimizes, Table 1.",
              question="The hinge loss biases the SVM's threshold: what changes with a loss that counts errors?",
              lecture=5),
-    PageSpec("ivm", "pages/5_Import_vector_machine.py", "Import vector machine", "📌", "Zhu & Hastie (2002)",
+    PageSpec("ivm", "pages/5_Import_vector_machine.py", "Import vector machine", ":material/push_pin:", "Zhu & Hastie (2002)",
              "Kernel logistic regression and its sparse version, the Import Vector Machine: import points vs "
              "support points, probability contours, the λ path with a tuning set, three classes.",
              question=("Can a sparse kernel machine give class probabilities, with fewer points than the SVM "
                       "keeps?"), lecture=4),
-    PageSpec("anova", "pages/6_Kernels_and_variable_selection.py", "Kernels & variable selection", "🧩", "Wahba (1998)",
+    PageSpec("anova", "pages/6_Kernels_and_variable_selection.py", "Kernels & variable selection", ":material/extension:", "Wahba (1998)",
              "Smoothing-spline ANOVA kernels (additive, two-factor) beside the Gaussian: GACV, XA and exact "
              "leave-one-out along λ per kernel, the fitted function split into main effects and interactions, and "
              "which variables matter.",
              question="Which variables and interactions does the classifier use?", lecture=6),
-    PageSpec("studies", "pages/7_Criteria_studies.py", "Criteria studies", "🧪", "all five papers, at scale",
+    PageSpec("studies", "pages/7_Criteria_studies.py", "Criteria studies", ":material/science:", "all five papers, at scale",
              "Which criterion picks a good (λ, σ), how often, at what cost: GACV, XA, XA_J, exact LOO and the "
              "machines of the papers against k-fold CV over many replicates on Dask, published numbers beside.",
              question=("Over many data sets, which criterion picks well, how often, at what cost against k-fold "
@@ -147,7 +147,7 @@ def run_app(root: str | None = None) -> None:
     _start_warmup()
     # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
     st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
-    pages = {"": st.Page(home, title="Home", icon="🏠", default=True)}
+    pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
     for spec in PAGES:
         if root is not None and os.path.exists(os.path.join(root, spec.file)):
             page = st.Page(spec.file, title=spec.title, icon=spec.icon)
