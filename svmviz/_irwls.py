@@ -36,8 +36,8 @@ order C/a_max in the slack, 1e-7 at the defaults).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
 from ._linalg import weighted_gram_upper
 
 LOSS_HINGE = 0

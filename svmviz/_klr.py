@@ -24,8 +24,8 @@ Status codes
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
 from ._linalg import _chol_solve, _cholesky, _mm, weighted_gram_upper
 
 OK = 0

@@ -6,8 +6,8 @@ a multithreaded BLAS on the project's loaded 2-core machines spends its time syn
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
 _FAILED = 3  # = _klr.NUMERICAL: the Cholesky factorisation failed even with jitter
 
 

@@ -5,8 +5,8 @@ Private module: import the names from :mod:`svmviz.kernels`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
 from ._validation import check_matrix, check_positive
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
 from ._validation import check_matrix, check_positive
 
 KERNELS = ("rbf", "linear", "poly")
