@@ -171,6 +171,21 @@ def _url_text(v) -> str:
     return str(v)
 
 
+def url_text(v) -> str:
+    """A control's value as the text the URL holds (booleans 1/0, floats by ``repr``, lists with commas)."""
+    return _url_text(v)
+
+
+def open_view(params: Mapping, forget: Sequence[str] = ()) -> None:
+    """Make the next run open the view ``params`` (URL parameters) as a shared link's first run does:
+    the URL is set to them, the widgets whose keys start with one of ``forget`` lose their state (they
+    start from the URL or their defaults), and the run state is reset so that the URL speaks."""
+    st.query_params.from_dict({k: _url_text(v) for k, v in params.items()})
+    for key in [k for k in st.session_state if str(k).startswith(tuple(forget))]:
+        del st.session_state[key]
+    st.session_state.pop(_RUN, None)
+
+
 def page_view(fn: Callable) -> Callable:
     """Decorator of a page's ``page()``: when the page has run to its end, the URL holds exactly the
     parameters registered in this run (those of widgets no longer shown are dropped)."""

@@ -140,17 +140,13 @@ _APPLIED = "_svmviz_preset_applied"  # session_state: (page, label) of the prese
 
 def url_values(preset: Preset) -> dict:
     """The preset's URL parameters as the text the URL holds."""
-    return {k: common._url_text(v) for k, v in preset.params.items()}
+    return {k: common.url_text(v) for k, v in preset.params.items()}
 
 
 def apply(page: str, label: str) -> None:
     """Make ``page``'s view the preset ``label``: its URL parameters, read by the next run as a link's."""
     preset = next(p for p in PRESETS[page] if p.label == label)
-    st.query_params.from_dict(url_values(preset))
-    for key in [k for k in st.session_state if str(k).startswith(WIDGET_PREFIXES[page])]:
-        del st.session_state[key]
-    # the next run reads its view from the URL, as the first run of a shared link does
-    st.session_state.pop(common._RUN, None)
+    common.open_view(preset.params, forget=WIDGET_PREFIXES[page])
     st.session_state[_APPLIED] = (page, label)
 
 
