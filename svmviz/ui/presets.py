@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from svmviz.published import WAHBA2001_INEFFICIENCY, ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4, range_text
 from svmviz.ui import common
 
 
@@ -29,16 +30,23 @@ _TUNING_UNSTATED = ("The paper states neither n, nor its (λ, σ) grid (“a glo
 
 _USVC_2D = dict(data="banana", n=200, seed=0)  # the page's 2-D section: its default data set
 
+
+def _published_inefficiencies(mode: str, xa_name: str) -> str:
+    """“GACV 1.0064, XA 1.0062–1.0094” from :data:`svmviz.published.WAHBA2001_INEFFICIENCY`."""
+    ineff = WAHBA2001_INEFFICIENCY[mode]
+    return f"GACV {range_text(*ineff['gacv'])}, {xa_name} {range_text(*ineff['xa'])}"
+
+
 PRESETS: dict[str, tuple[Preset, ...]] = {
     "tuning": (
         Preset("Wahba et al. 2001, Fig. 1 (left): standard case, decision curves and inefficiencies",
                dict(data="wahba2001", n=200, seed=0, mode="standard", **_TUNING_GRID),
-               "§6: N((0,0), I) against N((2,2), diag(2,1)), equal costs. Published inefficiencies GACV 1.0064, "
-               "XA 1.0062–1.0094. " + _TUNING_UNSTATED),
+               "§6: N((0,0), I) against N((2,2), diag(2,1)), equal costs. Published inefficiencies "
+               + _published_inefficiencies("standard", "XA") + ". " + _TUNING_UNSTATED),
         Preset("Wahba et al. 2001, Figs. 1 (right) and 2: non-standard case, contour surfaces",
                dict(data="wahba2001", n=200, seed=0, mode="non-standard", cp=1.0, cm=2.0, pp=0.1, **_TUNING_GRID),
-               "§6: C⁺ = 1, C⁻ = 2, π⁺ = 0.1, so L(−1) = 1.5, L(+1) = 0.5. Published inefficiencies GACV 1.151, "
-               "BRXA 1.166. " + _TUNING_UNSTATED),
+               "§6: C⁺ = 1, C⁻ = 2, π⁺ = 0.1, so L(−1) = 1.5, L(+1) = 0.5. Published inefficiencies "
+               + _published_inefficiencies("nonstandard", "BRXA") + ". " + _TUNING_UNSTATED),
     ),
     "losses": (
         Preset("Wahba 1998, Fig. 1.1: the losses of τ = yf",
@@ -86,12 +94,14 @@ PRESETS: dict[str, tuple[Preset, ...]] = {
                dict(data="esl_mixture", n=200, seed=0, i_sigma=0.71, i_method="onestep", i_eps=0.001, i_r=1,
                     i_cap=0, i_ntune=200, i_nlams=21, i_lnlam=-2.0, i_source="path"),
                "Radial kernel exp(−‖x − x'‖²) (σ = 1/√2 ≈ 0.71), r = 1, ε = 0.001, λ from e¹⁰ down to e⁻¹⁰, "
-               "the maps at the paper's λ = 0.135, as stated. Not stated: the tuning-set size and the draw "
-               "(200 tuning points and seed 0 here); the paper's |S| = 21 and tuning error 0.219 are of its draw."),
+               f"the maps at the paper's λ = {ZHU_HASTIE_FIG2['lam']}, as stated. Not stated: the tuning-set size and the draw "
+               f"(200 tuning points and seed 0 here); the paper's |S| = {ZHU_HASTIE_FIG2['machine_size']} and tuning "
+               f"error {ZHU_HASTIE_FIG2['tune_error']} are of its draw."),
         Preset("Zhu & Hastie 2002, Fig. 4: three classes, N = 300, λ = e⁻¹",
                dict(data="esl_mixture3", n=300, seed=0, i_sigma=0.71, i_method="onestep", i_eps=0.001, i_r=1,
                     i_cap=0, i_ntune=200, i_nlams=21, i_lnlam=-1.0),
-               "M + 1 = 3 classes, N = 300, λ = 0.368 as stated (|S| = 32 there). Not stated: the three "
+               f"M + 1 = 3 classes, N = 300, λ = {ZHU_HASTIE_FIG4['lam']} as stated (|S| = {ZHU_HASTIE_FIG4['machine_size']} "
+               "there). Not stated: the three "
                "classes' centre means ((0,1), (1,0), (1,1) here), the tuning set and the draw (seed 0)."),
     ),
     "anova": (
