@@ -56,8 +56,9 @@ import re
 
 import pytest
 
-from .test_browser import ARGS, ARTIFACTS, CHROMIUM, start_server, stop_server
-from .test_browser_paths import _home, _nav, _no_exception, _page_titles, _settle
+from .test_browser import ARTIFACTS
+from .test_browser_paths import _home, _nav, _new_page, _no_exception, _page_titles, _settle
+from .test_browser_paths import app_url, browser  # noqa: F401 (fixtures: a server, a chromium)
 
 pytestmark = pytest.mark.browser
 
@@ -109,17 +110,6 @@ LAYOUT_PROBLEMS = """([slack, overlap]) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def app_url():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
-    proc, url, log = start_server("streamlit_layout.log")
-    try:
-        yield url
-    finally:
-        stop_server(proc, log)
-
-
 def _open_expanders(page) -> None:
     closed = page.locator('[data-testid="stMain"] [data-testid="stExpander"] details:not([open]) > summary')
     for _ in range(20):  # each click opens one: the locator then finds the next
@@ -129,38 +119,33 @@ def _open_expanders(page) -> None:
         page.wait_for_timeout(300)
 
 
-def test_nothing_clipped_or_overlapping_on_any_page(app_url):
+def test_nothing_clipped_or_overlapping_on_any_page(app_url, browser):  # noqa: F811
     """Defect 8: on every page's default view (expanders open) no metric label or value is cut
-    (ellipsis), no displayed formula is wider than its column, and no legend covers a subplot title
-    or the figure's title."""
-    from playwright.sync_api import sync_playwright
-
+    (ellipsis), no displayed formula runs out of its box, and no legend covers a subplot title or
+    the figure's title."""
     problems, errors = {}, []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        _home(page, app_url)
-        titles = _page_titles(page)
-        assert len(titles) >= 6, titles
-        seen = {"metrics": 0, "formulas": 0, "legends": 0}
-        for title in titles:
-            _nav(page, title)
-            _no_exception(page, title)
-            _open_expanders(page)
-            _settle(page)
-            found = page.evaluate(LAYOUT_PROBLEMS, [OVERFLOW_SLACK_PX, OVERLAP_SLACK_PX])
-            if found:
-                problems[title] = found
-            seen["metrics"] += page.get_by_test_id("stMetric").count()
-            seen["formulas"] += page.locator(".katex-display").count()
-            seen["legends"] += page.locator(".js-plotly-plot g.legend").count()
-            size = page.viewport_size
-            page.set_viewport_size({"width": size["width"], "height": 2400})
-            page.wait_for_timeout(600)
-            page.screenshot(path=os.path.join(ARTIFACTS, f"layout_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}.png"))
-            page.set_viewport_size(size)
-        browser.close()
+    page = _new_page(browser, errors)
+    _home(page, app_url)
+    titles = _page_titles(page)
+    assert len(titles) >= 6, titles
+    seen = {"metrics": 0, "formulas": 0, "legends": 0}
+    for title in titles:
+        _nav(page, title)
+        _no_exception(page, title)
+        _open_expanders(page)
+        _settle(page)
+        found = page.evaluate(LAYOUT_PROBLEMS, [OVERFLOW_SLACK_PX, OVERLAP_SLACK_PX])
+        if found:
+            problems[title] = found
+        seen["metrics"] += page.get_by_test_id("stMetric").count()
+        seen["formulas"] += page.locator(".katex-display").count()
+        seen["legends"] += page.locator(".js-plotly-plot g.legend").count()
+        size = page.viewport_size
+        page.set_viewport_size({"width": size["width"], "height": 2400})
+        page.wait_for_timeout(600)
+        page.screenshot(path=os.path.join(ARTIFACTS, f"layout_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}.png"))
+        page.set_viewport_size(size)
+    page.context.close()
     # the checks looked at something: the default views hold metrics, formulas and legends
     assert seen["metrics"] >= 5 and seen["formulas"] >= 5 and seen["legends"] >= 5, seen
     with open(os.path.join(ARTIFACTS, "layout_problems.txt"), "w") as fh:
