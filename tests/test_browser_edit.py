@@ -2,8 +2,8 @@
 
 Opens a link to the Tuning criteria page with ``data=edited`` on a fresh server (the editor starts from
 the generated data and says that edits are per session), clicks on empty space of the editor's chart
-(a point is added where the click was, the boundary f = 0 moves, the page's criteria are recomputed on
-n + 1 points), clicks on a data point (it is removed), Undo, then a Box Select drag removes the points
+(a point is added where the click was, the boundary f = 0 moves, the page's GACV surface is recomputed
+on n + 1 points and changes), clicks on a data point (it is removed), Undo, then a Box Select drag removes the points
 inside the box. Screenshots go to tests/artifacts/
 (edit_*.png). Timings are printed, never asserted.
 """
@@ -63,6 +63,17 @@ BOUNDARY = """(gd) => { const t = gd._fullData.find(t => t.name === 'boundary f 
   return [s, k]; }"""  # a weighted checksum of the decision function drawn (and its size)
 
 
+# the page's GACV surface (the contour named "GACV" on the Tuning page): a weighted checksum of its values
+GACV_SURFACE = """() => { for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+  const t = (gd._fullData || []).find(t => t.type === 'contour' && String(t.name || '').startsWith('GACV'));
+  if (!t) continue;
+  let s = 0, k = 0;
+  for (const row of t.z) for (const v of (typeof row === 'number' ? [row] : row)) {
+    if (v !== null && isFinite(v)) s += v * (1 + (k % 7)); k += 1; }
+  return [s, k]; }
+  return null; }"""
+
+
 def _editor(page):
     chart = page.get_by_test_id("stPlotlyChart").filter(has_text="Click to edit").first
     chart.wait_for(timeout=120_000)
@@ -114,6 +125,8 @@ def test_clicks_add_and_remove_points_and_the_boundary_moves():
             assert cap0.endswith("of 60 points.")
             bd0 = gd.evaluate(BOUNDARY)
             assert bd0 and bd0[1] == 90 * 90, bd0
+            gacv0 = page.evaluate(GACV_SURFACE)
+            assert gacv0 and gacv0[1] == 8 * 8, gacv0  # res=8: the 8 × 8 (λ, σ) grid
             page.screenshot(path=f"{ARTIFACTS}/edit_0_start.png", full_page=False)
 
             # 1. click on empty space: a +1 point is added there
@@ -127,6 +140,8 @@ def test_clicks_add_and_remove_points_and_the_boundary_moves():
             gd = _editor(page)
             bd1 = gd.evaluate(BOUNDARY)
             assert bd1 != bd0, "the boundary did not move after adding a point"
+            gacv1 = page.evaluate(GACV_SURFACE)
+            assert gacv1 and gacv1[1] == gacv0[1] and gacv1 != gacv0, "the GACV surface did not change"
             cap1 = _selected_caption(page)
             assert cap1.endswith("of 61 points."), cap1
             added = gd.evaluate(SPOTS)
