@@ -67,6 +67,17 @@ def stop_server(proc, log) -> None:
 
 
 @pytest.fixture(scope="module")
+def browser():
+    """One headless Debian chromium for a test module (imported by the other browser test files)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
 def app_url():
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")

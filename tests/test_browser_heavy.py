@@ -24,7 +24,8 @@ import urllib.request
 
 import pytest
 
-from .test_browser import ARGS, ARTIFACTS, CHROMIUM, start_server, stop_server
+from .test_browser import ARTIFACTS, CHROMIUM, start_server, stop_server
+from .test_browser import browser  # noqa: F401 (fixture: one chromium per module)
 
 pytestmark = pytest.mark.browser
 
@@ -73,16 +74,6 @@ def server():
         yield proc, url
     finally:
         stop_server(proc, log)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _start_heavy(page, url):

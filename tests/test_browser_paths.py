@@ -16,7 +16,8 @@ import urllib.parse
 import pytest
 
 from .apptest_utils import three_class_csv, two_class_csv
-from .test_browser import ARGS, ARTIFACTS, CHROMIUM, start_server, stop_server
+from .test_browser import ARTIFACTS, CHROMIUM, start_server, stop_server
+from .test_browser import browser  # noqa: F401 (fixture: one chromium per module)
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +31,6 @@ def app_url():
         yield url
     finally:
         stop_server(proc, log)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _new_page(browser, errors: list):
