@@ -248,6 +248,7 @@ def spec_from_dict(d: dict, *, base_dir: str = "") -> StudySpec:
     Returns
     -------
     StudySpec
+        The validated spec, grids expanded and CSV paths made absolute against ``base_dir``.
 
     Raises
     ------

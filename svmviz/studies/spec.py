@@ -102,6 +102,7 @@ def load_spec(source) -> StudySpec:
     Returns
     -------
     StudySpec
+        ``source`` itself if it is one; otherwise the spec read and validated by :func:`spec_from_dict`.
 
     Raises
     ------
