@@ -66,38 +66,19 @@ def _full_gradient(K, y, s, p, alpha, G, idx, n_idx):
 
 @njit(cache=True, nogil=True)
 def _make_feasible(alpha, y, C):
-    """Move ``alpha`` into {0 ≤ α ≤ C, y'α = 0} with small changes (used after removing a point)."""
+    """Move ``alpha`` into {0 ≤ α ≤ C, y'α = 0} with small changes (used after removing a point):
+    clip into the box, then :func:`_restore_balance`. Returns True when feasible."""
     n = y.shape[0]
     for i in range(n):
         if alpha[i] < 0.0:
             alpha[i] = 0.0
         elif alpha[i] > C[i]:
             alpha[i] = C[i]
-    r = 0.0
-    for i in range(n):
-        r += y[i] * alpha[i]
-    # first take the excess away from the class that has too much, then add to the other class
+    r, need = _restore_balance(np.empty((0, 0)), y, 0.0, C, alpha, np.empty(0), False, 0.0)
     if r != 0.0:
-        sgn = 1.0 if r > 0 else -1.0
-        need = abs(r)
-        for i in range(n):
-            if need <= 0.0:
-                break
-            if y[i] == sgn and alpha[i] > 0.0:
-                d = min(alpha[i], need)
-                alpha[i] -= d
-                need -= d
-        for i in range(n):
-            if need <= 0.0:
-                break
-            if y[i] == -sgn and alpha[i] < C[i]:
-                d = min(C[i] - alpha[i], need)
-                alpha[i] += d
-                need -= d
         for i in range(n):
             alpha[i] = _snap(alpha[i], C[i])
-        return need <= 1e-12 * (1.0 + abs(r))
-    return True
+    return need <= 1e-12 * (1.0 + abs(r))
 
 
 @njit(cache=True, nogil=True)
@@ -125,6 +106,10 @@ def _select(K, Kd, y, s, C, alpha, G, active, n_active):
     if i < 0:
         return i, j, Gmax, Gmax2
     Kii = Kd[i]
+    # The two branches below mirror each other on purpose (libsvm's select_working_set is written
+    # the same way): I_low is α > 0 for y = +1 and α < C for y = −1, and the sign of G flips with y.
+    # This loop is most of an SMO iteration; written out, each branch compiles to straight-line code
+    # with no call and no extra multiplication by y.
     for k in range(n_active):
         t = active[k]
         if y[t] > 0:
@@ -155,6 +140,53 @@ def _select(K, Kd, y, s, C, alpha, G, active, n_active):
                     if od <= obj_min:
                         obj_min = od
                         j = t
+    return i, j, Gmax, Gmax2
+
+
+#: Flags of the whole-set selection: no NaN (the gradient is finite) and no signed zeros let LLVM
+#: turn its max/min reductions into vector code; no reassociation or contraction, so every value
+#: is computed exactly as in :func:`_select` and the same pair is chosen.
+_VECTOR_MATH = {"nnan", "nsz"}
+
+
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
+def _select_all(K, Kd, y, s, C, alpha, G, buf, buf2):
+    """:func:`_select` when nothing is shrunk (active = 0 … n−1). Each pass first writes its
+    candidates' values into ``buf`` (n,) in a loop without indirection or branches, which LLVM turns
+    into vector code (the divisions of the second-order terms included), then reduces them in a
+    scalar loop keeping the last index on ties as ``_select`` does: the same (i, j, Gmax, Gmax2)."""
+    n = y.shape[0]
+    for t in range(n):
+        up = (alpha[t] < C[t]) if y[t] > 0 else (alpha[t] > 0.0)
+        buf[t] = -y[t] * G[t] if up else -np.inf
+    Gmax = -np.inf
+    i = -1
+    for t in range(n):
+        if buf[t] >= Gmax:
+            Gmax = buf[t]
+            i = t
+    if Gmax == -np.inf:
+        return -1, -1, Gmax, -np.inf
+    Kii = Kd[i]
+    for t in range(n):
+        low = (alpha[t] > 0.0) if y[t] > 0 else (alpha[t] < C[t])
+        v = y[t] * G[t] if low else -np.inf
+        buf2[t] = v
+        grad_diff = Gmax + v
+        quad = s * (Kii + Kd[t] - 2.0 * K[i, t])
+        quad = quad if quad > 0.0 else TAU
+        buf[t] = -(grad_diff * grad_diff) / quad if grad_diff > 0.0 else np.inf
+    Gmax2 = -np.inf
+    obj_min = np.inf
+    j = -1
+    for t in range(n):
+        if buf2[t] > Gmax2:
+            Gmax2 = buf2[t]
+        if buf[t] <= obj_min:
+            obj_min = buf[t]
+            j = t
+    if obj_min == np.inf:
+        j = -1
     return i, j, Gmax, Gmax2
 
 
@@ -219,9 +251,11 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
     Kd = np.empty(n)
     for t in range(n):
         Kd[t] = K[t, t]
+    buf = np.empty(n)
+    buf2 = np.empty(n)
     active = np.arange(n)
     n_active = n
-    unshrunk = False
+    unshrunk = n < 0  # False, typed as a plain bool (a literal False compiles _shrink twice)
     counter = min(n, 1000) + 1
     it = 0
     status = STATUS_MAX_ITER
@@ -231,12 +265,15 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
             if counter == 0:
                 counter = min(n, 1000)
                 n_active, unshrunk = _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol)
-        i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
+        if n_active == n:
+            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, buf2)
+        else:
+            i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
         if j < 0 or Gmax + Gmax2 < tol:
             if n_active < n:
                 n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
                 counter = 1
-                i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
+                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, buf2)
                 if j < 0 or Gmax + Gmax2 < tol:
                     status = STATUS_CONVERGED
                     break
@@ -297,9 +334,13 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
         alpha[j] = _snap(alpha[j], Cj)
         dai = (alpha[i] - ai_old) * y[i] * s
         daj = (alpha[j] - aj_old) * y[j] * s
-        for k in range(n_active):
-            t = active[k]
-            G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
+        if n_active == n:  # contiguous rows i, j: vector code
+            for t in range(n):
+                G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
+        else:
+            for k in range(n_active):
+                t = active[k]
+                G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
     if n_active < n:
         _unshrink(K, y, s, p, alpha, G, active, n_active)
     return it, status
@@ -355,6 +396,21 @@ def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
 
 
 @njit(cache=True, nogil=True)
+def _descending_order(values):
+    """Indices of ``values`` from the largest down (insertion sort, stable): the few λ of a sequence
+    need no ``np.argsort``, whose quicksort costs ≈ 4 s of first compilation."""
+    m = values.shape[0]
+    order = np.empty(m, dtype=np.int64)
+    for q in range(m):
+        k = q
+        while k > 0 and values[order[k - 1]] < values[q]:
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = q
+    return order
+
+
+@njit(cache=True, nogil=True)
 def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     """Wahba's SVM for every λ in ``lambdas`` (any order; solved from the largest down, warm-started).
 
@@ -363,7 +419,7 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     """
     n = y.shape[0]
     m = lambdas.shape[0]
-    order = np.argsort(-lambdas)
+    order = _descending_order(lambdas)
     alphas = np.empty((m, n))
     bs = np.empty(m)
     fs = np.empty((m, n))
@@ -385,9 +441,9 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
         s_prev = s
         it, st = _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking)
         b = _intercept(y, C, alpha, G)
-        alphas[k, :] = alpha
         bs[k] = b
-        for i in range(n):
+        for i in range(n):  # element loops: a slice assignment compiles numba's shape-error formatting (≈ 3 s)
+            alphas[k, i] = alpha[i]
             fs[k, i] = y[i] * (G[i] - p[i]) + b
         iters[k] = it
         stats[k] = st
@@ -421,6 +477,47 @@ def _move(K, y, s, a, G, j, new, c):
     if d != 0.0:
         for t in range(y.shape[0]):
             G[t] += y[t] * K[j, t] * d
+
+
+@njit(cache=True, nogil=True)
+def _restore_balance(K, y, s, C, a, G, track_gradient, r_tol):
+    """Restore y'α = 0 inside the box with small changes: take the excess r = y'α from the class
+    that has too much, then add what is still missing to the other class.
+
+    With ``track_gradient`` every change goes through :func:`_move` (the gradient G = s·YKYα + p
+    kept exact, each moved α snapped onto its bounds); without it only ``a`` changes and K, s, G are
+    not read (:func:`_make_feasible` passes empty arrays). Nothing is done when |r| ≤ ``r_tol``.
+    Returns (r, the part of |r| that could not be restored: 0 when feasible).
+    """
+    n = y.shape[0]
+    r = 0.0
+    for t in range(n):
+        r += y[t] * a[t]
+    if abs(r) <= r_tol:
+        return r, 0.0
+    sgn = 1.0 if r > 0 else -1.0
+    need = abs(r)
+    for t in range(n):
+        if need <= 0.0:
+            break
+        if y[t] == sgn and a[t] > 0.0:
+            d = min(a[t], need)
+            if track_gradient:
+                _move(K, y, s, a, G, t, a[t] - d, C[t])
+            else:
+                a[t] -= d
+            need -= d
+    for t in range(n):
+        if need <= 0.0:
+            break
+        if y[t] == -sgn and a[t] < C[t]:
+            d = min(C[t] - a[t], need)
+            if track_gradient:
+                _move(K, y, s, a, G, t, a[t] + d, C[t])
+            else:
+                a[t] += d
+            need -= d
+    return r, need
 
 
 @njit(cache=True, nogil=True)
@@ -597,26 +694,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
                             new = Ci[t]
                         _move(K, y, s, a, Gi, t, new, Ci[t])
                     # clipping may have broken y'α = 0: restore it, keeping G exact
-                    r_ = 0.0
-                    for t in range(n):
-                        r_ += y[t] * a[t]
-                    if abs(r_) > 1e-14 * n:
-                        sgn = 1.0 if r_ > 0 else -1.0
-                        need = abs(r_)
-                        for t in range(n):
-                            if need <= 0.0:
-                                break
-                            if y[t] == sgn and a[t] > 0.0:
-                                d = min(a[t], need)
-                                _move(K, y, s, a, Gi, t, a[t] - d, Ci[t])
-                                need -= d
-                        for t in range(n):
-                            if need <= 0.0:
-                                break
-                            if y[t] == -sgn and a[t] < Ci[t]:
-                                d = min(Ci[t] - a[t], need)
-                                _move(K, y, s, a, Gi, t, a[t] + d, Ci[t])
-                                need -= d
+                    _restore_balance(K, y, s, Ci, a, Gi, True, 1e-14 * n)
                 else:
                     predicted = False
         if not predicted:
@@ -651,6 +729,7 @@ def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     stats = np.zeros(m, dtype=np.int64)
     for k in range(m):
         f, st = loo_decisions(K, y, 1.0 / (2.0 * n * lambdas[k]), p, C, alphas[k].copy(), tol, max_iter)
-        out[k] = f
+        for i in range(n):
+            out[k, i] = f[i]
         stats[k] = st
     return out, stats
