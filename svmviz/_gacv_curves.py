@@ -10,16 +10,17 @@ from typing import Callable, NamedTuple
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ._docs import fill_doc
 from ._validation import check_binary_labels, check_matrix, check_positive
 
 
+@fill_doc
 class GacvCurves(NamedTuple):
-    """Criteria along λ for one σ, standard SVM (returned by :func:`gacv_curves`).
+    """What :func:`gacv_curves` returns: the standard SVM's criteria along λ for one σ.
 
     Attributes
     ----------
-    lambdas : ndarray of shape (m,)
-    sigma : float
+    {curve_attrs}
     values : dict of str to ndarray of shape (m,)
         "gacv" (exact, Wahba et al. 2001, eq. 4), "rangacv" (mean over replicates, Wahba 1998,
         eq. 1.63), "loo_hinge" (V_0 of Wahba 1998, eq. 1.34, with g = hinge: what GACV estimates),
@@ -43,6 +44,7 @@ class GacvCurves(NamedTuple):
     status: int
 
 
+@fill_doc
 def gacv_curves(X, y, lambdas, sigma, *, p_true=None, loo: bool = True, ran_gacv_replicates: int = 5,
                 sigma_z: float = 0.1, perturbation: str = "gaussian", seed: int = 0, tol: float = 1e-3,
                 progress: Callable | None = None) -> GacvCurves:
@@ -50,13 +52,7 @@ def gacv_curves(X, y, lambdas, sigma, *, p_true=None, loo: bool = True, ran_gacv
 
     Parameters
     ----------
-    X : array_like of shape (n, d)
-    y : array_like of shape (n,)
-        Labels of two classes.
-    lambdas : array_like of shape (m,)
-        Positive λ values.
-    sigma : float
-        Gaussian kernel width.
+    {curve_problem}
     p_true : callable or array_like of shape (n,), optional
         P(y = +1 | x_i), for GCKL and MISCLASS.
     loo : bool, default True

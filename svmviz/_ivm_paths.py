@@ -119,8 +119,8 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
     lams : array (L,), optional
         Decreasing positive λ values; default :func:`paper_lambdas` (e^10 … e^−10, 21 values).
         They are sorted decreasing.
-    sigma, kernel, r, eps, max_import, method, fit_intercept, tol, max_iter, chunk, degree, gamma,
-    coef0 : as in :class:`IVMClassifier`.
+    sigma, kernel, r, eps, max_import, method, fit_intercept, tol, max_iter, chunk, degree, gamma, coef0
+        As in :class:`IVMClassifier`.
     progress : callable(done, total, message), optional
 
     Returns

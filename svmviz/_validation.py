@@ -99,7 +99,8 @@ MIN_TRAIN_SAMPLES = 2
 
 
 class BinaryClassifierMixin:
-    """Declares a binary-only classifier to scikit-learn (``tags.classifier_tags.multi_class``).
+    """A binary-only classifier: its scikit-learn tag (``tags.classifier_tags.multi_class``) and its
+    ``predict``, the sign of ``decision_function``.
 
     Put it left of ``ClassifierMixin``; :func:`validate_fit_data` with ``binary=True`` raises the
     matching error ("Only binary classification is supported...") on a multi-class target.
@@ -109,6 +110,21 @@ class BinaryClassifierMixin:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where f(x) > 0, else ``classes_[0]`` (f exactly 0 counts as
+        ``classes_[0]``: SPEC §1, [τ]_* counts 0 as an error).
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+            Points to classify.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+        """
+        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
 
 def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_TRAIN_SAMPLES,

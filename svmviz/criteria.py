@@ -16,12 +16,25 @@ from __future__ import annotations
 import numpy as np
 
 from . import _smo
+from ._docs import fill_doc
 from ._validation import check_binary_labels, check_matrix, check_positive
 
 
 def _weights(y, L):
     Lm, Lp = float(L[0]), float(L[1])
     return np.where(np.asarray(y) > 0, Lp, Lm)
+
+
+def _expected_inputs(f, p, L):
+    """f and p as float arrays and (L(−1), L(+1)) as floats: the inputs of GCKL and MISCLASS, which
+    weigh a loss of both labels at each x by the true p."""
+    return np.asarray(f, dtype=np.float64), np.asarray(p, dtype=np.float64), float(L[0]), float(L[1])
+
+
+def _solution_inputs(f, y):
+    """f and y as float arrays and n: the inputs of the criteria of a fitted solution."""
+    y = np.asarray(y, dtype=np.float64)
+    return np.asarray(f, dtype=np.float64), y, y.shape[0]
 
 
 def _lam_axis(lam, f):
@@ -69,56 +82,33 @@ def theta(alpha, lam, n, K_diag=1.0):
     return alpha * np.asarray(K_diag) / (2.0 * n * _lam_axis(lam, alpha))
 
 
+@fill_doc
 def gckl(f, p, L=(1.0, 1.0)):
     """Generalized comparative Kullback–Leibler distance (Wahba et al. 2001, eq. 3; non-standard eq. 10).
 
     GCKL = (1/n) Σ_i {L(+1) p_i (1 − f_i)_+ + L(−1)(1 − p_i)(1 + f_i)_+}: the expected hinge loss at
     the training x's, which GACV estimates; it needs the true p.
 
-    Parameters
-    ----------
-    f : array_like of shape (..., n)
-        Decision values f_λ(x_i) (one row per solution).
-    p : array_like of shape (n,)
-        True P(y = +1 | x_i) under the sampling distribution.
-    L : pair of float, default (1.0, 1.0)
-        (L(−1), L(+1)); (1, 1) is the standard SVM.
-
-    Returns
-    -------
-    ndarray of shape f.shape[:-1] (a float for one solution)
+    {crit_expected_params}
     """
-    f = np.asarray(f, dtype=np.float64)
-    p = np.asarray(p, dtype=np.float64)
-    Lm, Lp = float(L[0]), float(L[1])
+    f, p, Lm, Lp = _expected_inputs(f, p, L)
     return np.mean(Lp * p * np.maximum(1.0 - f, 0.0) + Lm * (1.0 - p) * np.maximum(1.0 + f, 0.0), axis=-1)
 
 
+@fill_doc
 def misclass(f, p, L=(1.0, 1.0)):
     """Expected misclassification at the training x's (Wahba et al. 2001, eq. 5; BRMISCLASS eq. 12).
 
     MISCLASS = (1/n) Σ_i {L(+1) p_i [−f_i]_* + L(−1)(1 − p_i)[f_i]_*}: the target every criterion
     tries to track; with non-standard ``L`` it is BRMISCLASS.
 
-    Parameters
-    ----------
-    f : array_like of shape (..., n)
-        Decision values f_λ(x_i).
-    p : array_like of shape (n,)
-        True P(y = +1 | x_i) under the sampling distribution.
-    L : pair of float, default (1.0, 1.0)
-        (L(−1), L(+1)).
-
-    Returns
-    -------
-    ndarray of shape f.shape[:-1] (a float for one solution)
+    {crit_expected_params}
     """
-    f = np.asarray(f, dtype=np.float64)
-    p = np.asarray(p, dtype=np.float64)
-    Lm, Lp = float(L[0]), float(L[1])
+    f, p, Lm, Lp = _expected_inputs(f, p, L)
     return np.mean(Lp * p * step_star(-f) + Lm * (1.0 - p) * step_star(f), axis=-1)
 
 
+@fill_doc
 def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
     """Generalized approximate cross validation (Wahba et al. 2001, eq. 4; non-standard eq. 9).
 
@@ -129,24 +119,7 @@ def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
     [−1, 1] is applied as "y_i f_i ≥ −1": margin points (y_i f_i = 1 up to the solver's tolerance)
     always count, whichever side of 1 rounding puts them.
 
-    Parameters
-    ----------
-    f : array_like of shape (..., n)
-        Training decision values f_λ(x_i).
-    y : array_like of shape (n,)
-        Labels ±1.
-    alpha : array_like of shape (..., n)
-        Dual coefficients in Wahba's scaling (those of ``f``).
-    lam : float or array_like broadcastable to ``f.shape[:-1]``
-        λ of each solution.
-    K_diag : float or array_like of shape (n,), default 1.0
-        K(x_i, x_i).
-    L : pair of float, default (1.0, 1.0)
-        (L(−1), L(+1)).
-
-    Returns
-    -------
-    ndarray of shape f.shape[:-1] (a float for one solution)
+    {crit_solution_params}
 
     Examples
     --------
@@ -165,9 +138,7 @@ def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
     >>> gacv(np.stack([f, 2 * f]), y, np.stack([alpha, alpha]), lam=np.array([0.1, 0.2])).shape
     (2,)
     """
-    f = np.asarray(f, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    n = y.shape[0]
+    f, y, n = _solution_inputs(f, y)
     w = _weights(y, L)
     yf = y * f
     th = theta(alpha, lam, n, K_diag)
@@ -176,6 +147,7 @@ def gacv(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
     return np.mean(w * (xi + mult * th), axis=-1)
 
 
+@fill_doc
 def xa(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
     """ξα in Wahba et al.'s form, ρ = 1 and K_ii (Wahba et al. 2001, eq. 7); BRXA (eq. 11) with non-standard ``L``.
 
@@ -185,26 +157,9 @@ def xa(f, y, alpha, lam, K_diag=1.0, L=(1.0, 1.0)):
     As in :func:`gacv`, "y_i f_i ≤ 1" holds for every point with θ_i > 0 (a support vector), so it
     is not re-tested against rounding at the margin.
 
-    Parameters
-    ----------
-    f : array_like of shape (..., n)
-        Training decision values.
-    y : array_like of shape (n,)
-        Labels ±1.
-    alpha : array_like of shape (..., n)
-        Dual coefficients in Wahba's scaling.
-    lam : float or array_like broadcastable to ``f.shape[:-1]``
-    K_diag : float or array_like of shape (n,), default 1.0
-    L : pair of float, default (1.0, 1.0)
-        (L(−1), L(+1)).
-
-    Returns
-    -------
-    ndarray of shape f.shape[:-1] (a float for one solution)
+    {crit_solution_params}
     """
-    f = np.asarray(f, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    n = y.shape[0]
+    f, y, n = _solution_inputs(f, y)
     yf = y * f
     th = theta(alpha, lam, n, K_diag)
     count = step_star(-yf) + ((yf > 0.0) & (yf <= th))
@@ -227,38 +182,31 @@ def joachims_R2(K):
     return float(np.max(np.diag(K)[:, None] - K))
 
 
+@fill_doc
 def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=(1.0, 1.0)):
     """Joachims' ξα, XA_J (Wahba et al. 2001, eq. 6): the fraction of points with ξ_i + ρ α_i R²/(2nλ) ≥ 1.
 
     Parameters
     ----------
-    f : array_like of shape (..., n)
-        Training decision values.
-    y : array_like of shape (n,)
-        Labels ±1.
-    alpha : array_like of shape (..., n)
-        Dual coefficients in Wahba's scaling.
-    lam : float or array_like broadcastable to ``f.shape[:-1]``
+    {crit_solution}
     R2 : float or array_like of shape f.shape[:-1]
         R² of each solution's kernel (:func:`joachims_R2`).
     rho : float, default 2.0
         ρ; Joachims used 2, Wahba et al.'s XA corresponds to 1.
-    L : pair of float, default (1.0, 1.0)
-        (L(−1), L(+1)).
+    {crit_L}
 
     Returns
     -------
     ndarray of shape f.shape[:-1] (a float for one solution)
     """
-    f = np.asarray(f, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    n = y.shape[0]
+    f, y, n = _solution_inputs(f, y)
     xi = np.maximum(1.0 - y * f, 0.0)
     R2 = np.asarray(R2, dtype=np.float64)
     th = rho * theta(alpha, lam, n) * (R2[..., None] if R2.ndim else R2)
     return np.mean(_weights(y, L) * step_star(xi + th - 1.0), axis=-1)
 
 
+@fill_doc
 def loo_misclass(f_loo, y, L=(1.0, 1.0)):
     """Exact leave-one-out misclassification V_0 = (1/n) Σ L(y_i)[−y_i f_i^{[−i]}]_* (Wahba et al. 2001, §4).
 
@@ -268,8 +216,7 @@ def loo_misclass(f_loo, y, L=(1.0, 1.0)):
         Leave-one-out decision values f^{[−i]}(x_i) (:func:`leave_one_out_decisions`).
     y : array_like of shape (n,)
         Labels ±1.
-    L : pair of float, default (1.0, 1.0)
-        (L(−1), L(+1)).
+    {crit_L}
 
     Returns
     -------
@@ -479,9 +426,7 @@ def ran_gacv_value(f, y, f_perturbed, z, sigma_z, free=None):
     ndarray of shape f_perturbed.shape[:-1]
         One value per replicate (and per solution).
     """
-    f = np.asarray(f, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    n = y.shape[0]
+    f, y, n = _solution_inputs(f, y)
     yf = y * f
     E = ran_gacv_E(yf, free)
     hinge = np.mean(np.maximum(1.0 - yf, 0.0), axis=-1)

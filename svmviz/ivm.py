@@ -30,6 +30,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _klr
+from ._docs import fill_doc
 from ._validation import (binary_targets, check_matrix, check_positive,
                           validate_fit_data, validate_predict_data)
 from .kernels import KERNELS, fit_kernel, gram
@@ -154,12 +155,11 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
             F += self._kernel(X, self._basis_points) @ self.coef_
         return F
 
+    @fill_doc
     def decision_function(self, X):
         """Logits.
 
-        Parameters
-        ----------
-        X : array-like of shape (m, d)
+        {X_predict}
 
         Returns
         -------
@@ -280,17 +280,11 @@ class KernelLogisticRegression(_KernelLogitBase):
     def _basis_points(self):
         return self.support_X_
 
+    @fill_doc
     def fit(self, X, y):
         """Fit on X and labels y with two or more classes.
 
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-        y : array-like of shape (n,)
-
-        Returns
-        -------
-        self
+        {fit_multiclass}
         """
         X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
         _check_memory(type(self).__name__, X.shape[0], classes.size, full=True)
@@ -438,17 +432,11 @@ class IVMClassifier(_KernelLogitBase):
         chunk = _check_int(self.chunk, "chunk")
         return r, eps, max_import, (_klr.METHOD_ONESTEP if self.method == "onestep" else _klr.METHOD_FULL), chunk
 
+    @fill_doc
     def fit(self, X, y):
         """Fit on X and labels y with two or more classes.
 
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-        y : array-like of shape (n,)
-
-        Returns
-        -------
-        self
+        {fit_multiclass}
         """
         X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
         r, eps, max_import, method, chunk = self._check_ivm_params(X.shape[0])

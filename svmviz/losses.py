@@ -43,6 +43,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import expit
 
+from ._docs import fill_doc
 from ._validation import check_positive
 
 DEFAULT_PARAMS = {"a": 1.0, "eps_plus": 1.0, "eps_minus": 0.0, "s": 2.0, "k_eps": 1e-4}
@@ -87,17 +88,11 @@ def _check_p(p) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # the losses g(τ), τ = y f
 # ----------------------------------------------------------------------------------------------
+@fill_doc
 def hinge(tau) -> np.ndarray:
     """Hinge loss (1 − τ)_+.
 
-    Parameters
-    ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
-
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {tau_loss}
 
     Notes
     -----
@@ -112,17 +107,11 @@ def hinge(tau) -> np.ndarray:
     return np.maximum(1.0 - _tau(tau), 0.0)
 
 
+@fill_doc
 def misclassification(tau) -> np.ndarray:
     """Misclassification [−τ]_* = 1 if τ ≤ 0 else 0 (f = 0 counts as an error).
 
-    Parameters
-    ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
-
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {tau_loss}
 
     Notes
     -----
@@ -131,17 +120,11 @@ def misclassification(tau) -> np.ndarray:
     return np.where(-_tau(tau) >= 0.0, 1.0, 0.0)
 
 
+@fill_doc
 def deviance(tau) -> np.ndarray:
     """Binomial deviance ln(1 + e^{−τ}), computed as logaddexp(0, −τ) (no overflow).
 
-    Parameters
-    ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
-
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {tau_loss}
 
     Notes
     -----
@@ -150,17 +133,11 @@ def deviance(tau) -> np.ndarray:
     return np.logaddexp(0.0, -_tau(tau))
 
 
+@fill_doc
 def exponential(tau) -> np.ndarray:
     """Exponential loss e^{−τ} (AdaBoost's).
 
-    Parameters
-    ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
-
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {tau_loss}
 
     Notes
     -----
@@ -170,44 +147,20 @@ def exponential(tau) -> np.ndarray:
         return np.exp(-_tau(tau))
 
 
+@fill_doc
 def sigmoid(tau, a: float = 1.0) -> np.ndarray:
     """Sigmoidal approximation 1/(1 + e^{aτ}) of [−τ]_* (→ the step as a → ∞).
 
-    Parameters
-    ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
-    a : float > 0, default 1.0
-        Steepness.
-
-    Returns
-    -------
-    ndarray, same shape as ``tau``
-
-    Notes
-    -----
-    Wahba 1998, §1.2.3, after Bradley, Mangasarian & Street (1997); Wahba 1998, Fig. 1.1 uses a = 1.
+    {tau_a_loss}
     """
     return expit(-_check_a(a) * _tau(tau))
 
 
+@fill_doc
 def concave_exp(tau, a: float = 1.0) -> np.ndarray:
     """[1 − e^{aτ}]_+: concave for τ < 0, zero for τ ≥ 0, below [−τ]_* everywhere.
 
-    Parameters
-    ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
-    a : float > 0, default 1.0
-        Steepness.
-
-    Returns
-    -------
-    ndarray, same shape as ``tau``
-
-    Notes
-    -----
-    Wahba 1998, §1.2.3, after Bradley, Mangasarian & Street (1997); Wahba 1998, Fig. 1.1 uses a = 1.
+    {tau_a_loss}
     """
     a = _check_a(a)
     t = _tau(tau)
@@ -215,6 +168,7 @@ def concave_exp(tau, a: float = 1.0) -> np.ndarray:
         return np.maximum(-np.expm1(a * np.minimum(t, 0.0)), 0.0)
 
 
+@fill_doc
 def wahba_v(tau, eps_plus: float = 1.0, eps_minus: float = 0.0) -> np.ndarray:
     """Wahba's convex compromise v_{ε+,ε−}(τ), ε− ≤ ε+.
 
@@ -223,16 +177,13 @@ def wahba_v(tau, eps_plus: float = 1.0, eps_minus: float = 0.0) -> np.ndarray:
 
     Parameters
     ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
+    {tau}
     eps_plus : float, default 1.0
         ε+, where v reaches 0.
     eps_minus : float, default 0.0
         ε− ≤ ε+, where the linear part ends.
 
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {returns_like_tau}
 
     Notes
     -----
@@ -253,6 +204,7 @@ def wahba_v(tau, eps_plus: float = 1.0, eps_minus: float = 0.0) -> np.ndarray:
     return np.where(t < em, lin, np.where(t <= ep, quad, 0.0))
 
 
+@fill_doc
 def smooth_step(tau, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
     """The USVC smooth step θ̃_s(ξ) at ξ = (1 − τ)_+ (value ½ at τ = 0).
 
@@ -260,16 +212,13 @@ def smooth_step(tau, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
 
     Parameters
     ----------
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
+    {tau}
     s : float, default 2.0
         Steepness exponent s of θ̃_s.
     k_eps : float, default 1e-4
         k_ε of θ̃_s.
 
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {returns_like_tau}
 
     Notes
     -----
@@ -325,21 +274,17 @@ def _params_for(name: str, params: dict) -> dict:
     return {k: params.get(k, DEFAULT_PARAMS[k]) for k in LOSS_PARAMS[name]}
 
 
+@fill_doc
 def loss_values(name: str, tau, **params) -> np.ndarray:
     """g(τ) of the loss ``name``; parameters that other losses take are ignored.
 
     Parameters
     ----------
-    name : str
-        A key of :data:`LOSSES`.
-    tau : array_like of any shape
-        Margins τ = y f (±inf allowed, NaN not).
-    **params : float
-        a, eps_plus, eps_minus, s, k_eps (defaults :data:`DEFAULT_PARAMS`).
+    {loss_name}
+    {tau}
+    {loss_params}
 
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {returns_like_tau}
 
     Examples
     --------
@@ -354,6 +299,7 @@ def loss_values(name: str, tau, **params) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # derivatives and Wahba's prediction function μ(f) (Wahba 1998, eq. 1.39)
 # ----------------------------------------------------------------------------------------------
+@fill_doc
 def loss_derivative(name: str, tau, **params) -> np.ndarray:
     """g'(τ); at a kink the right derivative (hinge at 1, v at ε− = ε+, concave_exp at 0).
 
@@ -361,16 +307,12 @@ def loss_derivative(name: str, tau, **params) -> np.ndarray:
 
     Parameters
     ----------
-    name : str
-        A key of :data:`LOSSES`.
+    {loss_name}
     tau : array_like of any shape
         Margins τ = y f.
-    **params : float
-        Loss parameters (see :func:`loss_values`).
+    {loss_params}
 
-    Returns
-    -------
-    ndarray, same shape as ``tau``
+    {returns_like_tau}
     """
     _check_name(name)
     p = _params_for(name, params)
@@ -404,17 +346,16 @@ def loss_derivative(name: str, tau, **params) -> np.ndarray:
     return np.where(fin & (t < 1.0), d, 0.0)
 
 
+@fill_doc
 def prediction_function(name: str, f, **params) -> np.ndarray:
     """Wahba's prediction μ(f) = Σ_{y=±1} ∂g(y f)/∂f = g'(f) − g'(−f).
 
     Parameters
     ----------
-    name : str
-        A key of :data:`LOSSES`.
+    {loss_name}
     f : array_like of any shape
         Decision values.
-    **params : float
-        Loss parameters (see :func:`loss_values`).
+    {loss_params}
 
     Returns
     -------
@@ -434,6 +375,7 @@ def prediction_function(name: str, f, **params) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # expected loss and its minimizer: what f estimates
 # ----------------------------------------------------------------------------------------------
+@fill_doc
 def expected_loss(name: str, f, p, **params) -> np.ndarray:
     """E[g(y f) | P(y = +1) = p] = p g(f) + (1 − p) g(−f), broadcast over ``f`` and ``p``.
 
@@ -441,14 +383,12 @@ def expected_loss(name: str, f, p, **params) -> np.ndarray:
 
     Parameters
     ----------
-    name : str
-        A key of :data:`LOSSES`.
+    {loss_name}
     f : array_like
         Decision values.
     p : array_like in [0, 1], broadcastable with ``f``
         P(y = +1 | x).
-    **params : float
-        Loss parameters (see :func:`loss_values`).
+    {loss_params}
 
     Returns
     -------
@@ -555,6 +495,7 @@ def _smooth_step_minimizer(p, s, k_eps, n_grid=4001):
     return refine(i_lo), refine(i_hi)
 
 
+@fill_doc
 def population_minimizer(name: str, p, **params) -> Minimizer:
     """What f estimates: f*(p) = argmin_f p g(f) + (1 − p) g(−f), for P(y = +1 | x) = p.
 
@@ -568,12 +509,10 @@ def population_minimizer(name: str, p, **params) -> Minimizer:
 
     Parameters
     ----------
-    name : str
-        A key of :data:`LOSSES`.
+    {loss_name}
     p : array_like in [0, 1], any shape
         P(y = +1 | x).
-    **params : float
-        Loss parameters (see :func:`loss_values`).
+    {loss_params}
 
     Returns
     -------

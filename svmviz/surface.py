@@ -21,10 +21,9 @@ from sklearn.exceptions import ConvergenceWarning
 
 from . import _smo, criteria
 from ._parallel import task_pool
-from ._validation import check_binary_labels, check_matrix
+from ._validation import check_matrix
 from .kernels import gram, rbf_from_squared_distances, squared_distances
-from .svm import (DEFAULT_MAX_ITER, GRID_ARRAYS, _check_L, _check_lambdas, _check_solver_params, _n_workers,
-                  _sigma_lambda_grid, check_grid_memory)
+from .svm import DEFAULT_MAX_ITER, GRID_ARRAYS, _check_grid_problem, _sigma_lambda_grid, check_grid_memory
 
 
 #: The grid's warm-started λ sequences run without shrinking: with the whole-set selection in vector
@@ -194,14 +193,9 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     >>> inefficiency(surf, "gacv").value >= 1.0  # MISCLASS at GACV's choice / the grid's best MISCLASS
     True
     """
-    X = check_matrix(X, "X", min_rows=4)
-    y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
-    lam = _check_lambdas(lambdas)
-    sig = _check_lambdas(sigmas, "sigmas", "σ")
-    Lm, Lp = _check_L(L)
+    X, y, lam, sig, (Lm, Lp), C, tol, max_iter, workers = _check_grid_problem(X, y, lambdas, sigmas, L, tol,
+                                                                              max_iter, n_threads)
     p = _check_p(p_true, X)
-    tol, max_iter = _check_solver_params(tol, max_iter)
-    workers = _check_threads(n_threads, sig.size)
     folds = criteria.kfold_folds(y, kfold, kfold_seed) if kfold else None
     n = X.shape[0]
     check_grid_memory(n, sig.size, lam.size, workers, what="criteria surface", n_by_n_per_thread=2 if kfold else 1,
@@ -209,7 +203,6 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     seconds = {}
     t0 = time.perf_counter()
     D = squared_distances(X)
-    C = np.where(y > 0, Lp, Lm)
     pvec = -np.ones(n)
     ns, m = sig.size, lam.size
     total = ns * (1 + (m if loo else 0) + bool(kfold))  # fits per σ, leave-one-out per (σ, λ), k-fold per σ
@@ -264,14 +257,6 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     n_sv = np.sum(alphas > 0, axis=-1)
     return CriteriaSurface(lam, sig, values, alphas, bs, fs, f_loo, n_sv, status, X, y, (Lm, Lp), best, ties,
                            seconds)
-
-
-def _check_threads(n_threads, tasks: int) -> int:
-    if n_threads is None:
-        return _n_workers(tasks)
-    if isinstance(n_threads, bool) or int(n_threads) != n_threads or n_threads < 1:
-        raise ValueError(f"n_threads must be a positive integer; got {n_threads!r}.")
-    return max(1, min(int(n_threads), tasks))
 
 
 def _kfold_sigma(D, sigma, y, lam, C, folds, tol, max_iter):
@@ -386,17 +371,11 @@ def kfold_cv_surface(X, y, lambdas, sigmas, *, k: int = 5, seed: int = 0, L=(1.0
     >>> cv.values.shape, np.bincount(cv.folds).tolist()
     ((3, 4), [12, 12, 12, 12, 12])
     """
-    X = check_matrix(X, "X", min_rows=4)
-    y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
-    lam = _check_lambdas(lambdas)
-    sig = _check_lambdas(sigmas, "sigmas", "σ")
-    Lm, Lp = _check_L(L)
-    tol, max_iter = _check_solver_params(tol, max_iter)
-    workers = _check_threads(n_threads, sig.size)
+    X, y, lam, sig, (Lm, Lp), C, tol, max_iter, workers = _check_grid_problem(X, y, lambdas, sigmas, L, tol,
+                                                                              max_iter, n_threads)
     folds = criteria.kfold_folds(y, k, seed)
     check_grid_memory(X.shape[0], sig.size, lam.size, workers, what="k-fold surface", n_by_n_per_thread=2,
                       grid_arrays=2)
-    C = np.where(y > 0, Lp, Lm)
     f_cv, status = _kfold_grid(squared_distances(X), y, lam, sig, C, folds, tol, max_iter, workers, progress)
     _warn(status, "kfold_cv_surface")
     return KFoldSurface(lam, sig, criteria.loo_misclass(f_cv, y, (Lm, Lp)), f_cv, folds, status)

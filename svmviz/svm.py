@@ -24,9 +24,10 @@ from sklearn.utils.class_weight import compute_class_weight
 
 from . import _smo
 from ._parallel import task_pool
+from ._docs import fill_doc
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
-from ._validation import check_L as _check_L  # noqa: F401  (svmviz.surface imports these three from here)
+from ._validation import check_L as _check_L
 from ._validation import check_lambdas as _check_lambdas
 from ._validation import check_solver_params as _check_solver_params
 from .kernels import fit_kernel, gram, squared_distances
@@ -206,6 +207,45 @@ def _n_workers(tasks: int) -> int:
     return max(1, min(tasks, os.cpu_count() or 1))
 
 
+def _check_threads(n_threads, tasks: int) -> int:
+    """Threads for ``tasks`` σ values: ``None`` one per core, else ``n_threads`` (a positive integer),
+    never more than the tasks."""
+    if n_threads is None:
+        return _n_workers(tasks)
+    if isinstance(n_threads, bool) or int(n_threads) != n_threads or n_threads < 1:
+        raise ValueError(f"n_threads must be a positive integer; got {n_threads!r}.")
+    return max(1, min(int(n_threads), tasks))
+
+
+class _GridProblem(NamedTuple):
+    """A validated (σ, λ) grid problem (:func:`_check_grid_problem`)."""
+
+    X: np.ndarray
+    y: np.ndarray          # ±1
+    lam: np.ndarray
+    sig: np.ndarray
+    L: tuple               # (L(−1), L(+1))
+    C: np.ndarray          # the bounds L(y_i)
+    tol: float
+    max_iter: int
+    workers: int
+
+
+def _check_grid_problem(X, y, lambdas, sigmas, L, tol, max_iter, n_threads) -> _GridProblem:
+    """The input checks every (σ, λ) grid of Gaussian-kernel SVMs makes (:func:`fit_sigma_lambda_grid`,
+    :func:`svmviz.tuning.criteria_surface`, :func:`svmviz.tuning.kfold_cv_surface`), before anything
+    of size n² is allocated: X (≥ 4 rows), two classes of ≥ 2 points, the λ and σ grids, L, the
+    solver's tol and max_iter, and the threads."""
+    X = check_matrix(X, "X", min_rows=4)
+    y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
+    lam = _check_lambdas(lambdas)
+    sig = _check_lambdas(sigmas, "sigmas", "σ")
+    Lm, Lp = _check_L(L)
+    tol, max_iter = _check_solver_params(tol, max_iter)
+    workers = _check_threads(n_threads, sig.size)
+    return _GridProblem(X, y, lam, sig, (Lm, Lp), np.where(y > 0, Lp, Lm), tol, max_iter, workers)
+
+
 #: Arrays of shape (σ, λ, n) a criteria surface holds at its peak: α, the training decision values,
 #: the per-σ results before they are copied in, and the temporaries of the criteria formulas. 10
 #: from ``bench_criteria.py memory`` (n = 1000, 30×30: peak 0.10 GB above the start, 3n² doubles
@@ -293,7 +333,7 @@ def _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, shrinking=True, progres
     its = np.empty((ns, m), dtype=np.int64)
     status = np.empty((ns, m), dtype=np.int64)
     pvec = -np.ones(n)
-    workers = _n_workers(ns) if n_threads is None else max(1, min(int(n_threads), ns))
+    workers = _check_threads(n_threads, ns)
     done = 0
     with task_pool(workers) as pool:  # queued σ values dropped if progress raises (Cancel)
         futures = {pool.submit(_smo.rbf_sigma_sequence, D, float(sig[q]), y, lam, C, pvec, tol, max_iter,
@@ -337,16 +377,8 @@ def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1
     -----
     Wahba et al. 2001, eq. (1) and §5; the grid of their Figures 1–2.
     """
-    X = check_matrix(X, "X", min_rows=4)
-    y, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
-    lam = _check_lambdas(lambdas)
-    sig = _check_lambdas(sigmas, "sigmas", "σ")
-    Lm, Lp = _check_L(L)
-    tol, max_iter = _check_solver_params(tol, max_iter)
-    if n_threads is not None and (int(n_threads) != n_threads or n_threads < 1):
-        raise ValueError(f"n_threads must be a positive integer; got {n_threads!r}.")
-    C = np.where(y > 0, Lp, Lm)
-    workers = _n_workers(sig.size) if n_threads is None else max(1, min(int(n_threads), sig.size))
+    X, y, lam, sig, _, C, tol, max_iter, workers = _check_grid_problem(X, y, lambdas, sigmas, L, tol, max_iter,
+                                                                       n_threads)
     check_grid_memory(X.shape[0], sig.size, lam.size, workers, what="(σ, λ) grid", grid_arrays=2)
     a, b, f, it, st = _sigma_lambda_grid(squared_distances(X), y, lam, sig, C, tol, max_iter, shrinking,
                                          progress, workers)
@@ -463,17 +495,11 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         return gram(A, B, kernel=self.kernel_, sigma=self.sigma, degree=self.degree,
                     gamma=self.gamma, coef0=self.coef0)
 
+    @fill_doc
     def fit(self, X, y):
         """Fit on X and two-class labels y.
 
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-        y : array-like of shape (n,), two distinct labels
-
-        Returns
-        -------
-        self
+        {fit_binary}
         """
         X, y, classes = validate_fit_data(self, X, y, binary=True)
         y_pm = binary_targets(y, classes)
@@ -498,32 +524,13 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.objective_ = sol.objective
         return self
 
+    @fill_doc
     def decision_function(self, X):
         """Decision values f(x) = Σ c_i K(x_i, x) + b.
 
-        Parameters
-        ----------
-        X : array-like of shape (m, d)
-
-        Returns
-        -------
-        f : ndarray of shape (m,)
-            Positive means ``classes_[1]``.
+        {decision_binary}
         """
         X = validate_predict_data(self, X)
         if self.support_.size == 0:
             return np.full(X.shape[0], self.intercept_)
         return self._kernel(X, self.support_vectors_) @ self.dual_coef_[self.support_] + self.intercept_
-
-    def predict(self, X):
-        """Class labels; f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_* counts 0 as an error).
-
-        Parameters
-        ----------
-        X : array-like of shape (m, d)
-
-        Returns
-        -------
-        ndarray of shape (m,)
-        """
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])

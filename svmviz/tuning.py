@@ -13,10 +13,11 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from . import _smo, criteria
+from ._docs import fill_doc
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram
 # the surface engine lives in svmviz/surface.py; its names stay importable from here
-from .surface import (CriteriaSurface, KFoldSurface, _check_p, _check_threads, _grid_minima, _warn,  # noqa: F401
+from .surface import (CriteriaSurface, KFoldSurface, _check_p, _grid_minima, _warn,  # noqa: F401
                       criteria_surface, grid_decision_function, kfold_cv_surface)
 from ._validation import check_L as _check_L
 from ._validation import check_lambdas as _check_lambdas
@@ -54,13 +55,13 @@ def criterion_label(key: str, L=(1.0, 1.0)) -> str:
     return std if tuple(map(float, L)) == (1.0, 1.0) else nonstd
 
 
+@fill_doc
 class CriteriaCurves(NamedTuple):
     """Criteria along λ for one σ (returned by :func:`criteria_curves`).
 
     Attributes
     ----------
-    lambdas : ndarray of shape (m,)
-    sigma : float
+    {curve_attrs}
     values : dict of str to ndarray of shape (m,)
         As in :class:`CriteriaSurface`, plus "rangacv" (mean over the replicates) when requested.
     rangacv_replicates : ndarray of shape (R, m) or None
@@ -138,6 +139,7 @@ def ran_gacv(K, y, lambdas, *, n_replicates: int = 5, sigma_z: float = 0.1, pert
     return out
 
 
+@fill_doc
 def criteria_curves(X, y, lambdas, sigma, *, L=(1.0, 1.0), p_true=None, loo: bool = False,
                     ran_gacv_replicates: int = 0, sigma_z: float = 0.1, perturbation: str = "gaussian",
                     seed: int = 0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
@@ -146,13 +148,7 @@ def criteria_curves(X, y, lambdas, sigma, *, L=(1.0, 1.0), p_true=None, loo: boo
 
     Parameters
     ----------
-    X : array_like of shape (n, d)
-    y : array_like of shape (n,)
-        Labels of two classes.
-    lambdas : array_like of shape (m,)
-        Positive λ values.
-    sigma : float
-        Gaussian width σ > 0.
+    {curve_problem}
     L : pair of float, default (1.0, 1.0)
         (L(−1), L(+1)).
     p_true : callable or array_like of shape (n,), optional

@@ -34,6 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _irwls
+from ._docs import fill_doc
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, validate_fit_data, validate_predict_data)
 from .kernels import fit_kernel, gram
@@ -304,17 +305,11 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         T = V[:, keep] / np.sqrt(lam[keep])
         return np.ascontiguousarray(Phi @ T), np.eye(int(keep.sum())), np.ascontiguousarray(T)
 
+    @fill_doc
     def fit(self, X, y):
         """Fit the LS start, the SVC and (``loss="smooth_step"``) the USVC.
 
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-        y : array-like of shape (n,), two distinct labels
-
-        Returns
-        -------
-        self
+        {fit_binary}
         """
         X, y, classes = validate_fit_data(self, X, y, binary=True)
         y_pm = binary_targets(y, classes)
@@ -412,32 +407,14 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
                           "check the data.", ConvergenceWarning, stacklevel=2)
         return self
 
+    @fill_doc
     def decision_function(self, X):
         """Decision values f(x) = w'x + b, or Σ_r β_r K(c_r, x) + b (Navia-Vázquez et al. 2004, eq. 27).
 
-        Parameters
-        ----------
-        X : array-like of shape (m, d)
-
-        Returns
-        -------
-        f : ndarray of shape (m,)
+        {decision_binary}
         """
         X = validate_predict_data(self, X)
         return _irwls._decision(self._features(X), self.beta_, self.intercept_)
-
-    def predict(self, X):
-        """Class labels; f exactly 0 goes to ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (m, d)
-
-        Returns
-        -------
-        ndarray of shape (m,)
-        """
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
     def trajectory(self):
         """(Th, w, stage) along the iterations of a 1-D linear machine: Th = −b/w (Navia-Vázquez et al.

@@ -7,8 +7,9 @@ import numpy as np
 from scipy import special
 
 from .._validation import check_matrix
+from .._docs import fill_doc
 from .dataset import (
-    Dataset, _check_int, _check_n, _check_points, _check_real, _check_seed, _finish, _make_test_sampler, _train_rng,
+    Dataset, _check_int, _check_n_seed, _check_points, _check_real, _finish, _make_test_sampler, _train_rng,
 )
 
 
@@ -73,6 +74,7 @@ def _anova_sample(n, seed, p, rng_maker) -> Dataset:
     )
 
 
+@fill_doc
 def anova_structure(n=200, seed=0, d=6, interaction=8.0) -> Dataset:
     """Known ANOVA structure: x ~ U(−1, 1)^d, logit p(x) = 4 x1 + 4 cos(π x2) + a·x1·x2.
 
@@ -85,10 +87,7 @@ def anova_structure(n=200, seed=0, d=6, interaction=8.0) -> Dataset:
 
     Parameters
     ----------
-    n : int ≥ 4
-        Number of points.
-    seed : int ≥ 0
-        Seed of the training stream (``test_sample`` draws from an independent one).
+    {n_seed}
     d : int, 2 ≤ d ≤ 100, default 6
         Dimension: 2 informative variables and d − 2 noise variables.
     interaction : float, default 8.0
@@ -107,8 +106,7 @@ def anova_structure(n=200, seed=0, d=6, interaction=8.0) -> Dataset:
     >>> ds.X.shape, round(ds.bayes_error, 4)
     ((100, 6), 0.1192)
     """
-    seed = _check_seed(seed)
-    n = _check_n(n, "anova_structure")
+    n, seed = _check_n_seed(n, seed, "anova_structure")
     p = dict(d=_check_int(d, "d", minimum=2, maximum=100),
              interaction=_check_real(interaction, "interaction", lo=-100.0, hi=100.0))
     return _anova_sample(n, seed, p, _train_rng)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .dataset import Dataset, _check_n, _check_real, _check_seed, _finish, _make_test_sampler, _train_rng
+from .._docs import fill_doc
+from .dataset import Dataset, _check_n_seed, _check_real, _finish, _make_test_sampler, _train_rng
 
 
 def _banana_sample(n, seed, p, rng_maker) -> Dataset:
@@ -24,6 +25,7 @@ def _banana_sample(n, seed, p, rng_maker) -> Dataset:
     )
 
 
+@fill_doc
 def banana(n=200, seed=0, r=5.0, s=1.0) -> Dataset:
     """"Apple and banana" data, after PRTools' ``gendatb`` (Loosli & Canu 2006, Experiments).
 
@@ -33,10 +35,7 @@ def banana(n=200, seed=0, r=5.0, s=1.0) -> Dataset:
 
     Parameters
     ----------
-    n : int ≥ 4
-        Number of points.
-    seed : int ≥ 0
-        Seed of the training stream (``test_sample`` draws from an independent one).
+    {n_seed}
     r : float > 0, default 5.0
         Radius of the arcs.
     s : float ≥ 0, default 1.0
@@ -51,7 +50,6 @@ def banana(n=200, seed=0, r=5.0, s=1.0) -> Dataset:
     -----
     Loosli & Canu 2006, Experiments; SPEC §2.4.
     """
-    seed = _check_seed(seed)
-    n = _check_n(n, "banana")
+    n, seed = _check_n_seed(n, seed, "banana")
     p = dict(r=_check_real(r, "r", lo=0, lo_open=True), s=_check_real(s, "s", lo=0))
     return _banana_sample(n, seed, p, _train_rng)

@@ -8,9 +8,10 @@ import numpy as np
 from scipy import special
 
 from .._validation import check_matrix
+from .._docs import fill_doc
 from .dataset import (
-    Dataset, _binomial_counts, _check_int, _check_n, _check_points, _check_seed, _finish, _make_test_sampler,
-    _norm_pdf, _train_rng,
+    Dataset, _binomial_counts, _check_int, _check_n, _check_n_seed, _check_points, _check_seed, _finish,
+    _make_test_sampler, _norm_pdf, _train_rng,
 )
 
 
@@ -39,20 +40,14 @@ def _twonorm_p_checked(d, a, X):
     return _twonorm_p(a, X)
 
 
+@fill_doc
 def twonorm(n=200, seed=0, d=20) -> Dataset:
     """Breiman's twonorm: class +1 ~ N(a·1, I), class −1 ~ N(−a·1, I), a = 2/√d (d = 20).
 
     Classes are equally likely (counts ~ Binomial(n, ½)). p(x) = 1/(1 + exp(−2a Σ x_j)); the
     Bayes rule is sign(Σ x_j) with error Φ(−a√d) = Φ(−2) ≈ 0.0228.
 
-    Parameters
-    ----------
-    n : int ≥ 4
-        Number of points.
-    seed : int ≥ 0
-        Seed of the training stream (``test_sample`` draws from an independent one).
-    d : int ≥ 1, default 20
-        Dimension.
+    {breiman_params}
 
     Returns
     -------
@@ -63,8 +58,7 @@ def twonorm(n=200, seed=0, d=20) -> Dataset:
     -----
     Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3); SPEC §2.5.
     """
-    seed = _check_seed(seed)
-    n = _check_n(n, "twonorm")
+    n, seed = _check_n_seed(n, seed, "twonorm")
     return _twonorm_sample(n, seed, dict(d=_check_int(d, "d", minimum=1, maximum=1000)), _train_rng)
 
 
@@ -122,19 +116,13 @@ def _ringnorm_sample(n, seed, p, rng_maker) -> Dataset:
     )
 
 
+@fill_doc
 def ringnorm(n=200, seed=0, d=20) -> Dataset:
     """Breiman's ringnorm: class +1 ~ N(0, 4I), class −1 ~ N(a·1, I), a = 1/√d (d = 20).
 
     Classes equally likely (counts ~ Binomial(n, ½)).
 
-    Parameters
-    ----------
-    n : int ≥ 4
-        Number of points.
-    seed : int ≥ 0
-        Seed of the training stream (``test_sample`` draws from an independent one).
-    d : int ≥ 1, default 20
-        Dimension.
+    {breiman_params}
 
     Returns
     -------
@@ -147,8 +135,7 @@ def ringnorm(n=200, seed=0, d=20) -> Dataset:
     -----
     Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3); SPEC §2.5.
     """
-    seed = _check_seed(seed)
-    n = _check_n(n, "ringnorm")
+    n, seed = _check_n_seed(n, seed, "ringnorm")
     return _ringnorm_sample(n, seed, dict(d=_check_int(d, "d", minimum=2, maximum=1000)), _train_rng)
 
 

@@ -138,6 +138,12 @@ def _check_n(n, name: str, *, minimum: int = 4, why: str = "at least 2 points pe
     raise ValueError(f"n must be an integer ≥ {minimum}; got {n!r}.")
 
 
+def _check_n_seed(n, seed, name: str) -> tuple[int, int]:
+    """(n, seed) of a simulation generator: the seed checked first, then n ≥ 4 (:func:`_check_n`)."""
+    seed = _check_seed(seed)
+    return _check_n(n, name), seed
+
+
 def _check_real(value, name: str, *, lo=-math.inf, hi=math.inf, lo_open=False, hi_open=False) -> float:
     try:
         v = float(value)

@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from .._docs import fill_doc
 from .dataset import Dataset, _check_n, _check_seed, _code_labels, _standardizer, _test_rng, _train_rng
 from .splits import _stratified_subset
 
@@ -113,15 +114,13 @@ def sklearn_dataset(name, n=None, seed=0, standardize=True, keep_classes=None) -
     )
 
 
+@fill_doc
 def breast_cancer(n=None, seed=0, standardize=True) -> Dataset:
     """Wisconsin breast cancer (569 × 30; malignant −1, benign +1). See :func:`sklearn_dataset`.
 
     Parameters
     ----------
-    n : int or None
-        None: all rows; otherwise a stratified subset (the rest is ``test_sample``).
-    seed : int ≥ 0
-    standardize : bool, default True
+    {real_n_seed}
 
     Returns
     -------
@@ -130,35 +129,19 @@ def breast_cancer(n=None, seed=0, standardize=True) -> Dataset:
     return sklearn_dataset("breast_cancer", n=n, seed=seed, standardize=standardize)
 
 
+@fill_doc
 def iris(n=None, seed=0, standardize=True, keep_classes=None) -> Dataset:
     """Fisher's iris (150 × 4, 3 classes; two with ``keep_classes``). See :func:`sklearn_dataset`.
 
-    Parameters
-    ----------
-    n : int or None
-    seed : int ≥ 0
-    standardize : bool, default True
-    keep_classes : sequence of two class names, optional
-
-    Returns
-    -------
-    Dataset
+    {real_params}
     """
     return sklearn_dataset("iris", n=n, seed=seed, standardize=standardize, keep_classes=keep_classes)
 
 
+@fill_doc
 def wine(n=None, seed=0, standardize=True, keep_classes=None) -> Dataset:
     """UCI wine (178 × 13, 3 classes; two with ``keep_classes``). See :func:`sklearn_dataset`.
 
-    Parameters
-    ----------
-    n : int or None
-    seed : int ≥ 0
-    standardize : bool, default True
-    keep_classes : sequence of two class names, optional
-
-    Returns
-    -------
-    Dataset
+    {real_params}
     """
     return sklearn_dataset("wine", n=n, seed=seed, standardize=standardize, keep_classes=keep_classes)

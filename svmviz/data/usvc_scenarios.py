@@ -5,8 +5,9 @@ import functools
 
 import numpy as np
 
+from .._docs import fill_doc
 from .dataset import (
-    Dataset, _binomial_counts, _check_n, _check_points, _check_seed, _finish, _make_test_sampler, _norm_cdf, _norm_pdf,
+    Dataset, _binomial_counts, _check_n_seed, _check_points, _finish, _make_test_sampler, _norm_cdf, _norm_pdf,
     _train_rng, _unif_cdf, _unif_pdf,
 )
 
@@ -114,6 +115,7 @@ def _usvc_sample(n, seed, p, rng_maker, s) -> Dataset:
     )
 
 
+@fill_doc
 def usvc_A(n=500, seed=0) -> Dataset:
     """Scenario A of the unbiased-SVC paper, one-dimensional (Navia-Vázquez et al. 2004, eq. 28).
 
@@ -121,49 +123,29 @@ def usvc_A(n=500, seed=0) -> Dataset:
     f(x|−1) = U(0, 0.5), P(−1) = 1/3; class counts ~ Binomial(n, P(+1)) (redrawn in the rare case
     a class gets fewer than 2 points).
 
-    Parameters
-    ----------
-    n : int ≥ 4
-        Number of points.
-    seed : int ≥ 0
-        Seed of the training stream (``test_sample`` draws from an independent one).
-
-    Returns
-    -------
-    Dataset
-        X (n, 1), y ±1, exact ``p_true``; ``bayes_error`` by quadrature of min_c P(c) f(x|c).
+    {usvc_params}
+        (``bayes_error`` by quadrature of min_c P(c) f(x|c)).
 
     Notes
     -----
     Navia-Vázquez et al. 2004, eq. 28; SPEC §2.3.
     """
-    seed = _check_seed(seed)
-    n = _check_n(n, "usvc_A")
+    n, seed = _check_n_seed(n, seed, "usvc_A")
     return _usvc_sample(n, seed, {}, _train_rng, "A")
 
 
+@fill_doc
 def usvc_B(n=500, seed=0) -> Dataset:
     """Scenario B of the unbiased-SVC paper, one-dimensional (Navia-Vázquez et al. 2004, eq. 29).
 
     f(x|+1) = (1/1.4) U(0.7, 0.95) + (0.4/1.4) N(0.25, 0.02), P(+1) = 0.7; f(x|−1) = U(0, 0.5),
     P(−1) = 0.3; class counts ~ Binomial(n, P(+1)).
 
-    Parameters
-    ----------
-    n : int ≥ 4
-        Number of points.
-    seed : int ≥ 0
-        Seed of the training stream (``test_sample`` draws from an independent one).
-
-    Returns
-    -------
-    Dataset
-        X (n, 1), y ±1, exact ``p_true`` and Bayes error.
+    {usvc_params}
 
     Notes
     -----
     Navia-Vázquez et al. 2004, eq. 29; SPEC §2.3.
     """
-    seed = _check_seed(seed)
-    n = _check_n(n, "usvc_B")
+    n, seed = _check_n_seed(n, seed, "usvc_B")
     return _usvc_sample(n, seed, {}, _train_rng, "B")

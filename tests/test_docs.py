@@ -1,0 +1,141 @@
+"""Docstrings (issue 16): the shared numpydoc texts of svmviz._docs are filled into every public
+docstring, and every public docstring's numpydoc sections parse.
+
+No numpydoc package here: the section rules checked are numpydoc's own (``docscrape``): a section is
+a known name underlined by at least as many dashes, each at most once; a Parameters-like section
+lists entries ``name : type`` (or ``name1, name2 : type``, ``*args``, ``**kwargs``) at its base
+indentation, descriptions indented below.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import pathlib
+import pkgutil
+import re
+
+import pytest
+
+import svmviz
+from svmviz import _docs
+
+SECTIONS = {"Parameters", "Returns", "Yields", "Receives", "Other Parameters", "Raises", "Warns", "Warnings",
+            "See Also", "Notes", "References", "Examples", "Attributes", "Methods"}
+ENTRY_SECTIONS = {"Parameters", "Other Parameters", "Attributes", "Receives"}
+ENTRY = re.compile(r"^\*{0,2}[A-Za-z_]\w*(\s*,\s*\*{0,2}[A-Za-z_]\w*)*(\s*:.*)?$")
+PLACEHOLDER = re.compile(r"^[ \t]*\{[A-Za-z_]\w*\}[ \t]*$", re.M)
+ROOT = pathlib.Path(svmviz.__file__).parent
+
+
+def _modules():
+    """The library's modules: not ``svmviz.__main__`` (importing it starts the app) nor ``svmviz.ui``
+    (the Streamlit layer, no public API; its ``_entry`` script starts the app too)."""
+    names = ["svmviz"]
+    for info in pkgutil.walk_packages(svmviz.__path__, "svmviz.", onerror=lambda name: None):
+        if info.name.endswith(".__main__") or info.name == "svmviz.ui" or info.name.startswith("svmviz.ui."):
+            continue
+        names.append(info.name)
+    # public modules first: a private part (``_ivm_paths``) is imported by its public module (``ivm``)
+    return sorted(names, key=lambda n: any(part.startswith("_") for part in n.split(".")))
+
+
+def _public_docstrings():
+    """(qualified name, docstring) of every public function, class and method of the package."""
+    seen, out = set(), []
+    for modname in _modules():
+        mod = importlib.import_module(modname)
+        if mod.__doc__ and not any(part.startswith("_") for part in modname.split(".")):
+            out.append((modname, mod.__doc__))  # (a private module's docstring is not public)
+        for name, obj in vars(mod).items():
+            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            if not (getattr(obj, "__module__", "") or "").startswith("svmviz") or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            qual = f"{obj.__module__}.{obj.__qualname__}"
+            if obj.__doc__:
+                out.append((qual, obj.__doc__))
+            if inspect.isclass(obj):
+                for mname, meth in vars(obj).items():
+                    fn = getattr(meth, "__func__", meth)
+                    if mname.startswith("_") or not inspect.isfunction(fn) or not fn.__doc__:
+                        continue
+                    out.append((f"{qual}.{mname}", fn.__doc__))
+    return out
+
+
+DOCSTRINGS = _public_docstrings()
+
+
+def _section_problems(doc: str) -> list[str]:
+    lines = inspect.cleandoc(doc).splitlines()
+    problems, seen, current, base = [], set(), None, None
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if stripped and set(stripped) == {"-"} and len(stripped) >= 3:
+            prev = lines[i - 1].strip() if i else ""
+            if prev not in SECTIONS:
+                problems.append(f"underline below {prev!r}, not a numpydoc section")
+            elif len(stripped) < len(prev):
+                problems.append(f"section {prev!r}: underline shorter than the name")
+            continue
+        if stripped in SECTIONS and nxt and set(nxt) == {"-"}:
+            if stripped in seen:
+                problems.append(f"section {stripped!r} twice")
+            seen.add(stripped)
+            current, base = stripped, len(line) - len(line.lstrip())
+            continue
+        if current in ENTRY_SECTIONS and stripped and len(line) - len(line.lstrip()) == base:
+            if not ENTRY.match(stripped):
+                problems.append(f"{current}: {stripped!r} is not an entry 'name : type'")
+    return problems
+
+
+def test_the_package_has_public_docstrings_to_check():
+    assert len(DOCSTRINGS) > 300
+    names = {q for q, _ in DOCSTRINGS}
+    assert {"svmviz.losses.hinge", "svmviz.svm.SVMClassifier.fit", "svmviz.criteria.gacv"} <= names
+
+
+def test_no_public_docstring_keeps_a_placeholder():
+    left = [q for q, doc in DOCSTRINGS if PLACEHOLDER.search(doc)]
+    assert not left, f"unfilled {{name}} lines (decorate with svmviz._docs.fill_doc): {left}"
+
+
+def test_numpydoc_sections_parse():
+    bad = {q: p for q, doc in DOCSTRINGS if (p := _section_problems(doc))}
+    assert not bad, bad
+
+
+def test_filled_docstrings_read_fully():
+    from svmviz import criteria, losses
+    from svmviz.svm import SVMClassifier
+
+    doc = losses.sigmoid.__doc__
+    assert "tau : array_like of any shape" in doc and "a : float > 0, default 1.0" in doc
+    assert "Bradley, Mangasarian & Street" in doc and "{" not in doc.replace("e^{aτ}", "")
+    # the filled lines take the indentation of the placeholder, so the sections parse as written
+    assert "\n        X : array-like of shape (n, d)\n            Training points" in SVMClassifier.fit.__doc__
+    assert "K_diag : float or array_like of shape (n,), default 1.0" in criteria.gacv.__doc__
+    assert SVMClassifier.predict.__doc__.lstrip().startswith("Class labels")
+    assert "Parameters" in (inspect.getdoc(losses.hinge) or "")
+
+
+def test_fill_fills_whole_lines_only_and_refuses_unknown_names():
+    doc = 'Title v_{ε+,ε−} in {"rbf", "poly"}.\n\n    Parameters\n    ----------\n    {tau}\n'
+    out = _docs.fill(doc)
+    assert out.startswith('Title v_{ε+,ε−} in {"rbf", "poly"}.')  # braces inside a line stay
+    assert "\n    tau : array_like of any shape\n        Margins" in out
+    with pytest.raises(KeyError, match="no_such_text"):
+        _docs.fill("x\n    {no_such_text}\n")
+    assert _docs.fill(None) is None  # python -OO
+    assert _docs.fill("{tau} inline") == "{tau} inline"
+
+
+def test_every_shared_text_is_used():
+    """Each text of _docs.DOCS is written once and used somewhere (in a docstring or another text)."""
+    used = set()
+    for path in ROOT.rglob("*.py"):
+        used |= set(re.findall(r"^[ \t]*\{([A-Za-z_]\w*)\}[ \t]*$", path.read_text(encoding="utf-8"), re.M))
+    assert set(_docs.DOCS) - used == set()
