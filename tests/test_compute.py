@@ -150,7 +150,7 @@ def test_results_are_bounded_by_count_and_bytes(monkeypatch):
     for i in range(5):
         store.put(f"a:{i}", "a", compute._Entry(i, (), 10), max_entries=3)
     assert [k for k in store.data] == ["a:2", "a:3", "a:4"]
-    monkeypatch.setattr(compute, "MAX_CACHE_BYTES", 100)
+    store.max_bytes = 100  # (compute.MAX_CACHE_BYTES by default)
     store.put("b:0", "b", compute._Entry(np.zeros(8), (), 64), max_entries=10)
     store.put("b:1", "b", compute._Entry(np.zeros(8), (), 64), max_entries=10)
     assert "b:1" in store.data and "b:0" not in store.data and store.bytes <= 100
