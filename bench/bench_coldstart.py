@@ -10,6 +10,10 @@ Scenarios, per page (each cold one with its own empty ``NUMBA_CACHE_DIR`` and a 
 * ``warm``         the cache filled, a fresh server: first chart, then a warm interaction (the
                    sidebar's Seed + 1: new data, every computation of the default view redone).
 
+The server logs and, for the scenarios with the warm-up, its timeline (``<page>-<scenario>.warmup``:
+tasks started, computations each worker finished, pauses, waits) are kept in a folder named at the
+end. Runs unattended; the last lines are a Markdown table.
+
 "First chart" = the first Plotly chart drawn after navigating to the page; "settled" = the page's
 script finished (nothing changes for 1.5 s). Times in seconds from the click / navigation.
 
@@ -51,9 +55,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _server(cache: str, warmup: bool, log):
+def _server(cache: str, warmup: bool, log, timeline: str | None = None):
     port = _free_port()
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SVMVIZ_WARMUP": "1" if warmup else "0"}
+    if timeline:
+        env["SVMVIZ_WARMUP_LOG"] = timeline  # the warm-up's timeline (svmviz/ui/warmup.py)
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                              "--server.port", str(port), "--browser.gatherUsageStats", "false",
                              "--server.fileWatcherType", "none"], cwd=ROOT, env=env, stdout=log,
@@ -106,11 +112,13 @@ def _first_chart(page, t0: float, limit: float = 900.0) -> float:
     raise RuntimeError("no chart")
 
 
-def visit(browser, url: str, url_path: str, read: float, interact: bool) -> dict:
+def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat: int = 1) -> dict:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
+        t_home = time.time()
         page.goto(url + "/")
         page.get_by_role("heading", name="svmviz").wait_for(timeout=120_000)
+        t_home = time.time() - t_home
         if read:
             page.wait_for_timeout(read * 1000)
         link = page.locator('[data-testid="stSidebarNav"] a[href$="/' + url_path + '"]').first
@@ -118,21 +126,25 @@ def visit(browser, url: str, url_path: str, read: float, interact: bool) -> dict
         t0 = page.evaluate("() => performance.now()")
         link.click()
         first = _first_chart(page, t0)
-        out = {"first_chart": first, "settled": _settled(page, t0)}
+        out = {"first_chart": first, "settled": _settled(page, t0), "home": t_home}
         if interact:
             step_up = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
-            if step_up.count():
+            times = []
+            for _ in range(repeat if step_up.count() else 0):  # the median of ``repeat`` Seed + 1
                 page.evaluate(OBSERVE)
                 t1 = page.evaluate("() => performance.now()")
                 step_up.click()
                 page.wait_for_timeout(200)
-                out["interaction"] = _settled(page, t1, quiet=1.0)
+                times.append(_settled(page, t1, quiet=1.0))
+            if times:
+                out["interaction"] = sorted(times)[len(times) // 2]
+                out["interactions"] = times
         return out
     finally:
         page.close()
 
 
-def run(pages, scenarios, read: float) -> list[dict]:
+def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: int = 1) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
     from svmviz.ui.frame import PAGES
@@ -140,35 +152,39 @@ def run(pages, scenarios, read: float) -> list[dict]:
     specs = [p for p in PAGES if not pages or p.module in pages]
     rows = []
     logdir = tempfile.mkdtemp(prefix="svmviz-coldstart-")
-    warm_cache = tempfile.mkdtemp(prefix="svmviz-warm-cache-")
+    own_cache = warm_cache is None
+    warm_cache = warm_cache or tempfile.mkdtemp(prefix="svmviz-warm-cache-")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        if "warm" in scenarios:  # fill the warm cache once: python -m svmviz.ui.warmup
+        if "warm" in scenarios and own_cache:  # fill the warm cache once: python -m svmviz.ui.warmup
             subprocess.run([sys.executable, "-m", "svmviz.ui.warmup"], cwd=ROOT, check=True,
                            env={**os.environ, "NUMBA_CACHE_DIR": warm_cache}, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
         for spec in specs:
             for sc in scenarios:
                 cache = warm_cache if sc == "warm" else tempfile.mkdtemp(prefix="svmviz-cold-cache-")
+                timeline = os.path.join(logdir, f"{spec.module}-{sc}.warmup")
                 with open(os.path.join(logdir, f"{spec.module}-{sc}.log"), "w") as log:
                     t_start = time.time()
-                    proc, url = _server(cache, warmup=sc != "cold-none", log=log)
+                    proc, url = _server(cache, warmup=sc != "cold-none", log=log, timeline=timeline)
                     try:
                         res = visit(browser, url, spec.url_path, read if sc == "cold-read" else 0.0,
-                                    interact=sc == "warm")
+                                    interact=sc == "warm", repeat=repeat)
                     finally:
                         _stop(proc)
                 res.update(page=spec.module, scenario=sc, load=os.getloadavg()[0],
                            since_server_start=time.time() - t_start)
                 rows.append(res)
                 print(f"{spec.module:8s} {sc:10s} first chart {res['first_chart']:6.1f} s  settled "
-                      f"{res['settled']:6.1f} s" + (f"  interaction {res['interaction']:5.2f} s"
+                      f"{res['settled']:6.1f} s" + (f"  interaction {res['interaction']:5.2f} s "
+                                                   f"{[round(t, 2) for t in res['interactions']]}"
                                                    if "interaction" in res else "")
-                      + f"  (load {res['load']:.1f})", flush=True)
+                      + f"  (home page {res['home']:.1f} s, load {res['load']:.1f})", flush=True)
                 if sc != "warm":
                     shutil.rmtree(cache, ignore_errors=True)
         browser.close()
-    shutil.rmtree(warm_cache, ignore_errors=True)
+    if own_cache:
+        shutil.rmtree(warm_cache, ignore_errors=True)
     print(f"server logs: {logdir}")
     return rows
 
@@ -178,9 +194,12 @@ def main():
     ap.add_argument("--pages", nargs="*", default=[], help="page modules (tuning, losses, path, usvc, ivm, …)")
     ap.add_argument("--scenarios", nargs="*", default=["cold-none", "cold-now", "cold-read", "warm"])
     ap.add_argument("--read", type=float, default=30.0, help="seconds on the home page in cold-read")
+    ap.add_argument("--warm-cache", default=None,
+                    help="use this (already filled) numba cache for the warm rows instead of filling a new one")
+    ap.add_argument("--repeat", type=int, default=1, help="Seed + 1 interactions per warm row (the median is shown)")
     args = ap.parse_args()
     print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
-    rows = run(args.pages, args.scenarios, args.read)
+    rows = run(args.pages, args.scenarios, args.read, args.warm_cache, args.repeat)
     print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction | load |")
     print("|---" * (len(args.scenarios) + 3) + "|")
     for page in dict.fromkeys(r["page"] for r in rows):

@@ -77,6 +77,8 @@ PAGES = [
                       "CV?"), lecture=7),
 ]
 
+_MODULES = {spec.url_path: spec.module for spec in PAGES}  # URL path → svmviz.ui.<module>
+
 ENTRY_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_entry.py")
 """The script the installed ``svmviz`` command hands to ``streamlit run``."""
 
@@ -155,7 +157,12 @@ def run_app(root: str | None = None) -> None:
             page = st.Page(_page_function(spec), title=spec.title, icon=spec.icon, url_path=spec.url_path)
         pages[spec.url_path] = page
     st.session_state[_PAGE_OBJECTS_KEY] = pages
-    st.navigation(list(pages.values())).run()
+    chosen = st.navigation(list(pages.values()))
+    from svmviz.ui import warmup
+
+    # while a visitor's page runs, the background warm-up compiles only for that page (if at all)
+    with warmup.visit(_MODULES.get(chosen.url_path)):
+        chosen.run()
     from svmviz.ui import charts
 
     charts.format_selector()  # the camera's export format, below the page's own sidebar controls

@@ -8,11 +8,24 @@ are compiled and written to numba's on-disk cache, with no second list of calls 
 with the pages. The server process then loads them from the cache (milliseconds).
 
 Order: the pages' first charts first (Tuning criteria, the ν-path without LOO, the Loss page…),
-the slower extras after (LOO along the path, the Tuning page's exact LOO). A computation of the
-server that a running warm-up task is compiling for waits for it (one compilation, not two on the
-same two cores); one whose task has not started yet takes the task off the queue and compiles
-itself, right away (:func:`wait_for`). When every task has run, a stamp in the cache folder
-(numba, Python, the CPU and the package's source) skips the warm-up at the next start.
+the slower extras after (LOO along the path, the Tuning page's exact LOO).
+
+The visitor comes first (two cores, three processes):
+
+- **While a visitor's page runs** (:func:`visit`, the frame wraps every page's script run), the
+  workers busy with other pages' tasks are paused (SIGSTOP) and resumed when the script has run;
+  an idle worker starts only tasks of the visited page (it compiles what the page needs next — LOO
+  along the path while the server draws the path) — never another page's.
+- **A computation of the server** (:func:`foreground` and :func:`wait_for`, called by the
+  cached-compute helper's job) that a running task compiles for waits for that task's *same
+  computation* — each worker reports every computation it has finished (the kernels are then in
+  the on-disk cache) — not for the task's whole page: the first chart is drawn while the worker
+  compiles the rest of the page. One whose task has not started yet takes the task off the queue
+  and compiles itself, right away. (One compilation, not two on the same two cores.)
+
+When every task has run, a stamp in the cache folder (numba, Python, the CPU and the package's
+source) skips the warm-up at the next start. The warm-up starts with the frame's first run — the
+first visitor's home page; Streamlit runs no app code before a browser connects.
 
 Run by the frame (:func:`svmviz.ui.frame.run_app`) once per server process; ``SVMVIZ_WARMUP=0``
 turns it off. ``python -m svmviz.ui.warmup`` runs every task in this process (a one-off warm-up,
@@ -21,6 +34,8 @@ e.g. after ``pip install``) and prints what each took.
 from __future__ import annotations
 
 import collections
+import contextlib
+import itertools
 import hashlib
 import json
 import os
@@ -87,18 +102,30 @@ def run_task(task: Task) -> tuple[float, int]:
     return time.perf_counter() - t0, count[0]
 
 
+_IN_WORKER: dict = {}  # in a worker process: {"label": the task running, "lock": for stdout}
+
+
+def _worker_say(msg: dict) -> None:
+    with _IN_WORKER["lock"]:
+        print(json.dumps(msg), flush=True)
+
+
 def _worker_loop() -> None:
-    """``python -m svmviz.ui.warmup --worker``: run the tasks named on stdin, one per line, answer on stdout."""
+    """``python -m svmviz.ui.warmup --worker``: run the tasks named on stdin, one per line, answer on
+    stdout: a line ``{"label", "step": name}`` after each computation ``name`` the page has finished
+    (:func:`foreground`, in the worker), then ``{"label", "ok", …}`` when the page has run."""
     by_label = {t.label: t for t in TASKS}
+    _IN_WORKER["lock"] = threading.Lock()
     for line in sys.stdin:
         label = line.strip()
         if not label:
             continue
+        _IN_WORKER["label"] = label
         try:
             seconds, compiled = run_task(by_label[label])
-            print(json.dumps({"label": label, "ok": True, "seconds": seconds, "compiled": compiled}), flush=True)
+            _worker_say({"label": label, "ok": True, "seconds": seconds, "compiled": compiled})
         except Exception as exc:  # noqa: BLE001 — reported to the server, which goes on
-            print(json.dumps({"label": label, "ok": False, "error": str(exc)[:500]}), flush=True)
+            _worker_say({"label": label, "ok": False, "error": str(exc)[:500]})
 
 
 # ------------------------------------------------------------------ the stamp
@@ -136,11 +163,14 @@ def _die_with_parent() -> None:
 
 # ------------------------------------------------------------------ the coordinator (server process)
 class _Warmup:
-    def __init__(self, tasks=TASKS, workers: int = WORKERS):
+    def __init__(self, tasks=TASKS, workers: int = WORKERS, command: list | None = None):
+        self.command = command or [sys.executable, "-m", "svmviz.ui.warmup", "--worker"]  # a worker process
         self.lock = threading.Lock()
+        self.cv = threading.Condition(self.lock)  # notified on every change of state, steps, visits
         self.queue = collections.deque(tasks)
         self.state = {t.label: "queued" for t in tasks}
         self.done = {t.label: threading.Event() for t in tasks}
+        self.steps: dict[str, set] = {t.label: set() for t in tasks}  # computations each task finished
         self.tasks = {t.label: t for t in tasks}
         self.report: dict[str, dict] = {}
         self.workers = workers
@@ -148,42 +178,68 @@ class _Warmup:
         self.procs: list[subprocess.Popen] = []
         self.all_ran_in_workers = True
         self.current: dict[int, tuple] = {}  # worker → (label, process) of the task it runs
-        self.fg_count = 0                     # server computations running now (see foreground)
-        self.fg_keep: set[str] = set()        # tasks they wait for: their workers keep running
-        self.fg_idle = threading.Event()
-        self.fg_idle.set()
+        self.fg: dict[int, set] = {}          # foreground token → labels of the tasks it may wait for
         self.paused: set[int] = set()         # pids stopped with SIGSTOP
+        self.log: list[tuple] = []            # (seconds, what, label or name): the timeline (bench, tests)
+
+    def _note(self, what: str, label: str) -> None:
+        entry = (round(time.monotonic() - self.started, 3), what, label)
+        self.log.append(entry)
+        path = os.environ.get("SVMVIZ_WARMUP_LOG")  # bench/bench_coldstart.py: the timeline per server
+        if path:
+            try:
+                with open(path, "a") as f:
+                    f.write(f"{time.time():.3f} {entry[0]:8.3f} {what} {label}\n")
+            except OSError:
+                pass
 
     def start(self) -> None:
         for i in range(self.workers):
             threading.Thread(target=self._feed, args=(i,), name=f"svmviz-warmup-{i}", daemon=True).start()
 
+    # -- which task next ------------------------------------------------------------------------
+    def _startable(self) -> Task | None:
+        """With the lock held: the next queued task a free worker may start — while a visitor's page
+        runs only one of that page's (its computations to come), else the first queued."""
+        keep = set().union(*self.fg.values()) if self.fg else None
+        for t in self.queue:
+            if self.state[t.label] == "queued" and (keep is None or t.label in keep):
+                return t
+        return None
+
     def _next(self) -> Task | None:
-        with self.lock:
-            while self.queue:
-                t = self.queue.popleft()
-                if self.state[t.label] == "queued":
+        """Block until a task may start; None when none is left."""
+        with self.cv:
+            while True:
+                while self.queue and self.state[self.queue[0].label] != "queued":
+                    self.queue.popleft()
+                if not self.queue:
+                    return None
+                t = self._startable()
+                if t is not None:
+                    self.queue.remove(t)
                     self.state[t.label] = "running"
+                    self._note("start", t.label)
                     return t
-            return None
+                self.cv.wait(1.0)
 
     def _feed(self, i: int) -> None:
         proc = None
         try:
             while True:
-                self.fg_idle.wait()  # no new task while the server computes for a visitor
                 task = self._next()
                 if task is None:
                     break
                 if proc is None:
                     proc = subprocess.Popen(
-                        [sys.executable, "-m", "svmviz.ui.warmup", "--worker"], stdin=subprocess.PIPE,
+                        self.command, stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
                         env={**os.environ, "SVMVIZ_WARMUP": "0"}, preexec_fn=_die_with_parent)
                     with self.lock:
                         self.procs.append(proc)
-                with self.lock:
+                with self.cv:
                     self.current[i] = (task.label, proc)
+                    self._pause_others()  # a visitor's page may have come meanwhile
                 proc.stdin.write(task.label + "\n")
                 proc.stdin.flush()
                 rep = None
@@ -196,15 +252,24 @@ class _Warmup:
                         got = json.loads(line)
                     except ValueError:
                         continue
-                    if isinstance(got, dict) and got.get("label") == task.label:
+                    if not isinstance(got, dict) or got.get("label") != task.label:
+                        continue
+                    if "step" in got:
+                        with self.cv:
+                            self.steps[task.label].add(str(got["step"]))
+                            self._note("step " + str(got["step"]), task.label)
+                            self.cv.notify_all()
+                    else:
                         rep = got
                 rep["at"] = time.monotonic() - self.started
-                with self.lock:
+                with self.cv:
                     self.current.pop(i, None)
                     self.report[task.label] = rep
                     self.state[task.label] = "done" if rep.get("ok") else "failed"
+                    self._note("done" if rep.get("ok") else "failed", task.label)
                     if not rep.get("ok"):
                         self.all_ran_in_workers = False
+                    self.cv.notify_all()
                 self.done[task.label].set()
                 if not line:
                     break
@@ -230,94 +295,148 @@ class _Warmup:
                 except OSError:
                     pass
 
+    # -- the server's computations --------------------------------------------------------------
+    def _tasks_of(self, name: str) -> list[Task]:
+        return [t for t in self.tasks.values() if any(name.startswith(p) for p in t.names)]
+
     def wait_for(self, name: str, timeout: float, report: Callable[[str], None] | None = None) -> float:
-        """Before a computation ``name`` runs in this process: wait for the warm-up tasks compiling
-        for it that are running; take those not started off the queue (this process compiles what it
-        needs now). Returns the seconds waited."""
+        """Before a computation ``name`` runs in this process: wait while a running warm-up task
+        compiles for it — until that task has finished the same computation (its kernels are in the
+        on-disk cache) or has ended; take the tasks not started off the queue (this process compiles
+        what it needs now). Returns the seconds waited."""
         t0 = time.monotonic()
-        mine = [t for t in self.tasks.values() if any(name.startswith(p) for p in t.names)]
-        running = []
-        with self.lock:
-            for t in mine:
-                if self.state[t.label] == "queued":
-                    self.state[t.label] = "skipped"
-                    self.all_ran_in_workers = False
-                    self.done[t.label].set()
-                elif self.state[t.label] == "running":
-                    running.append(t)
-        for t in running:
-            if report is not None:
-                report("compiling the numerical kernels in the background (first start after an install only)")
-            self.done[t.label].wait(max(0.0, timeout - (time.monotonic() - t0)))
+        deadline = t0 + timeout
+        mine = self._tasks_of(name)
+        with self.cv:
+            self._take_over(name)
+            said = False
+            while True:
+                running = [t for t in mine if self.state[t.label] == "running" and name not in self.steps[t.label]]
+                left = deadline - time.monotonic()
+                if not running or left <= 0:
+                    break
+                if report is not None and not said:
+                    said = True
+                    report("compiling the numerical kernels in the background (first start after an install only)")
+                self.cv.wait(min(left, 1.0))
+            if said:
+                self._note(f"waited {time.monotonic() - t0:.2f} s", name)
         return time.monotonic() - t0
 
-    def foreground(self, name: str):
-        """Context of a server computation ``name`` (run for a visitor): the workers compiling for
-        other pages are paused (SIGSTOP) and start no new task until it ends, so that the visitor's
-        page gets the CPU — its own running warm-up task, if any, goes on."""
-        import contextlib
+    def _take_over(self, name: str) -> None:
+        """With the lock held: the queued tasks compiling for ``name`` are dropped (this process
+        compiles it now)."""
+        for t in self._tasks_of(name):
+            if self.state[t.label] == "queued":
+                self.state[t.label] = "skipped"
+                self.all_ran_in_workers = False
+                self._note("taken over by " + name, t.label)
+                self.done[t.label].set()
+
+    def _enter(self, keep: set, take_over: str | None = None) -> int:
+        with self.cv:
+            if take_over is not None:
+                self._take_over(take_over)
+            token = next(_TOKENS)
+            self.fg[token] = set(keep)
+            self._note("foreground", ",".join(sorted(keep)) or "-")
+            self._pause_others()
+            self.cv.notify_all()
+            return token
+
+    def _leave(self, token: int) -> None:
         import signal
 
+        with self.cv:
+            self.fg.pop(token, None)
+            self._note("foreground ends", str(len(self.fg)))
+            if not self.fg:
+                for pid in list(self.paused):
+                    try:
+                        os.kill(pid, signal.SIGCONT)
+                    except OSError:
+                        pass
+                    self._note("resume", str(pid))
+                self.paused.clear()
+            else:
+                self._pause_others()
+            self.cv.notify_all()
+
+    def _context(self, keep: set, take_over: str | None = None):
         @contextlib.contextmanager
         def cm():
-            mine = {t.label for t in self.tasks.values() if any(name.startswith(p) for p in t.names)}
-            with self.lock:
-                self.fg_count += 1
-                self.fg_keep |= mine
-                self.fg_idle.clear()
-                self._pause_others(signal)
+            token = self._enter(keep, take_over)
             try:
                 yield
             finally:
-                with self.lock:
-                    self.fg_count -= 1
-                    if self.fg_count <= 0:
-                        self.fg_count = 0
-                        self.fg_keep.clear()
-                        for pid in list(self.paused):
-                            try:
-                                os.kill(pid, signal.SIGCONT)
-                            except OSError:
-                                pass
-                        self.paused.clear()
-                        self.fg_idle.set()
+                self._leave(token)
 
         return cm()
 
-    def _pause_others(self, signal) -> None:
-        """Pause the workers running a task nobody waits for; let those that are waited for run."""
+    def foreground(self, name: str):
+        """Context of a server computation ``name`` (run for a visitor): the workers compiling for
+        other pages are paused (SIGSTOP) and start no task of another page until it ends, so that the
+        visitor's page gets the CPU — its own running warm-up task, if any, goes on."""
+        return self._context({t.label for t in self._tasks_of(name)}, take_over=name)
+
+    def visit(self, module: str):
+        """Context of a visitor's run of the page ``svmviz.ui.<module>``: as :meth:`foreground`, for
+        every task of that page (a page's script also compiles outside its cached computations, and
+        draws while the workers would compete for the two cores)."""
+        return self._context({t.label for t in self.tasks.values() if t.module == module})
+
+    @property
+    def fg_idle(self) -> threading.Event:
+        """Set while no foreground context is open (tests)."""
+        e = threading.Event()
+        if not self.fg:
+            e.set()
+        return e
+
+    def _pause_others(self) -> None:
+        """With the lock held: pause the workers running a task no open context may wait for; let
+        those that are waited for run. Nothing is paused when no context is open."""
+        import signal
+
+        if not self.fg:
+            return
+        keep = set().union(*self.fg.values())
         for label, proc in self.current.values():
             if proc.poll() is not None:
                 continue
             try:
-                if label in self.fg_keep and proc.pid in self.paused:
+                if label in keep and proc.pid in self.paused:
                     os.kill(proc.pid, signal.SIGCONT)
                     self.paused.discard(proc.pid)
-                elif label not in self.fg_keep and proc.pid not in self.paused:
+                    self._note("resume", label)
+                elif label not in keep and proc.pid not in self.paused:
                     os.kill(proc.pid, signal.SIGSTOP)
                     self.paused.add(proc.pid)
+                    self._note("pause", label)
             except OSError:
                 pass
 
     def stop(self) -> None:
         """End the worker processes and drop what is queued (server shutdown)."""
-        with self.lock:
+        with self.cv:
             for label, st in self.state.items():
                 if st == "queued":
                     self.state[label] = "skipped"
                     self.done[label].set()
             self.queue.clear()
             procs = list(self.procs)
+            self.cv.notify_all()
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
 
     def status(self) -> dict:
         with self.lock:
-            return {"state": dict(self.state), "report": dict(self.report)}
+            return {"state": dict(self.state), "report": dict(self.report), "log": list(self.log)}
 
 
 _WARMUP: _Warmup | None = None
+_TOKENS = itertools.count()
 _START_LOCK = threading.Lock()
 
 
@@ -366,11 +485,30 @@ def wait_for(name: str, timeout: float = 600.0, report: Callable[[str], None] | 
 
 
 def foreground(name: str):
-    """See :meth:`_Warmup.foreground`; does nothing when no warm-up runs in this process."""
-    import contextlib
-
+    """See :meth:`_Warmup.foreground`; does nothing when no warm-up runs in this process. In a
+    warm-up worker: reports the computation ``name`` finished when the context ends (the server's
+    same computation then stops waiting, :meth:`_Warmup.wait_for`)."""
     w = _WARMUP
-    return contextlib.nullcontext() if w is None else w.foreground(name)
+    if w is not None:
+        return w.foreground(name)
+    if "label" in _IN_WORKER:
+        return _step(name)
+    return contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _step(name: str):
+    try:
+        yield
+    finally:
+        _worker_say({"label": _IN_WORKER["label"], "step": name})
+
+
+def visit(module: str | None):
+    """See :meth:`_Warmup.visit`: around a visitor's run of the page ``svmviz.ui.<module>`` (None: the
+    home page, which pauses nothing). Does nothing when no warm-up runs in this process."""
+    w = _WARMUP
+    return contextlib.nullcontext() if w is None or module is None else w.visit(module)
 
 
 def status() -> dict | None:
@@ -381,7 +519,11 @@ def status() -> dict | None:
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--worker"]:
-        _worker_loop()
+        # run as ``python -m``, this file is ``__main__``: the pages' jobs report through the module
+        # they import (its ``_IN_WORKER``), so the loop must run there
+        from svmviz.ui import warmup as module
+
+        module._worker_loop()
         return 0
     total = 0.0
     for task in TASKS:
