@@ -24,8 +24,8 @@ FONT = dict(family="Inter, Helvetica, Arial, sans-serif", size=13)
 def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle: str | None = None,
                 height: int = 450, legend: bool = True) -> go.Figure:
     """Give ``fig`` the svmviz look: title, axis titles, white template, legend on top."""
+    _white_template(fig)
     fig.update_layout(
-        template="plotly_white",
         title=dict(text=title, x=0.0, xanchor="left"),
         font=FONT,
         height=height,
@@ -41,6 +41,21 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
     if legend and _has_subplot_titles(fig):
         legend_below(fig)  # a legend on top would sit on the subplot titles
     return fig
+
+
+def _white_template(fig: go.Figure) -> None:
+    """``fig.layout.template = "plotly_white"`` without plotly validating and copying the whole
+    template again (≈ 13 ms a figure, the largest part of building a page's figures on a warm
+    rerun): plotly's own way for its default template (``BaseFigure._initialize_layout_template``);
+    the figure's JSON is the same."""
+    import plotly.io as pio
+
+    lay = fig.layout
+    try:
+        lay._validate = False
+        lay.template = pio.templates["plotly_white"]
+    finally:
+        lay._validate = True
 
 
 def _has_subplot_titles(fig: go.Figure) -> bool:

@@ -25,9 +25,11 @@ action: the first history push after a click or key press is kept, later pushes 
 """
 from __future__ import annotations
 
+import collections
 import functools
 import io
 import math
+import threading
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -386,6 +388,56 @@ def _same_value(a, b) -> bool:
     return _same(a, b) and type(a) is type(b)
 
 
+# ------------------------------------------------------------------ the head of a page
+def page_header(module: str, caption: str | None = None) -> None:
+    """The head of every page, the same on each: the page's title (its entry in
+    :data:`svmviz.ui.frame.PAGES`), a caption naming the paper and what the page shows (glossary
+    terms spelled out, :func:`svmviz.ui.glossary.spell`) and the “Reproduce the paper's figure”
+    picker (:func:`svmviz.ui.presets.picker`).
+
+    Every page is a function ``page()`` in ``svmviz.ui.<module>`` that starts with this call; it
+    is run by the thin script ``pages/<N>_<Title>.py`` under ``streamlit run app.py`` and by the
+    installed app's frame (:mod:`svmviz.ui.frame`)."""
+    from svmviz.ui import frame, glossary, presets
+
+    spec = next(s for s in frame.PAGES if s.module == module)
+    st.title(spec.title)
+    if caption:
+        st.caption(glossary.spell(caption))
+    presets.picker(module)
+
+
+# ------------------------------------------------------------------ figures kept between runs
+_FIGURES: "collections.OrderedDict[str, Any]" = collections.OrderedDict()
+_FIGURES_LOCK = threading.Lock()
+MAX_FIGURES = 64
+"""Built figures kept (all sessions): a page's figures of a few views."""
+
+
+def cached_figure(name: str, key_parts, build: Callable[[], Any]):
+    """``build()`` — a Plotly figure — kept for the next runs with the same ``key_parts`` (anything
+    :func:`svmviz.ui.compute.digest` hashes: the data the figure shows and its options).
+
+    For figures that do not change with most interactions (the Loss page's loss curves do not
+    depend on the data set; the Unbiased SVC page's 1-D section not on the sidebar): building a
+    figure validates every property (tens of ms each), and a page redraws all of them on every
+    rerun. The figure is shared, read-only: ``st.plotly_chart`` copies it (``to_dict``)."""
+    from svmviz.ui.compute import digest
+
+    key = f"{name}:{digest(key_parts)}"
+    with _FIGURES_LOCK:
+        fig = _FIGURES.get(key)
+        if fig is not None:
+            _FIGURES.move_to_end(key)
+            return fig
+    fig = build()
+    with _FIGURES_LOCK:
+        _FIGURES[key] = fig
+        while len(_FIGURES) > MAX_FIGURES:
+            _FIGURES.popitem(last=False)
+    return fig
+
+
 # ------------------------------------------------------------------ messages and data sets
 def show_error(exc_or_msg, *, what: str | None = None) -> None:
     """Show a bad-input or failed-solve problem as ``st.error`` saying what to fix (never a traceback)."""
@@ -576,16 +628,25 @@ def _class_values(ds):
 
 
 def csv_download(label: str, columns: Mapping[str, Sequence], file_name: str, *, key: str) -> None:
-    """A download button for a table given as named, equally long columns."""
+    """A download button for a table given as named, equally long columns. The CSV text is written
+    when the button is clicked (Streamlit calls :func:`csv_bytes` then), not at every run of the
+    page: a page offers several tables (the USVC error surfaces alone are 24,000 rows)."""
     names = list(columns)
     arrays = [np.asarray(columns[c]).ravel() for c in names]
     if arrays and len({a.shape[0] for a in arrays}) != 1:
         raise ValueError("csv_download: every column must have the same length.")
+    st.download_button(label, functools.partial(csv_bytes, names, arrays), file_name=file_name, mime="text/csv",
+                       key=key)
+
+
+def csv_bytes(names: Sequence[str], arrays: Sequence[np.ndarray]) -> bytes:
+    """The CSV file of :func:`csv_download`: a header line, then one line per row (floats written
+    with every digit, ``repr``)."""
     buf = io.StringIO()
     buf.write(",".join(names) + "\n")
     for row in zip(*arrays):
         buf.write(",".join(_fmt(v) for v in row) + "\n")
-    st.download_button(label, buf.getvalue().encode(), file_name=file_name, mime="text/csv", key=key)
+    return buf.getvalue().encode()
 
 
 def _fmt(v) -> str:

@@ -1,6 +1,7 @@
 """Cached computations and widgets of the "Loss functions & randomized GACV" page (Wahba 1998)."""
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -10,7 +11,7 @@ from svmviz import _cost
 from svmviz import losses as _losses
 from svmviz.figures import losses as figs
 
-from . import charts, common, glossary, presets
+from . import charts, common, glossary
 from .common import cached_compute, control
 from .compute import Cost, smaller_n
 
@@ -111,16 +112,20 @@ def curve_widgets() -> CurveView:
 # ----------------------------------------------------------------------------------------------
 # numerics (the loss curves take milliseconds: computed directly; the λ curves through the cache)
 # ----------------------------------------------------------------------------------------------
+# (a view is hashable: the curves of the last views are kept — they do not depend on the data)
+@functools.lru_cache(maxsize=32)
 def loss_curves(view: LossView) -> figs.LossCurves:
     return figs.compute_loss_curves(view.names, tau_range=view.tau_range, params=view.params,
                                     s_values=view.s_values, deviance_scaled=view.deviance_scaled)
 
 
+@functools.lru_cache(maxsize=32)
 def prediction_curves(view: LossView) -> figs.PredictionCurves:
     return figs.compute_prediction_functions(view.names, f_range=view.tau_range, params=view.params,
                                              s_values=view.s_values)
 
 
+@functools.lru_cache(maxsize=32)
 def minimizer_curves(view: LossView) -> figs.MinimizerCurves:
     return figs.compute_population_minimizers(view.names, params=view.params, s_values=view.s_values)
 
@@ -202,21 +207,15 @@ def minimizer_table(gc: _losses.GacvCurves) -> dict:
 # ------------------------------------------------------------------ the page
 @common.page_view
 def page() -> None:
-    """The page itself: Loss functions & randomized GACV (Wahba 1998).
-
-    Run by ``pages/2_Loss_functions.py`` under ``streamlit run app.py`` and by the installed app's frame
-    (:mod:`svmviz.ui.frame`).
-    """
+    """Loss functions & randomized GACV (Wahba 1998): the losses, μ(f), and GACV / ranGACV / LOO along λ."""
     from svmviz import losses
     from svmviz.figures import losses as figs
     from svmviz.ui.common import csv_download, dataset_sidebar, show_error
 
-    st.title("Loss functions & randomized GACV")
-    st.caption(glossary.spell(
+    common.page_header("losses", (
         "Wahba (1998), *Support vector machines, reproducing kernel Hilbert spaces and the randomized GACV*: "
         "the losses g(τ) of the margin τ = y f(x), what each makes f estimate, and choosing λ of the SVM by "
         "GACV, its randomized version ranGACV and exact LOO, beside GCKL and MISCLASS where the truth is known."))
-    presets.picker("losses")
 
     # ------------------------------------------------------------------ 1. the losses
     st.subheader("Loss functions of τ = y f")
@@ -230,7 +229,9 @@ def page() -> None:
         show_error(exc, what="Loss plot")
         lview = lc = None
     if lc is not None:
-        charts.chart(figs.plot_loss_curves(lc), key="loss_curves", width="stretch")
+        # sections 1–2 do not depend on the data: their figures are kept between runs
+        charts.chart(common.cached_figure("loss_curves", lview, lambda: figs.plot_loss_curves(lc)),
+                     key="loss_curves", width="stretch")
         st.caption("How to read it: everything right of τ = 0 is classified correctly, left of it wrongly. "
                    "Convex losses (hinge, deviance, exponential, v) keep penalizing correct points with small "
                    "margins and punish gross errors without bound; the bounded ones (sigmoid, [1 − exp(aτ)]₊, θ̃ₛ) "
@@ -261,12 +262,15 @@ def page() -> None:
         if pc is not None:
             c1, c2 = st.columns(2)
             with c1:
-                charts.chart(figs.plot_prediction_functions(pc), key="mu_curves", width="stretch")
+                charts.chart(common.cached_figure("mu_curves", lview, lambda: figs.plot_prediction_functions(pc)),
+                             key="mu_curves", width="stretch")
                 st.caption("Deviance: μ(f) = 2p − 1 with p = 1/(1 + exp(−f)) — a smooth, strictly increasing prediction. "
                            "v(τ; ε₊, ε₋): −1, then piecewise linear, then +1 (switching at ±max(ε₊, −ε₋)). Hinge: a step "
                            "−1, 0, +1. Sigmoid and [−τ]∗ give μ ≡ 0 (their slopes cancel), the exponential 2 sinh f.")
             with c2:
-                charts.chart(figs.plot_population_minimizers(mc), key="fstar_curves", width="stretch")
+                charts.chart(common.cached_figure("fstar_curves", lview,
+                                                  lambda: figs.plot_population_minimizers(mc)),
+                             key="fstar_curves", width="stretch")
                 st.caption("Hinge: sign(p − ½) — the SVM estimates the Bayes rule, not p. Deviance: the log-odds; "
                            "exponential: half the log-odds — both recover p. Sigmoid: ±∞. [1 − exp(aτ)]₊: f* = 0 for "
                            "every p (its expected loss is 0 there). Hover for the whole set of minimizers.")

@@ -17,7 +17,7 @@ from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
 from svmviz.ivm import sigma_heuristic
-from svmviz.ui import charts, common, glossary, presets
+from svmviz.ui import charts, common
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
 
 KEY = "path"
@@ -350,16 +350,10 @@ def render_loo(ds, p, loo, s: Settings, lam: float) -> None:
 # ------------------------------------------------------------------ the page
 @common.page_view
 def page() -> None:
-    """The page itself: Regularization path — the whole ν-SVM path with leave-one-out along it (Loosli & Canu 2006).
-
-    Run by ``pages/3_Regularization_path.py`` under ``streamlit run app.py`` and by the installed app's frame
-    (:mod:`svmviz.ui.frame`).
-    """
-    st.title("Regularization path")
-    st.caption(glossary.spell(
+    """Regularization path (Loosli & Canu 2006): the whole ν-SVM path with leave-one-out along it."""
+    common.page_header("path", (
         "Loosli & Canu (2006): the ν-SVM solution for every ν at once — α is piecewise linear in λ = mν — and "
         "LOO along the path to choose ν automatically (Loosli & Canu 2006, Figs. “Path” and “LOO”)."))
-    presets.picker("path")
     ds = common.dataset_sidebar(available(), "banana", key=KEY, n_range=N_RANGE)
     if ds is None:
         st.stop()

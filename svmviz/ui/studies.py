@@ -24,7 +24,7 @@ from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
 
-from . import charts, glossary, presets
+from . import charts, common
 from .common import StreamlitProgress, cached_compute, control, show_error
 
 SOURCES = ("Ready-made study", "Open a results folder")
@@ -187,16 +187,10 @@ def show_results(results) -> None:
 
 
 def page() -> None:
-    """The page itself: Criteria studies — many data sets × replicates × criteria, against k-fold CV.
-
-    Run by ``pages/7_Criteria_studies.py`` under ``streamlit run app.py`` and by the installed app's
-    frame (:mod:`svmviz.ui.frame`).
-    """
-    st.title("Criteria studies")
-    st.caption(glossary.spell(
+    """Criteria studies: many data sets × replicates × criteria, against k-fold CV."""
+    common.page_header("studies", (
         "Which criterion picks a good (λ, σ), on which data, how often, at what cost — GACV, XA, XA_J and exact LOO "
         "against k-fold CV? The papers' studies re-run as distributions over replicates, published numbers beside."))
-    presets.picker("studies")
     source = control(st.radio, "Study", SOURCES, key="studies_source", default=SOURCES[0], url="s_source",
                      horizontal=True, label_visibility="collapsed")
     results = _ready_made_controls() if source == SOURCES[0] else _folder_controls()

@@ -11,7 +11,7 @@ from svmviz import data as _data
 from svmviz.figures import tuning as fig_tuning
 from svmviz.tuning import criteria_surface, criterion_label
 
-from . import charts, common, glossary, presets
+from . import charts, common
 from .common import cached_compute, control
 from .compute import Cost, smaller_n
 
@@ -207,21 +207,15 @@ def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
 # ------------------------------------------------------------------ the page
 @common.page_view
 def page() -> None:
-    """The page itself: Tuning criteria — GACV, ξα (XA), BRXA against GCKL, (BR)MISCLASS and exact LOO (Wahba et al. 2001).
-
-    Run by ``pages/1_Tuning_criteria.py`` under ``streamlit run app.py`` and by the installed app's frame
-    (:mod:`svmviz.ui.frame`).
-    """
+    """Tuning criteria (Wahba et al. 2001): GACV, ξα (XA), BRXA against GCKL, (BR)MISCLASS and exact LOO."""
     from svmviz.figures import tuning as figs
     from svmviz.tuning import criterion_label
     from svmviz.ui.common import csv_download, dataset_sidebar, show_error
 
-    st.title("Tuning criteria")
-    st.caption(glossary.spell(
+    common.page_header("tuning", (
         "Wahba, Lin, Lee & Zhang (2001): choosing λ and σ of the SVM by the GACV and by Joachims' ξα estimate "
         "XA (BRXA when costs are unequal), standard and non-standard, against the truth they stand in for: "
         "GCKL, MISCLASS (BRMISCLASS) and exact LOO."))
-    presets.picker("tuning")
 
     setting = setting_widgets()
     ds = dataset_sidebar(DATASETS, "wahba2001", key="tuning", params=lambda name: dataset_params(name, setting))

@@ -14,7 +14,7 @@ from svmviz import data as _data
 from svmviz import usvc
 from svmviz.figures import usvc as figs
 from svmviz.ivm import sigma_heuristic
-from svmviz.ui import charts, common, glossary, presets
+from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
 
 KEY = "usvc"
@@ -152,7 +152,8 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
     else:
         ds = common.load_dataset(f"usvc_{s1.source}", s1.n, s1.seed)
         X, y = ds.X, ds.y
-        charts.chart(figs.plot_scenario(scenario_view(s1.source)), key=f"{KEY}_dens")
+        charts.chart(common.cached_figure("usvc_dens", s1.source, lambda: figs.plot_scenario(scenario_view(s1.source))),
+                     key=f"{KEY}_dens")
 
     try:
         traj, svc, usv = surfaces(X, y, s1)
@@ -180,13 +181,16 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
                     url="u_steps", depends=(common.data_token(X, y), tuple(s1)),
                     help="Step through the trajectory: first the hinge (SVC) iterations from the LS start, "
                          "then the smooth-step (USVC) iterations from the SVC solution.")
+    # this section does not depend on the sidebar: its figures are kept between runs
+    view = (X, y, tuple(s1))
     left, right = st.columns(2)
-    charts.chart(figs.plot_error_surface(svc, traj, stages=(0, 1), n_steps=steps), key=f"{KEY}_surf_svc", where=left)
-    charts.chart(figs.plot_error_surface(usv, traj, stages=(0, 1, 2), n_steps=steps),
-                       key=f"{KEY}_surf_usvc", where=right)
-    charts.chart(figs.plot_ce_profiles([svc, usv], ce_theory=ce_theory, th_theory=th_theory,
-                                          marks={"SVC": traj.svc[0], "USVC": traj.usvc[0]}),
-                    key=f"{KEY}_ce")
+    charts.chart(common.cached_figure("usvc_surf_svc", view + (steps,), lambda: figs.plot_error_surface(
+        svc, traj, stages=(0, 1), n_steps=steps)), key=f"{KEY}_surf_svc", where=left)
+    charts.chart(common.cached_figure("usvc_surf_usvc", view + (steps,), lambda: figs.plot_error_surface(
+        usv, traj, stages=(0, 1, 2), n_steps=steps)), key=f"{KEY}_surf_usvc", where=right)
+    charts.chart(common.cached_figure("usvc_ce", view, lambda: figs.plot_ce_profiles(
+        [svc, usv], ce_theory=ce_theory, th_theory=th_theory, marks={"SVC": traj.svc[0], "USVC": traj.usvc[0]})),
+        key=f"{KEY}_ce")
     common.csv_download("Download the error surfaces (CSV: L̃(Th, w) of the SVC and the USVC on the grid)",
                         surface_table(svc, usv), f"usvc_error_surfaces_{s1.source}.csv", key=f"{KEY}_surf_csv")
     st.caption("Left: the SVC's surface is convex; IRWLS goes from the regularised LS start (○) to the QP "
@@ -297,17 +301,11 @@ def render_kernel(ds) -> None:
 # ------------------------------------------------------------------ the page
 @common.page_view
 def page() -> None:
-    """The page itself: Unbiased SVC — IRWLS-trained SVC and the unbiased SVC (Navia-Vázquez et al. 2004).
-
-    Run by ``pages/4_Unbiased_SVC.py`` under ``streamlit run app.py`` and by the installed app's frame
-    (:mod:`svmviz.ui.frame`).
-    """
-    st.title("Unbiased SVC")
-    st.caption(glossary.spell(
+    """Unbiased SVC (Navia-Vázquez et al. 2004): IRWLS-trained SVC and the unbiased SVC."""
+    common.page_header("usvc", (
         "Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004): the SVC trained by IRWLS instead of "
         "the QP, and the USVC, whose smooth step loss θ̃ₛ counts errors: thresholds, CE and machine sizes "
         "against LS and the SVM."))
-    presets.picker("usvc")
 
     ds = common.dataset_sidebar(CHOICES_2D, "banana", key=KEY, allow_multiclass=True)
 
