@@ -252,17 +252,18 @@ def test_dependent_points_do_not_enter_the_working_set():
     G = np.outer(y, y) * K / m
 
     def fresh():
-        Minv, widx, pos = np.zeros((m + 2, m + 2)), np.zeros(m, I64), -np.ones(m, I64)
-        ok, nw = minv_build(K, y, 1.0 / m, Minv, widx, pos, I64(0), np.array([0, 1, 2], I64), I64(3), cfg.DEP_TOL)
+        Minv, Mb, widx, pos = np.zeros((m + 2, m + 2)), np.zeros((m + 2, m + 2)), np.zeros(m, I64), -np.ones(m, I64)
+        ok, nw = minv_build(K, y, 1.0 / m, Minv, Mb, widx, pos, I64(0), np.array([0, 1, 2], I64), I64(3),
+                            cfg.DEP_TOL)
         assert ok and nw == 3
-        return Minv, widx, pos, nw
+        return Minv, Mb, widx, pos, nw
 
     rel_dup, rel_near, rel_far = (_bordered_schur(G, y, [0, 1, 2], j) for j in (3, 4, 5))
     assert abs(rel_dup) < 1e-14 and cfg.DEP_TOL < rel_near < cfg.DEP_TOL_RETRY and rel_far > 1e-2
     for j, tol, enters in ((3, cfg.DEP_TOL, False), (4, cfg.DEP_TOL, True), (4, cfg.DEP_TOL_RETRY, False),
                            (5, cfg.DEP_TOL_RETRY, True)):
-        Minv, widx, pos, nw = fresh()
-        ok, nw2 = minv_add(K, y, 1.0 / m, Minv, widx, pos, I64(nw), I64(j), tol)
+        Minv, Mb, widx, pos, nw = fresh()
+        ok, nw2 = minv_add(K, y, 1.0 / m, Minv, Mb, widx, pos, I64(nw), I64(j), tol)
         assert ok == enters and nw2 == nw + enters, (j, tol)
 
 

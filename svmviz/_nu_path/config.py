@@ -8,6 +8,10 @@ Scales. The numbers of the ν-problem (``s = Gα``, the thresholds, the gradient
 QP) are bounded by ``max_i G_ii · max(λ, 1)`` (``|s_i| ≤ max G_ii · λ``); relative tolerances ``r`` act
 on that scale, ``r · max G_ii · max(λ, 1)`` (:func:`svmviz._nu_path.kkt.kkt_tol`). ``tol`` is the
 caller's relative tolerance (default 1e-9, :func:`svmviz.path.nu_path`); the factors below scale it.
+
+The sections look alike (a comment, then ``NAME = value``: ``duplicates`` pairs them by shape):
+each line is a different number with its own reason, read by different kernels — deliberately
+not one table or routine, so that every value stays next to the sentence that justifies it.
 """
 from __future__ import annotations
 

@@ -98,8 +98,6 @@ def move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, 
     """x += h·d on W, snapping every point that reaches its bound within ``htol``; marks as ``tied``
     the bound points (not ``skip``) whose g reaches 0 within the step."""
     n = x.shape[0]
-    for j in range(n):
-        tied[j] = False
     for k in range(nw):
         j = widx[k]
         dj = d[j]
@@ -110,6 +108,7 @@ def move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, 
             a = 0.0
         x[j] = min(1.0, max(0.0, a))
     for j in range(n):
+        tied[j] = False
         if pos[j] >= 0 or lo[j] < hi[j] or j == skip:
             continue
         dg = gd[j] - (dt0 if y[j] > 0 else dt1)

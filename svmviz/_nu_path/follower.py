@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .asqp import asqp, nu_qp_from
+from .asqp import asqp, nu_qp_from, path_work
 from .config import (CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
                      CORRECTION_SUM_RTOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
                      DIRECTION_SUM_RTOL, KKT_CORRECT_FACTOR, LAMBDA_SNAP_RTOL, LOST_CORRECTION,
@@ -101,30 +101,32 @@ def _fix_class_sums(K, y, inv_m, x, s, half):
     (within the event tolerance, times a possibly large |dα/dλ|) moves the sums by up to ~1e-9. The
     difference goes to the free point of the class with the most room; ``s`` follows."""
     n = x.shape[0]
+    acc = np.zeros(2)
+    best = np.full(4, NO_POINT, np.int64)  # per class: the free point with most room up, down
+    room = np.zeros(4)
+    for i in range(n):  # one pass: both sums and the candidates for either sign of the difference
+        c = 0 if y[i] > 0 else 1
+        xi = x[i]
+        acc[c] += xi
+        if xi > 0.0 and xi < 1.0:
+            if 1.0 - xi > room[2 * c]:
+                room[2 * c] = 1.0 - xi
+                best[2 * c] = i
+            if xi > room[2 * c + 1]:
+                room[2 * c + 1] = xi
+                best[2 * c + 1] = i
     for c in range(2):
-        sgn = 1.0 if c == 0 else -1.0
-        acc = 0.0
-        for i in range(n):
-            if y[i] == sgn:
-                acc += x[i]
-        delta = half - acc
+        delta = half - acc[c]
         if delta == 0.0 or abs(delta) > CLASS_SUM_FIX_RTOL * max(1.0, half):
             continue
-        best = np.int64(NO_POINT)
-        room = 0.0
-        for i in range(n):
-            if y[i] == sgn and x[i] > 0.0 and x[i] < 1.0:
-                r = 1.0 - x[i] if delta > 0.0 else x[i]
-                if r > room:
-                    room = r
-                    best = i
-        if best >= 0 and room > abs(delta):
-            x[best] += delta
-            add_column(K, y, inv_m, s, best, delta)
+        k = 2 * c if delta > 0.0 else 2 * c + 1
+        if best[k] >= 0 and room[k] > abs(delta):
+            x[best[k]] += delta
+            add_column(K, y, inv_m, s, best[k], delta)
 
 
 @njit(cache=True)
-def _settle(K, y, inv_m, alpha, s, t, Minv, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter):
+def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter, work, skip):
     """After a step: if g has drifted off 0 on E (beyond SETTLE_DRIFT·scale), re-solve the ν-problem
     at the current λ by the Simple-ν-SVM active set, warm-started (its first iteration is a Newton
     correction of α on E; it also handles a point that the correction pushes across its bound).
@@ -153,7 +155,7 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, widx, pos, nw, scale, tol, box_lo, b
     while k < nw:
         i = widx[k]
         if not (alpha[i] > 0.0 and alpha[i] < 1.0):
-            ok, nw = minv_remove(Minv, widx, pos, nw, i)
+            ok, nw = minv_remove(Minv, Mb, widx, pos, nw, i)
             if not ok:
                 return nw
         else:
@@ -168,14 +170,14 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, widx, pos, nw, scale, tol, box_lo, b
     if not (c0 and c1):
         return nw
     exact_s(K, y, inv_m, alpha, s)
-    st, nw, mu0, mu1, it = asqp(K, y, inv_m, alpha, s, box_lo, box_hi, Minv, widx, pos, nw,
-                                SETTLE_PRICE_FACTOR * tol * scale, max_iter, np.int64(REFINE_PASSES))
+    st, nw, mu0, mu1, it = asqp(K, y, inv_m, alpha, s, box_lo, box_hi, Minv, Mb, widx, pos, nw,
+                                SETTLE_PRICE_FACTOR * tol * scale, max_iter, np.int64(REFINE_PASSES), work, skip)
     thresholds(y, alpha, s, t)
     return nw
 
 
 @njit(cache=True)
-def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, widx, pos, nw, nofix, max_qp_iter):
+def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw, nofix, max_qp_iter, work, skip):
     """The KKT check at a breakpoint and, where it fails beyond KKT_CORRECT_FACTOR·tol even with s
     recomputed exactly, the Simple-ν-SVM correction at λ.
 
@@ -189,8 +191,8 @@ def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, widx, pos, nw, no
     viol2 = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
     if not viol2 > KKT_CORRECT_FACTOR * tol:
         return viol, False, True, nw
-    qst, nw, t0, t1 = nu_qp_from(K, y, inv_m, alpha, s, nofix, Minv, widx, pos, nw, kkt_tol(tol, gs, lam),
-                                 max_qp_iter)
+    qst, nw, t0, t1 = nu_qp_from(K, y, inv_m, alpha, s, nofix, Minv, Mb, widx, pos, nw, kkt_tol(tol, gs, lam),
+                                 max_qp_iter, work, skip)
     exact_s(K, y, inv_m, alpha, s)
     thresholds(y, alpha, s, t)
     viol2 = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
@@ -262,13 +264,16 @@ def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
 @njit(cache=True)
 def _start_direction(K, y, inv_m, d, gd, piv):
     """A feasible start of the derivative QP: ½ on the pivot of each class (``gd = G d``)."""
+    p0 = piv[0]
+    p1 = piv[1]
     for i in range(d.shape[0]):
         d[i] = 0.0
-        gd[i] = 0.0
-    d[piv[0]] = 0.5
-    d[piv[1]] = 0.5
-    add_column(K, y, inv_m, gd, piv[0], 0.5)
-    add_column(K, y, inv_m, gd, piv[1], 0.5)
+    d[p0] = 0.5
+    d[p1] = 0.5
+    c0 = 0.5 * y[p0] * inv_m  # gd = ½ G[:, p0] + ½ G[:, p1] in one pass (add_column's arithmetic)
+    c1 = 0.5 * y[p1] * inv_m
+    for r in range(gd.shape[0]):
+        gd[r] = c0 * y[r] * K[p0, r] + c1 * y[r] * K[p1, r]
 
 
 @njit(cache=True)
@@ -276,12 +281,11 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
     """Residual check of a direction (a stale inverse shows here): G d = dt on W and class sums of d
     equal to ½. Returns (ok, max |d|)."""
     dnorm = 0.0
-    for i in range(d.shape[0]):
-        dnorm = max(dnorm, abs(d[i]))
     res = 0.0
     cs0 = -0.5
     cs1 = -0.5
     for i in range(d.shape[0]):
+        dnorm = max(dnorm, abs(d[i]))
         if y[i] > 0:
             cs0 += d[i]
         else:
@@ -295,7 +299,8 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
 
 
 @njit(cache=True)
-def _direction(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter):
+def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter, work,
+               skip):
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
 
     A direction whose residual is large is solved again on a refactorized inverse; if the solve
@@ -310,14 +315,14 @@ def _direction(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, d, gd, lo, 
     dnorm = 0.0
     for rebuild in range(2):
         if rebuild == 1:
-            okb, nw = rebuild_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, DEP_TOL_RETRY)
+            okb, nw = rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, DEP_TOL_RETRY)
             if not okb:
                 break
-            minv_refresh(K, y, inv_m, Minv, widx, nw)
+            minv_refresh(K, y, inv_m, Minv, Mb, widx, nw)
         good = False
         _start_direction(K, y, inv_m, d, gd, piv)
-        qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, widx, pos, nw, tol * gs, max_qp_iter,
-                                     np.int64(REFINE_PASSES))
+        qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs, max_qp_iter,
+                                     np.int64(REFINE_PASSES), work, skip)
         if qst != QP_OK:
             continue
         dt0 = -mu0
@@ -326,10 +331,10 @@ def _direction(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, d, gd, lo, 
             good, dnorm = _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs)
             if good or attempt == 1:
                 break
-            minv_refresh(K, y, inv_m, Minv, widx, nw)
+            minv_refresh(K, y, inv_m, Minv, Mb, widx, nw)
             _start_direction(K, y, inv_m, d, gd, piv)  # restart (feasible) with the refreshed inverse
-            qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, widx, pos, nw, tol * gs,
-                                         max_qp_iter, np.int64(REFINE_PASSES))
+            qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs,
+                                         max_qp_iter, np.int64(REFINE_PASSES), work, skip)
             dt0 = -mu0
             dt1 = -mu1
             if qst != QP_OK:
@@ -383,22 +388,10 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
     nb = np.int64(0)
     lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
 
-    Minv = np.zeros((n + 2, n + 2))
-    widx = np.empty(n, np.int64)
-    pos = -np.ones(n, np.int64)
+    Minv, Mb, widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip = path_work(n)
     nw = np.int64(0)
-    d = np.zeros(n)
-    gd = np.zeros(n)
-    lo = np.zeros(n)
-    hi = np.zeros(n)
-    g = np.zeros(n)
-    tied = np.zeros(n, np.bool_)
-    members = np.empty(n, np.int64)
-    want = np.zeros(n, np.bool_)
     nofix = np.zeros(n, np.bool_)
     piv = np.empty(2, np.int64)
-    box_lo = np.zeros(n)
-    box_hi = np.ones(n)
     t_end = np.zeros(2)
     status = STATUS_OK
     reason = LOST_NONE
@@ -416,8 +409,8 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
         if nb > 1 and _jumped(t, t_end, gs, lam):
             lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
         # ---- KKT check, Simple-ν-SVM correction if the path was left --------------------------
-        viol, corrected, ok, nw = _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, widx, pos, nw,
-                                               nofix, max_qp_iter)
+        viol, corrected, ok, nw = _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw,
+                                               nofix, max_qp_iter, work, skip)
         if viol > max_viol:
             max_viol = viol
         if corrected:
@@ -433,14 +426,14 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
             status = STATUS_LOST
             reason = LOST_NO_PIVOT
             break
-        ok, nw = sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members)
+        ok, nw = sync_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members)
         if not ok:
             status = STATUS_LOST
             reason = LOST_WORKING_SET
             break
         # ---- the derivative QP ------------------------------------------------------------------
-        why, nw, dt0, dt1, dnorm = _direction(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, d, gd,
-                                              lo, hi, gs, tol, max_qp_iter)
+        why, nw, dt0, dt1, dnorm = _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd,
+                                              lo, hi, gs, tol, max_qp_iter, work, skip)
         if why != LOST_NONE:
             status = STATUS_LOST
             reason = why
@@ -467,10 +460,10 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
         if refresh > 0 and step_count % refresh == 0:
             exact_s(K, y, inv_m, alpha, s)
         if step_count % MINV_REFRESH_EVERY == 0:
-            minv_refresh(K, y, inv_m, Minv, widx, nw)
+            minv_refresh(K, y, inv_m, Minv, Mb, widx, nw)
         if not at_end:
-            nw = _settle(K, y, inv_m, alpha, s, t, Minv, widx, pos, nw, kkt_tol(1.0, gs, lam), tol, box_lo,
-                         box_hi, max_qp_iter)
+            nw = _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, kkt_tol(1.0, gs, lam), tol, box_lo,
+                         box_hi, max_qp_iter, work, skip)
             _fix_class_sums(K, y, inv_m, alpha, s, 0.5 * lam)
         t_end[0] = t[0]
         t_end[1] = t[1]

@@ -94,7 +94,7 @@ def exact_s(K, y, inv_m, alpha, s):
 # Bordered KKT inverse: ordering [constraint +, constraint −, W members in widx order]
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True)
-def minv_add(K, y, inv_m, Minv, widx, pos, nw, j, dep_tol):
+def minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol):
     """Border the inverse with point ``j``. Returns (ok, new nw); ok False if j is dependent (its
     Schur complement below ``dep_tol`` times its diagonal)."""
     p = nw + 2
@@ -128,27 +128,39 @@ def minv_add(K, y, inv_m, Minv, widx, pos, nw, j, dep_tol):
         Minv[a, p] = -ua
         Minv[p, a] = -ua
     Minv[p, p] = inv
+    for a in range(p):  # the bordered matrix itself grows by the same row and column
+        Mb[a, p] = v[a]
+        Mb[p, a] = v[a]
+    Mb[p, p] = delta
     widx[nw] = j
     pos[j] = nw
     return True, nw + 1
 
 
 @njit(cache=True)
-def minv_remove(Minv, widx, pos, nw, j):
+def _swap_symmetric(A, p, a, b):
+    """Swap rows and columns ``a`` and ``b`` of ``A[:p, :p]`` (reorders the unknowns of a bordered
+    matrix or of its inverse)."""
+    for r in range(p):
+        tmp = A[r, a]
+        A[r, a] = A[r, b]
+        A[r, b] = tmp
+    for c in range(p):
+        tmp = A[a, c]
+        A[a, c] = A[b, c]
+        A[b, c] = tmp
+
+
+@njit(cache=True)
+def minv_remove(Minv, Mb, widx, pos, nw, j):
     """Remove point ``j`` from W. Returns (ok, new nw)."""
     k = pos[j]
     p = nw + 2
     a = 2 + k
     last = p - 1
     if a != last:
-        for r in range(p):
-            tmp = Minv[r, a]
-            Minv[r, a] = Minv[r, last]
-            Minv[r, last] = tmp
-        for c in range(p):
-            tmp = Minv[a, c]
-            Minv[a, c] = Minv[last, c]
-            Minv[last, c] = tmp
+        _swap_symmetric(Minv, p, a, last)
+        _swap_symmetric(Mb, p, a, last)  # the bordered matrix: its last row and column then drop
         moved = widx[nw - 1]
         widx[k] = moved
         pos[moved] = k
@@ -165,7 +177,7 @@ def minv_remove(Minv, widx, pos, nw, j):
 
 
 @njit(cache=True)
-def minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, dep_tol):
+def minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol):
     """Rebuild W and its inverse from ``members[:nmem]`` (must hold both classes).
 
     Dependent members are left out. Returns (ok, nw).
@@ -203,6 +215,9 @@ def minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, dep_tol):
     Minv[1, 3] = 1.0
     Minv[2, 0] = 1.0
     Minv[3, 1] = 1.0
+    for r in range(4):
+        for c in range(4):
+            Mb[r, c] = M[r, c]
     widx[0] = a
     widx[1] = b
     pos[a] = 0
@@ -212,7 +227,7 @@ def minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, dep_tol):
         j = members[q]
         if j == a or j == b or pos[j] >= 0:
             continue
-        ok, nw = minv_add(K, y, inv_m, Minv, widx, pos, nw, j, dep_tol)
+        ok, nw = minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol)
     return True, nw
 
 
@@ -225,6 +240,12 @@ def invert_in_place(A, p, work):
     its spinning threads made the whole path 4× slower (measured, bench/bench_path.py). ``work``
     holds at least p integers (the row swaps). Returns False, leaving ``A`` garbage, if a pivot is
     exactly zero or underflows (singular in floating point).
+
+    Deliberately not ``svmviz._smo._invert`` (the same elimination): the bordered KKT matrix is
+    indefinite (a zero 2 × 2 block) and may be ill-conditioned, which the path handles by iterative
+    refinement and residual checks — so only an exactly zero pivot is refused here, where ``_invert``
+    refuses pivots below 1e-12 of the largest entry and returns a fresh matrix; this one works in
+    place on the leading block of a preallocated (n + 2)² buffer, allocating nothing per call.
     """
     for k in range(p):
         r = k
@@ -264,20 +285,15 @@ def invert_in_place(A, p, work):
 
 
 @njit(cache=True)
-def minv_refresh(K, y, inv_m, Minv, widx, nw):
-    """Recompute the inverse of the current bordered matrix from scratch (removes the error that the
-    rank-one updates accumulate); the updated inverse is kept if the matrix is singular in floating
-    point. Returns whether it was recomputed."""
+def minv_refresh(K, y, inv_m, Minv, Mb, widx, nw):
+    """Recompute the inverse of the current bordered matrix (``Mb``, kept beside it) from scratch
+    (removes the error that the rank-one updates accumulate); the updated inverse is kept if the
+    matrix is singular in floating point. Returns whether it was recomputed."""
     p = nw + 2
-    M = np.zeros((p, p))
-    for k in range(nw):
-        i = widx[k]
-        c = 0 if y[i] > 0 else 1
-        M[c, 2 + k] = 1.0
-        M[2 + k, c] = 1.0
-        for q in range(nw):
-            j = widx[q]
-            M[2 + k, 2 + q] = y[i] * y[j] * K[i, j] * inv_m
+    M = np.empty((p, p))
+    for a in range(p):
+        for b in range(p):
+            M[a, b] = Mb[a, b]
     if not invert_in_place(M, p, np.empty(p, np.int64)):
         return False
     for a in range(p):
@@ -290,7 +306,7 @@ def minv_refresh(K, y, inv_m, Minv, widx, nw):
 # The working set
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True)
-def rebuild_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, dep_tol):
+def rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, dep_tol):
     """Factorize W afresh: the two pivots first (one per class), then every other wanted point.
     Returns (ok, nw)."""
     n = K.shape[0]
@@ -302,11 +318,11 @@ def rebuild_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, de
         if want[j] and j != piv[0] and j != piv[1]:
             members[nmem] = j
             nmem += 1
-    return minv_build(K, y, inv_m, Minv, widx, pos, nw, members, nmem, dep_tol)
+    return minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol)
 
 
 @njit(cache=True)
-def sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members):
+def sync_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members):
     """Make W the wanted points by rank-one updates of the bordered inverse — additions first (each
     class keeps a member), then removals — or, if an update breaks down, by a rebuild.
     Returns (ok, nw)."""
@@ -314,7 +330,7 @@ def sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members):
     ok = True
     for j in range(n):
         if want[j] and pos[j] < 0:
-            ok2, nw = minv_add(K, y, inv_m, Minv, widx, pos, nw, j, DEP_TOL) if nw >= 2 else (False, nw)
+            ok2, nw = minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, DEP_TOL) if nw >= 2 else (False, nw)
             if not ok2:
                 ok = False
                 break
@@ -323,18 +339,18 @@ def sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members):
         while k < nw:
             j = widx[k]
             if not want[j]:
-                ok, nw = minv_remove(Minv, widx, pos, nw, j)
+                ok, nw = minv_remove(Minv, Mb, widx, pos, nw, j)
                 if not ok:
                     break
             else:
                 k += 1
     if not ok:
-        ok, nw = rebuild_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members, DEP_TOL)
+        ok, nw = rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, DEP_TOL)
     return ok, nw
 
 
 @njit(cache=True)
-def base_without(y, i, Minv0, widx0, nw0, Minv, widx, pos):
+def base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos):
     """Copy a working set (``Minv0``, ``widx0[:nw0]``) into ``Minv``, ``widx``, ``pos`` and remove
     point i from it. Returns (ok, nw); ok is False when i is its class's only member of W (removing it
     would leave the bordered matrix singular) or the removal broke down."""
@@ -342,6 +358,7 @@ def base_without(y, i, Minv0, widx0, nw0, Minv, widx, pos):
     for a in range(p0):
         for b in range(p0):
             Minv[a, b] = Minv0[a, b]
+            Mb[a, b] = Mb0[a, b]
     for k in range(nw0):
         widx[k] = widx0[k]
         pos[widx0[k]] = k
@@ -353,7 +370,7 @@ def base_without(y, i, Minv0, widx0, nw0, Minv, widx, pos):
             cnt_c += 1
     if cnt_c <= 1:
         return False, nw0
-    return minv_remove(Minv, widx, pos, nw0, i)
+    return minv_remove(Minv, Mb, widx, pos, nw0, i)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -13,9 +13,9 @@ problem; thresholds follow libsvm's convention (:func:`_mid_thresholds`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .asqp import asqp, nu_qp_from
+from .asqp import asqp, nu_qp_from, path_work
 from .config import (ALPHA_EPS, DEP_TOL, HOMOTOPY_EXACT_S_EVERY, HOMOTOPY_STEPS_PER_POINT, HOMOTOPY_STEPS_SLACK,
                      LOO_KKT_ACCEPT, LOO_NUMERICAL, LOO_OK, LOO_QP_FAILED, LOO_REFINE_PASSES, MASS_RESIDUAL_RTOL,
                      NO_POINT, QP_MAX_ITER, QP_OK, REFINE_PASSES, RHO_ZERO)
@@ -100,8 +100,8 @@ def _homotopy_pivots(y, x, sx, i, R0, R1, t, piv):
 
 @njit(cache=True)
 def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max_steps,
-                  Minv0, widx0, nw0, x, sx, d, gd, lo, hi, g, tied, want, members, Minv, widx, pos,
-                  box_lo, box_hi):
+                  Minv0, Mb0, widx0, nw0, x, sx, d, gd, lo, hi, g, tied, want, members, Minv, Mb, widx, pos,
+                  box_lo, box_hi, work, skip):
     """Leave-i-out solution by driving α_i to 0 along a one-dimensional path (Loosli & Canu 2006).
 
     Parameter τ ∈ [0, 1]: α_i = (1 − τ) α_i⁰ and both class sums go linearly from λ/2 to
@@ -129,7 +129,7 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
         tied[j] = False
         pos[j] = NO_POINT
     # working set: the base (free points of the full solution), without i
-    ok, nw = base_without(y, i, Minv0, widx0, nw0, Minv, widx, pos)
+    ok, nw = base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos)
     if not ok:  # start from an empty W: the first update rebuilds it
         for k in range(nw):
             pos[widx[k]] = NO_POINT
@@ -162,7 +162,7 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
             gd[j] = 0.0
         want[piv[0]] = True
         want[piv[1]] = True
-        ok, nw = sync_working_set(K, y, inv_m, Minv, widx, pos, nw, want, piv, members)
+        ok, nw = sync_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members)
         if not ok:
             return False, steps
         # ---- derivative QP: d_i = −α_i⁰ fixed, class sums of the others R_c, started on the pivots
@@ -172,8 +172,8 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
         add_column(K, y, inv_m, gd, piv[0], R0)
         d[piv[1]] += R1
         add_column(K, y, inv_m, gd, piv[1], R1)
-        qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, widx, pos, nw, tol * gs, max_qp_iter,
-                                     np.int64(LOO_REFINE_PASSES))
+        qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs, max_qp_iter,
+                                     np.int64(LOO_REFINE_PASSES), work, skip)
         if qst != QP_OK:
             return False, steps
         dnorm = 0.0
@@ -239,7 +239,7 @@ def _rebalance_class(K, y, inv_m, x, grad, fixed, sgn, target, half):
 
 @njit(cache=True)
 def _loo_refit_asqp(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter,
-                    Minv0, widx0, nw0, ok0, x, grad, fixed, lo, hi, Minv, widx, pos):
+                    Minv0, Mb0, widx0, nw0, ok0, x, grad, fixed, lo, hi, Minv, Mb, widx, pos, work, skip):
     """Fallback leave-i-out refit: a Simple-ν-SVM active-set solve warm-started from the full solution
     with α_i's mass moved to the free points of its class (then to the α = 0 points with the
     smallest g). ``x``, ``grad`` hold the result. Returns the ``asqp`` status."""
@@ -261,24 +261,24 @@ def _loo_refit_asqp(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter,
     use_base = ok0
     nw = np.int64(0)
     if use_base:
-        use_base, nw = base_without(y, i, Minv0, widx0, nw0, Minv, widx, pos)
+        use_base, nw = base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos)
         if use_base:
             for j in range(n):
                 if x[j] > 0.0 and x[j] < 1.0 and pos[j] < 0 and not fixed[j]:
-                    oka, nw = minv_add(K, y, inv_m, Minv, widx, pos, nw, j, DEP_TOL)
+                    oka, nw = minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, DEP_TOL)
     if use_base:
-        st, nw, mu0, mu1, itq = asqp(K, y, inv_m, x, grad, lo, hi, Minv, widx, pos, nw, kkt_tol(tol, gs, lam),
-                                     max_qp_iter, np.int64(REFINE_PASSES))
+        st, nw, mu0, mu1, itq = asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, kkt_tol(tol, gs, lam),
+                                     max_qp_iter, np.int64(REFINE_PASSES), work, skip)
     else:
         for k in range(nw):
             pos[widx[k]] = NO_POINT
-        st, nw, t0, t1 = nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, widx, pos, np.int64(0),
-                                    kkt_tol(tol, gs, lam), max_qp_iter)
+        st, nw, t0, t1 = nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, np.int64(0),
+                                    kkt_tol(tol, gs, lam), max_qp_iter, work, skip)
     return st
 
 
 @njit(cache=True)
-def _loo_base(K, y, inv_m, alpha, s, Minv0, widx0, pos0, members):
+def _loo_base(K, y, inv_m, alpha, s, Minv0, Mb0, widx0, pos0, members):
     """The working set every refit starts from: the free points of the full solution (plus, for a
     class without one, its α = 0 point of smallest s), factorized once and refreshed from scratch.
     Returns (ok, nw0)."""
@@ -306,9 +306,9 @@ def _loo_base(K, y, inv_m, alpha, s, Minv0, widx0, pos0, members):
         if alpha[i] > 0.0 and alpha[i] < 1.0 and i != members[0] and i != members[1]:
             members[nmem] = i
             nmem += 1
-    ok0, nw0 = minv_build(K, y, inv_m, Minv0, widx0, pos0, np.int64(0), members, nmem, DEP_TOL)
+    ok0, nw0 = minv_build(K, y, inv_m, Minv0, Mb0, widx0, pos0, np.int64(0), members, nmem, DEP_TOL)
     if ok0:
-        minv_refresh(K, y, inv_m, Minv0, widx0, nw0)
+        minv_refresh(K, y, inv_m, Minv0, Mb0, widx0, nw0)
     return ok0, nw0
 
 
@@ -325,27 +325,15 @@ def _kkt_accepts(y, x, sx, i, tt, tolg):
     return True
 
 
-@njit(cache=True)
-def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, widx0, nw0, ok0,
+@njit(cache=True, nogil=True)
+def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
                idx, lo_k, hi_k, yf, yg, status, steps, homotopy):
     """Refit the points ``idx[lo_k:hi_k]`` (each needs α_i > 0), with work arrays of its own."""
     n = K.shape[0]
+    Minv, Mb, widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip = path_work(n)
     x = np.empty(n)
     sx = np.empty(n)
-    d = np.empty(n)
-    gd = np.empty(n)
-    lo = np.empty(n)
-    hi = np.empty(n)
-    g = np.empty(n)
-    tied = np.zeros(n, np.bool_)
-    want = np.zeros(n, np.bool_)
     fixed = np.zeros(n, np.bool_)
-    members = np.empty(n, np.int64)
-    Minv = np.empty((n + 2, n + 2))
-    widx = np.empty(n, np.int64)
-    pos = -np.ones(n, np.int64)
-    box_lo = np.zeros(n)
-    box_hi = np.ones(n)
     tt = np.empty(2)
     max_steps = HOMOTOPY_STEPS_PER_POINT * n + HOMOTOPY_STEPS_SLACK
     for q in range(lo_k, hi_k):
@@ -354,8 +342,8 @@ def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, wi
         nst = 0
         if ok0 and homotopy:
             ok, nst = _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max_steps,
-                                    Minv0, widx0, nw0, x, sx, d, gd, lo, hi, g, tied, want, members,
-                                    Minv, widx, pos, box_lo, box_hi)
+                                    Minv0, Mb0, widx0, nw0, x, sx, d, gd, lo, hi, g, tied, want, members,
+                                    Minv, Mb, widx, pos, box_lo, box_hi, work, skip)
         if ok:
             # the solution must satisfy the KKT conditions (to the path's tolerance) or be refitted
             _mid_thresholds(y, x, sx, i, tt)
@@ -364,7 +352,7 @@ def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, wi
         if not ok:
             nst = -1
             r = _loo_refit_asqp(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter,
-                                Minv0, widx0, nw0, ok0, x, sx, fixed, lo, hi, Minv, widx, pos)
+                                Minv0, Mb0, widx0, nw0, ok0, x, sx, fixed, lo, hi, Minv, Mb, widx, pos, work, skip)
             st = LOO_OK if r == QP_OK else (LOO_QP_FAILED if r == QP_MAX_ITER else LOO_NUMERICAL)
             _mid_thresholds(y, x, sx, i, tt)
         for k in range(n):
@@ -405,11 +393,12 @@ def _loo_setup(K, y, alpha, lam):
     inv_m = 1.0 / n
     gs = gram_scale(K, inv_m)
     s, yf, yg = _loo_prepare(K, y, alpha, lam, gs)
-    Minv0 = np.zeros((n + 2, n + 2))
+    Minv0 = np.empty((n + 2, n + 2))  # only the leading (|W| + 2)² blocks are used (written first)
+    Mb0 = np.empty((n + 2, n + 2))
     widx0 = np.empty(n, np.int64)
     pos0 = -np.ones(n, np.int64)
     members = np.empty(n, np.int64)
-    ok0, nw0 = _loo_base(K, y, inv_m, alpha, s, Minv0, widx0, pos0, members)
+    ok0, nw0 = _loo_base(K, y, inv_m, alpha, s, Minv0, Mb0, widx0, pos0, members)
     refit = np.zeros(n, np.bool_)
     nref = 0
     for i in range(n):
@@ -417,7 +406,7 @@ def _loo_setup(K, y, alpha, lam):
             refit[i] = True
             members[nref] = i
             nref += 1
-    return gs, s, yf, yg, Minv0, widx0, ok0, nw0, refit, members[:nref].copy()
+    return gs, s, yf, yg, Minv0, Mb0, widx0, ok0, nw0, refit, members[:nref].copy()
 
 
 @njit(cache=True)
@@ -437,37 +426,58 @@ def loo_kernel(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
     """
     n = K.shape[0]
     npos = n_positive(y)
-    gs, s, yf, yg, Minv0, widx0, ok0, nw0, refit, idx = _loo_setup(K, y, alpha, lam)
+    gs, s, yf, yg, Minv0, Mb0, widx0, ok0, nw0, refit, idx = _loo_setup(K, y, alpha, lam)
     status = np.zeros(n, np.int64)
     steps = np.zeros(n, np.int64)
-    _loo_chunk(K, y, 1.0 / n, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, widx0, nw0, ok0,
+    _loo_chunk(K, y, 1.0 / n, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
                idx, np.int64(0), idx.shape[0], yf, yg, status, steps, homotopy)
     return yg, yf, refit, status, steps
 
 
-@njit(cache=True, parallel=True)
-def loo_kernel_parallel(K, y, alpha, lam, tol, max_qp_iter, n_chunks):
-    """:func:`loo_kernel` (homotopy) with the refits spread over threads: ``n_chunks`` interleaved
-    groups of points, each with work arrays of its own (refits are independent). Callers serialise
-    calls (``svmviz._parallel.PARALLEL_LOCK``)."""
-    n = K.shape[0]
-    npos = n_positive(y)
-    gs, s, yf, yg, Minv0, widx0, ok0, nw0, refit, idx = _loo_setup(K, y, alpha, lam)
-    status = np.zeros(n, np.int64)
-    steps = np.zeros(n, np.int64)
+@njit(cache=True)
+def _interleave(idx, n_chunks):
+    """``idx`` in ``n_chunks`` interleaved groups (refit costs vary along the index order), stored
+    contiguously: (perm, bounds), group c = perm[bounds[c]:bounds[c + 1]]."""
     nref = idx.shape[0]
     nc = max(1, min(n_chunks, nref))
-    # interleave (refit costs vary along the index order) into contiguous chunks
     perm = np.empty(nref, np.int64)
-    q = 0
     bounds = np.empty(nc + 1, np.int64)
+    q = 0
     for c in range(nc):
         bounds[c] = q
         for k in range(c, nref, nc):
             perm[q] = idx[k]
             q += 1
     bounds[nc] = nref
-    for c in prange(nc):
-        _loo_chunk(K, y, 1.0 / n, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, widx0, nw0, ok0,
-                   perm, bounds[c], bounds[c + 1], yf, yg, status, steps, np.bool_(True))
+    return perm, bounds
+
+
+def loo_kernel_parallel(K, y, alpha, lam, tol, max_qp_iter, n_chunks):
+    """:func:`loo_kernel` (homotopy) with the refits spread over ``numba.get_num_threads()`` threads:
+    ``n_chunks`` interleaved groups of points, each refitted by :func:`_loo_chunk` (which releases
+    the GIL) with work arrays of its own (refits are independent).
+
+    Python threads rather than a ``prange`` loop: numba's parallel compilation of this kernel cost
+    more on the first visit of the path page than its threads gave back (the refits themselves are
+    the same compiled code either way). Callers serialise calls (``svmviz._parallel.PARALLEL_LOCK``).
+    """
+    import numba
+
+    from .._parallel import task_pool
+
+    n = K.shape[0]
+    npos = n_positive(y)
+    gs, s, yf, yg, Minv0, Mb0, widx0, ok0, nw0, refit, idx = _loo_setup(K, y, alpha, lam)
+    status = np.zeros(n, np.int64)
+    steps = np.zeros(n, np.int64)
+    perm, bounds = _interleave(idx, np.int64(n_chunks))
+
+    def run(c):
+        _loo_chunk(K, y, 1.0 / n, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
+                   perm, bounds[c], bounds[c + 1], yf, yg, status, steps, True)
+
+    nc = bounds.shape[0] - 1
+    with task_pool(max(1, min(nc, numba.get_num_threads()))) as pool:
+        for f in [pool.submit(run, c) for c in range(nc)]:
+            f.result()
     return yg, yf, refit, status, steps
