@@ -95,19 +95,23 @@ def _dtheta(xi, loss, s, k):
 
 
 @njit(cache=True)
+def _theta_values(xi, loss, s, k, derivative):
+    """θ(ξ) (or dθ/dξ when ``derivative``) of every element of the array ``xi``, same shape."""
+    out = np.empty_like(xi)
+    for i in range(xi.size):
+        v = xi.flat[i]
+        out.flat[i] = _dtheta(v, loss, s, k) if derivative else _theta(v, loss, s, k)
+    return out
+
+
 def _theta_array(xi, loss, s, k):
-    out = np.empty_like(xi)
-    for i in range(xi.size):
-        out.flat[i] = _theta(xi.flat[i], loss, s, k)
-    return out
+    """θ(ξ) elementwise (:func:`_theta_values`)."""
+    return _theta_values(xi, loss, s, k, False)
 
 
-@njit(cache=True)
 def _dtheta_array(xi, loss, s, k):
-    out = np.empty_like(xi)
-    for i in range(xi.size):
-        out.flat[i] = _dtheta(xi.flat[i], loss, s, k)
-    return out
+    """dθ/dξ elementwise (:func:`_theta_values`)."""
+    return _theta_values(xi, loss, s, k, True)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Private numba kernels: kernel logistic regression (KLR) and the Import Vector Machine.
 
 Zhu & Hastie 2002. Everything here works on C-contiguous float64 arrays and returns a
-status code; :mod:`svmviz.ivm` validates input and wraps these kernels.
+status code; :mod:`svmviz.ivm` validates input and wraps these kernels. The IVM's greedy loop
+(:func:`_ivm_fit`) is plain Python over the kernels of one step.
 
 Model (binary and multi-class alike, M = number of non-base classes, M = 1 for binary):
 ``F = Phi @ theta`` with ``Phi = [1, K[:, S]]`` (the intercept column only when ``icpt``) and
@@ -26,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._linalg import _chol_solve, _cholesky, _mm, weighted_gram_upper
+from ._linalg import _chol_solve, _cholesky, _column, _mm, weighted_gram_upper
 
 OK = 0
 MAX_IMPORT = 1
@@ -60,14 +61,12 @@ def _loss_probs(F, Y, P):
 
 
 @njit(cache=True)
-def _loss_only(F, Y):
-    """Negative log-likelihood of sample-major (N, M) arrays (see :func:`_loss_only_T`)."""
-    return _loss_only_T(F.T, Y.T)
-
-
-@njit(cache=True)
 def _loss_only_T(FT, YT):
-    """As :func:`_loss_only` for class-major (M, N) arrays."""
+    """The negative log-likelihood of :func:`_loss_probs` for class-major (M, N) arrays, without the
+    probabilities: the (B2*) score of every candidate (:func:`_scores_onestep`) evaluates it on
+    contiguous class-major rows and needs no P. Deliberately a second loop of the same shape as
+    :func:`_loss_probs` (which writes P, sample-major): one routine would transpose or branch in the
+    innermost loop of the candidate scores."""
     M, N = FT.shape
     tot = 0.0
     if M == 1:  # binary: ln(1 + e^f) - y f = max(f, 0) + ln1p(e^{-|f|}) - y f
@@ -128,12 +127,6 @@ def _build_pen(K, idx, icpt, lam):
 
 
 @njit(cache=True)
-def _objective(Phi, Pen, Y, theta):
-    F = _mm(Phi, theta)
-    return _loss_only(F, Y) + _penalty(Pen, theta)
-
-
-@njit(cache=True)
 def _gradient(Phi, Pen, Y, P, theta):
     """Gradient, flattened class-major: index j * p + r."""
     N, p = Phi.shape
@@ -165,7 +158,9 @@ def _hessian(Phi, PhiT, Pen, P):
     w = np.empty(N)
     for j in range(M):
         for k in range(j, M):
-            Bk[:, :] = 0.0
+            for r in range(p):
+                for s in range(p):
+                    Bk[r, s] = 0.0
             for i in range(N):
                 w[i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
             weighted_gram_upper(Phi, w, Bk)
@@ -203,15 +198,15 @@ def _newton(Phi, Pen, Y, theta, tol, max_iter):
         L, st = _cholesky(Hs)
         if st != 0:
             return NUMERICAL, H, it
-        d = _chol_solve(L, G.reshape((M * p, 1)))[:, 0]
+        d = _chol_solve(L, _column(G))  # (M p, 1)
         dec = 0.0
         for t in range(M * p):
-            dec += G[t] * d[t]
+            dec += G[t] * d[t, 0]
         scale = max(1.0, abs(H))
         if dec <= tol * scale:
             for j in range(M):
                 for r in range(p):
-                    theta[r, j] -= d[j * p + r]
+                    theta[r, j] -= d[j * p + r, 0]
             F = _mm(Phi, theta)
             H = _loss_probs(F, Y, P) + _penalty(Pen, theta)
             return OK, H, it + 1
@@ -220,7 +215,7 @@ def _newton(Phi, Pen, Y, theta, tol, max_iter):
         for ls in range(50):
             for j in range(M):
                 for r in range(p):
-                    theta_new[r, j] = theta[r, j] - step * d[j * p + r]
+                    theta_new[r, j] = theta[r, j] - step * d[j * p + r, 0]
             F = _mm(Phi, theta_new)
             H_new = _loss_probs(F, Y, P_new) + _penalty(Pen, theta_new)
             if H_new <= H - 1e-4 * step * dec:
@@ -232,8 +227,10 @@ def _newton(Phi, Pen, Y, theta, tol, max_iter):
             if dec <= 1e-8 * scale:
                 return OK, H, it + 1
             return NUMERICAL, H, it + 1
-        theta[:, :] = theta_new
-        P[:, :] = P_new
+        for r in range(p):  # element loops, not slice assignments (issue 13: compile time)
+            for j in range(M):
+                theta[r, j] = theta_new[r, j]
+        P, P_new = P_new, P
         H = H_new
     return NEWTON_MAXITER, H, max_iter
 
@@ -350,13 +347,13 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
             if dec <= 1e-8 * scale:
                 return OK, theta, H, it + 1
             return NUMERICAL, theta, H, it + 1
-        A[:, :] = An
         for j in range(M):
             if icpt:
                 theta[0, j] = bn[j]
             for i in range(N):
+                A[i, j] = An[i, j]
                 theta[off + i, j] = An[i, j]
-        P[:, :] = Pn
+        P, Pn = Pn, P
         H = Hn
         if dec <= tol * scale:
             return OK, theta, H, it + 1
@@ -366,11 +363,11 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
 # --------------------------------------------------------------------------- candidate scores
 @njit(cache=True)
 def _small_solve(S, b):
-    """Solve the small symmetric M x M system S x = b; returns (x, ok)."""
+    """Solve the small symmetric M x M system S x = b, b of shape (M, 1); returns (x (M, 1), ok)."""
     L, st = _cholesky(S)
     if st != 0:
-        return np.zeros(b.shape[0]), False
-    return _chol_solve(L, b.reshape((b.shape[0], 1)))[:, 0], True
+        return np.zeros((b.shape[0], 1)), False
+    return _chol_solve(L, b), True
 
 
 @njit(cache=True)
@@ -386,13 +383,16 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
     off = 1 if icpt else 0
     m = cand.shape[0]
     scores = np.empty(m)
-    u = _chol_solve(Lh, G.reshape((M * p, 1)))[:, 0] if p > 0 else np.zeros(0)
+    u = _chol_solve(Lh, _column(G))  # (M p, 1): the current Newton step
     umat = np.zeros((p, M))
     for j in range(M):
         for r in range(p):
-            umat[r, j] = u[j * p + r]
+            umat[r, j] = u[j * p + r, 0]
     Phi_u = _mm(Phi, umat)  # (N, M)
-    PmY = P - Y
+    PmY = np.empty((N, M))
+    for i in range(N):
+        for j in range(M):
+            PmY[i, j] = P[i, j] - Y[i, j]
     W = np.empty((M, M, N))
     for j in range(M):
         for k in range(M):
@@ -414,7 +414,9 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
         # candidate columns of K, stored as rows (K is symmetric): contiguous per candidate
         KRT = np.empty((mc, N))
         for c in range(mc):
-            KRT[c, :] = K[cand[c0 + c], :]
+            l = cand[c0 + c]
+            for i in range(N):
+                KRT[c, i] = K[l, i]
         B = np.zeros((M * p, mc * M))
         WKT = np.empty((mc, N))
         D = np.zeros((mc, M, M))
@@ -446,23 +448,25 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 for s in range(q):
                     t += K[l, idx[s]] * theta[off + s, j]
                 gnew[c, j] += lam * t
-        if p > 0:
-            U = _chol_solve(Lh, B)  # (M p, mc M)
-        else:
-            U = np.zeros((0, mc * M))
+        U = _chol_solve(Lh, B)  # (M p, mc M)
         # (Phi U_j)' stored candidate-major: PhiUT[j, c M + b, :] is contiguous over the N points
-        PhiUT = np.empty((M, mc * M, N))
+        PhiUT = np.zeros((M, mc * M, N))
         for j in range(M):
-            PhiUT[j] = _mm(np.ascontiguousarray(U[j * p:(j + 1) * p, :].T), PhiT)
+            for cb in range(mc * M):
+                for r in range(p):
+                    ujr = U[j * p + r, cb]
+                    if ujr != 0.0:
+                        for i in range(N):
+                            PhiUT[j, cb, i] += ujr * PhiT[r, i]
         Sm = np.empty((M, M))
-        rhs = np.empty(M)
+        rhs = np.empty((M, 1))
         for c in range(mc):
             l = cand[c0 + c]
             for a in range(M):
                 t = gnew[c, a]
                 for r in range(M * p):
-                    t -= B[r, c * M + a] * u[r]
-                rhs[a] = t
+                    t -= B[r, c * M + a] * u[r, 0]
+                rhs[a, 0] = t
                 for b in range(M):
                     t = D[c, a, b]
                     for r in range(M * p):
@@ -480,11 +484,13 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
             if not ok:
                 scores[c0 + c] = np.inf
                 continue
-            dn = -x
+            dn = np.empty(M)
+            for a in range(M):
+                dn[a] = -x[a, 0]
             # old parameters: theta - u - U_c dn
             for j in range(M):
                 for r in range(p):
-                    t = theta[r, j] - u[j * p + r]
+                    t = theta[r, j] - u[j * p + r, 0]
                     for b in range(M):
                         t -= U[j * p + r, c * M + b] * dn[b]
                     thn[r, j] = t
@@ -517,14 +523,17 @@ def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter):
     m = cand.shape[0]
     scores = np.empty(m)
     idx_l = np.empty(q + 1, dtype=np.int64)
-    idx_l[:q] = idx
+    for s in range(q):
+        idx_l[s] = idx[s]
     worst = 0
     for c in range(m):
         idx_l[q] = cand[c]
         Phi = _build_phi(K, idx_l, icpt)
         Pen = _build_pen(K, idx_l, icpt, lam)
         th = np.zeros((q + 1 + off, M))
-        th[:q + off, :] = theta
+        for r in range(q + off):
+            for j in range(M):
+                th[r, j] = theta[r, j]
         st, H, it = _newton(Phi, Pen, Y, th, tol, max_iter)
         if st > worst:
             worst = st
@@ -534,6 +543,27 @@ def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter):
 
 # --------------------------------------------------------------------------- the IVM (Zhu & Hastie 2002, B1-B4)
 @njit(cache=True)
+def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter):
+    """Refit the sub-model on the import set ``idx`` by :func:`_newton` (theta in place) and return
+    what the (B2*) scores of the next step start from.
+
+    Returns ``(status, H, Phi, Pen, F, P, G, Lh, chol_status)``: Newton's status and H; Φ and the
+    penalty matrix; the fitted logits F = Φθ and probabilities P (N, M); the gradient G (M p,) and
+    the lower Cholesky factor Lh of the Hessian at θ (``chol_status`` ≠ 0: it has none).
+    """
+    N = K.shape[0]
+    M = Y.shape[1]
+    Phi = _build_phi(K, idx, icpt)
+    Pen = _build_pen(K, idx, icpt, lam)
+    st, H, it = _newton(Phi, Pen, Y, theta, tol, max_iter)
+    F = _mm(Phi, theta)
+    P = np.empty((N, M))
+    _loss_probs(F, Y, P)
+    G = _gradient(Phi, Pen, Y, P, theta)
+    Lh, stc = _cholesky(_hessian(Phi, np.ascontiguousarray(Phi.T), Pen, P))  # p = 0: empty, status 0
+    return st, H, Phi, Pen, F, P, G, Lh, stc
+
+
 def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk):
     """Greedy forward selection of import points with the stopping rule of (Zhu & Hastie 2002, §3.3).
 
@@ -542,33 +572,32 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
     the smallest H(x_l) ((B2*) one-step or (B2) full Newton), refits the enlarged sub-model exactly
     and records H_k, until |H_k - H_{k-r}| / |H_k| < eps (k >= r, H_0 = the starting fit).
 
+    The greedy loop itself is Python around two numba kernels per step (:func:`_refit`, then
+    :func:`_scores_onestep` or :func:`_scores_full`): a few dozen steps per fit (the page's warm λ
+    path took 0.39 s of CPU, as with the loop in numba), against compiling the loop — and with it both scoring methods — on a
+    fresh install. Issue 13, the IVM page's default λ path on an empty numba cache: 18.9 s of CPU
+    (compilation) with the loop in numba and slice assignments in the kernels, 11.3 s with element
+    loops instead of slice assignments, 13 % less again with this loop in Python.
+
+    Parameters are those of :class:`svmviz.ivm.IVMClassifier` after validation (K (N, N) and Y (N, M)
+    C-contiguous float64, idx0 int64, theta0 (len(idx0) + icpt, M)).
+
     Returns ``(status, idx, theta, H_hist, nS_hist, H_score_hist)``.
     """
     N = K.shape[0]
     M = Y.shape[1]
     off = 1 if icpt else 0
-    q = idx0.shape[0]
-    idx_all = np.empty(N, dtype=np.int64)
-    idx_all[:q] = idx0
-    selected = np.zeros(N, dtype=np.bool_)
-    for s in range(q):
-        selected[idx0[s]] = True
-    theta = theta0.copy()
-    Phi = _build_phi(K, idx_all[:q], icpt)
-    Pen = _build_pen(K, idx_all[:q], icpt, lam)
-    worst = 0
-    st, H, it = _newton(Phi, Pen, Y, theta, tol, max_iter)
-    if st > worst:
-        worst = st
-    Hh = np.empty(N + 1)
-    nS = np.empty(N + 1, dtype=np.int64)
-    Hsc = np.empty(N + 1)
-    Hh[0] = H
-    nS[0] = q
-    Hsc[0] = np.nan
+    lam, icpt, tol, max_iter, chunk = float(lam), bool(icpt), float(tol), int(max_iter), int(chunk)
+    idx = np.array(idx0, dtype=np.int64)
+    q = idx.shape[0]
+    selected = np.zeros(N, dtype=bool)
+    selected[idx] = True
+    theta = np.array(theta0, dtype=np.float64, order="C")
+    st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter)
+    worst = int(st)
+    Hh, nS, Hsc = [H], [q], [np.nan]
     k = 0
     status = OK
-    P = np.empty((N, M))
     while True:
         if q >= N:
             status = OK
@@ -576,63 +605,39 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
         if q >= max_import:
             status = MAX_IMPORT
             break
-        m = N - q
-        cand = np.empty(m, dtype=np.int64)
-        c = 0
-        for i in range(N):
-            if not selected[i]:
-                cand[c] = i
-                c += 1
-        idx = idx_all[:q].copy()
+        cand = np.flatnonzero(~selected).astype(np.int64)
         if method == METHOD_ONESTEP:
-            F = _mm(Phi, theta)
-            _loss_probs(F, Y, P)
-            p = q + off
-            if p > 0:
-                G = _gradient(Phi, Pen, Y, P, theta)
-                Hs = _hessian(Phi, np.ascontiguousarray(Phi.T), Pen, P)
-                Lh, stc = _cholesky(Hs)
-                if stc != 0:
-                    worst = NUMERICAL
-                    status = NUMERICAL
-                    break
-            else:
-                G = np.zeros(0)
-                Lh = np.zeros((0, 0))
+            if stc != 0:
+                worst = NUMERICAL
+                status = NUMERICAL
+                break
             scores = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk)
         else:
             scores, stf = _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter)
-            if stf > worst:
-                worst = stf
-        best = -1
-        bval = np.inf
-        for c in range(m):
-            if scores[c] < bval:
-                bval = scores[c]
-                best = c
-        if best < 0:
+            worst = max(worst, int(stf))
+        usable = scores < np.inf  # inf: the candidate adds no new direction (NaN never wins either)
+        if not usable.any():
             # no candidate adds a new direction: the sub-model cannot improve
             status = OK
             break
-        l = cand[best]
-        idx_all[q] = l
+        best = int(np.argmin(np.where(usable, scores, np.inf)))  # the first minimum
+        bval = float(scores[best])
+        l = int(cand[best])
+        idx = np.append(idx, l)
         selected[l] = True
         q += 1
         th = np.zeros((q + off, M))
-        th[:q + off - 1, :] = theta
+        th[:q + off - 1] = theta
         theta = th
-        Phi = _build_phi(K, idx_all[:q], icpt)
-        Pen = _build_pen(K, idx_all[:q], icpt, lam)
-        st, H, it = _newton(Phi, Pen, Y, theta, tol, max_iter)
-        if st > worst:
-            worst = st
+        st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter)
+        worst = max(worst, int(st))
         k += 1
-        Hh[k] = H
-        nS[k] = q
-        Hsc[k] = bval
+        Hh.append(H)
+        nS.append(q)
+        Hsc.append(bval)
         if k >= r and abs(Hh[k] - Hh[k - r]) < eps * abs(Hh[k]):
             status = OK
             break
-    if worst > status:
-        status = worst
-    return status, idx_all[:q].copy(), theta, Hh[:k + 1].copy(), nS[:k + 1].copy(), Hsc[:k + 1].copy()
+    status = max(status, worst)
+    return (status, idx.copy(), theta, np.array(Hh, dtype=np.float64), np.array(nS, dtype=np.int64),
+            np.array(Hsc, dtype=np.float64))

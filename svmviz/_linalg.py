@@ -78,8 +78,23 @@ def _cholesky(A):
 
 
 @njit(cache=True)
+def _column(v):
+    """A copy of the vector v as an (n, 1) column (an element loop: ``v.reshape`` and ``[:, 0]`` cost
+    numba's compiler more than the kernels that use them — issue 13)."""
+    n = v.shape[0]
+    out = np.empty((n, 1))
+    for i in range(n):
+        out[i, 0] = v[i]
+    return out
+
+
+@njit(cache=True)
 def _chol_solve(L, B):
-    """Solve (L L') X = B for X, B of shape (n, m)."""
+    """Solve (L L') X = B for X, B of shape (n, m).
+
+    The forward (L Y = B) and the backward (L' X = Y) substitutions are two loops of one shape on
+    purpose: they run in opposite directions over L's rows and columns, and one routine with a flag
+    would put a branch into the innermost loop of every IVM / IRWLS solve."""
     n, m = B.shape
     X = B.copy()
     for i in range(n):

@@ -477,21 +477,23 @@ class SSANOVAKernel:
         ndarray of shape (m, n_components)
             Multiply column k by ``weights_[k]`` for the component f_k.
         """
-        Ub = self.transform(basis)
+        Ub, c = self._basis_and_coef(basis, coef)
         Uq = self.transform(Xq)
-        c = np.ascontiguousarray(np.asarray(coef, dtype=np.float64).ravel())
-        if c.shape[0] != Ub.shape[0] or not np.all(np.isfinite(c)):
-            raise ValueError(f"coef must hold {Ub.shape[0]} finite numbers (one per basis point).")
         code, inv, _ = self._base_args()
         ca, cb = self._codes()
         return _component_sums(Uq, Ub, c, code, inv, ca, cb)
 
     def component_quadratic_forms(self, basis, coef) -> np.ndarray:
         """c' R_k c for every component k over the basis points (unweighted), shape (n_components,)."""
+        Ub, c = self._basis_and_coef(basis, coef)
+        code, inv, _ = self._base_args()
+        ca, cb = self._codes()
+        return _component_quadratic_forms(Ub, c, code, inv, ca, cb)
+
+    def _basis_and_coef(self, basis, coef):
+        """The rescaled basis rows (n_b, d) and their coefficients (n_b,) as float64, validated."""
         Ub = self.transform(basis)
         c = np.ascontiguousarray(np.asarray(coef, dtype=np.float64).ravel())
         if c.shape[0] != Ub.shape[0] or not np.all(np.isfinite(c)):
             raise ValueError(f"coef must hold {Ub.shape[0]} finite numbers (one per basis point).")
-        code, inv, _ = self._base_args()
-        ca, cb = self._codes()
-        return _component_quadratic_forms(Ub, c, code, inv, ca, cb)
+        return Ub, c

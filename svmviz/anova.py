@@ -18,6 +18,7 @@ solution, so the constant part θ0 Σ c_i vanishes (to rounding) whatever θ0.
 """
 from __future__ import annotations
 
+import time
 from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
@@ -322,6 +323,16 @@ class KernelCriteria(NamedTuple):
     seconds: np.ndarray
 
 
+def _check_problem(X, y, lambdas, p_true):
+    """The inputs every criteria function here takes: X (n, d) with n ≥ 4, labels as ±1 (two classes,
+    two points each at least), the λ values, and the truth at X (None, or its values)."""
+    X = check_matrix(X, "X", min_rows=4)
+    yy, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
+    lam = _check_lambdas(lambdas)
+    p = None if p_true is None else (p_true(X) if callable(p_true) else p_true)
+    return X, yy, lam, p
+
+
 def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_true=None, loo: bool = False,
                     X_test=None, y_test=None, tol: float = 1e-3, progress: Callable | None = None) -> KernelCriteria:
     """GACV, XA, XA_J, exact LOO (and GCKL, MISCLASS with the truth) along λ for each kernel.
@@ -354,16 +365,9 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
     -------
     KernelCriteria
     """
-    import time
-
-    X = check_matrix(X, "X", min_rows=4)
-    yy, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
-    lam = _check_lambdas(lambdas)
     if not kernels:
         raise ValueError("give at least one kernel.")
-    p = None
-    if p_true is not None:
-        p = p_true(X) if callable(p_true) else p_true
+    X, yy, lam, p = _check_problem(X, y, lambdas, p_true)
     Xt = yt = None
     if X_test is not None:
         Xt = check_matrix(X_test, "X_test")
@@ -456,12 +460,9 @@ def theta_lambda_grid(X, y, lambdas, kernel, scales, *, coordinate: int | None =
     -------
     ThetaGrid
     """
-    X = check_matrix(X, "X", min_rows=4)
-    yy, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
-    lam = _check_lambdas(lambdas)
+    X, yy, lam, p = _check_problem(X, y, lambdas, p_true)
     sc = _check_lambdas(scales, "scales", "scale")
     k = _check_ssanova(fit_kernel(kernel, X) if isinstance(kernel, SSANOVAKernel) else kernel)
-    p = None if p_true is None else (p_true(X) if callable(p_true) else p_true)
     R = k.coordinate_grams(X)
     W = np.stack([k.component_weights(s, coordinate) for s in sc])
     vals, alphas, bs = {}, [], []

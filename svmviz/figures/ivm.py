@@ -36,6 +36,15 @@ def _grid(X, grid_n, pad=0.08):
     return gx, gy, XX
 
 
+def _map_grid(X, what, grid_n, p_true, bayes_threshold):
+    """The 2-D data, the map's grid (gx, gy and its points XX) and the Bayes margin p_true − threshold
+    on it (g, g) or None — shared by the IVM's and the SVM's maps so that both use one grid."""
+    X = _check_2d(X, what)
+    gx, gy, XX = _grid(X, grid_n)
+    bayes = None if p_true is None else (np.asarray(p_true(XX)) - bayes_threshold).reshape(gy.size, gx.size)
+    return X, gx, gy, XX, bayes
+
+
 def _error(model, X_test, y_test):
     if X_test is None or y_test is None:
         return float("nan")
@@ -62,13 +71,10 @@ class ImportMap(NamedTuple):
 def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
                        X_test=None, y_test=None, grid_n: int = 60) -> ImportMap:
     """Evaluate a fitted binary :class:`~svmviz.ivm.IVMClassifier` on a grid over the data."""
-    X = _check_2d(X, "import-point map")
     if model.n_classes_ != 2:
         raise ValueError("compute_import_map is for two classes; use compute_class_map.")
-    gx, gy, XX = _grid(X, grid_n)
-    g = gx.size
-    p = model.predict_proba(XX)[:, 1].reshape(g, g)
-    bayes = None if p_true is None else (np.asarray(p_true(XX)) - bayes_threshold).reshape(g, g)
+    X, gx, gy, XX, bayes = _map_grid(X, "import-point map", grid_n, p_true, bayes_threshold)
+    p = model.predict_proba(XX)[:, 1].reshape(gy.size, gx.size)
     y = np.asarray(y)
     return ImportMap(gx, gy, p, bayes, X, y, np.asarray(model.import_indices_),
                      model.predict_proba(X)[:, 1], float(np.mean(model.predict(X) != y)),
@@ -93,11 +99,8 @@ class SVMMap(NamedTuple):
 def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
                     X_test=None, y_test=None, grid_n: int = 60) -> SVMMap:
     """Evaluate a fitted :class:`~svmviz.svm.SVMClassifier` on a grid over the data."""
-    X = _check_2d(X, "SVM map")
-    gx, gy, XX = _grid(X, grid_n)
-    g = gx.size
-    f = model.decision_function(XX).reshape(g, g)
-    bayes = None if p_true is None else (np.asarray(p_true(XX)) - bayes_threshold).reshape(g, g)
+    X, gx, gy, XX, bayes = _map_grid(X, "SVM map", grid_n, p_true, bayes_threshold)
+    f = model.decision_function(XX).reshape(gy.size, gx.size)
     y = np.asarray(y)
     return SVMMap(gx, gy, f, bayes, X, y, np.asarray(model.support_),
                   float(np.mean(model.predict(X) != y)), _error(model, X_test, y_test),

@@ -115,7 +115,9 @@ def _cost_kwargs(n: int, s: Settings) -> dict:
     return {"cost": common.Cost(sec, f"exact leave-one-out for {len(s.kernels)} kernels × {s.lambdas.size} λ values")}
 
 
-def compute_comparison(ds, s: Settings, test):
+def compute_comparison(ds, s: Settings, test, *, optional: bool = False, show_warnings: bool = True):
+    """Every chosen kernel's fits and criteria along λ (exact LOO when ``s.loo``), a cached step; None
+    when ``optional`` and the user has not (yet) started an expensive run."""
     kernels = kernel_objects(s)
     key = (ds.X, ds.y, s.lambdas, [repr(k) for k in kernels.values()], list(kernels), s.sigma, s.loo,
            None if test is None else (test.X, test.y))
@@ -126,15 +128,17 @@ def compute_comparison(ds, s: Settings, test):
                                      X_test=None if test is None else test.X,
                                      y_test=None if test is None else test.y, progress=progress)
 
-    return common.cached_compute("anova_kernels", key, run, progress_text="Fitting every kernel along λ…",
-                                 **_cost_kwargs(ds.X.shape[0], s))
+    text = ("Exact leave-one-out for every kernel along λ…" if s.loo else "Fitting every kernel along λ…")
+    return common.cached_compute("anova_kernels", key, run, progress_text=text, optional=optional,
+                                 show_warnings=show_warnings, **_cost_kwargs(ds.X.shape[0], s))
 
 
 # --------------------------------------------------------------------------- sections
-def render_curves(ds, kc, test) -> None:
+def render_curves(ds, kc, test, *, suffix: str = "") -> None:
+    """The criteria chart, its table and notes (``suffix`` keys a preliminary copy drawn before exact LOO)."""
     st.subheader("Which structure do the criteria prefer?")
     kcv = fig.compute_kernel_curves(kc)
-    charts.chart(fig.plot_kernel_curves(kcv), key=f"{KEY}_curves")
+    charts.chart(fig.plot_kernel_curves(kcv), key=f"{KEY}_curves{suffix}")
     rows = []
     for q, name in enumerate(kc.names):
         cur = kc.curves[q]
@@ -147,7 +151,7 @@ def render_curves(ds, kc, test) -> None:
                 row[f"test error at {_LABEL[key]}'s λ"] = float(kc.test_error[q, j])
         row["seconds"] = float(kc.seconds[q])
         rows.append(row)
-    st.dataframe(rows, hide_index=True, key=f"{KEY}_table",
+    st.dataframe(rows, hide_index=True, key=f"{KEY}_table{suffix}",
                  column_config={k: st.column_config.NumberColumn(format="%.3g") for k in rows[0] if k != "kernel"})
     notes = ["GACV (generalized approximate cross-validation) and XA (ξα) use each kernel's own diagonal K(x_i, x_i), "
              "which is not 1 for SS-ANOVA kernels; exact LOO (leave-one-out) refits every support vector with the "
@@ -341,11 +345,29 @@ def page() -> None:
         return
     test = _test_sample(ds)
     try:
-        kc = compute_comparison(ds, s, test)
+        # the fits and GACV / XA first (a fraction of a second): their chart is drawn at once (issue 13,
+        # first chart); exact LOO, which refits every support vector at every λ, follows as its own
+        # cached step and redraws the chart with its curve
+        kc = compute_comparison(ds, s._replace(loo=False), test, show_warnings=not s.loo)
     except ValueError as exc:
         common.show_error(exc, what="Could not fit these kernels")
         return
-    if kc is None:
-        return
-    render_curves(ds, kc, test)
+    if s.loo:
+        slot = st.empty()
+        with slot.container():
+            render_curves(ds, kc, test, suffix="_before_loo")
+            st.caption("Exact leave-one-out's curve and λ are added once it is computed.")
+        try:
+            kc_loo = compute_comparison(ds, s, test, optional=True)  # its warnings include the fits'
+        except ValueError as exc:
+            common.show_error(exc, what="Exact leave-one-out failed")
+            kc_loo = None
+        if kc_loo is not None:
+            kc = kc_loo
+            with slot.container():
+                render_curves(ds, kc, test)
+        else:  # not run (too long: the user is asked) or failed: the fits' own warnings, from the cache
+            compute_comparison(ds, s._replace(loo=False), test)
+    else:
+        render_curves(ds, kc, test)
     render_decomposition(ds, s, kc, test)

@@ -157,29 +157,33 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int) -> None:
                                   "scratch": "fitted from scratch at this λ (B1–B4)"}.get)
     lam = float(path.lams[li])
     model = path.model_at(li) if source == "path" else fit(sp.X, sp.y, lam, s)
-    svm = svm_path(sp, s).estimator
     ivm_test = float(np.mean(model.predict(sp.X_test) != sp.y_test))
-    svm_test = float(np.mean(svm.predict(sp.X_test) != sp.y_test))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Import points (IVM)", model.n_import_)
-    c2.metric("Support points (SVM)", int(svm.support_.size))
     c3.metric("IVM test error", f"{ivm_test:.3f}")
-    c4.metric("SVM test error", f"{svm_test:.3f}",
-              help=f"SVM tuned on the same tuning set over λ_SVM = λ/(2N); chosen λ_SVM = {svm.lam:.3g}.")
     if ds.bayes_error is not None:
         st.caption(f"Bayes error of these data: {ds.bayes_error:.3f}. {sp.note}")
     else:
         st.caption(sp.note)
-    if sp.X.shape[1] != 2:
+    im = None
+    if sp.X.shape[1] == 2:
+        # the IVM's map first: it needs only the IVM path, so it is drawn before the SVM comparison
+        # (its own cached step, with its own progress line) is computed — issue 13, first chart
+        p_true = ds.p_true if ds.p_true is not None and ds.test_sample is not None else None
+        im = fig_ivm.compute_import_map(model, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
+                                        X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
+        a, b = st.columns(2)
+        charts.chart(fig_ivm.plot_import_map(im), key=f"{KEY}_map_ivm", where=a)
+    svm = svm_path(sp, s).estimator
+    svm_test = float(np.mean(svm.predict(sp.X_test) != sp.y_test))
+    c2.metric("Support points (SVM)", int(svm.support_.size))
+    c4.metric("SVM test error", f"{svm_test:.3f}",
+              help=f"SVM tuned on the same tuning set over λ_SVM = λ/(2N); chosen λ_SVM = {svm.lam:.3g}.")
+    if im is None:
         st.info(f"The maps need 2 features; {ds.name} has {sp.X.shape[1]}. The λ path below still applies.")
         return
-    p_true = ds.p_true if ds.p_true is not None and ds.test_sample is not None else None
-    im = fig_ivm.compute_import_map(model, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
-                                    X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
     sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                  X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
-    a, b = st.columns(2)
-    charts.chart(fig_ivm.plot_import_map(im), key=f"{KEY}_map_ivm", where=a)
     charts.chart(fig_ivm.plot_svm_map(sm), key=f"{KEY}_map_svm", where=b)
     common.csv_download("Download the maps (CSV: each grid point's IVM P(+1), SVM f and the Bayes margin)",
                         map_table(im, sm), f"ivm_maps_{ds.name}.csv", key=f"{KEY}_maps_csv")
