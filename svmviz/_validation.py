@@ -1,4 +1,4 @@
-"""Shared input checks: each raises ``ValueError`` saying what to fix.
+"""Shared input checks (each raises ``ValueError`` saying what to fix) and the binary classifiers' mixin.
 
 Two layers. The estimators (``fit``/``predict``) validate with scikit-learn's own machinery through
 :func:`validate_fit_data` and :func:`validate_predict_data` (``validate_data``, ``check_is_fitted``,
