@@ -124,7 +124,7 @@ def usvc_A(n=500, seed=0) -> Dataset:
     a class gets fewer than 2 points).
 
     {usvc_params}
-        (``bayes_error`` by quadrature of min_c P(c) f(x|c)).
+        Here ``bayes_error`` is a quadrature of min_c P(c) f(x|c).
 
     Notes
     -----
