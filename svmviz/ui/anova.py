@@ -15,7 +15,7 @@ from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import anova as fig
 from svmviz.kernels import SSANOVAKernel
-from svmviz.ui import charts, common, glossary, presets
+from svmviz.ui import charts, common, glossary
 
 KEY = "anova"
 CHOICES = ["anova_structure", "twonorm", "ringnorm", "wahba2001", "banana", "esl_mixture"]
@@ -319,8 +319,7 @@ def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
 # --------------------------------------------------------------------------- the page
 @common.page_view
 def page() -> None:
-    st.title("Kernels & variable selection")
-    presets.picker("anova")
+    common.page_header("anova")
     st.markdown(glossary.spell(
         "SS-ANOVA (smoothing-spline analysis of variance) kernels build a kernel on d variables from one-dimensional "
         "kernels R_α, one per variable: K(s, t) = Π_α [1 + θ_α·R_α(s_α, t_α)] = 1 + Σ_α θ_α·R_α + "

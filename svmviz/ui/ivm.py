@@ -14,7 +14,7 @@ from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
-from svmviz.ui import charts, common, glossary, presets
+from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
 
 KEY = "ivm"
@@ -282,16 +282,10 @@ def describe_available() -> list[str]:
 # ------------------------------------------------------------------ the page
 @common.page_view
 def page() -> None:
-    """The page itself: Import vector machine — kernel logistic regression on a few import points (Zhu & Hastie 2002).
-
-    Run by ``pages/5_Import_vector_machine.py`` under ``streamlit run app.py`` and by the installed app's frame
-    (:mod:`svmviz.ui.frame`).
-    """
-    st.title("Import vector machine")
-    st.caption(glossary.spell(
+    """Import vector machine (Zhu & Hastie 2002): kernel logistic regression on a few import points."""
+    common.page_header("ivm", (
         "The IVM: KLR on a few greedily chosen import points, its λ path and the SVM beside it — Zhu & Hastie "
         "2002, Figs. 2–4."))
-    presets.picker("ivm")
 
     ds = common.dataset_sidebar(describe_available(), "esl_mixture", key="ivm", allow_multiclass=True)
     if ds is None:
