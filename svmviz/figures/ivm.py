@@ -127,21 +127,28 @@ def _bayes_trace(fig, gx, gy, bayes):
                              hovertemplate="Bayes: p(x) − threshold = %{z:.3f}<extra></extra>"))
 
 
+def _surface_traces(fig, gx, gy, z, zrange, name, hover, short, boundary, band):
+    """The layers the IVM's and the SVM's maps share (Zhu & Hastie 2002, Fig. 3): the shaded surface
+    z (g, g) with its colour bar, its boundary contour (solid) and a pair of band contours (dashed).
+
+    ``boundary`` and ``band`` are (legend name, start, end, size) of the contour levels; ``hover``
+    names z on the surface, ``short`` on the contours."""
+    fig.add_trace(go.Heatmap(x=gx, y=gy, z=z, zmin=zrange[0], zmax=zrange[1], showscale=True, opacity=0.35,
+                             colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
+                             colorbar=dict(title=name, len=0.6), name=name, showlegend=False,
+                             hovertemplate=f"x = (%{{x:.2f}}, %{{y:.2f}})<br>{hover} = %{{z:.3f}}<extra></extra>"))
+    for (label, start, end, size), width, dash in ((boundary, 2.5, None), (band, 1.3, "dash")):
+        fig.add_trace(go.Contour(x=gx, y=gy, z=z, name=label, showlegend=True,
+                                 contours=dict(start=start, end=end, size=size, coloring="none"),
+                                 line=dict(color="black", width=width, dash=dash), showscale=False,
+                                 hovertemplate=f"{short} = %{{z:.3f}}<extra></extra>"))
+
+
 def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
     """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3)."""
     fig = go.Figure()
-    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.p, zmin=0, zmax=1, showscale=True, opacity=0.35,
-                             colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
-                             colorbar=dict(title="p̂(x)", len=0.6), name="p̂(x)", showlegend=False,
-                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>p̂(+1 | x) = %{z:.3f}<extra></extra>"))
-    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.p, name="p̂(x) = 0.5 (IVM boundary)", showlegend=True,
-                             contours=dict(start=0.5, end=0.5, size=1, coloring="none"),
-                             line=dict(color="black", width=2.5), showscale=False,
-                             hovertemplate="p̂ = %{z:.3f}<extra></extra>"))
-    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.p, name="p̂(x) = 0.25, 0.75", showlegend=True,
-                             contours=dict(start=0.25, end=0.75, size=0.5, coloring="none"),
-                             line=dict(color="black", width=1.3, dash="dash"), showscale=False,
-                             hovertemplate="p̂ = %{z:.3f}<extra></extra>"))
+    _surface_traces(fig, m.gx, m.gy, m.p, (0, 1), "p̂(x)", "p̂(+1 | x)", "p̂",
+                    ("p̂(x) = 0.5 (IVM boundary)", 0.5, 0.5, 1), ("p̂(x) = 0.25, 0.75", 0.25, 0.75, 0.5))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
     extra = [f"<br>p̂(+1) = {v:.3f}" for v in m.p_train]
     _data_traces(fig, m.X, m.y, extra)
@@ -161,18 +168,8 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
     """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (Zhu & Hastie 2002, Fig. 3)."""
     fig = go.Figure()
     lim = float(np.max(np.abs(m.f))) or 1.0
-    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.f, zmin=-lim, zmax=lim, showscale=True, opacity=0.35,
-                             colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
-                             colorbar=dict(title="f(x)", len=0.6), name="f(x)", showlegend=False,
-                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>f(x) = %{z:.3f}<extra></extra>"))
-    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.f, name="f(x) = 0 (SVM boundary)", showlegend=True,
-                             contours=dict(start=0, end=0, size=1, coloring="none"),
-                             line=dict(color="black", width=2.5), showscale=False,
-                             hovertemplate="f = %{z:.3f}<extra></extra>"))
-    fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=m.f, name="margins f(x) = ±1", showlegend=True,
-                             contours=dict(start=-1, end=1, size=2, coloring="none"),
-                             line=dict(color="black", width=1.3, dash="dash"), showscale=False,
-                             hovertemplate="f = %{z:.3f}<extra></extra>"))
+    _surface_traces(fig, m.gx, m.gy, m.f, (-lim, lim), "f(x)", "f(x)", "f",
+                    ("f(x) = 0 (SVM boundary)", 0, 0, 1), ("margins f(x) = ±1", -1, 1, 2))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
     _data_traces(fig, m.X, m.y)
     sv = m.support_idx
