@@ -10,6 +10,7 @@ scaled to 30×30.
 
     python bench/bench_criteria.py loo [--step k] [n ...]   exact-LOO surfaces alone (every k-th σ, λ)
     python bench/bench_criteria.py memory                   peak memory of surfaces up to n = 10,000
+    python bench/bench_criteria.py surface [n ...]          the 30×30 surface alone (2 threads, best of 3)
 """
 from __future__ import annotations
 
@@ -107,6 +108,23 @@ def loo_surfaces(ns, step=1):
               f"load {os.getloadavg()[0]:.2f}", flush=True)
 
 
+def surfaces(ns, repeat=3):
+    """The 30×30 criteria surface alone (GACV, XA, XA_J, GCKL, MISCLASS; 2 threads), best of ``repeat``."""
+    print(f"# criteria surface 30×30 alone (2 threads, best of {repeat}), wahba2001, tol 1e-3; {machine()}")
+    warm = make_dataset("wahba2001", n=40, seed=1)
+    criteria_surface(warm.X, warm.y, LAMBDAS[:3], SIGMAS[:3], p_true=warm.p_true)
+    for n in ns:
+        ds = make_dataset("wahba2001", n=n, seed=0)
+        p = ds.p_true(ds.X)
+        best = np.inf
+        for _ in range(repeat):
+            with Timer() as t:
+                s = criteria_surface(ds.X, ds.y, LAMBDAS, SIGMAS, p_true=p, n_threads=2)
+            best = min(best, t.seconds)
+        print(f"n = {n}: {best:.2f} s (fits {s.seconds['fit']:.2f} s, criteria {s.seconds['criteria']:.2f} s); "
+              f"load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
@@ -145,6 +163,8 @@ if __name__ == "__main__":
         if rest[:1] == ["--step"]:
             step, rest = int(rest[1]), rest[2:]
         loo_surfaces([int(a) for a in rest] or [200], step)
+    elif args and args[0] == "surface":
+        surfaces([int(a) for a in args[1:]] or [2000])
     elif args and args[0] == "memory":
         # (n, σ values, λ values, log10 of the smallest λ): the grid term, then the n² term up to n = 10,000
         memory([(300, 30, 30, -5), (1000, 30, 30, -5), (4000, 4, 6, -2), (10000, 2, 3, -1.5)])
