@@ -572,7 +572,10 @@ def _invert(M):
     paid at every cold start of the app."""
     m = M.shape[0]
     A = M.copy()
-    Inv = np.eye(m)
+    Inv = np.empty((m, m))  # the identity, filled by loops (np.eye adds ≈ 0.5 s of first compilation)
+    for i in range(m):
+        for j in range(m):
+            Inv[i, j] = 1.0 if i == j else 0.0
     scale = 0.0
     for i in range(m):
         for j in range(m):
@@ -640,9 +643,10 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
         if 0.0 < alpha[t] < C[t]:
             nf += 1
     F = np.empty(nf, dtype=np.int64)
-    pos = -np.ones(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
     k = 0
     for t in range(n):
+        pos[t] = -1
         if 0.0 < alpha[t] < C[t]:
             F[k] = t
             pos[t] = k
@@ -650,7 +654,8 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     have_inv = False
     Ainv = np.empty((1, 1))
     if nf > 0:
-        M = np.zeros((nf + 1, nf + 1))
+        M = np.empty((nf + 1, nf + 1))
+        M[nf, nf] = 0.0  # every other entry is set below
         for a_ in range(nf):
             for c_ in range(nf):
                 M[a_, c_] = s * y[F[a_]] * y[F[c_]] * K[F[a_], F[c_]]
@@ -660,6 +665,9 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     Ci = C.copy()
     a = np.empty(n)
     Gi = np.empty(n)
+    # the refits shrink (0.84× the speed without); True typed as a plain bool, not a literal, so that
+    # _solve's specialization is the grid's and is not compiled a second time
+    refit_shrinking = n > 0
     dx = np.empty(nf + 1)
     for i in range(n):
         if alpha_full[i] <= 0.0:
@@ -708,7 +716,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
                     predicted = False
         if not predicted:
             _remove_point(K, y, s, Ci, a, Gi, i)
-        it, st = _solve(K, y, s, p, Ci, a, Gi, tol, max_iter, True)
+        it, st = _solve(K, y, s, p, Ci, a, Gi, tol, max_iter, refit_shrinking)
         if st != STATUS_CONVERGED:
             status = st
         bi = _intercept(y, Ci, a, Gi)
@@ -738,7 +746,7 @@ def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     m = lambdas.shape[0]
     K = _gaussian_kernel(D, sigma)
     out = np.empty((m, n))
-    stats = np.zeros(m, dtype=np.int64)
+    stats = np.empty(m, dtype=np.int64)
     for k in range(m):
         f, st = loo_decisions(K, y, 1.0 / (2.0 * n * lambdas[k]), p, C, alphas[k].copy(), tol, max_iter)
         for i in range(n):
