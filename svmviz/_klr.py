@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._linalg import _chol_solve, _cholesky, _column, _mm, weighted_gram_upper
+from ._linalg import _chol_solve, _cholesky, _column, _lu_solve, _mm, weighted_gram_upper
 
 OK = 0
 MAX_IMPORT = 1
@@ -296,13 +296,8 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
                     Sys[j * p, k * p] = s1
             for i in range(N):
                 Sys[j * p + off + i, j * p + off + i] += lam
-        ok = True
-        d = np.zeros(sz)
-        try:
-            d = np.linalg.solve(Sys, rhs)
-        except Exception:  # noqa: BLE001 - numba: singular system
-            ok = False
-        if not ok:
+        d, st = _lu_solve(Sys, rhs)  # Sys is rebuilt at every iteration: overwritten by its factors
+        if st != 0:
             return NUMERICAL, theta, H, it
         for t in range(sz):
             if not np.isfinite(d[t]):
