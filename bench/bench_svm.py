@@ -3,8 +3,7 @@
     python bench/bench_svm.py [n ...]              (default n = 200 500 1000)
     python bench/bench_svm.py breakdown [n ...]    time breakdown and floor of one serial grid
 
-Ours: one kernel matrix per σ, every λ warm-started from the previous one (largest λ first), without
-shrinking as the criteria surfaces run it (``svmviz.surface.GRID_SHRINKING``), on one
+Ours: one kernel matrix per σ, every λ warm-started from the previous one (largest λ first), on one
 thread ("ours 1 thr") and with the σ values over two threads (``fit_sigma_lambda_grid``, what the
 criteria surfaces run on). The reference fits sklearn's SVC(C=1/(2nλ), gamma=1/(2σ²)) cold at every
 grid point and takes its training decision values, in one process ("sklearn 1 proc") and with the σ
@@ -30,7 +29,6 @@ from sklearn.svm import SVC
 
 from svmviz.data import make_dataset
 from svmviz.kernels import rbf_from_squared_distances, squared_distances
-from svmviz.surface import GRID_SHRINKING
 from svmviz.svm import fit_lambda_sequence, fit_sigma_lambda_grid
 
 LAMBDAS = np.logspace(-5, -0.5, 30)
@@ -41,13 +39,13 @@ def ours(X, y):
     F = np.empty((len(SIGMAS), len(LAMBDAS), len(y)))
     D = squared_distances(X)
     for i, s in enumerate(SIGMAS):
-        F[i] = fit_lambda_sequence(rbf_from_squared_distances(D, s), y, LAMBDAS, shrinking=GRID_SHRINKING).f
+        F[i] = fit_lambda_sequence(rbf_from_squared_distances(D, s), y, LAMBDAS).f
     return F
 
 
 def ours_threads(X, y, n_threads=2):
     """The app's way (criteria_surface): the σ values spread over two threads."""
-    return fit_sigma_lambda_grid(X, y, LAMBDAS, SIGMAS, n_threads=n_threads, shrinking=GRID_SHRINKING).f
+    return fit_sigma_lambda_grid(X, y, LAMBDAS, SIGMAS, n_threads=n_threads).f
 
 
 def best_of(fn, *args, repeat=3):
@@ -135,7 +133,7 @@ def breakdown(n, sklearn_iters=True):
         with Timer() as tk:
             K = rbf_from_squared_distances(D, s)
         with Timer() as ts:
-            iters[q] = fit_lambda_sequence(K, y, LAMBDAS, shrinking=GRID_SHRINKING).n_iter
+            iters[q] = fit_lambda_sequence(K, y, LAMBDAS).n_iter
         t_kernel += tk.seconds
         t_solve += ts.seconds
     total = int(iters.sum())
