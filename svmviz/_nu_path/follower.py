@@ -51,17 +51,24 @@ from .kkt import (add_column, exact_s, gram_scale, interval_thresholds, kkt_tol,
 @njit(cache=True)
 def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
     """Append a breakpoint (the arrays grow by half when full). Returns the arrays and the new count."""
+    m = alpha_out.shape[1]
     if nb >= lam_out.shape[0]:
         cap = lam_out.shape[0] + max(1, lam_out.shape[0] // 2)  # 1.5×: old and new arrays coexist here
         l2 = np.empty(cap)
-        a2 = np.empty((cap, alpha_out.shape[1]))
+        a2 = np.empty((cap, m))
         t2 = np.empty((cap, 2))
-        l2[:nb] = lam_out[:nb]
-        a2[:nb] = alpha_out[:nb]
-        t2[:nb] = t_out[:nb]
+        # element loops, not slice assignments: those compile numba's shape-mismatch error path with
+        # its message formatting — 10 s of the path kernel's first compilation (measured, issue 13)
+        for k in range(nb):
+            l2[k] = lam_out[k]
+            t2[k, 0] = t_out[k, 0]
+            t2[k, 1] = t_out[k, 1]
+            for i in range(m):
+                a2[k, i] = alpha_out[k, i]
         lam_out, alpha_out, t_out = l2, a2, t2
     lam_out[nb] = lam
-    alpha_out[nb, :] = alpha
+    for i in range(m):
+        alpha_out[nb, i] = alpha[i]
     t_out[nb, 0] = t[0]
     t_out[nb, 1] = t[1]
     return lam_out, alpha_out, t_out, nb + 1
@@ -125,7 +132,7 @@ def _fix_class_sums(K, y, inv_m, x, s, half):
             add_column(K, y, inv_m, s, best[k], delta)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')  # see nu_path_kernel's note on compile time
 def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter, work, skip):
     """After a step: if g has drifted off 0 on E (beyond SETTLE_DRIFT·scale), re-solve the ν-problem
     at the current λ by the Simple-ν-SVM active set, warm-started (its first iteration is a Newton
@@ -176,7 +183,7 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_l
     return nw
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')  # see nu_path_kernel's note on compile time
 def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw, nofix, max_qp_iter, work, skip):
     """The KKT check at a breakpoint and, where it fails beyond KKT_CORRECT_FACTOR·tol even with s
     recomputed exactly, the Simple-ν-SVM correction at λ.
@@ -298,7 +305,7 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
     return good, dnorm
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')  # see nu_path_kernel's note on compile time
 def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter, work,
                skip):
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
@@ -370,6 +377,12 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
     Returns (lambdas (T,), alphas (T, m), thresholds (T, 2) = (t₊, t₋), status, n_corrections,
     max_kkt_violation (relative), n_dependent_skips, reason) — ``status`` one of STATUS_*,
     ``reason`` why a lost path was lost (LOST_*, words in ``LOST_REASONS``), LOST_NONE otherwise.
+
+    Compile time (the path page's first visit, issue 13): the three helpers called once here that
+    wrap the active-set QP (``_restore_kkt``, ``_settle``, ``_direction``) are inlined by numba
+    (``inline='always'``) rather than compiled as functions of their own, each of which would
+    optimise its own copy of the QP's code: 18 s instead of 21 s of CPU on an empty cache (one run
+    each, load 6–7); inlining the smaller helpers as well gained nothing measurable.
     """
     n = K.shape[0]
     inv_m = 1.0 / n
