@@ -1,0 +1,42 @@
+"""The vectorized whole-set working-set selection (``_smo._select_all``) chooses exactly what the
+scalar selection over the active set (``_smo._select``) chooses when nothing is shrunk — including
+ties (both keep the last index), empty I_up / I_low and duplicated points (quad ≤ 0 → TAU)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from svmviz import _smo
+from svmviz.kernels import rbf_from_squared_distances, squared_distances
+
+
+def _state(seed: int, n: int):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    X[n // 2] = X[0]  # a duplicated point: K_ii + K_jj − 2K_ij = 0
+    K = rbf_from_squared_distances(squared_distances(X), 0.5 + rng.random())
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    C = np.where(y > 0, 1.0, 0.5 + rng.random())
+    # α at 0, at C and free; gradients with repeated values so that ties occur
+    kind = rng.integers(0, 3, n)
+    alpha = np.where(kind == 0, 0.0, np.where(kind == 1, C, C * rng.random(n)))
+    G = np.round(2.0 * rng.normal(size=n)) / 2.0
+    t = n // 2  # the duplicated point is a full twin of point 0: equal second-order terms tie
+    y[t], C[t], alpha[t], G[t] = y[0], C[0], alpha[0], G[0]
+    return K, y, C, alpha, G
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_select_all_equals_select_on_the_whole_set(seed):
+    n = 7 + seed % 13
+    K, y, C, alpha, G = _state(seed, n)
+    Kd = np.ascontiguousarray(np.diag(K))
+    s = 10.0 ** (seed % 5 - 2)
+    if seed % 7 == 0:  # every α at 0: I_low of the positive class is empty
+        alpha[:] = 0.0
+    if seed % 11 == 0:  # every positive α at its bound, every negative at 0: I_up is empty
+        alpha = np.where(y > 0, C, 0.0)
+    ref = _smo._select(K, Kd, y, s, C, alpha, G, np.arange(n), n)
+    got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), np.empty(n))
+    assert got[:2] == ref[:2]
+    np.testing.assert_array_equal(np.array(got[2:]), np.array(ref[2:]))
