@@ -35,7 +35,18 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import streamlit as st
 
-from svmviz import data as _data
+
+class _Data:
+    """:mod:`svmviz.data`, imported at its first use: it brings in scikit-learn (≈ 2 s at a server's
+    start), which the home page — the first thing a visitor waits for — does not need."""
+
+    def __getattr__(self, name):
+        from svmviz import data
+
+        return getattr(data, name)
+
+
+_data = _Data()
 
 SHARED = "_svmviz_shared"  # session_state key of the shared, page-independent choices
 UPLOAD_CHOICE = "Upload CSV…"
