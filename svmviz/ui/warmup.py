@@ -24,8 +24,8 @@ The visitor comes first (two cores, three processes):
   and compiles itself, right away. (One compilation, not two on the same two cores.)
 
 When every task has run, a stamp in the cache folder (numba, Python, the CPU and the package's
-source) skips the warm-up at the next start. The warm-up starts with the frame's first run — the
-first visitor's home page; Streamlit runs no app code before a browser connects.
+source) skips the warm-up at the next start. The warm-up starts at the end of the frame's first run
+(the first visitor's home page, once drawn); Streamlit runs no app code before a browser connects.
 
 Run by the frame (:func:`svmviz.ui.frame.run_app`) once per server process; ``SVMVIZ_WARMUP=0``
 turns it off. ``python -m svmviz.ui.warmup`` runs every task in this process (a one-off warm-up,
