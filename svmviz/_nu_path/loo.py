@@ -5,7 +5,7 @@ Each refit drives α_i to 0 from the full solution along a one-dimensional path 
 the paper's warm start), stepping with the path's own step routine
 (:func:`svmviz._nu_path.events.advance`); a refit whose piece fails, or whose result violates the KKT
 conditions, is redone by a warm-started Simple-ν-SVM solve (:func:`_loo_refit_asqp`). Refits are
-independent: :func:`loo_kernel_parallel` spreads them over numba's threads.
+independent: :func:`loo_kernel_parallel` spreads them over ``numba.get_num_threads()`` Python threads.
 
 Same λ (clipped to the reduced set's 2·min(n₊, n₋)) and the same scaling G = YKY/m as the full
 problem; thresholds follow libsvm's convention (:func:`_mid_thresholds`).
