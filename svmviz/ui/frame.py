@@ -117,8 +117,8 @@ def home() -> None:
 
 
 def _start_warmup() -> None:
-    """Compile the kernels in the background from the end of the frame's first run (once per server
-    process; not under AppTest): see :mod:`svmviz.ui.warmup`."""
+    """Compile the kernels in the background from the frame's first run (once per server process;
+    not under AppTest): see :mod:`svmviz.ui.warmup`."""
     from streamlit import runtime
 
     if runtime.exists():
@@ -146,6 +146,7 @@ def run_app(root: str | None = None) -> None:
     pages as functions from the installed package, under the same URL paths.
     """
     st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
+    _start_warmup()
     # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
     st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
@@ -159,15 +160,9 @@ def run_app(root: str | None = None) -> None:
     chosen = st.navigation(list(pages.values()))
     from svmviz.ui import warmup
 
-    try:
-        # while a visitor's page runs, the background warm-up compiles only for that page (if at all)
-        with warmup.visit(_MODULES.get(chosen.url_path)):
-            chosen.run()
-        from svmviz.ui import charts
+    # while a visitor's page runs, the background warm-up compiles only for that page (if at all)
+    with warmup.visit(_MODULES.get(chosen.url_path)):
+        chosen.run()
+    from svmviz.ui import charts
 
-        charts.format_selector()  # the camera's export format, below the page's own sidebar controls
-    finally:
-        # after the first page's own output (the home page's, usually): the warm-up's start — two
-        # worker processes, the page modules' preloading (scikit-learn, scipy, plotly: seconds of
-        # CPU) — would otherwise compete with the first thing a visitor waits for
-        _start_warmup()
+    charts.format_selector()  # the camera's export format, below the page's own sidebar controls

@@ -24,8 +24,9 @@ The visitor comes first (two cores, three processes):
   and compiles itself, right away. (One compilation, not two on the same two cores.)
 
 When every task has run, a stamp in the cache folder (numba, Python, the CPU and the package's
-source) skips the warm-up at the next start. The warm-up starts at the end of the frame's first run
-(the first visitor's home page, once drawn); Streamlit runs no app code before a browser connects.
+source) skips the warm-up at the next start. The warm-up starts with the frame's first run (the first
+visitor's home page; Streamlit runs no app code before a browser connects), its processes and the
+preloading of the page modules :data:`START_DELAY` later, once that page is drawn.
 
 Run by the frame (:func:`svmviz.ui.frame.run_app`) once per server process; ``SVMVIZ_WARMUP=0``
 turns it off. ``python -m svmviz.ui.warmup`` runs every task in this process (a one-off warm-up,
@@ -67,6 +68,10 @@ TASKS = (
     Task("path-linear", "path", {"ploo": "0", "pkernel": "linear"}, ()),
 )
 WORKERS = 2
+START_DELAY = 1.0
+"""Seconds between the frame's first run and the warm-up's first work (the workers, the preloading,
+the cache stamp's check, which imports numba): the first page a visitor waits for — the home page,
+usually — is drawn first instead of competing with two new processes and seconds of imports."""
 TASK_TIMEOUT = 900.0  # seconds for one page's first run in a worker (compilation on a busy machine)
 
 
@@ -198,24 +203,29 @@ class _Warmup:
             threading.Thread(target=self._feed, args=(i,), name=f"svmviz-warmup-{i}", daemon=True).start()
 
     # -- which task next ------------------------------------------------------------------------
-    def _startable(self) -> Task | None:
+    def _startable(self, warm: bool = True) -> Task | None:
         """With the lock held: the next queued task a free worker may start — while a visitor's page
-        runs only one of that page's (its computations to come), else the first queued."""
+        runs only one of that page's (its computations to come), and only by a worker whose process
+        has started (``warm``: a new one spends seconds importing; the page compiles sooner itself),
+        else the first queued."""
         keep = set().union(*self.fg.values()) if self.fg else None
+        if keep is not None and not warm:
+            return None
         for t in self.queue:
             if self.state[t.label] == "queued" and (keep is None or t.label in keep):
                 return t
         return None
 
-    def _next(self) -> Task | None:
-        """Block until a task may start; None when none is left."""
+    def _next(self, warm: bool = True) -> Task | None:
+        """Block until a task may start (``warm``: this worker's process is running); None when none
+        is left."""
         with self.cv:
             while True:
                 while self.queue and self.state[self.queue[0].label] != "queued":
                     self.queue.popleft()
                 if not self.queue:
                     return None
-                t = self._startable()
+                t = self._startable(warm)
                 if t is not None:
                     self.queue.remove(t)
                     self.state[t.label] = "running"
@@ -227,7 +237,7 @@ class _Warmup:
         proc = None
         try:
             while True:
-                task = self._next()
+                task = self._next(warm=proc is not None)
                 if task is None:
                     break
                 if proc is None:
@@ -448,6 +458,7 @@ def _preload() -> None:
     the home page is read, so that the first page opened does not wait for it."""
     import importlib
 
+    time.sleep(START_DELAY)
     for t in dict.fromkeys(t.module for t in TASKS):
         try:
             importlib.import_module(f"svmviz.ui.{t}")
@@ -467,15 +478,22 @@ def start() -> _Warmup | None:
         threading.Thread(target=_preload, name="svmviz-preload", daemon=True).start()
         if os.environ.get("SVMVIZ_WARMUP", "1") == "0":
             return None
-        path = _stamp_path()
-        if path and os.path.exists(path):
-            return None
-        _WARMUP = _Warmup()
-        _WARMUP.start()
-        w = _WARMUP
+        # the coordinator exists at once (a page opened meanwhile is a visit of it); its work begins
+        # START_DELAY later, or never when the cache holds this version's kernels
+        _WARMUP = w = _Warmup()
+        threading.Thread(target=_begin, args=(w,), name="svmviz-warmup-begin", daemon=True).start()
         threading.Thread(target=lambda: (threading.main_thread().join(), w.stop()), name="svmviz-warmup-stop",
                          daemon=True).start()
         return _WARMUP
+
+
+def _begin(w: _Warmup) -> None:
+    time.sleep(START_DELAY)
+    path = _stamp_path()
+    if path and os.path.exists(path):
+        w.stop()  # nothing to compile: every task skipped, nobody waits
+        return
+    w.start()
 
 
 def wait_for(name: str, timeout: float = 600.0, report: Callable[[str], None] | None = None) -> float:
