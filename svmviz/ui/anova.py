@@ -176,12 +176,14 @@ def _lambda_choice(kc, q: int) -> tuple[int, str]:
     labels = {k: f"{_LABEL[k]}'s choice (λ = {cur.lambdas[cur.best[k]]:.2g})" for k in options}
     labels["hand"] = "chosen by hand"
     default = options.index("loo") if "loo" in options else 0
-    how = st.radio("λ of the fit to decompose", list(labels), index=default, format_func=labels.get,
-                   horizontal=True, key=f"{KEY}_lamsrc",
-                   help="Default: exact leave-one-out's choice when it was computed, else GACV's.")
+    how = common.control(st.radio, "λ of the fit to decompose", list(labels), key=f"{KEY}_lamsrc",
+                         default=list(labels)[default], url="a_lamsrc", depends=tuple(options), keep_choice=True,
+                         format_func=labels.get, horizontal=True,
+                         help="Default: exact leave-one-out's choice when it was computed, else GACV's.")
     if how == "hand":
-        j = st.select_slider("λ", list(range(cur.lambdas.size)), value=int(cur.best["gacv"]),
-                             format_func=lambda i: f"{cur.lambdas[i]:.2g}", key=f"{KEY}_lamhand")
+        j = common.control(st.select_slider, "λ", list(range(cur.lambdas.size)), key=f"{KEY}_lamhand",
+                           default=int(cur.best["gacv"]), url="a_lamhand", depends=cur.lambdas.size,
+                           keep_choice=True, format_func=lambda i: f"{cur.lambdas[i]:.2g}")
         return int(j), f"λ = {cur.lambdas[j]:.2g} (by hand)"
     return int(cur.best[how]), labels[how]
 
@@ -207,13 +209,15 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                 "Gaussian kernel on all variables has no such decomposition.")
         return
     c1, c2 = st.columns(2)
-    q = c1.selectbox("Kernel", ss, index=len(ss) - 1, format_func=lambda i: kc.names[i], key=f"{KEY}_which")
-    machine = c2.radio("Machine", ["svm", "klr"], horizontal=True, key=f"{KEY}_machine",
-                       format_func={"svm": "SVM (support vector machine)",
-                                    "klr": "KLR (kernel logistic regression), same λ"}.get,
-                       help="KLR estimates the logit log(p/(1 − p)) itself, so its components can be set against "
-                            "the true ones; its penalty (λ_KLR/2)·a'Ka on a summed loss is the SVM's λ with "
-                            "λ_KLR = 2nλ.")
+    q = common.control(c1.selectbox, "Kernel", ss, key=f"{KEY}_which", default=ss[-1], url="a_dkernel",
+                       depends=tuple(kc.names), keep_choice=True, format_func=lambda i: kc.names[i])
+    machine = common.control(c2.radio, "Machine", ["svm", "klr"], key=f"{KEY}_machine", default="svm",
+                             url="a_machine", horizontal=True,
+                             format_func={"svm": "SVM (support vector machine)",
+                                          "klr": "KLR (kernel logistic regression), same λ"}.get,
+                             help="KLR estimates the logit log(p/(1 − p)) itself, so its components can be set against "
+                                  "the true ones; its penalty (λ_KLR/2)·a'Ka on a summed loss is the SVM's λ with "
+                                  "λ_KLR = 2nλ.")
     j, lam_text = _lambda_choice(kc, q)
     cur, kern = kc.curves[q], kc.kernels[q]
     lam = float(cur.lambdas[j])
@@ -244,9 +248,10 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
               else "KLR's decision_function, b + K(x, X)·a")
     st.caption(f"{what}. f(x) = b + Σ_c f_c(x) exactly: the largest difference between f ({source}) and "
                f"b + Σ_c f_c over the training points is {gap:.1e} — rounding; b = {exp.intercept:.3g}.")
-    measure = st.radio("Importance measure", list(fig.MEASURES), horizontal=True, key=f"{KEY}_measure",
-                       format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
-                                    "rms": "size over the data (root mean square of f_c)"}.get)
+    measure = common.control(st.radio, "Importance measure", list(fig.MEASURES), key=f"{KEY}_measure",
+                             default=list(fig.MEASURES)[0], url="a_measure", horizontal=True,
+                             format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
+                                          "rms": "size over the data (root mean square of f_c)"}.get)
     bars = fig.compute_importances(exp, X=ds.X, measure=measure)
     a, b = st.columns(2)
     charts.chart(fig.plot_variable_importances(bars), key=f"{KEY}_varimp", where=a)
@@ -279,8 +284,10 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
         label = {c: f"{names[c[0]]} × {names[c[1]]}" for c in pairs}
         cols = st.columns(2)
         for i, col in enumerate(cols[:min(2, len(pairs))]):
-            pick = col.selectbox(f"Interaction {i + 1} (most important first)", pairs, index=i,
-                                 format_func=label.get, key=f"{KEY}_pair{i}")
+            at = common.control(col.selectbox, f"Interaction {i + 1} (most important first)",
+                                list(range(len(pairs))), key=f"{KEY}_pair{i}", default=i, url=f"a_pair{i + 1}",
+                                depends=len(pairs), keep_choice=True, format_func=lambda k: label[pairs[k]])
+            pick = pairs[at]
             it = fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41)
             charts.chart(fig.plot_interaction(it), key=f"{KEY}_inter{i}", where=col)
     elif kern.order == "additive":
@@ -295,9 +302,10 @@ def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
                     "variable. For the additive kernel a factor on every θ at once only relabels λ (s·K at λ is "
                     "K at λ/s), which is why the grid varies one variable.")
         names = ds.feature_names
-        a = st.selectbox("Variable", list(range(len(names))), format_func=lambda i: names[i], key=f"{KEY}_thvar")
-        crit = st.radio("Criterion", ["gacv", "xa", "loo"], horizontal=True, format_func=_LABEL.get,
-                        key=f"{KEY}_thcrit")
+        a = common.control(st.selectbox, "Variable", list(range(len(names))), key=f"{KEY}_thvar", default=0,
+                           url="a_thvar", depends=tuple(names), keep_choice=True, format_func=lambda i: names[i])
+        crit = common.control(st.radio, "Criterion", ["gacv", "xa", "loo"], key=f"{KEY}_thcrit", default="gacv",
+                              url="a_thcrit", horizontal=True, format_func=_LABEL.get)
         if not st.checkbox("Compute this grid", value=False, key=f"{KEY}_thgo"):
             return
         proto = kernel_objects(s)[kc.names[q]]
