@@ -166,7 +166,7 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
                 timeline = os.path.join(logdir, f"{spec.module}-{sc}.warmup")
                 with open(os.path.join(logdir, f"{spec.module}-{sc}.log"), "w") as log:
                     t_start = time.time()
-                    proc, url = _server(cache, warmup=sc != "cold-none", log=log, timeline=timeline)
+                    proc, url = _server(cache, warmup=sc not in ("cold-none", "warm"), log=log, timeline=timeline)
                     try:
                         res = visit(browser, url, spec.url_path, read if sc == "cold-read" else 0.0,
                                     interact=sc == "warm", repeat=repeat)
@@ -195,7 +195,8 @@ def main():
     ap.add_argument("--scenarios", nargs="*", default=["cold-none", "cold-now", "cold-read", "warm"])
     ap.add_argument("--read", type=float, default=30.0, help="seconds on the home page in cold-read")
     ap.add_argument("--warm-cache", default=None,
-                    help="use this (already filled) numba cache for the warm rows instead of filling a new one")
+                    help="use this (already filled) numba cache for the warm rows instead of filling a new one "
+                         "(warm rows never run the background warm-up)")
     ap.add_argument("--repeat", type=int, default=1, help="Seed + 1 interactions per warm row (the median is shown)")
     args = ap.parse_args()
     print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
