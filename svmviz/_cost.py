@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import numpy as np
 
-# bench/bench_cost_model.py on the 2-core machine, warm numba cache: n → seconds. Measured twice,
-# at load averages ≈ 1 and ≈ 9 (other work on the machine): the busy run was 2–3× slower; these are
-# between the two (the app then learns the actual speed from the jobs it finishes).
-SMO_LOO_REFIT = {200: 1.5e-4, 400: 2.6e-4, 800: 7.0e-4, 1600: 2.9e-3}
+# bench/bench_cost_model.py on the 2-core machine, warm numba cache: n → seconds. Re-measured on the idle
+# machine (load ≈ 1) on 2026-11-23 after the third session's SMO and ν-path speed-ups, times 1.7: a
+# busy machine (load ≈ 9) ran 2–3× slower in the first calibration, and the estimate sits between the
+# two (the app then learns the actual speed from the jobs it finishes).
+SMO_LOO_REFIT = {200: 2.9e-5, 400: 1.1e-4, 800: 2.4e-4, 1600: 1.4e-3}
 """Exact LOO of Wahba's SVM over a (σ, λ) grid (2 threads): seconds per support vector refitted."""
-SMO_LOO_REFIT_SERIAL_FACTOR = 1.5
-"""One thread instead of two (the Loss page's LOO along λ refits serially): measured 1.2–2."""
-PATH_LOO_REFIT = {200: 2.5e-4, 500: 3.5e-4, 1000: 7.0e-4, 1500: 1.2e-3, 2000: 1.8e-3}
+SMO_LOO_REFIT_SERIAL_FACTOR = 4.0
+"""One thread instead of two (the Loss page's LOO along λ refits serially): measured 6.9 at n = 200
+(the grid's refits warm-start better than the λ sequence's) and 2.3 at n = 800; 4 errs high at n = 800."""
+PATH_LOO_REFIT = {200: 8.3e-5, 500: 1.4e-4, 1000: 3.2e-4, 1500: 5.3e-4, 2000: 8.8e-4}
 """Leave-one-out along the ν-path (numba's threads): seconds per point of E ∪ L refitted."""
-PATH_SECONDS = {200: 0.1, 500: 0.45, 1000: 2.0, 1500: 6.0, 2000: 9.0}
+PATH_SECONDS = {200: 0.07, 500: 0.1, 1000: 0.53, 1500: 1.4, 2000: 2.7, 5000: 22.0}
 """The whole ν-SVM path (one kernel call; banana, σ = 1)."""
 
 

@@ -53,7 +53,7 @@ STATUS_MESSAGES = {
     _nu_path.STATUS_LOST: "path lost: the KKT conditions could not be restored",
 }
 _ALPHA_TOL = 1e-12
-MAX_N = 3000
+MAX_N = 5000
 # The path's default ``refresh``: s = Gα is recomputed exactly (O(m·#{α > 0}), up to m²) at least
 # every EXACT_S_EVERY_MIN breakpoints, and for m > EXACT_S_EVERY_MIN·EXACT_S_POINTS_PER_STEP every
 # m / EXACT_S_POINTS_PER_STEP: a step costs O(m·|E|) with |E| ≈ 70–140 on the benchmark data

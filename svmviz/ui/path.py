@@ -26,7 +26,7 @@ SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.71, 0.85, 1.0, 1.25, 1.5, 2.0, 2
           7.0, 10.0, 15.0, 20.0]
 PAPER_SIGMA = {"banana": 1.0, "esl_mixture": 0.71, "wahba2001": 1.0}
 LOO_EVALS = [10, 20, 30, 45, 60]
-N_RANGE = (20, 2000)  # the sidebar's n range (the path itself accepts up to svmviz.path.MAX_N)
+N_RANGE = (20, 5000)  # the sidebar's n range (the path itself accepts up to svmviz.path.MAX_N)
 LOO_DEFAULT_MAX_N = 300  # LOO computed by default up to this n (it refits every support vector)
 LOO_UPFRONT_SECONDS = 1.5  # LOO estimated under this is computed before the charts (no second drawing)
 MAX_LINES = 400  # coefficient paths drawn (a seeded sample beyond: 1,500 lines weigh ~36 MB of JSON)
