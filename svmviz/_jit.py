@@ -14,19 +14,24 @@ edit of any of them compiles afresh; unchanged sources load from the cache as be
 the cache folder when the decorator runs (``UserProvidedCacheLocator.from_function``), so the
 folder is switched for that moment only: numba code outside svmviz is not affected. Old subfolders
 are not removed (other checkouts may share the cache): ``rm -rf "$NUMBA_CACHE_DIR"/svmviz-kernels-*``.
-(:mod:`svmviz._nu_path` keys its own subfolder the same way, on its own sources.)
+(:mod:`svmviz._nu_path`'s kernels use it too.) The folder is switched under a lock: pages are
+imported by more than one thread (a session's script, the frame's preloading), and a switch seen by
+another thread's decorator put kernels in nested folders that the next process did not look in.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import os
+import threading
 
 import numba
 from numba.core import config
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 CACHE_PREFIX = "svmviz-kernels-"
+NU_PATH_PREFIX = "svmviz-nu-path-"  # the folder svmviz._nu_path used before it used this module
+_SWITCH = threading.Lock()  # config.CACHE_DIR is numba's global: one decorator switches it at a time
 _SKIP_DIRS = frozenset({"__pycache__", "ui", "figures", "studies"})  # no kernels there
 
 
@@ -50,10 +55,25 @@ def source_digest() -> str:
     return h.hexdigest()[:16]
 
 
+def cache_root(base: str) -> str:
+    """``base`` without the svmviz subfolders a module may have switched numba to while it is imported
+    (a leftover of a switch: ``svmviz._nu_path`` once imported modules of ours inside its own folder)."""
+    while True:
+        head, tail = os.path.split(base.rstrip(os.sep))
+        if not tail.startswith((CACHE_PREFIX, NU_PATH_PREFIX)):
+            return base
+        base = head
+
+
 def cache_folder() -> str | None:
-    """The folder svmviz's cached kernels are written to (None: numba's own default locations)."""
+    """The folder svmviz's cached kernels are written to (None: numba's own default locations).
+
+    The same folder whatever the order and the threads modules are imported in, or a server compiles
+    again what the warm-up — or the last server — already compiled (measured before the lock and
+    before ``_nu_path`` used this module: the path page's first chart 20–27 s on a filled cache, its
+    kernels written to ``svmviz-nu-path-…/svmviz-kernels-…/``)."""
     base = config.CACHE_DIR
-    return os.path.join(base, CACHE_PREFIX + source_digest()) if base else None
+    return os.path.join(cache_root(base), CACHE_PREFIX + source_digest()) if base else None
 
 
 def njit(*args, **kwargs):
@@ -64,13 +84,14 @@ def njit(*args, **kwargs):
         return numba.njit(*args, **kwargs)
 
     def decorate(fn):
-        base = config.CACHE_DIR
-        if not base:
-            return numba.njit(*args, **kwargs)(fn)
-        config.CACHE_DIR = cache_folder()
-        try:
-            return numba.njit(*args, **kwargs)(fn)
-        finally:
-            config.CACHE_DIR = base
+        with _SWITCH:
+            base = config.CACHE_DIR
+            if not base:
+                return numba.njit(*args, **kwargs)(fn)
+            config.CACHE_DIR = cache_folder()
+            try:
+                return numba.njit(*args, **kwargs)(fn)
+            finally:
+                config.CACHE_DIR = base
 
     return decorate

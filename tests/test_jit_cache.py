@@ -66,3 +66,50 @@ def test_cache_folder_is_keyed_and_restored(monkeypatch, tmp_path):
     assert f(1.0) == 2.0
     assert config.CACHE_DIR == str(tmp_path)  # switched only while the decorator ran
     assert os.path.isdir(_jit.cache_folder())  # numba wrote the kernel there
+
+
+_FOLDERS = r"""
+import os, sys, threading
+import numba
+from numba.core.registry import CPUDispatcher
+order = sys.argv[1].split(",")
+def load(names):
+    for name in names:
+        __import__(name)
+if len(order) > 1 and sys.argv[2] == "threads":
+    # third-party packages first: concurrent first imports of scikit-learn fail inside scikit-learn
+    import scipy.linalg, scipy.special, sklearn.base, sklearn.utils.validation, sklearn.svm, pandas  # noqa
+    ts = [threading.Thread(target=load, args=([n],)) for n in order]
+    [t.start() for t in ts]; [t.join() for t in ts]
+else:
+    load(order)
+from svmviz import _jit
+want = os.path.join(os.environ["NUMBA_CACHE_DIR"], _jit.CACHE_PREFIX + _jit.source_digest())
+bad, n = [], 0
+for name, mod in list(sys.modules.items()):
+    if not name.startswith("svmviz."):
+        continue
+    for obj in vars(mod).values():
+        if isinstance(obj, CPUDispatcher) and obj._cache is not None and obj.__module__ == name:
+            n += 1
+            path = obj._cache._cache_path
+            if os.path.dirname(path) != want:
+                bad.append((name, obj.__name__, path))
+print(n, bad[:3])
+assert n > 50 and not bad
+"""
+
+
+@pytest.mark.parametrize("order,how", [("svmviz.path,svmviz.tuning,svmviz.ivm,svmviz.anova", "serial"),
+                                       ("svmviz.tuning,svmviz.path,svmviz.ivm,svmviz.anova", "serial"),
+                                       ("svmviz.path,svmviz.tuning,svmviz.ivm,svmviz.anova", "threads")])
+def test_every_cached_kernel_in_one_folder_whatever_the_import_order(tmp_path, order, how):
+    """A server compiled again what the warm-up had cached (the path page's first chart 20–27 s on a
+    filled cache): ``_nu_path`` switched numba's global cache folder for its whole import while other
+    modules (and other threads' decorators) switched it too, so kernels landed in nested folders that
+    depended on which page was opened first. Every cached kernel of svmviz must sit in
+    ``$NUMBA_CACHE_DIR/svmviz-kernels-<digest>/<source folder>/`` — imported in any order, by threads."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", _FOLDERS, order, how], env=env, capture_output=True, text=True,
+                       timeout=300, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert r.returncode == 0, r.stdout + r.stderr[-3000:]

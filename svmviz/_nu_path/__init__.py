@@ -14,58 +14,16 @@ Every kernel takes arrays and scalars only and returns named status codes. Modul
 - :mod:`~svmviz._nu_path.loo` — :func:`loo_kernel`, :func:`loo_kernel_parallel`: leave-one-out
   homotopy refits.
 
-numba's cache and this package. numba keys a cached kernel on the source of its own file only
-("changes in symbols defined in another file are not detected", numba's notes on caching), and it
-compiles into each kernel the kernels it calls and the constants of :mod:`~svmviz._nu_path.config`.
-The modules here call one another, so an edit in one would leave stale code in the cached kernels of
-the others. While the modules are imported (their ``@njit(cache=True)`` decorators choose their cache
-folder then), numba's cache folder is therefore a subfolder named after a digest of all the
-package's sources (:func:`_cache_keyed_on_sources`): any edit compiles afresh. Old subfolders are not
-removed (other checkouts may share the cache): ``rm -rf "$NUMBA_CACHE_DIR"/svmviz-nu-path-*`` does.
+numba's cache: the kernels here are decorated with :func:`svmviz._jit.njit`, whose cache folder is
+keyed on a digest of every numba module of svmviz, this package's included (its kernels call one
+another and compile in the constants of :mod:`~svmviz._nu_path.config`): any edit compiles afresh.
 """
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-CACHE_PREFIX = "svmviz-nu-path-"
-
-
-def _source_digest() -> str:
-    """A digest of every module of this package (names and contents)."""
-    h = hashlib.sha256()
-    for name in sorted(os.listdir(_HERE)):
-        if name.endswith(".py"):
-            with open(os.path.join(_HERE, name), "rb") as f:
-                h.update(name.encode() + b"\0" + f.read() + b"\0")
-    return h.hexdigest()[:16]
-
-
-@contextlib.contextmanager
-def _cache_keyed_on_sources():
-    """numba's cache folder (``NUMBA_CACHE_DIR``) is ``<it>/svmviz-nu-path-<digest>`` for the kernels
-    defined inside the block. Without a cache folder set, numba's default (next to the sources, or
-    the user's cache) is left alone."""
-    from numba.core import config
-
-    base = config.CACHE_DIR
-    if not base:
-        yield
-        return
-    config.CACHE_DIR = os.path.join(base, CACHE_PREFIX + _source_digest())
-    try:
-        yield
-    finally:
-        config.CACHE_DIR = base
-
-
-with _cache_keyed_on_sources():
-    from .config import (LOO_NUMERICAL, LOO_OK, LOO_QP_FAILED, LOST_REASONS, QP_MAX_ITER, QP_NUMERICAL, QP_OK,
-                         STATUS_LOST, STATUS_MAX_BREAKPOINTS, STATUS_OK)
-    from .follower import nu_path_kernel
-    from .loo import loo_kernel, loo_kernel_parallel
+from .config import (LOO_NUMERICAL, LOO_OK, LOO_QP_FAILED, LOST_REASONS, QP_MAX_ITER, QP_NUMERICAL, QP_OK,
+                     STATUS_LOST, STATUS_MAX_BREAKPOINTS, STATUS_OK)
+from .follower import nu_path_kernel
+from .loo import loo_kernel, loo_kernel_parallel
 
 __all__ = ["nu_path_kernel", "loo_kernel", "loo_kernel_parallel", "LOST_REASONS", "STATUS_OK",
            "STATUS_MAX_BREAKPOINTS", "STATUS_LOST", "QP_OK", "QP_MAX_ITER", "QP_NUMERICAL", "LOO_OK",

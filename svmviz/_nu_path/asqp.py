@@ -13,7 +13,7 @@ the working set's optimum, prices the variables outside W and lets the most viol
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .config import (DEP_TOL, DIRECTION_SUM_RTOL, DIRECTION_TINY, NO_POINT, QP_MAX_ITER, QP_NUMERICAL,
                      QP_OK, REFINE_PASSES, REFINE_TARGET, TINY)

@@ -16,7 +16,7 @@ leave-one-out homotopy) the next breakpoint is the nearest event of the four kin
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .config import (BOX_SNAP, DIRECTION_TINY, STEP_SNAP_ATOL, STEP_SNAP_RTOL, ZERO_STEPS_PER_POINT,
                      ZERO_STEPS_SLACK)

@@ -33,7 +33,7 @@ current groups); if that fails too the kernel stops with ``STATUS_LOST`` and a `
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
@@ -44,8 +44,9 @@ from .config import (CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM
                      REFINE_PASSES, SETTLE_DRIFT, SETTLE_PRICE_FACTOR, STATUS_LOST, STATUS_MAX_BREAKPOINTS,
                      STATUS_OK, THRESHOLD_JUMP_RTOL)
 from .events import advance, max_zero_steps
-from .kkt import (add_column, exact_s, gram_scale, interval_thresholds, kkt_tol, kkt_violation, minv_refresh,
-                  minv_remove, n_positive, qp_bounds, rebuild_working_set, sync_working_set, thresholds, tie_tolerance)
+from .kkt import (add_column, exact_s, first_free, gram_scale, interval_thresholds, kkt_tol, kkt_violation,
+                  minv_refresh, minv_remove, n_positive, qp_bounds, rebuild_working_set, sync_working_set, thresholds,
+                  tie_tolerance)
 
 
 @njit(cache=True)
@@ -231,11 +232,7 @@ def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
     piv[1] = NO_POINT
     for c in range(2):
         sgn = 1.0 if c == 0 else -1.0
-        f = -1
-        for i in range(n):
-            if y[i] == sgn and alpha[i] > 0.0 and alpha[i] < 1.0:
-                f = i
-                break
+        f = first_free(y, alpha, sgn)
         if f >= 0:
             piv[c] = f
             continue

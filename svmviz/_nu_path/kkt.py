@@ -22,7 +22,7 @@ compiles one specialization of the callee per literal value it is called with.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .config import DEP_TOL, NO_POINT, TIE_SCALE_FLOOR, TINY
 
@@ -30,6 +30,16 @@ from .config import DEP_TOL, NO_POINT, TIE_SCALE_FLOOR, TINY
 # ----------------------------------------------------------------------------------------------
 # Scales
 # ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def first_free(y, alpha, sgn):
+    """The first point of class ``sgn`` (±1.0) with 0 < α < 1 (free, on the margin), or −1: where the
+    path follower and the leave-one-out refits start a class's working set."""
+    for i in range(y.shape[0]):
+        if y[i] == sgn and alpha[i] > 0.0 and alpha[i] < 1.0:
+            return i
+    return -1
+
+
 @njit(cache=True)
 def gram_scale(K, inv_m):
     """``max_i G_ii`` (= max_i K_ii / m): the size of the problem's numbers per unit of λ."""

@@ -13,14 +13,14 @@ problem; thresholds follow libsvm's convention (:func:`_mid_thresholds`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (ALPHA_EPS, DEP_TOL, HOMOTOPY_EXACT_S_EVERY, HOMOTOPY_STEPS_PER_POINT, HOMOTOPY_STEPS_SLACK,
                      LOO_KKT_ACCEPT, LOO_NUMERICAL, LOO_OK, LOO_QP_FAILED, LOO_REFINE_PASSES, MASS_RESIDUAL_RTOL,
                      NO_POINT, QP_MAX_ITER, QP_OK, REFINE_PASSES, RHO_ZERO)
 from .events import advance, max_zero_steps
-from .kkt import (add_column, base_without, exact_s, gram_scale, interval_thresholds, kkt_tol, minv_add,
+from .kkt import (add_column, base_without, exact_s, first_free, gram_scale, interval_thresholds, kkt_tol, minv_add,
                   minv_build, minv_refresh, n_positive, qp_bounds, sync_working_set, tie_tolerance)
 
 
@@ -286,11 +286,7 @@ def _loo_base(K, y, inv_m, alpha, s, Minv0, Mb0, widx0, pos0, members):
     nmem = np.int64(0)
     for c in range(2):
         sgn = 1.0 if c == 0 else -1.0
-        first = -1
-        for i in range(n):
-            if y[i] == sgn and alpha[i] > 0.0 and alpha[i] < 1.0:
-                first = i
-                break
+        first = first_free(y, alpha, sgn)
         if first < 0:
             for i in range(n):
                 if y[i] == sgn and alpha[i] <= 0.0 and (first < 0 or s[i] < s[first]):

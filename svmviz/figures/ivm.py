@@ -16,6 +16,12 @@ IMPORT_STYLE = dict(symbol="circle-open", size=13, color="black", line=dict(widt
 SUPPORT_STYLE = dict(symbol="circle-open", size=12, color="#444", line=dict(width=1.6))
 
 
+def _import_points_trace(X, imp, text) -> go.Scatter:
+    """The import points (rows ``imp`` of ``X``) as one trace, with their hover ``text``."""
+    return go.Scatter(x=X[imp, 0], y=X[imp, 1], mode="markers", name=f"import points ({imp.size})",
+                      marker=IMPORT_STYLE, text=text, hovertemplate="%{text}<extra></extra>")
+
+
 # --------------------------------------------------------------------------- helpers
 def _check_2d(X, what):
     X = np.asarray(X, dtype=np.float64)
@@ -153,11 +159,8 @@ def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
     extra = [f"<br>p̂(+1) = {v:.3f}" for v in m.p_train]
     _data_traces(fig, m.X, m.y, extra)
     imp = m.import_idx
-    fig.add_trace(go.Scatter(x=m.X[imp, 0], y=m.X[imp, 1], mode="markers",
-                             name=f"import points ({imp.size})", marker=IMPORT_STYLE,
-                             text=[f"import point #{k + 1} (point {i}), y = {m.y[i]:+.0f}"
-                                   for k, i in enumerate(imp)],
-                             hovertemplate="%{text}<extra></extra>"))
+    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), y = {m.y[i]:+.0f}"
+                                                  for k, i in enumerate(imp)]))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
                 xtitle="x1", ytitle="x2", height=520)
@@ -219,13 +222,15 @@ def _lam_hover(c: PathCurves):
     return [f"ln λ = {a:.1f}, λ = {np.exp(a):.3g}" for a in c.ln_lam]
 
 
-def _best_line(fig, c: PathCurves):
+def _best_line(fig, c: PathCurves, y=None, name=None, hover="tuning error %{y:.3f}"):
+    """The chosen λ: a dotted vertical line and a star at (ln λ, ``y``) (default: the tuning error)."""
     b = c.best_index
+    y = c.tune_error if y is None else y
+    name = name or f"chosen λ: ln λ = {c.ln_lam[b]:.1f} (λ = {np.exp(c.ln_lam[b]):.3g})"
     fig.add_vline(x=c.ln_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
-    fig.add_trace(go.Scatter(x=[c.ln_lam[b]], y=[c.tune_error[b]], mode="markers",
-                             name=f"chosen λ: ln λ = {c.ln_lam[b]:.1f} (λ = {np.exp(c.ln_lam[b]):.3g})",
+    fig.add_trace(go.Scatter(x=[c.ln_lam[b]], y=[y[b]], mode="markers", name=name,
                              marker=dict(color="#d62728", size=11, symbol="star"),
-                             hovertemplate="chosen λ<br>tuning error %{y:.3f}<extra></extra>"))
+                             hovertemplate=f"chosen λ<br>{hover}<extra></extra>"))
 
 
 def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Figure:
@@ -261,12 +266,7 @@ def plot_path_size(c: PathCurves) -> go.Figure:
     fig.add_trace(go.Scatter(x=c.ln_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
                              line=dict(color="black"), text=_lam_hover(c),
                              hovertemplate="%{text}<br>|S| = %{y}<extra></extra>"))
-    b = c.best_index
-    fig.add_vline(x=c.ln_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
-    fig.add_trace(go.Scatter(x=[c.ln_lam[b]], y=[c.n_import[b]], mode="markers",
-                             name=f"chosen λ: |S| = {c.n_import[b]}",
-                             marker=dict(color="#d62728", size=11, symbol="star"),
-                             hovertemplate="chosen λ<br>|S| = %{y}<extra></extra>"))
+    _best_line(fig, c, y=c.n_import, name=f"chosen λ: |S| = {c.n_import[c.best_index]}", hover="|S| = %{y}")
     apply_theme(fig, title="Number of import points along the λ path", xtitle=LN_LAMBDA_TITLE,
                 ytitle="|S| (import points)")
     return legend_below(fig, 520)
@@ -390,11 +390,8 @@ def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
                                  text=[f"point {j}, class {names[i]}" for j in sel],
                                  hovertemplate="%{text}<br>x = (%{x:.2f}, %{y:.2f})<extra></extra>"))
     imp = m.import_idx
-    fig.add_trace(go.Scatter(x=m.X[imp, 0], y=m.X[imp, 1], mode="markers",
-                             name=f"import points ({imp.size})", marker=IMPORT_STYLE,
-                             text=[f"import point #{k + 1} (point {j}), class {names[m.y_index[j]]}"
-                                   for k, j in enumerate(imp)],
-                             hovertemplate="%{text}<extra></extra>"))
+    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), class {names[m.y_index[j]]}"
+                                                  for k, j in enumerate(imp)]))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
                                     f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle="x1", ytitle="x2", height=520)
