@@ -18,6 +18,12 @@ final check). Everything here takes arrays and scalars only and returns a status
 Every kernel is compiled with ``nogil=True``: grids over σ run these serial, cached kernels on a
 pool of Python threads (one σ per task), which needs no numba threading layer — so two Streamlit
 sessions computing at once are safe — and nothing to compile at start-up beyond the cache load.
+
+Why one module of ~750 lines: the λ sequences and the exact leave-one-out refits are two callers of
+one solver and share all of its private helpers (``_solve``, ``_select``/``_select_all``,
+``_shrink``, ``_restore_balance``, the gradient updates); a second module would import those private
+names back. About a fifth of the lines are the comments that say why each tolerance and branch is
+what it is.
 """
 from __future__ import annotations
 
