@@ -453,17 +453,49 @@ _START_LOCK = threading.Lock()
 _STARTED = False
 
 
+# The preloading and a visitor's page never import at the same time: two threads importing
+# scikit-learn for the first time can fail inside scikit-learn ("cannot import name … from partially
+# initialized module", seen in tests/test_jit_cache.py's threaded imports). A page opened while the
+# preloading runs waits for it to end (it imports what the page needs anyway); once a page has been
+# opened, a preloading that has not started yet is skipped.
+_PRELOAD = {"lock": threading.Lock(), "visited": False, "running": False, "done": threading.Event()}
+PRELOAD_WAIT = 60.0  # seconds a page waits at most for a running preloading (imports: ~2 s idle)
+
+
+def _import_page(module: str) -> None:
+    import importlib
+
+    importlib.import_module(f"svmviz.ui.{module}")
+
+
 def _preload() -> None:
     """Import every page's module (scikit-learn, scipy, plotly, the numba kernel modules: ~2 s) while
     the home page is read, so that the first page opened does not wait for it."""
-    import importlib
-
     time.sleep(START_DELAY)
-    for t in dict.fromkeys(t.module for t in TASKS):
-        try:
-            importlib.import_module(f"svmviz.ui.{t}")
-        except Exception:  # noqa: BLE001 — the page itself will report it
-            pass
+    with _PRELOAD["lock"]:
+        if _PRELOAD["visited"]:
+            _PRELOAD["done"].set()
+            return
+        _PRELOAD["running"] = True
+    try:
+        for t in dict.fromkeys(t.module for t in TASKS):
+            try:
+                _import_page(t)
+            except Exception:  # noqa: BLE001 — the page itself will report it
+                pass
+    finally:
+        with _PRELOAD["lock"]:
+            _PRELOAD["running"] = False
+        _PRELOAD["done"].set()
+
+
+def _preload_gate() -> None:
+    """Called as a visitor's page starts: wait for a running preloading, forbid one not yet started."""
+    with _PRELOAD["lock"]:
+        _PRELOAD["visited"] = True
+        running = _PRELOAD["running"]
+    if running:
+        _PRELOAD["done"].wait(PRELOAD_WAIT)
 
 
 def start() -> _Warmup | None:
@@ -525,6 +557,8 @@ def _step(name: str):
 def visit(module: str | None):
     """See :meth:`_Warmup.visit`: around a visitor's run of the page ``svmviz.ui.<module>`` (None: the
     home page, which pauses nothing). Does nothing when no warm-up runs in this process."""
+    if module is not None:
+        _preload_gate()
     w = _WARMUP
     return contextlib.nullcontext() if w is None or module is None else w.visit(module)
 
