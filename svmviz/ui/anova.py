@@ -361,6 +361,7 @@ def page() -> None:
         return
     if s.loo:
         slot = st.empty()
+        spelled_before = glossary.seen_snapshot()
         with slot.container():
             render_curves(ds, kc, test, suffix="_before_loo")
             st.caption("Exact leave-one-out's curve and λ are added once it is computed.")
@@ -371,6 +372,7 @@ def page() -> None:
             kc_loo = None
         if kc_loo is not None:
             kc = kc_loo
+            glossary.restore_seen(spelled_before)  # the chart and notes drawn before LOO are replaced
             with slot.container():
                 render_curves(ds, kc, test)
         else:  # not run (too long: the user is asked) or failed: the fits' own warnings, from the cache

@@ -126,6 +126,17 @@ def _seen() -> set:
     return held[1]
 
 
+def seen_snapshot() -> frozenset:
+    """The acronyms spelled out so far in this run (to redraw a replaced block as it first was)."""
+    return frozenset(_seen())
+
+
+def restore_seen(snapshot: frozenset) -> None:
+    """Forget what was spelled after ``snapshot``: the block that spelled it is being replaced."""
+    seen = _seen()
+    seen.intersection_update(snapshot)
+
+
 def spell(text: str) -> str:
     """``text`` with the first appearance on this page of each glossary acronym spelled out.
 
