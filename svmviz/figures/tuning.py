@@ -81,8 +81,11 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
                                  marker=dict(symbol="cross-thin", size=18, line=dict(color="red", width=3)),
                                  name="selected (λ, σ)", hoverinfo="skip"))
     apply_theme(fig, title=cd.label, xtitle="log10 λ", ytitle="log10 σ", height=height)
+    # margins as wide as the colour bar and the legend below take on a ~480-px panel (measured in
+    # chromium): with smaller ones Plotly widens them after drawing and draws the chart a second time
+    # (60–70 ms a panel on every rerun against 25–30 ms); wider labels still widen them
     fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0, xanchor="left", yanchor="top"),
-                      margin=dict(b=90))
+                      margin=dict(l=70, r=130, b=170))
     return fig
 
 
@@ -158,32 +161,43 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
             hoverinfo="skip",
         ))
     for label, (style_key, field) in dc.fields.items():
-        _zero_line(fig, dc.xs, dc.ys, field, 0.0, label, METHOD_STYLES.get(style_key, {}), width=3)
+        _zero_line(fig, dc.xs, dc.ys, field, 0.0, label, METHOD_STYLES.get(style_key, {}), width=3,
+                   as_contour=False)
     if dc.selected_field is not None:
         sty = dict(color="red", dash="solid")
-        _zero_line(fig, dc.xs, dc.ys, dc.selected_field, 0.0, dc.selected_label, sty, width=2)
+        _zero_line(fig, dc.xs, dc.ys, dc.selected_field, 0.0, dc.selected_label, sty, width=2, as_contour=False)
         for lev in (-1.0, 1.0):
             _zero_line(fig, dc.xs, dc.ys, dc.selected_field, lev, f"margin f = {lev:+.0f} (selected)",
-                       dict(color="red", dash="dot"), width=1, legend=lev > 0)
+                       dict(color="red", dash="dot"), width=1, legend=lev > 0, as_contour=False)
     apply_theme(fig, title=title, xtitle=feature_names[0], ytitle=feature_names[1], height=height)
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    # room for the legend on the right from the start (Plotly would widen the margin after drawing
+    # and draw again: see plot_contour)
     fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"),
-                      margin=dict(r=10))
+                      margin=dict(l=65, r=310, b=55))
     return fig
 
 
-def _zero_line(fig, xs, ys, field, level, name, style, width=2, legend=True):
-    """A single contour line of ``field`` at ``level`` drawn as a legend-bearing trace."""
-    if not (np.nanmin(field) < level < np.nanmax(field)):
+def _zero_line(fig, xs, ys, field, level, name, style, width=2, legend=True, *, as_contour=True):
+    """The contour line of ``field`` at ``level`` drawn as a legend-bearing trace: a ``go.Contour``
+    of the whole field (the data editor's chart, whose tests read the field back from it), or with
+    ``as_contour=False`` the line itself (:func:`level_lines`, ~1 % of the bytes)."""
+    crosses = bool(np.nanmin(field) < level < np.nanmax(field))
+    lx, ly = level_lines(xs, ys, field, level) if crosses and not as_contour else ((), ())
+    if not crosses or (not as_contour and not len(lx)):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{name} (no crossing in view)",
                                  line=dict(color=style.get("color", "black"), dash=style.get("dash", "solid"))))
         return
-    fig.add_trace(go.Contour(
-        x=xs, y=ys, z=field, showscale=False, name=name, showlegend=legend,
-        contours=dict(start=level, end=level, size=1.0, coloring="none"),
-        line=dict(color=style.get("color", "black"), dash=style.get("dash", "solid"), width=width),
-        hoverinfo="skip", legendgroup=name,
-    ))
+    line = dict(color=style.get("color", "black"), dash=style.get("dash", "solid"), width=width)
+    if as_contour:
+        fig.add_trace(go.Contour(
+            x=xs, y=ys, z=field, showscale=False, name=name, showlegend=legend,
+            contours=dict(start=level, end=level, size=1.0, coloring="none"), line=line,
+            hoverinfo="skip", legendgroup=name,
+        ))
+    else:
+        fig.add_trace(go.Scatter(x=lx, y=ly, mode="lines", name=name, showlegend=legend, line=line,
+                                 hoverinfo="skip", legendgroup=name))
 
 
 def _published_text(mode: str, key: str) -> str:
@@ -238,3 +252,88 @@ def plot_inefficiency_study(study: InefficiencyStudy, L=(1.0, 1.0), height: int 
     apply_theme(fig, title=f"Inefficiency over {len(study.seeds)} simulated data sets",
                 xtitle="criterion", ytitle=f"{criterion_label(study.target, L)}(chosen) / min", height=height)
     return fig
+
+
+# ------------------------------------------------------------------ level lines (drawn as polylines)
+def level_lines(xs, ys, field, level: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The curve ``field = level`` as polylines: marching squares with linear interpolation on the
+    grid's edges (what Plotly's contour traces draw in the browser), the segments joined into
+    polylines.
+
+    ``xs`` (nx,), ``ys`` (ny,) increasing; ``field`` (ny, nx) (NaN cells draw nothing). Returns ``x``,
+    ``y`` of the polylines one after the other, separated by NaN (a Plotly line breaks there); a
+    closed curve repeats its first point. A saddle cell (the four corners alternating in sign) is
+    split by the sign of its centre, the mean of its corners.
+
+    Drawn as one ``go.Scatter`` line this is ~1 % of the bytes of a ``go.Contour`` trace of the same
+    field (a 120 × 120 mesh: ≈ 200 kB of base64 floats a trace, the decision-curves chart 1.4 MB) and
+    leaves the browser nothing to compute.
+    """
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    s = np.asarray(field, dtype=float) - float(level)
+    ny, nx = s.shape
+    if xs.shape != (nx,) or ys.shape != (ny,):
+        raise ValueError(f"field has shape {s.shape}, xs {xs.shape}, ys {ys.shape}: expected (ny, nx), (nx,), (ny,).")
+    pos = s > 0
+    # crossing points of the horizontal edges (i, j)–(i, j+1) and the vertical ones (i, j)–(i+1, j)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        h_cut = (pos[:, :-1] != pos[:, 1:]) & np.isfinite(s[:, :-1]) & np.isfinite(s[:, 1:])
+        th = np.where(h_cut, s[:, :-1] / (s[:, :-1] - s[:, 1:]), 0.0)
+        v_cut = (pos[:-1, :] != pos[1:, :]) & np.isfinite(s[:-1, :]) & np.isfinite(s[1:, :])
+        tv = np.where(v_cut, s[:-1, :] / (s[:-1, :] - s[1:, :]), 0.0)
+    hx = xs[None, :-1] + th * np.diff(xs)[None, :]
+    hy = np.broadcast_to(ys[:, None], th.shape)
+    vx = np.broadcast_to(xs[None, :], tv.shape)
+    vy = ys[:-1, None] + tv * np.diff(ys)[:, None]
+    px = np.concatenate([hx.ravel(), vx.ravel()])
+    py = np.concatenate([hy.ravel(), vy.ravel()])
+    n_h = ny * (nx - 1)
+    # the four edges of cell (i, j): bottom H(i, j), right V(i, j+1), top H(i+1, j), left V(i, j)
+    i, j = np.meshgrid(np.arange(ny - 1), np.arange(nx - 1), indexing="ij")
+    edges = np.stack([i * (nx - 1) + j, n_h + i * nx + j + 1, (i + 1) * (nx - 1) + j, n_h + i * nx + j], -1)
+    cut = np.stack([h_cut[:-1, :], v_cut[:, 1:], h_cut[1:, :], v_cut[:, :-1]], -1)
+    k = cut.sum(-1)
+    two = k == 2
+    pairs = [edges[two][cut[two]].reshape(-1, 2)]
+    four = k == 4
+    if four.any():  # saddle: the centre's sign says which opposite corners are joined
+        e4 = edges[four]
+        centre = (s[:-1, :-1] + s[:-1, 1:] + s[1:, :-1] + s[1:, 1:])[four] > 0
+        same = centre == pos[:-1, :-1][four]  # centre like the bottom-left corner: cut off br and tl
+        pairs.append(np.where(same[:, None], e4[:, [0, 1]], e4[:, [0, 3]]))
+        pairs.append(np.where(same[:, None], e4[:, [2, 3]], e4[:, [1, 2]]))
+    return _join_segments(np.concatenate(pairs), px, py)
+
+
+def _join_segments(pairs: np.ndarray, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Chain segments (pairs of edge ids; an edge is shared by at most two segments) into polylines."""
+    ends: dict[int, list[int]] = {}
+    for s_i, (a, b) in enumerate(pairs.tolist()):
+        ends.setdefault(a, []).append(s_i)
+        ends.setdefault(b, []).append(s_i)
+    used = np.zeros(len(pairs), dtype=bool)
+    lines = []
+
+    def walk(node: int, seg: int) -> list[int]:
+        path = [node]
+        while seg is not None:
+            used[seg] = True
+            a, b = pairs[seg]
+            node = int(b) if a == node else int(a)
+            path.append(node)
+            seg = next((t for t in ends[node] if not used[t]), None)
+        return path
+
+    # open curves start at an edge of one segment (the mesh's border), then the closed ones
+    for node in [e for e, segs in ends.items() if len(segs) == 1]:
+        if not used[ends[node][0]]:
+            lines.append(walk(node, ends[node][0]))
+    for seg in range(len(pairs)):
+        if not used[seg]:
+            lines.append(walk(int(pairs[seg][0]), seg))
+    if not lines:
+        return np.empty(0), np.empty(0)
+    idx = np.concatenate([np.append(np.asarray(p, dtype=float), np.nan) for p in lines])[:-1]
+    gap = np.isnan(idx)
+    at = np.where(gap, 0, idx).astype(int)
+    return np.where(gap, np.nan, px[at]), np.where(gap, np.nan, py[at])
