@@ -169,6 +169,66 @@ def test_a_computation_takes_its_queued_task_over_before_a_free_worker_can():
         w.stop()
 
 
+def test_a_task_taken_over_runs_again_and_the_stamp_is_written(monkeypatch, tmp_path):
+    """A visitor's computation took a queued task over (the server compiled its kernels itself):
+    the task runs again in a worker once the others have run (from the cache, quickly; it compiles
+    what the visitor's page did not), so every task has run and the "done for this version" stamp is
+    written — before, the warm-up never wrote it and ran again at every server start although the
+    cache was full."""
+    import os
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    tasks = (warmup.Task("a1", "tuning", {}, ("a1_",)), warmup.Task("b0", "path", {}, ("nu_",)),
+             warmup.Task("c2", "usvc", {}, ("c2_",)))
+    w = _coordinator(tasks, {"a1": [[0.6, None]], "b0": [[0.2, None]], "c2": [[0.2, None]]})
+    w.start()
+    try:
+        _wait_state(w, "a1", "running")
+        with w.foreground("nu_path"):
+            assert w.status()["state"]["b0"] == "skipped"  # the server compiles it now
+            assert w.wait_for("nu_path", timeout=5.0) < 0.2
+        stamp = warmup._stamp_path()
+        t0 = time.monotonic()
+        while not os.path.exists(stamp) and time.monotonic() - t0 < 20.0:
+            time.sleep(0.05)
+        st = w.status()
+        assert os.path.exists(stamp), st
+        assert all(v == "done" for v in st["state"].values()), st
+        order = [(what, label) for _, what, label in st["log"] if what in ("start", "again", "taken over by nu_path")]
+        # b0 ran in a worker after the others, not twice before
+        assert order.index(("again", "b0")) > order.index(("start", "c2")), order
+        assert [x for x in order if x == ("start", "b0")] == [("start", "b0")], order
+    finally:
+        w.stop()
+
+
+def test_a_task_run_again_is_not_waited_for_nor_taken_over(monkeypatch, tmp_path):
+    """The second run of a taken-over task only completes the stamp (its kernels are compiled): a
+    server computation of its page neither waits for it nor takes it over again, and a visit of
+    another page pauses it."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    tasks = (warmup.Task("b0", "path", {}, ("nu_",)),)
+    w = _coordinator(tasks, {"b0": [[3.0, None]]})
+    with w.foreground("nu_path"):  # before any worker starts: taken over
+        assert w.status()["state"]["b0"] == "skipped"
+    w.start()
+    try:
+        _wait_state(w, "b0", "running")
+        assert "b0" in w.rerun
+        assert w.wait_for("nu_path", timeout=5.0) < 0.2
+        proc = _worker_of(w, "b0")
+        with w.visit("tuning"):
+            time.sleep(0.3)
+            assert _proc_state(proc.pid) == "T"
+        with w.visit("path"):  # its own page: paused too (nobody waits for it)
+            time.sleep(0.3)
+            assert _proc_state(proc.pid) == "T"
+        assert w.done["b0"].is_set()
+        _wait_state(w, "b0", "done")
+    finally:
+        w.stop()
+
+
 def test_the_frame_runs_every_page_inside_a_visit(monkeypatch):
     """The frame wraps the chosen page's script run in ``warmup.visit(<its module>)``; the home page
     opens none."""

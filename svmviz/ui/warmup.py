@@ -24,7 +24,9 @@ The visitor comes first (two cores, three processes):
   and compiles itself, right away. (One compilation, not two on the same two cores.)
 
 When every task has run, a stamp in the cache folder (numba, Python, the CPU and the package's
-source) skips the warm-up at the next start. The warm-up starts with the frame's first run (the first
+source) skips the warm-up at the next start. A task a visitor's computation took over runs again in
+a worker after the others (from the cache, in seconds; it compiles what the visitor's page did not
+reach), so that the stamp is written then too. The warm-up starts with the frame's first run (the first
 visitor's home page; Streamlit runs no app code before a browser connects), its processes and the
 preloading of the page modules :data:`START_DELAY` later, once that page is drawn.
 
@@ -181,7 +183,12 @@ class _Warmup:
         self.workers = workers
         self.started = time.monotonic()
         self.procs: list[subprocess.Popen] = []
-        self.all_ran_in_workers = True
+        self.all_ran_in_workers = True  # False once a task failed: no stamp
+        # tasks a server computation took over (it compiled their kernels itself), run again in a
+        # worker once the queue is empty — quickly, from the cache — so that every task has run and
+        # the stamp is written; a page the visitor did not finish is compiled then too
+        self.later: collections.deque = collections.deque()
+        self.rerun: set[str] = set()
         self.current: dict[int, tuple] = {}  # worker → (label, process) of the task it runs
         self.fg: dict[int, set] = {}          # foreground token → labels of the tasks it may wait for
         self.paused: set[int] = set()         # pids stopped with SIGSTOP
@@ -208,13 +215,18 @@ class _Warmup:
         runs only one of that page's (its computations to come), and only by a worker whose process
         has started (``warm``: a new one spends seconds importing; the page compiles sooner itself),
         else the first queued."""
-        keep = set().union(*self.fg.values()) if self.fg else None
+        keep = self._kept() if self.fg else None
         if keep is not None and not warm:
             return None
         for t in self.queue:
             if self.state[t.label] == "queued" and (keep is None or t.label in keep):
                 return t
         return None
+
+    def _kept(self) -> set:
+        """With the lock held: the tasks the open foreground contexts may wait for (a task run again
+        only to complete the stamp is waited for by nobody: its kernels are compiled)."""
+        return set().union(*self.fg.values()) - self.rerun
 
     def _next(self, warm: bool = True) -> Task | None:
         """Block until a task may start (``warm``: this worker's process is running); None when none
@@ -223,7 +235,18 @@ class _Warmup:
             while True:
                 while self.queue and self.state[self.queue[0].label] != "queued":
                     self.queue.popleft()
+                if not self.queue and self.later and not any(s == "running" for s in self.state.values()):
+                    # every other task has run: the ones taken over run again (their kernels cached)
+                    while self.later:
+                        t = self.later.popleft()
+                        self.rerun.add(t.label)
+                        self.state[t.label] = "queued"
+                        self.queue.append(t)
+                        self._note("again", t.label)
                 if not self.queue:
+                    if self.later:  # wait for the running tasks, then run the taken-over ones
+                        self.cv.wait(1.0)
+                        continue
                     return None
                 t = self._startable(warm)
                 if t is not None:
@@ -293,9 +316,10 @@ class _Warmup:
             self._maybe_stamp()
 
     def _maybe_stamp(self) -> None:
+        """Write the stamp once every task has run to its end in a worker (a task a server
+        computation took over has run again after the others, :meth:`_next`)."""
         with self.lock:
-            finished = all(s in ("done", "failed", "skipped") for s in self.state.values())
-            ok = finished and self.all_ran_in_workers and all(s == "done" for s in self.state.values())
+            ok = self.all_ran_in_workers and all(s == "done" for s in self.state.values()) and not self.later
         if ok:
             path = _stamp_path()
             if path:
@@ -321,7 +345,8 @@ class _Warmup:
             self._take_over(name)
             said = False
             while True:
-                running = [t for t in mine if self.state[t.label] == "running" and name not in self.steps[t.label]]
+                running = [t for t in mine if self.state[t.label] == "running" and name not in self.steps[t.label]
+                           and t.label not in self.rerun]
                 left = deadline - time.monotonic()
                 if not running or left <= 0:
                     break
@@ -334,12 +359,12 @@ class _Warmup:
         return time.monotonic() - t0
 
     def _take_over(self, name: str) -> None:
-        """With the lock held: the queued tasks compiling for ``name`` are dropped (this process
-        compiles it now)."""
+        """With the lock held: the queued tasks compiling for ``name`` leave the queue (this process
+        compiles it now) and wait in :attr:`later` to run again once the queue is empty."""
         for t in self._tasks_of(name):
-            if self.state[t.label] == "queued":
-                self.state[t.label] = "skipped"
-                self.all_ran_in_workers = False
+            if self.state[t.label] == "queued" and t.label not in self.rerun:
+                self.state[t.label] = "skipped"  # until it runs again
+                self.later.append(t)
                 self._note("taken over by " + name, t.label)
                 self.done[t.label].set()
 
@@ -410,7 +435,7 @@ class _Warmup:
 
         if not self.fg:
             return
-        keep = set().union(*self.fg.values())
+        keep = self._kept()
         for label, proc in self.current.values():
             if proc.poll() is not None:
                 continue
@@ -434,6 +459,7 @@ class _Warmup:
                     self.state[label] = "skipped"
                     self.done[label].set()
             self.queue.clear()
+            self.later.clear()
             procs = list(self.procs)
             self.cv.notify_all()
         for proc in procs:
