@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from svmviz import _smo
 from svmviz.kernels import rbf_from_squared_distances, squared_distances
@@ -40,3 +42,34 @@ def test_select_all_equals_select_on_the_whole_set(seed):
     got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), np.empty(n))
     assert got[:2] == ref[:2]
     np.testing.assert_array_equal(np.array(got[2:]), np.array(ref[2:]))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_select_all_equals_select_over_many_vector_lanes(seed):
+    """Sizes past several 8-lane blocks of the reductions, with a tail (n % 8 ≠ 0) and ties between lanes."""
+    n = 40 + 9 * seed
+    K, y, C, alpha, G = _state(100 + seed, n)
+    Kd = np.ascontiguousarray(np.diag(K))
+    s = 10.0 ** (seed % 5 - 2)
+    ref = _smo._select(K, Kd, y, s, C, alpha, G, np.arange(n), n)
+    got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), np.empty(n))
+    assert got[:2] == ref[:2]
+    np.testing.assert_array_equal(np.array(got[2:]), np.array(ref[2:]))
+
+
+_VALUES = st.sampled_from([-np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-300, 7.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(v=st.lists(_VALUES | st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=40))
+def test_max_value_and_last_index_are_the_scalar_loop(v):
+    """The eight-lane maximum and its last index equal a plain ``if v[t] >= best`` loop's result."""
+    v = np.array(v, dtype=np.float64)
+    best, idx = -np.inf, -1
+    for t, x in enumerate(v):
+        if x >= best:
+            best, idx = x, t
+    got = _smo._max_value(v)
+    assert got == best
+    assert _smo._last_index(v, got) == idx
+    assert _smo._last_index(v, 12345.0) == (-1 if 12345.0 not in v else int(np.flatnonzero(v == 12345.0)[-1]))
