@@ -23,7 +23,8 @@ from . import _smo, criteria
 from ._parallel import task_pool
 from ._validation import check_matrix
 from .kernels import gram, rbf_from_squared_distances, squared_distances
-from .svm import DEFAULT_MAX_ITER, GRID_ARRAYS, _check_grid_problem, _sigma_lambda_grid, check_grid_memory
+from .svm import (DEFAULT_MAX_ITER, GRID_ARRAYS, GRID_SHRINKING, _check_grid_problem, _sigma_lambda_grid,
+                  check_grid_memory)
 
 
 class CriteriaSurface(NamedTuple):
@@ -199,7 +200,8 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     ns, m = sig.size, lam.size
     total = ns * (1 + (m if loo else 0) + bool(kfold))  # fits per σ, leave-one-out per (σ, λ), k-fold per σ
     fit_progress = None if progress is None else (lambda d, _t, msg: progress(d, total, msg))
-    alphas, bs, fs, _, status = _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, True, fit_progress, workers)
+    alphas, bs, fs, _, status = _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, GRID_SHRINKING, fit_progress,
+                                                   workers)
     t1 = time.perf_counter()
     seconds["fit"] = t1 - t0
     done = ns
@@ -261,7 +263,7 @@ def _kfold_sigma(D, sigma, y, lam, C, folds, tol, max_iter):
         tr = np.flatnonzero(folds != j)
         ntr = tr.size
         a, b, _, _, st = _smo.rbf_sigma_sequence(np.ascontiguousarray(D[np.ix_(tr, tr)]), float(sigma), y[tr],
-                                                 lam * (n / ntr), C[tr], -np.ones(ntr), tol, max_iter, True)
+                                                 lam * (n / ntr), C[tr], -np.ones(ntr), tol, max_iter, GRID_SHRINKING)
         K_te = rbf_from_squared_distances(D[np.ix_(te, tr)], sigma)
         f[:, te] = ((a * y[tr]) @ K_te.T) / (2.0 * n * lam[:, None]) + b[:, None]
         status = np.maximum(status, st)
