@@ -63,7 +63,7 @@ _VALUES = st.sampled_from([-np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-
 @settings(max_examples=300, deadline=None)
 @given(v=st.lists(_VALUES | st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=40))
 def test_max_value_and_last_index_are_the_scalar_loop(v):
-    """The eight-lane maximum and its last index equal a plain ``if v[t] >= best`` loop's result."""
+    """The four-lane maximum and its last index equal a plain ``if v[t] >= best`` loop's result."""
     v = np.array(v, dtype=np.float64)
     best, idx = -np.inf, -1
     for t, x in enumerate(v):
