@@ -13,7 +13,7 @@ the working set's optimum, prices the variables outside W and lets the most viol
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ._decorators import helper
 
 from .config import (DEP_TOL, DIRECTION_SUM_RTOL, DIRECTION_TINY, NO_POINT, QP_MAX_ITER, QP_NUMERICAL,
                      QP_OK, REFINE_PASSES, REFINE_TARGET, TINY)
@@ -21,7 +21,7 @@ from .events import ratio_test
 from .kkt import add_column, interval_thresholds, minv_add, minv_build, minv_refresh, minv_remove
 
 
-@njit(cache=True)
+@helper
 def _solve_working_set(y, grad, Minv, Mb, widx, nw, sol, solb, resid, gw, racc, rabs, max_refine):
     """``sol[:nw+2] = −M⁻¹ (0, 0, grad_W)``: the multipliers (sol[0], sol[1]) and the step on W.
 
@@ -95,7 +95,7 @@ def _solve_working_set(y, grad, Minv, Mb, widx, nw, sol, solb, resid, gw, racc, 
             sol[a] += racc[a]
 
 
-@njit(cache=True)
+@helper
 def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price):
     """The variable outside W that violates its optimality condition most (beyond ``tol_price``), or
     NO_POINT at the optimum."""
@@ -120,13 +120,13 @@ def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price):
 QP_WORK_ROWS = 8  # rows of asqp's work space
 
 
-@njit(cache=True)
+@helper
 def qp_work(n):
     """Work space of :func:`asqp` for problems of ``n`` points: (work (QP_WORK_ROWS, n + 2), skip (n,))."""
     return np.empty((QP_WORK_ROWS, n + 2)), np.zeros(n, np.bool_)
 
 
-@njit(cache=True)
+@helper
 def path_work(n):
     """The work arrays of one piecewise-linear path over ``n`` points (the path follower, a
     leave-one-out homotopy), allocated once before its loop:
@@ -144,7 +144,7 @@ def path_work(n):
             np.zeros(n, np.bool_), np.empty(n, np.int64), np.zeros(n), np.ones(n), work, skip)
 
 
-@njit(cache=True)
+@helper
 def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_iter, max_refine, work, skip):
     """min ½ x'Gx s.t. per-class sums fixed (at their current values), lo ≤ x ≤ hi.
 
@@ -252,7 +252,7 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
     return QP_MAX_ITER, nw, mu0, mu1, it
 
 
-@njit(cache=True)
+@helper
 def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, nw, tol_price, max_iter, work, skip):
     """Simple-ν-SVM solve at fixed class sums from a feasible ``x`` (box [0, 1]).
 

@@ -33,7 +33,7 @@ current groups); if that fails too the kernel stops with ``STATUS_LOST`` and a `
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ._decorators import entry, helper, helper_inline
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
@@ -49,7 +49,7 @@ from .kkt import (add_column, exact_s, first_free, gram_scale, interval_threshol
                   tie_tolerance)
 
 
-@njit(cache=True)
+@entry
 def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
     """Append a breakpoint (the arrays grow by half when full). Returns the arrays and the new count."""
     m = alpha_out.shape[1]
@@ -75,14 +75,14 @@ def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
     return lam_out, alpha_out, t_out, nb + 1
 
 
-@njit(cache=True)
+@helper
 def _jumped(t, t_ref, gs, lam):
     """Whether the thresholds ``t`` differ from ``t_ref`` by more than rounding: a jump of b, ρ."""
     return (abs(t[0] - t_ref[0]) > kkt_tol(THRESHOLD_JUMP_RTOL, gs, lam)
             or abs(t[1] - t_ref[1]) > kkt_tol(THRESHOLD_JUMP_RTOL, gs, lam))
 
 
-@njit(cache=True)
+@entry
 def _snap_lambda(y, x, lam):
     """A class without free points carries exactly (number of its α = 1) = λ/2: λ is then an even
     integer, which the accumulated steps only approximate. Snap it (within LAMBDA_SNAP_RTOL)."""
@@ -103,7 +103,7 @@ def _snap_lambda(y, x, lam):
     return lam
 
 
-@njit(cache=True)
+@entry
 def _fix_class_sums(K, y, inv_m, x, s, half):
     """Put each class sum back to ``half`` exactly: snapping points to a bound at a common step
     (within the event tolerance, times a possibly large |dα/dλ|) moves the sums by up to ~1e-9. The
@@ -133,7 +133,7 @@ def _fix_class_sums(K, y, inv_m, x, s, half):
             add_column(K, y, inv_m, s, best[k], delta)
 
 
-@njit(cache=True, inline='always')  # see nu_path_kernel's note on compile time
+@helper_inline  # see nu_path_kernel's note on compile time
 def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter, work, skip):
     """After a step: if g has drifted off 0 on E (beyond SETTLE_DRIFT·scale), re-solve the ν-problem
     at the current λ by the Simple-ν-SVM active set, warm-started (its first iteration is a Newton
@@ -184,7 +184,7 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_l
     return nw
 
 
-@njit(cache=True, inline='always')  # see nu_path_kernel's note on compile time
+@helper_inline  # see nu_path_kernel's note on compile time
 def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw, nofix, max_qp_iter, work, skip):
     """The KKT check at a breakpoint and, where it fails beyond KKT_CORRECT_FACTOR·tol even with s
     recomputed exactly, the Simple-ν-SVM correction at λ.
@@ -217,7 +217,7 @@ def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw
     return viol, True, qst == QP_OK and not viol2 > KKT_CORRECT_FACTOR * tol, nw
 
 
-@njit(cache=True)
+@helper
 def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
     """The working set wanted for the derivative QP: the free points and the bound points that the
     last step brought to g = 0 (``tied``: in the generic case they enter E, and entering them now
@@ -265,7 +265,7 @@ def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
     return True
 
 
-@njit(cache=True)
+@helper
 def _start_direction(K, y, inv_m, d, gd, piv):
     """A feasible start of the derivative QP: ½ on the pivot of each class (``gd = G d``)."""
     p0 = piv[0]
@@ -280,7 +280,7 @@ def _start_direction(K, y, inv_m, d, gd, piv):
         gd[r] = c0 * y[r] * K[p0, r] + c1 * y[r] * K[p1, r]
 
 
-@njit(cache=True)
+@helper
 def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
     """Residual check of a direction (a stale inverse shows here): G d = dt on W and class sums of d
     equal to ½. Returns (ok, max |d|)."""
@@ -302,7 +302,7 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
     return good, dnorm
 
 
-@njit(cache=True, inline='always')  # see nu_path_kernel's note on compile time
+@helper_inline  # see nu_path_kernel's note on compile time
 def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter, work,
                skip):
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
@@ -352,7 +352,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     return LOST_NONE, nw, dt0, dt1, dnorm
 
 
-@njit(cache=True)
+@helper
 def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
     """Free or tied points left out of W (dependent) although their g moves off 0 (diagnostic)."""
     cnt = 0
@@ -364,7 +364,7 @@ def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
     return cnt
 
 
-@njit(cache=True)
+@entry
 def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
     """Follow the ν-SVM path from λ = 0⁺ (sparse end) to λ_max = 2·min(n₊, n₋).
 
