@@ -307,16 +307,19 @@ def main():
     print("== whole path vs NuSVC (tol 1e-6) in the same run, one thread each, best of 3")
     print(f"{'n':>5} {'bkpts':>7} {'mean|E|':>6} {'path s':>8} {'µs/bkpt':>8} {'1 NuSVC s':>10} {'path/1':>8} "
           f"{'NuSVC@all s':>12} {'all/path':>9} {'med|Δf|':>8} {'max|Δf|':>8} {'conv':>11}")
-    done = {n: path_rows(n, a.seed, n <= a.all_nus_max) for n in sorted(set(a.sizes) | set(a.loo_sizes))}
+    loo_sizes = a.loo_sizes if a.loo_evals > 0 else []  # --loo-evals 0: the path alone
+    done = {n: path_rows(n, a.seed, n <= a.all_nus_max) for n in sorted(set(a.sizes) | set(loo_sizes))}
     if a.big:
         print(f"== the path alone at large n, fresh process; {machine()}")
         print(f"{'n':>5} {'bkpts':>7} {'path s':>8} {'µs/bkpt':>8} {'peak RSS MiB':>12} {'α MiB':>12} {'status':>6}")
         for n in a.big:
             big_row(n, a.seed)
+    if not loo_sizes:
+        return
     print(f"== LOO1/LOO2 at {a.loo_evals} λ along the path vs NuSVC refits without each point of E ∪ L; {machine()}")
     print(f"{'n':>5} {'evals':>6} {'refits':>7} {'LOO s':>9} {'s per λ':>10} {'per λ/1':>11} "
           f"{'sklearn s':>12} {'ratio':>9} {'max ΔLOO1':>9} {'nc':>4}")
-    for n in a.loo_sizes:
+    for n in loo_sizes:
         loo_rows(*done[n], a.loo_evals, a.brute_lambdas)
 
 
