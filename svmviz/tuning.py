@@ -22,7 +22,7 @@ from .surface import (CriteriaSurface, KFoldSurface, _check_p, _grid_minima, _wa
 from ._validation import check_L as _check_L
 from ._validation import check_lambdas as _check_lambdas
 from ._validation import check_solver_params as _check_solver_params
-from .svm import DEFAULT_MAX_ITER
+from .svm import DEFAULT_MAX_ITER, GRID_SHRINKING  # the grid engine's one setting: curves equal surfaces
 
 #: the criteria a surface can hold, with their names in the standard / non-standard case
 CRITERIA_NAMES = {
@@ -125,13 +125,13 @@ def ran_gacv(K, y, lambdas, *, n_replicates: int = 5, sigma_z: float = 0.1, pert
     sigma_z = check_positive(sigma_z, "sigma_z")
     Z = criteria.ran_gacv_perturbations(n, n_replicates, sigma_z, perturbation, seed)
     ones = np.ones(n)
-    alphas, _, f, _, st = _smo.lambda_sequence(K, y, lam, ones, -ones, np.zeros(n), tol, max_iter, True)
+    alphas, _, f, _, st = _smo.lambda_sequence(K, y, lam, ones, -ones, np.zeros(n), tol, max_iter, GRID_SHRINKING)
     _warn(st, "ran_gacv")
     free = (alphas > 0.0) & (alphas < 1.0)
     out = np.empty((Z.shape[0], lam.size))
     for r in range(Z.shape[0]):
         y_t, C_t, p_t = criteria.perturbed_problem(y, Z[r])
-        _, _, f_pert, _, st = _smo.lambda_sequence(K, y_t, lam, C_t, p_t, np.zeros(n), tol, max_iter, True)
+        _, _, f_pert, _, st = _smo.lambda_sequence(K, y_t, lam, C_t, p_t, np.zeros(n), tol, max_iter, GRID_SHRINKING)
         _warn(st, "ran_gacv (perturbed fit)")
         out[r] = criteria.ran_gacv_value(f, y, f_pert, Z[r], sigma_z, free)
         if progress is not None:
@@ -402,7 +402,7 @@ def gram_criteria_curves(K, y, lambdas, *, K_diag=None, L=(1.0, 1.0), p_true=Non
     p = None if p_true is None else _check_p(np.asarray(p_true, dtype=np.float64), K)
     C = np.where(y > 0, Lp, Lm)
     total = 1 + (lam.size if loo else 0)
-    alphas, bs, fs, _, status = _smo.lambda_sequence(K, y, lam, C, -np.ones(n), np.zeros(n), tol, max_iter, True)
+    alphas, bs, fs, _, status = _smo.lambda_sequence(K, y, lam, C, -np.ones(n), np.zeros(n), tol, max_iter, GRID_SHRINKING)
     if progress is not None:
         progress(1, total, "fitted every λ")
     values = {"gacv": criteria.gacv(fs, y, alphas, lam, Kd, (Lm, Lp)),
