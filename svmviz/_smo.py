@@ -198,12 +198,21 @@ _VECTOR_MATH = {"nnan", "nsz"}
 
 
 @njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
-def _select_all(K, Kd, y, s, C, alpha, G, buf, buf2):
-    """:func:`_select` when nothing is shrunk (active = 0 … n−1). Each pass first writes its
-    candidates' values into ``buf`` (n,) in a loop without indirection or branches, which LLVM turns
-    into vector code (the divisions of the second-order terms included), then reduces them
-    (:func:`_max_value`, :func:`_last_index`) keeping the last index on ties as ``_select`` does:
-    the same (i, j, Gmax, Gmax2)."""
+def _select_all(K, Kd, y, s, C, alpha, G, buf, tol):
+    """:func:`_select` when nothing is shrunk (active = 0 … n−1), for a solver stopping at ``tol``.
+
+    Each pass first writes its candidates' values into ``buf`` (n,) in a loop without indirection
+    or branches, which LLVM turns into vector code (the divisions of the second-order terms
+    included), then reduces them (:func:`_max_value`, :func:`_last_index`) keeping the last index on
+    ties as ``_select`` does: the same (i, j, Gmax).
+
+    Gmax2 (the largest y_t G_t over I_low) serves only the stopping test ``Gmax + Gmax2 < tol``, and
+    the chosen j is in I_low: when ``Gmax + y_j G_j ≥ tol`` the test fails whatever Gmax2 is
+    (rounded addition is monotone, so ``Gmax + Gmax2 ≥ Gmax + y_j G_j`` in floating point too), and
+    ``y_j G_j`` is returned in its place. Only near the end of a solve is the exact maximum taken (one
+    more pass): every decision is the one ``_select`` makes, without a third reduction per
+    iteration (issue 17: 1.11× the serial 30×30 grid at n = 500, 1.17× at n = 1000, bitwise the same
+    solutions)."""
     n = y.shape[0]
     for t in range(n):
         up = (alpha[t] < C[t]) if y[t] > 0 else (alpha[t] > 0.0)
@@ -217,19 +226,22 @@ def _select_all(K, Kd, y, s, C, alpha, G, buf, buf2):
     Kii = Kd[i]
     for t in range(n):
         low = (alpha[t] > 0.0) if y[t] > 0 else (alpha[t] < C[t])
-        v = y[t] * G[t] if low else -np.inf
-        buf2[t] = v
-        grad_diff = Gmax + v
+        grad_diff = Gmax + (y[t] * G[t] if low else -np.inf)
         quad = s * (Kii + Kd[t] - 2.0 * K[i, t])
         quad = quad if quad > 0.0 else TAU
         # −(objective decrease) of ``_select``, negated (exact in IEEE): its last minimum is
         # the last maximum of this
         buf[t] = (grad_diff * grad_diff) / quad if grad_diff > 0.0 else -np.inf
-    Gmax2 = _max_value(buf2)
     gain = _max_value(buf)
-    if gain == -np.inf:  # no candidate
-        return i, -1, Gmax, Gmax2
-    return i, _last_index(buf, gain), Gmax, Gmax2
+    j = -1 if gain == -np.inf else _last_index(buf, gain)  # -1: no candidate
+    if j >= 0:
+        v = y[j] * G[j]
+        if Gmax + v >= tol:  # not converged, whatever Gmax2 is
+            return i, j, Gmax, v
+    for t in range(n):
+        low = (alpha[t] > 0.0) if y[t] > 0 else (alpha[t] < C[t])
+        buf[t] = y[t] * G[t] if low else -np.inf
+    return i, j, Gmax, _max_value(buf)
 
 
 @njit(cache=True, nogil=True)
@@ -294,7 +306,6 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
     for t in range(n):
         Kd[t] = K[t, t]
     buf = np.empty(n)
-    buf2 = np.empty(n)
     active = _indices(n)
     n_active = n
     unshrunk = n < 0  # False, typed as a plain bool (a literal False compiles _shrink twice)
@@ -308,14 +319,14 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
                 counter = min(n, 1000)
                 n_active, unshrunk = _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol)
         if n_active == n:
-            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, buf2)
+            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, tol)
         else:
             i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
         if j < 0 or Gmax + Gmax2 < tol:
             if n_active < n:
                 n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
                 counter = 1
-                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, buf2)
+                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, tol)
                 if j < 0 or Gmax + Gmax2 < tol:
                     status = STATUS_CONVERGED
                     break

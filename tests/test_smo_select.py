@@ -1,6 +1,8 @@
 """The vectorized whole-set working-set selection (``_smo._select_all``) chooses exactly what the
 scalar selection over the active set (``_smo._select``) chooses when nothing is shrunk — including
-ties (both keep the last index), empty I_up / I_low and duplicated points (quad ≤ 0 → TAU)."""
+ties (both keep the last index), empty I_up / I_low and duplicated points (quad ≤ 0 → TAU) — and
+makes the same stopping decision ``Gmax + Gmax2 < tol`` at every tolerance: its Gmax2 is exact when
+the test holds, else a lower bound y_j G_j that already fails it."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,6 +30,22 @@ def _state(seed: int, n: int):
     return K, y, C, alpha, G
 
 
+def _check_same_choice(K, Kd, y, s, C, alpha, G):
+    n = y.size
+    i, j, gmax, gmax2 = _smo._select(K, Kd, y, s, C, alpha, G, np.arange(n), n)
+    gaps = [] if j < 0 else [gmax + gmax2]  # the tolerances on both sides of this problem's gap
+    gaps += [] if j < 0 else [gmax + y[j] * G[j]]
+    for tol in [0.0, 1e-3, 0.5, 1e300] + gaps + [np.nextafter(g, np.inf) for g in gaps]:
+        got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), tol)
+        assert got[:3] == (i, j, gmax)
+        stop = j < 0 or gmax + gmax2 < tol
+        assert (got[1] < 0 or got[2] + got[3] < tol) == stop
+        if stop:
+            assert got[3] == gmax2  # exact where the solver reads it
+        else:  # exact, or y_j G_j when that already fails the test
+            assert got[3] == gmax2 or (got[3] == y[j] * G[j] <= gmax2 and gmax + got[3] >= tol)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_select_all_equals_select_on_the_whole_set(seed):
     n = 7 + seed % 13
@@ -38,10 +56,7 @@ def test_select_all_equals_select_on_the_whole_set(seed):
         alpha[:] = 0.0
     if seed % 11 == 0:  # every positive α at its bound, every negative at 0: I_up is empty
         alpha = np.where(y > 0, C, 0.0)
-    ref = _smo._select(K, Kd, y, s, C, alpha, G, np.arange(n), n)
-    got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), np.empty(n))
-    assert got[:2] == ref[:2]
-    np.testing.assert_array_equal(np.array(got[2:]), np.array(ref[2:]))
+    _check_same_choice(K, Kd, y, s, C, alpha, G)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -51,10 +66,7 @@ def test_select_all_equals_select_over_many_vector_lanes(seed):
     K, y, C, alpha, G = _state(100 + seed, n)
     Kd = np.ascontiguousarray(np.diag(K))
     s = 10.0 ** (seed % 5 - 2)
-    ref = _smo._select(K, Kd, y, s, C, alpha, G, np.arange(n), n)
-    got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), np.empty(n))
-    assert got[:2] == ref[:2]
-    np.testing.assert_array_equal(np.array(got[2:]), np.array(ref[2:]))
+    _check_same_choice(K, Kd, y, s, C, alpha, G)
 
 
 _VALUES = st.sampled_from([-np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-300, 7.0])
