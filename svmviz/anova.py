@@ -26,10 +26,8 @@ import numpy as np
 from ._validation import check_binary_labels, check_matrix
 from .kernels import SSANOVAKernel, fit_kernel, gram, kernel_diagonal
 from ._validation import check_lambdas as _check_lambdas
-from . import criteria
-from .surface import _warn
 from .svm import DEFAULT_MAX_ITER
-from .tuning import gram_criteria_curves
+from .tuning import exact_loo_curves, gram_criteria_curves
 
 
 class AnovaExpansion(NamedTuple):
@@ -401,59 +399,11 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
         grams.append(K)
         secs.append(time.perf_counter() - t0)
     if loo:
-        curves = _add_loo(grams, yy, curves, names, tol, secs, progress, 2 * len(kernels), total)
+        step = None if progress is None else (lambda d, _t, msg: progress(2 * len(kernels) + d, total, msg))
+        curves, loo_secs = exact_loo_curves(curves, grams, yy, tol=tol, max_iter=DEFAULT_MAX_ITER, labels=names,
+                                            progress=step)
+        secs = [s + t for s, t in zip(secs, loo_secs)]
     return KernelCriteria(names, fitted, curves, test_err, np.array(secs))
-
-
-def _add_loo(grams, y, curves, names, tol, secs, progress, done, total):
-    """Exact LOO of every (kernel, λ) on a pool of threads; the curves with "loo" added as
-    :func:`svmviz.tuning.gram_criteria_curves` (``loo=True``) adds it, the same numbers.
-
-    The refits (:func:`svmviz.criteria.leave_one_out_decisions`, numba without the GIL) of all kernels
-    and λ values are one queue, the costliest first (the smallest λ: most support vectors, the largest
-    C): at the page's default (n = 200, three kernels, 11 λ) they are 90 % of a rerun, and the additive
-    kernel's two smallest λ alone ~70 % of it, so a pool per kernel or per λ would leave a core idle
-    (issue 13, warm interaction). ``secs[q]`` gets kernel q's refit seconds added; ``progress`` is
-    called from this thread only, as each refit ends (an exception it raises cancels the rest).
-    """
-    from concurrent.futures import ThreadPoolExecutor, as_completed
-
-    import numba
-
-    m = curves[0].lambdas.size
-    tasks = [(q, k) for k in range(m) for q in range(len(curves))]  # smallest λ first
-    f_loo = [np.empty_like(c.f_train) for c in curves]
-    st_loo = [np.zeros(m, dtype=np.int64) for _ in curves]
-
-    def run(q, k):
-        t0 = time.perf_counter()
-        f, st = criteria.leave_one_out_decisions(grams[q], y, curves[q].lambdas[k], curves[q].alphas[k],
-                                                 tol=tol, max_iter=DEFAULT_MAX_ITER)
-        return q, k, f, st, time.perf_counter() - t0
-
-    pool = ThreadPoolExecutor(max_workers=max(1, min(numba.get_num_threads(), len(tasks))))
-    try:
-        futures = [pool.submit(run, q, k) for q, k in tasks]
-        for fut in as_completed(futures):
-            q, k, f, st, sec = fut.result()
-            f_loo[q][k] = f
-            st_loo[q][k] = st
-            secs[q] += sec
-            done += 1
-            if progress is not None:
-                progress(done, total, f"{names[q]}: leave-one-out at λ = {curves[q].lambdas[k]:.3g}")
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    out = []
-    for q, cur in enumerate(curves):
-        status = np.maximum(cur.status, st_loo[q])
-        _warn(np.where(cur.status == 0, st_loo[q], 0), "gram_criteria_curves (leave-one-out)")
-        values = dict(cur.values)
-        values["loo"] = criteria.loo_misclass(f_loo[q], y)
-        best = dict(cur.best)
-        best["loo"] = int(np.nanargmin(values["loo"]))
-        out.append(cur._replace(values=values, best=best, f_loo=f_loo[q], status=status))
-    return out
 
 
 class ThetaGrid(NamedTuple):
