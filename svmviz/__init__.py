@@ -131,6 +131,7 @@ _EXPORTS = {
     "kfold_cv_surface": "tuning",
     "GramCriteria": "tuning",
     "gram_criteria_curves": "tuning",
+    "exact_loo_curves": "tuning",
     # loss functions and the randomized GACV (losses)
     "hinge": "losses",
     "misclassification": "losses",
