@@ -198,13 +198,18 @@ _VECTOR_MATH = {"nnan", "nsz"}
 
 
 @njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
-def _select_all(K, Kd, y, s, C, alpha, G, buf, tol):
+def _select_all(K, Kd, y, s, C, alpha, G, buf, tol, ou, ol):
     """:func:`_select` when nothing is shrunk (active = 0 … n−1), for a solver stopping at ``tol``.
 
-    Each pass first writes its candidates' values into ``buf`` (n,) in a loop without indirection
-    or branches, which LLVM turns into vector code (the divisions of the second-order terms
-    included), then reduces them (:func:`_max_value`, :func:`_last_index`) keeping the last index on
-    ties as ``_select`` does: the same (i, j, Gmax).
+    ``ou`` and ``ol`` (n,) say which points are in I_up and I_low (0 if in, −∞ if not;
+    :func:`_set_sets`, which the solver calls for the two α it moves). Each pass first writes its
+    candidates' values into ``buf`` (n,) in a loop without indirection or branches, which LLVM turns
+    into vector code (the divisions of the second-order terms included), then reduces them
+    (:func:`_max_value`, :func:`_last_index`) keeping the last index on ties as ``_select`` does:
+    the same (i, j, Gmax). Adding 0 or −∞ instead of testing α against 0 and C_i for the sign of y
+    halves the time of the two passes (issue 17: the 30×30 grid 1.28× at n = 500, 1.27× at 1000,
+    1.16× at 200; same process, CPU time); it changes at most the sign of a zero, which no
+    comparison here sees.
 
     Gmax2 (the largest y_t G_t over I_low) serves only the stopping test ``Gmax + Gmax2 < tol``, and
     the chosen j is in I_low: when ``Gmax + y_j G_j ≥ tol`` the test fails whatever Gmax2 is
@@ -215,8 +220,7 @@ def _select_all(K, Kd, y, s, C, alpha, G, buf, tol):
     solutions)."""
     n = y.shape[0]
     for t in range(n):
-        up = (alpha[t] < C[t]) if y[t] > 0 else (alpha[t] > 0.0)
-        buf[t] = -y[t] * G[t] if up else -np.inf
+        buf[t] = ou[t] - y[t] * G[t]
     # Reductions (most of an iteration's time up to n ≈ 1000 when written as one scalar loop with
     # a branch): the extreme value in four lanes, then its last index, the one ``_select`` keeps.
     Gmax = _max_value(buf)
@@ -225,8 +229,7 @@ def _select_all(K, Kd, y, s, C, alpha, G, buf, tol):
     i = _last_index(buf, Gmax)
     Kii = Kd[i]
     for t in range(n):
-        low = (alpha[t] > 0.0) if y[t] > 0 else (alpha[t] < C[t])
-        grad_diff = Gmax + (y[t] * G[t] if low else -np.inf)
+        grad_diff = Gmax + (y[t] * G[t] + ol[t])
         quad = s * (Kii + Kd[t] - 2.0 * K[i, t])
         quad = quad if quad > 0.0 else TAU
         # −(objective decrease) of ``_select``, negated (exact in IEEE): its last minimum is
@@ -239,9 +242,20 @@ def _select_all(K, Kd, y, s, C, alpha, G, buf, tol):
         if Gmax + v >= tol:  # not converged, whatever Gmax2 is
             return i, j, Gmax, v
     for t in range(n):
-        low = (alpha[t] > 0.0) if y[t] > 0 else (alpha[t] < C[t])
-        buf[t] = y[t] * G[t] if low else -np.inf
+        buf[t] = y[t] * G[t] + ol[t]
     return i, j, Gmax, _max_value(buf)
+
+
+@njit(cache=True, nogil=True)
+def _set_sets(t, y, C, alpha, ou, ol):
+    """ou[t] = 0 if t is in I_up (α_t < C_t for y_t = +1, α_t > 0 for y_t = −1), else −∞; ol[t] the
+    same for I_low (α_t > 0 for y_t = +1, α_t < C_t for y_t = −1): the sets of :func:`_select`."""
+    if y[t] > 0:
+        ou[t] = 0.0 if alpha[t] < C[t] else -np.inf
+        ol[t] = 0.0 if alpha[t] > 0.0 else -np.inf
+    else:
+        ou[t] = 0.0 if alpha[t] > 0.0 else -np.inf
+        ol[t] = 0.0 if alpha[t] < C[t] else -np.inf
 
 
 @njit(cache=True, nogil=True)
@@ -306,6 +320,10 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
     for t in range(n):
         Kd[t] = K[t, t]
     buf = np.empty(n)
+    ou = np.empty(n)  # I_up and I_low as 0 / −∞ (_select_all), kept up to date for the α that move
+    ol = np.empty(n)
+    for t in range(n):
+        _set_sets(t, y, C, alpha, ou, ol)
     active = _indices(n)
     n_active = n
     unshrunk = n < 0  # False, typed as a plain bool (a literal False compiles _shrink twice)
@@ -319,14 +337,14 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
                 counter = min(n, 1000)
                 n_active, unshrunk = _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol)
         if n_active == n:
-            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, tol)
+            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, tol, ou, ol)
         else:
             i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
         if j < 0 or Gmax + Gmax2 < tol:
             if n_active < n:
                 n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
                 counter = 1
-                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, tol)
+                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, buf, tol, ou, ol)
                 if j < 0 or Gmax + Gmax2 < tol:
                     status = STATUS_CONVERGED
                     break
@@ -385,6 +403,8 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
                     alpha[j] = total
         alpha[i] = _snap(alpha[i], Ci)
         alpha[j] = _snap(alpha[j], Cj)
+        _set_sets(i, y, C, alpha, ou, ol)
+        _set_sets(j, y, C, alpha, ou, ol)
         dai = (alpha[i] - ai_old) * y[i] * s
         daj = (alpha[j] - aj_old) * y[j] * s
         if n_active == n:  # contiguous rows i, j: vector code

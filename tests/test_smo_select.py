@@ -35,8 +35,15 @@ def _check_same_choice(K, Kd, y, s, C, alpha, G):
     i, j, gmax, gmax2 = _smo._select(K, Kd, y, s, C, alpha, G, np.arange(n), n)
     gaps = [] if j < 0 else [gmax + gmax2]  # the tolerances on both sides of this problem's gap
     gaps += [] if j < 0 else [gmax + y[j] * G[j]]
+    ou, ol = np.full(n, np.nan), np.full(n, np.nan)
+    for t in range(n):
+        _smo._set_sets(t, y, C, alpha, ou, ol)
+    up = np.where(y > 0, alpha < C, alpha > 0)
+    low = np.where(y > 0, alpha > 0, alpha < C)
+    np.testing.assert_array_equal(ou, np.where(up, 0.0, -np.inf))
+    np.testing.assert_array_equal(ol, np.where(low, 0.0, -np.inf))
     for tol in [0.0, 1e-3, 0.5, 1e300] + gaps + [np.nextafter(g, np.inf) for g in gaps]:
-        got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), tol)
+        got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), tol, ou, ol)
         assert got[:3] == (i, j, gmax)
         stop = j < 0 or gmax + gmax2 < tol
         assert (got[1] < 0 or got[2] + got[3] < tol) == stop
