@@ -39,7 +39,7 @@ METHOD_FULL = 1     # (B2)  a full Newton solve for every candidate
 
 
 # --------------------------------------------------------------------------- objective pieces
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _loss_probs(F, Y, P):
     """Multi-logit negative log-likelihood sum_i [-y_i'f_i + ln(1 + sum_j e^{f_ij})]; fills P."""
     N, M = F.shape
@@ -60,7 +60,7 @@ def _loss_probs(F, Y, P):
     return tot
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _loss_only_T(FT, YT):
     """The negative log-likelihood of :func:`_loss_probs` for class-major (M, N) arrays, without the
     probabilities: the (B2*) score of every candidate (:func:`_scores_onestep`) evaluates it on
@@ -88,7 +88,7 @@ def _loss_only_T(FT, YT):
     return tot
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _penalty(Pen, theta):
     p, M = theta.shape
     tot = 0.0
@@ -101,32 +101,25 @@ def _penalty(Pen, theta):
     return 0.5 * tot
 
 
-@njit(cache=True)
 def _build_phi(K, idx, icpt):
-    N = K.shape[0]
-    q = idx.shape[0]
-    off = 1 if icpt else 0
-    Phi = np.empty((N, q + off))
-    for i in range(N):
-        if icpt:
-            Phi[i, 0] = 1.0
-        for s in range(q):
-            Phi[i, off + s] = K[i, idx[s]]
-    return Phi
+    """Φ = [1, K[:, S]] (N, p), C-contiguous (the intercept column only when ``icpt``). numpy, not a
+    kernel: an O(N q) copy per greedy step, called from Python (issue 13: one compilation less)."""
+    cols = K[:, idx]
+    if icpt:
+        return np.ascontiguousarray(np.concatenate([np.ones((K.shape[0], 1)), cols], axis=1))
+    return np.ascontiguousarray(cols)
 
 
-@njit(cache=True)
 def _build_pen(K, idx, icpt, lam):
-    q = idx.shape[0]
+    """The penalty matrix λ blockdiag(0, K[S, S]) (p, p), C-contiguous."""
     off = 1 if icpt else 0
+    q = idx.shape[0]
     Pen = np.zeros((q + off, q + off))
-    for s in range(q):
-        for t in range(q):
-            Pen[off + s, off + t] = lam * K[idx[s], idx[t]]
+    Pen[off:, off:] = lam * K[np.ix_(idx, idx)]
     return Pen
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _gradient(Phi, Pen, Y, P, theta):
     """Gradient, flattened class-major: index j * p + r."""
     N, p = Phi.shape
@@ -146,9 +139,10 @@ def _gradient(Phi, Pen, Y, P, theta):
     return G
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _hessian(Phi, PhiT, Pen, P):
-    """Hessian blocks Phi' diag(P_j (delta_jk - P_k)) Phi + delta_jk Pen, class-major."""
+    """Hessian blocks Phi' diag(P_j (delta_jk - P_k)) Phi + delta_jk Pen, class-major (``PhiT`` is not
+    used: any C-contiguous 2-D float64 array, e.g. Φ itself)."""
     N, p = Phi.shape
     M = P.shape[1]
     Hs = np.zeros((M * p, M * p))
@@ -175,67 +169,87 @@ def _hessian(Phi, PhiT, Pen, P):
 
 
 # --------------------------------------------------------------------------- Newton / WLS (Zhu & Hastie 2002, eq. 5)
-@njit(cache=True)
-def _newton(Phi, Pen, Y, theta, tol, max_iter):
+@njit(cache=True, no_cfunc_wrapper=True)
+def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
     """Damped Newton (the weighted least squares step (Zhu & Hastie 2002, eq. 5)) for the sub-model; theta in place.
 
     Converged when the Newton decrement g'H^{-1}g <= tol * max(1, |H|) (the last step is taken).
-    Returns ``(status, H, n_iter)``.
+    With ``finish`` it also returns what the (B2*) scores of the next greedy step start from, at the
+    final θ: the fitted logits F = Φθ, the gradient G (M p,) and the lower Cholesky factor Lh of the
+    Hessian (``chol_status`` ≠ 0: it has none); without, F, G and Lh are empty. One kernel for both
+    (issue 13: the page's first compilation had a second kernel around this one, whose compilation
+    optimised and emitted this one's code again).
+
+    Returns ``(status, H, n_iter, F, P, G, Lh, chol_status)``; P (N, M) the probabilities at θ.
     """
     N, p = Phi.shape
     M = Y.shape[1]
     P = np.empty((N, M))
     F = _mm(Phi, theta)
     H = _loss_probs(F, Y, P) + _penalty(Pen, theta)
-    if p == 0:
-        return OK, H, 0
-    PhiT = np.ascontiguousarray(Phi.T)
-    theta_new = np.empty((p, M))
-    P_new = np.empty((N, M))
-    for it in range(max_iter):
-        G = _gradient(Phi, Pen, Y, P, theta)
-        Hs = _hessian(Phi, PhiT, Pen, P)
-        L, st = _cholesky(Hs)
-        if st != 0:
-            return NUMERICAL, H, it
-        d = _chol_solve(L, _column(G))  # (M p, 1)
-        dec = 0.0
-        for t in range(M * p):
-            dec += G[t] * d[t, 0]
-        scale = max(1.0, abs(H))
-        if dec <= tol * scale:
-            for j in range(M):
-                for r in range(p):
-                    theta[r, j] -= d[j * p + r, 0]
-            F = _mm(Phi, theta)
-            H = _loss_probs(F, Y, P) + _penalty(Pen, theta)
-            return OK, H, it + 1
-        step = 1.0
-        accepted = False
-        for ls in range(50):
-            for j in range(M):
-                for r in range(p):
-                    theta_new[r, j] = theta[r, j] - step * d[j * p + r, 0]
-            F = _mm(Phi, theta_new)
-            H_new = _loss_probs(F, Y, P_new) + _penalty(Pen, theta_new)
-            if H_new <= H - 1e-4 * step * dec:
-                accepted = True
+    status = OK
+    n_iter = 0
+    if p > 0:
+        theta_new = np.empty((p, M))
+        P_new = np.empty((N, M))
+        status = NEWTON_MAXITER
+        n_iter = max_iter
+        for it in range(max_iter):
+            G = _gradient(Phi, Pen, Y, P, theta)
+            L, st = _cholesky(_hessian(Phi, Phi, Pen, P))
+            if st != 0:
+                status, n_iter = NUMERICAL, it
                 break
-            step *= 0.5
-        if not accepted:
-            # no decrease possible: at rounding level this is convergence, otherwise failure
-            if dec <= 1e-8 * scale:
-                return OK, H, it + 1
-            return NUMERICAL, H, it + 1
-        for r in range(p):  # element loops, not slice assignments (issue 13: compile time)
-            for j in range(M):
-                theta[r, j] = theta_new[r, j]
-        P, P_new = P_new, P
-        H = H_new
-    return NEWTON_MAXITER, H, max_iter
+            d = _chol_solve(L, _column(G))  # (M p, 1)
+            dec = 0.0
+            for t in range(M * p):
+                dec += G[t] * d[t, 0]
+            scale = max(1.0, abs(H))
+            if dec <= tol * scale:
+                for j in range(M):
+                    for r in range(p):
+                        theta[r, j] -= d[j * p + r, 0]
+                F = _mm(Phi, theta)
+                H = _loss_probs(F, Y, P) + _penalty(Pen, theta)
+                status, n_iter = OK, it + 1
+                break
+            step = 1.0
+            accepted = False
+            for ls in range(50):
+                for j in range(M):
+                    for r in range(p):
+                        theta_new[r, j] = theta[r, j] - step * d[j * p + r, 0]
+                F = _mm(Phi, theta_new)
+                H_new = _loss_probs(F, Y, P_new) + _penalty(Pen, theta_new)
+                if H_new <= H - 1e-4 * step * dec:
+                    accepted = True
+                    break
+                step *= 0.5
+            if not accepted:
+                # no decrease possible: at rounding level this is convergence, otherwise failure
+                status, n_iter = (OK if dec <= 1e-8 * scale else NUMERICAL), it + 1
+                break
+            for r in range(p):  # element loops, not slice assignments (issue 13: compile time)
+                for j in range(M):
+                    theta[r, j] = theta_new[r, j]
+            P, P_new = P_new, P
+            H = H_new
+    if not finish:
+        return status, H, n_iter, np.empty((0, M)), P, np.empty(0), np.empty((0, 0)), 0
+    F = _mm(Phi, theta)
+    _loss_probs(F, Y, P)
+    G = _gradient(Phi, Pen, Y, P, theta)
+    Lh, stc = _cholesky(_hessian(Phi, Phi, Pen, P))  # p = 0: empty, status 0
+    return status, H, n_iter, F, P, G, Lh, stc
 
 
-@njit(cache=True)
+def _newton(Phi, Pen, Y, theta, tol, max_iter):
+    """:func:`_newton_fit` without the next step's state: ``(status, H, n_iter)``."""
+    st, H, it, _, _, _, _, _ = _newton_fit(Phi, Pen, Y, theta, float(tol), int(max_iter), False)
+    return st, H, it
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
 def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
     """Full KLR (S = all points) by Newton in a well-conditioned form.
 
@@ -250,7 +264,10 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
     off = 1 if icpt else 0
     p = N + off
     theta = theta0.copy()
-    A = np.ascontiguousarray(theta[off:, :])
+    A = np.empty((N, M))  # element loops, not np.ascontiguousarray of a slice (one compilation less)
+    for i in range(N):
+        for j in range(M):
+            A[i, j] = theta[off + i, j]
     F = _mm(K, A)
     if icpt:
         for i in range(N):
@@ -356,7 +373,7 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
 
 
 # --------------------------------------------------------------------------- candidate scores
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _small_solve(S, b):
     """Solve the small symmetric M x M system S x = b, b of shape (M, 1); returns (x (M, 1), ok)."""
     L, st = _cholesky(S)
@@ -365,7 +382,7 @@ def _small_solve(S, b):
     return _chol_solve(L, b), True
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk):
     """(B2*) H(x_l) after one Newton / WLS step (Zhu & Hastie 2002, eq. 5) from the current fit, for every candidate.
 
@@ -393,7 +410,10 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
         for k in range(M):
             for i in range(N):
                 W[j, k, i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
-    PhiT = np.ascontiguousarray(Phi.T)
+    PhiT = np.empty((p, N))  # Φ' by element loops, not np.ascontiguousarray(Phi.T) (one compilation less)
+    for i in range(N):
+        for r in range(p):
+            PhiT[r, i] = Phi[i, r]
     # F - Phi u, class-major (M, N) so that the per-candidate loops run over contiguous memory
     F0T = np.empty((M, N))
     YT = np.empty((M, N))
@@ -506,56 +526,40 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
     return scores
 
 
-@njit(cache=True)
 def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter):
     """(B2) H(x_l) after a full Newton solve for every candidate (warm start (theta, 0)).
 
+    A loop in Python over :func:`_newton_fit` (one Newton solve per candidate outweighs the call).
     Returns ``(scores, worst_status)``.
     """
     M = Y.shape[1]
     q = idx.shape[0]
     off = 1 if icpt else 0
-    m = cand.shape[0]
-    scores = np.empty(m)
-    idx_l = np.empty(q + 1, dtype=np.int64)
-    for s in range(q):
-        idx_l[s] = idx[s]
+    scores = np.empty(cand.shape[0])
     worst = 0
-    for c in range(m):
-        idx_l[q] = cand[c]
-        Phi = _build_phi(K, idx_l, icpt)
-        Pen = _build_pen(K, idx_l, icpt, lam)
+    for c in range(cand.shape[0]):
+        idx_l = np.append(idx, cand[c]).astype(np.int64)
         th = np.zeros((q + 1 + off, M))
-        for r in range(q + off):
-            for j in range(M):
-                th[r, j] = theta[r, j]
-        st, H, it = _newton(Phi, Pen, Y, th, tol, max_iter)
-        if st > worst:
-            worst = st
+        th[:q + off] = theta[:q + off]
+        st, H, _, _, _, _, _, _ = _newton_fit(_build_phi(K, idx_l, icpt), _build_pen(K, idx_l, icpt, lam), Y, th,
+                                              tol, max_iter, False)
+        worst = max(worst, int(st))
         scores[c] = H
     return scores, worst
 
 
 # --------------------------------------------------------------------------- the IVM (Zhu & Hastie 2002, B1-B4)
-@njit(cache=True)
 def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter):
-    """Refit the sub-model on the import set ``idx`` by :func:`_newton` (theta in place) and return
+    """Refit the sub-model on the import set ``idx`` by :func:`_newton_fit` (theta in place) and return
     what the (B2*) scores of the next step start from.
 
     Returns ``(status, H, Phi, Pen, F, P, G, Lh, chol_status)``: Newton's status and H; Φ and the
     penalty matrix; the fitted logits F = Φθ and probabilities P (N, M); the gradient G (M p,) and
     the lower Cholesky factor Lh of the Hessian at θ (``chol_status`` ≠ 0: it has none).
     """
-    N = K.shape[0]
-    M = Y.shape[1]
     Phi = _build_phi(K, idx, icpt)
     Pen = _build_pen(K, idx, icpt, lam)
-    st, H, it = _newton(Phi, Pen, Y, theta, tol, max_iter)
-    F = _mm(Phi, theta)
-    P = np.empty((N, M))
-    _loss_probs(F, Y, P)
-    G = _gradient(Phi, Pen, Y, P, theta)
-    Lh, stc = _cholesky(_hessian(Phi, np.ascontiguousarray(Phi.T), Pen, P))  # p = 0: empty, status 0
+    st, H, _, F, P, G, Lh, stc = _newton_fit(Phi, Pen, Y, theta, tol, max_iter, True)
     return st, H, Phi, Pen, F, P, G, Lh, stc
 
 
