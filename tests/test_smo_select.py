@@ -43,7 +43,7 @@ def _check_same_choice(K, Kd, y, s, C, alpha, G):
     np.testing.assert_array_equal(ou, np.where(up, 0.0, -np.inf))
     np.testing.assert_array_equal(ol, np.where(low, 0.0, -np.inf))
     for tol in [0.0, 1e-3, 0.5, 1e300] + gaps + [np.nextafter(g, np.inf) for g in gaps]:
-        got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n), tol, ou, ol)
+        got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n, dtype=np.int64), tol, ou, ol)
         assert got[:3] == (i, j, gmax)
         stop = j < 0 or gmax + gmax2 < tol
         assert (got[1] < 0 or got[2] + got[3] < tol) == stop
@@ -76,19 +76,34 @@ def test_select_all_equals_select_over_many_vector_lanes(seed):
     _check_same_choice(K, Kd, y, s, C, alpha, G)
 
 
-_VALUES = st.sampled_from([-np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-300, 7.0])
+_VALUES = st.sampled_from([-np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-300, -1e-300, 5e-324, -5e-324,
+                           7.0, np.finfo(float).max, -np.finfo(float).max])
+_FLOATS = _VALUES | st.floats(allow_nan=False)
 
 
 @settings(max_examples=300, deadline=None)
-@given(v=st.lists(_VALUES | st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=40))
-def test_max_value_and_last_index_are_the_scalar_loop(v):
-    """The four-lane maximum and its last index equal a plain ``if v[t] >= best`` loop's result."""
-    v = np.array(v, dtype=np.float64)
+@given(a=_FLOATS, b=_FLOATS)
+def test_keys_are_ordered_as_the_floats(a, b):
+    """The integer order keys of the selection's maxima compare as the floats do (±0 equal) and
+    give the float back (−0 as +0)."""
+    ka, kb = _smo._key(a), _smo._key(b)
+    assert (ka < kb) == (a < b)
+    assert (ka == kb) == (a == b)
+    assert _smo._key_value(ka) == a
+    assert np.signbit(_smo._key_value(ka)) == (a < 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(v=st.lists(_FLOATS, min_size=1, max_size=40))
+def test_key_maximum_and_last_index_are_the_scalar_loop(v):
+    """The largest key and its last index equal a plain ``if v[t] >= best`` loop's value and index."""
     best, idx = -np.inf, -1
     for t, x in enumerate(v):
         if x >= best:
             best, idx = x, t
-    got = _smo._max_value(v)
-    assert got == best
-    assert _smo._last_index(v, got) == idx
-    assert _smo._last_index(v, 12345.0) == (-1 if 12345.0 not in v else int(np.flatnonzero(v == 12345.0)[-1]))
+    keys = np.array([_smo._key(x) for x in v], dtype=np.int64)
+    top = keys.max()
+    assert _smo._key_value(top) == best
+    assert _smo._last_key(keys, top) == idx
+    assert _smo._last_key(keys, _smo._key(12345.0)) == (-1 if 12345.0 not in v else
+                                                       len(v) - 1 - v[::-1].index(12345.0))
