@@ -13,7 +13,7 @@ the working set's optimum, prices the variables outside W and lets the most viol
 from __future__ import annotations
 
 import numpy as np
-from ._decorators import helper
+from ._decorators import entry, helper
 
 from .config import (DEP_TOL, DIRECTION_SUM_RTOL, DIRECTION_TINY, NO_POINT, QP_MAX_ITER, QP_NUMERICAL,
                      QP_OK, REFINE_PASSES, REFINE_TARGET, TINY)
@@ -126,7 +126,7 @@ def qp_work(n):
     return np.empty((QP_WORK_ROWS, n + 2)), np.zeros(n, np.bool_)
 
 
-@helper
+@entry  # also called from Python: the path follower's state (follower._start)
 def path_work(n):
     """The work arrays of one piecewise-linear path over ``n`` points (the path follower, a
     leave-one-out homotopy), allocated once before its loop:
@@ -252,7 +252,7 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
     return QP_MAX_ITER, nw, mu0, mu1, it
 
 
-@helper
+@entry  # called from Python: the path follower's correction (follower.nu_path_kernel), compiled when needed
 def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, nw, tol_price, max_iter, work, skip):
     """Simple-ν-SVM solve at fixed class sums from a feasible ``x`` (box [0, 1]).
 

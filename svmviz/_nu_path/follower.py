@@ -133,7 +133,7 @@ def _fix_class_sums(K, y, inv_m, x, s, half):
             add_column(K, y, inv_m, s, best[k], delta)
 
 
-@helper_inline  # see nu_path_kernel's note on compile time
+@helper_inline  # see _follow's note on compile time
 def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter, work, skip):
     """After a step: if g has drifted off 0 on E (beyond SETTLE_DRIFT·scale), re-solve the ν-problem
     at the current λ by the Simple-ν-SVM active set, warm-started (its first iteration is a Newton
@@ -184,23 +184,24 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_l
     return nw
 
 
-@helper_inline  # see nu_path_kernel's note on compile time
-def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw, nofix, max_qp_iter, work, skip):
-    """The KKT check at a breakpoint and, where it fails beyond KKT_CORRECT_FACTOR·tol even with s
-    recomputed exactly, the Simple-ν-SVM correction at λ.
-
-    Returns (violation found (relative), corrected, ok, nw); ok False: the correction failed.
-    """
+@helper_inline  # see _follow's note on compile time
+def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol):
+    """The KKT check at a breakpoint. Returns (violation found (relative), whether the Simple-ν-SVM
+    correction at λ is needed: the violation exceeds KKT_CORRECT_FACTOR·tol even with s recomputed
+    exactly — then s and t are the recomputed ones, the correction's start)."""
     viol = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
     if not (viol > KKT_CORRECT_FACTOR * tol and lam > 0.0):
-        return viol, False, True, nw
+        return viol, False
     exact_s(K, y, inv_m, alpha, s)
     thresholds(y, alpha, s, t)
     viol2 = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
-    if not viol2 > KKT_CORRECT_FACTOR * tol:
-        return viol, False, True, nw
-    qst, nw, t0, t1 = nu_qp_from(K, y, inv_m, alpha, s, nofix, Minv, Mb, widx, pos, nw, kkt_tol(tol, gs, lam),
-                                 max_qp_iter, work, skip)
+    return viol, viol2 > KKT_CORRECT_FACTOR * tol
+
+
+@entry  # called by nu_path_kernel after the correction: compiled when a path needs one
+def _correction_ok(K, y, inv_m, alpha, s, t, lam, gs, tol, qst):
+    """After the Simple-ν-SVM correction (status ``qst``): s and t recomputed; whether the KKT
+    conditions and the class sums λ/2 hold again."""
     exact_s(K, y, inv_m, alpha, s)
     thresholds(y, alpha, s, t)
     viol2 = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
@@ -214,7 +215,7 @@ def _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw
     if (abs(sp - 0.5 * lam) > CORRECTION_SUM_RTOL * max(1.0, lam)
             or abs(sn - 0.5 * lam) > CORRECTION_SUM_RTOL * max(1.0, lam)):
         qst = QP_NUMERICAL
-    return viol, True, qst == QP_OK and not viol2 > KKT_CORRECT_FACTOR * tol, nw
+    return qst == QP_OK and not viol2 > KKT_CORRECT_FACTOR * tol
 
 
 @helper
@@ -302,7 +303,7 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
     return good, dnorm
 
 
-@helper_inline  # see nu_path_kernel's note on compile time
+@helper_inline  # see _follow's note on compile time
 def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter, work,
                skip):
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
@@ -364,22 +365,31 @@ def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
     return cnt
 
 
+PAUSED_FOR_CORRECTION = -1
+"""``_follow``'s status when the path was left and the Simple-ν-SVM correction must run (never
+returned by :func:`nu_path_kernel`, which runs it and resumes)."""
+# the follower's scalar state between a pause and its resumption: int64 and float64 slots
+_I_NB, _I_NW, _I_N_CORR, _I_N_DEP, _I_N_ZERO, _I_STEP, _I_RESUME, _I_OK, _N_INTS = range(9)
+_F_LAM, _F_MAX_VIOL, _F_VIOL, _F_PRICE_TOL, _F_GS, _N_FLOATS = range(6)
+
+
 @entry
-def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
-    """Follow the ν-SVM path from λ = 0⁺ (sparse end) to λ_max = 2·min(n₊, n₋).
+def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out, t_out, alpha, s, t, Minv, Mb,
+            widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip, nofix, piv, t_end, ints,
+            floats):
+    """The path follower's loop (:func:`nu_path_kernel`), from its state at λ = 0 (:func:`_start`)
+    or from a pause (``ints[_I_RESUME]``: the correction has run, ``ints[_I_OK]`` whether it
+    succeeded).
 
-    Parameters: K (m, m) kernel matrix, y (m,) ±1, max_breakpoints, tol (relative tolerance, e.g.
-    1e-9), refresh (recompute s = Gα exactly every this many breakpoints), max_qp_iter.
+    Returns (lam_out, alpha_out, t_out, status, reason): the breakpoint arrays (reallocated as they
+    grow; their first ``ints[_I_NB]`` rows are the breakpoints), STATUS_* or PAUSED_FOR_CORRECTION
+    (the state saved in the arrays, ``ints`` and ``floats``), LOST_*.
 
-    Returns (lambdas (T,), alphas (T, m), thresholds (T, 2) = (t₊, t₋), status, n_corrections,
-    max_kkt_violation (relative), n_dependent_skips, reason) — ``status`` one of STATUS_*,
-    ``reason`` why a lost path was lost (LOST_*, words in ``LOST_REASONS``), LOST_NONE otherwise.
-
-    Compile time (the path page's first visit, issue 13): the three helpers called once here that
-    wrap the active-set QP (``_restore_kkt``, ``_settle``, ``_direction``) are inlined by numba
-    (``inline='always'``) rather than compiled as functions of their own, each of which would
-    optimise its own copy of the QP's code: 18 s instead of 21 s of CPU on an empty cache (one run
-    each, load 6–7); inlining the smaller helpers as well gained nothing measurable.
+    Compile time (the path page's first visit, issue 13): the helpers called once here that wrap the
+    active-set QP (``_settle``, ``_direction``) are inlined by numba (``inline='always'``) rather
+    than compiled as functions of their own, each of which would optimise its own copy of the QP's
+    code: 18 s instead of 21 s of CPU on an empty cache (one run each, load 6–7); inlining the
+    smaller helpers as well gained nothing measurable.
     """
     n = K.shape[0]
     inv_m = 1.0 / n
@@ -387,40 +397,42 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
     nneg = n - npos
     lam_max = 2.0 * min(npos, nneg)
     gs = gram_scale(K, inv_m)
-    cap0 = max(CAPACITY_MIN, CAPACITY_PER_POINT * n + CAPACITY_EXTRA)
-    lam_out = np.empty(cap0)
-    alpha_out = np.empty((cap0, n))
-    t_out = np.empty((cap0, 2))
-    alpha = np.zeros(n)
-    s = np.zeros(n)
-    t = np.zeros(2)
-    lam = 0.0
-    nb = np.int64(0)
-    lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
-
-    Minv, Mb, widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip = path_work(n)
-    nw = np.int64(0)
-    nofix = np.zeros(n, np.bool_)
-    piv = np.empty(2, np.int64)
-    t_end = np.zeros(2)
+    nb = ints[_I_NB]
+    nw = ints[_I_NW]
+    n_corr = ints[_I_N_CORR]
+    n_dep = ints[_I_N_DEP]
+    n_zero = ints[_I_N_ZERO]
+    step_count = ints[_I_STEP]
+    resume = ints[_I_RESUME] != 0
+    ints[_I_RESUME] = 0
+    lam = floats[_F_LAM]
+    max_viol = floats[_F_MAX_VIOL]
     status = STATUS_OK
     reason = LOST_NONE
-    n_corr = 0
-    max_viol = 0.0
-    n_dep = 0
-    n_zero = np.int64(0)
     max_zero = max_zero_steps(n)
     no_point = np.int64(NO_POINT)
-    step_count = 0
     while True:
-        # ---- thresholds (and a jump of b, ρ when a class has no free point) -------------------
-        if not thresholds(y, alpha, s, t):
-            break  # a class is full: λ = λ_max
-        if nb > 1 and _jumped(t, t_end, gs, lam):
-            lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
-        # ---- KKT check, Simple-ν-SVM correction if the path was left --------------------------
-        viol, corrected, ok, nw = _restore_kkt(K, y, inv_m, alpha, s, t, lam, gs, tol, Minv, Mb, widx, pos, nw,
-                                               nofix, max_qp_iter, work, skip)
+        if resume:  # back from the correction, which nu_path_kernel ran on the state saved below
+            resume = False
+            viol = floats[_F_VIOL]
+            corrected = True
+            ok = ints[_I_OK] != 0
+        else:
+            # ---- thresholds (and a jump of b, ρ when a class has no free point) ---------------
+            if not thresholds(y, alpha, s, t):
+                break  # a class is full: λ = λ_max
+            if nb > 1 and _jumped(t, t_end, gs, lam):
+                lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
+            # ---- KKT check; if the path was left, a pause for the Simple-ν-SVM correction -----
+            viol, need = _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol)
+            corrected = False
+            ok = True
+            if need:
+                status = PAUSED_FOR_CORRECTION
+                floats[_F_VIOL] = viol
+                floats[_F_PRICE_TOL] = kkt_tol(tol, gs, lam)
+                floats[_F_GS] = gs
+                break
         if viol > max_viol:
             max_viol = viol
         if corrected:
@@ -491,5 +503,73 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
         if nb >= max_breakpoints:
             status = STATUS_MAX_BREAKPOINTS
             break
-    return (lam_out[:nb].copy(), alpha_out[:nb].copy(), t_out[:nb].copy(), status, n_corr,
-            max_viol, n_dep, reason)
+    ints[_I_NB] = nb
+    ints[_I_NW] = nw
+    ints[_I_N_CORR] = n_corr
+    ints[_I_N_DEP] = n_dep
+    ints[_I_N_ZERO] = n_zero
+    ints[_I_STEP] = step_count
+    floats[_F_LAM] = lam
+    floats[_F_MAX_VIOL] = max_viol
+    return lam_out, alpha_out, t_out, status, reason
+
+
+def _start(K):
+    """The follower's state at λ = 0 (α = 0, recorded as the first breakpoint): the breakpoint arrays,
+    α, s, t, :func:`svmviz._nu_path.asqp.path_work`'s arrays, nofix, piv, t_end, and ``ints``,
+    ``floats`` its scalars (the ``_I_*``, ``_F_*`` slots) — allocated here, in Python: as a kernel
+    this was 2 s more of the first compilation (a CPython wrapper boxing 27 arrays)."""
+    n = K.shape[0]
+    cap0 = max(CAPACITY_MIN, CAPACITY_PER_POINT * n + CAPACITY_EXTRA)
+    lam_out = np.empty(cap0)
+    alpha_out = np.empty((cap0, n))
+    t_out = np.empty((cap0, 2))
+    lam_out[0] = 0.0
+    alpha_out[0] = 0.0
+    t_out[0] = 0.0
+    ints = np.zeros(_N_INTS, np.int64)
+    ints[_I_NB] = 1
+    return [lam_out, alpha_out, t_out, np.zeros(n), np.zeros(n), np.zeros(2), *path_work(np.int64(n)),
+            np.zeros(n, np.bool_), np.empty(2, np.int64), np.zeros(2), ints, np.zeros(_N_FLOATS)]
+
+
+def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
+    """Follow the ν-SVM path from λ = 0⁺ (sparse end) to λ_max = 2·min(n₊, n₋).
+
+    Parameters: K (m, m) kernel matrix (C-contiguous float64), y (m,) ±1 (float64), max_breakpoints,
+    tol (relative tolerance, e.g. 1e-9), refresh (recompute s = Gα exactly every this many
+    breakpoints), max_qp_iter.
+
+    Returns (lambdas (T,), alphas (T, m), thresholds (T, 2) = (t₊, t₋), status, n_corrections,
+    max_kkt_violation (relative), n_dependent_skips, reason) — ``status`` one of STATUS_*,
+    ``reason`` why a lost path was lost (LOST_*, words in ``LOST_REASONS``), LOST_NONE otherwise.
+
+    The loop is the kernel :func:`_follow`. Where the KKT check finds the path left (rare: none of
+    the page's data sets at n = 200 and 500, three seeds each), it pauses; the Simple-ν-SVM
+    correction (:func:`svmviz._nu_path.asqp.nu_qp_from`) and its check (:func:`_correction_ok`)
+    run here on the loop's state and the loop resumes — the same arithmetic as the correction inside
+    the loop (the paths are bitwise those of the follower before the split, with and without
+    corrections), so that the correction is not compiled into the follower: numba compiles it on the
+    first path that needs it. The follower's first compilation (the path page's first visit on a
+    fresh install, issue 13) is ~10 % shorter: 14.6 s against 16.1–16.4 s of CPU in back-to-back pairs
+    on empty caches (banana n = 200, load 6–7); run time unchanged (0.98× at n = 500, same process).
+    """
+    state = _start(K)
+    inv_m = 1.0 / K.shape[0]
+    args = (K, y, np.int64(max_breakpoints), float(tol), np.int64(refresh), np.int64(max_qp_iter))
+    while True:
+        lam_out, alpha_out, t_out, status, reason = _follow(*args, *state)
+        state[0], state[1], state[2] = lam_out, alpha_out, t_out
+        alpha, s, t = state[3], state[4], state[5]
+        Minv, Mb, widx, pos = state[6], state[7], state[8], state[9]
+        work, skip, nofix, ints, floats = state[20], state[21], state[22], state[-2], state[-1]
+        if status != PAUSED_FOR_CORRECTION:
+            break
+        qst, nw, _, _ = nu_qp_from(K, y, inv_m, alpha, s, nofix, Minv, Mb, widx, pos, ints[_I_NW],
+                                   floats[_F_PRICE_TOL], np.int64(max_qp_iter), work, skip)
+        ints[_I_NW] = nw
+        ints[_I_OK] = _correction_ok(K, y, inv_m, alpha, s, t, floats[_F_LAM], floats[_F_GS], float(tol), qst)
+        ints[_I_RESUME] = 1
+    nb = int(ints[_I_NB])
+    return (lam_out[:nb].copy(), alpha_out[:nb].copy(), t_out[:nb].copy(), int(status), int(ints[_I_N_CORR]),
+            float(floats[_F_MAX_VIOL]), int(ints[_I_N_DEP]), int(reason))
