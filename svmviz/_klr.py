@@ -374,15 +374,6 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
 
 # --------------------------------------------------------------------------- candidate scores
 @njit(cache=True, no_cfunc_wrapper=True)
-def _small_solve(S, b):
-    """Solve the small symmetric M x M system S x = b, b of shape (M, 1); returns (x (M, 1), ok)."""
-    L, st = _cholesky(S)
-    if st != 0:
-        return np.zeros((b.shape[0], 1)), False
-    return _chol_solve(L, b), True
-
-
-@njit(cache=True, no_cfunc_wrapper=True)
 def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk):
     """(B2*) H(x_l) after one Newton / WLS step (Zhu & Hastie 2002, eq. 5) from the current fit, for every candidate.
 
@@ -405,11 +396,11 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
     for i in range(N):
         for j in range(M):
             PmY[i, j] = P[i, j] - Y[i, j]
-    W = np.empty((M, M, N))
+    W = np.empty((M * M, N))  # W[j M + k] = P_j (δ_jk − P_k): 2-D arrays only (issue 13: compilation)
     for j in range(M):
         for k in range(M):
             for i in range(N):
-                W[j, k, i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
+                W[j * M + k, i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
     PhiT = np.empty((p, N))  # Φ' by element loops, not np.ascontiguousarray(Phi.T) (one compilation less)
     for i in range(N):
         for r in range(p):
@@ -434,17 +425,17 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 KRT[c, i] = K[l, i]
         B = np.zeros((M * p, mc * M))
         WKT = np.empty((mc, N))
-        D = np.zeros((mc, M, M))
+        D = np.zeros((mc, M * M))  # D[c, a M + b]
         for j in range(M):
             for k in range(j, M):
                 for c in range(mc):
                     s = 0.0
                     for i in range(N):
-                        v = W[j, k, i] * KRT[c, i]
+                        v = W[j * M + k, i] * KRT[c, i]
                         WKT[c, i] = v
                         s += v * KRT[c, i]
-                    D[c, j, k] = s
-                    D[c, k, j] = s
+                    D[c, j * M + k] = s
+                    D[c, k * M + j] = s
                 T = _mm(WKT, Phi)  # (mc, p) = (Phi' W_jk K_R)'
                 for c in range(mc):
                     for r in range(p):
@@ -454,7 +445,7 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 l = cand[c0 + c]
                 for s in range(q):
                     B[j * p + off + s, c * M + j] += lam * K[idx[s], l]
-                D[c, j, j] += lam * K[l, l]
+                D[c, j * M + j] += lam * K[l, l]
         gnew = _mm(KRT, PmY)  # (mc, M)
         for c in range(mc):
             l = cand[c0 + c]
@@ -464,15 +455,15 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                     t += K[l, idx[s]] * theta[off + s, j]
                 gnew[c, j] += lam * t
         U = _chol_solve(Lh, B)  # (M p, mc M)
-        # (Phi U_j)' stored candidate-major: PhiUT[j, c M + b, :] is contiguous over the N points
-        PhiUT = np.zeros((M, mc * M, N))
+        # (Phi U_j)' stored candidate-major: PhiUT[j mc M + c M + b, :] is contiguous over the N points
+        PhiUT = np.zeros((M * mc * M, N))
         for j in range(M):
             for cb in range(mc * M):
                 for r in range(p):
                     ujr = U[j * p + r, cb]
                     if ujr != 0.0:
                         for i in range(N):
-                            PhiUT[j, cb, i] += ujr * PhiT[r, i]
+                            PhiUT[j * mc * M + cb, i] += ujr * PhiT[r, i]
         Sm = np.empty((M, M))
         rhs = np.empty((M, 1))
         for c in range(mc):
@@ -483,22 +474,23 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                     t -= B[r, c * M + a] * u[r, 0]
                 rhs[a, 0] = t
                 for b in range(M):
-                    t = D[c, a, b]
+                    t = D[c, a * M + b]
                     for r in range(M * p):
                         t -= B[r, c * M + a] * U[r, c * M + b]
                     Sm[a, b] = t
             # a candidate that adds no new direction (e.g. a duplicate point) cannot lower H
             degenerate = False
             for a in range(M):
-                if not (Sm[a, a] > 1e-12 * max(D[c, a, a], 1e-300)):
+                if not (Sm[a, a] > 1e-12 * max(D[c, a * M + a], 1e-300)):
                     degenerate = True
             if degenerate:
                 scores[c0 + c] = np.inf
                 continue
-            x, ok = _small_solve(Sm, rhs)
-            if not ok:
+            Ls, sts = _cholesky(Sm)  # the M x M Schur complement
+            if sts != 0:
                 scores[c0 + c] = np.inf
                 continue
+            x = _chol_solve(Ls, rhs)
             dn = np.empty(M)
             for a in range(M):
                 dn[a] = -x[a, 0]
@@ -515,7 +507,7 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 for b in range(M):
                     db = dn[b]
                     for i in range(N):
-                        FnT[j, i] -= PhiUT[j, c * M + b, i] * db
+                        FnT[j, i] -= PhiUT[j * mc * M + c * M + b, i] * db
             val = _loss_only_T(FnT, YT) + _penalty(Pen, thn)
             for j in range(M):
                 t = 0.0

@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .theme import CLASS_COLORS, MULTI_COLORS, apply_theme, legend_below
+from .tuning import level_lines
 
 IMPORT_STYLE = dict(symbol="circle-open", size=13, color="black", line=dict(width=2.2))
 SUPPORT_STYLE = dict(symbol="circle-open", size=12, color="#444", line=dict(width=1.6))
@@ -123,38 +124,69 @@ def _data_traces(fig, X, y, hover_extra=None):
                                  text=text, hovertemplate="%{text}<br>x = (%{x:.2f}, %{y:.2f})<extra></extra>"))
 
 
+def _level_trace(gx, gy, fields, name, line, short=None, **kw) -> go.Scatter:
+    """The contour lines ``field = level`` of every (field (g, g), level) in ``fields`` as ONE line
+    trace, traced here (:func:`svmviz.figures.tuning.level_lines`, the pieces separated by NaN).
+
+    A ``go.Contour`` trace per level sent the whole grid to the browser and left it to trace the
+    lines: the three maps were 1.44 MB a rerun (0.39 + 0.39 + 0.67 MB at 80 × 80 and 100 × 100) —
+    issue 13, the page's warm interaction. ``short`` names the field in the hover text
+    (``"p̂ = 0.25"``); without it the line has no hover. A level not crossed in view draws nothing
+    and says so in the legend."""
+    xs, ys, text = [], [], []
+    for field, level in fields:
+        z = np.asarray(field, dtype=float)
+        if not np.nanmin(z) < level < np.nanmax(z):
+            continue
+        lx, ly = level_lines(gx, gy, z, level)
+        if len(lx):
+            xs += [lx, [np.nan]]
+            ys += [ly, [np.nan]]
+            text += [f"{short} = {level:g}"] * (len(lx) + 1)
+    if not xs:
+        name = f"{name} (not crossed in view)"
+    if not short:
+        hover = dict(hoverinfo="skip")
+    elif len(set(text)) <= 1:  # one level: one hover text, no array
+        hover = dict(hovertemplate=(text[0] if text else short) + "<extra></extra>")
+    else:
+        hover = dict(text=text, hovertemplate="%{text}<extra></extra>")
+    # float32: the lines are drawn, not read back (half the bytes)
+    return go.Scatter(x=np.concatenate(xs).astype(np.float32) if xs else [],
+                      y=np.concatenate(ys).astype(np.float32) if ys else [], mode="lines",
+                      name=name, line=line, **hover, **kw)
+
+
 def _bayes_trace(fig, gx, gy, bayes):
     if bayes is None:
         return
     # purple dashed, as in (Zhu & Hastie 2002, Fig. 3); black is taken by the fitted boundary here
-    fig.add_trace(go.Contour(x=gx, y=gy, z=bayes, name="Bayes boundary", showlegend=True,
-                             contours=dict(start=0, end=0, size=1, coloring="none"),
-                             line=dict(color="#9467bd", dash="dash", width=2.5), showscale=False,
-                             hovertemplate="Bayes: p(x) − threshold = %{z:.3f}<extra></extra>"))
+    fig.add_trace(_level_trace(gx, gy, [(bayes, 0.0)], "Bayes boundary",
+                               dict(color="#9467bd", dash="dash", width=2.5), "Bayes: p(x) − threshold"))
 
 
 def _surface_traces(fig, gx, gy, z, zrange, name, hover, short, boundary, band):
     """The layers the IVM's and the SVM's maps share (Zhu & Hastie 2002, Fig. 3): the shaded surface
-    z (g, g) with its colour bar, its boundary contour (solid) and a pair of band contours (dashed).
+    z (g, g) with its colour bar, its boundary line (solid) and a pair of band lines (dashed).
 
-    ``boundary`` and ``band`` are (legend name, start, end, size) of the contour levels; ``hover``
-    names z on the surface, ``short`` on the contours."""
-    fig.add_trace(go.Heatmap(x=gx, y=gy, z=z, zmin=zrange[0], zmax=zrange[1], showscale=True, opacity=0.35,
+    ``boundary`` and ``band`` are (legend name, levels) of the contour lines (:func:`_level_trace`);
+    ``hover`` names z on the surface, ``short`` on the lines."""
+    # z as float32: shaded and hovered to 3 decimals (half the bytes of float64; issue 13, warm interaction)
+    fig.add_trace(go.Heatmap(x=gx, y=gy, z=np.asarray(z, dtype=np.float32), zmin=zrange[0], zmax=zrange[1],
+                             showscale=True, opacity=0.35,
                              colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
                              colorbar=dict(title=name, len=0.6), name=name, showlegend=False,
                              hovertemplate=f"x = (%{{x:.2f}}, %{{y:.2f}})<br>{hover} = %{{z:.3f}}<extra></extra>"))
-    for (label, start, end, size), width, dash in ((boundary, 2.5, None), (band, 1.3, "dash")):
-        fig.add_trace(go.Contour(x=gx, y=gy, z=z, name=label, showlegend=True,
-                                 contours=dict(start=start, end=end, size=size, coloring="none"),
-                                 line=dict(color="black", width=width, dash=dash), showscale=False,
-                                 hovertemplate=f"{short} = %{{z:.3f}}<extra></extra>"))
+    for (label, levels), width, dash in ((boundary, 2.5, None), (band, 1.3, "dash")):
+        fig.add_trace(_level_trace(gx, gy, [(z, lev) for lev in levels], label,
+                                   dict(color="black", width=width, dash=dash), short))
 
 
 def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
     """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3)."""
     fig = go.Figure()
     _surface_traces(fig, m.gx, m.gy, m.p, (0, 1), "p̂(x)", "p̂(+1 | x)", "p̂",
-                    ("p̂(x) = 0.5 (IVM boundary)", 0.5, 0.5, 1), ("p̂(x) = 0.25, 0.75", 0.25, 0.75, 0.5))
+                    ("p̂(x) = 0.5 (IVM boundary)", (0.5,)), ("p̂(x) = 0.25, 0.75", (0.25, 0.75)))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
     extra = [f"<br>p̂(+1) = {v:.3f}" for v in m.p_train]
     _data_traces(fig, m.X, m.y, extra)
@@ -172,7 +204,7 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
     fig = go.Figure()
     lim = float(np.max(np.abs(m.f))) or 1.0
     _surface_traces(fig, m.gx, m.gy, m.f, (-lim, lim), "f(x)", "f(x)", "f",
-                    ("f(x) = 0 (SVM boundary)", 0, 0, 1), ("margins f(x) = ±1", -1, 1, 2))
+                    ("f(x) = 0 (SVM boundary)", (0.0,)), ("margins f(x) = ±1", (-1.0, 1.0)))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
     _data_traces(fig, m.X, m.y)
     sv = m.support_idx
@@ -372,17 +404,14 @@ def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
     names = np.array([str(c) for c in m.classes])
     fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.label, zmin=-0.5, zmax=K - 0.5, colorscale=scale,
                              opacity=0.3, showscale=False, name="class regions", showlegend=False,
-                             customdata=np.dstack([m.pmax, m.label]),
+                             customdata=np.asarray(m.pmax, dtype=np.float32),  # one number a cell, binary
                              text=names[m.label],
                              hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>predicted class %{text}"
-                                           "<br>p̂ = %{customdata[0]:.3f}<extra></extra>"))
+                                           "<br>p̂ = %{customdata:.3f}<extra></extra>"))
     if m.bayes_label is not None:
-        for i in range(K):  # the Bayes boundaries as the 0.5 contour of each class indicator
-            fig.add_trace(go.Contour(x=m.gx, y=m.gy, z=(m.bayes_label == i).astype(float),
-                                     contours=dict(start=0.5, end=0.5, size=1, coloring="none"),
-                                     line=dict(color="#9467bd", dash="dash", width=2), showscale=False,
-                                     name="Bayes boundaries", showlegend=(i == 0), legendgroup="bayes",
-                                     hoverinfo="skip"))
+        # the Bayes boundaries as the 0.5 contour of each class indicator, one line trace
+        fig.add_trace(_level_trace(m.gx, m.gy, [((m.bayes_label == i).astype(float), 0.5) for i in range(K)],
+                                   "Bayes boundaries", dict(color="#9467bd", dash="dash", width=2)))
     for i in range(K):
         sel = np.flatnonzero(m.y_index == i)
         fig.add_trace(go.Scatter(x=m.X[sel, 0], y=m.X[sel, 1], mode="markers", name=f"class {names[i]}",
