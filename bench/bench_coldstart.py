@@ -17,6 +17,12 @@ end. Runs unattended; the last lines are a Markdown table.
 "First chart" = the first Plotly chart drawn after navigating to the page; "settled" = the page's
 script finished (nothing changes for 1.5 s). Times in seconds from the click / navigation.
 
+A warm interaction (Seed + 1, ``--repeat`` times, median and range shown) is reported three ways:
+"settled" (the last change of the page's DOM, once nothing changed for 1.0 s and Streamlit's status
+widget is gone: the page is no longer faded, what a person waits for), "charts" (the last change
+inside a Plotly chart: every chart redrawn) and the CPU seconds it cost the server process and the
+browser (all chromium processes) — CPU time survives a loaded machine better than wall time.
+
     python bench/bench_coldstart.py                      # every page, every scenario (~30 min)
     python bench/bench_coldstart.py --pages path ivm --scenarios cold-now warm
 """
@@ -42,11 +48,26 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 # the DOM's last change: Streamlit draws elements as the script reaches them
 OBSERVE = """() => {
-  window.__svLast = performance.now();
+  window.__svLast = performance.now(); window.__svChart = NaN;
+  if (window.__svObserver) { window.__svObserver.disconnect(); }
   const root = document.querySelector('[data-testid="stMain"]') || document.body;
-  new MutationObserver(() => { window.__svLast = performance.now(); })
-    .observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  window.__svObserver = new MutationObserver((records) => {
+    const t = performance.now();
+    window.__svLast = t;
+    for (const r of records) {  // the last change inside a Plotly chart: the charts are drawn
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (el && el.closest('.js-plotly-plot')) { window.__svChart = t; break; }
+    }
+  });
+  window.__svObserver.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
+
+
+# Streamlit's "running" status widget shown, the DOM's last change, now — one plain DOM query every
+# 100 ms (Playwright's locators run its query engine over the whole page: ~0.1 s of the renderer's
+# main thread per interaction, competing with the page being measured)
+PROBE = """() => [document.querySelector('[data-testid="stStatusWidget"]') !== null, window.__svLast,
+                  performance.now()]"""
 
 
 def _free_port() -> int:
@@ -88,8 +109,7 @@ def _settled(page, t0: float, quiet: float = 1.5, limit: float = 600.0) -> float
     """Seconds from ``t0`` (performance.now() ms) to the last DOM change, once nothing changed for ``quiet``."""
     t_end = time.time() + limit
     while time.time() < t_end:
-        running = page.get_by_test_id("stStatusWidget").count() > 0
-        last, now = page.evaluate("() => [window.__svLast, performance.now()]")
+        running, last, now = page.evaluate(PROBE)
         if not running and now - last > quiet * 1000:
             return (last - t0) / 1000.0
         page.wait_for_timeout(100)
@@ -102,17 +122,41 @@ def _first_chart(page, t0: float, limit: float = 900.0) -> float:
     t_end = time.time() + limit
     page.wait_for_timeout(300)
     while time.time() < t_end:
-        if page.get_by_test_id("stPlotlyChart").count():
+        if page.evaluate("() => document.querySelector('[data-testid=\"stPlotlyChart\"]') !== null"):
             return (page.evaluate("() => performance.now()") - t0) / 1000.0
-        running = page.get_by_test_id("stStatusWidget").count() > 0
-        last, now = page.evaluate("() => [window.__svLast, performance.now()]")
+        running, last, now = page.evaluate(PROBE)
         if not running and now - last > 3000:
             return float("nan")
         page.wait_for_timeout(50)
     raise RuntimeError("no chart")
 
 
-def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat: int = 1) -> dict:
+def _cpu(procs) -> float:
+    """User + system CPU seconds of ``procs`` (psutil processes; those gone count 0)."""
+    total = 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except Exception:  # noqa: BLE001 — a chromium helper process ended
+            pass
+    return total
+
+
+def _browser_procs() -> list:
+    """This process's chromium processes (the browser Playwright started, its renderers, GPU, …)."""
+    import psutil
+
+    return [c for c in psutil.Process().children(recursive=True) if "chrom" in c.name().lower()]
+
+
+def _spread(values) -> str:
+    v = sorted(values)
+    return f"{v[len(v) // 2]:.2f} [{v[0]:.2f}–{v[-1]:.2f}]"
+
+
+def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat: int = 1,
+          server_pid: int | None = None) -> dict:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
         t_home = time.time()
@@ -129,16 +173,28 @@ def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat:
         out = {"first_chart": first, "settled": _settled(page, t0), "home": t_home}
         if interact:
             step_up = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
-            times = []
+            import psutil
+
+            server = [psutil.Process(server_pid)] if server_pid else []
+            times, charts, cpu_server, cpu_browser = [], [], [], []
             for _ in range(repeat if step_up.count() else 0):  # the median of ``repeat`` Seed + 1
+                page.wait_for_timeout(300)
+                browsers = _browser_procs()
+                c_server, c_browser = _cpu(server), _cpu(browsers)
                 page.evaluate(OBSERVE)
                 t1 = page.evaluate("() => performance.now()")
                 step_up.click()
                 page.wait_for_timeout(200)
                 times.append(_settled(page, t1, quiet=1.0))
+                charts.append((page.evaluate("() => window.__svChart") - t1) / 1000.0)
+                cpu_server.append(_cpu(server) - c_server)
+                cpu_browser.append(_cpu(browsers) - c_browser)
             if times:
                 out["interaction"] = sorted(times)[len(times) // 2]
                 out["interactions"] = times
+                out["charts"] = charts
+                out["cpu_server"] = cpu_server
+                out["cpu_browser"] = cpu_browser
         return out
     finally:
         page.close()
@@ -169,7 +225,7 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
                     proc, url = _server(cache, warmup=sc not in ("cold-none", "warm"), log=log, timeline=timeline)
                     try:
                         res = visit(browser, url, spec.url_path, read if sc == "cold-read" else 0.0,
-                                    interact=sc == "warm", repeat=repeat)
+                                    interact=sc == "warm", repeat=repeat, server_pid=proc.pid)
                     finally:
                         _stop(proc)
                 res.update(page=spec.module, scenario=sc, load=os.getloadavg()[0],
@@ -180,6 +236,10 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
                                                    f"{[round(t, 2) for t in res['interactions']]}"
                                                    if "interaction" in res else "")
                       + f"  (home page {res['home']:.1f} s, load {res['load']:.1f})", flush=True)
+                if "interaction" in res:
+                    print(f"{'':20s}Seed + 1, median [range] of {len(res['interactions'])}: settled "
+                          f"{_spread(res['interactions'])} s, charts drawn {_spread(res['charts'])} s, CPU server "
+                          f"{_spread(res['cpu_server'])} s + browser {_spread(res['cpu_browser'])} s", flush=True)
                 if sc != "warm":
                     shutil.rmtree(cache, ignore_errors=True)
         browser.close()
@@ -201,19 +261,25 @@ def main():
     args = ap.parse_args()
     print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     rows = run(args.pages, args.scenarios, args.read, args.warm_cache, args.repeat)
-    print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction | load |")
-    print("|---" * (len(args.scenarios) + 3) + "|")
+    print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction: settled | charts drawn | CPU server + "
+          "browser | load |")
+    print("|---" * (len(args.scenarios) + 5) + "|")
     for page in dict.fromkeys(r["page"] for r in rows):
         cells = []
-        inter = ""
+        inter, drawn, cpu = "", "—", "—"
         for sc in args.scenarios:
             r = next((r for r in rows if r["page"] == page and r["scenario"] == sc), None)
             cells.append("—" if r is None else f"{r['first_chart']:.1f} ({r['settled']:.1f})")
             if r is not None and "interaction" in r:
-                inter = f"{r['interaction']:.2f}"
+                inter = _spread(r["interactions"])
+                drawn = _spread(r["charts"])
+                cpu = f"{_spread(r['cpu_server'])} + {_spread(r['cpu_browser'])}"
         loads = [r["load"] for r in rows if r["page"] == page]
-        print(f"| {page} | " + " | ".join(cells) + f" | {inter or '—'} | {min(loads):.1f}–{max(loads):.1f} |")
-    print("\nfirst chart (page settled), seconds from the click in the navigation")
+        print(f"| {page} | " + " | ".join(cells) + f" | {inter or '—'} | {drawn} | {cpu} | "
+              f"{min(loads):.1f}–{max(loads):.1f} |")
+    print("\nfirst chart (page settled), seconds from the click in the navigation; warm interaction (Seed + 1): "
+          "median [min–max] seconds to settled / to the last chart change, CPU seconds of the server process and "
+          "of the browser per interaction")
 
 
 if __name__ == "__main__":

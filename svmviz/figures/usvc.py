@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 from .. import usvc
 from ..data import make_dataset
 from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme, legend_below
+from .tuning import level_lines
 
 STAGE_STYLE = {  # trajectory colours per IRWLS stage
     0: dict(name="LS start", color="#7f7f7f"),
@@ -280,16 +281,27 @@ def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
     titles = (f"USVC, {kc.size_usvc} prototype kernels — test error {kc.test_error_usvc:.3f}",
               f"SVM, {kc.size_svm} support vectors — test error {kc.test_error_svm:.3f}")
     fig = make_subplots(rows=1, cols=2, subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.04)
-    for c, f in ((1, kc.f_usvc), (2, kc.f_svm)):
-        fig.add_trace(go.Contour(x=kc.gx, y=kc.gy, z=np.clip(f, -2, 2), colorscale="RdBu_r", zmid=0,
-                                 contours=dict(start=-2, end=2, size=0.25), opacity=0.55, showscale=(c == 2),
+    legend_drawn = False
+    for c, f, machine in ((1, kc.f_usvc, "USVC"), (2, kc.f_svm, "SVM")):
+        # the map's values as float32 (hover shows two decimals of values clipped to ±2): half the bytes
+        # of float64, sent again at every rerun that changes the data
+        fig.add_trace(go.Contour(x=kc.gx, y=kc.gy, z=np.clip(f, -2, 2).astype(np.float32), colorscale="RdBu_r",
+                                 zmid=0, contours=dict(start=-2, end=2, size=0.25), opacity=0.55, showscale=(c == 2),
                                  colorbar=dict(title="f(x) (clipped ±2)"), name="f(x)", showlegend=False,
                                  hovertemplate="x1 = %{x:.2f}<br>x2 = %{y:.2f}<br>f = %{z:.2f}<extra></extra>"),
                       row=1, col=c)
-        fig.add_trace(go.Contour(x=kc.gx, y=kc.gy, z=f, contours=dict(start=0, end=0, size=1, coloring="lines"),
-                                 colorscale=[[0, "black"], [1, "black"]], line=dict(width=2.5),
-                                 showscale=False, name="boundary f = 0",
-                                 showlegend=(c == 1), hoverinfo="skip"), row=1, col=c)
+        # the boundary as the line itself (marching squares on the same grid, what a contour trace of the
+        # whole field at level 0 drew in the browser): a few kB instead of the field again
+        bx, by = level_lines(kc.gx, kc.gy, f, 0.0)
+        if bx.size:  # one legend entry for the boundaries of both panels
+            fig.add_trace(go.Scatter(x=bx, y=by, mode="lines", line=dict(color="black", width=2.5),
+                                     name="boundary f = 0", legendgroup="boundary", showlegend=not legend_drawn,
+                                     hoverinfo="skip"), row=1, col=c)
+            legend_drawn = True
+        else:
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color="black", width=2.5),
+                                     name=f"{machine}: no boundary f = 0 in view (one sign everywhere)",
+                                     hoverinfo="skip"), row=1, col=c)
         for cls in (-1, 1):
             m = kc.y == cls
             fig.add_trace(go.Scatter(x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=f"class {cls:+d}",
@@ -311,6 +323,9 @@ def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
                       margin=dict(b=90))
     fig.update_yaxes(title_text=None, row=1, col=2)
+    # the maps' extent, as the contour traces alone gave it (a line reaching the border would pad it)
+    fig.update_xaxes(range=[float(kc.gx[0]), float(kc.gx[-1])])
+    fig.update_yaxes(range=[float(kc.gy[0]), float(kc.gy[-1])])
     return fig
 
 
