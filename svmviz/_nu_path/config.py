@@ -117,10 +117,16 @@ ZERO_STEPS_SLACK = 10
 # First capacity of the breakpoint arrays, max(CAPACITY_MIN, CAPACITY_PER_POINT·m + CAPACITY_EXTRA);
 # they grow by half when full (old and new arrays coexist while copying: growing by half keeps the
 # peak nearer the final size than doubling; α takes T·m doubles). Measured breakpoints/m: banana
-# (m = 120, 200, 500, 1000, 2000) 1.8, 2.3, 3.3, 4.2, 4.9; ESL mixture (m = 100, 150) 3.0, 4.0; noisy
-# moons with duplicates (m = 146) 3.4.
+# (m = 120, 200, 500, 1000, 2000, 5000) 1.8, 2.3, 3.3, 4.2, 4.9, 6.3; ESL mixture (m = 100, 150) 3.0,
+# 4.0; noisy moons with duplicates (m = 146) 3.4. CAPACITY_PER_POINT = 8 covers them all up to the
+# largest m the path accepts (svmviz.path.MAX_N = 5000) in one allocation: the rows a path never
+# reaches are never written, and pages never written take no memory (np.empty maps them lazily) —
+# only address space. With 4, banana m = 5000 grew twice (20008 → 30012 → 45018 rows, 0.8 + 1.2 GB
+# copied, each new page faulted in): 1.10 M minor page faults and 3.0–5.2 s of system time, against
+# 0.61 M and 1.2–1.3 s with 8 (same breakpoints and peak RSS; load 6). On this virtual machine a
+# page fault costs more the busier the host, which is what made the m = 5000 wall time swing.
 CAPACITY_MIN = 64
-CAPACITY_PER_POINT = 4
+CAPACITY_PER_POINT = 8
 CAPACITY_EXTRA = 8
 # Thresholds that differ from where the last segment ended by more than THRESHOLD_JUMP_RTOL are a
 # jump of b, ρ (a class without free points: its optimal threshold is an interval) and are recorded

@@ -70,10 +70,29 @@ def kkt_tol(rtol, gs, lam):
 @entry
 def tie_tolerance(s, tol, gs, lam):
     """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``."""
-    smax = 0.0
-    for i in range(s.shape[0]):
-        smax = max(smax, abs(s[i]))
-    return tol * max(smax, kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+    return tol * max(_max_abs(s), kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+
+
+@helper
+def _max_abs(v):
+    """max |v_i| (0 for an empty v), in four lanes: one running maximum waits for the previous
+    comparison at every element; four run side by side (the maximum does not depend on the order)."""
+    n = v.shape[0]
+    m0 = 0.0
+    m1 = 0.0
+    m2 = 0.0
+    m3 = 0.0
+    i = 0
+    while i + 4 <= n:
+        m0 = max(m0, abs(v[i]))
+        m1 = max(m1, abs(v[i + 1]))
+        m2 = max(m2, abs(v[i + 2]))
+        m3 = max(m3, abs(v[i + 3]))
+        i += 4
+    while i < n:
+        m0 = max(m0, abs(v[i]))
+        i += 1
+    return max(max(m0, m1), max(m2, m3))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -527,36 +546,46 @@ def interval_thresholds(y, x, s, fixed, skip, eps, t0, t1, t):
 @helper
 def kkt_violation(y, alpha, s, t):
     """Largest violation of the KKT conditions (−g on R, g on L, |g| on E)."""
-    v = 0.0
-    for i in range(alpha.shape[0]):
-        g = s[i] - (t[0] if y[i] > 0 else t[1])
-        if alpha[i] <= 0.0:
-            e = -g
-        elif alpha[i] >= 1.0:
-            e = g
-        else:
-            e = abs(g)
-        if e > v:
-            v = e
-    return v
+    t0 = t[0]
+    t1 = t[1]
+    n = alpha.shape[0]
+    v0 = 0.0  # four running maxima side by side (the maximum does not depend on the order)
+    v1 = 0.0
+    v2 = 0.0
+    v3 = 0.0
+    i = 0
+    while i + 4 <= n:
+        v0 = max(v0, _violation(y, alpha, s, t0, t1, i))
+        v1 = max(v1, _violation(y, alpha, s, t0, t1, i + 1))
+        v2 = max(v2, _violation(y, alpha, s, t0, t1, i + 2))
+        v3 = max(v3, _violation(y, alpha, s, t0, t1, i + 3))
+        i += 4
+    while i < n:
+        v0 = max(v0, _violation(y, alpha, s, t0, t1, i))
+        i += 1
+    return max(max(v0, v1), max(v2, v3))
+
+
+@helper
+def _violation(y, alpha, s, t0, t1, i):
+    """Point i's KKT violation: −g on R, g on L, |g| on E."""
+    g = s[i] - (t0 if y[i] > 0 else t1)
+    a = alpha[i]
+    return -g if a <= 0.0 else (g if a >= 1.0 else abs(g))
 
 
 @helper
 def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
     """g = s − t_c and the bounds of the derivative QP: free on E, d ≥ 0 for tied α = 0 points,
     d ≤ 0 for tied α = 1 points, d = 0 for the rest."""
-    for i in range(alpha.shape[0]):
-        g[i] = s[i] - (t[0] if y[i] > 0 else t[1])
+    t0 = t[0]
+    t1 = t[1]
+    for i in range(alpha.shape[0]):  # without branches: a point's group is unpredictable from the last
+        gi = s[i] - (t0 if y[i] > 0 else t1)
+        g[i] = gi
         a = alpha[i]
-        if a > 0.0 and a < 1.0:
-            lo[i] = -np.inf
-            hi[i] = np.inf
-        elif a <= 0.0 and (g[i] <= tolg or tied[i]):
-            lo[i] = 0.0
-            hi[i] = np.inf
-        elif a >= 1.0 and (g[i] >= -tolg or tied[i]):
-            lo[i] = -np.inf
-            hi[i] = 0.0
-        else:
-            lo[i] = 0.0
-            hi[i] = 0.0
+        free = (a > 0.0) & (a < 1.0)
+        up = free | ((a <= 0.0) & ((gi <= tolg) | tied[i]))  # may increase
+        down = free | ((a >= 1.0) & ((gi >= -tolg) | tied[i]))  # may decrease
+        lo[i] = -np.inf if down else 0.0
+        hi[i] = np.inf if up else 0.0
