@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import time
 import warnings
 
 import numpy as np
@@ -125,19 +126,19 @@ def big_row(n, seed):
     print(f"{n_:>5} {T:>7} {secs:>8.2f} {secs / T * 1e6:>8.1f} {rss:>12.0f} {amb:>12.0f} {status:>6}", flush=True)
 
 
-_MARKS = [  # (phase name, the line of follower.nu_path_kernel's loop that starts the NEXT phase)
-    ("record, loop", "        # ---- thresholds (and a jump"),
-    ("thresholds", "        # ---- KKT check, Simple"),
-    ("KKT check", "        # ---- bounds of the derivative QP"),
-    ("QP bounds, pivots", "        ok, nw = sync_working_set("),
-    ("working set (rank-one)", "        # ---- the derivative QP ----"),
-    ("derivative QP", "        n_dep += _count_dependent("),
-    ("dependent count", "        # ---- step to the nearest event"),
-    ("events, step", "        t[0] += h * dt0"),
-    ("λ snap", "        step_count += 1\n"),
-    ("exact s = Gα", "        if step_count % MINV_REFRESH_EVERY == 0:"),
-    ("refactorization", "        if not at_end:\n            nw = _settle"),
-    ("settle, class sums", "        t_end[0] = t[0]"),
+_MARKS = [  # (phase name, the start of the line of follower._follow's loop that starts the NEXT phase)
+    ("record, loop", "# ---- thresholds (and a jump"),
+    ("thresholds", "# ---- KKT check"),
+    ("KKT check", "# ---- bounds of the derivative QP"),
+    ("QP bounds, pivots", "ok, nw = sync_working_set("),
+    ("working set (rank-one)", "# ---- the derivative QP ----"),
+    ("derivative QP", "n_dep += _count_dependent("),
+    ("dependent count", "# ---- step to the nearest event"),
+    ("events, step", "t[0] += h * dt0"),
+    ("λ snap", "step_count += 1\n"),
+    ("exact s = Gα", "if step_count % MINV_REFRESH_EVERY == 0:"),
+    ("refactorization", "if not at_end:\n            nw = _settle"),
+    ("settle, class sums", "t_end[0] = t[0]"),
 ]
 _TSC = """
 from llvmlite import ir
@@ -177,13 +178,20 @@ def _instrumented_kernel(tmp):
     fn = os.path.join(dst, "follower.py")
     src = open(fn).read()
     src = src.replace("from .events import", "from .tsc import rdtsc\nfrom .events import", 1)
-    sig = "def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):"
-    assert sig in src, "follower.nu_path_kernel's signature changed: update bench_path._MARKS"
-    src = src.replace(sig, sig[:-2] + ", T):")
-    src = src.replace("    while True:\n", "    _c0 = rdtsc()\n    while True:\n", 1)
+    # the loop is the kernel _follow, called by nu_path_kernel (Python) until the path ends
+    for a, b in [("            floats):\n", "            floats, T):\n"),
+                 ("def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):",
+                  "def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter, T):"),
+                 ("_follow(*args, *state)", "_follow(*args, *state, T)"),
+                 ("    while True:\n        if resume:", "    _c0 = rdtsc()\n    while True:\n        if resume:")]:
+        assert src.count(a) == 1, f"follower._follow changed: update bench_path._instrumented_kernel ({a!r})"
+        src = src.replace(a, b)
     for k, (_, mark) in enumerate(_MARKS):
-        assert src.count(mark) == 1, f"the loop of nu_path_kernel changed: update bench_path._MARKS ({mark!r})"
-        src = src.replace(mark, f"        _c = rdtsc(); T[{k}] += _c - _c0; _c0 = _c\n" + mark)
+        assert src.count("    " + mark) == 1, f"the loop of follower._follow changed: update bench_path._MARKS ({mark!r})"
+        i = src.index("    " + mark) + 4
+        line0 = src.rindex("\n", 0, i) + 1  # the mark's line: the timer goes before it, at its indentation
+        indent = src[line0:i]
+        src = src[:line0] + f"{indent}_c = rdtsc(); T[{k}] += _c - _c0; _c0 = _c\n" + src[line0:]
     with open(fn, "w") as f:
         f.write(src)
     sys.path.insert(0, tmp)
@@ -191,7 +199,8 @@ def _instrumented_kernel(tmp):
 
 
 def breakdown(sizes, seed):
-    """Per-breakpoint time by phase (cycle counter), best of 3 whole paths, and the floor."""
+    """Per-breakpoint time by phase (cycle counter; each phase's fewest cycles over 7 whole paths), and the
+    floor."""
     import tempfile
 
     from numba import njit
@@ -229,15 +238,20 @@ def breakdown(sizes, seed):
             y = np.where(ds.y == np.unique(ds.y)[1], 1.0, -1.0)
             args = (K, y, 50 * n + 100, 1e-9, max(EXACT_S_EVERY_MIN, n // EXACT_S_POINTS_PER_STEP), 10 * n + 100)
             kern(*args, np.zeros(len(_MARKS), np.int64))  # compile
-            best = None
-            for _ in range(3):
+            best, Tmin = None, None
+            for _ in range(7):
                 T = np.zeros(len(_MARKS), np.int64)
-                with Timer() as t:
-                    out = kern(*args, T)
-                if best is None or t.seconds < best[0]:
-                    best = (t.seconds, T, out[0].shape[0], out[1])
+                c0 = time.process_time()
+                out = kern(*args, T)
+                cpu = time.process_time() - c0
+                Tmin = T.copy() if Tmin is None else np.minimum(Tmin, T)
+                if best is None or cpu < best[0]:
+                    best = (cpu, T, out[0].shape[0], out[1])
             secs, T, nb, alphas = best
-            hz = T.sum() / secs
+            hz = T.sum() / secs  # cycles per CPU second, from the fastest run
+            # each phase's fewest cycles over the runs: a phase that another process preempted
+            # (the cycle counter runs on) is not charged for it
+            T = Tmin
             nw = int(round(float(np.mean(((alphas > 0) & (alphas < 1)).sum(axis=1))))) + 2
             rng = np.random.default_rng(0)
             widx = rng.choice(n, min(nw, n), replace=False).astype(np.int64)
@@ -249,8 +263,9 @@ def breakdown(sizes, seed):
                 product(K, y, 1.0 / n, widx, d, z, reps)
             with Timer() as to:
                 one_pass(d, z, reps)
-            print(f"n = {n}: {nb} breakpoints, {secs * 1e3:.1f} ms ({secs / nb * 1e6:.1f} µs per breakpoint, "
-                  f"best of 3), mean |E| + 2 = {nw}; {machine()}")
+            print(f"n = {n}: {nb} breakpoints, {secs * 1e3:.1f} ms CPU ({secs / nb * 1e6:.1f} µs per breakpoint, "
+                  f"best of 7), mean |E| + 2 = {nw}; phases: fewest cycles of 7 runs, summing to "
+                  f"{T.sum() / hz / nb * 1e6:.1f} µs; {machine()}")
             for (name, _), c in zip(_MARKS, T):
                 print(f"   {name:<24} {c / hz / nb * 1e6:8.2f} µs {100 * c / T.sum():5.1f} %")
             fl = tp.seconds / reps * 1e6
