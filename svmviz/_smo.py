@@ -19,7 +19,7 @@ Every kernel is compiled with ``nogil=True``: grids over σ run these serial, ca
 pool of Python threads (one σ per task), which needs no numba threading layer — so two Streamlit
 sessions computing at once are safe — and nothing to compile at start-up beyond the cache load.
 
-Why one module of ~750 lines: the λ sequences and the exact leave-one-out refits are two callers of
+Why one module of ~850 lines: the λ sequences and the exact leave-one-out refits are two callers of
 one solver and share all of its private helpers (``_solve``, ``_select``/``_select_all``,
 ``_shrink``, ``_restore_balance``, the gradient updates); a second module would import those private
 names back. About a fifth of the lines are the comments that say why each tolerance and branch is
@@ -221,15 +221,16 @@ _VECTOR_MATH = {"nnan", "nsz"}
 
 
 @njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
-def _select_all(K, Kd, y, s, C, alpha, G, keys, tol, ou, ol):
+def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
     """:func:`_select` when nothing is shrunk (active = 0 … n−1), for a solver stopping at ``tol``.
 
     ``ou`` and ``ol`` (n,) say which points are in I_up and I_low (0 if in, −∞ if not;
-    :func:`_set_sets`, which the solver calls for the two α it moves). Each pass computes its
-    candidates' values in a loop without indirection or branches, which LLVM turns into vector code
-    (the divisions of the second-order terms included), writes their order keys (:func:`_key`) into
-    ``keys`` (n, int64) and takes their maximum on the way; :func:`_last_key` then finds the last
-    index with it, the one ``_select`` keeps on ties: the same (i, j, Gmax). Adding 0 or −∞ instead of testing α against 0 and C_i for the sign of y
+    :func:`_set_sets`, which the solver calls for the two α it moves), so α and C are not read.
+    Each pass computes its candidates' values in a loop without indirection or branches, which LLVM
+    turns into vector code (the divisions of the second-order terms included), writes their order
+    keys (:func:`_key`) into ``keys`` (n, int64) and takes their maximum on the way;
+    :func:`_last_key` then finds the last index with it, the one ``_select`` keeps on ties: the
+    same (i, j, Gmax). Adding 0 or −∞ instead of testing α against 0 and C_i for the sign of y
     halves the time of the two passes (issue 17: the 30×30 grid 1.28× at n = 500, 1.27× at 1000,
     1.16× at 200; same process, CPU time); it changes at most the sign of a zero, which no
     comparison here sees.
@@ -365,14 +366,14 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
                 counter = min(n, 1000)
                 n_active, unshrunk = _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol)
         if n_active == n:
-            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, keys, tol, ou, ol)
+            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, G, keys, tol, ou, ol)
         else:
             i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
         if j < 0 or Gmax + Gmax2 < tol:
             if n_active < n:
                 n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
                 counter = 1
-                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, C, alpha, G, keys, tol, ou, ol)
+                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, G, keys, tol, ou, ol)
                 if j < 0 or Gmax + Gmax2 < tol:
                     status = STATUS_CONVERGED
                     break

@@ -43,7 +43,7 @@ def _check_same_choice(K, Kd, y, s, C, alpha, G):
     np.testing.assert_array_equal(ou, np.where(up, 0.0, -np.inf))
     np.testing.assert_array_equal(ol, np.where(low, 0.0, -np.inf))
     for tol in [0.0, 1e-3, 0.5, 1e300] + gaps + [np.nextafter(g, np.inf) for g in gaps]:
-        got = _smo._select_all(K, Kd, y, s, C, alpha, G, np.empty(n, dtype=np.int64), tol, ou, ol)
+        got = _smo._select_all(K, Kd, y, s, G, np.empty(n, dtype=np.int64), tol, ou, ol)
         assert got[:3] == (i, j, gmax)
         stop = j < 0 or gmax + gmax2 < tol
         assert (got[1] < 0 or got[2] + got[3] < tol) == stop
