@@ -94,7 +94,9 @@ def _touch_two_rows(K, G, rows, scale):
 @njit(cache=False, nogil=True)
 def _select_and_update(K, y, G, alpha, C, rows, scale):
     """One SMO iteration's full sweep without shrinking or clipping logic: the first-order max over
-    I_up, the second-order pass over row i, the gradient update with rows i, j (for the floor)."""
+    I_up, the second-order pass over row i, the gradient update with rows i, j, written as plain
+    loops with a branch per point (a reference: since issue 17's fifth session the solver's own
+    selection — 0/−∞ set offsets, integer-key maxima, ``_smo._select_all`` — costs less than this)."""
     n = G.shape[0]
     acc = 0.0
     for q in range(rows.shape[0]):
@@ -156,10 +158,10 @@ def breakdown(n, sklearn_iters=True):
           f"{iters[:, 0].mean():.0f} at the smallest λ, {iters[:, -1].mean():.0f} at the largest) in "
           f"{t_solve:.3f} s = {per_it * 1e6:.2f} µs per iteration = {per_it / n * 1e9:.2f} ns per point per iteration")
     print(f"#   floor per iteration: reading two kernel rows + gradient update {touch64 * 1e6:.2f} µs (float64), "
-          f"{touch32 * 1e6:.2f} µs (float32); with both selection passes {sweep * 1e6:.2f} µs")
+          f"{touch32 * 1e6:.2f} µs (float32); with both selection passes as plain branchy loops {sweep * 1e6:.2f} µs")
     floor = total * touch64 + t_kernel
     print(f"#   floor at these iterations: {floor:.3f} s (two rows, float64) + kernels; "
-          f"{total * sweep + t_kernel:.3f} s with the selection passes; measured {t_solve + t_kernel:.3f} s "
+          f"{total * sweep + t_kernel:.3f} s with the plain selection passes; measured {t_solve + t_kernel:.3f} s "
           f"= {(t_solve + t_kernel) / floor:.1f}× the two-row floor")
     if sklearn_iters:
         it_sk = 0
