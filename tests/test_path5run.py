@@ -3,11 +3,11 @@ exactly the numbers of the plain loops they replaced.
 
 Each rewrite keeps the arithmetic and changes only how the loop runs: s = Gα four kernel rows per
 sweep (``exact_s``), both classes' thresholds in one pass, the derivative QP's bounds without branches
-(``qp_bounds``), maxima in four lanes (``tie_tolerance``, ``kkt_violation``), the rank-one update's
-u = M⁻¹v four rows at a time (``minv_add``). The references below are the plain loops (one point,
+(``qp_bounds``), the rank-one update's u = M⁻¹v four rows at a time (``minv_add``); the KKT
+violation and the tie tolerance beside them. The references below are the plain loops (one point,
 one column or one row at a time, as the kernels were before); results must be bitwise equal, on
 random states with every kind of point (α = 0, free, α = 1; g on either side of the tie tolerance;
-tied flags; lengths around the four-lane blocks).
+tied flags; lengths around the blocks of four).
 """
 from __future__ import annotations
 
@@ -223,7 +223,7 @@ def test_qp_bounds_without_branches_equal_the_plain_loop(state, tolg):
 
 @settings(max_examples=150, deadline=None)
 @given(states(max_n=23))
-def test_maxima_in_four_lanes_equal_the_plain_loop(state):
+def test_kkt_violation_and_tie_tolerance_equal_the_plain_loop(state):
     y, alpha, s, _, _ = state
     t = np.array([0.1, -0.2]) * (np.abs(s).max() + 1.0)
     assert _run_kkt_violation(y, alpha, s, t) == _ref_kkt_violation(y, alpha, s, t)

@@ -70,29 +70,10 @@ def kkt_tol(rtol, gs, lam):
 @entry
 def tie_tolerance(s, tol, gs, lam):
     """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``."""
-    return tol * max(_max_abs(s), kkt_tol(TIE_SCALE_FLOOR, gs, lam))
-
-
-@helper
-def _max_abs(v):
-    """max |v_i| (0 for an empty v), in four lanes: one running maximum waits for the previous
-    comparison at every element; four run side by side (the maximum does not depend on the order)."""
-    n = v.shape[0]
-    m0 = 0.0
-    m1 = 0.0
-    m2 = 0.0
-    m3 = 0.0
-    i = 0
-    while i + 4 <= n:
-        m0 = max(m0, abs(v[i]))
-        m1 = max(m1, abs(v[i + 1]))
-        m2 = max(m2, abs(v[i + 2]))
-        m3 = max(m3, abs(v[i + 3]))
-        i += 4
-    while i < n:
-        m0 = max(m0, abs(v[i]))
-        i += 1
-    return max(max(m0, m1), max(m2, m3))
+    smax = 0.0
+    for i in range(s.shape[0]):
+        smax = max(smax, abs(s[i]))
+    return tol * max(smax, kkt_tol(TIE_SCALE_FLOOR, gs, lam))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -121,28 +102,34 @@ def exact_s(K, y, inv_m, alpha, s):
     n = alpha.shape[0]
     for r in range(n):
         s[r] = 0.0
-    w = np.empty(4, np.int64)
+    w0 = 0  # the points waiting for a block of four (no index array: nothing allocated)
+    w1 = 0
+    w2 = 0
     q = 0
     for j in range(n):
         if alpha[j] != 0.0 and alpha[j] * y[j] * inv_m != 0.0:
-            w[q] = j
-            q += 1
-            if q == 4:
-                w0, w1, w2, w3 = w[0], w[1], w[2], w[3]
+            if q == 0:
+                w0 = j
+            elif q == 1:
+                w1 = j
+            elif q == 2:
+                w2 = j
+            else:
                 c0 = alpha[w0] * y[w0] * inv_m
                 c1 = alpha[w1] * y[w1] * inv_m
                 c2 = alpha[w2] * y[w2] * inv_m
-                c3 = alpha[w3] * y[w3] * inv_m
+                c3 = alpha[j] * y[j] * inv_m
                 K0 = K[w0]
                 K1 = K[w1]
                 K2 = K[w2]
-                K3 = K[w3]
+                K3 = K[j]
                 for r in range(n):
                     s[r] = (((s[r] + c0 * K0[r]) + c1 * K1[r]) + c2 * K2[r]) + c3 * K3[r]
-                q = 0
-    for k in range(q):
-        c0 = alpha[w[k]] * y[w[k]] * inv_m
-        K0 = K[w[k]]
+            q = (q + 1) & 3
+    for k in range(q):  # the last one to three, one at a time, in order
+        w = w0 if k == 0 else (w1 if k == 1 else w2)
+        c0 = alpha[w] * y[w] * inv_m
+        K0 = K[w]
         for r in range(n):
             s[r] += c0 * K0[r]
     for r in range(n):
@@ -546,32 +533,18 @@ def interval_thresholds(y, x, s, fixed, skip, eps, t0, t1, t):
 @helper
 def kkt_violation(y, alpha, s, t):
     """Largest violation of the KKT conditions (−g on R, g on L, |g| on E)."""
-    t0 = t[0]
-    t1 = t[1]
-    n = alpha.shape[0]
-    v0 = 0.0  # four running maxima side by side (the maximum does not depend on the order)
-    v1 = 0.0
-    v2 = 0.0
-    v3 = 0.0
-    i = 0
-    while i + 4 <= n:
-        v0 = max(v0, _violation(y, alpha, s, t0, t1, i))
-        v1 = max(v1, _violation(y, alpha, s, t0, t1, i + 1))
-        v2 = max(v2, _violation(y, alpha, s, t0, t1, i + 2))
-        v3 = max(v3, _violation(y, alpha, s, t0, t1, i + 3))
-        i += 4
-    while i < n:
-        v0 = max(v0, _violation(y, alpha, s, t0, t1, i))
-        i += 1
-    return max(max(v0, v1), max(v2, v3))
-
-
-@helper
-def _violation(y, alpha, s, t0, t1, i):
-    """Point i's KKT violation: −g on R, g on L, |g| on E."""
-    g = s[i] - (t0 if y[i] > 0 else t1)
-    a = alpha[i]
-    return -g if a <= 0.0 else (g if a >= 1.0 else abs(g))
+    v = 0.0
+    for i in range(alpha.shape[0]):
+        g = s[i] - (t[0] if y[i] > 0 else t[1])
+        if alpha[i] <= 0.0:
+            e = -g
+        elif alpha[i] >= 1.0:
+            e = g
+        else:
+            e = abs(g)
+        if e > v:
+            v = e
+    return v
 
 
 @helper
