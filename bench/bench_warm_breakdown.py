@@ -1,0 +1,204 @@
+"""One warm interaction (the sidebar's Seed + 1) broken into its parts, in the real browser.
+
+For each page and each repeat, times in seconds from the click:
+
+* the websocket messages the server sent (time, bytes, kind: ``new_session``, ``delta:plotly_chart``,
+  ``script_finished``…; small deltas are counted, not listed) — the server's script run as the
+  browser sees it;
+* the DOM changes grouped by where they happen (``chart<i>`` = inside the i-th Plotly chart, else the
+  nearest ``data-testid``): first and last time, number of mutation records — what moves the
+  "last DOM change" of ``bench_coldstart``'s settled rule;
+* the renderer's long tasks (> 50 ms of its main thread) and the forced layouts
+  (``getBoundingClientRect`` calls, their time, the busiest callers);
+* CPU seconds per process kind (server; chromium renderer, GPU, browser) and the renderer main
+  thread's split from the DevTools ``Performance`` domain (script, style, layout, other).
+
+    python bench/bench_warm_breakdown.py --pages tuning losses usvc --repeat 3
+
+Uses the numba cache in ``NUMBA_CACHE_DIR`` (fill it first; the warm-up is off). Slow machines and
+loaded ones stretch every wall time: compare CPU seconds, bytes and counts, and A/B in the same
+minutes.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import sys
+import tempfile
+import time
+
+import bench_coldstart as B
+
+INIT = r"""
+(() => {
+  window.__ws = []; window.__lt = []; window.__gbcr = {};
+  const WS = window.WebSocket;
+  window.WebSocket = function (...a) {
+    const s = new WS(...a);
+    s.addEventListener('message', e => window.__ws.push([performance.now(), e.data.byteLength || e.data.size || 0]));
+    return s;
+  };
+  window.WebSocket.prototype = WS.prototype; Object.assign(window.WebSocket, WS);
+  const G = Element.prototype.getBoundingClientRect;
+  Element.prototype.getBoundingClientRect = function () {
+    const t = performance.now(), r = G.call(this), dt = performance.now() - t;
+    const who = (new Error().stack || '').split('\n')[2] || '';
+    const k = ((this.getAttribute && this.getAttribute('class')) || this.tagName || '?').split(' ')[0].slice(0, 24)
+              + ' | ' + who.trim().replace(/https?:\/\/[^/]+\/static\/js\//, '').slice(0, 60);
+    const a = window.__gbcr[k] = window.__gbcr[k] || [0, 0]; a[0]++; a[1] += dt; return r;
+  };
+  try {
+    new PerformanceObserver(l => { for (const e of l.getEntries()) window.__lt.push([e.startTime, e.duration]); })
+      .observe({type: 'longtask', buffered: true});
+  } catch (e) {}
+})();
+"""
+
+MUTATIONS = r"""() => {
+  window.__mut = []; window.__gbcr = {}; window.__lt = [];
+  if (window.__bdObserver) { window.__bdObserver.disconnect(); }
+  const root = document.querySelector('[data-testid="stMain"]') || document.body;
+  window.__bdObserver = new MutationObserver(recs => {
+    const t = performance.now();
+    const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
+    for (const r of recs) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const c = el && el.closest('[data-testid="stPlotlyChart"]');
+      const tid = el && el.closest('[data-testid]');
+      window.__mut.push([t, c ? 'chart' + charts.indexOf(c) : (tid ? tid.getAttribute('data-testid') : '?')]);
+    }
+  });
+  window.__bdObserver.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
+def _kind(payload: bytes) -> str:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    m = ForwardMsg()
+    try:
+        m.ParseFromString(payload)
+    except Exception:  # noqa: BLE001 — not a ForwardMsg
+        return "?"
+    k = m.WhichOneof("type")
+    if k == "delta":
+        dk = m.delta.WhichOneof("type")
+        return f"delta:{m.delta.new_element.WhichOneof('type')}" if dk == "new_element" else f"delta:{dk}"
+    return str(k)
+
+
+def _cpu_by_kind(server) -> collections.Counter:
+    import psutil
+
+    out = collections.Counter()
+    try:
+        t = server.cpu_times()
+        out["server"] = t.user + t.system
+    except psutil.Error:
+        pass
+    for c in B._browser_procs():
+        try:
+            cl = " ".join(c.cmdline())
+            kind = next((k for k in ("renderer", "gpu-process", "utility") if f"--type={k}" in cl), "browser")
+            t = c.cpu_times()
+            out[f"chromium {kind}"] += t.user + t.system
+        except psutil.Error:
+            pass
+    return out
+
+
+def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int) -> None:
+    import psutil
+
+    server = psutil.Process(server_pid)
+    frames: list[bytes] = []
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.add_init_script(INIT)
+        page.on("websocket", lambda ws: ws.on("framereceived",
+                                              lambda p: frames.append(p if isinstance(p, bytes) else b"")))
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        page.goto(f"{url}/{url_path}")
+        page.locator('[data-testid="stPlotlyChart"]').first.wait_for(timeout=600_000)
+        page.evaluate(B.OBSERVE)
+        B._settled(page, 0.0, quiet=2.0)
+        step = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
+        step.click()  # one interaction first: every later one is a warm one
+        page.wait_for_timeout(200)
+        page.evaluate(B.OBSERVE)
+        B._settled(page, 0.0, quiet=1.5)
+        for r in range(repeat):
+            page.wait_for_timeout(500)
+            n_frames, n_ws = len(frames), page.evaluate("() => window.__ws.length")
+            cpu0 = _cpu_by_kind(server)
+            m0 = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            page.evaluate(MUTATIONS)
+            page.evaluate(B.OBSERVE)
+            t1 = page.evaluate("() => performance.now()")
+            step.click()
+            page.wait_for_timeout(200)
+            settled = B._settled(page, t1, quiet=1.0)
+            cpu = _cpu_by_kind(server)
+            cpu.subtract(cpu0)
+            m1 = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            ws = page.evaluate("() => window.__ws")[n_ws:]
+            payloads = frames[n_frames:]
+            print(f"--- {url_path}, repeat {r + 1}: settled {settled:.3f} s (load {os.getloadavg()[0]:.1f})")
+            small = collections.Counter()
+            for i, (t, nbytes) in enumerate(ws):
+                kind = _kind(payloads[i]) if i < len(payloads) else "?"
+                if nbytes >= 2000 or kind in ("new_session", "script_finished"):
+                    print(f"   message {(t - t1) / 1000:7.3f} s {nbytes:9d} B  {kind}")
+                else:
+                    small[kind] += 1
+            print(f"   messages: {len(ws)}, {sum(n for _, n in ws)} B; small ones: {dict(small.most_common(6))}")
+            groups: dict[str, list] = {}
+            for t, where in page.evaluate("() => window.__mut"):
+                g = groups.setdefault(where, [t, t, 0])
+                g[1], g[2] = t, g[2] + 1
+            for where, (a, b, n) in sorted(groups.items(), key=lambda kv: kv[1][1]):
+                if n >= 5 or where.startswith("chart"):
+                    print(f"   DOM {where:24s} {(a - t1) / 1000:7.3f} .. {(b - t1) / 1000:7.3f} s  {n:6d} records")
+            lt = [(round((s - t1) / 1000, 3), round(d)) for s, d in page.evaluate("() => window.__lt") if s >= t1]
+            print(f"   long tasks (start s, ms): {lt}")
+            gb = page.evaluate("() => Object.entries(window.__gbcr)")
+            print(f"   forced layouts: {sum(n for _, (n, _t) in gb)} getBoundingClientRect calls, "
+                  f"{sum(t for _, (_n, t) in gb):.0f} ms; busiest: "
+                  + "; ".join(f"{n}x {t:.0f} ms {k}" for k, (n, t) in sorted(gb, key=lambda kv: -kv[1][1])[:3]))
+            main = {k: round(m1.get(k, 0) - m0.get(k, 0), 3) for k in
+                    ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskOtherDuration")}
+            print(f"   CPU s: {({k: round(v, 3) for k, v in cpu.items() if v > 0.0005})}; renderer main thread "
+                  f"(wall s): {main}")
+    finally:
+        page.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pages", nargs="*", default=["tuning", "losses", "usvc"])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    from svmviz.ui.frame import PAGES
+
+    print(B.machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    cache = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(B.ROOT, ".numba_cache")
+    logdir = tempfile.mkdtemp(prefix="svmviz-breakdown-")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=B.CHROMIUM, args=B.ARGS)
+        for spec in [p for p in PAGES if p.module in args.pages]:
+            with open(os.path.join(logdir, f"{spec.module}.log"), "w") as log:
+                proc, url = B._server(cache, warmup=False, log=log)
+                try:
+                    breakdown(browser, url, spec.url_path, args.repeat, proc.pid)
+                finally:
+                    B._stop(proc)
+        browser.close()
+    print(f"server logs: {logdir}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
