@@ -104,3 +104,25 @@ def test_a_correction_that_fails_loses_the_path_with_its_reason():
     assert status == _nu_path.STATUS_LOST and reason == _nu_path.config.LOST_CORRECTION and ncorr == 1
     assert lam.shape == (alphas.shape[0],) and thr.shape == (lam.size, 2) and lam.size >= 2
     assert all(isinstance(v, int) for v in (status, ncorr, ndep, reason)) and isinstance(viol, float)
+
+
+def test_breakpoint_ticks_are_one_line_of_segments_not_a_marker_each():
+    """Warm interaction (issue 13): the coefficient chart's breakpoint ticks were one SVG marker node
+    per breakpoint (463 at the default view, redrawn at every rerun: chart DOM records 15.6k → 9.4k
+    in bench_warm_breakdown). Now one line trace of vertical segments: each breakpoint's x twice,
+    NaN between ticks (fails before: mode "markers", one x per breakpoint)."""
+    from svmviz.figures import path as figs
+
+    ds = D.GENERATORS["banana"](n=120, seed=0)
+    p = nu_path(ds.X, ds.y, sigma=1.0)
+    cp = figs.compute_coef_paths(p, x_axis="lambda", max_points=400)
+    fig = figs.plot_coef_paths(cp, cursor=1.0, X=p.X)
+    ticks = [t for t in fig.data if t.name.startswith("breakpoints")]
+    assert len(ticks) == 1 and ticks[0].mode == "lines" and ticks[0].marker.symbol is None
+    x, y = np.asarray(ticks[0].x, dtype=float), np.asarray(ticks[0].y, dtype=float)
+    nb = cp.breakpoints.size
+    assert ticks[0].name == f"breakpoints ({nb})" and x.size == y.size == 3 * nb
+    assert np.all(np.isnan(x[2::3])) and np.all(np.isnan(y[2::3]))
+    np.testing.assert_array_equal(x[0::3], cp.breakpoints)
+    np.testing.assert_array_equal(x[1::3], cp.breakpoints)
+    assert np.all(y[0::3] < y[1::3]) and np.all(y[1::3] < -1.0)  # below every line (α y ≥ −1)

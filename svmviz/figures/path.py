@@ -155,9 +155,15 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
         fig.add_trace(go.Scatter(x=cp.x[c], y=cp.y[c], mode="lines", name=f"αᵢyᵢ, class {label}",
                                  line=dict(color=CLASS_COLORS[c], width=1.1), opacity=0.75,
                                  customdata=cd, hovertemplate=hov, connectgaps=False))
-    fig.add_trace(go.Scatter(x=cp.breakpoints, y=np.full(cp.breakpoints.size, -1.08), mode="markers",
-                             name=f"breakpoints ({cp.breakpoints.size})",
-                             marker=dict(symbol="line-ns-open", size=7, color="#666"),
+    # the breakpoints as ticks along the bottom: short vertical segments of ONE line trace (NaN between
+    # them) — one SVG path in the browser, where a marker per breakpoint was a DOM node each (463 at
+    # the default view, redrawn at every interaction)
+    nbk = cp.breakpoints.size
+    tick_x = np.repeat(np.asarray(cp.breakpoints, dtype=np.float64), 3)
+    tick_x[2::3] = np.nan
+    tick_y = np.tile([-1.10, -1.06, np.nan], nbk)
+    fig.add_trace(go.Scatter(x=tick_x, y=tick_y, mode="lines", name=f"breakpoints ({nbk})",
+                             line=dict(color="#666", width=1), connectgaps=False,
                              hovertemplate="breakpoint at %{x:.5g}<extra></extra>"))
     if stop is not None:
         fig.add_trace(go.Scatter(x=[stop, stop], y=[-1.1, 1.1], mode="lines", name="LOO stopping point",
