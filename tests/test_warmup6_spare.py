@@ -74,3 +74,27 @@ def test_no_spare_task_while_nothing_is_paused():
         assert "start (spare)" not in [what for _, what, _ in w.status()["log"]]
     finally:
         w.stop()
+
+
+def test_a_page_opened_before_the_workers_start_gets_its_kernel_task_at_once():
+    """The visitor opens the path page before the warm-up's processes exist (bench_coldstart cold-now:
+    the click 0.6 s after the first run, the workers START_DELAY later): its page task is taken over
+    by the server's computation; its kernel task starts in a new worker at once (the warm-up's rule
+    that a new process waits — it would import for seconds while the page compiles sooner itself —
+    is for page tasks) and the other page's task waits for the visit to end."""
+    tasks = (warmup.Task("other", "tuning", {}, ("o_",)), warmup.Task("pg", "path", {}, ("pg_",)),
+             warmup.Task("pg-kernels", "path", {}, (), KERNELS))
+    w = _coordinator(tasks, {"other": [[0.2, None]], "pg-kernels": [[1.0, None]], "pg": [[0.2, None]]}, workers=2)
+    with w.visit("path"):
+        with w.foreground("pg_x"):  # the page's computation: takes its queued task over
+            w.start()
+            _wait_state(w, "pg-kernels", "running")
+            time.sleep(0.3)
+            assert w.status()["state"]["other"] == "queued"
+            assert w.status()["state"]["pg"] == "skipped"  # taken over
+    try:
+        for t in tasks:
+            assert w.done[t.label].wait(20.0)
+        _wait_state(w, "pg", "done")  # run again after the others (the stamp)
+    finally:
+        w.stop()

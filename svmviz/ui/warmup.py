@@ -27,9 +27,10 @@ Kernel tasks (:attr:`Task.kernels`, :data:`PATH_KERNELS`): a page whose first ch
 long compilation (the ν-path's follower) gets a second task that compiles that compilation's callees
 into the on-disk cache with the argument types the page gives them, in the reverse of numba's typing
 order, so that the two cores share it: numba loads a callee from the cache when the caller's typing
-reaches it. While a visitor's page runs and a worker of another page is paused, a **spare** worker
-(a third process; the paused one uses no CPU) runs the visited page's kernel task; otherwise the
-workers run kernel tasks in queue order.
+reaches it. While a visitor's page runs, a worker that has not started its process yet may start
+the visited page's kernel task (nobody takes it over), and if a worker is paused for the visit (it
+uses no CPU) a **spare** worker, a third process, runs it; otherwise the workers run kernel tasks
+in queue order.
 
 When every task has run, a stamp in the cache folder (numba, Python, the CPU and the package's
 source) skips the warm-up at the next start. A task a visitor's computation took over runs again in
@@ -303,13 +304,11 @@ class _Warmup:
     def _startable(self, warm: bool = True) -> Task | None:
         """With the lock held: the next queued task a free worker may start — while a visitor's page
         runs only one of that page's (its computations to come), and only by a worker whose process
-        has started (``warm``: a new one spends seconds importing; the page compiles sooner itself),
-        else the first queued."""
+        has started (``warm``: a new one spends seconds importing; the page compiles sooner itself) —
+        except a kernel task, which nobody takes over — else the first queued."""
         keep = self._kept() if self.fg else None
-        if keep is not None and not warm:
-            return None
         for t in self.queue:
-            if self.state[t.label] == "queued" and (keep is None or t.label in keep):
+            if self.state[t.label] == "queued" and (keep is None or (t.label in keep and (warm or t.kernels))):
                 return t
         return None
 
@@ -320,9 +319,11 @@ class _Warmup:
 
     def _spare_task(self) -> Task | None:
         """With the lock held: the task the spare worker may start now — a kernel task of the page a
-        visitor waits for (:attr:`Task.kernels`), while a worker is paused for that visit (the core
-        it leaves idle: a visitor's page runs in the server and at most one worker of its own)."""
-        if not (self.fg and self.paused):
+        visitor waits for (:attr:`Task.kernels`), while fewer than :attr:`workers` workers run
+        unpaused (a worker paused for the visit, or not started yet: the core it leaves idle)."""
+        running = sum(1 for st in self.state.values() if st == "running")  # a worker's process may be starting
+        active = running - sum(1 for _, proc in self.current.values() if proc.pid in self.paused)
+        if not self.fg or active >= self.workers:
             return None
         keep = self._kept()
         for t in self.queue:
