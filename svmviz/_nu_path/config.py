@@ -120,7 +120,8 @@ ZERO_STEPS_SLACK = 10
 # (m = 120, 200, 500, 1000, 2000, 5000) 1.8, 2.3, 3.3, 4.2, 4.9, 6.3; ESL mixture (m = 100, 150) 3.0,
 # 4.0; noisy moons with duplicates (m = 146) 3.4. CAPACITY_PER_POINT = 8 covers them all up to the
 # largest m the path accepts (svmviz.path.MAX_N = 5000) in one allocation: the rows a path never
-# reaches are never written, and pages never written take no memory (np.empty maps them lazily) —
+# reaches are never written, and pages never written take no memory (an anonymous mapping in
+# small pages, follower._breakpoint_rows) —
 # only address space. With 4, banana m = 5000 grew twice (20008 → 30012 → 45018 rows, 0.8 + 1.2 GB
 # copied, each new page faulted in): 1.10 M minor page faults and 3.0–5.2 s of system time, against
 # 0.61 M and 1.2–1.3 s with 8 (same breakpoints and peak RSS; load 6). On this virtual machine a

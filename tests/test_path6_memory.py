@@ -1,0 +1,88 @@
+"""The ν-path's breakpoint array at large n (issue 17, n = 5000: memory and time).
+
+α's breakpoint rows live in an anonymous private mapping in small pages (``follower._breakpoint_rows``:
+numpy madvises large arrays into transparent huge pages, whose first-touch faults and compaction
+cost banana n = 5000 several seconds of system time) and the path returns its first rows as a view
+(no 1.25 GB copy). ``path.groups_from_alpha`` computes the groups with two comparisons on int8
+views instead of boolean-indexed writes: the same codes, checked against the plain formula.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from svmviz.data import banana
+from svmviz.path import GROUP_E, GROUP_L, GROUP_R, _ALPHA_TOL, groups_from_alpha, nu_path
+from svmviz._nu_path.follower import _breakpoint_rows
+
+
+def _vm_flags(address):
+    """The VmFlags of the mapping of this process that contains ``address`` (Linux smaps)."""
+    with open("/proc/self/smaps") as f:
+        inside = False
+        for line in f:
+            head = line.split()[0]
+            if "-" in head and ":" not in head:
+                lo, hi = (int(x, 16) for x in head.split("-"))
+                inside = lo <= address < hi
+            elif inside and line.startswith("VmFlags:"):
+                return line.split()[1:]
+    raise AssertionError(f"no mapping holds {address:#x}")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="reads Linux's /proc/self/smaps")
+def test_the_breakpoint_array_is_not_in_huge_pages_and_not_copied():
+    """banana n = 300 (a 5.8 MB breakpoint array): the returned α lies in a mapping advised against
+    huge pages ('nh'), not in numpy's madvised one ('hg'; fails before: np.empty and a copy)."""
+    ds = banana(n=300, seed=0)
+    p = nu_path(ds.X, ds.y, sigma=1.0)
+    assert p.status == 0 and p.alphas.shape == (p.n_breakpoints, 300)
+    assert p.alphas.flags.c_contiguous and p.alphas.dtype == np.float64
+    flags = _vm_flags(p.alphas.ctypes.data)
+    assert "nh" in flags and "hg" not in flags, flags
+    # the rows are the path's: α = 0 first, class sums λ/2 at every breakpoint, a pickle round trip
+    assert np.all(p.alphas[0] == 0.0)
+    y = p.y
+    assert np.allclose(p.alphas[:, y > 0].sum(1), p.lambdas / 2, atol=1e-9 * max(1, p.lambdas[-1]))
+    assert np.allclose(p.alphas[:, y < 0].sum(1), p.lambdas / 2, atol=1e-9 * max(1, p.lambdas[-1]))
+    q = pickle.loads(pickle.dumps(p.alphas))
+    assert np.array_equal(q, p.alphas)
+
+
+def test_breakpoint_rows_shape_and_writes():
+    a = _breakpoint_rows(7, 5)
+    assert a.shape == (7, 5) and a.dtype == np.float64 and a.flags.c_contiguous and a.flags.writeable
+    a[:] = np.arange(35.0).reshape(7, 5)
+    assert a[6, 4] == 34.0 and a[:3].sum() == np.arange(15.0).sum()
+
+
+def _plain_groups(alpha):  # the formula as it was written before (boolean-indexed writes)
+    a = np.asarray(alpha)
+    g = np.full(a.shape, GROUP_E, dtype=np.int8)
+    g[a <= _ALPHA_TOL] = GROUP_R
+    g[a >= 1.0 - _ALPHA_TOL] = GROUP_L
+    return g
+
+
+_EDGES = [0.0, -0.0, _ALPHA_TOL, np.nextafter(_ALPHA_TOL, 1.0), np.nextafter(_ALPHA_TOL, 0.0), 1.0 - _ALPHA_TOL,
+          np.nextafter(1.0 - _ALPHA_TOL, 0.0), np.nextafter(1.0 - _ALPHA_TOL, 2.0), 1.0, 0.5, -1.0, 2.0,
+          np.nan, np.inf, -np.inf]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_EDGES), st.floats(-0.5, 1.5, allow_nan=False)), min_size=0, max_size=40),
+       st.integers(1, 4))
+def test_groups_from_alpha_are_the_plain_formula(vals, rows):
+    a = np.array(vals, dtype=float)
+    for arr in (a, np.tile(a, (rows, 1)), np.tile(a, (rows, 1)).T):
+        g = groups_from_alpha(arr)
+        assert g.dtype == np.int8 and g.shape == arr.shape
+        assert np.array_equal(g, _plain_groups(arr))
+    for v in vals[:3]:
+        assert groups_from_alpha(v) == _plain_groups(v)
+    assert np.array_equal(groups_from_alpha(list(vals)), _plain_groups(a))
