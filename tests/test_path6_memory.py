@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from svmviz.data import banana
 from svmviz.path import GROUP_E, GROUP_L, GROUP_R, _ALPHA_TOL, groups_from_alpha, nu_path
+from svmviz._nu_path.config import BREAKPOINT_VIEW_MIN_BYTES
 from svmviz._nu_path.follower import _breakpoint_rows
 
 
@@ -37,11 +38,13 @@ def _vm_flags(address):
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="reads Linux's /proc/self/smaps")
 def test_the_breakpoint_array_is_not_in_huge_pages_and_not_copied():
-    """banana n = 300 (a 5.8 MB breakpoint array): the returned α lies in a mapping advised against
-    huge pages ('nh'), not in numpy's madvised one ('hg'; fails before: np.empty and a copy)."""
-    ds = banana(n=300, seed=0)
+    """banana n = 1000 (α's rows 34 MB, above BREAKPOINT_VIEW_MIN_BYTES): the returned α lies in a
+    mapping advised against huge pages ('nh'), not in numpy's madvised one ('hg'; fails before:
+    np.empty and a copy)."""
+    ds = banana(n=1000, seed=0)
     p = nu_path(ds.X, ds.y, sigma=1.0)
-    assert p.status == 0 and p.alphas.shape == (p.n_breakpoints, 300)
+    assert p.status == 0 and p.alphas.shape == (p.n_breakpoints, 1000)
+    assert p.alphas.nbytes >= BREAKPOINT_VIEW_MIN_BYTES
     assert p.alphas.flags.c_contiguous and p.alphas.dtype == np.float64
     flags = _vm_flags(p.alphas.ctypes.data)
     assert "nh" in flags and "hg" not in flags, flags
@@ -52,6 +55,15 @@ def test_the_breakpoint_array_is_not_in_huge_pages_and_not_copied():
     assert np.allclose(p.alphas[:, y < 0].sum(1), p.lambdas / 2, atol=1e-9 * max(1, p.lambdas[-1]))
     q = pickle.loads(pickle.dumps(p.alphas))
     assert np.array_equal(q, p.alphas)
+
+
+def test_a_small_path_is_copied_out_of_its_mapping():
+    """Below BREAKPOINT_VIEW_MIN_BYTES the rows are copied (each kept view would keep a mapping of its
+    own: a process may hold at most vm.max_map_count of them)."""
+    ds = banana(n=120, seed=0)
+    p = nu_path(ds.X, ds.y, sigma=1.0)
+    assert p.alphas.nbytes < BREAKPOINT_VIEW_MIN_BYTES
+    assert p.alphas.flags.owndata
 
 
 def test_breakpoint_rows_shape_and_writes():

@@ -75,6 +75,13 @@ TINY = 1e-300
 # Iterative refinement of each working-set solve against the true bordered matrix: each pass gains
 # the digits the inverse has (all of them for a fresh inverse); four passes recover a solve from an
 # inverse accurate to ~4 digits, and the best iterate is kept should a pass diverge.
+# Refining only where the direction's residual on W (free from G·d) is large was measured and left
+# out (issue 17): the derivative QP solved unrefined, continued with refined solves when its residual
+# exceeded 1e-12 of the scale, was 1.16× faster at m = 500 (1.05× at 1000; with 1e-14 the gate fired
+# almost always: 0.8×), but its unrefined solves take another route of pivots that ends elsewhere
+# within the pricing tolerance (tol·max G_ii): esl σ = 3 and 8 ended with 357 and 323 breakpoints
+# instead of 414 and 350, KKT gaps rose from 1e-17 to 1e-12 — where a rounding-level change that
+# keeps the route (MINV_REFRESH_EVERY 255) moves the breakpoints by at most 2e-9.
 REFINE_PASSES = 4
 # ... stopping when the relative residual reaches the rounding of its terms (~50 ε).
 REFINE_TARGET = 1e-14
@@ -127,6 +134,13 @@ ZERO_STEPS_SLACK = 10
 # 0.61 M and 1.2–1.3 s with 8 (same breakpoints and peak RSS; load 6). On this virtual machine a
 # page fault costs more the busier the host, which is what made the m = 5000 wall time swing.
 CAPACITY_MIN = 64
+# The path returns α's breakpoint rows as a view of that array when they take at least
+# BREAKPOINT_VIEW_MIN_BYTES (no copy: 1.19 GB at banana m = 5000), else as a copy. A view keeps its
+# array's whole mapping (follower._breakpoint_rows: one per path, CAPACITY_PER_POINT·m² doubles of
+# address space), and a process may hold at most vm.max_map_count (65530) mappings: a study that keeps
+# thousands of small paths must not keep one each. 16 MB: m ≳ 700 (banana m = 1000: 34 MB, a view;
+# m = 500: 6.6 MB, copied in ~1 ms), and at most ~1000 views fit in 16 GB of α.
+BREAKPOINT_VIEW_MIN_BYTES = 16 * 2**20
 CAPACITY_PER_POINT = 8
 CAPACITY_EXTRA = 8
 # Thresholds that differ from where the last segment ended by more than THRESHOLD_JUMP_RTOL are a

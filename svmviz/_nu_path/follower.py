@@ -38,7 +38,7 @@ import numpy as np
 from ._decorators import entry, helper, helper_inline
 
 from .asqp import asqp, nu_qp_from, path_work
-from .config import (CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
+from .config import (BREAKPOINT_VIEW_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
                      CORRECTION_SUM_RTOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
                      DIRECTION_SUM_RTOL, KKT_CORRECT_FACTOR, LAMBDA_SNAP_RTOL, LOST_CORRECTION,
                      LOST_DIRECTION_RESIDUAL, LOST_DIRECTION_SOLVE, LOST_NO_PIVOT, LOST_NO_PROGRESS,
@@ -595,7 +595,8 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
         ints[_I_OK] = _correction_ok(K, y, inv_m, alpha, s, t, floats[_F_LAM], floats[_F_GS], float(tol), qst)
         ints[_I_RESUME] = 1
     nb = int(ints[_I_NB])
-    # α's first nb rows without a copy (the copy was 1.25 GB at n = 5000): the view keeps the mapping,
-    # whose unwritten rows take no memory
-    return (lam_out[:nb].copy(), alpha_out[:nb], t_out[:nb].copy(), int(status), int(ints[_I_N_CORR]),
+    alphas = alpha_out[:nb]  # a view keeps the whole mapping (its unwritten rows take no memory)
+    if alphas.nbytes < BREAKPOINT_VIEW_MIN_BYTES:
+        alphas = alphas.copy()  # and the mapping goes
+    return (lam_out[:nb].copy(), alphas, t_out[:nb].copy(), int(status), int(ints[_I_N_CORR]),
             float(floats[_F_MAX_VIOL]), int(ints[_I_N_DEP]), int(reason))
