@@ -87,3 +87,24 @@ def test_a_stale_entry_is_reported_and_skipped_not_fatal():
            ("svmviz._nu_path.kkt", "kkt_tol", "f8, f8[::1]"))
     failed = warmup.compile_kernels(bad)
     assert len(failed) == 2 and "no_such_kernel" in failed[0] and "kkt_tol" in failed[1]
+
+
+def test_the_ivm_pages_calls_load_the_cached_ivm_kernels(tmp_path):
+    """IVM_KERNELS compiled first (an empty cache): the IVM page's λ path (B2*, the page's default
+    scoring) and KLR path compile neither, and call them with exactly the listed types."""
+    got = _run(r"""
+from svmviz import ivm, _klr
+stale = warmup.compile_kernels(warmup.IVM_KERNELS)
+del compiled[:]
+Xt, yt = X[:40], y[:40]
+ivm.ivm_lambda_path(X, y, Xt, yt, lams=ivm.paper_lambdas(3), method="onestep")
+ivm.klr_lambda_path(X, y, Xt, yt, lams=ivm.paper_lambdas(3))
+names = [f for (m, f), a, parents in compiled if m == "svmviz._klr"]
+sigs = {f: [str(s) for s in getattr(_klr, f).signatures] for _, f, _ in warmup.IVM_KERNELS}
+listed = {f: [str(warmup.kernel_types(sig))] for _, f, sig in warmup.IVM_KERNELS}
+print(json.dumps({"stale": stale, "compiled": names, "sigs": sigs, "listed": listed}))
+""", tmp_path)
+    assert got["stale"] == []
+    assert "_newton_fit" in got["compiled"]  # the page's own compilation…
+    assert not {f for f in got["listed"]} & set(got["compiled"])  # …loads the listed ones
+    assert got["sigs"] == got["listed"]  # called with the listed types only
