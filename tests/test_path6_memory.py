@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from svmviz.data import banana
 from svmviz.path import GROUP_E, GROUP_L, GROUP_R, _ALPHA_TOL, groups_from_alpha, nu_path
-from svmviz._nu_path.config import BREAKPOINT_VIEW_MIN_BYTES
+from svmviz._nu_path import follower
+from svmviz._nu_path.config import BREAKPOINT_MAP_MIN_BYTES
 from svmviz._nu_path.follower import _breakpoint_rows
 
 
@@ -37,33 +38,24 @@ def _vm_flags(address):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="reads Linux's /proc/self/smaps")
-def test_the_breakpoint_array_is_not_in_huge_pages_and_not_copied():
-    """banana n = 1000 (α's rows 34 MB, above BREAKPOINT_VIEW_MIN_BYTES): the returned α lies in a
-    mapping advised against huge pages ('nh'), not in numpy's madvised one ('hg'; fails before:
-    np.empty and a copy)."""
-    ds = banana(n=1000, seed=0)
+def test_the_breakpoint_array_is_not_in_huge_pages_and_not_copied(monkeypatch):
+    """The mapping's threshold lowered to 0 (by default it is m ≥ 1810: a path of a few seconds),
+    banana n = 300: the returned α is a view of a mapping advised against huge pages ('nh'), not a
+    copy (fails before: np.empty's rows, copied; no threshold)."""
+    monkeypatch.setattr(follower, "BREAKPOINT_MAP_MIN_BYTES", 0)
+    ds = banana(n=300, seed=0)
     p = nu_path(ds.X, ds.y, sigma=1.0)
-    assert p.status == 0 and p.alphas.shape == (p.n_breakpoints, 1000)
-    assert p.alphas.nbytes >= BREAKPOINT_VIEW_MIN_BYTES
-    assert p.alphas.flags.c_contiguous and p.alphas.dtype == np.float64
+    assert p.status == 0 and p.alphas.shape == (p.n_breakpoints, 300)
+    assert p.alphas.flags.c_contiguous and p.alphas.dtype == np.float64 and not p.alphas.flags.owndata
     flags = _vm_flags(p.alphas.ctypes.data)
     assert "nh" in flags and "hg" not in flags, flags
-    # the rows are the path's: α = 0 first, class sums λ/2 at every breakpoint, a pickle round trip
-    assert np.all(p.alphas[0] == 0.0)
-    y = p.y
-    assert np.allclose(p.alphas[:, y > 0].sum(1), p.lambdas / 2, atol=1e-9 * max(1, p.lambdas[-1]))
-    assert np.allclose(p.alphas[:, y < 0].sum(1), p.lambdas / 2, atol=1e-9 * max(1, p.lambdas[-1]))
+    # the rows are the path's: bitwise those of the default allocation, a pickle round trip
+    monkeypatch.setattr(follower, "BREAKPOINT_MAP_MIN_BYTES", BREAKPOINT_MAP_MIN_BYTES)
+    ref = nu_path(ds.X, ds.y, sigma=1.0)
+    assert np.array_equal(ref.alphas, p.alphas) and np.array_equal(ref.lambdas, p.lambdas)
+    assert ref.alphas.flags.owndata  # below the threshold: np.empty and a copy, as before
     q = pickle.loads(pickle.dumps(p.alphas))
     assert np.array_equal(q, p.alphas)
-
-
-def test_a_small_path_is_copied_out_of_its_mapping():
-    """Below BREAKPOINT_VIEW_MIN_BYTES the rows are copied (each kept view would keep a mapping of its
-    own: a process may hold at most vm.max_map_count of them)."""
-    ds = banana(n=120, seed=0)
-    p = nu_path(ds.X, ds.y, sigma=1.0)
-    assert p.alphas.nbytes < BREAKPOINT_VIEW_MIN_BYTES
-    assert p.alphas.flags.owndata
 
 
 def test_breakpoint_rows_shape_and_writes():

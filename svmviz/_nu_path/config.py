@@ -134,13 +134,14 @@ ZERO_STEPS_SLACK = 10
 # 0.61 M and 1.2–1.3 s with 8 (same breakpoints and peak RSS; load 6). On this virtual machine a
 # page fault costs more the busier the host, which is what made the m = 5000 wall time swing.
 CAPACITY_MIN = 64
-# The path returns α's breakpoint rows as a view of that array when they take at least
-# BREAKPOINT_VIEW_MIN_BYTES (no copy: 1.19 GB at banana m = 5000), else as a copy. A view keeps its
-# array's whole mapping (follower._breakpoint_rows: one per path, CAPACITY_PER_POINT·m² doubles of
-# address space), and a process may hold at most vm.max_map_count (65530) mappings: a study that keeps
-# thousands of small paths must not keep one each. 16 MB: m ≳ 700 (banana m = 1000: 34 MB, a view;
-# m = 500: 6.6 MB, copied in ~1 ms), and at most ~1000 views fit in 16 GB of α.
-BREAKPOINT_VIEW_MIN_BYTES = 16 * 2**20
+# From BREAKPOINT_MAP_MIN_BYTES of capacity (CAPACITY_PER_POINT·m² doubles: m ≥ 1810) α's rows
+# live in an anonymous mapping in 4 kB pages (follower._breakpoint_rows) and the path returns them
+# as a view of it (no copy: 1.19 GB at banana m = 5000). Smaller, np.empty and a copy as before:
+# numpy's huge pages fault in 2 MB at a time, cheaper there (banana m = 500 and 1000, fresh rows
+# per path: 1.0–1.1× the path's CPU time in small pages; m = 2000 about even, 0.96–1.06×), and a
+# kept view keeps a mapping of its
+# own (a process holds at most vm.max_map_count = 65530; a study keeps many small paths).
+BREAKPOINT_MAP_MIN_BYTES = 200 * 2**20
 CAPACITY_PER_POINT = 8
 CAPACITY_EXTRA = 8
 # Thresholds that differ from where the last segment ended by more than THRESHOLD_JUMP_RTOL are a

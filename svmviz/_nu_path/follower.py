@@ -38,7 +38,7 @@ import numpy as np
 from ._decorators import entry, helper, helper_inline
 
 from .asqp import asqp, nu_qp_from, path_work
-from .config import (BREAKPOINT_VIEW_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
+from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
                      CORRECTION_SUM_RTOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
                      DIRECTION_SUM_RTOL, KKT_CORRECT_FACTOR, LAMBDA_SNAP_RTOL, LOST_CORRECTION,
                      LOST_DIRECTION_RESIDUAL, LOST_DIRECTION_SOLVE, LOST_NO_PIVOT, LOST_NO_PROGRESS,
@@ -542,11 +542,12 @@ def _start(K):
     α, s, t, :func:`svmviz._nu_path.asqp.path_work`'s arrays, nofix, piv, t_end, and ``ints``,
     ``floats`` its scalars (the ``_I_*``, ``_F_*`` slots) — allocated here, in Python: as a kernel
     this was 2 s more of the first compilation (a CPython wrapper boxing 27 arrays). α's rows:
-    :func:`_breakpoint_rows`."""
+    :func:`_breakpoint_rows` from BREAKPOINT_MAP_MIN_BYTES on, else ``np.empty``."""
     n = K.shape[0]
     cap0 = max(CAPACITY_MIN, CAPACITY_PER_POINT * n + CAPACITY_EXTRA)
     lam_out = np.empty(cap0)
-    alpha_out = _breakpoint_rows(cap0, n)
+    big = cap0 * n * 8 >= BREAKPOINT_MAP_MIN_BYTES
+    alpha_out = _breakpoint_rows(cap0, n) if big else np.empty((cap0, n))
     t_out = np.empty((cap0, 2))
     lam_out[0] = 0.0
     alpha_out[0] = 0.0
@@ -579,6 +580,7 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
     on empty caches (banana n = 200, load 6–7); run time unchanged (0.98× at n = 500, same process).
     """
     state = _start(K)
+    rows0 = state[1]
     inv_m = 1.0 / K.shape[0]
     args = (K, y, np.int64(max_breakpoints), float(tol), np.int64(refresh), np.int64(max_qp_iter))
     while True:
@@ -595,8 +597,8 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
         ints[_I_OK] = _correction_ok(K, y, inv_m, alpha, s, t, floats[_F_LAM], floats[_F_GS], float(tol), qst)
         ints[_I_RESUME] = 1
     nb = int(ints[_I_NB])
-    alphas = alpha_out[:nb]  # a view keeps the whole mapping (its unwritten rows take no memory)
-    if alphas.nbytes < BREAKPOINT_VIEW_MIN_BYTES:
-        alphas = alphas.copy()  # and the mapping goes
+    alphas = alpha_out[:nb]  # a view of the mapping keeps it whole (its unwritten rows take no memory)
+    if alpha_out.ctypes.data != rows0.ctypes.data or rows0.nbytes < BREAKPOINT_MAP_MIN_BYTES:
+        alphas = alphas.copy()  # np.empty's rows, or rows the follower reallocated: as before
     return (lam_out[:nb].copy(), alphas, t_out[:nb].copy(), int(status), int(ints[_I_N_CORR]),
             float(floats[_F_MAX_VIOL]), int(ints[_I_N_DEP]), int(reason))
