@@ -709,11 +709,11 @@ def _invert(M):
 
 
 #: Exact refits by a primal active-set method (below): used when the full solution has at most this
-#: many support vectors. Each pivot solves the KKT system of the free set densely (O(|F|³/3) + O(n·|F|)),
+#: many free support vectors (0 < α < C; the bounded ones cost a pivot only when they move). Each pivot solves the KKT system of the free set densely (O(|F|³/3) + O(n·|F|)),
 #: which at |F| ≈ 40–70 is a few tens of µs against SMO's ~10⁵ iterations at small λ; above a few hundred
 #: free points the dense solves would cost more than SMO's O(n) iterations. The free set may grow to
-#: min(n, 2·ACTIVE_SET_MAX_SV) points (buffers of that size squared, 0.7 MB).
-ACTIVE_SET_MAX_SV = 150
+#: min(n, 2·ACTIVE_SET_MAX_FREE) points (buffers of that size squared, 0.7 MB).
+ACTIVE_SET_MAX_FREE = 150
 #: Pivots (a point joining or leaving the free set) allowed per refit before handing over to SMO.
 #: A refit after one point leaves moves a few tens of points between the groups; cycling (possible in
 #: degenerate problems) must not loop.
@@ -729,7 +729,7 @@ ACTIVE_SET_PIVOT_TOL = 1e-12
 ACTIVE_SET_OPTIMAL = 0      # every bounded multiplier within tol·ACTIVE_SET_RELEASE; SMO verifies
 ACTIVE_SET_SINGULAR = 1     # the free set's KKT system is singular to working precision
 ACTIVE_SET_MAX_PIVOTS_HIT = 2  # ACTIVE_SET_MAX_PIVOTS reached
-ACTIVE_SET_TOO_LARGE = 3    # the free set outgrew the buffers (see ACTIVE_SET_MAX_SV)
+ACTIVE_SET_TOO_LARGE = 3    # the free set outgrew the buffers (see ACTIVE_SET_MAX_FREE)
 ACTIVE_SET_NO_FREE = 4      # no free point to start from (the multiplier μ is not determined)
 
 
@@ -883,12 +883,13 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     copies. Each refit starts from the active-set prediction: if leaving i out does not move any
     other point between the groups free (0 < α < C), bounded and zero, the new free α and b solve
     the same KKT system without i, obtained from the full system's inverse by a rank-one update
-    (bounded i: right-hand side change; free i: remove its row and column). The prediction is
-    clipped into the box and y'α = 0 restored. With at most ``ACTIVE_SET_MAX_SV`` support vectors
-    :func:`_active_set` then pivots from there to the refit's optimum (every bounded multiplier
-    within ``ACTIVE_SET_RELEASE · tol``); whatever it reached (it hands over on a singular system
-    or too many pivots), SMO then verifies or repairs it, so the result meets SMO's stopping test
-    either way. Non-support vectors keep the full-data decision value. Returns (f_loo, status).
+    (bounded i: right-hand side change; free i: remove its row and column), clipped into the box
+    with y'α = 0 restored. With at most ``ACTIVE_SET_MAX_FREE`` free points in the full solution
+    :func:`_active_set` then pivots to the refit's optimum (every bounded multiplier within
+    ``ACTIVE_SET_RELEASE · tol``), again from :func:`_remove_point`'s start if it does not settle
+    from the prediction. Either way SMO then verifies (no iteration after the pivots) or repairs
+    what it is given, so the result meets SMO's stopping test. Non-support vectors keep the
+    full-data decision value. Returns (f_loo, status).
     """
     n = y.shape[0]
     alpha = alpha_full.copy()
@@ -914,6 +915,15 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
             F[k] = t
             pos[t] = k
             k += 1
+    # Few free points (small λ, the worst-conditioned refits): each refit is solved by the exact
+    # active-set method. SMO from the prediction alone took ~10⁵ iterations per refit there
+    # (additive SS-ANOVA kernel, n = 200, λ = 1e-6: a start violating the KKT conditions by ~10³,
+    # 35–45 of 66 α to move, zig-zagging along the flat directions of a gram of condition ~10⁸),
+    # ~20 pivots instead. The pivots start from the prediction (fewer pivots: 14 against 22 per
+    # refit there); when they do not settle from it — its clipping and y'α repair can leave hundreds
+    # of points strictly inside the box (n = 600, λ = 1e-6: 4.2 s for 252 refits) — they start
+    # again from _remove_point's start (0.17 s).
+    use_active_set = nf <= ACTIVE_SET_MAX_FREE
     have_inv = False
     Ainv = np.empty((1, 1))
     if nf > 0:
@@ -936,17 +946,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     # plain bool, not a literal, so that _solve's specialization is the grid's.
     refit_shrinking = n < 0
     dx = np.empty(nf + 1)
-    # Few support vectors (small λ, the worst-conditioned refits): each refit is solved by the exact
-    # active-set method first. SMO from the prediction alone took ~10⁵ iterations per refit there
-    # (additive SS-ANOVA kernel, n = 200, λ = 1e-6: a start violating the KKT conditions by ~10³,
-    # 35–45 of 66 α to move, zig-zagging along the flat directions of a gram of condition ~10⁸),
-    # ~20 pivots instead.
-    nsv = 0
-    for t in range(n):
-        if alpha_full[t] > 0.0:
-            nsv += 1
-    use_active_set = nsv <= ACTIVE_SET_MAX_SV
-    cap = min(n, 2 * ACTIVE_SET_MAX_SV) if use_active_set else 0
+    cap = min(n, 2 * ACTIVE_SET_MAX_FREE) if use_active_set else 0
     A_as = np.empty((cap + 1, cap + 1))
     x_as = np.empty(cap + 1)
     F_as = np.empty(cap + 1, dtype=np.int64)
@@ -999,7 +999,13 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
         if not predicted:
             _remove_point(K, y, s, Ci, a, Gi, i)
         if use_active_set:  # pivots to the refit's optimum; SMO below verifies (0 iterations) or finishes
-            _active_set(K, y, s, Ci, a, Gi, tol, A_as, x_as, F_as, w_as)
+            st_as, _ = _active_set(K, y, s, Ci, a, Gi, tol, A_as, x_as, F_as, w_as)
+            if st_as != ACTIVE_SET_OPTIMAL and predicted:  # e.g. the clipped prediction left too many free
+                for t in range(n):
+                    a[t] = alpha_full[t]
+                    Gi[t] = G[t]
+                _remove_point(K, y, s, Ci, a, Gi, i)
+                _active_set(K, y, s, Ci, a, Gi, tol, A_as, x_as, F_as, w_as)
         it, st = _solve(K, y, s, p, Ci, a, Gi, tol, max_iter, refit_shrinking)
         if st != STATUS_CONVERGED:
             status = st

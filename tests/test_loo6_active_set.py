@@ -77,7 +77,8 @@ def _direct_refit(K, y, lam, L, i):
 def test_refits_equal_direct_solves(additive_small_lambda, lam, L):
     K, y = additive_small_lambda
     alpha = fit_lambda_sequence(K, y, [lam], L=L, tol=1e-10).alphas[0]
-    assert np.count_nonzero(alpha) <= _smo.ACTIVE_SET_MAX_SV  # the active-set branch is the one tested
+    free = (alpha > 0) & (alpha < np.where(y > 0, L[1], L[0]))
+    assert np.count_nonzero(free) <= _smo.ACTIVE_SET_MAX_FREE  # the active-set branch is the one tested
     f_loo, status = criteria.leave_one_out_decisions(K, y, lam, alpha, L=L, tol=1e-9)
     assert status == 0
     sv = np.flatnonzero(alpha > 0)
@@ -93,7 +94,7 @@ def test_active_set_reaches_the_optimum_in_few_pivots(additive_small_lambda):
     p, C = -np.ones(n), np.ones(n)
     alpha = fit_lambda_sequence(K, y, [lam], tol=1e-10).alphas[0]
     G0 = s * y * (K @ (y * alpha)) + p
-    cap = min(n, 2 * _smo.ACTIVE_SET_MAX_SV)
+    cap = min(n, 2 * _smo.ACTIVE_SET_MAX_FREE)
     pivots = []
     for i in np.flatnonzero(alpha > 0):
         a, G, Ci = alpha.copy(), G0.copy(), C.copy()
