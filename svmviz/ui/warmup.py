@@ -109,9 +109,12 @@ types the path page's call gives them, in the REVERSE of the order in which numb
 it compiles the follower. The task ``path-kernels`` compiles them into the on-disk cache beside the
 follower's own compilation (another worker, or the spare while a visitor waits, :class:`_Warmup`):
 numba then loads each from the cache when the follower's typing reaches it instead of compiling it.
-Fresh caches, banana-like n = 200, load 1-2: the follower's first compilation 14.0 s of CPU on an
-empty cache, 4.65 s once these are cached (they take 9.2 s by themselves), so in parallel on two
-cores the page's first chart waits ~9 s less. ``tests/test_warmup6_kernels.py`` runs the follower on
+Fresh caches, n = 200, load 1-2: the follower's first compilation takes 14.0 s of CPU on an empty
+cache, 4.65 s once these are all cached (they take 9.2 s by themselves). Run at the same time, the
+two processes meet in the middle (each compiles what it reaches first): the follower's CPU
+13.4-14.1 -> 12.1-12.3 s when both start together (load 7-8), 11.4 s (42 compilations instead of
+63) when this task has a 3 s head start (load 5) — the warm-up's case: the page's computation
+starts seconds after the task. ``tests/test_warmup6_kernels.py`` runs the follower on
 an empty cache and checks this list against what numba compiled (names, types, order): it cannot go
 stale silently. Types: ``f8`` float64, ``i8`` int64, ``b1`` bool, ``[::1]`` C-contiguous arrays."""
 
