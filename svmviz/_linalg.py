@@ -119,31 +119,37 @@ def _chol_solve(L, B):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _lu_solve(A, b):
-    """Solve the square system A x = b by Gaussian elimination with partial pivoting (A is overwritten
-    by its factors; b is not). Returns ``(x, status)``: status 3 when a pivot is 0 or not finite.
+def gauss_solve(A, x, m, rel_tol):
+    """Solve ``A[:m, :m] z = x[:m]`` in place by Gaussian elimination with partial pivoting: A's block
+    is overwritten by its factors, z returned in x. False when a pivot is not finite or not above
+    ``rel_tol`` times the block's largest |entry| (``rel_tol = 0``: exactly zero).
 
-    Written out rather than ``np.linalg.solve``: numba's binding to LAPACK's gesv formats its error
-    messages and checks shapes at compile time — 3–4 s of CPU on a fresh install, paid by the first
-    full kernel logistic regression (issue 13) — and the rows here are contiguous, so the elimination
-    vectorises. The pivot is the first largest |A[i, k]|, as LAPACK's.
+    The one dense elimination of the package: kernel logistic regression's Newton systems
+    (:func:`_lu_solve`) and the exact-LOO active-set pivots (``svmviz._smo._active_set``, whose KKT
+    systems live in the leading block of a preallocated buffer and are singular to working
+    precision below a relative pivot). Written out rather than ``np.linalg.solve``: numba's binding
+    to LAPACK's gesv formats its error messages and checks shapes at compile time — 3–4 s of CPU on a
+    fresh install, paid by the first full kernel logistic regression (issue 13) — and the rows here
+    are contiguous, so the elimination vectorises. The pivot is the first largest |A[i, k]|, as
+    LAPACK's.
     """
-    n = A.shape[0]
-    x = np.empty(n)
-    for i in range(n):
-        x[i] = b[i]
-    for k in range(n):
+    scale = 0.0
+    if rel_tol > 0.0:
+        for i in range(m):
+            for j in range(m):
+                scale = max(scale, abs(A[i, j]))
+    for k in range(m):
         piv = k
         big = abs(A[k, k])
-        for i in range(k + 1, n):
+        for i in range(k + 1, m):
             v = abs(A[i, k])
             if v > big:
                 big = v
                 piv = i
-        if not (big > 0.0) or not np.isfinite(big):
-            return x, _FAILED
+        if not (big > rel_tol * scale) or not np.isfinite(big):
+            return False
         if piv != k:
-            for j in range(k, n):
+            for j in range(k, m):
                 t = A[k, j]
                 A[k, j] = A[piv, j]
                 A[piv, j] = t
@@ -151,17 +157,30 @@ def _lu_solve(A, b):
             x[k] = x[piv]
             x[piv] = t
         d = A[k, k]
-        for i in range(k + 1, n):
+        for i in range(k + 1, m):
             f = A[i, k] / d
             if f != 0.0:
-                for j in range(k + 1, n):
+                for j in range(k + 1, m):
                     A[i, j] -= f * A[k, j]
                 x[i] -= f * x[k]
-    for i in range(n - 1, -1, -1):
+    for i in range(m - 1, -1, -1):
         t = x[i]
-        for j in range(i + 1, n):
+        for j in range(i + 1, m):
             t -= A[i, j] * x[j]
         x[i] = t / A[i, i]
+    return True
+
+
+@njit(cache=True, no_cfunc_wrapper=True)
+def _lu_solve(A, b):
+    """Solve the square system A x = b (:func:`gauss_solve`; A is overwritten by its factors, b is
+    not). Returns ``(x, status)``: status 3 when a pivot is 0 or not finite."""
+    n = A.shape[0]
+    x = np.empty(n)
+    for i in range(n):
+        x[i] = b[i]
+    if not gauss_solve(A, x, n, 0.0):
+        return x, _FAILED
     return x, 0
 
 

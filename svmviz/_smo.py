@@ -33,6 +33,7 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from svmviz._jit import njit
+from svmviz._linalg import gauss_solve
 
 TAU = 1e-12
 #: α within this many ulps (relative to its bound C_i) of 0 or C_i is set exactly to the bound. The
@@ -740,47 +741,6 @@ ACTIVE_SET_NO_FREE = 4      # no free point to start from (the multiplier μ is 
 
 
 @njit(cache=True, nogil=True)
-def _kkt_solve(A, x, m):
-    """Solve A[:m, :m] z = x[:m] in place (Gaussian elimination, partial pivoting; A is overwritten,
-    z returned in x). False when a pivot is below ACTIVE_SET_PIVOT_TOL times the largest entry."""
-    scale = 0.0
-    for r in range(m):
-        for c in range(m):
-            scale = max(scale, abs(A[r, c]))
-    for c in range(m):
-        piv = c
-        best = abs(A[c, c])
-        for r in range(c + 1, m):
-            if abs(A[r, c]) > best:
-                best = abs(A[r, c])
-                piv = r
-        if best <= ACTIVE_SET_PIVOT_TOL * scale:
-            return False
-        if piv != c:
-            for j in range(c, m):
-                t = A[c, j]
-                A[c, j] = A[piv, j]
-                A[piv, j] = t
-            t = x[c]
-            x[c] = x[piv]
-            x[piv] = t
-        d = 1.0 / A[c, c]
-        for r in range(c + 1, m):
-            f = A[r, c] * d
-            if f == 0.0:
-                continue
-            for j in range(c + 1, m):
-                A[r, j] -= f * A[c, j]
-            x[r] -= f * x[c]
-    for c in range(m - 1, -1, -1):
-        acc = x[c]
-        for j in range(c + 1, m):
-            acc -= A[c, j] * x[j]
-        x[c] = acc / A[c, c]
-    return True
-
-
-@njit(cache=True, nogil=True)
 def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
     """Primal active-set method for the dual (module docstring) from the feasible (a, G), in place.
 
@@ -817,7 +777,7 @@ def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
             x[r] = -G[fr]
         A[nf, nf] = 0.0
         x[nf] = 0.0
-        if not _kkt_solve(A, x, m):
+        if not gauss_solve(A, x, m, ACTIVE_SET_PIVOT_TOL):
             return ACTIVE_SET_SINGULAR, piv
         mu = x[nf]
         tau = 1.0
