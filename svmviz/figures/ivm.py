@@ -347,6 +347,9 @@ def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
                                            "k = %{x}, H = %{y:.4f}<extra></extra>"))
     apply_theme(fig, title=title or "Regularized NLL Hₖ along the greedy steps", xtitle="step k",
                 ytitle="Hₖ (regularized negative log-likelihood)")
+    # k counts steps: ticks on whole steps only (Plotly's automatic ticks put 0.5, 1.5, … on a short axis),
+    # at most about ten of them
+    fig.update_xaxes(tick0=0, dtick=max(1, int(np.ceil((int(np.max(s.k)) + 1) / 10))))
     return fig
 
 
