@@ -120,13 +120,11 @@ def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price):
 QP_WORK_ROWS = 8  # rows of asqp's work space
 
 
-@helper
 def qp_work(n):
     """Work space of :func:`asqp` for problems of ``n`` points: (work (QP_WORK_ROWS, n + 2), skip (n,))."""
     return np.empty((QP_WORK_ROWS, n + 2)), np.zeros(n, np.bool_)
 
 
-@entry  # also called from Python: the path follower's state (follower._start)
 def path_work(n):
     """The work arrays of one piecewise-linear path over ``n`` points (the path follower, a
     leave-one-out homotopy), allocated once before its loop:
@@ -137,6 +135,11 @@ def path_work(n):
     NO_POINT the working set, ``d``, ``gd`` (n,) a direction and G·d, ``lo``, ``hi``, ``g`` (n,) the
     derivative QP's bounds and g, ``tied``, ``want`` (n,) flags, ``members`` (n,) an index list,
     ``box_lo``, ``box_hi`` (n,) the box [0, 1], and :func:`qp_work`'s ``work``, ``skip``.
+
+    Plain numpy, called from Python (the follower's :func:`svmviz._nu_path.follower._start`, each
+    leave-one-out chunk's caller), not a kernel: compiled, its 16 allocations (numba's overloads
+    of np.empty / np.zeros / np.full / np.ones) and a CPython wrapper boxing a 16-tuple cost about
+    1 s of CPU on the path page's first chart on a fresh install (issue 13).
     """
     work, skip = qp_work(n)
     return (np.empty((n + 2, n + 2)), np.empty((n + 2, n + 2)), np.empty(n, np.int64), np.full(n, NO_POINT, np.int64),

@@ -324,10 +324,11 @@ def _kkt_accepts(y, x, sx, i, tt, tolg):
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
-               idx, lo_k, hi_k, yf, yg, status, steps, homotopy):
-    """Refit the points ``idx[lo_k:hi_k]`` (each needs α_i > 0), with work arrays of its own."""
+               idx, lo_k, hi_k, yf, yg, status, steps, homotopy, ws):
+    """Refit the points ``idx[lo_k:hi_k]`` (each needs α_i > 0), with work arrays of its own: ``ws``,
+    :func:`svmviz._nu_path.asqp.path_work`'s tuple (allocated by the caller, in Python)."""
     n = K.shape[0]
-    Minv, Mb, widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip = path_work(n)
+    Minv, Mb, widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip = ws
     x = np.empty(n)
     sx = np.empty(n)
     fixed = np.zeros(n, np.bool_)
@@ -406,7 +407,6 @@ def _loo_setup(K, y, alpha, lam):
     return gs, s, yf, yg, Minv0, Mb0, widx0, ok0, nw0, refit, members[:nref].copy()
 
 
-@entry
 def loo_kernel(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
     """Leave-one-out decision values at one point of the path.
 
@@ -427,7 +427,7 @@ def loo_kernel(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
     status = np.zeros(n, np.int64)
     steps = np.zeros(n, np.int64)
     _loo_chunk(K, y, 1.0 / n, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
-               idx, np.int64(0), idx.shape[0], yf, yg, status, steps, homotopy)
+               idx, np.int64(0), np.int64(idx.shape[0]), yf, yg, status, steps, bool(homotopy), path_work(np.int64(n)))
     return yg, yf, refit, status, steps
 
 
@@ -471,7 +471,7 @@ def loo_kernel_parallel(K, y, alpha, lam, tol, max_qp_iter, n_chunks):
 
     def run(c):
         _loo_chunk(K, y, 1.0 / n, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
-                   perm, bounds[c], bounds[c + 1], yf, yg, status, steps, True)
+                   perm, bounds[c], bounds[c + 1], yf, yg, status, steps, True, path_work(np.int64(n)))
 
     nc = bounds.shape[0] - 1
     with task_pool(max(1, min(nc, numba.get_num_threads()))) as pool:
