@@ -342,111 +342,139 @@ def _unshrink(K, y, s, p, alpha, G, active, n_active):
     return n
 
 
-@njit(cache=True, nogil=True)
-def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
-    """Run SMO in place on (alpha, G); G must equal Qα + p on entry. Returns (n_iter, status)."""
-    n = y.shape[0]
-    Kd = np.empty(n)
-    for t in range(n):
-        Kd[t] = K[t, t]
-    keys = np.empty(n, dtype=np.int64)
-    ou = np.empty(n)  # I_up and I_low as 0 / −∞ (_select_all), kept up to date for the α that move
-    ol = np.empty(n)
-    for t in range(n):
-        _set_sets(t, y, C, alpha, ou, ol)
-    active = _indices(n)
-    n_active = n
-    unshrunk = n < 0  # False, typed as a plain bool (a literal False compiles _shrink twice)
-    counter = min(n, 1000) + 1
-    it = 0
-    status = STATUS_MAX_ITER
-    while it < max_iter:
-        if shrinking:
-            counter -= 1
-            if counter == 0:
-                counter = min(n, 1000)
-                n_active, unshrunk = _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol)
-        if n_active == n:
-            i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, G, keys, tol, ou, ol)
-        else:
-            i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
-        if j < 0 or Gmax + Gmax2 < tol:
-            if n_active < n:
-                n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
-                counter = 1
+def _smo_loop(shrinking):
+    """The SMO solver compiled with libsvm's shrinking (``True``) or without it (``False``).
+
+    ``solve(K, y, s, p, C, alpha, G, tol, max_iter)`` runs SMO in place on (alpha, G); G must equal
+    Qα + p on entry. Returns (n_iter, status). ``shrinking`` is a constant of the compilation (a
+    closure variable, whose branches numba prunes before typing): the variant without shrinking —
+    the grid engine's (:data:`svmviz.svm.GRID_SHRINKING`) and the exact-LOO refits' — compiles
+    neither :func:`_shrink`, :func:`_select` nor :func:`_unshrink`, which the first compilation of
+    the Tuning and Kernels pages' λ sequences paid for without running them (issue 13). One source
+    for both variants; each has a name of its own (numba's cache keys a kernel on its name).
+    """
+    def solve(K, y, s, p, C, alpha, G, tol, max_iter):
+        n = y.shape[0]
+        Kd = np.empty(n)
+        for t in range(n):
+            Kd[t] = K[t, t]
+        keys = np.empty(n, dtype=np.int64)
+        ou = np.empty(n)  # I_up and I_low as 0 / −∞ (_select_all), kept up to date for the α that move
+        ol = np.empty(n)
+        for t in range(n):
+            _set_sets(t, y, C, alpha, ou, ol)
+        active = _indices(n)
+        n_active = n
+        unshrunk = n < 0  # False, typed as a plain bool (a literal False compiles _shrink twice)
+        counter = min(n, 1000) + 1
+        it = 0
+        status = STATUS_MAX_ITER
+        while it < max_iter:
+            if shrinking:  # a constant: the variant without shrinking has only the else branches
+                counter -= 1
+                if counter == 0:
+                    counter = min(n, 1000)
+                    n_active, unshrunk = _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol)
+                if n_active == n:
+                    i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, G, keys, tol, ou, ol)
+                else:
+                    i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
+            else:
                 i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, G, keys, tol, ou, ol)
-                if j < 0 or Gmax + Gmax2 < tol:
+            if j < 0 or Gmax + Gmax2 < tol:
+                if shrinking:
+                    if n_active < n:
+                        n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
+                        counter = 1
+                        i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, G, keys, tol, ou, ol)
+                        if j < 0 or Gmax + Gmax2 < tol:
+                            status = STATUS_CONVERGED
+                            break
+                    else:
+                        status = STATUS_CONVERGED
+                        break
+                else:
                     status = STATUS_CONVERGED
                     break
+            it += 1
+            ai_old = alpha[i]
+            aj_old = alpha[j]
+            Ci = C[i]
+            Cj = C[j]
+            quad = s * (K[i, i] + K[j, j] - 2.0 * K[i, j])
+            if quad <= 0.0:
+                quad = TAU
+            if y[i] != y[j]:
+                delta = (-G[i] - G[j]) / quad
+                diff = alpha[i] - alpha[j]
+                alpha[i] += delta
+                alpha[j] += delta
+                if diff > 0.0:
+                    if alpha[j] < 0.0:
+                        alpha[j] = 0.0
+                        alpha[i] = diff
+                else:
+                    if alpha[i] < 0.0:
+                        alpha[i] = 0.0
+                        alpha[j] = -diff
+                if diff > Ci - Cj:
+                    if alpha[i] > Ci:
+                        alpha[i] = Ci
+                        alpha[j] = Ci - diff
+                else:
+                    if alpha[j] > Cj:
+                        alpha[j] = Cj
+                        alpha[i] = Cj + diff
             else:
-                status = STATUS_CONVERGED
-                break
-        it += 1
-        ai_old = alpha[i]
-        aj_old = alpha[j]
-        Ci = C[i]
-        Cj = C[j]
-        quad = s * (K[i, i] + K[j, j] - 2.0 * K[i, j])
-        if quad <= 0.0:
-            quad = TAU
-        if y[i] != y[j]:
-            delta = (-G[i] - G[j]) / quad
-            diff = alpha[i] - alpha[j]
-            alpha[i] += delta
-            alpha[j] += delta
-            if diff > 0.0:
-                if alpha[j] < 0.0:
-                    alpha[j] = 0.0
-                    alpha[i] = diff
+                delta = (G[i] - G[j]) / quad
+                total = alpha[i] + alpha[j]
+                alpha[i] -= delta
+                alpha[j] += delta
+                if total > Ci:
+                    if alpha[i] > Ci:
+                        alpha[i] = Ci
+                        alpha[j] = total - Ci
+                else:
+                    if alpha[j] < 0.0:
+                        alpha[j] = 0.0
+                        alpha[i] = total
+                if total > Cj:
+                    if alpha[j] > Cj:
+                        alpha[j] = Cj
+                        alpha[i] = total - Cj
+                else:
+                    if alpha[i] < 0.0:
+                        alpha[i] = 0.0
+                        alpha[j] = total
+            alpha[i] = _snap(alpha[i], Ci)
+            alpha[j] = _snap(alpha[j], Cj)
+            _set_sets(i, y, C, alpha, ou, ol)
+            _set_sets(j, y, C, alpha, ou, ol)
+            dai = (alpha[i] - ai_old) * y[i] * s
+            daj = (alpha[j] - aj_old) * y[j] * s
+            if n_active == n:  # contiguous rows i, j: vector code
+                for t in range(n):
+                    G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
             else:
-                if alpha[i] < 0.0:
-                    alpha[i] = 0.0
-                    alpha[j] = -diff
-            if diff > Ci - Cj:
-                if alpha[i] > Ci:
-                    alpha[i] = Ci
-                    alpha[j] = Ci - diff
-            else:
-                if alpha[j] > Cj:
-                    alpha[j] = Cj
-                    alpha[i] = Cj + diff
-        else:
-            delta = (G[i] - G[j]) / quad
-            total = alpha[i] + alpha[j]
-            alpha[i] -= delta
-            alpha[j] += delta
-            if total > Ci:
-                if alpha[i] > Ci:
-                    alpha[i] = Ci
-                    alpha[j] = total - Ci
-            else:
-                if alpha[j] < 0.0:
-                    alpha[j] = 0.0
-                    alpha[i] = total
-            if total > Cj:
-                if alpha[j] > Cj:
-                    alpha[j] = Cj
-                    alpha[i] = total - Cj
-            else:
-                if alpha[i] < 0.0:
-                    alpha[i] = 0.0
-                    alpha[j] = total
-        alpha[i] = _snap(alpha[i], Ci)
-        alpha[j] = _snap(alpha[j], Cj)
-        _set_sets(i, y, C, alpha, ou, ol)
-        _set_sets(j, y, C, alpha, ou, ol)
-        dai = (alpha[i] - ai_old) * y[i] * s
-        daj = (alpha[j] - aj_old) * y[j] * s
-        if n_active == n:  # contiguous rows i, j: vector code
-            for t in range(n):
-                G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
-        else:
-            for k in range(n_active):
-                t = active[k]
-                G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
-    if n_active < n:
-        _unshrink(K, y, s, p, alpha, G, active, n_active)
-    return it, status
+                for k in range(n_active):
+                    t = active[k]
+                    G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
+        if shrinking:
+            if n_active < n:
+                _unshrink(K, y, s, p, alpha, G, active, n_active)
+        return it, status
+
+    solve.__name__ = solve.__qualname__ = "_solve_shrinking" if shrinking else "_solve_whole"
+    return njit(cache=True, nogil=True)(solve)
+
+
+_solve_whole = _smo_loop(False)
+_solve_shrinking = _smo_loop(True)
+
+
+def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
+    """From Python: :func:`_smo_loop`'s variant for ``shrinking`` (kernels call one by name)."""
+    return (_solve_shrinking if shrinking else _solve_whole)(K, y, s, p, C, alpha, G, tol, max_iter)
 
 
 @njit(cache=True, nogil=True)
@@ -481,18 +509,17 @@ def _intercept(y, C, alpha, G):
     return -rho
 
 
-@njit(cache=True, nogil=True)
 def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
     """Solve one dual from the feasible start ``alpha0``.
 
     Returns (alpha, b, G, n_iter, status); the training decision values are
-    ``f_i = y_i (G_i − p_i) + b``.
+    ``f_i = y_i (G_i − p_i) + b``. Python over three kernels (the gradient, the SMO variant for
+    ``shrinking``, the intercept): no kernel of its own to compile around the solver's.
     """
-    alpha = alpha0.copy()
+    alpha = np.array(alpha0, dtype=np.float64)  # a C-contiguous copy
     n = y.shape[0]
     G = np.empty(n)
-    idx = _indices(n)
-    _full_gradient(K, y, s, p, alpha, G, idx, n)
+    _full_gradient(K, y, s, p, alpha, G, np.arange(n, dtype=np.int64), n)
     n_iter, status = _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking)
     b = _intercept(y, C, alpha, G)
     return alpha, b, G, n_iter, status
@@ -513,44 +540,62 @@ def _descending_order(values):
     return order
 
 
-@njit(cache=True, nogil=True)
+def _sequence_kernel(shrinking):
+    """:func:`lambda_sequence`'s kernel for one SMO variant (:func:`_smo_loop`; ``shrinking`` a
+    constant of the compilation)."""
+    def sequence(K, y, lambdas, C, p, alpha0, tol, max_iter):
+        n = y.shape[0]
+        m = lambdas.shape[0]
+        order = _descending_order(lambdas)
+        alphas = np.empty((m, n))
+        bs = np.empty(m)
+        fs = np.empty((m, n))
+        iters = np.empty(m, dtype=np.int64)
+        stats = np.empty(m, dtype=np.int64)
+        alpha = alpha0.copy()
+        G = np.empty(n)
+        idx = _indices(n)
+        s_prev = 0.0
+        for q in range(m):
+            k = order[q]
+            s = 1.0 / (2.0 * n * lambdas[k])
+            if q == 0:
+                _full_gradient(K, y, s, p, alpha, G, idx, n)
+            else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
+                r = s / s_prev
+                for i in range(n):
+                    G[i] = r * (G[i] - p[i]) + p[i]
+            s_prev = s
+            if shrinking:  # a constant of the compilation
+                it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, max_iter)
+            else:
+                it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter)
+            b = _intercept(y, C, alpha, G)
+            bs[k] = b
+            for i in range(n):  # element loops: a slice assignment compiles numba's shape-error formatting (≈ 3 s)
+                alphas[k, i] = alpha[i]
+                fs[k, i] = y[i] * (G[i] - p[i]) + b
+            iters[k] = it
+            stats[k] = st
+        return alphas, bs, fs, iters, stats
+
+    sequence.__name__ = sequence.__qualname__ = ("_lambda_sequence_shrinking" if shrinking
+                                                 else "_lambda_sequence_whole")
+    return njit(cache=True, nogil=True)(sequence)
+
+
+_lambda_sequence_whole = _sequence_kernel(False)
+_lambda_sequence_shrinking = _sequence_kernel(True)
+
+
 def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     """Wahba's SVM for every λ in ``lambdas`` (any order; solved from the largest down, warm-started).
 
     Returns alphas (n_lam, n), b (n_lam,), f (n_lam, n) training decision values, n_iter (n_lam,),
     status (n_lam,).
     """
-    n = y.shape[0]
-    m = lambdas.shape[0]
-    order = _descending_order(lambdas)
-    alphas = np.empty((m, n))
-    bs = np.empty(m)
-    fs = np.empty((m, n))
-    iters = np.empty(m, dtype=np.int64)
-    stats = np.empty(m, dtype=np.int64)
-    alpha = alpha0.copy()
-    G = np.empty(n)
-    idx = _indices(n)
-    s_prev = 0.0
-    for q in range(m):
-        k = order[q]
-        s = 1.0 / (2.0 * n * lambdas[k])
-        if q == 0:
-            _full_gradient(K, y, s, p, alpha, G, idx, n)
-        else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
-            r = s / s_prev
-            for i in range(n):
-                G[i] = r * (G[i] - p[i]) + p[i]
-        s_prev = s
-        it, st = _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking)
-        b = _intercept(y, C, alpha, G)
-        bs[k] = b
-        for i in range(n):  # element loops: a slice assignment compiles numba's shape-error formatting (≈ 3 s)
-            alphas[k, i] = alpha[i]
-            fs[k, i] = y[i] * (G[i] - p[i]) + b
-        iters[k] = it
-        stats[k] = st
-    return alphas, bs, fs, iters, stats
+    kernel = _lambda_sequence_shrinking if shrinking else _lambda_sequence_whole
+    return kernel(K, y, lambdas, C, p, alpha0, tol, max_iter)
 
 
 @njit(cache=True, nogil=True)
@@ -908,9 +953,8 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     # (_select_all), which costs less than the points shrinking leaves out (issue 17, after the
     # selection's key maxima: CPU time of rbf_sigma_loo 1.26× at n = 200, 1.09× at 500, 1.12× at
     # 1000 without shrinking, LOO values within 2.4e-3 of the shrinking refits at tol 1e-3, no sign
-    # changed; with the older selection shrinking had been faster, 0.84× without). False typed as a
-    # plain bool, not a literal, so that _solve's specialization is the grid's.
-    refit_shrinking = n < 0
+    # changed; with the older selection shrinking had been faster, 0.84× without): the grid's SMO
+    # variant, _solve_whole.
     dx = np.empty(nf + 1)
     cap = min(n, 2 * ACTIVE_SET_MAX_FREE) if use_active_set else 0
     A_as = np.empty((cap + 1, cap + 1))
@@ -971,7 +1015,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
             for t in range(n):
                 a_start[t] = a[t]
                 G_start[t] = Gi[t]
-            it, st = _solve(K, y, s, p, Ci, a, Gi, tol, min(max_iter, ACTIVE_SET_AFTER_ITER), refit_shrinking)
+            it, st = _solve_whole(K, y, s, p, Ci, a, Gi, tol, min(max_iter, ACTIVE_SET_AFTER_ITER))
             if st != STATUS_CONVERGED:  # pivots to the optimum; SMO below verifies (0 iterations) or finishes
                 for t in range(n):
                     a[t] = a_start[t]
@@ -984,7 +1028,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
                     _remove_point(K, y, s, Ci, a, Gi, i)
                     _active_set(K, y, s, Ci, a, Gi, tol, A_as, x_as, F_as, w_as)
         if st != STATUS_CONVERGED or not use_active_set:
-            it, st = _solve(K, y, s, p, Ci, a, Gi, tol, max_iter, refit_shrinking)
+            it, st = _solve_whole(K, y, s, p, Ci, a, Gi, tol, max_iter)
         if st != STATUS_CONVERGED:
             status = st
         bi = _intercept(y, Ci, a, Gi)
@@ -993,15 +1037,14 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     return f_loo, status
 
 
-@njit(cache=True, nogil=True)
 def rbf_sigma_sequence(D, sigma, y, lambdas, C, p, tol, max_iter, shrinking):
-    """Gaussian kernel of width σ from squared distances D, then :func:`lambda_sequence` from α = 0."""
-    n = y.shape[0]
+    """Gaussian kernel of width σ from squared distances D, then :func:`lambda_sequence` from α = 0.
+
+    Python over the two kernels (both release the GIL: the grid's threads run them in parallel), not
+    a kernel around them: numba links every kernel a kernel calls into it and optimises and emits
+    the whole again, ~0.5–0.9 s CPU of the Tuning page's first compilation for this one level."""
     K = _gaussian_kernel(D, sigma)
-    alpha0 = np.empty(n)
-    for t in range(n):  # not np.zeros: its implementation adds ≈ 0.3 s to the first compilation
-        alpha0[t] = 0.0
-    return lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking)
+    return lambda_sequence(K, y, lambdas, C, p, np.zeros(y.shape[0]), tol, max_iter, shrinking)
 
 
 @njit(cache=True, nogil=True)

@@ -110,7 +110,7 @@ def test_workers_load_numba_kernels_from_the_shared_cache(tiny, tmp_path):
         def stats():
             import svmviz._smo as smo
 
-            st = smo.rbf_sigma_sequence.stats
+            st = smo._lambda_sequence_whole.stats  # the grid's λ-sequence kernel
             return os.environ.get("NUMBA_CACHE_DIR"), sum(st.cache_hits.values()), sum(st.cache_misses.values())
 
         out = client.run(stats)
