@@ -31,7 +31,7 @@ KERNELS = ("rbf", "linear", "poly")
 COMPONENT_GRAM_BUDGET = 512 * 2**20
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _sq_dists(A, B):
     n, m, d = A.shape[0], B.shape[0], A.shape[1]
     out = np.empty((n, m))
@@ -45,7 +45,7 @@ def _sq_dists(A, B):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _rbf_exp(D, sigma, out):
     """out = exp(−D/(2σ²)) elementwise: the one Gaussian-from-squared-distances loop (``out`` may be ``D``)."""
     scale = -1.0 / (2.0 * sigma * sigma)
@@ -55,18 +55,14 @@ def _rbf_exp(D, sigma, out):
     return out
 
 
-@njit(cache=True)
 def _rbf_gram(A, B, sigma):
+    """exp(−‖a − b‖²/(2σ²)) by the two kernels from Python (not a kernel around them: numba would link
+    both into it and optimise them again, ~0.3 s more of a page's first compilation — issue 13)."""
     D = _sq_dists(A, B)
     return _rbf_exp(D, sigma, D)  # in place: one n_A × n_B matrix
 
 
-@njit(cache=True)
-def _rbf_from_sq_dists(D, sigma):
-    return _rbf_exp(D, sigma, np.empty_like(D))
-
-
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _linear_gram(A, B):
     n, m, d = A.shape[0], B.shape[0], A.shape[1]
     out = np.empty((n, m))
@@ -79,7 +75,7 @@ def _linear_gram(A, B):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _poly_gram(A, B, degree, gamma, coef0):
     G = _linear_gram(A, B)
     for i in range(G.shape[0]):
@@ -123,7 +119,8 @@ def rbf_from_squared_distances(D, sigma: float) -> np.ndarray:
     K : ndarray of shape (n_A, n_B)
     """
     sigma = check_positive(sigma, "sigma")
-    return _rbf_from_sq_dists(np.ascontiguousarray(D, dtype=np.float64), sigma)
+    D = np.ascontiguousarray(D, dtype=np.float64)
+    return _rbf_exp(D, sigma, np.empty_like(D))
 
 
 def _check_pair(A, B):
