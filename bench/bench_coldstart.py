@@ -11,8 +11,8 @@ Scenarios, per page (each cold one with its own empty ``NUMBA_CACHE_DIR`` and a 
                    sidebar's Seed + 1: new data, every computation of the default view redone).
 
 The server logs and, for the scenarios with the warm-up, its timeline (``<page>-<scenario>.warmup``:
-tasks started, computations each worker finished, pauses, waits) are kept in a folder named at the
-end. Runs unattended; the last lines are a Markdown table.
+tasks started, computations each worker finished, pauses, waits; with the browser's click and first
+chart, also without the warm-up) are kept in a folder named at the end. Runs unattended; the last lines are a Markdown table.
 
 "First chart" = the first Plotly chart drawn after navigating to the page; "settled" = the page's
 script finished (nothing changes for 1.5 s). Times in seconds from the click / navigation.
@@ -155,8 +155,15 @@ def _spread(values) -> str:
     return f"{v[len(v) // 2]:.2f} [{v[0]:.2f}–{v[-1]:.2f}]"
 
 
+def _mark(timeline: str | None, what: str) -> None:
+    """A line of the browser's side in the server's timeline file (epoch seconds, as the warm-up's)."""
+    if timeline:
+        with open(timeline, "a") as f:
+            f.write(f"{time.time():.3f}          {what} (browser)\n")
+
+
 def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat: int = 1,
-          server_pid: int | None = None) -> dict:
+          server_pid: int | None = None, timeline: str | None = None) -> dict:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
         t_home = time.time()
@@ -168,8 +175,10 @@ def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat:
         link = page.locator('[data-testid="stSidebarNav"] a[href$="/' + url_path + '"]').first
         page.evaluate(OBSERVE)
         t0 = page.evaluate("() => performance.now()")
+        _mark(timeline, "home page drawn, click")
         link.click()
         first = _first_chart(page, t0)
+        _mark(timeline, "first chart")
         out = {"first_chart": first, "settled": _settled(page, t0), "home": t_home}
         if interact:
             step_up = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
@@ -225,7 +234,7 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
                     proc, url = _server(cache, warmup=sc not in ("cold-none", "warm"), log=log, timeline=timeline)
                     try:
                         res = visit(browser, url, spec.url_path, read if sc == "cold-read" else 0.0,
-                                    interact=sc == "warm", repeat=repeat, server_pid=proc.pid)
+                                    interact=sc == "warm", repeat=repeat, server_pid=proc.pid, timeline=timeline)
                     finally:
                         _stop(proc)
                 res.update(page=spec.module, scenario=sc, load=os.getloadavg()[0],

@@ -205,7 +205,9 @@ class _Job:
                 self.waited = warmup.wait_for(self.name, report=self._waiting)
                 self.message = ""
                 self.check()
+                warmup.trace("computing", self.name)
                 self.result = self.fn(self.progress)
+                warmup.trace("computed", self.name)
             self.check()  # a cancelled job's result is not cached (it may be the stopped remainder)
         except BaseException as exc:  # noqa: BLE001 — handed to the waiting script thread
             self.error = exc

@@ -8,7 +8,10 @@ are compiled and written to numba's on-disk cache, with no second list of calls 
 with the pages. The server process then loads them from the cache (milliseconds).
 
 Order: the pages' first charts first (Tuning criteria, the ν-path without LOO, the Loss page…),
-the slower extras after (LOO along the path, the Tuning page's exact LOO).
+the slower extras after (LOO along the path, the Tuning page's exact LOO). The ν-path follower's
+callees (``path-kernels``) come second, before the path page's own task: the two workers start the
+Tuning page and them, so that a visitor who opens the path page at once finds them compiling since
+the warm-up began (the page's task is then the server's computation itself, beside them).
 
 The visitor comes first (two cores, three processes):
 
@@ -132,8 +135,8 @@ compiles the first. ``tests/test_warmup6_kernels.py`` checks that the page's cal
 
 TASKS = (
     Task("tuning", "tuning", {}, ("surface", "curves")),
-    Task("path", "path", {"ploo": "0"}, ("nu_path",)),
     Task("path-kernels", "path", {}, (), PATH_KERNELS),
+    Task("path", "path", {"ploo": "0"}, ("nu_path",)),
     Task("losses", "losses", {}, ("loss_gacv",)),
     Task("usvc", "usvc", {}, ("usvc_",)),
     Task("ivm", "ivm", {}, ("ivm_",)),
@@ -709,11 +712,27 @@ def _step(name: str):
         _worker_say({"label": _IN_WORKER["label"], "step": name})
 
 
+def trace(what: str, label: str) -> None:
+    """A line in the timeline file ``SVMVIZ_WARMUP_LOG`` (bench/bench_coldstart.py), with or without
+    the warm-up: the visits and computations of the server, or of a worker's page run (``(worker
+    <task>)``), beside the warm-up's tasks."""
+    path = os.environ.get("SVMVIZ_WARMUP_LOG")
+    if path:
+        who = f"worker {_IN_WORKER['label']}" if "label" in _IN_WORKER else "server"
+        try:
+            with open(path, "a") as f:
+                f.write(f"{time.time():.3f}          {what} {label} ({who})\n")
+        except OSError:
+            pass
+
+
 def visit(module: str | None):
     """See :meth:`_Warmup.visit`: around a visitor's run of the page ``svmviz.ui.<module>`` (None: the
     home page, which pauses nothing). Does nothing when no warm-up runs in this process."""
     if module is not None:
+        trace("page run", module)
         _preload_gate()
+        trace("preloading ended", module)
     w = _WARMUP
     return contextlib.nullcontext() if w is None or module is None else w.visit(module)
 
