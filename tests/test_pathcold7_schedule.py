@@ -99,3 +99,30 @@ def test_the_timeline_file_gets_the_servers_visits_and_computations(monkeypatch,
                                            "computing pathcold7_trace (server)", "computed pathcold7_trace (server)"]
     stamps = [float(t) for t, _ in lines]  # epoch seconds first, as the warm-up's own lines
     assert stamps == sorted(stamps) and abs(stamps[-1] - time.time()) < 60
+
+
+def test_a_page_opened_before_the_start_delay_starts_the_warm_up_at_once(monkeypatch):
+    """bench_coldstart cold-now: the visitor clicks 0.6 s after the first run; the workers used to
+    start START_DELAY (1 s) after it regardless — the kernel task ~1 s later than it could."""
+    import threading
+
+    monkeypatch.setattr(warmup, "START_DELAY", 30.0)
+    monkeypatch.setattr(warmup, "_PAGE_OPENED", threading.Event())
+    monkeypatch.setattr(warmup, "_stamp_path", lambda: None)
+    monkeypatch.setattr(warmup, "_WARMUP", None)
+    monkeypatch.setattr(warmup, "_PRELOAD", {"lock": threading.Lock(), "visited": False, "running": False,
+                                             "done": threading.Event()})
+    started = threading.Event()
+
+    class Spy:
+        def start(self):
+            started.set()
+
+    threading.Thread(target=warmup._begin, args=(Spy(),), daemon=True).start()
+    with warmup.visit(None):  # the home page: waits the delay out
+        pass
+    assert not started.wait(0.5)
+    t0 = time.monotonic()
+    with warmup.visit("path"):
+        assert started.wait(5.0)
+    assert time.monotonic() - t0 < 5.0
