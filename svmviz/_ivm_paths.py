@@ -290,7 +290,7 @@ class SVMPath(NamedTuple):
     n_support: np.ndarray   # (L,)
     best_index: int
     best_lam: float         # SVM scaling
-    estimator: object       # svmviz.svm.SVMClassifier fitted at best_lam
+    estimator: object       # svmviz.svm.SVMClassifier: the sequence's solution at best_lam
 
 
 def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA, kernel="rbf",
@@ -314,7 +314,7 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
     -----
     Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 1) and §4; Wahba et al. 2001, (Wahba et al. 2001, eq. 1).
     """
-    from .svm import SVMClassifier, fit_lambda_sequence
+    from .svm import GRID_SHRINKING, SVMClassifier, fit_lambda_sequence
 
     X = check_matrix(X, "X", min_rows=2)
     y_pm, classes = check_binary_labels(y, X.shape[0])
@@ -335,5 +335,8 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
     tune = np.mean(pred != yt[:, None], axis=0)
     n_sv = np.sum(seq.alphas > 0, axis=1)
     best = int(np.argmin(tune))
-    est = SVMClassifier(lam=float(lams[best]), sigma=sigma, kernel=kernel, tol=tol).fit(X, y)
+    # the chosen machine is the sequence's solution at that λ (the one its tuning error is of), not a
+    # second solve: issue 13, the IVM page compiled and ran SVMClassifier's own SMO variant for it
+    est = SVMClassifier(lam=float(lams[best]), sigma=sigma, kernel=kernel, tol=tol,
+                        shrinking=GRID_SHRINKING)._fit_from_sequence(X, y, seq, best)
     return SVMPath(lams, lams_ivm, tune, n_sv, best, float(lams[best]), est)

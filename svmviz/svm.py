@@ -517,18 +517,26 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
 
         {fit_binary}
         """
+        X, y_pm, classes, lam, C = self._prepare(X, y)
+        K = self._kernel(X)
+        sol = solve_dual(K, y_pm, scale=1.0 / (2.0 * X.shape[0] * lam), C=C,
+                         tol=self.tol, max_iter=self.max_iter, shrinking=self.shrinking)
+        return self._set_solution(X, y_pm, classes, lam, sol)
+
+    def _prepare(self, X, y):
+        """fit's validation: ``(X, y_pm, classes, lam, C)``; sets ``kernel_``, ``class_weight_``."""
         X, y, classes = validate_fit_data(self, X, y, binary=True)
         y_pm = binary_targets(y, classes)
         lam = check_positive(self.lam, "lam")
         Lm, Lp = _check_L(self.L)
         wm, wp = _check_class_weight(self.class_weight, classes, y)
         self.kernel_ = fit_kernel(self.kernel, X)
-        n = X.shape[0]
-        K = self._kernel(X)
-        sol = solve_dual(K, y_pm, scale=1.0 / (2.0 * n * lam), C=np.where(y_pm > 0, Lp * wp, Lm * wm),
-                         tol=self.tol, max_iter=self.max_iter, shrinking=self.shrinking)
-        self.classes_ = classes
         self.class_weight_ = np.array([wm, wp])
+        return X, y_pm, classes, lam, np.where(y_pm > 0, Lp * wp, Lm * wm)
+
+    def _set_solution(self, X, y_pm, classes, lam, sol: DualSolution):
+        n = X.shape[0]
+        self.classes_ = classes
         self.alpha_ = sol.alpha
         self.dual_coef_ = y_pm * sol.alpha / (2.0 * n * lam)
         self.intercept_ = sol.b
@@ -539,6 +547,26 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.train_decision_ = sol.f
         self.objective_ = sol.objective
         return self
+
+    def _fit_from_sequence(self, X, y, seq: "LambdaSequence", k: int):
+        """Fitted to the solution ``seq`` holds at ``seq.lambdas[k]`` instead of solving again.
+
+        ``seq`` must be :func:`fit_lambda_sequence` of this estimator's problem on (X, y) — the same
+        kernel, L and class weights (checked: the bounds and λ must match) — e.g. the λ chosen along
+        a tuned sequence: the estimator is then the machine the sequence evaluated, and no second
+        solve (nor the SMO variant with shrinking) is compiled or run (issue 13, the IVM page).
+        ``n_iter_`` is the sequence's iterations at that λ (warm-started from the larger λ).
+        """
+        X, y_pm, classes, lam, C = self._prepare(X, y)
+        if lam != float(seq.lambdas[k]):
+            raise ValueError(f"lam = {lam!r} is not the sequence's λ {float(seq.lambdas[k])!r}.")
+        alpha = np.array(seq.alphas[k], dtype=np.float64)
+        if alpha.shape != y_pm.shape or np.any(alpha < 0) or np.any(alpha > C):
+            raise ValueError("the sequence's solution is not one of this problem (its α leave the box 0 ≤ α ≤ C).")
+        b, f = float(seq.b[k]), np.array(seq.f[k], dtype=np.float64)
+        G = y_pm * (f - b) - 1.0  # f_i = y_i (G_i − p_i) + b with p = −1
+        sol = DualSolution(alpha, b, f, G, 0.5 * float(alpha @ (G - 1.0)), int(seq.n_iter[k]), int(seq.status[k]))
+        return self._set_solution(X, y_pm, classes, lam, sol)
 
     @fill_doc
     def decision_function(self, X):
