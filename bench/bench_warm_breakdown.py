@@ -11,7 +11,13 @@ For each page and each repeat, times in seconds from the click:
 * the renderer's long tasks (> 50 ms of its main thread) and the forced layouts
   (``getBoundingClientRect`` calls, their time, the busiest callers);
 * CPU seconds per process kind (server; chromium renderer, GPU, browser) and the renderer main
-  thread's split from the DevTools ``Performance`` domain (script, style, layout, other).
+  thread's split from the DevTools ``Performance`` domain (script, style, layout, other);
+* with ``--profile``: the page's JavaScript CPU profile (DevTools ``Profiler``, 100 µs samples):
+  self time per script file (Streamlit's ``index``, the ``PlotlyChart`` bundle…) and the busiest
+  functions, self and total (file:line:column: the bundles are minified);
+* with ``--trace``: the renderer main thread's self time per trace event (``devtools.timeline``
+  categories: ``FunctionCall``, ``Paint``, ``UpdateLayoutTree``, ``MinorGC``…), what the
+  ``Performance`` domain lumps into "other".
 
     python bench/bench_warm_breakdown.py --pages tuning losses usvc --repeat 3
 
@@ -108,7 +114,89 @@ def _cpu_by_kind(server) -> collections.Counter:
     return out
 
 
-def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int) -> None:
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink",
+                    "disabled-by-default-v8.gc"]
+
+
+def _main_thread_self_times(trace: bytes, top: int = 14) -> tuple[float, list[tuple[str, float]]]:
+    """Self time (s) per event name on the busiest renderer main thread (``CrRendererMain``) of a
+    Chrome trace: each complete event's duration minus its children's (events nested by time)."""
+    import json
+
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    spans: dict[tuple, list] = collections.defaultdict(list)
+    opened: dict[tuple, list] = collections.defaultdict(list)
+    for e in events:
+        key = (e.get("pid"), e.get("tid"))
+        if key not in mains:
+            continue
+        if e.get("ph") == "X" and "dur" in e:
+            spans[key].append((e["ts"], e["ts"] + e["dur"], e["name"]))
+        elif e.get("ph") == "B":
+            opened[key].append((e["ts"], e["name"]))
+        elif e.get("ph") == "E" and opened[key]:
+            t0, name = opened[key].pop()
+            spans[key].append((t0, e["ts"], name))
+    if not spans:
+        return 0.0, []
+    key = max(spans, key=lambda k: sum(b - a for a, b, n in spans[k] if n == "RunTask"))
+    own: collections.Counter = collections.Counter()
+    stack: list[list] = []  # [end, name, child time]
+    for a, b, name in sorted(spans[key], key=lambda s: (s[0], -s[1])):
+        while stack and stack[-1][0] <= a:
+            end, nm, child, start = stack.pop()
+            own[nm] += (end - start) - child
+        if stack:
+            stack[-1][2] += b - a if b <= stack[-1][0] else stack[-1][0] - a
+        stack.append([b, name, 0.0, a])
+    while stack:
+        end, nm, child, start = stack.pop()
+        own[nm] += (end - start) - child
+    total = sum(b - a for a, b, n in spans[key] if n == "RunTask") / 1e6
+    return total, [(n, t / 1e6) for n, t in own.most_common(top)]
+
+
+def _profile_summary(profile: dict, top: int = 12) -> list[str]:
+    """Self time per script file and the busiest functions (self, total) of a DevTools CPU profile."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    parent = {c: n["id"] for n in profile["nodes"] for c in n.get("children", ())}
+    own: collections.Counter = collections.Counter()
+    for sid, dt in zip(profile["samples"], profile["timeDeltas"]):
+        own[sid] += dt / 1e6
+
+    def where(n):
+        cf = n["callFrame"]
+        f = cf["url"].rsplit("/", 1)[-1].split(".")[0] or "(native)"
+        return f, f"{cf['functionName'] or '(anon)'}@{f}:{cf['lineNumber'] + 1}:{cf['columnNumber'] + 1}"
+
+    by_file: collections.Counter = collections.Counter()
+    by_fn: collections.Counter = collections.Counter()
+    total_fn: collections.Counter = collections.Counter()
+    for sid, t in own.items():
+        f, fn = where(nodes[sid])
+        by_file[f] += t
+        by_fn[fn] += t
+        seen, k = set(), sid
+        while k is not None:  # inclusive time, each function once per sample's stack
+            name = where(nodes[k])[1]
+            if name not in seen:
+                seen.add(name)
+                total_fn[name] += t
+            k = parent.get(k)
+    busy = sum(t for f, t in by_file.items() if f not in ("(idle)", "(program)"))
+    lines = [f"profile: {sum(own.values()):.3f} s sampled, {busy:.3f} s not idle; self by file: "
+             + ", ".join(f"{f} {t:.3f}" for f, t in by_file.most_common(8))]
+    lines.append("  self: " + "; ".join(f"{fn} {t:.3f}" for fn, t in by_fn.most_common(top)))
+    lines.append("  total: " + "; ".join(f"{fn} {t:.3f}" for fn, t in total_fn.most_common(top + 12)
+                                         if not fn.startswith("(")))
+    return lines
+
+
+def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, trace: bool = False,
+              profile: bool = False) -> None:
     import psutil
 
     server = psutil.Process(server_pid)
@@ -136,10 +224,18 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int) ->
             m0 = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
             page.evaluate(MUTATIONS)
             page.evaluate(B.OBSERVE)
+            if trace:
+                browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+            if profile:
+                cdp.send("Profiler.enable")
+                cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+                cdp.send("Profiler.start")
             t1 = page.evaluate("() => performance.now()")
             step.click()
             page.wait_for_timeout(200)
             settled = B._settled(page, t1, quiet=1.0)
+            traced = browser.stop_tracing() if trace else None
+            profiled = cdp.send("Profiler.stop")["profile"] if profile else None
             cpu = _cpu_by_kind(server)
             cpu.subtract(cpu0)
             m1 = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
@@ -171,6 +267,13 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int) ->
                     ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskOtherDuration")}
             print(f"   CPU s: {({k: round(v, 3) for k, v in cpu.items() if v > 0.0005})}; renderer main thread "
                   f"(wall s): {main}")
+            if profiled:
+                for line in _profile_summary(profiled):
+                    print("   " + line)
+            if traced:
+                total, own = _main_thread_self_times(traced)
+                print(f"   trace, main thread's tasks {total:.3f} s; self time: "
+                      + ", ".join(f"{n} {t:.3f}" for n, t in own))
     finally:
         page.close()
 
@@ -179,6 +282,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", nargs="*", default=["tuning", "losses", "usvc"])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile each interaction's JavaScript: self time per file and function")
+    ap.add_argument("--trace", action="store_true",
+                    help="also trace each interaction: the main thread's self time per trace event")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -193,7 +300,8 @@ def main():
             with open(os.path.join(logdir, f"{spec.module}.log"), "w") as log:
                 proc, url = B._server(cache, warmup=False, log=log)
                 try:
-                    breakdown(browser, url, spec.url_path, args.repeat, proc.pid)
+                    breakdown(browser, url, spec.url_path, args.repeat, proc.pid, trace=args.trace,
+                              profile=args.profile)
                 finally:
                     B._stop(proc)
         browser.close()

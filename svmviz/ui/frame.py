@@ -148,7 +148,10 @@ def run_app(root: str | None = None) -> None:
     st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
     _start_warmup()
     # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
-    st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
+    # and a chart's first draw in the browser is not thrown away (svmviz.ui.charts.FIRST_DRAW_SCRIPT)
+    from svmviz.ui.charts import FIRST_DRAW_SCRIPT
+
+    st.html(HISTORY_SCRIPT + FIRST_DRAW_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
     for spec in PAGES:
         if root is not None and os.path.exists(os.path.join(root, spec.file)):
