@@ -126,3 +126,40 @@ def test_a_page_opened_before_the_start_delay_starts_the_warm_up_at_once(monkeyp
     with warmup.visit("path"):
         assert started.wait(5.0)
     assert time.monotonic() - t0 < 5.0
+
+
+def test_the_visit_is_open_while_the_page_waits_for_the_preloading(monkeypatch):
+    """bench cold-now at load 8.8: the click came just after the preloading began, the page waited 9 s
+    for it, and meanwhile the workers started the Tuning page's task, unpaused (the visit began only
+    after the wait)."""
+    import threading
+
+    done = threading.Event()
+    monkeypatch.setattr(warmup, "_PRELOAD", {"lock": threading.Lock(), "visited": False, "running": True,
+                                             "done": done})
+    monkeypatch.setattr(warmup, "_PAGE_OPENED", threading.Event())
+    w = _coordinator(warmup.TASKS, _script(), workers=warmup.WORKERS)
+    monkeypatch.setattr(warmup, "_WARMUP", w)
+    inside = threading.Event()
+
+    def page():
+        with warmup.visit("path"):
+            inside.set()
+
+    t = threading.Thread(target=page)
+    t.start()
+    try:
+        deadline = time.monotonic() + 5.0
+        while not w.fg and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert w.fg and not inside.is_set()  # the visit is open, the page still waits for the imports
+        w.start()  # the workers begin meanwhile: the path page's kernel task only, no Tuning
+        _wait_state(w, "path-kernels", "running")
+        time.sleep(0.5)
+        assert w.status()["state"][warmup.TASKS[0].label] == "queued"
+        done.set()
+        t.join(5.0)
+        assert inside.is_set() and not w.fg
+    finally:
+        done.set()
+        w.stop()

@@ -734,14 +734,25 @@ def trace(what: str, label: str) -> None:
 
 def visit(module: str | None):
     """See :meth:`_Warmup.visit`: around a visitor's run of the page ``svmviz.ui.<module>`` (None: the
-    home page, which pauses nothing). Does nothing when no warm-up runs in this process."""
-    if module is not None:
+    home page, which pauses nothing). Without a warm-up in this process: only the preloading gate.
+
+    The visit is open while the page waits for a running preloading (:func:`_preload_gate`): under
+    load that wait took 9 s (bench cold-now, load 8.8), and a worker started meanwhile on another
+    page's task ran unpaused beside the server's imports and the page's kernel task."""
+    w = _WARMUP
+    if module is None:
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def cm():
         _PAGE_OPENED.set()
         trace("page run", module)
-        _preload_gate()
-        trace("preloading ended", module)
-    w = _WARMUP
-    return contextlib.nullcontext() if w is None or module is None else w.visit(module)
+        with contextlib.nullcontext() if w is None else w.visit(module):
+            _preload_gate()
+            trace("preloading ended", module)
+            yield
+
+    return cm()
 
 
 def status() -> dict | None:
