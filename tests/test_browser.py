@@ -161,7 +161,7 @@ def test_tuning_page_in_a_real_browser(app_url):
         first_chart = time.time() - t0
         n_charts = _chart_count_when_settled(page)
         cold = time.time() - t0
-        assert n_charts == 5  # four contour surfaces and the decision curves
+        assert n_charts == 2  # the criteria surfaces (one figure of four panels) and the decision curves
         page.screenshot(path=os.path.join(ARTIFACTS, "tuning_initial.png"), full_page=True)
 
         # move the "Grid points per axis" slider one step: the page reruns and redraws

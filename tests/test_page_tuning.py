@@ -17,19 +17,32 @@ def small(at: AppTest) -> AppTest:
     return at.run()
 
 
-def contour_z(at, title):
+def panel_traces(at, label):
+    """The traces of the contour panel of criterion ``label`` (the criteria surfaces are the panels of
+    one figure: figures.tuning.plot_contour_panels): those on the axes of its contour trace."""
     for f in figures(at):
-        if f["layout"]["title"]["text"] == title:
-            return decode(f["data"][0]["z"])
-    raise AssertionError(f"no figure titled {title!r}; have {figure_titles(at)}")
+        for t in f["data"]:
+            if t.get("type") == "contour" and t.get("name") == label:
+                axes = (t.get("xaxis", "x"), t.get("yaxis", "y"))
+                return [u for u in f["data"] if (u.get("xaxis", "x"), u.get("yaxis", "y")) == axes]
+    raise AssertionError(f"no panel of {label!r}; have {titles(at)}")
+
+
+def titles(at):
+    """Figure titles and the criteria panels' names."""
+    return figure_titles(at) + [t["name"] for f in figures(at) for t in f["data"] if t.get("type") == "contour"]
+
+
+def contour_z(at, title):
+    return decode(next(t for t in panel_traces(at, title) if t["type"] == "contour")["z"])
 
 
 def test_defaults_render_all_panels():
     at = AppTest.from_file(PAGE, default_timeout=180).run()
     assert_clean(at)
-    titles = figure_titles(at)
+    names = titles(at)
     for t in ("GCKL", "GACV", "MISCLASS", "XA (ξα)", "Decision curves"):
-        assert t in titles
+        assert t in names
     assert not at.error
     assert at.metric[0].value == "1" and at.metric[2].value == "0.5"
     # the inefficiency table holds GACV and XA rows with values ≥ 1
@@ -57,7 +70,7 @@ def test_widgets_change_the_figures():
     assert_clean(at)
     at.sidebar.checkbox(key="tuning_loo").check().run()
     assert_clean(at)
-    assert "exact LOO" in figure_titles(at)
+    assert "exact LOO" in titles(at)
 
 
 def test_nonstandard_mode_shows_br_criteria_and_costs():
@@ -65,8 +78,8 @@ def test_nonstandard_mode_shows_br_criteria_and_costs():
     at.sidebar.radio(key="tuning_mode").set_value("non-standard").run()
     assert_clean(at)
     assert [m.value for m in at.metric[:3]] == ["1.5", "0.5", "0.75"]
-    titles = figure_titles(at)
-    assert "BRMISCLASS" in titles and "BRXA" in titles
+    names = titles(at)
+    assert "BRMISCLASS" in names and "BRXA" in names
     at.sidebar.slider(key="tuning_pp").set_value(0.3).run()
     assert_clean(at)
     # L(−1) = C⁺π⁻/π_s⁻ = 0.7/0.6, L(+1) = C⁻π⁺/π_s⁺ = 0.6/0.4
@@ -77,7 +90,7 @@ def test_other_data_sets_and_unknown_truth():
     at = small(AppTest.from_file(PAGE, default_timeout=180).run())
     at.sidebar.selectbox(key="tuning_data").select("banana").run()
     assert_clean(at)
-    assert "XA_J (Joachims)" in figure_titles(at)  # no truth: GACV, XA, XA_J panels
+    assert "XA_J (Joachims)" in titles(at)  # no truth: GACV, XA, XA_J panels
     assert any("need the true p(x)" in i.value for i in at.info)
     at.sidebar.selectbox(key="tuning_data").select("twonorm").run()
     assert_clean(at)
@@ -155,12 +168,11 @@ def test_issue13_grid_point_is_the_plotted_point_after_a_new_grid():
     at.sidebar.slider(key="tuning_res").set_value(11).run()
     assert_clean(at)
     lam, sig = at.select_slider(key="tuning_pt_l").value, at.select_slider(key="tuning_pt_s").value
-    for f in figures(at):
-        if f["layout"]["title"]["text"] == "GACV":
-            marker = [t for t in f["data"] if t.get("name", "").startswith("selected")][0]
-            gacv = [t for t in f["data"] if t.get("name", "").startswith("min GACV")][0]
-            assert (marker["x"][0], marker["y"][0]) == pytest.approx((lam, sig), abs=1e-3)
-            assert (gacv["x"][0], gacv["y"][0]) == pytest.approx((lam, sig), abs=1e-3)  # GACV's choice
+    panel = panel_traces(at, "GACV")
+    marker = [t for t in panel if t.get("name", "").startswith("selected")][0]
+    gacv = [t for t in panel if t.get("name", "").startswith("min GACV")][0]
+    assert (marker["x"][0], marker["y"][0]) == pytest.approx((lam, sig), abs=1e-3)
+    assert (gacv["x"][0], gacv["y"][0]) == pytest.approx((lam, sig), abs=1e-3)  # GACV's choice
     assert len(at.select_slider(key="tuning_pt_l").options) == 11
     assert at.query_params["pt_l"] == repr(lam)
 

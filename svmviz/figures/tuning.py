@@ -44,22 +44,21 @@ def compute_contour(surface: CriteriaSurface, key: str) -> ContourData:
     return ContourData(key, criterion_label(key, surface.L), ll, ls, surface.values[key], mins, ties)
 
 
-def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("gacv", "xa", "misclass", "loo"),
-                 height: int = 380) -> go.Figure:
-    """Contour of one criterion over (log10 λ, log10 σ) with its minimizer and the others' overlaid."""
-    fig = go.Figure()
+def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suffix: str = " (this plot)") -> list:
+    """The traces of one criterion's panel: its contour, its tied minima, the minimizers of ``overlay``
+    (its own last, large and white) and the ``selected`` grid point."""
     lo, hi = color_range(cd.z)
     clipped = hi < np.nanmax(cd.z)
-    fig.add_trace(go.Contour(
+    traces = [go.Contour(
         x=cd.log_lambda, y=cd.log_sigma, z=cd.z, colorscale="Viridis", ncontours=25,
         zmin=lo, zmax=hi, zauto=False, contours=dict(start=lo, end=hi, size=(hi - lo) / 25 or 1.0),
         colorbar=dict(title=dict(text=cd.label + (" (colour clipped)" if clipped else ""), side="right"),
                       thickness=12),
         hovertemplate="log10 λ = %{x:.2f}<br>log10 σ = %{y:.2f}<br>" + cd.label + " = %{z:.4f}<extra></extra>",
         name=cd.label, showlegend=False,
-    ))
+    )]
     if len(cd.tie_points) > 1:
-        fig.add_trace(go.Scatter(x=cd.tie_points[:, 0], y=cd.tie_points[:, 1], mode="markers",
+        traces.append(go.Scatter(x=cd.tie_points[:, 0], y=cd.tie_points[:, 1], mode="markers",
                                  marker=dict(symbol="circle-open", size=9, color="white"),
                                  name=f"{cd.label}: tied minima", hoverinfo="skip"))
     for k in tuple(o for o in overlay if o != cd.key) + (cd.key,):
@@ -68,24 +67,85 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
         x, y, lab = cd.minimizers[k]
         own = k == cd.key
         style = METHOD_STYLES.get(k, {})
-        fig.add_trace(go.Scatter(
+        traces.append(go.Scatter(
             x=[x], y=[y], mode="markers",
             marker=dict(symbol=MARKERS.get(k, "circle"), size=16 if own else 11,
                         color="white" if own else style.get("color", "black"),
                         line=dict(color="black", width=1.5)),
-            name=f"min {lab}" + (" (this plot)" if own else ""),
+            name=f"min {lab}" + (own_suffix if own else ""),
             hovertemplate=f"minimizer of {lab}<br>log10 λ = {x:.2f}<br>log10 σ = {y:.2f}<extra></extra>",
         ))
     if selected is not None:
-        fig.add_trace(go.Scatter(x=[selected[0]], y=[selected[1]], mode="markers",
+        traces.append(go.Scatter(x=[selected[0]], y=[selected[1]], mode="markers",
                                  marker=dict(symbol="cross-thin", size=18, line=dict(color="red", width=3)),
                                  name="selected (λ, σ)", hoverinfo="skip"))
+    return traces
+
+
+def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("gacv", "xa", "misclass", "loo"),
+                 height: int = 380) -> go.Figure:
+    """Contour of one criterion over (log10 λ, log10 σ) with its minimizer and the others' overlaid."""
+    fig = go.Figure(_contour_traces(cd, selected=selected, overlay=overlay))
     apply_theme(fig, title=cd.label, xtitle="log10 λ", ytitle="log10 σ", height=height)
     # margins as wide as the colour bar and the legend below take on a ~480-px panel (measured in
     # chromium): with smaller ones Plotly widens them after drawing and draws the chart a second time
     # (60–70 ms a panel on every rerun against 25–30 ms); wider labels still widen them
     fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0, xanchor="left", yanchor="top"),
                       margin=dict(l=70, r=130, b=170))
+    return fig
+
+
+PANEL_GAP = 0.22
+"""Horizontal gap between the two columns of :func:`plot_contour_panels` (fraction of the plot
+width): room for the left panel's colour bar, its tick labels and title."""
+
+
+def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("gacv", "xa", "misclass", "loo"),
+                        panel_height: int = 330, title: str = "Criteria over (λ, σ)") -> go.Figure:
+    """Every criterion's contour over (log10 λ, log10 σ) as the panels of ONE figure, two to a row,
+    as Wahba et al. (2001, Fig. 2) show them: each panel is :func:`plot_contour`'s (the same traces,
+    its colour bar beside it), the legend is shared (each minimizer's entry toggles it in every panel).
+
+    One chart instead of one per criterion (issue 13, the Tuning page's warm interaction): the browser
+    draws one Plotly figure, one legend and one tool bar instead of four (renderer CPU of a Seed + 1
+    about 1.17 → 0.81 s, measured with ``bench/bench_warm_breakdown.py``), and the camera button
+    exports the whole figure.
+
+    ``contours`` : sequence of :class:`ContourData`, one panel each (row by row).
+    """
+    from plotly.subplots import make_subplots
+
+    contours = list(contours)
+    if not contours:
+        raise ValueError("plot_contour_panels needs at least one criterion surface.")
+    rows = (len(contours) + 1) // 2
+    vgap = 0.3 / rows
+    titles = []
+    for cd in contours:
+        lo, hi = color_range(cd.z)
+        titles.append(cd.label + (" (colour clipped)" if hi < np.nanmax(cd.z) else ""))
+    fig = make_subplots(rows=rows, cols=2, subplot_titles=titles, horizontal_spacing=PANEL_GAP,
+                        vertical_spacing=vgap)
+    seen = set()
+    for i, cd in enumerate(contours):
+        r, c = i // 2 + 1, i % 2 + 1
+        xdom = fig.get_subplot(r, c).xaxis.domain
+        ydom = fig.get_subplot(r, c).yaxis.domain
+        for tr in _contour_traces(cd, selected=selected, overlay=overlay,
+                                  own_suffix=" (white, its own panel)"):
+            if tr.type == "contour":
+                tr.colorbar.update(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2, yanchor="middle",
+                                   len=ydom[1] - ydom[0], lenmode="fraction", title_text=None)
+            else:
+                # one legend entry per name: the overlaid minimizers and the selected point are
+                # the same in every panel (legendgroup: clicking the entry toggles all of them)
+                tr.legendgroup = tr.name
+                tr.showlegend = tr.name not in seen
+                seen.add(tr.name)
+            fig.add_trace(tr, row=r, col=c)
+    apply_theme(fig, title=title, xtitle="log10 λ", ytitle="log10 σ", height=panel_height * rows + 190)
+    fig.update_layout(legend=dict(orientation="h", y=-0.08 * 2 / rows, x=0, xanchor="left", yanchor="top"),
+                      margin=dict(l=70, r=90, t=80, b=150))
     return fig
 
 

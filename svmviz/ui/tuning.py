@@ -257,15 +257,14 @@ def page() -> None:
 
     st.subheader("Criteria over (λ, σ)")
     st.caption("Each panel: one criterion; its minimizer is the large white marker, the others' minimizers "
-               "are overlaid (hover for values). Long shallow valleys mean many (λ, σ) are nearly as good.")
+               "are overlaid (hover for values; click a legend entry to hide it in every panel). Long shallow "
+               "valleys mean many (λ, σ) are nearly as good.")
     sel = point_selector(surf)
     keys = plotted_keys(surf)
     sel_xy = selected_xy(surf, sel)
-    cols = st.columns(2)
-    for k_i, key in enumerate(keys):
-        with cols[k_i % 2]:
-            charts.chart(figs.plot_contour(figs.compute_contour(surf, key), selected=sel_xy),
-                            key=f"contour_{key}", width="stretch")
+    # one figure of all panels (one chart for the browser to draw: figures.tuning.plot_contour_panels)
+    charts.chart(figs.plot_contour_panels([figs.compute_contour(surf, key) for key in keys], selected=sel_xy),
+                 key="contours", width="stretch")
     if surf.status.max() > 0:
         st.warning("Some grid points hit the iteration limit; their values are approximate.")
 
