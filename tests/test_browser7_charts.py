@@ -117,7 +117,9 @@ def test_charts_in_a_hidden_tab_draw_when_it_is_shown(browser):
         assert len(visible) >= 2, rows
         for _, draws, n_traces, width, container, ticks, _visible in visible:
             assert n_traces > 0 and ticks > 0, rows
-            assert draws[0] == 2, f"a chart drew its figure {draws[0]} times: {rows}"
+            # the page's tabs are lazy (svmviz.ui.ivm: only the open tab computes and draws): the λ path's
+            # charts are new when the tab opens and draw once at its width (2 while hidden tabs drew)
+            assert draws[0] == 1, f"a chart drew its figure {draws[0]} times: {rows}"
             assert width == container
         page.screenshot(path=os.path.join(os.path.dirname(__file__), "artifacts", "browser7_ivm_path_tab.png"))
         assert not errors, errors

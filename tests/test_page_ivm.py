@@ -23,19 +23,28 @@ def _run(**sidebar):
     return at
 
 
+def _open(at, tab: str, key: str = "ivm_tab"):
+    """Open the page's tab ``tab`` (lazy tabs: only the open one computes and draws) and rerun."""
+    at.session_state[key] = tab
+    return at.run()
+
+
 def test_default_page_renders_maps_path_and_download():
     at = _run()
     assert not at.error
     titles = list(_figs(at))
     assert any(t.startswith("IVM:") for t in titles) and any(t.startswith("SVM:") for t in titles)
-    assert any(t.startswith("Tuning misclassification") for t in titles)
-    assert any(t.startswith("Number of import points") for t in titles)
-    assert any(t.startswith("Multi-class IVM") for t in titles)
     metrics = {m.label: m.value for m in at.metric}
     n_imp, n_sv = int(metrics["Import points (IVM)"]), int(metrics["Support points (SVM)"])
     assert 0 < n_imp < n_sv  # (Zhu & Hastie 2002, §4): import points far fewer than support points
     imp = _trace(_fig(at, "IVM:"), "import points")
     assert _arr(imp["x"]).size == n_imp
+    _open(at, "Multi-class")
+    assert any(t.startswith("Multi-class IVM") for t in _figs(at))
+    _open(at, "λ path")
+    titles = list(_figs(at))
+    assert any(t.startswith("Tuning misclassification") for t in titles)
+    assert any(t.startswith("Number of import points") for t in titles)
     err = _trace(_fig(at, "Tuning misclassification"), "IVM tuning error")
     e = _arr(err["y"])
     assert e.size == 21 and np.all((e >= 0) & (e <= 1))
@@ -50,6 +59,7 @@ def test_lambda_and_sigma_widgets_change_the_charts():
     assert not at.exception
     after = _arr(_trace(_fig(at, "IVM:"), "p̂(x)")["z"])
     assert after.shape == before.shape and not np.allclose(after, before)
+    _open(at, "λ path")
     err0 = _arr(_trace(_fig(at, "Tuning misclassification"), "IVM tuning error")["y"]).copy()
     sig = [s for s in at.select_slider if s.label.startswith("σ")][0]
     sig.set_value(2.0).run()
@@ -80,7 +90,7 @@ def test_multiclass_data_and_non_2d_data():
     at.selectbox(key="ivm_data").select("twonorm").run()
     assert not at.exception and not at.error
     assert any("2 features" in i.value for i in at.info)
-    assert _fig(at, "Tuning misclassification")
+    assert _fig(_open(at, "λ path"), "Tuning misclassification")
 
 
 def test_splits_for_data_without_a_generator():
@@ -119,8 +129,10 @@ def test_issue13_two_class_upload_draws_every_tab():
     assert not at.error, [e.value for e in at.error]
     titles = list(_figs(at))
     assert any(t.startswith("IVM:") for t in titles) and any(t.startswith("SVM:") for t in titles)
-    assert any(t.startswith("Tuning misclassification") for t in titles)
     assert any("random split 40 train / 20 tuning / 20 test" in c.value for c in at.caption)
+    _open(at, "λ path")
+    assert_clean(at)
+    assert any(t.startswith("Tuning misclassification") for t in _figs(at))
 
 
 def test_issue13_three_class_upload_draws_the_class_map():
@@ -139,7 +151,7 @@ def test_issue13_three_class_upload_draws_the_class_map():
 def test_issue13_lambda_shown_follows_the_data():
     """Defect 7: "λ shown" kept its old value after the data set changed; it restarts at the new
     data's tuning choice (and σ at the new data's default)."""
-    at = _small(_run())
+    at = _small(_open(_run(), "λ path"))
     lam = at.select_slider(key="ivm_lam")
     lam.set_value(6.0).run()  # the user looks at ln λ = 6 on esl_mixture
     assert at.select_slider(key="ivm_lam").value == 6.0
@@ -157,7 +169,7 @@ def test_issue13_lambda_shown_follows_the_data():
 
 def test_issue13_ln_lambda_on_the_slider_and_the_axes():
     """Defect 8: the slider was in ln units beside a log10 axis; both are ln λ now."""
-    at = _small(_run())
+    at = _small(_open(_run(), "λ path"))
     lam = at.select_slider(key="ivm_lam")
     assert "ln λ" in lam.label
     for title in ("Tuning misclassification", "Number of import points"):

@@ -18,6 +18,10 @@ from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
 
 KEY = "ivm"
+TABS = f"{KEY}_tab"
+"""session_state key of the open tab of two-class data ("Import points vs SVM", "λ path", "Multi-class")."""
+TABS_MULTICLASS = f"{KEY}_tab_mc"
+"""session_state key of the open tab of multi-class data ("Multi-class", "λ path")."""
 CHOICES = ["esl_mixture", "esl_mixture3", "wahba2001", "banana", "twonorm", "ringnorm"]
 SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.71, 0.85, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0,
           7.0, 10.0]
@@ -150,11 +154,15 @@ def lam_picker(path) -> int:
     return ln.index(choice)
 
 
-def render_maps(ds, sp: Splits, s: Settings, path, li: int) -> None:
+def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True) -> None:
+    """The "Import points vs SVM" tab; with ``draw=False`` (the tab is not open) only its control, which
+    keeps its value and its place in the link, and nothing computed or drawn."""
     source = control(st.radio, "IVM shown", ["path", "scratch"], key=f"{KEY}_source", default="path",
                      url="i_source", horizontal=True,
                      format_func={"path": "from the λ path (warm-started S, C1–C5)",
                                   "scratch": "fitted from scratch at this λ (B1–B4)"}.get)
+    if not draw:
+        return
     lam = float(path.lams[li])
     model = path.model_at(li) if source == "path" else fit(sp.X, sp.y, lam, s)
     ivm_test = float(np.mean(model.predict(sp.X_test) != sp.y_test))
@@ -219,7 +227,11 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
     common.csv_download("Download the λ path (CSV)", cols, f"ivm_path_{ds.name}.csv", key=f"{KEY}_csv")
 
 
-def render_multiclass(ds, sp: Splits, s: Settings, path, li: int) -> None:
+def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True) -> None:
+    """The "Multi-class" tab; with ``draw=False`` (the tab is not open) only its control (two-class
+    data: the 3-class fit's ln λ), which keeps its value and its place in the link."""
+    if not draw and ds.is_multiclass:
+        return
     if ds.is_multiclass and sp.X.shape[1] == 2:
         model = path.model_at(li)
         p_true = ds.p_true if ds.test_sample is not None else None
@@ -232,11 +244,14 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int) -> None:
     if ds.is_multiclass:
         st.info(f"{ds.name} has {sp.X.shape[1]} features: the class map needs 2. The λ path applies.")
         return
-    st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
-               "(N = 300, same seed and σ).")
+    if draw:
+        st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
+                   "(N = 300, same seed and σ).")
     lnlam = control(st.slider, "ln λ (3-class fit)", -6.0, 6.0, step=0.5, key=f"{KEY}_mc_lnlam", default=-1.0,
                     url="i_mc_lnlam", help=f"The paper's Fig 4 uses λ = e^−1 = {ZHU_HASTIE_FIG4['lam']} "
                                            f"(|S| = {ZHU_HASTIE_FIG4['machine_size']}).")
+    if not draw:
+        return
     seed = common.dataset_seed(ds)
     ds3 = common.load_dataset("esl_mixture3", 300, seed)
     te = _data.fresh_sample(ds3, 2000, seed, role="test")
@@ -301,14 +316,26 @@ def page() -> None:
                f"{path.n_import[path.best_index]}.")
 
     li = lam_picker(path)
+    # only the open tab computes and draws (Streamlit's lazy tabs: a tab switch reruns the page; the
+    # other tabs keep their controls, so their values and the link stay); every tab drew before —
+    # issue 13, the page's warm interaction. Seed + 1 (bench_warm_breakdown --pages ivm, same minutes,
+    # load 8-10): server CPU 0.77-1.03 -> 0.44-0.61 s, renderer 1.05-1.58 -> 0.84-1.03 s, 391-398 ->
+    # 205-213 kB a rerun
     if ds.is_multiclass:  # the SVM comparison is for two classes: these data's class map first
-        tab_mc, tab_path = st.tabs(["Multi-class", "λ path"])
+        tab_mc, tab_path = st.tabs(["Multi-class", "λ path"], key=TABS_MULTICLASS, on_change="rerun")
         st.caption(f"{ds.name} has {ds.n_classes} classes: the import-point vs SVM maps are for two classes.")
     else:
-        tab_map, tab_path, tab_mc = st.tabs(["Import points vs SVM", "λ path", "Multi-class"])
+        tab_map, tab_path, tab_mc = st.tabs(["Import points vs SVM", "λ path", "Multi-class"], key=TABS,
+                                            on_change="rerun")
         with tab_map:
-            render_maps(ds, splits, settings, path, li)
+            render_maps(ds, splits, settings, path, li, draw=_is_open(tab_map))
     with tab_path:
-        render_path(ds, splits, settings, path)
+        if _is_open(tab_path):
+            render_path(ds, splits, settings, path)
     with tab_mc:
-        render_multiclass(ds, splits, settings, path, li)
+        render_multiclass(ds, splits, settings, path, li, draw=_is_open(tab_mc))
+
+
+def _is_open(tab) -> bool:
+    """Whether ``tab`` (of lazy ``st.tabs``) is the open one; a Streamlit that does not say runs every tab."""
+    return getattr(tab, "open", None) is not False
