@@ -15,6 +15,8 @@ For each page and each repeat, times in seconds from the click:
 * with ``--profile``: the page's JavaScript CPU profile (DevTools ``Profiler``, 100 µs samples):
   self time per script file (Streamlit's ``index``, the ``PlotlyChart`` bundle…) and the busiest
   functions, self and total (file:line:column: the bundles are minified);
+* with ``--first-draw-ab``: the interactions alternate without / with the frame's wrapper of
+  ``Plotly.react`` (``svmviz.ui.charts.FIRST_DRAW_SCRIPT``), an A/B in the same minutes;
 * with ``--trace``: the renderer main thread's self time per trace event (``devtools.timeline``
   categories: ``FunctionCall``, ``Paint``, ``UpdateLayoutTree``, ``MinorGC``…), what the
   ``Performance`` domain lumps into "other".
@@ -195,8 +197,19 @@ def _profile_summary(profile: dict, top: int = 12) -> list[str]:
     return lines
 
 
+FIRST_DRAW = r"""(on) => {  // svmviz.ui.charts.FIRST_DRAW_SCRIPT's wrapper of Plotly.react, or the plain one
+  const P = window.Plotly, cur = P && P.react;
+  if (!cur) { return 'no Plotly'; }
+  const wrapped = cur.__svmviz ? cur : window.__svFirstDraw, plain = cur.__svmviz ? cur.plain : cur;
+  if (!wrapped) { return 'no wrapper'; }
+  window.__svFirstDraw = wrapped;
+  P.react = on ? wrapped : plain;
+  return on ? 'on' : 'off';
+}"""
+
+
 def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, trace: bool = False,
-              profile: bool = False) -> None:
+              profile: bool = False, first_draw_ab: bool = False) -> None:
     import psutil
 
     server = psutil.Process(server_pid)
@@ -224,6 +237,9 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
             m0 = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
             page.evaluate(MUTATIONS)
             page.evaluate(B.OBSERVE)
+            label = ""
+            if first_draw_ab:  # alternate: off, on, off, on... (same server, same browser, same minutes)
+                label = f" [first draw {page.evaluate(FIRST_DRAW, r % 2 == 1)}]"
             if trace:
                 browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
             if profile:
@@ -241,7 +257,7 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
             m1 = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
             ws = page.evaluate("() => window.__ws")[n_ws:]
             payloads = frames[n_frames:]
-            print(f"--- {url_path}, repeat {r + 1}: settled {settled:.3f} s (load {os.getloadavg()[0]:.1f})")
+            print(f"--- {url_path}, repeat {r + 1}: settled {settled:.3f} s (load {os.getloadavg()[0]:.1f}){label}")
             small = collections.Counter()
             for i, (t, nbytes) in enumerate(ws):
                 kind = _kind(payloads[i]) if i < len(payloads) else "?"
@@ -284,6 +300,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--profile", action="store_true",
                     help="also profile each interaction's JavaScript: self time per file and function")
+    ap.add_argument("--first-draw-ab", action="store_true",
+                    help="alternate the interactions without / with the frame's first-draw wrapper of Plotly.react")
     ap.add_argument("--trace", action="store_true",
                     help="also trace each interaction: the main thread's self time per trace event")
     args = ap.parse_args()
@@ -301,7 +319,7 @@ def main():
                 proc, url = B._server(cache, warmup=False, log=log)
                 try:
                     breakdown(browser, url, spec.url_path, args.repeat, proc.pid, trace=args.trace,
-                              profile=args.profile)
+                              profile=args.profile, first_draw_ab=args.first_draw_ab)
                 finally:
                     B._stop(proc)
         browser.close()

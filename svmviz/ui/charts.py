@@ -49,6 +49,7 @@ FIRST_DRAW_SCRIPT = """<script>
       return react.apply(this, arguments);
     };
     firstDraw.__svmviz = true;
+    firstDraw.plain = react;  // bench/bench_warm_breakdown.py --first-draw-ab switches between the two
     P.react = firstDraw;
     return P;
   }
