@@ -104,10 +104,10 @@ def test_a_rerun_draws_each_changed_chart_once(browser):
 
 
 def test_charts_in_a_hidden_tab_draw_when_it_is_shown(browser):
-    """Import vector machine page: the λ-path tab's charts are hidden (width 0) when the page draws
-    (Streamlit then calls Plotly.react twice without a width: the second draws the figure at Plotly's
-    default width, three draws before); shown, each draws its figure at the tab's width, with its
-    traces and ticks."""
+    """Import vector machine page, the λ-path tab opened: its charts are drawn with their traces and
+    ticks, once, at the tab's width. (Written when the closed tabs drew hidden, width 0: Streamlit
+    then called Plotly.react twice without a width and the figure was drawn three times; the page's
+    tabs are lazy since, so its charts mount when the tab opens.)"""
     with _page(browser, "Import_vector_machine", "browser7_tabs.log") as (page, errors):
         page.get_by_role("tab", name="λ path").click()
         page.wait_for_timeout(1500)
