@@ -525,28 +525,12 @@ def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
     return alpha, b, G, n_iter, status
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def _descending_order(values):
-    """Indices of ``values`` from the largest down (insertion sort, stable): the few λ of a sequence
-    need no ``np.argsort``, whose quicksort costs ≈ 4 s of first compilation."""
-    m = values.shape[0]
-    order = np.empty(m, dtype=np.int64)
-    for q in range(m):
-        k = q
-        while k > 0 and values[order[k - 1]] < values[q]:
-            order[k] = order[k - 1]
-            k -= 1
-        order[k] = q
-    return order
-
-
 def _sequence_kernel(shrinking):
     """:func:`lambda_sequence`'s kernel for one SMO variant (:func:`_smo_loop`; ``shrinking`` a
     constant of the compilation)."""
-    def sequence(K, y, lambdas, C, p, alpha0, tol, max_iter):
+    def sequence(K, y, lambdas, order, C, p, alpha0, tol, max_iter):
         n = y.shape[0]
         m = lambdas.shape[0]
-        order = _descending_order(lambdas)
         alphas = np.empty((m, n))
         bs = np.empty(m)
         fs = np.empty((m, n))
@@ -594,8 +578,11 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     Returns alphas (n_lam, n), b (n_lam,), f (n_lam, n) training decision values, n_iter (n_lam,),
     status (n_lam,).
     """
+    # the solving order from Python (numpy's stable sort of −λ: ties in the order given), not a
+    # kernel compiled into the sequence's (numba's np.argsort costs ≈ 4 s of first compilation)
+    order = np.argsort(-lambdas, kind="stable").astype(np.int64)
     kernel = _lambda_sequence_shrinking if shrinking else _lambda_sequence_whole
-    return kernel(K, y, lambdas, C, p, alpha0, tol, max_iter)
+    return kernel(K, y, lambdas, order, C, p, alpha0, tol, max_iter)
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)

@@ -52,7 +52,28 @@ def test_grid_compiles_the_smo_without_shrinking_and_no_kernel_around_the_sequen
     compiled = got["compiled"]
     assert "_lambda_sequence_whole" in compiled and "_solve_whole" in compiled
     for name in ("_shrink", "_select", "_unshrink", "_be_shrunk", "_solve_shrinking", "rbf_sigma_sequence",
-                 "lambda_sequence", "_lambda_sequence_shrinking"):
+                 "lambda_sequence", "_lambda_sequence_shrinking", "_descending_order"):
         assert name not in compiled, name
     assert compiled.count("_solve_whole") == 1 and compiled.count("_lambda_sequence_whole") == 1
     assert got["dispatchers"] == []  # Python over kernels
+
+
+def test_lambda_sequence_solves_from_the_largest_lambda_down_ties_in_the_order_given():
+    """The solving order (from Python since the sequence kernel takes it): any input order gives each
+    λ the solution it has in the sorted sequence, bit for bit (the same warm starts), ties included."""
+    import numpy as np
+
+    from svmviz import data
+    from svmviz.kernels import gram
+    from svmviz.svm import fit_lambda_sequence
+
+    ds = data.make_dataset("wahba2001", n=80, seed=4)
+    K = gram(ds.X, sigma=0.8)
+    lams = np.array([1e-2, 1e-4, 1e-3, 1e-3, 1e-1])
+    order = [4, 0, 2, 3, 1]  # largest first, the tied pair in the order given
+    got = fit_lambda_sequence(K, ds.y, lams)
+    ref = fit_lambda_sequence(K, ds.y, lams[order])
+    for q, k in enumerate(order):
+        np.testing.assert_array_equal(got.alphas[k], ref.alphas[q])
+        np.testing.assert_array_equal(got.f[k], ref.f[q])
+        assert got.b[k] == ref.b[q] and got.n_iter[k] == ref.n_iter[q]
