@@ -157,7 +157,14 @@ def test_issue13_figure_texts_are_unicode_not_tex(module):
     seen = 0
     for run in runs:
         assert_clean(run)
-        for fig in figures(run):
+        figs = list(figures(run))
+        if module == "ivm":  # lazy tabs (f6e73d4): only the open tab draws — read every tab's figures
+            for tab in ("λ path", "Multi-class"):
+                run.session_state["ivm_tab"] = tab
+                run.run()
+                assert_clean(run)
+                figs += list(figures(run))
+        for fig in figs:
             for text in texts_of(fig):
                 seen += 1
                 plain = text.replace("XA_J", "XA")  # the criterion's name throughout svmviz (Joachims' ξα)

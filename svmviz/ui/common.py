@@ -306,6 +306,8 @@ class _Rules:
         if kind in ("selectbox", "radio", "select_slider", "multiselect", "pills", "segmented_control"):
             opts = kwargs.get("options", args[0] if args else ())
             self.options = list(opts)
+        elif kind == "tabs":  # st.tabs(labels, key=…): its value is the open tab's label
+            self.options = list(args[0])
         elif kind in ("slider", "number_input"):
             self.lo = kwargs.get("min_value", args[0] if len(args) > 0 else None)
             self.hi = kwargs.get("max_value", args[1] if len(args) > 1 else None)
@@ -379,7 +381,7 @@ def control(make: Callable, label: str, *args, key: str, default, url: str | tup
     The widget's value.
     """
     kind = getattr(make, "__name__", "")
-    rules = _Rules(kind, args, kwargs, clamp)
+    rules = _Rules(kind, (label, *args) if kind == "tabs" else args, kwargs, clamp)
     names = (url,) if isinstance(url, str) else tuple(url or ())
     run = _url_run()
     dep_key, def_key = f"_svmviz_depends_{key}", f"_svmviz_default_{key}"
@@ -424,7 +426,8 @@ def control(make: Callable, label: str, *args, key: str, default, url: str | tup
     st.session_state[def_key] = default
     out = make(label, *args, key=key, **kwargs)
     if names:
-        parts = out if len(names) > 1 else (out,)
+        # lazy tabs (``st.tabs(…, key=…, on_change="rerun")``) return their containers: the value is the open tab
+        parts = out if len(names) > 1 else (st.session_state.get(key, default) if kind == "tabs" else out,)
         _register(**{n: p for n, p in zip(names, parts)})
     return out
 

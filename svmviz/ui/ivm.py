@@ -322,11 +322,13 @@ def page() -> None:
     # load 8-10): server CPU 0.77-1.03 -> 0.44-0.61 s, renderer 1.05-1.58 -> 0.84-1.03 s, 391-398 ->
     # 205-213 kB a rerun
     if ds.is_multiclass:  # the SVM comparison is for two classes: these data's class map first
-        tab_mc, tab_path = st.tabs(["Multi-class", "λ path"], key=TABS_MULTICLASS, on_change="rerun")
+        tab_mc, tab_path = common.control(st.tabs, ["Multi-class", "λ path"], key=TABS_MULTICLASS,
+                                          default="Multi-class", url="i_tab", on_change="rerun")
         st.caption(f"{ds.name} has {ds.n_classes} classes: the import-point vs SVM maps are for two classes.")
     else:
-        tab_map, tab_path, tab_mc = st.tabs(["Import points vs SVM", "λ path", "Multi-class"], key=TABS,
-                                            on_change="rerun")
+        tab_map, tab_path, tab_mc = common.control(st.tabs, ["Import points vs SVM", "λ path", "Multi-class"],
+                                                   key=TABS, default="Import points vs SVM", url="i_tab",
+                                                   on_change="rerun")
         with tab_map:
             render_maps(ds, splits, settings, path, li, draw=_is_open(tab_map))
     with tab_path:
