@@ -64,6 +64,13 @@ DEP_TOL = 1e-11
 # as dependent. A Schur complement of 1e-8 G_jj inflates the inverse by ~1e8, so a solve through it
 # keeps ~8 of 16 digits — about where DIRECTION_RESIDUAL_RTOL (1e-6) starts failing.
 DEP_TOL_RETRY = 1e-8
+# The last retry (kkt.rebuild_working_set_pivoted) adds points largest Schur complement first and stops
+# where a Schur complement (relative to its diagonal) is below DEP_NOISE_FACTOR·ε·κ, κ ≈ max|M|·max|M⁻¹|
+# the condition of the bordered matrix so far: computed through that inverse it carries an error of
+# ~ε·κ, and below 100 times that its size says nothing (usvc_B n = 500, σ = 0.2, seed 2: exact
+# Schur complements 4e-11 … 5e-14 were read as above DEP_TOL_RETRY once κ passed 1e11).
+DEP_NOISE_FACTOR = 100.0
+EPS = 2.220446049250313e-16  # float64's machine epsilon
 # Guards against dividing by an exact zero (a removal's pivot, a relative error of all-zero terms):
 # only an exact zero or an underflow is refused — an inaccurate but nonzero pivot is caught later by
 # the residual checks, which can refactorize.

@@ -47,8 +47,8 @@ from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAP
                      STATUS_OK, THRESHOLD_JUMP_RTOL)
 from .events import advance, max_zero_steps
 from .kkt import (add_column, exact_s, first_free, gram_scale, interval_thresholds, kkt_tol, kkt_violation,
-                  minv_refresh, minv_remove, n_positive, qp_bounds, rebuild_working_set, sync_working_set, thresholds,
-                  tie_tolerance)
+                  minv_refresh, minv_remove, n_positive, qp_bounds, rebuild_working_set, rebuild_working_set_pivoted,
+                  sync_working_set, thresholds, tie_tolerance)
 
 
 @entry
@@ -311,20 +311,29 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
 
     A direction whose residual is large is solved again on a refactorized inverse; if the solve
-    breaks down (W nearly singular: K with eigenvalues near rounding), W is rebuilt once treating
-    nearly dependent points as dependent (DEP_TOL_RETRY). Returns (reason, nw, dt0, dt1, max |d|),
-    reason LOST_NONE or why no direction was found.
+    breaks down (W nearly singular: K with eigenvalues near rounding), W is rebuilt treating nearly
+    dependent points as dependent (DEP_TOL_RETRY): first in index order, and should that fail too,
+    largest Schur complement first (:func:`svmviz._nu_path.kkt.rebuild_working_set_pivoted`: in
+    index order, nearly dependent points can inflate the inverse until its dependency test reads
+    rounding noise — usvc_B n = 500, σ = 0.2 was lost so). The index-order rebuild stays first so
+    that the paths it recovers keep their breakpoints bitwise. Returns (reason, nw, dt0, dt1,
+    max |d|), reason LOST_NONE or why no direction was found.
     """
     qst = QP_OK
     good = False
     dt0 = 0.0
     dt1 = 0.0
     dnorm = 0.0
-    for rebuild in range(2):
-        if rebuild == 1:
-            okb, nw = rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, DEP_TOL_RETRY)
+    for rebuild in range(3):
+        if rebuild > 0:
+            if rebuild == 1:
+                okb, nw = rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members,
+                                              DEP_TOL_RETRY)
+            else:
+                okb, nw = rebuild_working_set_pivoted(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members,
+                                                      DEP_TOL_RETRY)
             if not okb:
-                break
+                continue
             minv_refresh(K, y, inv_m, Minv, Mb, widx, nw)
         good = False
         _start_direction(K, y, inv_m, d, gd, piv)

@@ -87,6 +87,7 @@ PATH_KERNELS = tuple(("svmviz._nu_path." + m, f, sig) for m, f, sig in (
     ("follower", "_start_direction", "f8[:, ::1], f8[::1], f8, f8[::1], f8[::1], i8[::1]"),
     ("kkt", "invert_in_place", "f8[:, ::1], i8, i8[::1]"),
     ("kkt", "minv_refresh", "f8[:, ::1], f8[::1], f8, f8[:, ::1], f8[:, ::1], i8[::1], i8"),
+    ("kkt", "rebuild_working_set_pivoted", "f8[:, ::1], f8[::1], f8, f8[:, ::1], f8[:, ::1], i8[::1], i8[::1], i8, b1[::1], i8[::1], i8[::1], f8"),
     ("kkt", "minv_build", "f8[:, ::1], f8[::1], f8, f8[:, ::1], f8[:, ::1], i8[::1], i8[::1], i8, i8[::1], i8, f8"),
     ("kkt", "rebuild_working_set", "f8[:, ::1], f8[::1], f8, f8[:, ::1], f8[:, ::1], i8[::1], i8[::1], i8, b1[::1], i8[::1], i8[::1], f8"),
     ("kkt", "_swap_symmetric", "f8[:, ::1], i8, i8, i8"),
