@@ -203,6 +203,6 @@ def test_two_sessions_compute_at_once(app_url):
         for pg in pages:
             _wait_idle(pg)
             assert pg.get_by_test_id("stException").count() == 0
-            assert _chart_count_when_settled(pg) == 5
+            assert _chart_count_when_settled(pg) == 2  # the criteria surfaces (one figure, a338cdf), decision curves
         browser.close()
     assert not errors, errors
