@@ -407,9 +407,13 @@ class _Warmup:
                 with self.cv:
                     self.current[i] = (task.label, proc)
                     self._pause_others()  # a visitor's page may have come meanwhile
-                proc.stdin.write(task.label + "\n")
-                proc.stdin.flush()
-                rep = None
+                rep = line = None
+                try:
+                    proc.stdin.write(task.label + "\n")
+                    proc.stdin.flush()
+                except OSError:  # the process ended (killed, crashed) before taking the task: as below
+                    line = ""
+                    rep = {"label": task.label, "ok": False, "error": "the warm-up process ended"}
                 while rep is None:  # skip anything else a page may have printed
                     line = proc.stdout.readline()
                     if not line:
