@@ -224,6 +224,35 @@ def test_an_interrupted_run_resumes_and_ends_with_the_same_table(slower_serial, 
     pd.testing.assert_frame_equal(comparable(more.table[more.table["replicate"] < 6]), slower_serial)
 
 
+def test_a_ctrl_c_wrapped_by_numba_stops_the_run(monkeypatch):
+    """Ctrl-C inside numba's dispatcher can arrive as ``SystemError: CPUDispatcher(…) returned a
+    result with an exception set`` caused by the KeyboardInterrupt (full CI at 2b7f832: the command
+    exited 1 with a FAILED task instead of 130). The run must stop as for a plain Ctrl-C, and the task
+    must not be recorded as failed."""
+    from svmviz.studies import engine, tasks
+
+    def interrupted_inside_numba(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as k:
+            raise SystemError("CPUDispatcher(<function _rbf_exp>) returned a result with an exception set") from k
+
+    monkeypatch.setattr(tasks, "run_task", interrupted_inside_numba)
+    spec = spec_from_dict(SLOWER)
+    with pytest.raises(KeyboardInterrupt):
+        engine._run_task_safe(spec, 0, 0, None, None)
+    # an ordinary error is still a task failure, also when something earlier in its chain is not an interrupt
+    def fails(*args, **kwargs):
+        try:
+            raise ValueError("inner")
+        except ValueError as v:
+            raise SystemError("outer") from v
+
+    monkeypatch.setattr(tasks, "run_task", fails)
+    status, message, tb, _ = engine._run_task_safe(spec, 0, 0, None, None)
+    assert status == "error" and message == "SystemError: outer" and "ValueError: inner" in tb
+
+
 def test_an_interrupted_command_resumes(slower_serial, tmp_path):
     """Ctrl-C (SIGINT) on `svmviz study run`: the saved tasks stay, the same command finishes the rest."""
     spec_file = tmp_path / "s.toml"
@@ -238,7 +267,7 @@ def test_an_interrupted_command_resumes(slower_serial, tmp_path):
     _, err = p.communicate(timeout=60)
     n_saved = sum(f.endswith(".parquet") for f in os.listdir(tasks))
     if n_saved < 6:  # it was still running when interrupted
-        assert p.returncode == 130 and "Run the same command again" in err
+        assert p.returncode == 130 and "Run the same command again" in err, (p.returncode, err[-2000:])
     out = subprocess.run(cmd, capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert f"({6 - n_saved} computed now" in out.stdout

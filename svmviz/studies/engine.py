@@ -147,7 +147,27 @@ def _run_task_safe(spec: StudySpec, index: int, replicate: int, n_threads, csv_a
         table["task_seconds"] = elapsed = time.perf_counter() - t0
         return "ok", table, None, elapsed
     except Exception as exc:  # noqa: BLE001 — reported per task, with its traceback
+        interrupt = _interrupt_inside(exc)
+        if interrupt is not None:
+            raise interrupt from exc
         return "error", f"{type(exc).__name__}: {exc}", traceback.format_exc(), time.perf_counter() - t0
+
+
+def _interrupt_inside(exc: BaseException):
+    """The ``KeyboardInterrupt`` an exception wraps, or None.
+
+    Ctrl-C while numba's dispatcher is calling a compiled function can surface as
+    ``SystemError: CPUDispatcher(…) returned a result with an exception set`` whose cause is the
+    ``KeyboardInterrupt`` (seen at 3 of 40 SIGINTs on ``svmviz study run --workers 0``). Recorded
+    as a task failure, it swallowed the Ctrl-C: the run went on and reported a failed task.
+    """
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _load_csv(spec: StudySpec) -> dict:
