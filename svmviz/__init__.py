@@ -208,6 +208,7 @@ _EXPORTS = {
     "importances": "anova",
     "KernelCriteria": "anova",
     "compare_kernels": "anova",
+    "add_exact_loo": "anova",
     "ThetaGrid": "anova",
     "theta_lambda_grid": "anova",
     # data sets

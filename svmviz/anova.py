@@ -315,6 +315,11 @@ class KernelCriteria(NamedTuple):
         Misclassification on the test sample at every λ, per kernel.
     seconds : ndarray of shape (k,)
         Wall time per kernel (gram, fits, criteria, leave-one-out).
+    grams : list of ndarray of shape (n, n) or None
+        Each kernel's gram matrix over X, kept so that :func:`add_exact_loo` refits the support
+        vectors of these very fits instead of fitting every λ again.
+    tol : float
+        The SMO stopping tolerance of the fits (the refits use it too).
     """
 
     names: list
@@ -322,6 +327,8 @@ class KernelCriteria(NamedTuple):
     curves: list
     test_error: np.ndarray | None
     seconds: np.ndarray
+    grams: list | None = None
+    tol: float = 1e-3
 
 
 def _check_problem(X, y, lambdas, p_true):
@@ -398,12 +405,48 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
         curves.append(cur)
         grams.append(K)
         secs.append(time.perf_counter() - t0)
+    kc = KernelCriteria(names, fitted, curves, test_err, np.array(secs), grams, float(tol))
     if loo:
         step = None if progress is None else (lambda d, _t, msg: progress(2 * len(kernels) + d, total, msg))
-        curves, loo_secs = exact_loo_curves(curves, grams, yy, tol=tol, max_iter=DEFAULT_MAX_ITER, labels=names,
-                                            progress=step)
-        secs = [s + t for s, t in zip(secs, loo_secs)]
-    return KernelCriteria(names, fitted, curves, test_err, np.array(secs))
+        kc = add_exact_loo(kc, yy, progress=step)
+    return kc
+
+
+def add_exact_loo(kc: KernelCriteria, y, *, progress: Callable | None = None) -> KernelCriteria:
+    """Exact leave-one-out along λ added to the fits of :func:`compare_kernels` (``loo=False``),
+    without fitting them again (Wahba et al. 2001, §4; SPEC §3: the full data's C_i kept).
+
+    Every (kernel, λ)'s support vectors are refitted from that λ's solution, all of them on one
+    queue of threads (:func:`svmviz.tuning.exact_loo_curves`). ``compare_kernels(..., loo=True)``
+    is ``add_exact_loo(compare_kernels(..., loo=False), y)``: the same numbers, bit for bit — a
+    page draws the fits' criteria first and adds leave-one-out as a second step at the cost of the
+    refits alone (issue 13, warm interaction).
+
+    Parameters
+    ----------
+    kc : KernelCriteria
+        From :func:`compare_kernels` (with its ``grams``); curves that already hold "loo" are
+        refitted again.
+    y : array_like of shape (n,)
+        The labels ``kc`` was fitted on.
+    progress : callable(done, total, message), optional
+        Called after each (kernel, λ)'s refits, ``total`` = kernels × λ values (an exception it
+        raises, e.g. a Cancel, stops the refits).
+
+    Returns
+    -------
+    KernelCriteria
+        ``kc`` with every curve's ``values["loo"]``, ``best["loo"]``, ``f_loo`` and ``status`` set and
+        the refits' wall time added to ``seconds``.
+    """
+    if kc.grams is None or len(kc.grams) != len(kc.curves):
+        raise ValueError("this KernelCriteria has no gram matrices (made by an older version?): "
+                         "call compare_kernels(..., loo=True) instead.")
+    n = kc.grams[0].shape[0]
+    yy, _ = check_binary_labels(y, n, min_per_class=2)
+    curves, loo_secs = exact_loo_curves(kc.curves, kc.grams, yy, tol=kc.tol, max_iter=DEFAULT_MAX_ITER,
+                                        labels=kc.names, progress=progress)
+    return kc._replace(curves=curves, seconds=kc.seconds + np.asarray(loo_secs))
 
 
 class ThetaGrid(NamedTuple):

@@ -16,6 +16,7 @@ from svmviz import ivm
 from svmviz.figures import anova as fig
 from svmviz.kernels import SSANOVAKernel
 from svmviz.ui import charts, common, glossary
+from svmviz.ui.compute import cached_result
 
 KEY = "anova"
 CHOICES = ["anova_structure", "twonorm", "ringnorm", "wahba2001", "banana", "esl_mixture"]
@@ -34,6 +35,13 @@ N_TEST = 2000
 #: 0.34–0.38 s (anova_structure, seeds 0–1; 3.5–4.1 s at n = 600, hence the exponent 2.2 below), since
 #: the exact-LOO refits that SMO does not settle are solved by the active-set method (5d3d4ec; 4.0 before)
 _LOO_SECONDS_AT_200 = 0.4
+#: exact LOO estimated to take longer than this (seconds) draws the criteria chart of the fits first and
+#: redraws it with LOO's curve; a shorter one is awaited (issue 13, warm interaction: a chart drawn and
+#: replaced within a second costs the browser a second Plotly draw, ~0.1–0.2 s of its CPU, to show a
+#: chart for a fraction of a second). The first exact LOO of a server is always preceded by the fits'
+#: chart: it may compile numba kernels (issue 13, first chart).
+PRELIMINARY_ABOVE_SECONDS = 1.5
+_LOO_RAN = [False]  # exact LOO has completed in this server process
 
 
 class Settings(NamedTuple):
@@ -117,22 +125,46 @@ def _cost_kwargs(n: int, s: Settings) -> dict:
     return {"cost": common.Cost(sec, f"exact leave-one-out for {len(s.kernels)} kernels × {s.lambdas.size} λ values")}
 
 
-def compute_comparison(ds, s: Settings, test, *, optional: bool = False, show_warnings: bool = True):
-    """Every chosen kernel's fits and criteria along λ (exact LOO when ``s.loo``), a cached step; None
-    when ``optional`` and the user has not (yet) started an expensive run."""
+def _comparison_key(ds, s: Settings, test):
     kernels = kernel_objects(s)
-    key = (ds.X, ds.y, s.lambdas, [repr(k) for k in kernels.values()], list(kernels), s.sigma, s.loo,
-           None if test is None else (test.X, test.y))
+    return (ds.X, ds.y, s.lambdas, [repr(k) for k in kernels.values()], list(kernels), s.sigma, s.loo,
+            None if test is None else (test.X, test.y))
+
+
+def compute_comparison(ds, s: Settings, test):
+    """Every chosen kernel's fits and criteria along λ, without exact LOO (a cached step)."""
+    kernels = kernel_objects(s)
     p_true = ds.p_true(ds.X) if ds.p_true is not None else None
 
     def run(progress):
-        return anova.compare_kernels(ds.X, ds.y, s.lambdas, kernels, sigma=s.sigma, p_true=p_true, loo=s.loo,
+        return anova.compare_kernels(ds.X, ds.y, s.lambdas, kernels, sigma=s.sigma, p_true=p_true, loo=False,
                                      X_test=None if test is None else test.X,
                                      y_test=None if test is None else test.y, progress=progress)
 
-    text = ("Exact leave-one-out for every kernel along λ…" if s.loo else "Fitting every kernel along λ…")
-    return common.cached_compute("anova_kernels", key, run, progress_text=text, optional=optional,
-                                 show_warnings=show_warnings, **_cost_kwargs(ds.X.shape[0], s))
+    return common.cached_compute("anova_kernels", _comparison_key(ds, s._replace(loo=False), test), run,
+                                 progress_text="Fitting every kernel along λ…")
+
+
+def compute_loo(ds, s: Settings, test, kc, *, optional: bool = True):
+    """Exact LOO added to the fits ``kc`` of :func:`compute_comparison` (a cached step of its own: the
+    refits of their support vectors only, :func:`svmviz.anova.add_exact_loo`); None when ``optional``
+    and the user has not (yet) started an expensive run."""
+    def run(progress):
+        return anova.add_exact_loo(kc, ds.y, progress=progress)
+
+    return common.cached_compute("anova_loo", _comparison_key(ds, s._replace(loo=True), test), run,
+                                 progress_text="Exact leave-one-out for every kernel along λ…", optional=optional,
+                                 **_cost_kwargs(ds.X.shape[0], s))
+
+
+def _loo_is_quick(ds, s: Settings, test) -> bool:
+    """Exact LOO is awaited without drawing the criteria chart first: its result is cached, or this
+    server has run exact LOO before (its kernels are compiled) and the estimate is under
+    :data:`PRELIMINARY_ABOVE_SECONDS`."""
+    if cached_result("anova_loo", _comparison_key(ds, s._replace(loo=True), test)) is not None:
+        return True
+    cost = _cost_kwargs(ds.X.shape[0], s).get("cost")
+    return _LOO_RAN[0] and cost is not None and cost.seconds <= PRELIMINARY_ABOVE_SECONDS
 
 
 # --------------------------------------------------------------------------- sections
@@ -354,31 +386,37 @@ def page() -> None:
         return
     test = _test_sample(ds)
     try:
-        # the fits and GACV / XA first (a fraction of a second): their chart is drawn at once (issue 13,
-        # first chart); exact LOO, which refits every support vector at every λ, follows as its own
-        # cached step and redraws the chart with its curve
-        kc = compute_comparison(ds, s._replace(loo=False), test, show_warnings=not s.loo)
+        # the fits and GACV / XA first (a fraction of a second); exact LOO, which refits every support
+        # vector at every λ, follows as its own cached step from these fits. When it may take long (or
+        # compile, issue 13 first chart) the fits' chart is drawn first and redrawn with LOO's curve.
+        kc = compute_comparison(ds, s, test)
     except ValueError as exc:
         common.show_error(exc, what="Could not fit these kernels")
         return
     if s.loo:
-        slot = st.empty()
-        spelled_before = glossary.seen_snapshot()
-        with slot.container():
-            render_curves(ds, kc, test, suffix="_before_loo")
-            st.caption("Exact leave-one-out's curve and λ are added once it is computed.")
+        slot = spelled_before = None
+        if not _loo_is_quick(ds, s, test):
+            slot = st.empty()
+            spelled_before = glossary.seen_snapshot()
+            with slot.container():
+                render_curves(ds, kc, test, suffix="_before_loo")
+                st.caption("Exact leave-one-out's curve and λ are added once it is computed.")
         try:
-            kc_loo = compute_comparison(ds, s, test, optional=True)  # its warnings include the fits'
+            kc_loo = compute_loo(ds, s, test, kc)
         except ValueError as exc:
             common.show_error(exc, what="Exact leave-one-out failed")
             kc_loo = None
         if kc_loo is not None:
+            _LOO_RAN[0] = True
             kc = kc_loo
-            glossary.restore_seen(spelled_before)  # the chart and notes drawn before LOO are replaced
-            with slot.container():
+            if slot is None:
                 render_curves(ds, kc, test)
-        else:  # not run (too long: the user is asked) or failed: the fits' own warnings, from the cache
-            compute_comparison(ds, s._replace(loo=False), test)
+            else:
+                glossary.restore_seen(spelled_before)  # the chart and notes drawn before LOO are replaced
+                with slot.container():
+                    render_curves(ds, kc, test)
+        elif slot is None:  # not run (too long: the user is asked) or failed
+            render_curves(ds, kc, test)
     else:
         render_curves(ds, kc, test)
     render_decomposition(ds, s, kc, test)

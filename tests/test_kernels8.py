@@ -1,0 +1,103 @@
+"""Issue 13, the Kernels & variable selection page's warm interaction: one fit of every kernel per
+rerun (exact LOO refits the fits' own support vectors, :func:`svmviz.anova.add_exact_loo`), bit for
+bit the numbers of ``compare_kernels(loo=True)`` and of an independent per-kernel
+``gram_criteria_curves(loo=True)``; the criteria chart drawn once per rerun when exact LOO is quick."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmviz import anova, data
+from svmviz.kernels import SSANOVAKernel, fit_kernel, gram, kernel_diagonal
+from svmviz.tuning import gram_criteria_curves
+
+from .apptest_utils import figure_titled
+
+LAMS = np.logspace(-5, -1, 6)
+
+
+def _kernels():
+    return {"G": "rbf", "A": SSANOVAKernel(order="additive"), "T": SSANOVAKernel(order="two-way", base="gaussian",
+                                                                                  sigma=0.35)}
+
+
+def _same(a, b):
+    """Bitwise equality of two arrays (NaN where NaN, -0.0 kept apart from 0.0)."""
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def _assert_curves_equal(c1, c2):
+    assert set(c1.values) == set(c2.values)
+    for k in c1.values:
+        assert _same(c1.values[k], c2.values[k]), k
+    assert c1.best == c2.best
+    for f in ("lambdas", "alphas", "b", "f_train", "f_loo", "n_sv", "status", "K_diag"):
+        assert _same(getattr(c1, f), getattr(c2, f)), f
+
+
+@pytest.mark.parametrize("name, kw, sigma", [("anova_structure", dict(n=70, seed=4), 1.4),
+                                             ("twonorm", dict(n=60, seed=2), 2.0)])
+def test_loo_from_the_fits_is_bitwise_compare_kernels_and_gram_criteria_curves(name, kw, sigma):
+    ds = data.make_dataset(name, **kw)
+    t = ds.test_sample(200, seed=9)
+    args = (ds.X, ds.y, LAMS, _kernels())
+    opts = dict(sigma=sigma, p_true=ds.p_true, X_test=t.X, y_test=t.y)
+    fits = anova.compare_kernels(*args, loo=False, **opts)
+    assert all("loo" not in c.values for c in fits.curves)
+    two_step = anova.add_exact_loo(fits, ds.y)
+    assert all("loo" not in c.values for c in fits.curves)  # the cached fits are not changed
+    one_call = anova.compare_kernels(*args, loo=True, **opts)
+    assert two_step.names == one_call.names
+    assert _same(two_step.test_error, one_call.test_error)
+    yy = np.where(ds.y > 0, 1.0, -1.0)
+    for q, (label, kern) in enumerate(_kernels().items()):
+        _assert_curves_equal(two_step.curves[q], one_call.curves[q])
+        # an independent path: the kernel's gram and the one-problem criteria routine with LOO
+        kf = fit_kernel(kern, ds.X)
+        ref = gram_criteria_curves(gram(ds.X, kernel=kf, sigma=sigma), yy, LAMS,
+                                   K_diag=kernel_diagonal(kf, ds.X, sigma=sigma), p_true=ds.p_true(ds.X), loo=True)
+        _assert_curves_equal(two_step.curves[q], ref)
+
+
+def test_add_exact_loo_refuses_a_result_without_grams():
+    ds = data.make_dataset("anova_structure", n=40, seed=0)
+    fits = anova.compare_kernels(ds.X, ds.y, LAMS[:2], {"G": "rbf"}, sigma=1.0)
+    with pytest.raises(ValueError, match="no gram matrices"):
+        anova.add_exact_loo(fits._replace(grams=None), ds.y)
+
+
+def _counting(monkeypatch, module, name):
+    calls = []
+    real = getattr(module, name)
+
+    def wrapped(*a, **k):
+        calls.append(name)
+        return real(*a, **k)
+
+    monkeypatch.setattr(module, name, wrapped)
+    return calls
+
+
+def test_a_seed_change_fits_every_kernel_once_and_draws_the_criteria_chart_once(monkeypatch):
+    """A warm Seed + 1 with exact LOO on: three kernels fitted along λ three times (not six: the LOO
+    step used to fit them all again), the criteria figure built once (not twice: a preliminary chart
+    without LOO drawn and replaced at every rerun)."""
+    from svmviz.figures import anova as fig
+    from svmviz.ui import anova as page
+
+    at = AppTest.from_string("from svmviz.ui import anova\nanova.page()\n", default_timeout=240)
+    at.query_params["n"] = "60"
+    at.query_params["seed"] = "8101"
+    at.run()  # the server's first exact LOO: the fits' chart first (compilation may take long)
+    assert not at.exception, at.exception
+    assert page._LOO_RAN[0]
+    fits = _counting(monkeypatch, anova, "gram_criteria_curves")
+    draws = _counting(monkeypatch, fig, "plot_kernel_curves")
+    at.sidebar.number_input(key="anova_seed").set_value(8102).run()
+    assert not at.exception, at.exception
+    assert len(fits) == 3, fits
+    assert len(draws) == 1, draws
+    panels = [a["text"] for a in figure_titled(at, "Tuning criteria along λ")["layout"]["annotations"]]
+    assert any(p.startswith("exact leave-one-out") for p in panels), panels
