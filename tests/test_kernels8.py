@@ -93,6 +93,8 @@ def test_a_seed_change_fits_every_kernel_once_and_draws_the_criteria_chart_once(
     at.run()  # the server's first exact LOO: the fits' chart first (compilation may take long)
     assert not at.exception, at.exception
     assert page._LOO_RAN[0]
+    # the fits' chart was drawn first and replaced: its note that LOO follows is gone with it
+    assert not [c.value for c in at.caption if "added once it is computed" in c.value]
     fits = _counting(monkeypatch, anova, "gram_criteria_curves")
     draws = _counting(monkeypatch, fig, "plot_kernel_curves")
     at.sidebar.number_input(key="anova_seed").set_value(8102).run()
@@ -101,3 +103,78 @@ def test_a_seed_change_fits_every_kernel_once_and_draws_the_criteria_chart_once(
     assert len(draws) == 1, draws
     panels = [a["text"] for a in figure_titled(at, "Tuning criteria along λ")["layout"]["annotations"]]
     assert any(p.startswith("exact leave-one-out") for p in panels), panels
+
+
+# ----------------------------------------------------------------------------- merged figures
+_PLACEMENT = ("xaxis", "yaxis", "showlegend", "legendgroup", "colorbar")
+
+
+def _data(trace_json):
+    """A trace's data and hover text, without where it sits (axes, legend, colour bar placement)."""
+    out = {k: v for k, v in trace_json.items() if k not in _PLACEMENT}
+    if "colorbar" in trace_json:
+        out["colorbar title"] = trace_json["colorbar"]["title"]["text"]
+    return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in out.items()}
+
+
+def _on(js, axis):
+    return [t for t in js["data"] if t.get("xaxis", "x") == axis]
+
+
+@pytest.fixture(scope="module")
+def expansion():
+    from svmviz.svm import SVMClassifier
+
+    ds = data.make_dataset("anova_structure", n=80, seed=3, d=4)
+    svm = SVMClassifier(lam=1e-3, kernel=SSANOVAKernel(order="two-way")).fit(ds.X, ds.y)
+    return ds, anova.expansion_of(svm)
+
+
+@pytest.mark.parametrize("measure", ["norm", "rms"])
+def test_the_importance_panels_are_the_two_old_charts(expansion, measure):
+    from svmviz.figures import anova as fig
+
+    ds, exp = expansion
+    bars = fig.compute_importances(exp, X=ds.X, measure=measure)
+    js = fig.plot_importance_panels(bars).to_plotly_json()
+    var = fig.plot_variable_importances(bars).to_plotly_json()
+    comp = fig.plot_importances(bars).to_plotly_json()
+    assert [_data(t) for t in _on(js, "x")] == [_data(t) for t in var["data"]]
+    assert [_data(t) for t in _on(js, "x2")] == [_data(t) for t in comp["data"]]
+    lay = js["layout"]
+    for mine, old in (("xaxis", var["layout"]["xaxis"]), ("yaxis", var["layout"]["yaxis"]),
+                      ("xaxis2", comp["layout"]["xaxis"]), ("yaxis2", comp["layout"]["yaxis"])):
+        assert lay[mine]["title"]["text"] == old["title"]["text"]
+    assert list(lay["yaxis2"]["categoryarray"]) == list(comp["layout"]["yaxis"]["categoryarray"])
+    assert [a["text"] for a in lay["annotations"][:2]] == [var["layout"]["title"]["text"],
+                                                           comp["layout"]["title"]["text"]]
+    assert lay["title"]["text"].startswith("Importance by variable and by component")
+    # the legend: main effect / interaction once; the variable bars are not in it
+    assert [t["name"] for t in js["data"] if t.get("showlegend", True)] == ["main effect", "interaction"]
+
+
+def test_the_interaction_panels_are_the_old_maps(expansion):
+    from svmviz.figures import anova as fig
+
+    ds, exp = expansion
+    its = [fig.compute_interaction(exp, 0, 1, ds.X, ds.y, grid_n=15),
+           fig.compute_interaction(exp, 2, 3, ds.X, ds.y, grid_n=15)]
+    js = fig.plot_interaction_panels(its).to_plotly_json()
+    lay = js["layout"]
+    for p, (axis, it) in enumerate(zip(("x", "x2"), its)):
+        old = fig.plot_interaction(it).to_plotly_json()
+        assert [_data(t) for t in _on(js, axis)] == [_data(t) for t in old["data"]]
+        sfx = "" if p == 0 else "2"
+        assert lay[f"xaxis{sfx}"]["title"]["text"] == old["layout"]["xaxis"]["title"]["text"]
+        assert lay[f"yaxis{sfx}"]["title"]["text"] == old["layout"]["yaxis"]["title"]["text"]
+        assert lay["annotations"][p]["text"] == old["layout"]["title"]["text"]
+        # each panel's colour bar beside that panel
+        cb = [t for t in _on(js, axis) if t["type"] == "contour"][0]["colorbar"]
+        assert cb["x"] > lay[f"xaxis{sfx}"]["domain"][1]
+    assert cb["x"] > lay["xaxis"]["domain"][1]
+    assert [t["name"] for t in js["data"] if t.get("showlegend", True) and t["type"] == "scatter"] == \
+        ["class −1", "class +1"]
+    one = fig.plot_interaction_panels(its[:1]).to_plotly_json()
+    assert [_data(t) for t in one["data"]] == [_data(t) for t in fig.plot_interaction(its[0]).to_plotly_json()["data"]]
+    with pytest.raises(ValueError, match="at least one"):
+        fig.plot_interaction_panels([])

@@ -39,9 +39,14 @@ def test_default_page_renders_every_section_with_right_numbers():
     at = _app().run()
     assert_clean(at)
     assert not at.error
-    for prefix in ("Tuning criteria along λ", "Importance by variable", "Importance by component",
-                   "Main effects", "Interaction x1 × x2"):
+    for prefix in ("Tuning criteria along λ", "Importance by variable and by component", "Main effects",
+                   "Two-factor interactions"):
         figure_titled(at, prefix)
+    # the two importance charts and the two interaction maps are the panels of one figure each
+    imp_panels = [a["text"] for a in figure_titled(at, "Importance by variable")["layout"]["annotations"]]
+    assert imp_panels[:2] == ["Importance by variable", "Importance by component"]
+    int_panels = [a["text"] for a in figure_titled(at, "Two-factor interactions")["layout"]["annotations"]]
+    assert len(int_panels) == 2 and int_panels[0].startswith("Interaction x1 × x2"), int_panels
     # the Gaussian kernel's GACV and exact LOO curves are those of criteria_curves (an independent
     # path: squared distances and the σ-grid engine), on the page's own data and λ grid
     ds = data.anova_structure(n=200, seed=0)
@@ -74,14 +79,14 @@ def test_widgets_change_kernels_lambda_machine_and_measure():
     assert_clean(at)
     assert not any(a["text"].startswith("exact leave-one-out")
                    for a in figure_titled(at, "Tuning criteria along λ")["layout"]["annotations"])
-    before = _arr(figure_titled(at, "Importance by component")["data"][0]["x"]).copy()
+    before = _arr(_component_bars(at)["x"]).copy()
     at.radio(key="anova_lamsrc").set_value("xa").run()
     assert_clean(at)
-    after = _arr(figure_titled(at, "Importance by component")["data"][0]["x"])
+    after = _arr(_component_bars(at)["x"])
     assert after.shape != before.shape or not np.allclose(after, before)
     at.radio(key="anova_measure").set_value("rms").run()
-    comp_fig = figure_titled(at, "Importance by component")
-    assert comp_fig["layout"]["xaxis"]["title"]["text"].startswith("root mean square")
+    comp_fig = figure_titled(at, "Importance by variable and by component")
+    assert comp_fig["layout"]["xaxis2"]["title"]["text"].startswith("root mean square")
     main = figure_titled(at, "Main effects")
     assert "importance" in main["layout"]["annotations"][0]["text"]
     # KLR on the known structure with the cubic base: the true main effects are drawn
@@ -93,13 +98,19 @@ def test_widgets_change_kernels_lambda_machine_and_measure():
     # the additive kernel alone: no interaction maps, a caption says why
     at.multiselect(key="anova_kernels").set_value(["additive"]).run()
     assert_clean(at)
-    assert not [t for t in (f["layout"]["title"]["text"] for f in _figs(at)) if t.startswith("Interaction")]
+    assert not [t for t in (f["layout"]["title"]["text"] for f in _figs(at)) if t.startswith("Two-factor interaction")]
     assert any("no interactions" in c.value for c in at.caption)
     at.multiselect(key="anova_kernels").set_value(["gaussian"]).run()
     assert any("Choose an SS-ANOVA kernel" in i.value for i in at.info)
     at.multiselect(key="anova_kernels").set_value([]).run()
     assert_clean(at)
     assert any("at least one kernel" in i.value for i in at.info)
+
+
+def _component_bars(at):
+    """The first bar trace of the importance figure's component panel (its second x axis)."""
+    f = figure_titled(at, "Importance by variable and by component")
+    return [t for t in f["data"] if t.get("xaxis") == "x2"][0]
 
 
 def _figs(at):
@@ -162,13 +173,13 @@ def test_kernels_page_in_a_real_browser(app_url):  # noqa: F811 (the fixture of 
         page.get_by_role("heading", name="Kernels & variable selection").first.wait_for(timeout=60_000)
         n_charts = _chart_count_when_settled(page, timeout_s=300)
         print(f"\nKernels & variable selection: all {n_charts} charts after {time.time() - t0:.1f} s")
-        # criteria curves, two importance charts, main effects, two interaction maps
-        assert n_charts == 6
+        # criteria curves, importances (two panels), main effects, interaction maps (two panels)
+        assert n_charts == 4
         assert page.get_by_test_id("stException").count() == 0
         page.screenshot(path=os.path.join(ARTIFACTS, "anova_initial.png"), full_page=True)
         page.get_by_text("KLR (kernel logistic regression), same λ").first.click()
         _wait_idle(page, timeout=300_000)
-        assert _chart_count_when_settled(page, timeout_s=300) == 6
+        assert _chart_count_when_settled(page, timeout_s=300) == 4
         assert page.get_by_test_id("stException").count() == 0
         page.get_by_text("true main effect").first.wait_for(timeout=30_000)
         page.screenshot(path=os.path.join(ARTIFACTS, "anova_klr.png"), full_page=True)

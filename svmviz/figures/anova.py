@@ -216,23 +216,63 @@ def top_interactions(imp: anova.Importances, count: int = 3) -> list:
     return [tuple(c) for _, c in pairs[:count]]
 
 
-def plot_interaction(it: Interaction) -> go.Figure:
-    """Contour map of f_αβ with the data points on top."""
+def _interaction_traces(it: Interaction) -> list:
+    """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top."""
     lim = float(np.max(np.abs(it.Z))) or 1.0
-    fig = go.Figure()
-    fig.add_trace(go.Contour(x=it.gx, y=it.gy, z=it.Z, colorscale="RdBu", reversescale=True, zmin=-lim, zmax=lim,
-                             contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")),
-                             name=it.name,
-                             hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
-                                            "<br>f_αβ = %{z:.3g}<extra></extra>")))
+    traces = [go.Contour(x=it.gx, y=it.gy, z=it.Z, colorscale="RdBu", reversescale=True, zmin=-lim, zmax=lim,
+                         contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
+                         hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
+                                        "<br>f_αβ = %{z:.3g}<extra></extra>"))]
     for cls, label in ((-1, "class −1"), (1, "class +1")):
         m = it.y == cls
-        fig.add_trace(go.Scatter(x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
+        traces.append(go.Scatter(x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
                                  marker=dict(color=CLASS_COLORS[cls], size=5, line=dict(width=0.5, color="white")),
                                  hovertemplate=f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                                f"<br>{label}<extra></extra>"))
-    apply_theme(fig, title=f"Interaction {it.name} (importance {it.importance:.3g})", xtitle=it.names[0],
-                ytitle=it.names[1], height=430)
+    return traces
+
+
+def _interaction_title(it: Interaction) -> str:
+    return f"Interaction {it.name} (importance {it.importance:.3g})"
+
+
+def plot_interaction(it: Interaction) -> go.Figure:
+    """Contour map of f_αβ with the data points on top."""
+    fig = go.Figure(_interaction_traces(it))
+    apply_theme(fig, title=_interaction_title(it), xtitle=it.names[0], ytitle=it.names[1], height=430)
+    return fig
+
+
+def plot_interaction_panels(its) -> go.Figure:
+    """Several interactions as the panels of ONE figure, side by side: each panel is
+    :func:`plot_interaction`'s traces (its own colour bar beside it, its own axis titles), the
+    legend of the two classes shared (an entry toggles the class in every panel).
+
+    One chart instead of one per interaction (issue 13, the Kernels page's warm interaction): the
+    browser draws one Plotly figure, legend and tool bar instead of two.
+
+    ``its`` : sequence of :class:`Interaction`, one panel each (left to right).
+    """
+    its = list(its)
+    if not its:
+        raise ValueError("plot_interaction_panels needs at least one interaction.")
+    cols = len(its)
+    fig = make_subplots(rows=1, cols=cols, subplot_titles=[_interaction_title(it) for it in its],
+                        horizontal_spacing=0.16 if cols > 1 else 0.1)
+    for c, it in enumerate(its, start=1):
+        xdom = fig.get_subplot(1, c).xaxis.domain
+        for tr in _interaction_traces(it):
+            if tr.type == "contour":
+                tr.colorbar.update(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction")
+            else:
+                tr.legendgroup = tr.name
+                tr.showlegend = c == 1
+            fig.add_trace(tr, row=1, col=c)
+        fig.update_xaxes(title_text=it.names[0], row=1, col=c)
+        fig.update_yaxes(title_text=it.names[1], row=1, col=c)
+    title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
+        "Two-factor interaction f_αβ(x_α, x_β)"
+    apply_theme(fig, title=title, height=480)
     return fig
 
 
@@ -293,35 +333,76 @@ def compute_importances(exp: anova.AnovaExpansion, max_bars: int = 30, *, X=None
                           by_var, imp.variable_names, measure)
 
 
-def plot_importances(bars: ImportanceBars) -> go.Figure:
-    """Horizontal bars, most important on top; main effects and interactions in two colours."""
-    fig = go.Figure()
+def _component_bar_traces(bars: ImportanceBars) -> list:
+    """Horizontal bars of the components: main effects and interactions in two colours."""
+    traces = []
     for kind, color in (("main effect", "#1f77b4"), ("interaction", "#d62728")):
         idx = [i for i, k in enumerate(bars.kinds) if k == kind]
         if not idx:
             continue
-        fig.add_trace(go.Bar(y=[bars.names[i] for i in idx], x=bars.values[idx], orientation="h", name=kind,
+        traces.append(go.Bar(y=[bars.names[i] for i in idx], x=bars.values[idx], orientation="h", name=kind,
                              marker_color=color, customdata=100 * bars.share[idx],
                              hovertemplate="%{y}: %{x:.4g} (%{customdata:.1f} % of the total)<extra></extra>"))
+    return traces
+
+
+def _variable_bar_traces(bars: ImportanceBars) -> list:
+    """One bar per variable, largest first."""
+    order = np.argsort(-bars.by_variable, kind="stable")
+    names = [bars.variable_names[i] for i in order]
+    tot = float(bars.by_variable.sum()) or 1.0
+    return [go.Bar(x=names, y=bars.by_variable[order], marker_color="#1f77b4", name="variable",
+                   customdata=100 * bars.by_variable[order] / tot,
+                   hovertemplate="%{x}: %{y:.4g} (%{customdata:.1f} % of the sum over variables)<extra></extra>")]
+
+
+_VARIABLE_AXIS = "variable: its main effect plus its interactions"
+
+
+def _component_height(bars: ImportanceBars) -> int:
+    return max(300, 24 * len(bars.names) + 140)
+
+
+def plot_importances(bars: ImportanceBars) -> go.Figure:
+    """Horizontal bars, most important on top; main effects and interactions in two colours."""
+    fig = go.Figure(_component_bar_traces(bars))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(bars.names)))
     _, _, xlabel, what = MEASURES[bars.measure]
     apply_theme(fig, title="Importance by component", xtitle=f"{what}", ytitle="component",
-                height=max(300, 24 * len(bars.names) + 140))
+                height=_component_height(bars))
     return fig
 
 
 def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
     """One bar per variable: the sum over the components it enters (its main effect and interactions)."""
-    order = np.argsort(-bars.by_variable, kind="stable")
-    names = [bars.variable_names[i] for i in order]
-    tot = float(bars.by_variable.sum()) or 1.0
-    fig = go.Figure(go.Bar(x=names, y=bars.by_variable[order], marker_color="#1f77b4", name="variable",
-                           customdata=100 * bars.by_variable[order] / tot,
-                           hovertemplate="%{x}: %{y:.4g} (%{customdata:.1f} % of the sum over variables)"
-                                         "<extra></extra>"))
+    fig = go.Figure(_variable_bar_traces(bars))
     _, _, ylabel, _ = MEASURES[bars.measure]
-    apply_theme(fig, title="Importance by variable", xtitle="variable: its main effect plus its interactions",
-                ytitle=ylabel, height=380, legend=False)
+    apply_theme(fig, title="Importance by variable", xtitle=_VARIABLE_AXIS, ytitle=ylabel, height=380, legend=False)
+    return fig
+
+
+def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
+    """Importance by variable (left panel, :func:`plot_variable_importances`' bars) and by component
+    (right panel, :func:`plot_importances`' bars) as ONE figure (Wahba 1998, §2).
+
+    One chart instead of two (issue 13, the Kernels page's warm interaction): the browser draws one
+    Plotly figure and tool bar instead of two.
+    """
+    _, _, label, what = MEASURES[bars.measure]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["Importance by variable", "Importance by component"],
+                        column_widths=[0.42, 0.58], horizontal_spacing=0.16)
+    for tr in _variable_bar_traces(bars):
+        tr.showlegend = False
+        fig.add_trace(tr, row=1, col=1)
+    for tr in _component_bar_traces(bars):
+        fig.add_trace(tr, row=1, col=2)
+    fig.update_xaxes(title_text=_VARIABLE_AXIS, row=1, col=1)
+    fig.update_yaxes(title_text=label, row=1, col=1)
+    fig.update_xaxes(title_text=what, row=1, col=2)
+    fig.update_yaxes(title_text="component", categoryorder="array", categoryarray=list(reversed(bars.names)),
+                     row=1, col=2)
+    apply_theme(fig, title=f"Importance by variable and by component — {what}",
+                height=max(380, _component_height(bars)) + 40)
     return fig
 
 

@@ -287,9 +287,7 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                              format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
                                           "rms": "size over the data (root mean square of f_c)"}.get)
     bars = fig.compute_importances(exp, X=ds.X, measure=measure)
-    a, b = st.columns(2)
-    charts.chart(fig.plot_variable_importances(bars), key=f"{KEY}_varimp", where=a)
-    charts.chart(fig.plot_importances(bars), key=f"{KEY}_compimp", where=b)
+    charts.chart(fig.plot_importance_panels(bars), key=f"{KEY}_imp")
     st.caption("The squared norm weighs a component by its roughness as well as its size: a linear main effect is "
                "cheap, a wiggly fit to a noise variable dear — at a small λ the machine fits noise and the noise "
                "variables' norms grow. Compare the two measures and several λ before dropping a variable "
@@ -317,13 +315,14 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                                       key=lambda t: -t[0])]
         label = {c: f"{names[c[0]]} × {names[c[1]]}" for c in pairs}
         cols = st.columns(2)
+        its = []
         for i, col in enumerate(cols[:min(2, len(pairs))]):
             at = common.control(col.selectbox, f"Interaction {i + 1} (most important first)",
                                 list(range(len(pairs))), key=f"{KEY}_pair{i}", default=i, url=f"a_pair{i + 1}",
                                 depends=len(pairs), keep_choice=True, format_func=lambda k: label[pairs[k]])
             pick = pairs[at]
-            it = fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41)
-            charts.chart(fig.plot_interaction(it), key=f"{KEY}_inter{i}", where=col)
+            its.append(fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41))
+        charts.chart(fig.plot_interaction_panels(its), key=f"{KEY}_interactions")
     elif kern.order == "additive":
         st.caption("The additive kernel has no interactions: choose the two-factor SS-ANOVA kernel to see them.")
     render_theta_grid(ds, s, kc, q)
@@ -415,6 +414,8 @@ def page() -> None:
                 glossary.restore_seen(spelled_before)  # the chart and notes drawn before LOO are replaced
                 with slot.container():
                     render_curves(ds, kc, test)
+                    st.empty()  # in place of the note that LOO follows (a block redrawn in the same run keeps
+                    #             the children it had beyond the new ones: the note stayed under LOO's chart)
         elif slot is None:  # not run (too long: the user is asked) or failed
             render_curves(ds, kc, test)
     else:
