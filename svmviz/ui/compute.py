@@ -10,7 +10,8 @@ Every page computes through :func:`cached_compute`::
   bounded by a count and by the bytes of the arrays the results hold.
 - **The work runs in a background thread** ("job"), one per key for the whole server: a second
   session (or the rerun a widget triggers) asking for the same key waits for the same job instead
-  of starting another. The script thread only waits, updating a progress bar and offering Cancel.
+  of starting another. The script thread only waits, updating a progress bar and offering Cancel
+  once the work has lasted :data:`PROGRESS_AFTER_SECONDS` (quicker work shows nothing).
 - **Cancel** stops the job: its progress callback raises :class:`Cancelled` at the next call, which
   unwinds the numerics; their thread pools drop the tasks not yet started
   (:func:`svmviz._parallel.task_pool`). The kernel running at that moment finishes its chunk (a
@@ -55,6 +56,12 @@ SUBSAMPLE_TARGET_SECONDS = 8.0
 """The subsample offered when asking is the largest whose estimate stays under this."""
 POLL_SECONDS = 0.25
 """How often the waiting script thread updates the progress bar (and so notices a stop request)."""
+PROGRESS_AFTER_SECONDS = 0.3
+"""A computation that ends within this shows nothing; longer work shows its progress bar and Cancel
+from then on. Most of a warm interaction's computations end in a few ms to ~0.2 s (issue 13): each
+drew a bar and a Cancel button and removed them again — four delta messages and a flash of the
+layout a computation, 2–11 of them a rerun. The script thread makes no ``st`` call meanwhile, which
+delays its noticing a closed tab by this much (well within :data:`ORPHAN_GRACE_SECONDS`)."""
 
 
 @st.cache_resource(show_spinner=False)
@@ -266,16 +273,20 @@ def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
     job = _attach_job(store, key, name, fn, cost, max_entries)
     if job is None:
         return store.get(key)
+    bar = None  # the progress bar and Cancel, drawn once the work has lasted PROGRESS_AFTER_SECONDS
     try:
-        with slot.container():
-            frac, line = _progress_line(text, job, estimate)
-            bar = st.progress(frac, text=line)
-            st.button("Cancel", key=f"_cc_cancel_{ui_key}", on_click=_on_cancel, args=(key,),
-                      help="Stop this computation (the page keeps what it has).")
+        job.finished.wait(PROGRESS_AFTER_SECONDS)
         while True:
-            while not job.finished.wait(POLL_SECONDS):
+            while not job.finished.is_set():
                 frac, line = _progress_line(text, job, estimate)
-                bar.progress(frac, text=line)  # an st call: raises StopException when the tab has closed
+                if bar is None:
+                    with slot.container():
+                        bar = st.progress(frac, text=line)
+                        st.button("Cancel", key=f"_cc_cancel_{ui_key}", on_click=_on_cancel, args=(key,),
+                                  help="Stop this computation (the page keeps what it has).")
+                else:
+                    bar.progress(frac, text=line)  # an st call: raises StopException when the tab has closed
+                job.finished.wait(POLL_SECONDS)
             if not (isinstance(job.error, Cancelled) and job.cancel_reason == "stopped by the user"
                     and key not in _session_set(_STOPPED) and not _SHUTDOWN.is_set()):
                 break
@@ -287,7 +298,8 @@ def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
     finally:
         if job is not None:
             job.detach()
-    slot.empty()
+    if bar is not None:
+        slot.empty()
     if job.error is not None:
         if isinstance(job.error, Cancelled):
             return None
