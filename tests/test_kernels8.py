@@ -178,3 +178,29 @@ def test_the_interaction_panels_are_the_old_maps(expansion):
     assert [_data(t) for t in one["data"]] == [_data(t) for t in fig.plot_interaction(its[0]).to_plotly_json()["data"]]
     with pytest.raises(ValueError, match="at least one"):
         fig.plot_interaction_panels([])
+
+
+def test_the_main_effects_rug_is_one_line_per_class_and_panel(expansion):
+    """The data's ticks under each main effect: one line trace per class and panel whose ticks stand
+    at exactly that class's values of the variable (not one marker node per point)."""
+    from svmviz.figures import anova as fig
+
+    ds, exp = expansion
+    me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21)
+    f = fig.plot_main_effects(me)
+    assert not [t for t in f.data if "markers" in (t.mode or "")]
+    order = np.argsort(-me.importance, kind="stable")
+    for p, a in enumerate(order):
+        axis = "x" if p == 0 else f"x{p + 1}"
+        for cls, label in ((-1, "class −1"), (1, "class +1")):
+            tr = [t for t in f.data if (t.xaxis or "x") == axis and t.name == f"data ({label})"]
+            assert len(tr) == 1
+            x = np.asarray(tr[0].x, dtype=float)
+            y = np.asarray(tr[0].y, dtype=float)
+            assert np.all(np.isnan(x[2::3])) and np.all(np.isnan(y[2::3]))
+            np.testing.assert_array_equal(x[0::3], ds.X[ds.y == cls, a])
+            np.testing.assert_array_equal(x[1::3], ds.X[ds.y == cls, a])
+            assert np.all(y[0::3] < y[1::3])  # vertical ticks, all at the same height below the curves
+            assert np.ptp(y[0::3]) == 0 and y[1] < np.min(me.values)
+        rng = f.layout[f"xaxis{'' if p == 0 else p + 1}"].range
+        assert rng[0] < me.grids[a][0] and rng[1] > me.grids[a][-1]  # the range's ends are inside the axis
