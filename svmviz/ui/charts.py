@@ -133,6 +133,9 @@ def chart(fig, *, key: str, where: Any = None, **kwargs):
     """``st.plotly_chart(fig, key=key, **kwargs)`` (or ``where.plotly_chart``) with the slide export config.
 
     ``kwargs`` pass through (``width``, ``on_select``, ``selection_mode``…)."""
+    from svmviz.figures.theme import slim_template
+
+    slim_template(fig)  # the template's parts this figure cannot use are not sent (idempotent)
     fmt = export_format()
     st.session_state[_DREW] = (_run_token(),)
     target = st if where is None else where
