@@ -209,11 +209,16 @@ FIRST_DRAW = r"""(on) => {  // svmviz.ui.charts.FIRST_DRAW_SCRIPT's wrapper of P
 
 
 def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, trace: bool = False,
-              profile: bool = False, first_draw_ab: bool = False) -> None:
+              profile: bool = False, first_draw_ab: bool = False, seed: int | None = None) -> list[dict]:
+    """Print the parts of ``repeat`` warm interactions; return each one's figures (settled s, CPU s
+    per process kind, messages, bytes, message count per kind) for A/B drivers. ``seed``: open the
+    page at this seed (a link's ``?seed=``), so that a second visit to the same server computes anew
+    instead of finding every result in the server's cache."""
     import psutil
 
     server = psutil.Process(server_pid)
     frames: list[bytes] = []
+    results: list[dict] = []
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
         page.add_init_script(INIT)
@@ -221,7 +226,7 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
                                               lambda p: frames.append(p if isinstance(p, bytes) else b"")))
         cdp = page.context.new_cdp_session(page)
         cdp.send("Performance.enable")
-        page.goto(f"{url}/{url_path}")
+        page.goto(f"{url}/{url_path}" + ("" if seed is None else f"?seed={int(seed)}"))
         page.locator('[data-testid="stPlotlyChart"]').first.wait_for(timeout=600_000)
         page.evaluate(B.OBSERVE)
         B._settled(page, 0.0, quiet=2.0)
@@ -258,14 +263,15 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
             ws = page.evaluate("() => window.__ws")[n_ws:]
             payloads = frames[n_frames:]
             print(f"--- {url_path}, repeat {r + 1}: settled {settled:.3f} s (load {os.getloadavg()[0]:.1f}){label}")
-            small = collections.Counter()
+            small, kinds = collections.Counter(), collections.Counter()
             for i, (t, nbytes) in enumerate(ws):
                 kind = _kind(payloads[i]) if i < len(payloads) else "?"
+                kinds[kind] += 1
                 if nbytes >= 2000 or kind in ("new_session", "script_finished"):
                     print(f"   message {(t - t1) / 1000:7.3f} s {nbytes:9d} B  {kind}")
                 else:
                     small[kind] += 1
-            print(f"   messages: {len(ws)}, {sum(n for _, n in ws)} B; small ones: {dict(small.most_common(6))}")
+            print(f"   messages: {len(ws)}, {sum(n for _, n in ws)} B; small ones: {dict(small.most_common())}")
             groups: dict[str, list] = {}
             for t, where in page.evaluate("() => window.__mut"):
                 g = groups.setdefault(where, [t, t, 0])
@@ -283,6 +289,8 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
                     ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskOtherDuration")}
             print(f"   CPU s: {({k: round(v, 3) for k, v in cpu.items() if v > 0.0005})}; renderer main thread "
                   f"(wall s): {main}")
+            results.append({"settled": settled, "cpu": dict(cpu), "messages": len(ws),
+                            "bytes": sum(n for _, n in ws), "kinds": dict(kinds), "main": main})
             if profiled:
                 for line in _profile_summary(profiled):
                     print("   " + line)
@@ -292,6 +300,7 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
                       + ", ".join(f"{n} {t:.3f}" for n, t in own))
     finally:
         page.close()
+    return results
 
 
 def main():
@@ -302,6 +311,8 @@ def main():
                     help="also profile each interaction's JavaScript: self time per file and function")
     ap.add_argument("--first-draw-ab", action="store_true",
                     help="alternate the interactions without / with the frame's first-draw wrapper of Plotly.react")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="open each page at this seed (default: the page's own); the interactions step it up")
     ap.add_argument("--trace", action="store_true",
                     help="also trace each interaction: the main thread's self time per trace event")
     args = ap.parse_args()
@@ -319,7 +330,7 @@ def main():
                 proc, url = B._server(cache, warmup=False, log=log)
                 try:
                     breakdown(browser, url, spec.url_path, args.repeat, proc.pid, trace=args.trace,
-                              profile=args.profile, first_draw_ab=args.first_draw_ab)
+                              profile=args.profile, first_draw_ab=args.first_draw_ab, seed=args.seed)
                 finally:
                     B._stop(proc)
         browser.close()
