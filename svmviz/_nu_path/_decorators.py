@@ -17,11 +17,24 @@ pairs on a shared machine (load 1.7–2.1) — its breakpoints identical and its
   calls is an :data:`entry` — ``tests/test_path4_decorators.py`` checks every Python caller in
   svmviz, bench/ and tests/;
 - :data:`helper_inline` — :data:`helper` inlined into its caller by numba (``inline='always'``).
+
+Each kernel also takes a cross-process lock while it compiles (:mod:`svmviz._nu_path._compile_lock`):
+a process that needs a kernel another process is compiling waits for it and loads it from the cache
+instead of compiling it a second time (the warm-up's kernel task beside the server's first path).
 """
 from __future__ import annotations
 
 from .._jit import njit
+from ._compile_lock import coordinate
 
-entry = njit(cache=True, no_cfunc_wrapper=True)
-helper = njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True)
-helper_inline = njit(cache=True, inline='always', no_cfunc_wrapper=True, no_cpython_wrapper=True)
+
+def _coordinated(decorator):
+    """``decorator`` whose dispatchers take the compilation lock (:func:`coordinate`)."""
+    def decorate(fn):
+        return coordinate(decorator(fn))
+    return decorate
+
+
+entry = _coordinated(njit(cache=True, no_cfunc_wrapper=True))
+helper = _coordinated(njit(cache=True, no_cfunc_wrapper=True, no_cpython_wrapper=True))
+helper_inline = _coordinated(njit(cache=True, inline='always', no_cfunc_wrapper=True, no_cpython_wrapper=True))

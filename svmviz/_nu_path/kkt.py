@@ -266,30 +266,29 @@ def minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol):
             b = j
     if a < 0 or b < 0:
         return False, np.int64(0)
-    M = np.zeros((4, 4))
-    M[0, 2] = 1.0
-    M[2, 0] = 1.0
-    M[1, 3] = 1.0
-    M[3, 1] = 1.0
-    M[2, 2] = K[a, a] * inv_m
-    M[3, 3] = K[b, b] * inv_m
-    M[2, 3] = -K[a, b] * inv_m
-    M[3, 2] = -K[a, b] * inv_m
-    # closed-form inverse of [[0, I], [I, H]] is [[-H, I], [I, 0]]
+    # the bordered matrix of the pair written into Mb directly (a 4 x 4 np.zeros compiled numba's
+    # 2-D zeros overload into this kernel for nothing, issue 13)
     for r in range(4):
         for c in range(4):
+            Mb[r, c] = 0.0
             Minv[r, c] = 0.0
-    Minv[0, 0] = -M[2, 2]
-    Minv[0, 1] = -M[2, 3]
-    Minv[1, 0] = -M[3, 2]
-    Minv[1, 1] = -M[3, 3]
+    Mb[0, 2] = 1.0
+    Mb[2, 0] = 1.0
+    Mb[1, 3] = 1.0
+    Mb[3, 1] = 1.0
+    Mb[2, 2] = K[a, a] * inv_m
+    Mb[3, 3] = K[b, b] * inv_m
+    Mb[2, 3] = -K[a, b] * inv_m
+    Mb[3, 2] = -K[a, b] * inv_m
+    # closed-form inverse of [[0, I], [I, H]] is [[-H, I], [I, 0]]
+    Minv[0, 0] = -Mb[2, 2]
+    Minv[0, 1] = -Mb[2, 3]
+    Minv[1, 0] = -Mb[3, 2]
+    Minv[1, 1] = -Mb[3, 3]
     Minv[0, 2] = 1.0
     Minv[1, 3] = 1.0
     Minv[2, 0] = 1.0
     Minv[3, 1] = 1.0
-    for r in range(4):
-        for c in range(4):
-            Mb[r, c] = M[r, c]
     widx[0] = a
     widx[1] = b
     pos[a] = 0

@@ -118,9 +118,14 @@ cache, 4.65 s once these are all cached (they take 9.2 s by themselves). Run at 
 two processes meet in the middle (each compiles what it reaches first): the follower's CPU
 13.4-14.1 -> 12.1-12.3 s when both start together (load 7-8), 11.4 s (42 compilations instead of
 63) when this task has a 3 s head start (load 5) — the warm-up's case: the page's computation
-starts seconds after the task. ``tests/test_warmup6_kernels.py`` runs the follower on
-an empty cache and checks this list against what numba compiled (names, types, order): it cannot go
-stale silently. Types: ``f8`` float64, ``i8`` int64, ``b1`` bool, ``[::1]`` C-contiguous arrays."""
+starts seconds after the task. Where they met, both compiled the kernel one had begun (two
+processes started together on an empty cache: ``minv_add``, ``minv_remove``,
+``rebuild_working_set_pivoted`` twice, 0.8-0.95 s of CPU); now a process that needs a kernel the
+other is compiling waits for it and loads it (:mod:`svmviz._nu_path._compile_lock`), and this task
+leaves a kernel the server is compiling for its end (:func:`compile_kernels`).
+``tests/test_warmup6_kernels.py`` runs the follower on an empty cache and checks this list against
+what numba compiled (names, types, order): it cannot go stale silently. Types: ``f8`` float64,
+``i8`` int64, ``b1`` bool, ``[::1]`` C-contiguous arrays."""
 
 IVM_KERNELS = (
     ("svmviz._klr", "_scores_onestep",
@@ -206,17 +211,40 @@ def compile_kernels(kernels) -> list[str]:
     """Compile each ``(module, function, argument types)`` of a kernel task (:data:`PATH_KERNELS`)
     into numba's on-disk cache — or load it from there — without calling it (a ν-path ``helper``
     has no CPython wrapper: a call from Python would crash). Returns the entries that failed (a
-    function renamed, a signature changed), skipped: the page's own compilation compiles them."""
+    function renamed, a signature changed), skipped: the page's own compilation compiles them.
+
+    A kernel that another process (the server's first path) is compiling at that moment
+    (:func:`svmviz._nu_path._compile_lock.compiling_elsewhere`) is left for the end, when it is
+    loaded from the cache: the two processes compile different kernels instead of the same one."""
     import importlib
 
+    from svmviz._nu_path._compile_lock import compiling_elsewhere
+
     failed = []
-    for module, function, sig in kernels:
+    later = []
+    for entry in kernels:
         try:
-            dispatcher = getattr(importlib.import_module(module), function)
-            dispatcher.compile(kernel_types(sig))
-        except Exception as exc:  # noqa: BLE001 — reported, skipped
-            failed.append(f"{module}.{function}: {type(exc).__name__}: {exc}"[:300])
+            if compiling_elsewhere(getattr(importlib.import_module(entry[0]), entry[1]), kernel_types(entry[2])):
+                later.append(entry)
+                continue
+        except Exception:  # noqa: BLE001 — a bad entry: reported by _compile_kernel
+            pass
+        _compile_kernel(entry, failed)
+    for entry in later:
+        _compile_kernel(entry, failed)
     return failed
+
+
+def _compile_kernel(entry, failed: list) -> None:
+    """Compile (or load) one kernel of :func:`compile_kernels`; a failure is appended to ``failed``."""
+    import importlib
+
+    module, function, sig = entry
+    try:
+        dispatcher = getattr(importlib.import_module(module), function)
+        dispatcher.compile(kernel_types(sig))
+    except Exception as exc:  # noqa: BLE001 — reported, skipped
+        failed.append(f"{module}.{function}: {type(exc).__name__}: {exc}"[:300])
 
 
 _IN_WORKER: dict = {}  # in a worker process: {"label": the task running, "lock": for stdout}
