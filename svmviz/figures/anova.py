@@ -19,6 +19,18 @@ from .theme import CLASS_COLORS, apply_theme, legend_below
 KERNEL_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 #: the criteria drawn along λ, in panel order; MISCLASS (the truth) only when it is known
 CURVE_KEYS = ("gacv", "xa", "loo", "misclass")
+#: the page's charts start with the margins Plotly's automargin widens them to (measured in chromium
+#: at the Kernels page's default, 940 px wide: criteria l 75 b 176, importances l 75, main effects l 68,
+#: interactions l 79 r 95 — the y tick labels and titles, the legend below, the colour bars), a little
+#: more: Plotly then draws each chart once instead of drawing it again after measuring (its
+#: doAutoMargin redraw, ~0.45–0.7 s of the browser's CPU a Seed + 1 for four charts). Wider labels
+#: still widen a margin (automargin stays on), at the cost of that redraw.
+MARGINS = {"curves": dict(l=80, b=185), "importances": dict(l=80), "main": dict(l=75), "interactions": dict(l=85, r=100)}
+
+
+def _margins(fig: go.Figure, which: str) -> go.Figure:
+    fig.update_layout(margin=MARGINS[which])
+    return fig
 
 
 def _check_grid_n(grid_n, lo=5):
@@ -156,7 +168,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
         fig.update_yaxes(range=[rug_y - pad, hi + pad], row=r, col=c)
     fig.update_yaxes(title_text=ylabel, col=1)
     apply_theme(fig, title="Main effects f_α(x_α) — most important first; ticks: the data", height=260 * rows + 80)
-    return legend_below(fig)
+    return _margins(legend_below(fig), "main")
 
 
 # ----------------------------------------------------------------------------- interactions
@@ -284,7 +296,7 @@ def plot_interaction_panels(its) -> go.Figure:
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
     apply_theme(fig, title=title, height=480)
-    return fig
+    return _margins(fig, "interactions")
 
 
 # ----------------------------------------------------------------------------- importances
@@ -414,7 +426,7 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
                      row=1, col=2)
     apply_theme(fig, title=f"Importance by variable and by component — {what}",
                 height=max(380, _component_height(bars)) + 40)
-    return fig
+    return _margins(fig, "importances")
 
 
 # ----------------------------------------------------------------------------- criteria per kernel
@@ -492,8 +504,7 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
                              row=r, col=c)
     apply_theme(fig, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
                 height=330 * rows + 90)
-    return legend_below(fig)
-
+    return _margins(legend_below(fig), "curves")
 
 
 # ----------------------------------------------------------------------------- θ × λ grid
