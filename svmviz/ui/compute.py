@@ -269,17 +269,20 @@ def cached_result(name: str, key_parts):
 
 def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
     estimate = None if cost is None else cost.seconds * factor
-    slot = st.empty()
     job = _attach_job(store, key, name, fn, cost, max_entries)
     if job is None:
         return store.get(key)
-    bar = None  # the progress bar and Cancel, drawn once the work has lasted PROGRESS_AFTER_SECONDS
+    # the progress bar and Cancel, in a slot of their own, drawn once the work has lasted
+    # PROGRESS_AFTER_SECONDS: the slot takes the same place in the page then (no st call before),
+    # and quick work leaves the page as a cached result does (no element at all)
+    slot = bar = None
     try:
         job.finished.wait(PROGRESS_AFTER_SECONDS)
         while True:
             while not job.finished.is_set():
                 frac, line = _progress_line(text, job, estimate)
                 if bar is None:
+                    slot = st.empty()
                     with slot.container():
                         bar = st.progress(frac, text=line)
                         st.button("Cancel", key=f"_cc_cancel_{ui_key}", on_click=_on_cancel, args=(key,),
@@ -293,13 +296,15 @@ def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
             # another session stopped the computation this one waits for too: start it again
             job.detach()
             job = _attach_job(store, key, name, fn, cost, max_entries)
-            if job is None:
-                return store.get(key)
+            if job is None:  # finished meanwhile after all
+                break
     finally:
         if job is not None:
             job.detach()
-    if bar is not None:
+    if slot is not None:
         slot.empty()
+    if job is None:
+        return store.get(key)
     if job.error is not None:
         if isinstance(job.error, Cancelled):
             return None
