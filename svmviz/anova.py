@@ -341,6 +341,20 @@ def _check_problem(X, y, lambdas, p_true):
     return X, yy, lam, p
 
 
+def _test_decisions(coef, Kt, b) -> np.ndarray:
+    """f(x_t) = b_k + Σ_i coef_ki K(x_t, x_i) at every λ k and test point t, shape (m, n_t).
+
+    ``coef`` (m, n) holds y_i α_i/(2nλ_k), ``Kt`` (n_t, n) the test gram, ``b`` (m,) the intercepts.
+    numpy's own sum-of-products loop (``einsum`` without ``optimize``), not BLAS: the same bits
+    whatever OpenBLAS's thread count, and no BLAS thread left spinning. At the Kernels page's default
+    (11 × 200 by 200 × 2000, three kernels a rerun) OpenBLAS split each product over both cores and its
+    second thread then busy-waited ≈ 0.1 s for more work, beside exact LOO's two threads and the
+    browser: 0.13 s of CPU per rerun (``bench/bench_anova.py --page``, the fits 0.155 -> 0.078 s CPU at
+    the same wall time, issue 13); the einsum takes ≈ 1 ms, one core.
+    """
+    return np.einsum("kn,tn->kt", coef, Kt) + b[:, None]
+
+
 def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_true=None, loo: bool = False,
                     X_test=None, y_test=None, tol: float = 1e-3, progress: Callable | None = None) -> KernelCriteria:
     """GACV, XA, XA_J, exact LOO (and GCKL, MISCLASS with the truth) along λ for each kernel.
@@ -398,7 +412,7 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
             progress(2 * q + 2, total, f"{label}: fitted every λ")
         if Xt is not None:
             Kt = gram(Xt, X, kernel=kf, sigma=sigma)
-            F = (cur.alphas * yy[None, :] / (2.0 * n * lam[:, None])) @ Kt.T + cur.b[:, None]
+            F = _test_decisions(cur.alphas * yy[None, :] / (2.0 * n * lam[:, None]), Kt, cur.b)
             test_err[q] = np.mean(np.where(F > 0, 1.0, -1.0) != yt[None, :], axis=1)
         names.append(str(label))
         fitted.append(kf)
