@@ -167,7 +167,6 @@ def run_task(task: Task) -> tuple[float, int]:
     """Run the page of ``task`` headless (its default view with ``task.query``); returns (seconds,
     numba compilations). Raises RuntimeError if the page raised."""
     from numba.core import event
-    from streamlit.testing.v1 import AppTest
 
     count = [0]
 
@@ -187,6 +186,11 @@ def run_task(task: Task) -> tuple[float, int]:
             if stale:  # a list gone stale costs time, not the stamp: the page compiles them itself
                 print(json.dumps({"stale kernels": stale}), flush=True)
             return time.perf_counter() - t0, count[0]
+        # a page task only: streamlit's testing API (0.6-1.0 s of imports) is no kernel task's work —
+        # the path page's kernel task runs beside the server's first path on two cores (cold-now),
+        # where every CPU second it spends is taken from the follower's compilation
+        from streamlit.testing.v1 import AppTest
+
         at = AppTest.from_string(f"from svmviz.ui import {task.module}\n{task.module}.page()\n",
                                  default_timeout=TASK_TIMEOUT)
         for k, v in task.query.items():
