@@ -209,11 +209,13 @@ FIRST_DRAW = r"""(on) => {  // svmviz.ui.charts.FIRST_DRAW_SCRIPT's wrapper of P
 
 
 def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, trace: bool = False,
-              profile: bool = False, first_draw_ab: bool = False, seed: int | None = None) -> list[dict]:
+              profile: bool = False, first_draw_ab: bool = False, seed: int | None = None,
+              every_message: bool = False) -> list[dict]:
     """Print the parts of ``repeat`` warm interactions; return each one's figures (settled s, CPU s
     per process kind, messages, bytes, message count per kind) for A/B drivers. ``seed``: open the
     page at this seed (a link's ``?seed=``), so that a second visit to the same server computes anew
-    instead of finding every result in the server's cache."""
+    instead of finding every result in the server's cache. ``every_message``: list every message,
+    the small ones too (what the server sends between the last chart and the end of its run)."""
     import psutil
 
     server = psutil.Process(server_pid)
@@ -267,7 +269,7 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
             for i, (t, nbytes) in enumerate(ws):
                 kind = _kind(payloads[i]) if i < len(payloads) else "?"
                 kinds[kind] += 1
-                if nbytes >= 2000 or kind in ("new_session", "script_finished"):
+                if every_message or nbytes >= 2000 or kind in ("new_session", "script_finished"):
                     print(f"   message {(t - t1) / 1000:7.3f} s {nbytes:9d} B  {kind}")
                 else:
                     small[kind] += 1
@@ -315,6 +317,8 @@ def main():
                     help="open each page at this seed (default: the page's own); the interactions step it up")
     ap.add_argument("--trace", action="store_true",
                     help="also trace each interaction: the main thread's self time per trace event")
+    ap.add_argument("--every-message", action="store_true",
+                    help="list every websocket message (time, bytes, kind), not only the large ones")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -330,7 +334,8 @@ def main():
                 proc, url = B._server(cache, warmup=False, log=log)
                 try:
                     breakdown(browser, url, spec.url_path, args.repeat, proc.pid, trace=args.trace,
-                              profile=args.profile, first_draw_ab=args.first_draw_ab, seed=args.seed)
+                              profile=args.profile, first_draw_ab=args.first_draw_ab, seed=args.seed,
+                              every_message=args.every_message)
                 finally:
                     B._stop(proc)
         browser.close()

@@ -9,11 +9,11 @@ from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from .. import anova
 from ..tuning import criterion_label
-from .theme import CLASS_COLORS, apply_theme, legend_below
+from . import spec
+from .theme import CLASS_COLORS, LEGEND_BELOW
 
 #: one colour per kernel of the comparison (in the order given)
 KERNEL_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
@@ -28,9 +28,8 @@ CURVE_KEYS = ("gacv", "xa", "loo", "misclass")
 MARGINS = {"curves": dict(l=80, b=185), "importances": dict(l=80), "main": dict(l=75), "interactions": dict(l=85, r=100)}
 
 
-def _margins(fig: go.Figure, which: str) -> go.Figure:
-    fig.update_layout(margin=MARGINS[which])
-    return fig
+def _margins(layout: dict, which: str) -> dict:
+    return spec.merge(layout, {"margin": MARGINS[which]})
 
 
 def _check_grid_n(grid_n, lo=5):
@@ -138,8 +137,9 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     cols = max(1, min(columns, order.size))
     rows = int(np.ceil(order.size / cols))
     titles = [f"{me.names[a]} (importance {me.importance[a]:.3g})" for a in order]
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles,
-                        vertical_spacing=min(0.3, 110.0 / (260 * rows)) if rows > 1 else 0.1, horizontal_spacing=0.07)
+    grid = spec.subplot_grid(rows, cols, titles, horizontal_spacing=0.07,
+                             vertical_spacing=min(0.3, 110.0 / (260 * rows)) if rows > 1 else 0.1)
+    data = []
     both = me.values[order] if me.truth is None else np.concatenate([me.values[order], me.truth[order]])
     lo = float(np.min(both)) if order.size else 0.0
     hi = float(np.max(both)) if order.size else 1.0
@@ -147,28 +147,30 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     rug_y = lo - pad
     for p, a in enumerate(order):
         r, c = p // cols + 1, p % cols + 1
-        fig.add_trace(go.Scatter(x=me.grids[a], y=me.values[a], mode="lines", line=dict(color="black", width=2),
-                                 name="main effect f_α", legendgroup="effect", showlegend=p == 0,
-                                 hovertemplate=f"{me.names[a]} = %{{x:.3g}}<br>f = %{{y:.3g}}<extra></extra>"),
-                      row=r, col=c)
+        at = grid.trace_axes(r, c)
+        data.append(dict(type="scatter", x=me.grids[a], y=me.values[a], mode="lines",
+                         line=dict(color="black", width=2), name="main effect f_α", legendgroup="effect",
+                         showlegend=p == 0, hovertemplate=f"{me.names[a]} = %{{x:.3g}}<br>f = %{{y:.3g}}<extra></extra>",
+                         **at))
         if me.truth is not None:
-            fig.add_trace(go.Scatter(x=me.grids[a], y=me.truth[a], mode="lines",
-                                     line=dict(color="#2ca02c", width=2, dash="dash"), name="true main effect",
-                                     legendgroup="truth", showlegend=p == 0,
-                                     hovertemplate=f"true effect of {me.names[a]} = %{{y:.3g}}<extra></extra>"),
-                          row=r, col=c)
+            data.append(dict(type="scatter", x=me.grids[a], y=me.truth[a], mode="lines",
+                             line=dict(color="#2ca02c", width=2, dash="dash"), name="true main effect",
+                             legendgroup="truth", showlegend=p == 0,
+                             hovertemplate=f"true effect of {me.names[a]} = %{{y:.3g}}<extra></extra>", **at))
         for cls, label in ((-1, "class −1"), (1, "class +1")):
             rx, ry = _rug(me.X[me.y == cls, a], rug_y, 0.45 * pad)
-            fig.add_trace(go.Scatter(x=rx, y=ry, mode="lines", line=dict(color=CLASS_COLORS[cls], width=1),
-                                     name=f"data ({label})", legendgroup=label, showlegend=p == 0,
-                                     hovertemplate=f"{me.names[a]} = %{{x:.3g}} ({label})<extra></extra>"),
-                          row=r, col=c)
+            data.append(dict(type="scatter", x=rx, y=ry, mode="lines", line=dict(color=CLASS_COLORS[cls], width=1),
+                             name=f"data ({label})", legendgroup=label, showlegend=p == 0,
+                             hovertemplate=f"{me.names[a]} = %{{x:.3g}} ({label})<extra></extra>", **at))
         g0, g1 = float(me.grids[a][0]), float(me.grids[a][-1])
-        fig.update_xaxes(title_text=me.names[a], range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)], row=r, col=c)
-        fig.update_yaxes(range=[rug_y - pad, hi + pad], row=r, col=c)
-    fig.update_yaxes(title_text=ylabel, col=1)
-    apply_theme(fig, title="Main effects f_α(x_α) — most important first; ticks: the data", height=260 * rows + 80)
-    return _margins(legend_below(fig), "main")
+        spec.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a]),
+                                          range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)]))
+        grid.yaxis(r, c)["range"] = [rug_y - pad, hi + pad]
+    for r in range(1, rows + 1):
+        spec.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
+    layout = spec.theme(grid.layout, title="Main effects f_α(x_α) — most important first; ticks: the data",
+                        height=260 * rows + 80, panel_titles=order.size > 1)
+    return spec.figure(data, _margins(spec.merge(layout, LEGEND_BELOW), "main"))
 
 
 # ----------------------------------------------------------------------------- interactions
@@ -240,18 +242,19 @@ def top_interactions(imp: anova.Importances, count: int = 3) -> list:
 
 
 def _interaction_traces(it: Interaction) -> list:
-    """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top."""
+    """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top (trace
+    dictionaries, :mod:`svmviz.figures.spec`)."""
     lim = float(np.max(np.abs(it.Z))) or 1.0
-    traces = [go.Contour(x=it.gx, y=it.gy, z=it.Z, colorscale="RdBu", reversescale=True, zmin=-lim, zmax=lim,
-                         contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
-                         hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
-                                        "<br>f_αβ = %{z:.3g}<extra></extra>"))]
+    traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=spec.colorscale("RdBu"), reversescale=True, zmin=-lim,
+                   zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
+                   hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
+                                  "<br>f_αβ = %{z:.3g}<extra></extra>"))]
     for cls, label in ((-1, "class −1"), (1, "class +1")):
         m = it.y == cls
-        traces.append(go.Scatter(x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
-                                 marker=dict(color=CLASS_COLORS[cls], size=5, line=dict(width=0.5, color="white")),
-                                 hovertemplate=f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
-                                               f"<br>{label}<extra></extra>"))
+        traces.append(dict(type="scatter", x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
+                           marker=dict(color=CLASS_COLORS[cls], size=5, line=dict(width=0.5, color="white")),
+                           hovertemplate=f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
+                                         f"<br>{label}<extra></extra>"))
     return traces
 
 
@@ -261,9 +264,8 @@ def _interaction_title(it: Interaction) -> str:
 
 def plot_interaction(it: Interaction) -> go.Figure:
     """Contour map of f_αβ with the data points on top."""
-    fig = go.Figure(_interaction_traces(it))
-    apply_theme(fig, title=_interaction_title(it), xtitle=it.names[0], ytitle=it.names[1], height=430)
-    return fig
+    return spec.figure(_interaction_traces(it), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
+                                                           ytitle=it.names[1], height=430))
 
 
 def plot_interaction_panels(its) -> go.Figure:
@@ -280,23 +282,24 @@ def plot_interaction_panels(its) -> go.Figure:
     if not its:
         raise ValueError("plot_interaction_panels needs at least one interaction.")
     cols = len(its)
-    fig = make_subplots(rows=1, cols=cols, subplot_titles=[_interaction_title(it) for it in its],
-                        horizontal_spacing=0.16 if cols > 1 else 0.1)
+    grid = spec.subplot_grid(1, cols, [_interaction_title(it) for it in its],
+                             horizontal_spacing=0.16 if cols > 1 else 0.1)
+    data = []
     for c, it in enumerate(its, start=1):
-        xdom = fig.get_subplot(1, c).xaxis.domain
+        xdom = grid.xaxis(1, c)["domain"]
         for tr in _interaction_traces(it):
-            if tr.type == "contour":
-                tr.colorbar.update(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction")
+            if tr["type"] == "contour":
+                spec.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction"))
             else:
-                tr.legendgroup = tr.name
-                tr.showlegend = c == 1
-            fig.add_trace(tr, row=1, col=c)
-        fig.update_xaxes(title_text=it.names[0], row=1, col=c)
-        fig.update_yaxes(title_text=it.names[1], row=1, col=c)
+                tr["legendgroup"] = tr["name"]
+                tr["showlegend"] = c == 1
+            data.append(dict(tr, **grid.trace_axes(1, c)))
+        grid.xaxis(1, c)["title"] = dict(text=it.names[0])
+        grid.yaxis(1, c)["title"] = dict(text=it.names[1])
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
-    apply_theme(fig, title=title, height=480)
-    return _margins(fig, "interactions")
+    layout = spec.theme(grid.layout, title=title, height=480, panel_titles=cols > 1)
+    return spec.figure(data, _margins(layout, "interactions"))
 
 
 # ----------------------------------------------------------------------------- importances
@@ -363,9 +366,9 @@ def _component_bar_traces(bars: ImportanceBars) -> list:
         idx = [i for i, k in enumerate(bars.kinds) if k == kind]
         if not idx:
             continue
-        traces.append(go.Bar(y=[bars.names[i] for i in idx], x=bars.values[idx], orientation="h", name=kind,
-                             marker_color=color, customdata=100 * bars.share[idx],
-                             hovertemplate="%{y}: %{x:.4g} (%{customdata:.1f} % of the total)<extra></extra>"))
+        traces.append(dict(type="bar", y=[bars.names[i] for i in idx], x=bars.values[idx], orientation="h",
+                           name=kind, marker=dict(color=color), customdata=100 * bars.share[idx],
+                           hovertemplate="%{y}: %{x:.4g} (%{customdata:.1f} % of the total)<extra></extra>"))
     return traces
 
 
@@ -374,9 +377,9 @@ def _variable_bar_traces(bars: ImportanceBars) -> list:
     order = np.argsort(-bars.by_variable, kind="stable")
     names = [bars.variable_names[i] for i in order]
     tot = float(bars.by_variable.sum()) or 1.0
-    return [go.Bar(x=names, y=bars.by_variable[order], marker_color="#1f77b4", name="variable",
-                   customdata=100 * bars.by_variable[order] / tot,
-                   hovertemplate="%{x}: %{y:.4g} (%{customdata:.1f} % of the sum over variables)<extra></extra>")]
+    return [dict(type="bar", x=names, y=bars.by_variable[order], marker=dict(color="#1f77b4"), name="variable",
+                 customdata=100 * bars.by_variable[order] / tot,
+                 hovertemplate="%{x}: %{y:.4g} (%{customdata:.1f} % of the sum over variables)<extra></extra>")]
 
 
 _VARIABLE_AXIS = "variable: its main effect plus its interactions"
@@ -388,20 +391,18 @@ def _component_height(bars: ImportanceBars) -> int:
 
 def plot_importances(bars: ImportanceBars) -> go.Figure:
     """Horizontal bars, most important on top; main effects and interactions in two colours."""
-    fig = go.Figure(_component_bar_traces(bars))
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(bars.names)))
     _, _, xlabel, what = MEASURES[bars.measure]
-    apply_theme(fig, title="Importance by component", xtitle=f"{what}", ytitle="component",
-                height=_component_height(bars))
-    return fig
+    layout = {"yaxis": dict(categoryorder="array", categoryarray=list(reversed(bars.names)))}
+    return spec.figure(_component_bar_traces(bars),
+                       spec.theme(layout, title="Importance by component", xtitle=f"{what}", ytitle="component",
+                                  height=_component_height(bars)))
 
 
 def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
     """One bar per variable: the sum over the components it enters (its main effect and interactions)."""
-    fig = go.Figure(_variable_bar_traces(bars))
     _, _, ylabel, _ = MEASURES[bars.measure]
-    apply_theme(fig, title="Importance by variable", xtitle=_VARIABLE_AXIS, ytitle=ylabel, height=380, legend=False)
-    return fig
+    return spec.figure(_variable_bar_traces(bars), spec.theme({}, title="Importance by variable", xtitle=_VARIABLE_AXIS,
+                                                              ytitle=ylabel, height=380, legend=False))
 
 
 def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
@@ -412,21 +413,18 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
     Plotly figure and tool bar instead of two.
     """
     _, _, label, what = MEASURES[bars.measure]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["Importance by variable", "Importance by component"],
-                        column_widths=[0.42, 0.58], horizontal_spacing=0.16)
-    for tr in _variable_bar_traces(bars):
-        tr.showlegend = False
-        fig.add_trace(tr, row=1, col=1)
-    for tr in _component_bar_traces(bars):
-        fig.add_trace(tr, row=1, col=2)
-    fig.update_xaxes(title_text=_VARIABLE_AXIS, row=1, col=1)
-    fig.update_yaxes(title_text=label, row=1, col=1)
-    fig.update_xaxes(title_text=what, row=1, col=2)
-    fig.update_yaxes(title_text="component", categoryorder="array", categoryarray=list(reversed(bars.names)),
-                     row=1, col=2)
-    apply_theme(fig, title=f"Importance by variable and by component — {what}",
-                height=max(380, _component_height(bars)) + 40)
-    return _margins(fig, "importances")
+    grid = spec.subplot_grid(1, 2, ["Importance by variable", "Importance by component"],
+                             column_widths=[0.42, 0.58], horizontal_spacing=0.16)
+    data = [dict(tr, showlegend=False, **grid.trace_axes(1, 1)) for tr in _variable_bar_traces(bars)]
+    data += [dict(tr, **grid.trace_axes(1, 2)) for tr in _component_bar_traces(bars)]
+    grid.xaxis(1, 1)["title"] = dict(text=_VARIABLE_AXIS)
+    grid.yaxis(1, 1)["title"] = dict(text=label)
+    grid.xaxis(1, 2)["title"] = dict(text=what)
+    spec.merge(grid.yaxis(1, 2), dict(title=dict(text="component"), categoryorder="array",
+                                      categoryarray=list(reversed(bars.names))))
+    layout = spec.theme(grid.layout, title=f"Importance by variable and by component — {what}",
+                        height=max(380, _component_height(bars)) + 40, panel_titles=True)
+    return spec.figure(data, _margins(layout, "importances"))
 
 
 # ----------------------------------------------------------------------------- criteria per kernel
@@ -478,33 +476,36 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
         vals["test"] = kcv.test_error
     cols = 2
     rows = int(np.ceil(len(keys) / cols))
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_CURVE_TITLES[k] for k in keys],
-                        vertical_spacing=0.14, horizontal_spacing=0.08)
+    grid = spec.subplot_grid(rows, cols, [_CURVE_TITLES[k] for k in keys], vertical_spacing=0.14,
+                             horizontal_spacing=0.08)
+    data = []
     ll = np.log10(kcv.lambdas)
     for p, key in enumerate(keys):
         r, c = p // cols + 1, p % cols + 1
         V = vals[key]
         name = "test error" if key == "test" else criterion_label(key)
+        at = grid.trace_axes(r, c)
         for q, kname in enumerate(kcv.kernel_names):
             color = KERNEL_COLORS[q % len(KERNEL_COLORS)]
-            fig.add_trace(go.Scatter(x=ll, y=V[q], mode="lines+markers", line=dict(color=color, width=2),
-                                     marker=dict(size=5), name=kname, legendgroup=kname, showlegend=p == 0,
-                                     hovertemplate=f"{kname}<br>log10 λ = %{{x:.2f}}<br>{name} = %{{y:.4g}}"
-                                                   "<extra></extra>"), row=r, col=c)
+            data.append(dict(type="scatter", x=ll, y=V[q], mode="lines+markers", line=dict(color=color, width=2),
+                             marker=dict(size=5), name=kname, legendgroup=kname, showlegend=p == 0,
+                             hovertemplate=f"{kname}<br>log10 λ = %{{x:.2f}}<br>{name} = %{{y:.4g}}<extra></extra>",
+                             **at))
             j = int(np.nanargmin(V[q]))
-            fig.add_trace(go.Scatter(x=[ll[j]], y=[V[q, j]], mode="markers", legendgroup=kname, showlegend=False,
-                                     marker=dict(symbol="star", size=13, color=color, line=dict(width=1, color="black")),
-                                     hovertemplate=f"minimum for {kname}<br>log10 λ = %{{x:.2f}}<br>{name} = %{{y:.4g}}"
-                                                   "<extra></extra>"), row=r, col=c)
-        fig.update_xaxes(title_text="log10 λ", row=r, col=c)
+            data.append(dict(type="scatter", x=[float(ll[j])], y=[float(V[q, j])], mode="markers", legendgroup=kname,
+                             showlegend=False,
+                             marker=dict(symbol="star", size=13, color=color, line=dict(width=1, color="black")),
+                             hovertemplate=f"minimum for {kname}<br>log10 λ = %{{x:.2f}}<br>{name} = %{{y:.4g}}"
+                                           "<extra></extra>", **at))
+        grid.xaxis(r, c)["title"] = dict(text="log10 λ")
         if key == "gacv":
-            fig.update_yaxes(type="log", title_text="GACV (log scale)", row=r, col=c)
+            spec.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)")))
         else:
-            fig.update_yaxes(title_text="error rate" if key in ("xa", "loo", "misclass", "test") else name,
-                             row=r, col=c)
-    apply_theme(fig, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
-                height=330 * rows + 90)
-    return _margins(legend_below(fig), "curves")
+            grid.yaxis(r, c)["title"] = dict(
+                text="error rate" if key in ("xa", "loo", "misclass", "test") else name)
+    layout = spec.theme(grid.layout, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
+                        height=330 * rows + 90, panel_titles=len(keys) > 1)
+    return spec.figure(data, _margins(spec.merge(layout, LEGEND_BELOW), "curves"))
 
 
 # ----------------------------------------------------------------------------- θ × λ grid
@@ -544,15 +545,14 @@ def plot_theta_grid(tm: ThetaGridMap) -> go.Figure:
     name = criterion_label(tm.criterion)
     z = np.log10(tm.Z) if tm.criterion == "gacv" else tm.Z
     ztitle = "log10 GACV" if tm.criterion == "gacv" else name
-    fig = go.Figure(go.Heatmap(x=tm.log_lambdas, y=tm.log_scales, z=z, colorscale="Viridis",
-                               colorbar=dict(title=dict(text=ztitle)), customdata=tm.Z, name=name,
-                               hovertemplate=("log10 λ = %{x:.2f}<br>log10 factor = %{y:.2f}"
-                                              f"<br>{name} = %{{customdata:.4g}}<extra></extra>")))
     i, j = tm.best
-    fig.add_trace(go.Scatter(x=[tm.log_lambdas[j]], y=[tm.log_scales[i]], mode="markers", name="minimum",
-                             marker=dict(symbol="star", size=16, color="white", line=dict(width=1.5, color="black")),
-                             hovertemplate=f"minimum of {name}<br>log10 λ = %{{x:.2f}}<br>log10 factor = %{{y:.2f}}"
-                                           "<extra></extra>"))
-    apply_theme(fig, title=f"{name} over λ and the θ factor of {tm.variable}", xtitle="log10 λ",
-                ytitle=f"log10 (factor on θ of {tm.variable})", height=420)
-    return fig
+    data = [dict(type="heatmap", x=tm.log_lambdas, y=tm.log_scales, z=z, colorscale=spec.colorscale("Viridis"),
+                 colorbar=dict(title=dict(text=ztitle)), customdata=tm.Z, name=name,
+                 hovertemplate=("log10 λ = %{x:.2f}<br>log10 factor = %{y:.2f}"
+                                f"<br>{name} = %{{customdata:.4g}}<extra></extra>")),
+            dict(type="scatter", x=[float(tm.log_lambdas[j])], y=[float(tm.log_scales[i])], mode="markers",
+                 name="minimum", marker=dict(symbol="star", size=16, color="white", line=dict(width=1.5, color="black")),
+                 hovertemplate=f"minimum of {name}<br>log10 λ = %{{x:.2f}}<br>log10 factor = %{{y:.2f}}"
+                               "<extra></extra>")]
+    return spec.figure(data, spec.theme({}, title=f"{name} over λ and the θ factor of {tm.variable}", xtitle="log10 λ",
+                                        ytitle=f"log10 (factor on θ of {tm.variable})", height=420))

@@ -1,6 +1,9 @@
 """The one visual theme of svmviz figures."""
 from __future__ import annotations
 
+import copy
+import functools
+
 import plotly.graph_objects as go
 
 #: class colours: y = -1, y = +1 (colour-blind safe pair), then extra classes for multi-class data
@@ -23,9 +26,24 @@ FONT = dict(family="Inter, Helvetica, Arial, sans-serif", size=13)
 
 def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle: str | None = None,
                 height: int = 450, legend: bool = True) -> go.Figure:
-    """Give ``fig`` the svmviz look: title, axis titles, white template, legend on top."""
+    """Give ``fig`` the svmviz look: title, axis titles, white template, legend on top.
+
+    (:func:`svmviz.figures.spec.theme` does the same to a layout dictionary.)"""
     _white_template(fig)
-    fig.update_layout(
+    fig.update_layout(**theme_layout(title=title, height=height, legend=legend))
+    if xtitle is not None:
+        fig.update_xaxes(title_text=xtitle)
+    if ytitle is not None:
+        fig.update_yaxes(title_text=ytitle)
+    if legend and _has_subplot_titles(fig):
+        legend_below(fig)  # a legend on top would sit on the subplot titles
+    return fig
+
+
+def theme_layout(*, title: str, height: int = 450, legend: bool = True) -> dict:
+    """The layout entries of the svmviz look (:func:`apply_theme`): title at the left, font, height,
+    margins, the legend on top, full trace names in hover labels."""
+    return dict(
         title=dict(text=title, x=0.0, xanchor="left"),
         font=FONT,
         height=height,
@@ -34,13 +52,23 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
         hoverlabel=dict(namelength=-1),
     )
-    if xtitle is not None:
-        fig.update_xaxes(title_text=xtitle)
-    if ytitle is not None:
-        fig.update_yaxes(title_text=ytitle)
-    if legend and _has_subplot_titles(fig):
-        legend_below(fig)  # a legend on top would sit on the subplot titles
-    return fig
+
+
+#: :func:`legend_below`'s layout entries: the legend under the plot, room for it in the bottom margin
+LEGEND_BELOW = dict(legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0), margin=dict(b=130))
+
+
+@functools.lru_cache(maxsize=1)
+def _white_json() -> dict:
+    import plotly.io as pio
+
+    return pio.templates["plotly_white"].to_plotly_json()
+
+
+def white_template_json() -> dict:
+    """plotly_white as a plain dictionary (a copy; the template's JSON is made once), for figures
+    built as dictionaries (:mod:`svmviz.figures.spec`)."""
+    return copy.deepcopy(_white_json())
 
 
 def _white_template(fig: go.Figure) -> None:
@@ -116,8 +144,7 @@ def _has_subplot_titles(fig: go.Figure) -> bool:
 def legend_below(fig: go.Figure, height: int | None = None) -> go.Figure:
     """Move the legend under the plot: for figures that sit two to a row or carry many traces,
     where a legend on top would cover the title."""
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0),
-                      margin=dict(b=130))
+    fig.update_layout(**LEGEND_BELOW)
     if height is not None:
         fig.update_layout(height=height)
     return fig

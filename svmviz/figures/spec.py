@@ -1,0 +1,151 @@
+"""Figures built as plain specifications: traces and layout as dictionaries, one ``go.Figure`` at the end.
+
+Plotly validates every property as it is assigned (``go.Scatter(...)``, ``add_trace``, each
+``update_layout`` / ``update_xaxes``, ``make_subplots``): building the Kernels page's four figures that
+way cost ~0.1 s of server CPU at every rerun (issue 13, warm interaction), for figures whose
+properties are fixed by this code. Here a figure is a list of trace dictionaries (each with its
+``type``) and a layout dictionary, handed to :func:`figure`, which constructs the ``go.Figure`` once
+without validating (plotly's own ``_validate=False`` path: each property stored as given). The figure
+and the JSON a chart sends are those of the validated construction: ``tests/test_kernels10_spec.py``
+builds every converted figure both ways (:data:`VALIDATE`) and compares their ``to_dict()``, and
+re-validates each one (``go.Figure(fig.to_dict())``), so a misspelt property still fails a test.
+
+* :func:`subplot_grid` — ``make_subplots``' layout (axes' domains and anchors, the panels' title
+  annotations) for a grid shape, computed once per shape and copied;
+* :func:`theme` — :func:`svmviz.figures.theme.apply_theme` on a layout dictionary (the same values:
+  :func:`svmviz.figures.theme.theme_layout`);
+* :func:`merge` — plotly's ``update`` (nested dictionaries merged, other values replaced).
+"""
+from __future__ import annotations
+
+import copy
+import functools
+from typing import NamedTuple
+
+import plotly.graph_objects as go
+
+from .theme import LEGEND_BELOW, theme_layout, white_template_json
+
+#: construct figures with plotly's validation of every property (the tests set it to compare the two
+#: constructions; the app leaves it off)
+VALIDATE = False
+
+
+def merge(dst: dict, src: dict) -> dict:
+    """Merge ``src`` into ``dst`` in place as plotly's ``update`` does: a dictionary value updates
+    the dictionary already there (recursively), any other value replaces it. ``src``'s dictionaries
+    are copied, never shared (constants such as :data:`svmviz.figures.theme.FONT` stay untouched)."""
+    for k, v in src.items():
+        if isinstance(v, dict):
+            cur = dst.get(k)
+            if not isinstance(cur, dict):
+                cur = dst[k] = {}
+            merge(cur, v)
+        else:
+            dst[k] = v
+    return dst
+
+
+@functools.lru_cache(maxsize=16)
+def _colorscale(name: str) -> tuple:
+    return tuple(tuple(step) for step in go.Figure(go.Heatmap(colorscale=name)).to_dict()["data"][0]["colorscale"])
+
+
+def colorscale(name: str) -> list:
+    """A named colour scale ("RdBu", "Viridis"…) as the list of [position, colour] pairs plotly's
+    validation turns the name into (and sends)."""
+    return [list(step) for step in _colorscale(name)]
+
+
+def figure(data: list, layout: dict) -> go.Figure:
+    """``go.Figure(data=data, layout=layout)``, validated only when :data:`VALIDATE` is set.
+
+    ``data``: trace dictionaries, each with its ``type`` ("scatter", "bar", "contour"…);
+    ``layout``: the layout dictionary (with its ``template``: :func:`theme` puts plotly_white's).
+    """
+    return go.Figure(data=data, layout=layout, _validate=VALIDATE)
+
+
+class Grid(NamedTuple):
+    """A ``make_subplots`` layout as a dictionary, and each panel's axes.
+
+    Attributes
+    ----------
+    layout : dict
+        The layout (axes ``xaxis``, ``yaxis2``…, the panels' title annotations); the caller's copy.
+    refs : dict of (int, int) to (str, str)
+        (row, col), 1-based → the panel's axis references ("x2", "y2"), as a trace's ``xaxis`` /
+        ``yaxis``.
+    """
+
+    layout: dict
+    refs: dict
+
+    def trace_axes(self, row: int, col: int) -> dict:
+        """The ``xaxis`` / ``yaxis`` entries that put a trace in panel (row, col)."""
+        x, y = self.refs[row, col]
+        return {"xaxis": x, "yaxis": y}
+
+    def xaxis(self, row: int, col: int) -> dict:
+        """The layout dictionary of panel (row, col)'s x axis (update it in place)."""
+        return self.layout[_axis_key(self.refs[row, col][0])]
+
+    def yaxis(self, row: int, col: int) -> dict:
+        """The layout dictionary of panel (row, col)'s y axis (update it in place)."""
+        return self.layout[_axis_key(self.refs[row, col][1])]
+
+
+def _axis_key(ref: str) -> str:
+    return ref[0] + "axis" + ref[1:]
+
+
+def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
+    """The layout ``make_subplots(rows=rows, cols=cols, subplot_titles=titles, **kwargs)`` makes,
+    as a :class:`Grid` (a copy the caller updates). ``kwargs``: make_subplots' spacing and size
+    arguments (``horizontal_spacing``, ``vertical_spacing``, ``column_widths``…), hashable or lists.
+
+    The grid of a shape is made once (make_subplots: ~10 ms for 2 × 3 panels) and copied; the
+    titles are put into its annotations, which make_subplots places by their order alone.
+    """
+    titles = [str(t) for t in titles]
+    if any(not t for t in titles):
+        raise ValueError("subplot_grid: every panel title must be a non-empty string.")
+    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items()))
+    layout, refs = _grid(int(rows), int(cols), len(titles), frozen)
+    layout = copy.deepcopy(layout)
+    for ann, text in zip(layout.get("annotations", ()), titles):
+        ann["text"] = text
+    return Grid(layout, refs)
+
+
+@functools.lru_cache(maxsize=64)
+def _grid(rows: int, cols: int, n_titles: int, frozen: tuple) -> tuple[dict, dict]:
+    from plotly.subplots import make_subplots
+
+    kwargs = {k: list(v) if isinstance(v, tuple) else v for k, v in frozen}
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[f"title {i}" for i in range(n_titles)] or None,
+                        **kwargs)
+    layout = fig.layout.to_plotly_json()
+    layout.pop("template", None)  # the theme sets the template
+    refs = {(r + 1, c + 1): (cell[0].trace_kwargs["xaxis"], cell[0].trace_kwargs["yaxis"])
+            for r, row in enumerate(fig._grid_ref) for c, cell in enumerate(row)}
+    return layout, refs
+
+
+def theme(layout: dict, *, title: str, xtitle: str | None = None, ytitle: str | None = None,
+          height: int = 450, legend: bool = True, panel_titles: bool = False) -> dict:
+    """:func:`svmviz.figures.theme.apply_theme` on a layout dictionary: plotly_white, the title, font,
+    size, margins and legend of :func:`~svmviz.figures.theme.theme_layout`, every axis titled
+    ``xtitle`` / ``ytitle`` when given, and the legend below the plot when it has panels with titles
+    (``panel_titles``; apply_theme finds them in the figure)."""
+    layout["template"] = white_template_json()
+    merge(layout, theme_layout(title=title, height=height, legend=legend))
+    for key, text in (("xaxis", xtitle), ("yaxis", ytitle)):
+        if text is None:
+            continue
+        axes = [k for k in layout if k.startswith(key)] or [key]
+        for k in axes:
+            merge(layout.setdefault(k, {}), {"title": {"text": text}})
+    if legend and panel_titles:
+        merge(layout, LEGEND_BELOW)
+    return layout
