@@ -38,7 +38,7 @@ def _helpers() -> dict[str, set[str]]:
 
 
 def _is_kernel(fn) -> bool:
-    return bool(_decorator_names(fn) & ({"njit", "jit", "entry"} | HELPER_DECORATORS))
+    return bool(_decorator_names(fn) & ({"njit", "jit", "entry", "entry_alone"} | HELPER_DECORATORS))
 
 
 def python_calls_of_helpers(source: str, module: str | None, helpers: dict[str, set[str]]) -> list[str]:

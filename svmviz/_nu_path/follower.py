@@ -35,7 +35,7 @@ from __future__ import annotations
 import mmap
 
 import numpy as np
-from ._decorators import entry, helper, helper_inline
+from ._decorators import entry, entry_alone, helper, helper_inline
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
@@ -414,7 +414,7 @@ _I_NB, _I_NW, _I_N_CORR, _I_N_DEP, _I_N_ZERO, _I_STEP, _I_RESUME, _I_OK, _N_INTS
 _F_LAM, _F_MAX_VIOL, _F_VIOL, _F_PRICE_TOL, _F_GS, _N_FLOATS = range(6)
 
 
-@entry
+@entry_alone  # LLVM optimises the loop before its callees are linked in (compile time, issue 13)
 def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out, t_out, alpha, s, t, Minv, Mb,
             widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip, nofix, piv, t_end, ints,
             floats):
