@@ -198,6 +198,27 @@ def _instrumented_kernel(tmp):
     return importlib.import_module("nu_path_timed.follower").nu_path_kernel
 
 
+def _tsc_now_src(kern):
+    """A kernel reading the cycle counter (the instrumented copy's rdtsc intrinsic)."""
+    import sys
+
+    rdtsc = sys.modules["nu_path_timed.tsc"].rdtsc
+
+    def tsc_now():
+        return rdtsc()
+    return tsc_now
+
+
+def _counter_hz(tsc_now, seconds=0.2):
+    """The cycle counter's ticks per second of wall time (a constant rate: the TSC), against the clock."""
+    tsc_now()
+    w0, c0 = time.perf_counter(), tsc_now()
+    while time.perf_counter() - w0 < seconds:
+        pass
+    w1, c1 = time.perf_counter(), tsc_now()
+    return (c1 - c0) / (w1 - w0)
+
+
 def breakdown(sizes, seed):
     """Per-breakpoint time by phase (cycle counter; each phase's fewest cycles over 7 whole paths), and the
     floor."""
@@ -232,6 +253,7 @@ def breakdown(sizes, seed):
 
     with tempfile.TemporaryDirectory() as tmp:
         kern = _instrumented_kernel(tmp)
+        tsc_now = njit(cache=False)(_tsc_now_src(kern))
         for n in sizes:
             ds = banana(n=n, seed=seed)
             K = np.ascontiguousarray(gram(ds.X, kernel="rbf", sigma=SIGMA))
@@ -248,10 +270,12 @@ def breakdown(sizes, seed):
                 if best is None or cpu < best[0]:
                     best = (cpu, T, out[0].shape[0], out[1], wall)
             secs, T, nb, alphas, wall = best
-            # the counter's ticks per second of WALL time (it runs on while the process waits): per CPU
-            # second, a run another process preempted made every phase look shorter (a loaded run's
-            # phases summed to 10.5 of its 18.5 µs of CPU per breakpoint)
-            hz = T.sum() / wall
+            # the counter's ticks per second of wall time, measured against the clock (it runs on while
+            # the process waits): per CPU second of a run, a run another process preempted made every
+            # phase look shorter (a loaded run's phases summed to 10.5 of its 18.5 µs of CPU per
+            # breakpoint); per wall second of a run, the work outside the loop (allocating, copying
+            # the rows) made them look longer
+            hz = _counter_hz(tsc_now)
             # each phase's fewest cycles over the runs: a phase that another process preempted
             # (the cycle counter runs on) is not charged for it
             T = Tmin
