@@ -1,4 +1,4 @@
-"""The two decorators of the ν-path's kernels: :data:`entry` and :data:`helper`.
+"""The decorators of the ν-path's kernels: :data:`entry`, :data:`helper` and their variants.
 
 Both are :func:`svmviz._jit.njit` with ``cache=True``. numba gives every compiled kernel two
 wrappers besides its native code: a CPython wrapper (the call from Python) and a C-callable
@@ -17,7 +17,7 @@ pairs on a shared machine (load 1.7–2.1) — its breakpoints identical and its
   calls is an :data:`entry` — ``tests/test_path4_decorators.py`` checks every Python caller in
   svmviz, bench/ and tests/;
 - :data:`helper_inline` — :data:`helper` inlined into its caller by numba (``inline='always'``);
-- :data:`entry_alone` — an :data:`entry` whose own code LLVM optimises before its callees are
+- :data:`entry_alone` — an :data:`entry` whose own code LLVM optimises before its large callees are
   linked in, which then stay as their own compilation optimised them (:func:`optimise_alone`): the
   follower's loop (``follower._follow``).
 
@@ -107,8 +107,11 @@ def optimise_alone(dispatcher):
     three alternated pairs, load 3.2–4.3): 3.37 / 3.57 / 3.68 → 2.50 / 2.80 / 2.73 s of CPU. Its
     paths are bitwise the same (10 data sets, 16,629 breakpoints) and its run time per breakpoint
     0.990–1.016× that of numba's usual finalisation (same process, alternated, best of 11, n =
-    200–1000). Compiled so in every process (the decorator), cached and loaded as any kernel:
-    numba's cache index does not depend on how the module was optimised.
+    200–1000). The path page's first chart with the warm-up on (``bench_coldstart.py --pages path
+    --scenarios cold-now``, three alternated pairs, load 2.0–2.8): 12.0 / 11.8 / 11.8 → 10.2 / 10.7 /
+    10.6 s, the tail from the warm-up's kernel task done to the path computed 3.13 / 2.91 / 3.10 →
+    2.15 / 2.34 / 2.36 s. Compiled so in every process (the decorator), cached and loaded as any
+    kernel: numba's cache index does not depend on how the module was optimised.
 
     Only while this dispatcher compiles (under numba's global compiler lock) and only for the library
     named after this function does the codegen create an :class:`_AloneLibrary`; the callees it
