@@ -125,8 +125,7 @@ def test_spec_theme_is_apply_theme(panels):
     else:
         ref, layout = go.Figure(), {}
     apply_theme(ref, title="T", xtitle="x title", ytitle="y title", height=333)
-    got = spec.figure([], spec.theme(layout, title="T", xtitle="x title", ytitle="y title", height=333,
-                                     panel_titles=panels))
+    got = spec.figure([], spec.theme(layout, title="T", xtitle="x title", ytitle="y title", height=333))
     assert got.to_dict()["layout"] == ref.to_dict()["layout"]
     assert got.layout.legend.y == (-0.16 if panels else 1.0)
     # legend_below on a figure = the LEGEND_BELOW entries merged into a layout

@@ -178,7 +178,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     for r in range(1, rows + 1):
         spec.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
     layout = spec.theme(grid.layout, title="Main effects f_α(x_α) — most important first; ticks: the data",
-                        height=260 * rows + 80, panel_titles=order.size > 1)
+                        height=260 * rows + 80)
     return spec.figure(data, _margins(spec.merge(layout, LEGEND_BELOW), "main"))
 
 
@@ -314,7 +314,7 @@ def plot_interaction_panels(its) -> go.Figure:
         grid.yaxis(1, c)["title"] = dict(text=it.names[1])
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
-    layout = spec.theme(grid.layout, title=title, height=480, panel_titles=cols > 1)
+    layout = spec.theme(grid.layout, title=title, height=480)
     return spec.figure(data, _margins(layout, "interactions"))
 
 
@@ -439,7 +439,7 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
     spec.merge(grid.yaxis(1, 2), dict(title=dict(text="component"), categoryorder="array",
                                       categoryarray=list(reversed(bars.names))))
     layout = spec.theme(grid.layout, title=f"Importance by variable and by component — {what}",
-                        height=max(380, _component_height(bars)) + 40, panel_titles=True)
+                        height=max(380, _component_height(bars)) + 40)
     return spec.figure(data, _margins(layout, "importances"))
 
 
@@ -520,7 +520,7 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
             grid.yaxis(r, c)["title"] = dict(
                 text="error rate" if key in ("xa", "loo", "misclass", "test") else name)
     layout = spec.theme(grid.layout, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
-                        height=330 * rows + 90, panel_titles=len(keys) > 1)
+                        height=330 * rows + 90)
     return spec.figure(data, _margins(spec.merge(layout, LEGEND_BELOW), "curves"))
 
 

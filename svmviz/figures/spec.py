@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 from typing import NamedTuple
 
 import plotly.graph_objects as go
 
-from .theme import LEGEND_BELOW, theme_layout, white_template_json
+from .theme import LEGEND_BELOW, has_panel_titles, theme_layout, white_template_json
 
 #: construct figures with plotly's validation of every property (the tests set it to compare the two
 #: constructions; the app leaves it off)
@@ -95,6 +96,9 @@ class Grid(NamedTuple):
         return self.layout[_axis_key(self.refs[row, col][1])]
 
 
+_AXIS_KEY = re.compile(r"xaxis\d*")  # one per panel of a grid
+
+
 def _axis_key(ref: str) -> str:
     return ref[0] + "axis" + ref[1:]
 
@@ -133,11 +137,14 @@ def _grid(rows: int, cols: int, n_titles: int, frozen: tuple) -> tuple[dict, dic
 
 
 def theme(layout: dict, *, title: str, xtitle: str | None = None, ytitle: str | None = None,
-          height: int = 450, legend: bool = True, panel_titles: bool = False) -> dict:
+          height: int = 450, legend: bool = True) -> dict:
     """:func:`svmviz.figures.theme.apply_theme` on a layout dictionary: plotly_white, the title, font,
     size, margins and legend of :func:`~svmviz.figures.theme.theme_layout`, every axis titled
     ``xtitle`` / ``ytitle`` when given, and the legend below the plot when it has panels with titles
-    (``panel_titles``; apply_theme finds them in the figure)."""
+    (:func:`~svmviz.figures.theme.has_panel_titles`: a :func:`subplot_grid` of two or more panels
+    with its titles, found in the layout as apply_theme finds them in the figure)."""
+    n_panels = sum(1 for k in layout if _AXIS_KEY.fullmatch(k))
+    panel_titles = has_panel_titles(n_panels, layout.get("annotations", ()))
     layout["template"] = white_template_json()
     merge(layout, theme_layout(title=title, height=height, legend=legend))
     for key, text in (("xaxis", xtitle), ("yaxis", ytitle)):

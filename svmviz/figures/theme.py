@@ -133,12 +133,19 @@ def slim_template(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def has_panel_titles(n_panels: int, annotations) -> bool:
+    """True for a grid of at least two panels with titles over them: annotations (dictionaries) at
+    the top in paper coordinates, as ``make_subplots(subplot_titles=...)`` puts them. The one rule of
+    :func:`apply_theme` and :func:`svmviz.figures.spec.theme` for a legend below the plot."""
+    return n_panels >= 2 and any(a.get("yref") == "paper" and a.get("y") is not None and a["y"] >= 0.9
+                                 for a in annotations)
+
+
 def _has_subplot_titles(fig: go.Figure) -> bool:
-    """True for a ``make_subplots`` figure with titles over its panels (annotations at the top)."""
+    """:func:`has_panel_titles` of a ``make_subplots`` figure."""
     grid = getattr(fig, "_grid_ref", None)
-    if not grid or sum(len(r) for r in grid) < 2:
-        return False
-    return any(a.yref == "paper" and a.y is not None and a.y >= 0.9 for a in fig.layout.annotations or ())
+    n_panels = sum(len(r) for r in grid) if grid else 0
+    return has_panel_titles(n_panels, [a.to_plotly_json() for a in fig.layout.annotations or ()])
 
 
 def legend_below(fig: go.Figure, height: int | None = None) -> go.Figure:
