@@ -5,22 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import ARGS, CHROMIUM, _chart_count_when_settled, _wait_idle, app_url  # noqa: F401
+from .test_browser import app_url  # noqa: F401
+from .test_kernels8 import kernels_page_settled
 
 
 @pytest.mark.browser
 def test_the_left_colour_bar_clears_the_right_panels_y_axis(app_url):  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(app_url)
-        page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
-        _wait_idle(page)
-        page.locator('[data-testid="stSidebarNav"] a', has_text="Kernels & variable selection").first.click()
-        page.get_by_role("heading", name="Kernels & variable selection").first.wait_for(timeout=60_000)
-        assert _chart_count_when_settled(page, timeout_s=300) == 4
+    with kernels_page_settled(app_url) as page:
         boxes = page.evaluate("""() => {
             const gd = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
                 d => d.layout.title.text.includes('Two-factor interactions'));
@@ -29,7 +20,6 @@ def test_the_left_colour_bar_clears_the_right_panels_y_axis(app_url):  # noqa: F
                     ytitle: Array.from(gd.querySelectorAll('.g-y2title text')).map(box),
                     yticks: Array.from(gd.querySelectorAll('.y2tick text')).map(box)};
         }""")
-        browser.close()
     assert len(boxes["bars"]) == 2 and boxes["ytitle"] and boxes["yticks"]
     left_bar_right = min(b[1] for b in boxes["bars"])  # the left panel's colour bar
     right_axis_left = min(b[0] for b in boxes["ytitle"] + boxes["yticks"])

@@ -4,6 +4,8 @@ bit the numbers of ``compare_kernels(loo=True)`` and of an independent per-kerne
 ``gram_criteria_curves(loo=True)``; the criteria chart drawn once per rerun when exact LOO is quick."""
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -215,26 +217,36 @@ def test_the_main_effects_rug_is_one_line_per_class_and_panel(expansion):
 from .test_browser import ARGS, CHROMIUM, _chart_count_when_settled, _wait_idle, app_url  # noqa: E402,F401
 
 
+@contextlib.contextmanager
+def kernels_page_settled(app_url):  # noqa: F811
+    """Chromium (1400 × 1000) on the Kernels page reached from the home page's navigation, its four
+    charts drawn and settled; yields the Playwright page (the browser is closed after)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(app_url)
+            page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+            _wait_idle(page)
+            page.locator('[data-testid="stSidebarNav"] a', has_text="Kernels & variable selection").first.click()
+            page.get_by_role("heading", name="Kernels & variable selection").first.wait_for(timeout=60_000)
+            assert _chart_count_when_settled(page, timeout_s=300) == 4
+            yield page
+        finally:
+            browser.close()
+
+
 @pytest.mark.browser
 def test_the_kernels_page_charts_are_drawn_with_their_final_margins(app_url):  # noqa: F811
     """Each of the page's four charts starts with margins at least as wide as Plotly's automargin wants
     (figures.anova.MARGINS), so Plotly draws it once: a chart whose computed margins differ from its
     layout's was drawn a second time after measuring (doAutoMargin). Failed before: every chart was
     widened (criteria l 60 -> 75, b 130 -> 176; interactions r 20 -> 95, …)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(app_url)
-        page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
-        _wait_idle(page)
-        page.locator('[data-testid="stSidebarNav"] a', has_text="Kernels & variable selection").first.click()
-        page.get_by_role("heading", name="Kernels & variable selection").first.wait_for(timeout=60_000)
-        assert _chart_count_when_settled(page, timeout_s=300) == 4
+    with kernels_page_settled(app_url) as page:
         sizes = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => [
             gd.layout.title.text, gd.layout.margin, gd._fullLayout._size])""")
-        browser.close()
     assert len(sizes) == 4
     for title, margin, size in sizes:
         for side in ("l", "r", "t", "b"):
