@@ -39,8 +39,11 @@ When every task has run, a stamp in the cache folder (numba, Python, the CPU and
 source) skips the warm-up at the next start. A task a visitor's computation took over runs again in
 a worker after the others (from the cache, in seconds; it compiles what the visitor's page did not
 reach), so that the stamp is written then too. The warm-up starts with the frame's first run (the first
-visitor's home page; Streamlit runs no app code before a browser connects), its processes and the
-preloading of the page modules :data:`START_DELAY` later, once that page is drawn.
+visitor's home page; Streamlit runs no app code before a browser connects): its worker processes at
+once, at low priority (:data:`WORKER_NICE`: background work gives way to the visitor's server and
+browser), importing numba and the kernel modules; their tasks and the preloading of the page modules
+:data:`START_DELAY` later, once that page is drawn — or the visited page's tasks at once, if a page is
+opened before.
 
 Run by the frame (:func:`svmviz.ui.frame.run_app`) once per server process; ``SVMVIZ_WARMUP=0``
 turns it off. ``python -m svmviz.ui.warmup`` runs every task in this process (a one-off warm-up,
@@ -154,11 +157,23 @@ TASKS = (
     Task("path-linear", "path", {"ploo": "0", "pkernel": "linear"}, ()),
 )
 WORKERS = 2
+WORKER_NICE = 10
+"""Niceness added to the worker processes (Linux ``nice``): the warm-up is background work, and on a
+fresh install the visitor's page — the server's own computation and the browser drawing its charts, on
+the same two cores — comes first. An idle core is still the workers' (nice only orders the processes
+that want the CPU at the same time); the server waits for a worker only while nothing else needs the
+core (:meth:`_Warmup.wait_for`, the compile lock)."""
+PRELOADED = ("numba",) + tuple(dict.fromkeys(m for m, _, _ in PATH_KERNELS)) + ("svmviz._klr",)
+"""What a worker process imports as it starts, before it is given a task (:meth:`_Warmup.spawn`): numba
+and the modules of the kernel tasks (:data:`PATH_KERNELS`, :data:`IVM_KERNELS`), so that a kernel task
+given at a visitor's click starts compiling at once. A page task imports its page (and Streamlit's
+testing API) itself."""
 START_DELAY = 1.0
-"""Seconds between the frame's first run and the warm-up's first work (the workers, the preloading,
-the cache stamp's check, which imports numba): the first page a visitor waits for — the home page,
-usually — is drawn first instead of competing with two new processes and seconds of imports. A page
-opened sooner starts the workers at once (the preloading keeps its delay: the page imports itself)."""
+"""Seconds between the frame's first run and the warm-up's first tasks, and the preloading of the page
+modules: the first page a visitor waits for — the home page, usually — is drawn first instead of
+competing with seconds of imports and compilation. The worker processes themselves start at once, at
+low priority (:data:`WORKER_NICE`), and import :data:`PRELOADED` meanwhile. A page opened sooner
+starts the tasks at once (the preloading keeps its delay: the page imports itself)."""
 TASK_TIMEOUT = 900.0  # seconds for one page's first run in a worker (compilation on a busy machine)
 
 
@@ -263,8 +278,15 @@ def _worker_loop() -> None:
     """``python -m svmviz.ui.warmup --worker``: run the tasks named on stdin, one per line, answer on
     stdout: a line ``{"label", "step": name}`` after each computation ``name`` the page has finished
     (:func:`foreground`, in the worker), then ``{"label", "ok", …}`` when the page has run."""
+    import importlib
+
     by_label = {t.label: t for t in TASKS}
     _IN_WORKER["lock"] = threading.Lock()
+    for module in PRELOADED:  # before the first task arrives (the process starts with the server)
+        try:
+            importlib.import_module(module)
+        except Exception:  # noqa: BLE001 — the task that needs it reports the error
+            pass
     for line in sys.stdin:
         label = line.strip()
         if not label:
@@ -282,12 +304,12 @@ def _stamp_path() -> str | None:
     cache = os.environ.get("NUMBA_CACHE_DIR")
     if not cache:
         return None
-    import numba
+    from importlib.metadata import version
 
     import svmviz
 
-    h = hashlib.sha1()
-    h.update(f"{numba.__version__} {sys.version} {platform.machine()} {platform.processor()}".encode())
+    h = hashlib.sha1()  # numba's version from its metadata: checking the stamp imports nothing (server start)
+    h.update(f"{version('numba')} {sys.version} {platform.machine()} {platform.processor()}".encode())
     root = os.path.dirname(os.path.abspath(svmviz.__file__))
     for dirpath, _dirs, files in sorted(os.walk(root)):
         for f in sorted(files):
@@ -298,9 +320,14 @@ def _stamp_path() -> str | None:
     return os.path.join(cache, f"svmviz-warm-{h.hexdigest()[:16]}")
 
 
-def _die_with_parent() -> None:
-    """In a worker, before it runs (Linux): be killed when the server process ends, however it ends —
-    a worker compiling for minutes (or paused, :meth:`_Warmup.foreground`) must not outlive it."""
+def _worker_preexec() -> None:
+    """In a worker, before it runs: lower its priority (:data:`WORKER_NICE`) and (Linux) be killed when
+    the server process ends, however it ends — a worker compiling for minutes (or paused,
+    :meth:`_Warmup.foreground`) must not outlive it."""
+    try:
+        os.nice(WORKER_NICE)
+    except (AttributeError, OSError):  # no nice (Windows): the workers run at the server's priority
+        pass
     try:
         import ctypes
         import signal
@@ -326,6 +353,8 @@ class _Warmup:
         self.spare = spare  # a worker more, for the visited page's kernel tasks while a worker is paused
         self.started = time.monotonic()
         self.procs: list[subprocess.Popen] = []
+        self.go = threading.Event()  # set by start(): tasks may be given (the processes may exist before)
+        self.feeding = False         # the feed threads have started (spawn() or start())
         self.all_ran_in_workers = True  # False once a task failed: no stamp
         # tasks a server computation took over (it compiled their kernels itself), run again in a
         # worker once the queue is empty — quickly, from the cache — so that every task has run and
@@ -348,16 +377,36 @@ class _Warmup:
             except OSError:
                 pass
 
+    def spawn(self) -> None:
+        """Start the worker processes now, without tasks: at low priority (:data:`WORKER_NICE`) they
+        import :data:`PRELOADED` while the home page is drawn and read, and a task given later
+        (:meth:`start`, or a visitor's page) starts without that delay. The spare starts with its
+        first task."""
+        with self.lock:
+            if self.feeding:
+                return
+            self.feeding = True
+        for i in range(self.workers):
+            threading.Thread(target=self._feed, args=(i, True), name=f"svmviz-warmup-{i}", daemon=True).start()
+
     def start(self) -> None:
+        """Let the workers take tasks (starting their processes first if :meth:`spawn` did not)."""
+        with self.lock:
+            fed, self.feeding = self.feeding, True
         for i in range(self.workers + bool(self.spare)):  # worker number ``self.workers``: the spare
+            if fed and i < self.workers:
+                continue
             threading.Thread(target=self._feed, args=(i,), name=f"svmviz-warmup-{i}", daemon=True).start()
+        with self.cv:
+            self.go.set()
+            self.cv.notify_all()
 
     # -- which task next ------------------------------------------------------------------------
     def _startable(self, warm: bool = True) -> Task | None:
         """With the lock held: the next queued task a free worker may start — while a visitor's page
-        runs only one of that page's (its computations to come), and only by a worker whose process
-        has started (``warm``: a new one spends seconds importing; the page compiles sooner itself) —
-        except a kernel task, which nobody takes over — else the first queued."""
+        runs only one of that page's (its computations to come), and only by a worker that has run a
+        task before (``warm``: a new one spends seconds importing the page; the page compiles sooner
+        itself) — except a kernel task, which nobody takes over — else the first queued."""
         keep = self._kept() if self.fg else None
         for t in self.queue:
             if self.state[t.label] == "queued" and (keep is None or (t.label in keep and (warm or t.kernels))):
@@ -384,10 +433,13 @@ class _Warmup:
         return None
 
     def _next(self, warm: bool = True, spare: bool = False) -> Task | None:
-        """Block until a task may start (``warm``: this worker's process is running; ``spare``: the
-        spare worker, :meth:`_spare_task`); None when none is left."""
+        """Block until a task may start (``warm``: this worker has run a task; ``spare``: the spare
+        worker, :meth:`_spare_task`) — not before :meth:`start` —; None when none is left."""
         with self.cv:
             while True:
+                if not self.go.is_set():
+                    self.cv.wait(1.0)
+                    continue
                 while self.queue and self.state[self.queue[0].label] != "queued":
                     self.queue.popleft()
                 if spare:
@@ -422,20 +474,26 @@ class _Warmup:
                     return t
                 self.cv.wait(1.0)
 
-    def _feed(self, i: int) -> None:
-        proc = None
+    def _spawn(self) -> subprocess.Popen:
+        proc = subprocess.Popen(
+            self.command, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            env={**os.environ, "SVMVIZ_WARMUP": "0"}, preexec_fn=_worker_preexec)
+        with self.lock:
+            self.procs.append(proc)
+        return proc
+
+    def _feed(self, i: int, spawn_now: bool = False) -> None:
+        proc = self._spawn() if spawn_now else None
+        ran = False  # this worker has run a task (its process has imported a page's code, or compiled)
         try:
             while True:
-                task = self._next(warm=proc is not None, spare=i >= self.workers)
+                task = self._next(warm=ran, spare=i >= self.workers)
                 if task is None:
                     break
                 if proc is None:
-                    proc = subprocess.Popen(
-                        self.command, stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                        env={**os.environ, "SVMVIZ_WARMUP": "0"}, preexec_fn=_die_with_parent)
-                    with self.lock:
-                        self.procs.append(proc)
+                    proc = self._spawn()
+                ran = True
                 with self.cv:
                     self.current[i] = (task.label, proc)
                     self._pause_others()  # a visitor's page may have come meanwhile
@@ -631,6 +689,7 @@ class _Warmup:
             self.queue.clear()
             self.later.clear()
             procs = list(self.procs)
+            self.go.set()  # the feed threads waiting for start() end
             self.cv.notify_all()
         for proc in procs:
             if proc.poll() is None:
@@ -719,13 +778,15 @@ _PAGE_OPENED = threading.Event()  # a visitor opened a page (not the home page):
 
 
 def _begin(w: _Warmup) -> None:
-    # START_DELAY after the first run, or at once when a page is opened before (the home page is
-    # drawn then; the page's kernel task starts ~1 s sooner: bench cold-now clicks 0.6 s in)
-    _PAGE_OPENED.wait(START_DELAY)
+    # the stamp at once (it imports nothing), the worker processes at once (low priority: they import
+    # while the home page is drawn), their tasks START_DELAY after the first run or at once when a page
+    # is opened before (bench cold-now clicks ~0.6 s in: the page's kernel task starts compiling then)
     path = _stamp_path()
     if path and os.path.exists(path):
         w.stop()  # nothing to compile: every task skipped, nobody waits
         return
+    w.spawn()
+    _PAGE_OPENED.wait(START_DELAY)
     w.start()
 
 
