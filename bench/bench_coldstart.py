@@ -209,7 +209,8 @@ def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat:
         page.close()
 
 
-def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: int = 1) -> list[dict]:
+def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: int = 1,
+        cold_repeat: int = 1) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
     from svmviz.ui.frame import PAGES
@@ -226,10 +227,11 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
                            env={**os.environ, "NUMBA_CACHE_DIR": warm_cache}, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
         for spec in specs:
-            for sc in scenarios:
+            for sc, k in [(sc, k) for sc in scenarios for k in range(1 if sc == "warm" else cold_repeat)]:
                 cache = warm_cache if sc == "warm" else tempfile.mkdtemp(prefix="svmviz-cold-cache-")
-                timeline = os.path.join(logdir, f"{spec.module}-{sc}.warmup")
-                with open(os.path.join(logdir, f"{spec.module}-{sc}.log"), "w") as log:
+                run_name = f"{spec.module}-{sc}" + (f"-{k + 1}" if cold_repeat > 1 and sc != "warm" else "")
+                timeline = os.path.join(logdir, f"{run_name}.warmup")
+                with open(os.path.join(logdir, f"{run_name}.log"), "w") as log:
                     t_start = time.time()
                     proc, url = _server(cache, warmup=sc not in ("cold-none", "warm"), log=log, timeline=timeline)
                     try:
@@ -267,9 +269,13 @@ def main():
                     help="use this (already filled) numba cache for the warm rows instead of filling a new one "
                          "(warm rows never run the background warm-up)")
     ap.add_argument("--repeat", type=int, default=1, help="Seed + 1 interactions per warm row (the median is shown)")
+    ap.add_argument("--cold-repeat", type=int, default=1,
+                    help="runs of each cold scenario, each on a fresh server and an empty cache (the table shows "
+                         "the median [range] of the first chart, and of the page settled: single cold runs vary "
+                         "by a second or two)")
     args = ap.parse_args()
     print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
-    rows = run(args.pages, args.scenarios, args.read, args.warm_cache, args.repeat)
+    rows = run(args.pages, args.scenarios, args.read, args.warm_cache, args.repeat, args.cold_repeat)
     print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction: settled | charts drawn | CPU server + "
           "browser | load |")
     print("|---" * (len(args.scenarios) + 5) + "|")
@@ -277,8 +283,12 @@ def main():
         cells = []
         inter, drawn, cpu = "", "—", "—"
         for sc in args.scenarios:
-            r = next((r for r in rows if r["page"] == page and r["scenario"] == sc), None)
-            cells.append("—" if r is None else f"{r['first_chart']:.1f} ({r['settled']:.1f})")
+            runs = [r for r in rows if r["page"] == page and r["scenario"] == sc]
+            r = runs[0] if runs else None
+            if len(runs) > 1:
+                cells.append(f"{_spread([x['first_chart'] for x in runs])} ({_spread([x['settled'] for x in runs])})")
+            else:
+                cells.append("—" if r is None else f"{r['first_chart']:.1f} ({r['settled']:.1f})")
             if r is not None and "interaction" in r:
                 inter = _spread(r["interactions"])
                 drawn = _spread(r["charts"])

@@ -112,15 +112,19 @@ def test_a_page_opened_before_the_start_delay_starts_the_warm_up_at_once(monkeyp
     monkeypatch.setattr(warmup, "_WARMUP", None)
     monkeypatch.setattr(warmup, "_PRELOAD", {"lock": threading.Lock(), "visited": False, "running": False,
                                              "done": threading.Event()})
-    started = threading.Event()
+    started, spawned = threading.Event(), threading.Event()
 
     class Spy:
+        def spawn(self):  # the processes start at once (tests/test_warmup11.py), their tasks do not
+            spawned.set()
+
         def start(self):
             started.set()
 
     threading.Thread(target=warmup._begin, args=(Spy(),), daemon=True).start()
     with warmup.visit(None):  # the home page: waits the delay out
         pass
+    assert spawned.wait(5.0)
     assert not started.wait(0.5)
     t0 = time.monotonic()
     with warmup.visit("path"):
