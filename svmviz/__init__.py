@@ -188,13 +188,13 @@ _EXPORTS = {
     "klr_lambda_path": "ivm",
     "SVMPath": "ivm",
     "svm_lambda_path": "ivm",
-    "sigma_heuristic": "ivm",
     # kernels
     "squared_distances": "kernels",
     "rbf_from_squared_distances": "kernels",
     "gram": "kernels",
     "fit_kernel": "kernels",
     "kernel_diagonal": "kernels",
+    "sigma_heuristic": "kernels",
     "cubic_spline_rk": "kernels",
     "SSANOVAKernel": "kernels",
     # SS-ANOVA decomposition and kernel comparison (anova)

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numba
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
 from . import _nu_path
 from ._parallel import PARALLEL_LOCK
@@ -279,6 +278,8 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
         test_error = np.mean(F * yt_pm[None, :] <= 0, axis=1)
     stop = auto_stop(loo1, loo2, path.m, valid=~rho_zero, n_se=n_se, rtol=rtol)
     if status.sum():
+        from sklearn.exceptions import ConvergenceWarning  # (users filter scikit-learn's class; imported only here)
+
         warnings.warn(f"{int(status.sum())} leave-one-out refit(s) along the path did not converge; "
                       "LOO1 and LOO2 at those λ are approximate.", ConvergenceWarning, stacklevel=2)
     rho = np.array([path.state_at(l)[2] for l in lambdas])

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+
+# scikit-learn is imported inside validate_fit_data and validate_predict_data, the estimators' checks,
+# not here: it costs ~0.7 s of CPU to import (scipy.stats, pandas, joblib), and the data sets and
+# the app's array functions need only the light checks (the path page imports no sklearn).
 
 
 def check_matrix(X, name: str = "X", *, min_rows: int = 1) -> np.ndarray:
@@ -144,6 +146,9 @@ def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_T
     y : ndarray of shape (n,), the labels as given
     classes : ndarray of shape (n_classes,), sorted distinct labels
     """
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+    from sklearn.utils.validation import validate_data
+
     X, y = validate_data(estimator, X, y, dtype=np.float64, order="C", ensure_min_samples=min_samples)
     if not X.flags.writeable:  # read-only input (e.g. a memmap): numba would compile a second variant
         X = X.copy()
@@ -178,6 +183,8 @@ def validate_predict_data(estimator, X) -> np.ndarray:
     """Input of ``predict``/``decision_function``: ``NotFittedError`` before ``fit``, then the same
     checks as :func:`validate_fit_data` for X plus the fitted width (``n_features_in_``) and column
     names (``feature_names_in_``: a DataFrame with other or reordered columns is refused)."""
+    from sklearn.utils.validation import check_is_fitted, validate_data
+
     check_is_fitted(estimator)
     X = validate_data(estimator, X, reset=False, dtype=np.float64, order="C")
     if not X.flags.writeable:

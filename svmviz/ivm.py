@@ -31,9 +31,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _klr
 from ._docs import fill_doc
-from ._validation import (binary_targets, check_matrix, check_positive,
+from ._validation import (binary_targets, check_positive,
                           validate_fit_data, validate_predict_data)
 from .kernels import KERNELS, fit_kernel, gram
+from .kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
 
 DEFAULT_SIGMA = float(1.0 / np.sqrt(2.0))
 METHODS = ("onestep", "full")
@@ -469,31 +470,6 @@ class IVMClassifier(_KernelLogitBase):
         self.n_features_in_ = X.shape[1]
         self._theta = theta
         return self
-
-
-def sigma_heuristic(X, *, max_points: int = 400, seed: int = 0) -> float:
-    """A starting σ for data without a paper value: the median pairwise distance / √2.
-
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-    max_points : int
-        At most this many rows are used (a seeded random subset) to stay cheap.
-    seed : int
-
-    Returns
-    -------
-    float
-    """
-    X = check_matrix(X, "X", min_rows=2)
-    if X.shape[0] > max_points:
-        X = X[np.random.default_rng(seed).choice(X.shape[0], max_points, replace=False)]
-    from .kernels import squared_distances
-
-    D = squared_distances(X)
-    d = np.sqrt(D[np.triu_indices(X.shape[0], 1)])
-    med = float(np.median(d))
-    return med / np.sqrt(2.0) if med > 0 else 1.0
 
 
 # The λ paths live in their own module; they are documented and imported from here.

@@ -16,7 +16,7 @@ from svmviz import _cost
 from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
-from svmviz.ivm import sigma_heuristic
+from svmviz.kernels import sigma_heuristic
 from svmviz.ui import charts, common
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
 
