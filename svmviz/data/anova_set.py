@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy import special
+# (scipy.special is imported in the functions that use it: see svmviz/data/dataset.py)
 
 from .._validation import check_matrix
 from .._docs import fill_doc
@@ -43,6 +43,8 @@ def _anova_eta(interaction, A):
 
 
 def _anova_p(d, interaction, X):
+    from scipy import special
+
     A = _check_points(X, d, "anova_structure p_true")
     return special.expit(_anova_eta(interaction, A))
 
@@ -51,6 +53,8 @@ def _anova_p(d, interaction, X):
 def _anova_bayes_error(interaction, m=801):
     """E[min(p, 1 − p)] = E[expit(−|η(x1, x2)|)] over U(−1, 1)²: a tensor Gauss–Legendre rule on the
     square (η is smooth, min(p, 1 − p) has a kink on η = 0; 801² nodes agree with 401² and 1601² to ≈ 1e−6)."""
+    from scipy import special
+
     t, w = np.polynomial.legendre.leggauss(m)
     G = np.stack(np.meshgrid(t, t, indexing="ij"), axis=-1).reshape(-1, 2)
     val = special.expit(-np.abs(_anova_eta(interaction, G))).reshape(m, m)
@@ -58,6 +62,8 @@ def _anova_bayes_error(interaction, m=801):
 
 
 def _anova_sample(n, seed, p, rng_maker) -> Dataset:
+    from scipy import special
+
     rng = rng_maker(seed)
     d, a = p["d"], p["interaction"]
     for _ in range(10_000):  # redraw until both classes have ≥ 2 points (negligible for n ≥ 20)

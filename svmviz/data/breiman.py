@@ -5,7 +5,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import special
+# (scipy.special is imported in the functions that use it: see svmviz/data/dataset.py)
 
 from .._validation import check_matrix
 from .._docs import fill_doc
@@ -16,11 +16,15 @@ from .dataset import (
 
 
 def _twonorm_p(a, X):
+    from scipy import special
+
     A = check_matrix(X, "X")
     return special.expit(2.0 * a * A.sum(axis=1))
 
 
 def _twonorm_sample(n, seed, p, rng_maker) -> Dataset:
+    from scipy import special
+
     rng = rng_maker(seed)
     d = p["d"]
     a = 2.0 / math.sqrt(d)
@@ -63,6 +67,8 @@ def twonorm(n=200, seed=0, d=20) -> Dataset:
 
 
 def _ringnorm_p(d, X):
+    from scipy import special
+
     A = _check_points(X, d, "ringnorm p_true")
     a = 1.0 / math.sqrt(d)
     lp = -0.5 * d * math.log(4.0) - (A**2).sum(axis=1) / 8.0
@@ -75,7 +81,7 @@ def _ringnorm_bayes_error(d):
     """Exact up to quadrature: with t = 1'x/√d and W = ‖x‖² − t² (independent of t, χ²_{d−1}
     scaled by the class variance), log g⁺ − log g⁻ = −d ln 2 + 3W/8 + (t − c)²/2 − t²/8, c = a√d = 1,
     so the Bayes rule says +1 iff W > τ(t) = (8/3)(d ln 2 − (t − c)²/2 + t²/8)."""
-    from scipy import integrate
+    from scipy import integrate, special
 
     c = 1.0
     k = d - 1
@@ -162,6 +168,8 @@ _WAVE_PAIRS = ((0, 1), (0, 2), (1, 2))
 
 def _waveform_log_dens(A):
     """(m, 3) exact log class densities: ∫₀¹ φ₂₁(x − b − u v) du in closed form, v = a − b."""
+    from scipy import special
+
     H = waveform_bases()
     d = H.shape[1]
     out = np.empty((A.shape[0], 3))
@@ -187,6 +195,8 @@ def _waveform_log_dens(A):
 
 
 def _waveform_p(n_classes, X):
+    from scipy import special
+
     A = _check_points(X, 21, "waveform p_true")
     post = special.softmax(_waveform_log_dens(A), axis=1)  # equal priors
     return post[:, 0] if n_classes == 2 else post
@@ -216,6 +226,8 @@ def _waveform_bayes_error(n_classes):
 def _waveform_bayes_errors(n_mc=200_000):
     """(binary, 3-class) Bayes errors: fixed-seed Monte Carlo of E[min(p₀, 1 − p₀)] and
     E[1 − max_k p_k] with the exact posteriors (one shared sample)."""
+    from scipy import special
+
     rng = np.random.default_rng(np.random.SeedSequence(20240, spawn_key=(0xBA7E5,)))
     H = waveform_bases()
     pairs_all = np.asarray(_WAVE_PAIRS)

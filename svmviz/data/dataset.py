@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from scipy import special
+# scipy.special is imported inside the functions that use it, not here: ~0.1 s of CPU that the
+# path page's first chart (its default data set, banana) does not need (issue 13).
 
 from .._validation import check_matrix
 
@@ -174,6 +175,8 @@ def _norm_pdf(x, mu, sd):
 
 
 def _norm_cdf(x, mu, sd):
+    from scipy import special
+
     return special.ndtr((np.asarray(x, dtype=np.float64) - mu) / sd)
 
 

@@ -5,7 +5,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import special
+# (scipy.special is imported in the functions that use it: see svmviz/data/dataset.py)
 
 from .dataset import (
     _MAX_SEED, Dataset, _check_int, _check_n, _check_points, _check_seed, _finish, _make_test_sampler, _norm_pdf,
@@ -71,6 +71,8 @@ def _esl_centres_cached(seed: int, means: tuple) -> np.ndarray:
 
 def _esl_log_dens(A, centres):
     """(m, K) log class densities of the 10-component mixtures with covariance I/5."""
+    from scipy import special
+
     K = centres.shape[0]
     out = np.empty((A.shape[0], K))
     for j in range(K):
@@ -80,6 +82,8 @@ def _esl_log_dens(A, centres):
 
 
 def _esl_p(centres_seed, means, X):
+    from scipy import special
+
     A = _check_points(X, 2, "esl_mixture p_true")
     C = _esl_centres_cached(centres_seed, means)
     ld = _esl_log_dens(A, C)  # equal class priors

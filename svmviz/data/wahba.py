@@ -5,7 +5,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import special
+# (scipy.special is imported in the functions that use it: see svmviz/data/dataset.py)
 
 from .dataset import (
     Dataset, _check_n, _check_pair, _check_points, _check_real, _check_seed, _finish, _make_test_sampler, _norm_pdf,
@@ -57,6 +57,8 @@ def _diag_gauss_logpdf(X, mean, var):
 
 def _wahba_p(mean_plus, cov_plus, mean_minus, cov_minus, pi_s_plus, X):
     """p_s(x) = π_s⁺g⁺ / (π_s⁺g⁺ + π_s⁻g⁻) (Wahba et al. 2001, §5, denominator with π_s⁺ as in SPEC §2.1)."""
+    from scipy import special
+
     A = _check_points(X, 2, "wahba2001 p_true")
     lp = np.log(pi_s_plus) + _diag_gauss_logpdf(A, mean_plus, cov_plus)
     lm = np.log1p(-pi_s_plus) + _diag_gauss_logpdf(A, mean_minus, cov_minus)
