@@ -16,6 +16,17 @@ from .theme import CLASS_COLORS, apply_theme, legend_below
 
 X_AXES = ("lambda", "nu")
 X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
+#: the page's charts start with the margins Plotly's automargin widens them to, a little more (measured
+#: in chromium, 1400 px window, Streamlit's theme — its axes have automargin on and title standoffs —
+#: over eight views: banana n = 200 / 500, λ or ν axis, esl_mixture, wahba2001, twonorm, usvc_B, linear
+#: kernel): coefficient paths l 79 r 20–22, boundary map l 68–75 b 200–216 (the legend below), group
+#: sizes l 75 r 68–85 (the dual axis' labels on the right), leave-one-out l 71–78. Plotly then draws
+#: each chart once instead of drawing it again after measuring (its doAutoMargin redraw: ~40 % of the
+#: coefficient chart's first draw, standalone 300–420 → ~205 ms). Wider labels still widen a margin
+#: (automargin stays on), at the cost of that redraw. (The group sizes' legend, in a plot 17 px
+#: narrower than after the widening, lists its five entries in one column instead of two.)
+MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=80, r=90),
+           "loo": dict(l=85)}
 GROUP_STYLES = {  # marker of each group on the data map
     GROUP_E: dict(name="E: on the margin (0 < α < 1)", symbol="circle", size=11),
     GROUP_L: dict(name="L: bounded (α = 1)", symbol="x", size=9),
@@ -177,7 +188,8 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
     apply_theme(fig, title=title,
                 xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
     fig.update_yaxes(range=[-1.15, 1.15])
-    return legend_below(fig)
+    legend_below(fig)
+    return fig.update_layout(margin=MARGINS["coefs"])
 
 
 # --------------------------------------------------------------------------- groups, b and ρ
@@ -220,7 +232,7 @@ def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figu
                                   tickmode="auto", zeroline=False))
     legend_below(fig)
     # five entries wrap to several rows in half a row's width: keep them clear of the axis title
-    fig.update_layout(legend=dict(y=-0.22), margin=dict(b=190))
+    fig.update_layout(legend=dict(y=-0.22), margin=dict(b=190, **MARGINS["summary"]))
     return fig
 
 
@@ -301,7 +313,8 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
     title = f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f})<br><sup>{sub}</sup>"
     apply_theme(fig, title=title, xtitle="x₁", ytitle="x₂", height=560)
     fig.update_layout(margin=dict(t=80))
-    return legend_below(fig)
+    legend_below(fig)
+    return fig.update_layout(margin=MARGINS["map"])
 
 
 # --------------------------------------------------------------------------- leave-one-out
@@ -411,5 +424,5 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                      ticktext=[f"{t:g}" for t in ticks])
     fig.update_xaxes(title_text=X_TITLES[lc.x_axis], row=2, col=1)
     legend_below(fig)
-    fig.update_layout(legend=dict(y=-0.12), margin=dict(t=90, b=150))
+    fig.update_layout(legend=dict(y=-0.12), margin=dict(t=90, b=150, **MARGINS["loo"]))
     return fig
