@@ -13,8 +13,12 @@ machine sizes); Zhu & Hastie 2002, Figs. 2 and 4 (:data:`ZHU_HASTIE_FIG2`, :data
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a table is built: the pages' headers (presets) need none
+    import pandas as pd
 
 __all__ = ["PUBLISHED_SETS", "WAHBA2001_INEFFICIENCY", "NAVIA2004_TABLE1", "NAVIA_TABLES_2_4", "ZHU_HASTIE_FIG2",
            "ZHU_HASTIE_FIG4", "published_table", "range_text"]
@@ -177,6 +181,8 @@ def published_table(key: str | None) -> pd.DataFrame:
     >>> t[["criterion", "value", "low", "high"]].to_numpy().tolist()
     [['gacv', 1.0064, 1.0064, 1.0064], ['xa', 1.0062, 1.0062, 1.0094]]
     """
+    import pandas as pd
+
     cols = ["dataset_name", "criterion", "metric", "value", "low", "high", "sd", "text", "source", "note"]
     if key is None:
         return pd.DataFrame(columns=cols)

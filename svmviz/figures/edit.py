@@ -14,7 +14,6 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .theme import CLASS_COLORS, apply_theme
-from .tuning import _zero_line
 
 #: click targets per axis: their spacing must stay under Plotly's hover distance (20 px) on a chart
 #: ~700 px wide, so a click anywhere in the view lands on one (60 → ~11 px apart)
@@ -147,6 +146,8 @@ def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2")
         hovertemplate=f"click: {what}<br>{fx} = %{{x:.2f}}, {fy} = %{{y:.2f}}<extra></extra>",
     ))
     if v.fitted:
+        from .tuning import _zero_line
+
         _zero_line(fig, v.xs, v.ys, v.f, 0.0, "boundary f = 0", dict(color="black", dash="solid"), width=2.5)
         for lev in (-1.0, 1.0):
             _zero_line(fig, v.xs, v.ys, v.f, lev, "margins f = ±1", dict(color="black", dash="dot"), width=1.2,
