@@ -12,7 +12,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..path import GROUP_E, GROUP_L, GROUP_R, zero_margin
-from .theme import CLASS_COLORS, apply_theme, legend_below
+from . import spec
+from .theme import CLASS_COLORS, LEGEND_BELOW, apply_theme, legend_below
 
 X_AXES = ("lambda", "nu")
 X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
@@ -146,8 +147,11 @@ def coef_path_table(path) -> dict:
 def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−1", "+1"),
                     X=None, stop: float | None = None) -> go.Figure:
     """α_i y_i against λ or ν: one line per training point, coloured by class, breakpoints as ticks
-    along the bottom, the λ cursor (and the LOO stopping point) as vertical lines."""
-    fig = go.Figure()
+    along the bottom, the λ cursor (and the LOO stopping point) as vertical lines.
+
+    Built as a plain specification (:mod:`svmviz.figures.spec`: the page's first chart, redrawn at every
+    rerun; plotly's property-by-property validation of its ~1 MB of arrays and layout cost ~10 ms)."""
+    data = []
     for c, label in zip((-1, 1), classes):
         pts = cp.point[c]
         if X is not None and X.shape[1] >= 2:
@@ -163,9 +167,9 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
             cd = pts.astype(np.int32)[:, None]
             hov = ("point %{customdata[0]}<br>α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0]
                    + " = %{x:.4g}<extra>class " + label + "</extra>")
-        fig.add_trace(go.Scatter(x=cp.x[c], y=cp.y[c], mode="lines", name=f"αᵢyᵢ, class {label}",
-                                 line=dict(color=CLASS_COLORS[c], width=1.1), opacity=0.75,
-                                 customdata=cd, hovertemplate=hov, connectgaps=False))
+        data.append(dict(type="scatter", x=cp.x[c], y=cp.y[c], mode="lines", name=f"αᵢyᵢ, class {label}",
+                         line=dict(color=CLASS_COLORS[c], width=1.1), opacity=0.75, customdata=cd,
+                         hovertemplate=hov, connectgaps=False))
     # the breakpoints as ticks along the bottom: short vertical segments of ONE line trace (NaN between
     # them) — one SVG path in the browser, where a marker per breakpoint was a DOM node each (463 at
     # the default view, redrawn at every interaction)
@@ -173,23 +177,22 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
     tick_x = np.repeat(np.asarray(cp.breakpoints, dtype=np.float64), 3)
     tick_x[2::3] = np.nan
     tick_y = np.tile([-1.10, -1.06, np.nan], nbk)
-    fig.add_trace(go.Scatter(x=tick_x, y=tick_y, mode="lines", name=f"breakpoints ({nbk})",
-                             line=dict(color="#666", width=1), connectgaps=False,
-                             hovertemplate="breakpoint at %{x:.5g}<extra></extra>"))
+    data.append(dict(type="scatter", x=tick_x, y=tick_y, mode="lines", name=f"breakpoints ({nbk})",
+                     line=dict(color="#666", width=1), connectgaps=False,
+                     hovertemplate="breakpoint at %{x:.5g}<extra></extra>"))
     if stop is not None:
-        fig.add_trace(go.Scatter(x=[stop, stop], y=[-1.1, 1.1], mode="lines", name="LOO stopping point",
-                                 line=dict(color="#2ca02c", dash="dash", width=2), hoverinfo="skip"))
+        data.append(dict(type="scatter", x=[stop, stop], y=[-1.1, 1.1], mode="lines", name="LOO stopping point",
+                         line=dict(color="#2ca02c", dash="dash", width=2), hoverinfo="skip"))
     if cursor is not None:
-        fig.add_trace(go.Scatter(x=[cursor, cursor], y=[-1.1, 1.1], mode="lines", name="cursor",
-                                 line=dict(color="black", width=2), hoverinfo="skip"))
+        data.append(dict(type="scatter", x=[cursor, cursor], y=[-1.1, 1.1], mode="lines", name="cursor",
+                         line=dict(color="black", width=2), hoverinfo="skip"))
     title = "Coefficient paths αᵢyᵢ (piecewise linear in λ)"
     if cp.n_points < cp.n_total:
         title += f"<br><sup>{cp.n_points} of the {cp.n_total} points' lines (a seeded sample, classes in proportion)</sup>"
-    apply_theme(fig, title=title,
-                xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
-    fig.update_yaxes(range=[-1.15, 1.15])
-    legend_below(fig)
-    return fig.update_layout(margin=MARGINS["coefs"])
+    layout = spec.theme({}, title=title, xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
+    spec.merge(layout, {"yaxis": {"range": [-1.15, 1.15]}})
+    spec.merge(layout, LEGEND_BELOW)
+    return spec.figure(data, spec.merge(layout, {"margin": MARGINS["coefs"]}))
 
 
 # --------------------------------------------------------------------------- groups, b and ρ
