@@ -1,9 +1,11 @@
-"""The path page's coefficient-path chart is built as a plain specification (``svmviz.figures.spec``:
+"""The path page's coefficient-path chart, boundary map and group-size chart are built as plain specifications (``svmviz.figures.spec``:
 trace and layout dictionaries, one ``go.Figure`` without plotly's per-property validation; issue 13,
 the page's first chart). It must be the figure plotly's validated construction gives, and valid:
 re-validated by ``go.Figure(fig.to_dict())``, so a misspelt property or a refused value fails here.
-(Written against the go.Scatter / apply_theme construction it replaced: the same JSON on 90 cases —
-five paths, both axes, all / sampled lines, with and without cursor, stop, hover coordinates.)"""
+(Written against the go.Scatter / apply_theme constructions they replaced: the same JSON on 90 cases of
+the coefficient chart — five paths, both axes, all / sampled lines, with and without cursor, stop,
+hover coordinates — and 52 of the map and the group sizes: five paths, λ from 0 to λ_max, with and
+without test error and cursor.)"""
 from __future__ import annotations
 
 import json
@@ -60,3 +62,43 @@ def test_a_misspelt_property_fails_revalidation(coef_paths):
     d["data"][0]["connectgap"] = False
     with pytest.raises(ValueError):
         go.Figure(d)
+
+
+def _same_as_validated(build, monkeypatch):
+    fast = build()
+    assert fast._validate is False  # built without plotly's per-property validation (it was, before)
+    with monkeypatch.context() as m:
+        m.setattr(spec, "VALIDATE", True)
+        checked = build()
+    for f in (fast, checked):
+        slim_template(f)
+    assert json.loads(fast.to_json()) == json.loads(checked.to_json())
+    again = go.Figure(fast.to_dict())
+    assert json.loads(again.to_json()) == json.loads(fast.to_json())
+    return fast.to_dict()
+
+
+@pytest.mark.parametrize("frac", [0.0, 0.3])
+def test_boundary_map_is_the_validated_construction(coef_paths, monkeypatch, frac):
+    p = coef_paths[0]
+    bm = figs.compute_boundary_map(p, frac * float(p.lambdas[-1]), grid_n=15, X_test=p.X[:20], y_test=p.y[:20])
+    d = _same_as_validated(lambda: figs.plot_boundary_map(bm), monkeypatch)
+    assert d["data"][0]["colorscale"] == spec.colorscale("RdBu_r")  # the named scale, reversed, as plotly sends it
+    lines = [t for t in d["data"] if t["type"] == "contour"][1:]
+    assert [t["contours"]["start"] for t in lines] == [0.0, bm.rho, -bm.rho]  # (at ρ = 0 too, as before)
+    assert d["layout"]["margin"] == dict(l=80, r=20, t=80, b=225)
+
+
+@pytest.mark.parametrize("cursor", [None, 2.0])
+def test_path_summary_is_the_validated_construction(coef_paths, monkeypatch, cursor):
+    p = coef_paths[0]
+    sm = figs.compute_path_summary(p, x_axis="nu")
+    d = _same_as_validated(lambda: figs.plot_path_summary(sm, cursor=cursor), monkeypatch)
+    assert [t.get("yaxis") for t in d["data"]] == [None, None, None, "y2", "y2"]
+    assert d["layout"]["yaxis2"]["title"]["text"] == "b, ρ (dual scale)"
+    if cursor is None:
+        assert "shapes" not in d["layout"]
+    else:  # the cursor as plotly's add_vline draws it
+        ref = go.Figure()
+        ref.add_vline(x=cursor, line=dict(color="black", width=2))
+        assert d["layout"]["shapes"] == ref.to_dict()["layout"]["shapes"]

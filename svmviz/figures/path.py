@@ -216,27 +216,30 @@ def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
 
 
 def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figure:
-    """|E|, |L|, |R| along the path (left axis) with b and ρ (right axis)."""
-    fig = go.Figure()
+    """|E|, |L|, |R| along the path (left axis) with b and ρ (right axis). Built as a plain
+    specification (:mod:`svmviz.figures.spec`), redrawn at every rerun."""
+    data = []
     for name, v, color in (("|E| margin", s.n_E, "#d62728"), ("|L| bounded", s.n_L, "#9467bd"),
                            ("|R| inactive", s.n_R, "#7f7f7f")):
-        fig.add_trace(go.Scatter(x=s.x, y=v, mode="lines", name=name, line=dict(color=color, shape="hv"),
-                                 hovertemplate=name + " = %{y} at %{x:.4g}<extra></extra>"))
+        data.append(dict(type="scatter", x=s.x, y=v, mode="lines", name=name, line=dict(color=color, shape="hv"),
+                         hovertemplate=name + " = %{y} at %{x:.4g}<extra></extra>"))
     for name, v, dash in (("b (offset)", s.b, "dot"), ("ρ (margin)", s.rho, "dash")):
-        fig.add_trace(go.Scatter(x=s.x, y=v, mode="lines", name=name, yaxis="y2",
-                                 line=dict(color="black", dash=dash, width=1.5),
-                                 hovertemplate=name + " = %{y:.4g} at %{x:.4g}<extra></extra>"))
-    if cursor is not None:
-        fig.add_vline(x=cursor, line=dict(color="black", width=2))
-    apply_theme(fig, title="Group sizes, offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
-                ytitle="number of points", height=560)
-    fig.update_layout(margin=dict(t=80),
-                      yaxis2=dict(title="b, ρ (dual scale)", overlaying="y", side="right", showgrid=False,
-                                  tickmode="auto", zeroline=False))
-    legend_below(fig)
+        data.append(dict(type="scatter", x=s.x, y=v, mode="lines", name=name, yaxis="y2",
+                         line=dict(color="black", dash=dash, width=1.5),
+                         hovertemplate=name + " = %{y:.4g} at %{x:.4g}<extra></extra>"))
+    layout = {}
+    if cursor is not None:  # plotly's add_vline: a line shape over the whole plot height
+        layout["shapes"] = [dict(type="line", x0=cursor, x1=cursor, xref="x", y0=0, y1=1, yref="y domain",
+                                 line=dict(color="black", width=2))]
+    spec.theme(layout, title="Group sizes, offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
+               ytitle="number of points", height=560)
+    spec.merge(layout, {"margin": {"t": 80},
+                        "yaxis2": dict(title={"text": "b, ρ (dual scale)"}, overlaying="y", side="right",
+                                       showgrid=False, tickmode="auto", zeroline=False)})
+    spec.merge(layout, LEGEND_BELOW)
     # five entries wrap to several rows in half a row's width: keep them clear of the axis title
-    fig.update_layout(legend=dict(y=-0.22), margin=dict(b=190, **MARGINS["summary"]))
-    return fig
+    return spec.figure(data, spec.merge(layout, {"legend": {"y": -0.22},
+                                                 "margin": dict(b=190, **MARGINS["summary"])}))
 
 
 # --------------------------------------------------------------------------- the data at the cursor
@@ -282,28 +285,28 @@ def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_t
 
 
 def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
-    """Data coloured by class, marked by group (E / L / R), with f + b = 0 and the margins ±ρ."""
-    fig = go.Figure()
-    fig.add_trace(go.Contour(x=bm.gx, y=bm.gy, z=bm.F, showscale=False, name="f(x) + b",
-                             contours=dict(coloring="heatmap"), colorscale="RdBu_r", opacity=0.35,
-                             zmid=0.0, line=dict(width=0),
-                             hovertemplate="f + b = %{z:.3g}<extra>(%{x:.2f}, %{y:.2f})</extra>"))
+    """Data coloured by class, marked by group (E / L / R), with f + b = 0 and the margins ±ρ. Built as a
+    plain specification (:mod:`svmviz.figures.spec`), redrawn at every rerun."""
+    data = [dict(type="contour", x=bm.gx, y=bm.gy, z=bm.F, showscale=False, name="f(x) + b",
+                 contours=dict(coloring="heatmap"), colorscale=spec.colorscale("RdBu_r"), opacity=0.35,
+                 zmid=0.0, line=dict(width=0),
+                 hovertemplate="f + b = %{z:.3g}<extra>(%{x:.2f}, %{y:.2f})</extra>")]
     for lev, name, dash in ((0.0, "boundary f + b = 0", "solid"), (bm.rho, "margin f + b = ±ρ", "dash"),
                             (-bm.rho, None, "dash")):
         if lev != 0.0 and not bm.rho > 0:
             continue
-        fig.add_trace(go.Contour(x=bm.gx, y=bm.gy, z=bm.F, showscale=False, contours_coloring="lines",
-                                 contours=dict(start=lev, end=lev, size=1.0),
-                                 line=dict(color="black", width=2.4 if lev == 0 else 1.3, dash=dash),
-                                 colorscale=[[0, "black"], [1, "black"]], hoverinfo="skip",
-                                 name=name or "margin", showlegend=name is not None))
+        data.append(dict(type="contour", x=bm.gx, y=bm.gy, z=bm.F, showscale=False,
+                         contours=dict(coloring="lines", start=lev, end=lev, size=1.0),
+                         line=dict(color="black", width=2.4 if lev == 0 else 1.3, dash=dash),
+                         colorscale=[[0, "black"], [1, "black"]], hoverinfo="skip",
+                         name=name or "margin", showlegend=name is not None))
     for c, label in zip((-1, 1), classes):
         for g, st in GROUP_STYLES.items():
             idx = np.flatnonzero((bm.y == c) & (bm.groups == g))
             if idx.size == 0:
                 continue
-            fig.add_trace(go.Scatter(
-                x=bm.X[idx, 0], y=bm.X[idx, 1], mode="markers", name=f"class {label}, {st['name']}",
+            data.append(dict(
+                type="scatter", x=bm.X[idx, 0], y=bm.X[idx, 1], mode="markers", name=f"class {label}, {st['name']}",
                 marker=dict(color=CLASS_COLORS[c], symbol=st["symbol"], size=st["size"],
                             line=dict(width=1, color="black") if g == GROUP_E else dict(width=0)),
                 customdata=np.column_stack([idx, bm.alpha[idx]]),
@@ -314,10 +317,10 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
         sub += f", test error {bm.test_error:.3f}"
     # two lines: the plot sits half a row wide, one line would be cut off
     title = f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f})<br><sup>{sub}</sup>"
-    apply_theme(fig, title=title, xtitle="x₁", ytitle="x₂", height=560)
-    fig.update_layout(margin=dict(t=80))
-    legend_below(fig)
-    return fig.update_layout(margin=MARGINS["map"])
+    layout = spec.theme({}, title=title, xtitle="x₁", ytitle="x₂", height=560)
+    spec.merge(layout, {"margin": {"t": 80}})
+    spec.merge(layout, LEGEND_BELOW)
+    return spec.figure(data, spec.merge(layout, {"margin": MARGINS["map"]}))
 
 
 # --------------------------------------------------------------------------- leave-one-out
