@@ -1,11 +1,12 @@
-"""The path page's coefficient-path chart, boundary map and group-size chart are built as plain specifications (``svmviz.figures.spec``:
+"""The path page's four charts (coefficient paths, boundary map, group sizes, leave-one-out) are built as plain specifications (``svmviz.figures.spec``:
 trace and layout dictionaries, one ``go.Figure`` without plotly's per-property validation; issue 13,
 the page's first chart). It must be the figure plotly's validated construction gives, and valid:
 re-validated by ``go.Figure(fig.to_dict())``, so a misspelt property or a refused value fails here.
 (Written against the go.Scatter / apply_theme constructions they replaced: the same JSON on 90 cases of
 the coefficient chart — five paths, both axes, all / sampled lines, with and without cursor, stop,
 hover coordinates — and 52 of the map and the group sizes: five paths, λ from 0 to λ_max, with and
-without test error and cursor.)"""
+without test error and cursor — and 40 of the LOO chart: five paths, both axes, with and without
+cursor, zero-margin bands and test error.)"""
 from __future__ import annotations
 
 import json
@@ -102,3 +103,33 @@ def test_path_summary_is_the_validated_construction(coef_paths, monkeypatch, cur
         ref = go.Figure()
         ref.add_vline(x=cursor, line=dict(color="black", width=2))
         assert d["layout"]["shapes"] == ref.to_dict()["layout"]["shapes"]
+
+
+@pytest.fixture(scope="module")
+def loo_curves(coef_paths):
+    p = coef_paths[0]
+    return figs.compute_loo_curves(p, path.loo_path(p, path.default_loo_lambdas(p, 8), X_test=p.X[:30],
+                                                    y_test=p.y[:30]), x_axis="nu")
+
+
+@pytest.mark.parametrize("bands", [None, (), ((0.0, 0.01), (0.02, 0.03))])
+@pytest.mark.parametrize("cursor", [None, 0.2])
+def test_loo_curves_are_the_validated_construction(loo_curves, monkeypatch, bands, cursor):
+    lc = loo_curves if bands is None else loo_curves._replace(zero_bands=bands)
+    d = _same_as_validated(lambda: figs.plot_loo_curves(lc, cursor=cursor), monkeypatch)
+    assert d["layout"]["yaxis2"]["type"] == "log" and d["layout"]["xaxis2"]["title"]["text"] == "ν = λ/m"
+    assert [a["text"] for a in d["layout"]["annotations"]] == ["Error rates: LOO1 and the test error",
+                                                               "LOO2: left-out hinge loss in margin units (log scale)"]
+    shapes = d["layout"].get("shapes", [])
+    assert len(shapes) == 2 * len(lc.zero_bands)
+    if lc.zero_bands:  # as plotly's add_vrect(row=…) draws them, once the panels have traces
+        from plotly.subplots import make_subplots
+
+        ref = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.14, row_heights=[0.55, 0.45])
+        for row in (1, 2):
+            ref.add_trace(go.Scatter(x=[0.0], y=[1.0]), row=row, col=1)
+        for a, b in lc.zero_bands:
+            for row in (1, 2):
+                ref.add_vrect(x0=a, x1=b, fillcolor="#bbbbbb", opacity=0.35, line_width=0, layer="below", row=row,
+                              col=1)
+        assert shapes == ref.to_dict()["layout"]["shapes"]

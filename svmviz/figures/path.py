@@ -9,11 +9,10 @@ from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..path import GROUP_E, GROUP_L, GROUP_R, zero_margin
 from . import spec
-from .theme import CLASS_COLORS, LEGEND_BELOW, apply_theme, legend_below
+from .theme import CLASS_COLORS, LEGEND_BELOW
 
 X_AXES = ("lambda", "nu")
 X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
@@ -381,33 +380,34 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
     """Two panels sharing the path axis (Loosli & Canu 2006, Fig. "LOO"): the error rates — LOO1
     and the test error, linear — above, LOO2 (a hinge loss that runs from hundreds to below 1) on
     a log axis below; the automatic stopping point, the cursor and the zero-margin stretch
-    (ν < ν_min) on both."""
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.14, row_heights=[0.55, 0.45],
-                        subplot_titles=("Error rates: LOO1 and the test error",
-                                        "LOO2: left-out hinge loss in margin units (log scale)"))
+    (ν < ν_min) on both. Built as a plain specification (:mod:`svmviz.figures.spec`)."""
+    grid = spec.subplot_grid(2, 1, ("Error rates: LOO1 and the test error",
+                                    "LOO2: left-out hinge loss in margin units (log scale)"),
+                             shared_xaxes=True, vertical_spacing=0.14, row_heights=[0.55, 0.45])
+    top_panel, low_panel = grid.trace_axes(1, 1), grid.trace_axes(2, 1)
     name = X_TITLES[lc.x_axis].split(" ")[0]
     cd = np.column_stack([lc.n_sv])
-    fig.add_trace(go.Scatter(x=lc.x, y=lc.loo1, mode="lines+markers", name="LOO1: leave-one-out error rate",
-                             line=dict(color="#d62728"), marker=dict(size=5), customdata=cd, connectgaps=False,
-                             hovertemplate="LOO1 = %{y:.4f} at " + name + " = %{x:.4g}<br>%{customdata[0]} "
-                                           "support vectors<extra></extra>"), row=1, col=1)
+    data = [dict(type="scatter", x=lc.x, y=lc.loo1, mode="lines+markers", name="LOO1: leave-one-out error rate",
+                 line=dict(color="#d62728"), marker=dict(size=5), customdata=cd, connectgaps=False,
+                 hovertemplate="LOO1 = %{y:.4f} at " + name + " = %{x:.4g}<br>%{customdata[0]} "
+                               "support vectors<extra></extra>", **top_panel)]
     if np.any(np.isfinite(lc.test_error)):
-        fig.add_trace(go.Scatter(x=lc.x, y=lc.test_error, mode="lines", name="test error (independent sample)",
-                                 line=dict(color="black", dash="dot"),
-                                 hovertemplate="test error = %{y:.4f} at " + name + " = %{x:.4g}<extra></extra>"),
-                      row=1, col=1)
-    fig.add_trace(go.Scatter(x=lc.x, y=lc.loo2, mode="lines+markers", name="LOO2: mean max(0, 1 − y ŷ/ρ), left out",
-                             line=dict(color="#1f77b4", dash="dash"), marker=dict(size=5), connectgaps=False,
-                             customdata=cd,
-                             hovertemplate="LOO2 = %{y:.4g} at " + name + " = %{x:.4g}<br>%{customdata[0]} "
-                                           "support vectors<extra></extra>"), row=2, col=1)
-    for k, (a, b) in enumerate(lc.zero_bands):
-        for row in (1, 2):
-            fig.add_vrect(x0=a, x1=b, fillcolor="#bbbbbb", opacity=0.35, line_width=0, layer="below", row=row, col=1)
-    if lc.zero_bands:  # a legend entry for the shaded stretch (a vrect has none)
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color="#bbbbbb", width=8),
-                                 name="margin ρ = 0 (ν < ν_min): no classifier, LOO not shown",
-                                 hoverinfo="skip"), row=1, col=1)
+        data.append(dict(type="scatter", x=lc.x, y=lc.test_error, mode="lines", name="test error (independent sample)",
+                         line=dict(color="black", dash="dot"),
+                         hovertemplate="test error = %{y:.4f} at " + name + " = %{x:.4g}<extra></extra>", **top_panel))
+    data.append(dict(type="scatter", x=lc.x, y=lc.loo2, mode="lines+markers",
+                     name="LOO2: mean max(0, 1 − y ŷ/ρ), left out",
+                     line=dict(color="#1f77b4", dash="dash"), marker=dict(size=5), connectgaps=False, customdata=cd,
+                     hovertemplate="LOO2 = %{y:.4g} at " + name + " = %{x:.4g}<br>%{customdata[0]} "
+                                   "support vectors<extra></extra>", **low_panel))
+    # the zero-margin stretch shaded in both panels, as plotly's add_vrect(row=…) draws it
+    shapes = [dict(type="rect", x0=a, x1=b, xref=grid.refs[row, 1][0], y0=0, y1=1,
+                   yref=grid.refs[row, 1][1] + " domain", fillcolor="#bbbbbb", opacity=0.35, line=dict(width=0),
+                   layer="below") for a, b in lc.zero_bands for row in (1, 2)]
+    if lc.zero_bands:  # a legend entry for the shaded stretch (a rectangle has none)
+        data.append(dict(type="scatter", x=[None], y=[None], mode="lines", line=dict(color="#bbbbbb", width=8),
+                         name="margin ρ = 0 (ν < ν_min): no classifier, LOO not shown", hoverinfo="skip",
+                         **top_panel))
     fin1 = np.concatenate([lc.loo1[np.isfinite(lc.loo1)], lc.test_error[np.isfinite(lc.test_error)], [0.0]])
     top = max(0.05, float(fin1.max()) * 1.08)
     fin2 = lc.loo2[np.isfinite(lc.loo2) & (lc.loo2 > 0)]
@@ -417,18 +417,22 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                              (lc.stop, "automatic stopping point", dict(color="#2ca02c", dash="dash", width=2.5))):
         if x0 is None:
             continue
-        fig.add_trace(go.Scatter(x=[x0, x0], y=[0, top], mode="lines", name=label, line=style, legendgroup=label,
-                                 hovertemplate=label + " at " + name + " = %{x:.4g}<extra></extra>"), row=1, col=1)
-        fig.add_trace(go.Scatter(x=[x0, x0], y=[lo2 / 1.3, hi2 * 1.3], mode="lines", name=label, line=style,
-                                 legendgroup=label, showlegend=False, hoverinfo="skip"), row=2, col=1)
-    apply_theme(fig, title="Leave-one-out along the path, with the automatic stopping point", height=640)
-    fig.update_yaxes(title_text="error rate", range=[0, top], row=1, col=1)
+        data.append(dict(type="scatter", x=[x0, x0], y=[0, top], mode="lines", name=label, line=style,
+                         legendgroup=label, hovertemplate=label + " at " + name + " = %{x:.4g}<extra></extra>",
+                         **top_panel))
+        data.append(dict(type="scatter", x=[x0, x0], y=[lo2 / 1.3, hi2 * 1.3], mode="lines", name=label,
+                         line=dict(style), legendgroup=label, showlegend=False, hoverinfo="skip", **low_panel))
+    layout = spec.theme(grid.layout, title="Leave-one-out along the path, with the automatic stopping point",
+                        height=640)
+    if shapes:
+        layout["shapes"] = shapes
+    spec.merge(grid.yaxis(1, 1), {"title": {"text": "error rate"}, "range": [0, top]})
     # log ticks 1, 2, 5 per decade, written out (plotly's own minor labels read "5" for 0.5)
     ticks = [m * 10.0 ** e for e in range(int(np.floor(np.log10(lo2 / 1.3))), int(np.ceil(np.log10(hi2 * 1.3))) + 1)
              for m in (1, 2, 5) if lo2 / 1.3 <= m * 10.0 ** e <= hi2 * 1.3]
-    fig.update_yaxes(title_text="LOO2 (log scale)", type="log", row=2, col=1, tickvals=ticks,
-                     ticktext=[f"{t:g}" for t in ticks])
-    fig.update_xaxes(title_text=X_TITLES[lc.x_axis], row=2, col=1)
-    legend_below(fig)
-    fig.update_layout(legend=dict(y=-0.12), margin=dict(t=90, b=150, **MARGINS["loo"]))
-    return fig
+    spec.merge(grid.yaxis(2, 1), {"title": {"text": "LOO2 (log scale)"}, "type": "log", "tickvals": ticks,
+                                  "ticktext": [f"{t:g}" for t in ticks]})
+    spec.merge(grid.xaxis(2, 1), {"title": {"text": X_TITLES[lc.x_axis]}})
+    spec.merge(layout, LEGEND_BELOW)
+    return spec.figure(data, spec.merge(layout, {"legend": {"y": -0.12},
+                                                 "margin": dict(t=90, b=150, **MARGINS["loo"])}))
