@@ -355,6 +355,8 @@ class _Warmup:
         self.procs: list[subprocess.Popen] = []
         self.go = threading.Event()  # set by start(): tasks may be given (the processes may exist before)
         self.feeding = False         # the feed threads have started (spawn() or start())
+        self.busy: set[int] = set()  # workers running a task (from _next's return to the task's end)
+        self.n_feeding = 0           # worker threads started (not the spare)
         self.all_ran_in_workers = True  # False once a task failed: no stamp
         # tasks a server computation took over (it compiled their kernels itself), run again in a
         # worker once the queue is empty — quickly, from the cache — so that every task has run and
@@ -386,6 +388,7 @@ class _Warmup:
             if self.feeding:
                 return
             self.feeding = True
+            self.n_feeding = self.workers
         for i in range(self.workers):
             threading.Thread(target=self._feed, args=(i, True), name=f"svmviz-warmup-{i}", daemon=True).start()
 
@@ -393,6 +396,8 @@ class _Warmup:
         """Let the workers take tasks (starting their processes first if :meth:`spawn` did not)."""
         with self.lock:
             fed, self.feeding = self.feeding, True
+            if not fed:
+                self.n_feeding = self.workers
         for i in range(self.workers + bool(self.spare)):  # worker number ``self.workers``: the spare
             if fed and i < self.workers:
                 continue
@@ -421,10 +426,13 @@ class _Warmup:
     def _spare_task(self) -> Task | None:
         """With the lock held: the task the spare worker may start now — a kernel task of the page a
         visitor waits for (:attr:`Task.kernels`), while fewer than :attr:`workers` workers run
-        unpaused (a worker paused for the visit, or not started yet: the core it leaves idle)."""
+        unpaused (a worker paused for the visit, or not started yet: the core it leaves idle) and no
+        worker waits for a task (an idle worker takes the kernel task itself: its process is up, the
+        spare's is not — a third process for nothing; a worker still starting its process counts)."""
         running = sum(1 for st in self.state.values() if st == "running")  # a worker's process may be starting
         active = running - sum(1 for _, proc in self.current.values() if proc.pid in self.paused)
-        if not self.fg or active >= self.workers:
+        free = self.n_feeding - len(self.busy - {self.workers})
+        if not self.fg or active >= self.workers or free > 0:
             return None
         keep = self._kept()
         for t in self.queue:
@@ -432,47 +440,55 @@ class _Warmup:
                 return t
         return None
 
-    def _next(self, warm: bool = True, spare: bool = False) -> Task | None:
+    def _next(self, warm: bool = True, spare: bool = False, who: int = -1) -> Task | None:
         """Block until a task may start (``warm``: this worker has run a task; ``spare``: the spare
-        worker, :meth:`_spare_task`) — not before :meth:`start` —; None when none is left."""
+        worker, :meth:`_spare_task`) — not before :meth:`start` —; None when none is left. Worker
+        ``who`` is :attr:`busy` from a task's start to its end (:meth:`_feed`)."""
         with self.cv:
-            while True:
-                if not self.go.is_set():
+            t = self._next_locked(warm, spare)
+            if t is not None:
+                self.busy.add(who)
+            return t
+
+    def _next_locked(self, warm: bool, spare: bool) -> Task | None:
+        """:meth:`_next`'s loop, with the lock held."""
+        while True:
+            if not self.go.is_set():
+                self.cv.wait(1.0)
+                continue
+            while self.queue and self.state[self.queue[0].label] != "queued":
+                self.queue.popleft()
+            if spare:
+                if not any(t.kernels and self.state[t.label] == "queued" for t in self.queue):
+                    return None
+                t = self._spare_task()
+                if t is None:
                     self.cv.wait(1.0)
                     continue
-                while self.queue and self.state[self.queue[0].label] != "queued":
-                    self.queue.popleft()
-                if spare:
-                    if not any(t.kernels and self.state[t.label] == "queued" for t in self.queue):
-                        return None
-                    t = self._spare_task()
-                    if t is None:
-                        self.cv.wait(1.0)
-                        continue
-                    self.queue.remove(t)
-                    self.state[t.label] = "running"
-                    self._note("start (spare)", t.label)
-                    return t
-                if not self.queue and self.later and not any(s == "running" for s in self.state.values()):
-                    # every other task has run: the ones taken over run again (their kernels cached)
-                    while self.later:
-                        t = self.later.popleft()
-                        self.rerun.add(t.label)
-                        self.state[t.label] = "queued"
-                        self.queue.append(t)
-                        self._note("again", t.label)
-                if not self.queue:
-                    if self.later:  # wait for the running tasks, then run the taken-over ones
-                        self.cv.wait(1.0)
-                        continue
-                    return None
-                t = self._startable(warm)
-                if t is not None:
-                    self.queue.remove(t)
-                    self.state[t.label] = "running"
-                    self._note("start", t.label)
-                    return t
-                self.cv.wait(1.0)
+                self.queue.remove(t)
+                self.state[t.label] = "running"
+                self._note("start (spare)", t.label)
+                return t
+            if not self.queue and self.later and not any(s == "running" for s in self.state.values()):
+                # every other task has run: the ones taken over run again (their kernels cached)
+                while self.later:
+                    t = self.later.popleft()
+                    self.rerun.add(t.label)
+                    self.state[t.label] = "queued"
+                    self.queue.append(t)
+                    self._note("again", t.label)
+            if not self.queue:
+                if self.later:  # wait for the running tasks, then run the taken-over ones
+                    self.cv.wait(1.0)
+                    continue
+                return None
+            t = self._startable(warm)
+            if t is not None:
+                self.queue.remove(t)
+                self.state[t.label] = "running"
+                self._note("start", t.label)
+                return t
+            self.cv.wait(1.0)
 
     def _spawn(self) -> subprocess.Popen:
         proc = subprocess.Popen(
@@ -488,7 +504,7 @@ class _Warmup:
         ran = False  # this worker has run a task (its process has imported a page's code, or compiled)
         try:
             while True:
-                task = self._next(warm=ran, spare=i >= self.workers)
+                task = self._next(warm=ran, spare=i >= self.workers, who=i)
                 if task is None:
                     break
                 if proc is None:
@@ -525,6 +541,7 @@ class _Warmup:
                 rep["at"] = time.monotonic() - self.started
                 with self.cv:
                     self.current.pop(i, None)
+                    self.busy.discard(i)
                     self.report[task.label] = rep
                     self.state[task.label] = "done" if rep.get("ok") else "failed"
                     self._note("done" if rep.get("ok") else "failed", task.label)
@@ -535,6 +552,11 @@ class _Warmup:
                 if not line:
                     break
         finally:
+            with self.cv:
+                self.busy.discard(i)
+                if i < self.workers:
+                    self.n_feeding -= 1  # no longer takes tasks: the spare may
+                self.cv.notify_all()
             if proc is not None:
                 try:
                     proc.stdin.close()
