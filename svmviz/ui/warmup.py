@@ -163,7 +163,7 @@ fresh install the visitor's page — the server's own computation and the browse
 the same two cores — comes first. An idle core is still the workers' (nice only orders the processes
 that want the CPU at the same time); the server waits for a worker only while nothing else needs the
 core (:meth:`_Warmup.wait_for`, the compile lock)."""
-PRELOADED = ("numba",) + tuple(dict.fromkeys(m for m, _, _ in PATH_KERNELS)) + ("svmviz._klr",)
+PRELOADED = ("numba",) + tuple(dict.fromkeys(m for m, _, _ in PATH_KERNELS + IVM_KERNELS))
 """What a worker process imports as it starts, before it is given a task (:meth:`_Warmup.spawn`): numba
 and the modules of the kernel tasks (:data:`PATH_KERNELS`, :data:`IVM_KERNELS`), so that a kernel task
 given at a visitor's click starts compiling at once. A page task imports its page (and Streamlit's
