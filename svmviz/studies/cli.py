@@ -45,7 +45,7 @@ def cmd_run(args) -> int:
 
     try:
         res = run_study(args.spec, args.out, scheduler=args.scheduler, workers=args.workers, progress=progress,
-                        replicates=args.replicates)
+                        replicates=args.replicates, allow_mixed_versions=args.allow_mixed_versions)
     except KeyboardInterrupt:
         print(f"\ninterrupted; the finished tasks are saved in {args.out}. Run the same command again to "
               "compute only the rest.", file=sys.stderr)
@@ -141,6 +141,9 @@ def add_study_parser(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--workers", type=_positive_or_zero, default=None, metavar="N",
                      help="worker processes of the embedded cluster (default: one per core; 0: in this process)")
     run.add_argument("--replicates", type=_positive, default=None, metavar="R", help="override the spec's replicates")
+    run.add_argument("--allow-mixed-versions", action="store_true",
+                     help="resume DIR even though its saved tasks were computed by other versions of svmviz, numba, "
+                          "numpy or scikit-learn (refused otherwise)")
     run.set_defaults(func=cmd_run)
 
     show = sub.add_parser("show", help="print a results folder's summary table")

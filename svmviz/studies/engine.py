@@ -10,11 +10,15 @@ Where the tasks run:
   plugin, and runs each task on one thread;
 * ``workers=0``: in this process, one task after the other (the reference the others must equal).
 
-The results folder holds ``spec.toml`` (the spec, as run), ``tasks/<task>.parquet`` (the rows of
-each finished task, written by the client as soon as the task completes), ``tasks/<task>.error.json``
-(a failed task's error and traceback), and, at the end of a run, ``results.parquet`` (the tidy table)
-and ``errors.parquet``. A run restarted with the same spec (more replicates are fine) computes only
-the tasks that have no result yet — failed ones are tried again. A task that raises is reported and
+The results folder holds ``spec.toml`` (the spec, as run, and the ``[provenance]`` of the run),
+``tasks/<task>.parquet`` (the rows of each finished task, written by the client as soon as the task
+completes, with the record of what it was computed from: :mod:`svmviz.studies.provenance`),
+``tasks/<task>.error.json`` (a failed task's error and traceback), and, at the end of a run,
+``results.parquet`` (the tidy table) and ``errors.parquet``. A run restarted with the same spec (more
+replicates are fine) computes only the tasks that have no result yet — failed ones are tried again.
+A saved task counts only if its record names this spec, data set, replicate and seed; a folder holding
+another study's task files, or tasks computed by other versions of svmviz, numba, numpy or
+scikit-learn, is refused (the latter unless ``allow_mixed_versions=True``). A task that raises is reported and
 loses nothing else; a worker that dies has its tasks rescheduled by Dask. Every task derives its
 random draws from its own seeds (:func:`svmviz.studies.tasks.task_seeds`), so the table does not
 depend on which worker computed what, nor on how many there were.
@@ -35,8 +39,9 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .results import (COLUMNS, ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, StudyResults, rows_to_frame,
-                      sort_table, write_json)
+from . import provenance as _prov
+from .results import (COLUMNS, ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, StudyResults, read_folder_spec,
+                      rows_to_frame, sort_table, write_json)
 from .spec import SpecError, StudySpec, load_spec, spec_from_dict, spec_to_dict, spec_to_toml
 
 __all__ = ["run_study", "collect_results", "task_id", "check_spec_data", "StudyWorkerSetup", "shared_client",
@@ -82,7 +87,7 @@ def collect_results(directory: str, spec: StudySpec) -> tuple[pd.DataFrame, pd.D
         tid = task_id(spec, i, r)
         res, err = _paths(directory, tid)
         df = _read_task(res) if os.path.exists(res) else None
-        if df is not None:
+        if df is not None and _record_mismatch(_prov.read_parquet_record(res), spec, i, r) is None:
             frames.append(df)
         elif os.path.exists(err):
             try:
@@ -92,6 +97,20 @@ def collect_results(directory: str, spec: StudySpec) -> tuple[pd.DataFrame, pd.D
                 pass
     table = sort_table(pd.concat(frames, ignore_index=True)) if frames else rows_to_frame([])
     return table, rows_to_frame(errors, ERROR_COLUMNS)
+
+
+def _record_mismatch(record: dict | None, spec: StudySpec, index: int, replicate: int) -> str | None:
+    """Why a task file's record is not task (index, replicate) of ``spec`` (None: it is, or it has no record)."""
+    if record is None or "task" not in record:
+        return None
+    want, got = _prov.task_record(spec, index, replicate), record["task"]
+    if got.get("spec_digest") != want["spec_digest"]:
+        return (f"it was computed for the study {got.get('study', '?')!r} with another spec "
+                f"(digest {str(got.get('spec_digest'))[:12]}…, this spec's is {want['spec_digest'][:12]}…)")
+    for key in ("dataset_index", "dataset", "replicate", "seed"):
+        if got.get(key) != want[key]:
+            return f"its {key} is {got.get(key)!r}, this task's is {want[key]!r}"
+    return None
 
 
 def _comparable_dict(spec: StudySpec) -> dict:
@@ -111,29 +130,79 @@ def _absolute_csv_paths(spec: StudySpec) -> StudySpec:
     return dataclasses.replace(spec, datasets=tuple(ds))
 
 
-def _prepare_directory(directory: str, spec: StudySpec) -> None:
+def _prepare_directory(directory: str, spec: StudySpec) -> dict | None:
+    """Create or check the results folder; returns the provenance stored in its spec.toml (None: new)."""
     os.makedirs(os.path.join(directory, TASKS_DIR), exist_ok=True)
     path = os.path.join(directory, SPEC_FILE)
-    if os.path.exists(path):
-        try:
-            old = load_spec(path)
-        except SpecError as exc:
-            raise ValueError(f"{directory!r} holds a spec.toml that cannot be read ({exc}); choose another "
-                             "results folder.") from None
-        if _comparable_dict(old) != _comparable_dict(spec):
-            raise ValueError(f"{directory!r} holds the results of a different study ({old.name!r}, or the same name "
-                             "with other data sets, grid, criteria or seed); choose another results folder, or "
-                             "rerun with the spec stored there to resume it.")
+    if not os.path.exists(path):
+        return None
+    try:
+        old, prov = read_folder_spec(path)
+    except SpecError as exc:
+        raise ValueError(f"{directory!r} holds a spec.toml that cannot be read ({exc}); choose another "
+                         "results folder.") from None
+    if _comparable_dict(old) != _comparable_dict(spec):
+        raise ValueError(f"{directory!r} holds the results of a different study ({old.name!r}, or the same name "
+                         "with other data sets, grid, criteria or seed); choose another results folder, or "
+                         "rerun with the spec stored there to resume it.")
+    return prov
+
+
+def _write_folder_spec(directory: str, spec: StudySpec, prov: dict, task_versions: list[dict]) -> None:
+    """spec.toml: the spec, then ``[provenance]`` (this run's) with the versions of the tasks in the folder."""
+    from ._spec_write import _toml_value
+
+    lines = ["", "# What computed these results (svmviz.studies.provenance); not part of the spec.", "[provenance]"]
+    lines += [f"{k.replace('-', '_')} = {_toml_value(str(v))}" for k, v in prov.items()]
+    lines.append(f"task_versions = {_toml_value([_prov.describe_versions(v) for v in task_versions])}")
+    path = os.path.join(directory, SPEC_FILE)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(spec_to_toml(spec))
+        fh.write(spec_to_toml(spec) + "\n".join(lines) + "\n")
     os.replace(tmp, path)
 
 
-def _write_frame(path: str, df: pd.DataFrame) -> None:
-    tmp = path + f".{uuid.uuid4().hex[:6]}.tmp"
-    df.to_parquet(tmp, index=False)
-    os.replace(tmp, path)  # atomic: a kill never leaves half a file under the final name
+def _check_saved_tasks(directory: str, spec: StudySpec, stored_prov: dict | None, now: dict,
+                       allow_mixed: bool) -> tuple[set, list[dict]]:
+    """The saved tasks of ``spec`` in ``directory`` that may be reused, and the distinct versions behind them.
+
+    Raises ValueError for a task file of another study or task (or one without a record), and for
+    tasks computed by other versions than ``now``'s unless ``allow_mixed``.
+    """
+    reusable, versions, where = set(), [], {}
+    if stored_prov is not None:
+        v = _prov.versions_of({k.replace("_", "-"): x for k, x in stored_prov.items()})
+        versions.append(v)
+        where[_prov.describe_versions(v)] = os.path.join(directory, SPEC_FILE)
+    for i, r in _tasks(spec):
+        res, _ = _paths(directory, task_id(spec, i, r))
+        if not os.path.exists(res) or _read_task(res) is None:
+            continue
+        record = _prov.read_parquet_record(res)
+        if record is None or "task" not in record:
+            raise ValueError(f"{res!r} holds rows without a record of the spec, task and seed they were computed "
+                             "from (written by an older svmviz, or by something else); it cannot be resumed safely. "
+                             "Choose another results folder (or remove that folder's tasks).")
+        why = _record_mismatch(record, spec, i, r)
+        if why is not None:
+            raise ValueError(f"{res!r} is not task {task_id(spec, i, r)} of the study {spec.name!r}: {why}. Choose "
+                             "another results folder; results of different studies are never mixed.")
+        v = _prov.versions_of(record.get("provenance", {}))
+        if v not in versions:
+            versions.append(v)
+            where[_prov.describe_versions(v)] = res
+        reusable.add((i, r))
+    cur = _prov.versions_of(now)
+    other = [v for v in versions if v != cur]
+    if other and not allow_mixed:
+        old = _prov.describe_versions(other[0])
+        raise ValueError(f"{directory!r} holds results computed with {old} (e.g. {where[old]}); this run would add "
+                         f"results of {_prov.describe_versions(cur)}. Resume with those versions, choose another "
+                         "results folder, or mix them knowingly (svmviz study run --allow-mixed-versions, "
+                         "run_study(..., allow_mixed_versions=True)).")
+    if cur not in versions:
+        versions.append(cur)
+    return reusable, versions
 
 
 # ------------------------------------------------------------------------------------ the task wrapper
@@ -349,7 +418,8 @@ def _scheduler_from_env() -> str | None:
 
 # ------------------------------------------------------------------------------------ the run
 def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | None = None, client=None,
-              progress: Callable | None = None, replicates: int | None = None) -> StudyResults:
+              progress: Callable | None = None, replicates: int | None = None,
+              allow_mixed_versions: bool = False) -> StudyResults:
     """Run a study (or the part of it that is not in ``out`` yet) and return its table.
 
     Parameters
@@ -370,6 +440,9 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
         Called as each task completes (``done`` counts the tasks already saved too).
     replicates : int, optional
         Override the spec's number of replicates.
+    allow_mixed_versions : bool, default False
+        Resume a results folder whose saved tasks were computed by other versions of svmviz, numba,
+        numpy or scikit-learn (refused otherwise, naming both).
 
     Returns
     -------
@@ -382,9 +455,12 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
     SpecError
         An invalid spec (before any task runs).
     ValueError
-        ``out`` holds another study, or a bad ``workers``.
+        ``out`` holds another study (its spec.toml or a task file's record differs), tasks of other
+        versions (without ``allow_mixed_versions``), or a bad ``workers``.
     """
     spec = load_spec(spec)
+    if not isinstance(allow_mixed_versions, bool):
+        raise ValueError(f"allow_mixed_versions must be True or False; got {allow_mixed_versions!r}.")
     if replicates is not None:
         spec = spec.replace(replicates=replicates)
     if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 0):
@@ -393,15 +469,14 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
     check_spec_data(spec, csv)
     directory = None if out is None else os.fspath(out)
     stored = _absolute_csv_paths(spec)
+    now = _prov.provenance()
+    saved, task_versions = set(), [_prov.versions_of(now)]
     if directory is not None:
-        _prepare_directory(directory, stored)
-    todo, memory = [], {}
-    for i, r in _tasks(spec):
-        if directory is not None:
-            res, _ = _paths(directory, task_id(spec, i, r))
-            if os.path.exists(res) and _read_task(res) is not None:
-                continue
-        todo.append((i, r))
+        stored_prov = _prepare_directory(directory, stored)
+        saved, task_versions = _check_saved_tasks(directory, spec, stored_prov, now, allow_mixed_versions)
+        _write_folder_spec(directory, stored, now, task_versions)
+    todo = [(i, r) for i, r in _tasks(spec) if (i, r) not in saved]
+    memory = {}
     total, done = spec.n_tasks, spec.n_tasks - len(todo)
     errors_now = {}
     if progress is not None:
@@ -415,7 +490,8 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
         if outcome[0] == "ok":
             if directory is not None:
                 res, err = _paths(directory, tid)
-                _write_frame(res, outcome[1])
+                _prov.write_parquet(res, outcome[1], {"task": _prov.task_record(spec, i, r),
+                                                      "provenance": _prov.provenance()})
                 if os.path.exists(err):
                     os.remove(err)
             else:
@@ -430,6 +506,9 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
             if directory is not None:
                 write_json(_paths(directory, tid)[1], rec)
             msg = f"{spec.datasets[i].label}, replicate {r} FAILED: {outcome[1]}"
+        return msg
+
+    def report(msg):
         if progress is not None:
             progress(done, total, msg)
 
@@ -438,21 +517,28 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
             scheduler = _scheduler_from_env()
         if client is None and scheduler is None and workers == 0:
             for i, r in todo:
-                record(i, r, _run_task_safe(spec, i, r, None, csv.get(i)))
+                report(record(i, r, _run_task_safe(spec, i, r, None, csv.get(i))))
         else:
-            _run_on_dask(spec, todo, csv, record, client=client, scheduler=scheduler, workers=workers)
+            _run_on_dask(spec, todo, csv, record, report, client=client, scheduler=scheduler, workers=workers)
 
     if directory is not None:
         table, errors = collect_results(directory, spec)
-        _write_frame(os.path.join(directory, RESULTS_FILE), table)
-        _write_frame(os.path.join(directory, ERRORS_FILE), errors)
+        record = {"provenance": now, "task_versions": task_versions, "spec_digest": _prov.spec_digest(spec)}
+        _prov.write_parquet(os.path.join(directory, RESULTS_FILE), table, record)
+        _prov.write_parquet(os.path.join(directory, ERRORS_FILE), errors, record)
     else:
         table = sort_table(pd.concat(list(memory.values()), ignore_index=True)) if memory else rows_to_frame([])
         errors = rows_to_frame(list(errors_now.values()), ERROR_COLUMNS)
     return StudyResults(table, errors, stored, directory, n_computed=len(todo))
 
 
-def _run_on_dask(spec, todo, csv, record, *, client, scheduler, workers):
+def _run_on_dask(spec, todo, csv, record, report, *, client, scheduler, workers):
+    """Run ``todo`` on Dask; ``record`` saves a task's outcome, then its future is released, then ``report``.
+
+    A future the client still holds keeps its result on a worker and its task in the scheduler's
+    graph: when that worker dies, Dask computes the task again though its rows are saved. Each
+    future is therefore dropped as soon as its rows are written.
+    """
     from distributed import Client, as_completed
 
     own_cluster = own_client = None
@@ -470,19 +556,25 @@ def _run_on_dask(spec, todo, csv, record, *, client, scheduler, workers):
         keys = [f"svmviz-study-{_slug(spec.name)}-{run}-{task_id(spec, i, r)}" for i, r in todo]
         futures = client.map(_run_task_safe, [spec] * len(todo), [i for i, _ in todo], [r for _, r in todo],
                              [1] * len(todo), [scattered.get(i) for i, _ in todo], key=keys, pure=False)
-        where = {f.key: t for f, t in zip(futures, todo)}
+        pending = {f.key: (f, t) for f, t in zip(futures, todo)}
+        completed = as_completed(futures, loop=client.loop)
+        del futures  # from here on, `pending` holds the futures not yet saved, and nothing else does
         try:
-            for fut in as_completed(futures, loop=client.loop):
-                i, r = where[fut.key]
+            for fut in completed:
+                _, (i, r) = pending.pop(fut.key)
                 try:
                     outcome = fut.result()
                 except Exception as exc:  # noqa: BLE001 — e.g. KilledWorker after repeated worker deaths
                     outcome = ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc(), np.nan)
-                record(i, r, outcome)
+                msg = record(i, r, outcome)
+                fut.release()  # saved: the scheduler may forget the task and its result
+                del fut, outcome
+                report(msg)
         finally:
-            pending = [f for f in futures if not f.done()]
-            if pending:
-                client.cancel(pending)
+            left = [f for f, _ in pending.values() if not f.done()]
+            pending.clear()
+            if left:
+                client.cancel(left)
     finally:
         if own_client is not None:
             own_client.close()

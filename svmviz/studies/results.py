@@ -48,6 +48,7 @@ __all__ = [
     "StudyResults",
     "summary_table",
     "format_summary",
+    "read_folder_spec",
 ]
 
 #: column name -> pandas dtype, in table order
@@ -183,6 +184,36 @@ class StudyResults:
                 f"{len(self.table)} rows)")
 
 
+def read_folder_spec(path) -> tuple:
+    """A results folder's ``spec.toml``: the spec and its ``[provenance]`` table (None if it has none).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+
+    Returns
+    -------
+    (StudySpec, dict or None)
+
+    Raises
+    ------
+    SpecError
+        Unreadable TOML or an invalid spec.
+    """
+    import tomllib
+
+    from .spec import SpecError, spec_from_dict
+
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            d = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML — {exc}.") from None
+    prov = d.pop("provenance", None)
+    return spec_from_dict(d, base_dir=os.path.dirname(os.path.abspath(path))), prov
+
+
 def load_results(directory) -> StudyResults:
     """Read a results directory written by :func:`svmviz.studies.run_study` (or the ``svmviz study run`` command).
 
@@ -200,7 +231,6 @@ def load_results(directory) -> StudyResults:
         Not a results directory (no ``spec.toml``), or an unreadable table.
     """
     from .engine import collect_results
-    from .spec import load_spec
 
     directory = os.fspath(directory)
     spec_path = os.path.join(directory, SPEC_FILE)
@@ -209,7 +239,7 @@ def load_results(directory) -> StudyResults:
     if not os.path.isfile(spec_path):
         raise ValueError(f"{directory!r} is not a study results folder: it has no {SPEC_FILE} "
                          "(run 'svmviz study run SPEC --out DIR' to make one).")
-    spec = load_spec(spec_path)
+    spec, _ = read_folder_spec(spec_path)
     res_path, err_path = os.path.join(directory, RESULTS_FILE), os.path.join(directory, ERRORS_FILE)
     stamps = [os.stat(os.path.join(directory, p)).st_mtime_ns for p in (SPEC_FILE, "tasks") if
               os.path.exists(os.path.join(directory, p))]
