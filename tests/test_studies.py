@@ -247,7 +247,7 @@ def _with(path, value):
     (("datasets", 0, "params"), {"sigma": 2}, "unknown parameter(s) sigma for 'wahba2001'"),
     (("datasets", 0, "params"), {"nonstandard": True}, "the study's setting decides it"),
     (("datasets", 0, "L"), [1.5, 0.5], "unequal weights need setting = \"nonstandard\""),
-    (("datasets", 0, "colour"), "red", "unknown key(s) 'colour' in datasets[0]"),
+    (("datasets", 0, "colour"), "red", "unknown key 'colour' in datasets[0]"),
     (("svm", "criteria"), ["gacv", "magic"], "unknown criterion 'magic'"),
     (("svm", "criteria"), [], "must be a non-empty list of criterion"),
     (("svm", "k"), 1, "svm.k must be ≥ 2"),
@@ -255,7 +255,7 @@ def _with(path, value):
     (("svm", "lambdas"), [0.1, -1.0], "every value must be a finite positive number"),
     (("svm", "n_sigma"), 1000, "svm.n_sigma must be ≤ 200"),
     (("svm",), KeyError, "nothing to run"),
-    (("extra",), 1, "unknown key(s) 'extra' in the spec"),
+    (("extra",), 1, "unknown key 'extra' in the spec"),
 ])
 def test_spec_errors_name_the_field(path, value, message):
     with pytest.raises(SpecError) as exc:

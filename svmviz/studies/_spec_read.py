@@ -14,6 +14,16 @@ __all__ = ["spec_from_dict"]
 
 
 # ------------------------------------------------------------------------------------ checking
+_DATASET_KEYS = ["name", "n", "params", "label", "L", "test_size", "n_prototypes", "path", "label_column",
+                 "standardize"]
+_SVM_KEYS = ["criteria", "lambdas", "log10_lambda", "n_lambda", "sigmas", "log10_sigma", "n_sigma", "k", "xa_rho",
+             "rangacv_replicates", "sigma_z", "tol"]
+_IRWLS_KEYS = ["methods", "s", "C", "kernel", "sigmas", "log10_sigma", "n_sigma", "n_prototypes", "prototypes", "k",
+               "max_iter"]
+_IVM_KEYS = ["methods", "sigma", "lambdas", "ln_lambda", "n_lambda", "tune_size"]
+_COSTS_KEYS = ["C_plus", "C_minus", "pi_plus", "pi_minus"]
+
+
 class _Reader:
     """Reads one table of the TOML dict, reporting unknown keys and bad values by their path."""
 
@@ -34,10 +44,29 @@ class _Reader:
         self.used.add(key)
         return self.d.get(key, default)
 
+    def _place(self) -> str:
+        if not self.where:
+            return "the spec"
+        return f"[{self.where}]" if "[" not in self.where and "." not in self.where else self.where
+
+    def expect(self, valid):
+        """Refuse keys not in ``valid`` before reading any (a typo is named, not reported as a missing key)."""
+        import difflib
+
+        unknown = sorted(k for k in self.d if k not in valid)
+        if not unknown:
+            return
+        key = unknown[0]
+        close = difflib.get_close_matches(str(key), list(valid), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else "."
+        more = f" (and {', '.join(map(repr, unknown[1:]))})" if len(unknown) > 1 else ""
+        raise SpecError(f"unknown key {key!r}{more} in {self._place()}{hint} Valid keys: {', '.join(valid)}.")
+
     def finish(self, valid):
+        self.expect(valid)
         unknown = sorted(set(self.d) - self.used)
         if unknown:
-            raise SpecError(f"unknown key(s) {', '.join(map(repr, unknown))} in {self.where or 'the spec'}; "
+            raise SpecError(f"unknown key(s) {', '.join(map(repr, unknown))} in {self._place()}; "
                             f"valid keys: {', '.join(valid)}.")
 
     def int(self, key, default, *, lo=None, hi=None, allow_none=False):
@@ -135,6 +164,7 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
     from .. import data as _data
 
     r = _Reader(d, f"datasets[{i}]")
+    r.expect(_DATASET_KEYS)
     name = r.str("name", None)
     if name is None:
         raise SpecError(f"datasets[{i}] needs a name: one of {', '.join(_data.GENERATORS)} or 'csv'.")
@@ -175,13 +205,13 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
             raise SpecError(f"datasets[{i}].path: no file {full!r}.")
     elif path is not None or label_column is not None:
         raise SpecError(f"datasets[{i}]: path and label_column belong to name = \"csv\" data sets.")
-    r.finish(["name", "n", "params", "label", "L", "test_size", "n_prototypes", "path", "label_column",
-              "standardize"])
+    r.finish(_DATASET_KEYS)
     return DataSpec(name, n, dict(params), label, L, test_size, R, path, label_column, standardize)
 
 
 def _read_svm(d) -> SVMSpec:
     r = _Reader(d, "svm")
+    r.expect(_SVM_KEYS)
     crit = r.names("criteria", None, SVM_CRITERIA, what="criterion")
     lam = r.grid("lambda", "λ", default_range=(-5.0, -0.5), default_num=20)
     sig = r.grid("sigma", "σ", default_range=(-1.0, 1.0), default_num=20)
@@ -190,13 +220,13 @@ def _read_svm(d) -> SVMSpec:
     rr = r.int("rangacv_replicates", 5, lo=1, hi=1000)
     sz = r.float("sigma_z", 0.1, positive=True)
     tol = r.float("tol", 1e-3, positive=True, hi=1.0)
-    r.finish(["criteria", "lambdas", "log10_lambda", "n_lambda", "sigmas", "log10_sigma", "n_sigma", "k",
-              "xa_rho", "rangacv_replicates", "sigma_z", "tol"])
+    r.finish(_SVM_KEYS)
     return SVMSpec(crit, lam, sig, k, rho, rr, sz, tol)
 
 
 def _read_irwls(d) -> IRWLSSpec:
     r = _Reader(d, "irwls")
+    r.expect(_IRWLS_KEYS)
     methods = r.names("methods", list(IRWLS_METHODS), IRWLS_METHODS, what="method")
     s = r.numbers("s", [2.0])
     if any(v < 1 for v in s):
@@ -213,13 +243,13 @@ def _read_irwls(d) -> IRWLSSpec:
     if kernel == "rbf" and "LS" in methods:
         raise SpecError("irwls.methods: \"LS\" (the regularised least-squares start) is offered for the linear "
                         "machine only; remove it or use kernel = \"linear\".")
-    r.finish(["methods", "s", "C", "kernel", "sigmas", "log10_sigma", "n_sigma", "n_prototypes", "prototypes",
-              "k", "max_iter"])
+    r.finish(_IRWLS_KEYS)
     return IRWLSSpec(methods, tuple(sorted(set(s))), C, kernel, sig, R, proto, k, max_iter)
 
 
 def _read_ivm(d) -> IVMSpec:
     r = _Reader(d, "ivm")
+    r.expect(_IVM_KEYS)
     methods = r.names("methods", list(IVM_METHODS), IVM_METHODS, what="method")
     sigma = r.float("sigma", IVMSpec.sigma, positive=True)
     if any(r.has(k) for k in ("lambdas", "ln_lambda", "n_lambda")):
@@ -227,7 +257,7 @@ def _read_ivm(d) -> IVMSpec:
     else:
         lams = None  # Zhu & Hastie 2002, Fig. 2: e^10 down to e^−10 (ivm.paper_lambdas)
     tune = r.int("tune_size", 200, lo=10, hi=10**6)
-    r.finish(["methods", "sigma", "lambdas", "ln_lambda", "n_lambda", "tune_size"])
+    r.finish(_IVM_KEYS)
     return IVMSpec(methods, sigma, None if lams is None else tuple(sorted(lams, reverse=True)), tune)
 
 
@@ -259,6 +289,7 @@ def spec_from_dict(d: dict, *, base_dir: str = "") -> StudySpec:
     from .. import data as _data
 
     r = _Reader(d, "")
+    r.expect(_TOP_KEYS)
     name = r.str("name", None)
     if name is None or not _NAME.match(name):
         raise SpecError(f"name must be 1–80 letters, digits, '_', '.' or '-' (it names the results); got {name!r}.")
@@ -270,10 +301,11 @@ def spec_from_dict(d: dict, *, base_dir: str = "") -> StudySpec:
     setting = r.str("setting", "standard", choices=SETTINGS)
     costs_in = r.get("costs", {})
     cr = _Reader(costs_in, "costs")
+    cr.expect(_COSTS_KEYS)
     costs = dict(C_plus=cr.float("C_plus", 1.0, positive=True), C_minus=cr.float("C_minus", 2.0, positive=True),
                  pi_plus=cr.float("pi_plus", 0.1, lo=1e-6, hi=1 - 1e-6))
     costs["pi_minus"] = cr.float("pi_minus", 1.0 - costs["pi_plus"], lo=1e-6, hi=1 - 1e-6)
-    cr.finish(["C_plus", "C_minus", "pi_plus", "pi_minus"])
+    cr.finish(_COSTS_KEYS)
     if abs(costs["pi_plus"] + costs["pi_minus"] - 1.0) > 1e-9:
         raise SpecError(f"costs.pi_plus + costs.pi_minus must be 1; got {costs['pi_plus']} + {costs['pi_minus']}.")
     published = r.str("published", None)

@@ -121,10 +121,42 @@ def _positive_or_zero(text: str) -> int:
 
 
 def _positive(text: str) -> int:
-    v = _positive_or_zero(text)
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1; got {text!r}") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"expected an integer ≥ 1; got {v}")
     return v
+
+
+def _scheduler(text: str) -> str:
+    from .engine import check_scheduler_address
+
+    try:
+        return check_scheduler_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _quiet_pipe(cmd):
+    """Run a printing command so that a reader closing the pipe early (``| head``) ends it quietly."""
+
+    def run(args) -> int:
+        try:
+            code = cmd(args)
+            sys.stdout.flush()
+            return code
+        except BrokenPipeError:
+            # the reader has gone: nothing more to say; point stdout at /dev/null so that the
+            # interpreter's final flush does not report the same broken pipe again
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+            return 0
+
+    run.__name__, run.__doc__ = cmd.__name__, cmd.__doc__
+    return run
 
 
 def add_study_parser(subparsers) -> argparse.ArgumentParser:
@@ -136,7 +168,7 @@ def add_study_parser(subparsers) -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run (or resume) a study", description=RUN_HELP)
     run.add_argument("spec", metavar="SPEC", help="a TOML spec file or a ready-made study name (svmviz study list)")
     run.add_argument("--out", required=True, metavar="DIR", help="results folder (created; resumed if it holds this study)")
-    run.add_argument("--scheduler", default=None, metavar="ADDR",
+    run.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDR",
                      help="address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
     run.add_argument("--workers", type=_positive_or_zero, default=None, metavar="N",
                      help="worker processes of the embedded cluster (default: one per core; 0: in this process)")
@@ -149,13 +181,13 @@ def add_study_parser(subparsers) -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="print a results folder's summary table")
     show.add_argument("dir", metavar="DIR")
     show.add_argument("--markdown", action="store_true", help="print the summary as a Markdown table")
-    show.set_defaults(func=cmd_show)
+    show.set_defaults(func=_quiet_pipe(cmd_show))
 
     rep = sub.add_parser("report", help="write an HTML report of a results folder (DIR/report.html)")
     rep.add_argument("dir", metavar="DIR")
     rep.add_argument("--output", default=None, metavar="FILE", help="where to write it (default DIR/report.html)")
-    rep.set_defaults(func=cmd_report)
+    rep.set_defaults(func=_quiet_pipe(cmd_report))
 
     lst = sub.add_parser("list", help="list the ready-made studies")
-    lst.set_defaults(func=cmd_list)
+    lst.set_defaults(func=_quiet_pipe(cmd_list))
     return study

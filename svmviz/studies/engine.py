@@ -409,6 +409,34 @@ def close_shared_client() -> None:
 atexit.register(close_shared_client)
 
 
+_SCHEDULER_FORMAT = ("a Dask scheduler address is [PROTOCOL://]HOST:PORT with PORT a number from 1 to 65535, "
+                     "e.g. tcp://10.0.0.5:8786 or localhost:8786")
+
+
+def check_scheduler_address(address: str) -> str:
+    """``address`` if it has the form of a Dask scheduler address (``[tcp|tls|ucx|inproc://]host:port``).
+
+    Raises
+    ------
+    ValueError
+        Saying what format is expected.
+    """
+    if not isinstance(address, str) or not address.strip():
+        raise ValueError(f"{_SCHEDULER_FORMAT}; got {address!r}.")
+    text = address.strip()
+    rest = text
+    if "://" in text:
+        proto, rest = text.split("://", 1)
+        if proto not in ("tcp", "tls", "ucx", "inproc", "ws", "wss"):
+            raise ValueError(f"unknown protocol {proto!r}: {_SCHEDULER_FORMAT}; got {address!r}.")
+        if proto == "inproc":
+            return text
+    host, sep, port = rest.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"{_SCHEDULER_FORMAT}; got {address!r}.")
+    return text
+
+
 def _scheduler_from_env() -> str | None:
     import dask
 
@@ -463,6 +491,8 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
         raise ValueError(f"allow_mixed_versions must be True or False; got {allow_mixed_versions!r}.")
     if replicates is not None:
         spec = spec.replace(replicates=replicates)
+    if scheduler is not None:
+        scheduler = check_scheduler_address(scheduler)
     if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 0):
         raise ValueError(f"workers must be an integer ≥ 0 (0: in this process); got {workers!r}.")
     csv = _load_csv(spec)
