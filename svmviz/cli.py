@@ -3,7 +3,9 @@
 ``svmviz`` or ``svmviz app`` starts the Streamlit app (``streamlit run`` on
 :data:`svmviz.ui.frame.ENTRY_SCRIPT`, which lives inside the package, so no checkout is needed);
 options that are not the command's own go to Streamlit unchanged
-(``svmviz app --port 8600 --server.headless true``). ``svmviz study …`` runs the criteria studies
+(``svmviz app --port 8600 --server.headless true``), after the app's own Streamlit settings
+(:data:`STREAMLIT_CONFIG`: this machine only — ``--lan`` serves the network —, no usage statistics,
+the viewer's toolbar). ``svmviz study …`` runs the criteria studies
 (registered by :mod:`svmviz.studies.cli` when that package is installed).
 
 Examples
@@ -11,8 +13,10 @@ Examples
 >>> from svmviz.cli import build_parser, streamlit_command
 >>> args, extra = build_parser().parse_known_args(["app", "--port", "8600", "--server.headless", "true"])
 >>> cmd = streamlit_command(args, extra)
->>> cmd[1:4], cmd[4].endswith("_entry.py"), cmd[5:]
-(['-m', 'streamlit', 'run'], True, ['--server.port', '8600', '--server.headless', 'true'])
+>>> cmd[1:4], cmd[4].endswith("_entry.py"), cmd[5:7], cmd[-2:]
+(['-m', 'streamlit', 'run'], True, ['--server.port', '8600'], ['--server.headless', 'true'])
+>>> cmd[cmd.index("--server.address") + 1], cmd[cmd.index("--browser.gatherUsageStats") + 1]
+('127.0.0.1', 'false')
 """
 from __future__ import annotations
 
@@ -29,10 +33,15 @@ DESCRIPTION = (
 )
 
 APP_HELP = (
-    "Start the Streamlit app (the default command). Options other than --port are passed to "
-    "'streamlit run' unchanged, e.g. --server.headless true or --server.address 0.0.0.0; "
-    "'streamlit run --help' lists them."
+    "Start the Streamlit app (the default command) on this machine only (127.0.0.1). To serve a class on "
+    "the network, add --lan: every machine that can reach this one can then use the app, with no "
+    "authentication. Options other than --port and --lan are passed to 'streamlit run' unchanged, e.g. "
+    "--server.headless true; 'streamlit run --help' lists them. The app's Streamlit settings (no usage "
+    "statistics, the viewer's toolbar) come with the package; an option given here wins."
 )
+#: the app's Streamlit configuration, shipped in the package (a copy for `streamlit run app.py`: .streamlit/config.toml)
+STREAMLIT_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ui", "streamlit_config.toml")
+LAN_ADDRESS = "0.0.0.0"  # every interface  # noqa: S104 — only with --lan, which says what it exposes
 
 _OWN_FLAGS = ("-h", "--help", "--version")
 
@@ -41,7 +50,40 @@ def _add_app_parser(subparsers) -> None:
     app = subparsers.add_parser("app", help="start the interactive app (default)", description=APP_HELP)
     app.add_argument("--port", type=int, default=None, metavar="N",
                      help="port to serve on (Streamlit's --server.port; default 8501)")
+    app.add_argument("--lan", action="store_true",
+                     help="serve on every network interface (a class): anyone who can reach this machine can use "
+                          "the app; there is no authentication")
     app.set_defaults(func=run_app)
+
+
+def app_config_options(path: str = STREAMLIT_CONFIG) -> dict:
+    """The shipped Streamlit configuration as ``{"section.option": value}``."""
+    import tomllib
+
+    with open(path, "rb") as fh:
+        d = tomllib.load(fh)
+    return {f"{section}.{k}": v for section, opts in d.items() for k, v in opts.items()}
+
+
+def _flag_value(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _given(extra: list[str], option: str) -> bool:
+    flag = f"--{option}"
+    return any(a == flag or a.startswith(flag + "=") for a in extra)
+
+
+def lan_address() -> str:
+    """This machine's address on its network (the one a class's browsers would use), or its host name."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("10.255.255.255", 1))  # a UDP "connect" sends nothing: it only picks the route
+            return sock.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
 
 
 def _add_study_parser(subparsers) -> bool:
@@ -75,7 +117,25 @@ def streamlit_command(args: argparse.Namespace, extra: list[str]) -> list[str]:
     cmd = [sys.executable, "-m", "streamlit", "run", ENTRY_SCRIPT]
     if getattr(args, "port", None) is not None:
         cmd += ["--server.port", str(args.port)]
+    options = app_config_options()
+    if getattr(args, "lan", False):
+        options["server.address"] = LAN_ADDRESS
+        # the URL Streamlit prints; set by hand, it also spares the look-up of the external IP address
+        options.setdefault("browser.serverAddress", lan_address())
+    for option, value in options.items():
+        if not _given(extra, option):
+            cmd += [f"--{option}", _flag_value(value)]
     return cmd + list(extra)
+
+
+def lan_notice(args: argparse.Namespace, extra: list[str]) -> str:
+    """What ``svmviz app --lan`` exposes, printed before the server starts."""
+    port = args.port if getattr(args, "port", None) is not None else 8501
+    host = lan_address()
+    return (f"svmviz app --lan: serving on every network interface of this machine ({LAN_ADDRESS}:{port}).\n"
+            f"  Anyone who can reach http://{host}:{port} can use the app: there is no authentication.\n"
+            "  Visitors run computations and upload files on this machine; study runs are kept in this user's data "
+            "folder.\n  Stop it with Ctrl-C. Without --lan the app serves this machine only (127.0.0.1).")
 
 
 def run_app(args: argparse.Namespace, extra: list[str]) -> int:
@@ -83,7 +143,12 @@ def run_app(args: argparse.Namespace, extra: list[str]) -> int:
     if args.port is not None and not 1 <= args.port <= 65535:
         print(f"svmviz app: --port must be between 1 and 65535; got {args.port}.", file=sys.stderr)
         return 2
+    if args.lan and _given(extra, "server.address"):
+        print("svmviz app: give either --lan or --server.address, not both.", file=sys.stderr)
+        return 2
     cmd = streamlit_command(args, extra)
+    if args.lan:
+        print(lan_notice(args, extra), flush=True)
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":

@@ -1,0 +1,130 @@
+"""The app's shipped Streamlit configuration and ``svmviz app``'s bind address (local by default, ``--lan``)."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+import urllib.request
+
+import pytest
+
+from svmviz import cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROJECT_CONFIG = os.path.join(ROOT, ".streamlit", "config.toml")
+
+
+def _cmd(argv):
+    args, extra = cli.build_parser().parse_known_args(["app", *argv])
+    return args, extra, cli.streamlit_command(args, extra)
+
+
+def _value(cmd, option):
+    flags = [i for i, a in enumerate(cmd) if a == f"--{option}"]
+    assert len(flags) == 1, f"--{option} given {len(flags)} times: {cmd}"
+    return cmd[flags[0] + 1]
+
+
+def test_checkout_config_is_the_shipped_one():
+    """`streamlit run app.py` (the checkout's .streamlit/config.toml) and `svmviz app` use one configuration."""
+    with open(cli.STREAMLIT_CONFIG, "rb") as a, open(PROJECT_CONFIG, "rb") as b:
+        assert a.read() == b.read()
+
+
+def test_shipped_config_turns_off_statistics_deploy_button_and_network():
+    import streamlit as st
+
+    with open(cli.STREAMLIT_CONFIG, "rb") as fh:
+        d = tomllib.load(fh)
+    assert d["browser"]["gatherUsageStats"] is False
+    assert d["client"]["toolbarMode"] == "viewer"
+    assert d["server"]["address"] == "127.0.0.1"
+    for option in cli.app_config_options():
+        st.get_option(option)  # a misspelt option name raises here
+
+
+def test_streamlit_run_in_the_checkout_reads_it(tmp_path):
+    """`streamlit config show` in the checkout, with an empty home folder, shows the shipped values."""
+    env = dict(os.environ, HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "streamlit", "config", "show"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120).stdout
+    assert "gatherUsageStats = false" in out
+    assert 'toolbarMode = "viewer"' in out
+    assert 'address = "127.0.0.1"' in out
+    assert not (tmp_path / ".streamlit").exists()
+
+
+def test_svmviz_app_binds_this_machine_only_by_default():
+    _, _, cmd = _cmd(["--port", "8600"])
+    assert _value(cmd, "server.address") == "127.0.0.1"
+    assert _value(cmd, "browser.gatherUsageStats") == "false"
+    assert _value(cmd, "client.toolbarMode") == "viewer"
+    assert "--browser.serverAddress" not in cmd
+
+
+def test_option_given_on_the_command_line_wins():
+    _, _, cmd = _cmd(["--server.address", "10.1.2.3", "--browser.gatherUsageStats", "true"])
+    assert _value(cmd, "server.address") == "10.1.2.3"
+    assert _value(cmd, "browser.gatherUsageStats") == "true"
+
+
+def test_lan_serves_every_interface_and_says_what_it_exposes(capsys):
+    args, extra, cmd = _cmd(["--lan", "--port", "8765"])
+    assert _value(cmd, "server.address") == "0.0.0.0"
+    assert _value(cmd, "browser.serverAddress") == cli.lan_address()
+    note = cli.lan_notice(args, extra)
+    assert "0.0.0.0:8765" in note and "no authentication" in note and f"http://{cli.lan_address()}:8765" in note
+
+
+def test_lan_with_an_address_is_refused(capsys):
+    assert cli.main(["app", "--lan", "--server.address", "10.0.0.1"]) == 2
+    assert "either --lan or --server.address" in capsys.readouterr().err
+
+
+def test_help_no_longer_suggests_every_interface():
+    assert "0.0.0.0" not in cli.APP_HELP
+    assert "--lan" in cli.APP_HELP and "no authentication" in cli.APP_HELP
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_started_app_listens_on_loopback_only_and_prints_one_url(tmp_path):
+    psutil = pytest.importorskip("psutil")
+    port = _free_port()
+    env = dict(os.environ, HOME=str(tmp_path))
+    log = tmp_path / "app.log"
+    with open(log, "w") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "svmviz.cli", "app", "--port", str(port), "--server.headless",
+                                 "true", "--server.fileWatcherType", "none"], cwd=tmp_path, env=env, stdout=fh,
+                                stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):
+            try:
+                if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                assert proc.poll() is None, log.read_text()
+                time.sleep(0.2)
+        else:
+            pytest.fail(f"the app did not answer within 60 s: {log.read_text()}")
+        listening = [c.laddr for c in psutil.Process(proc.pid).net_connections(kind="inet")
+                     if c.status == psutil.CONN_LISTEN]
+        assert listening and all(a.ip == "127.0.0.1" for a in listening), listening
+        text = log.read_text()
+        assert "Network URL" not in text and "External URL" not in text
+        assert f"http://127.0.0.1:{port}" in text
+        assert not (tmp_path / ".streamlit").exists()  # the user's own configuration folder is not written
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
