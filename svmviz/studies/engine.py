@@ -360,10 +360,18 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+#: the scheduler's own HTTP server (health and metrics routes; no dashboard): a free port of the loopback
+#: interface. Dask's scheduler always starts that server; with ``dashboard_address=None`` LocalCluster
+#: leaves it on its default port 8787 of the scheduler's host, so a second study at the same time found
+#: 8787 taken (distributed.node.ServerNode.start_http_server's ``default_port``).
+SCHEDULER_HTTP = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
+
+
 def _local_cluster(n_workers: int):
     from distributed import LocalCluster
 
-    return LocalCluster(n_workers=int(n_workers), threads_per_worker=1, processes=True, dashboard_address=None,
+    return LocalCluster(n_workers=int(n_workers), threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, worker_dashboard_address=None, scheduler_kwargs=dict(SCHEDULER_HTTP),
                         env=worker_environment(), silence_logs=logging.ERROR)
 
 
