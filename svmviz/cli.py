@@ -53,6 +53,9 @@ def _add_app_parser(subparsers) -> None:
     app.add_argument("--lan", action="store_true",
                      help="serve on every network interface (a class): anyone who can reach this machine can use "
                           "the app; there is no authentication")
+    app.add_argument("--results-root", default=None, metavar="DIR",
+                     help="the folder whose study results the Criteria studies page offers (default: ./results); "
+                          "visitors choose among its results folders and see nothing else of this machine")
     app.set_defaults(func=run_app)
 
 
@@ -146,6 +149,11 @@ def run_app(args: argparse.Namespace, extra: list[str]) -> int:
     if args.lan and _given(extra, "server.address"):
         print("svmviz app: give either --lan or --server.address, not both.", file=sys.stderr)
         return 2
+    if args.results_root is not None:
+        if not os.path.isdir(args.results_root):
+            print(f"svmviz app: --results-root {args.results_root!r} is not a folder.", file=sys.stderr)
+            return 2
+        os.environ["SVMVIZ_RESULTS_ROOT"] = os.path.abspath(args.results_root)  # read by the app's process
     cmd = streamlit_command(args, extra)
     if args.lan:
         print(lan_notice(args, extra), flush=True)

@@ -6,7 +6,6 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
@@ -22,9 +21,11 @@ PAGE = page_path("7_Criteria_studies.py")
 
 
 @pytest.fixture(autouse=True)
-def _own_tempdir(tmp_path, monkeypatch):
-    """The page keeps its small runs under tempfile.gettempdir(): a fresh folder per test."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+def _own_folders(tmp_path, monkeypatch):
+    """The page keeps its small runs in the user's data folder and offers the results root's folders:
+    fresh ones per test."""
+    monkeypatch.setenv("SVMVIZ_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SVMVIZ_RESULTS_ROOT", str(tmp_path / "root"))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -96,26 +97,52 @@ def test_run_the_ivm_study_shows_machine_sizes():
     assert {float(decode(p["y"])[0]) for p in traces_named(fig, "published")} == {21.0}
 
 
-def test_open_a_results_folder_and_bad_folders(tmp_path):
+def test_open_a_results_folder_chosen_from_the_results_root(tmp_path):
     spec = spec_from_dict({"name": "folder", "replicates": 2, "seed": 1, "test_size": 500,
                            "datasets": [{"name": "banana", "n": 40}],
                            "svm": {"criteria": ["gacv", "kfold"], "n_lambda": 4, "n_sigma": 4}})
-    run_study(spec, tmp_path / "res", workers=0)
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     at.radio(key="studies_source").set_value("Open a results folder").run()
-    assert any("Type the path" in i.value for i in at.info)
-    at.text_input(key="studies_dir").input(str(tmp_path)).run()
-    assert_clean(at)
-    assert "not a study results folder" in at.error[0].value
-    at.text_input(key="studies_dir").input(str(tmp_path / "nowhere")).run()
-    assert "no folder" in at.error[0].value
-    at.text_input(key="studies_dir").input(str(tmp_path / "res")).run()
+    assert any("No results folder is offered" in i.value for i in at.info)
+    assert not at.text_input  # no typed path: nothing of the server's file system can be probed
+    run_study(spec, tmp_path / "root" / "res", workers=0)
+    (tmp_path / "root" / "not-results").mkdir()
+    run_study(spec, tmp_path / "elsewhere", workers=0)
+    os.symlink(tmp_path / "elsewhere", tmp_path / "root" / "link-outside")
+    at.run()
+    box = at.selectbox(key="studies_dir")
+    assert box.options == ["res"]
     assert_clean(at)
     assert not at.error
     s = _summary(at)
     assert list(s["criterion / machine"]) == ["GACV", "5-fold CV"]
     assert s.set_index("criterion / machine").loc["GACV", "wins vs k-fold (test)"] >= 0
     figure_titled(at, "Test error of the chosen model over 2 replicates")
+    shown = " ".join([c.value for c in at.caption] + [m.value for m in at.markdown] + [i.value for i in at.info])
+    assert str(tmp_path) not in shown  # the page names no server path
+    assert "`res`" in shown
+
+
+def test_a_link_cannot_name_a_folder_outside_the_results_root(tmp_path):
+    spec = spec_from_dict({"name": "folder", "replicates": 1, "seed": 1, "test_size": 500,
+                           "datasets": [{"name": "banana", "n": 40}],
+                           "svm": {"criteria": ["gacv"], "n_lambda": 4, "n_sigma": 4}})
+    run_study(spec, tmp_path / "root" / "a", workers=0)
+    run_study(spec, tmp_path / "secret", workers=0)
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["s_source"] = "Open a results folder"
+    at.query_params["s_dir"] = "../secret"
+    at.run()
+    assert at.selectbox(key="studies_dir").value == "a"
+    assert "secret" not in " ".join(c.value for c in at.caption)
+
+
+def test_page_says_where_app_runs_are_kept(tmp_path):
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    text = " ".join(c.value for c in at.caption)
+    assert "data folder" in text and "owner-only" in text and "30 days" in text
+    assert (tmp_path / "data" / "studies").is_dir()
+    assert (os.stat(tmp_path / "data" / "studies").st_mode & 0o777) == 0o700
 
 
 # ------------------------------------------------------------------------------ the real browser
@@ -132,7 +159,7 @@ def test_studies_page_in_chromium(tmp_path):
         pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
     port = _free_port()
     log = open(tmp_path / "server.log", "w")
-    env = dict(os.environ, TMPDIR=str(tmp_path))
+    env = dict(os.environ, TMPDIR=str(tmp_path), SVMVIZ_DATA_DIR=str(tmp_path / "data"))
     env.setdefault("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache"))
     server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                                "--server.port", str(port), "--browser.gatherUsageStats", "false"],

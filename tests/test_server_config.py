@@ -128,3 +128,8 @@ def test_started_app_listens_on_loopback_only_and_prints_one_url(tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def test_results_root_option_is_checked(tmp_path, capsys):
+    assert cli.main(["app", "--results-root", str(tmp_path / "missing")]) == 2
+    assert "is not a folder" in capsys.readouterr().err

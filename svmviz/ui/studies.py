@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import tempfile
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from svmviz.studies import load_results, load_spec, ready_made_specs, run_study, shared_client, spec_to_toml
+from svmviz.studies import storage
 from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
@@ -53,10 +53,10 @@ def small_spec(spec, replicates: int, grid: int | None):
 
 
 def app_results_dir(spec) -> str:
-    """Where the app keeps a small run of ``spec`` (per server machine; a rerun resumes it)."""
+    """Where the app keeps a small run of ``spec``: in this user's data folder, per svmviz version,
+    owner-only (:mod:`svmviz.studies.storage`); a rerun resumes it."""
     digest = hashlib.sha1(spec_to_toml(spec.replace(replicates=1)).encode()).hexdigest()[:10]
-    uid = getattr(os, "getuid", lambda: "user")()
-    return os.path.join(tempfile.gettempdir(), f"svmviz-studies-{uid}", f"{spec.name}-{digest}")
+    return os.path.join(storage.app_data_root(), f"{spec.name}-{digest}")
 
 
 def _mtimes(directory: str) -> tuple:
@@ -97,7 +97,11 @@ def _ready_made_controls():
                        help=f"The spec's grid has {len(spec.svm.sigmas)} σ × {len(spec.svm.lambdas)} λ over the "
                             "same ranges.")
     small = small_spec(spec, R, grid)
-    directory = app_results_dir(small)
+    try:
+        directory = app_results_dir(small)
+    except OSError as exc:
+        show_error(exc, what="The app cannot keep study runs")
+        return None
     n_workers = default_workers()
     st.caption(f"{small.n_tasks} tasks ({len(small.datasets)} data set(s) × {R} replicates) on the app's Dask "
                f"cluster ({n_workers} worker process{'es' if n_workers > 1 else ''}, one thread each). Finished "
@@ -105,9 +109,13 @@ def _ready_made_controls():
     b1, b2, _ = st.columns([1, 1, 4])
     run = b1.button("Run", type="primary", key="studies_run")
     b2.button("Stop", key="studies_stop", help="Stops the run; the finished replicates stay.")
+    st.caption(f"Runs made here are kept on the server in its user's data folder "
+               f"(`{storage.describe_location(directory)}`), owner-only, for {storage.MAX_AGE_DAYS} days since their "
+               f"last change and {storage.MAX_BYTES // 1024**3} GB at most (the oldest go first).")
     if run:
         bar = StreamlitProgress("Running the study…")
         try:
+            storage.prune(keep=(directory,))
             run_study(small, directory, client=shared_client(), progress=bar)
         except ValueError as exc:
             show_error(exc, what="Could not run the study")
@@ -121,16 +129,19 @@ def _ready_made_controls():
 
 
 def _folder_controls():
-    path = st.text_input("Results folder", key="studies_dir", placeholder="e.g. results/wahba2001_standard",
-                         help="A folder written by `svmviz study run SPEC --out DIR` (it holds spec.toml and "
-                              "results.parquet), on the machine that serves this app.")
-    if not path:
-        st.info("Type the path of a results folder, or choose a ready-made study.")
+    names = storage.list_result_folders()
+    if not names:
+        st.info("No results folder is offered by this server yet. On the server, `svmviz study run SPEC --out "
+                "results/NAME` (in the folder the app was started from) writes one; `svmviz app --results-root "
+                "DIR` offers the results folders under DIR.")
         return None
+    name = control(st.selectbox, "Results folder", names, key="studies_dir", default=names[0], url="s_dir",
+                   help="The study results folders the server offers (written by `svmviz study run SPEC --out DIR` "
+                        "under its results root).")
     try:
-        return open_results(os.path.expanduser(path.strip()))
+        return open_results(storage.result_folder(name))
     except (ValueError, OSError) as exc:
-        show_error(exc, what="Could not open the folder")
+        show_error(str(exc).replace(storage.results_root(), "the results root"), what=f"Could not open {name}")
         return None
 
 
@@ -183,7 +194,10 @@ def show_results(results) -> None:
     d2.download_button("Download the table (Parquet)", buf.getvalue(), file_name=f"{spec.name}.parquet",
                        mime="application/octet-stream", key="studies_dl_parquet")
     if results.directory:
-        st.caption(f"Results folder: `{results.directory}` (`svmviz study show` / `svmviz study report` read it).")
+        root = storage.results_root()
+        where = (os.path.relpath(results.directory, root) if storage._inside(results.directory, root)
+                 else storage.describe_location(results.directory))
+        st.caption(f"Results folder: `{where}` (`svmviz study show` / `svmviz study report` read it).")
 
 
 def page() -> None:
