@@ -317,6 +317,14 @@ class _Store:
                 _, old = self.data.popitem(last=False)
                 self.bytes -= old.nbytes
 
+    def discard(self, key) -> bool:
+        """Drop one entry (True if it was there)."""
+        with self.lock:
+            e = self.data.pop(key, None)
+            if e is not None:
+                self.bytes -= e.nbytes
+            return e is not None
+
     def clear(self):
         with self.lock:
             self.data.clear()

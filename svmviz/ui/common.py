@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import collections
 import functools
+import hashlib
 import io
 import math
 import threading
+import time
+import weakref
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -515,9 +518,80 @@ def _cached_dataset(name: str, n: int | None, seed: int, params: tuple) -> "_dat
     return _data.make_dataset(name, n=n, seed=seed, **dict(params))
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _cached_csv(content: bytes, label_column: str | None, standardize: bool) -> "_data.Dataset":
-    return _data.dataset_from_csv(io.BytesIO(content), label_column=label_column, standardize=standardize)
+# ------------------------------------------------------------------ uploaded files
+#: a parsed upload nobody has used for this long is dropped (the session still holds the file's bytes,
+#: and parses it again if it comes back)
+UPLOAD_TTL_SECONDS = 20 * 60
+_UPLOAD_LEASE = "_svmviz_upload_lease"  # session_state: this session's claim on the parsed uploads
+_uploads_lock = threading.Lock()
+_upload_users: dict[str, set] = {}  # cache key -> ids of the sessions using it
+_upload_seen: dict[str, float] = {}  # cache key -> last use (monotonic seconds)
+_clock = time.monotonic
+
+
+class _UploadLease:
+    """Lives in a session's state: when the session ends, Streamlit drops its state, the lease is
+    collected, and the parsed files only that session used leave the cache (:func:`_release_uploads`)."""
+
+    def __init__(self):
+        self.keys: set = set()
+        weakref.finalize(self, _release_uploads, id(self), self.keys)
+
+
+def _release_uploads(lease_id: int, keys: set) -> None:
+    from svmviz.ui.compute import _store
+
+    store = _store()
+    with _uploads_lock:
+        for key in list(keys):
+            users = _upload_users.get(key)
+            if users is not None:
+                users.discard(lease_id)
+                if not users:
+                    del _upload_users[key]
+                    _upload_seen.pop(key, None)
+                    store.discard(key)
+        keys.clear()
+
+
+def _expire_uploads(store, now: float) -> None:
+    with _uploads_lock:
+        old = [k for k, t in _upload_seen.items() if now - t > UPLOAD_TTL_SECONDS]
+        for k in old:
+            del _upload_seen[k]
+            store.discard(k)
+
+
+def _cached_csv(content: bytes, label_column: str | None, standardize: bool, state=None) -> "_data.Dataset":
+    """The uploaded file parsed, shared by the sessions that uploaded the same bytes.
+
+    Held in the compute cache (:mod:`svmviz.ui.compute`), so its arrays count against that cache's one
+    byte budget (``MAX_CACHE_BYTES``, least recently used first); dropped when unused for
+    :data:`UPLOAD_TTL_SECONDS`, and as soon as the last session that used it ends. ``state`` is the
+    session's state (default ``st.session_state``), which keeps the session's lease.
+    """
+    from svmviz.ui.compute import _Entry, _store, digest, nbytes
+
+    store = _store()
+    now = _clock()
+    _expire_uploads(store, now)
+    key = f"upload:{digest((hashlib.sha256(content).hexdigest(), label_column, bool(standardize)))}"
+    state = st.session_state if state is None else state
+    lease = state.get(_UPLOAD_LEASE)
+    if not isinstance(lease, _UploadLease):
+        lease = _UploadLease()
+        state[_UPLOAD_LEASE] = lease
+    entry = store.get(key)
+    if entry is None:
+        ds = _data.dataset_from_csv(io.BytesIO(content), label_column=label_column, standardize=standardize)
+        store.put(key, "upload", _Entry(ds, (), nbytes(ds)), max_entries=16)
+    else:
+        ds = entry.value
+    with _uploads_lock:
+        _upload_users.setdefault(key, set()).add(id(lease))
+        _upload_seen[key] = now
+        lease.keys.add(key)
+    return ds
 
 
 def load_dataset(name: str, n: int | None, seed: int, params: Mapping | None = None):

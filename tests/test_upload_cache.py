@@ -1,0 +1,90 @@
+"""Uploaded files in the server's memory: bounded in bytes with the compute cache, expiring, freed with their sessions."""
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+from svmviz.ui import common, compute
+
+
+def _csv(seed: int, rows: int = 400) -> bytes:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(rows, 5))
+    y = np.where(X[:, 0] > 0, "a", "b")
+    lines = ["x1,x2,x3,x4,x5,label"] + [",".join(f"{v:.6f}" for v in r) + f",{c}" for r, c in zip(X, y)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.fixture
+def store():
+    s = compute._store()
+    s.clear()
+    saved = s.max_bytes
+    yield s
+    s.max_bytes = saved
+    s.clear()
+    with common._uploads_lock:
+        common._upload_users.clear()
+        common._upload_seen.clear()
+
+
+def _upload_keys(store):
+    return [k for k in store.data if k.startswith("upload:")]
+
+
+def test_uploads_count_against_the_compute_cache_byte_budget(store):
+    state = {}
+    one = common._cached_csv(_csv(0), None, True, state)
+    size = store.bytes
+    assert size >= one.X.nbytes + one.y.nbytes > 0
+    store.max_bytes = int(2.5 * size)
+    for seed in (1, 2, 3, 4):
+        common._cached_csv(_csv(seed), None, True, state)
+        assert store.bytes <= store.max_bytes
+    assert len(_upload_keys(store)) == 2  # the two most recent
+    again = common._cached_csv(_csv(4), None, True, state)
+    assert len(_upload_keys(store)) == 2 and again.X.shape == (400, 5)
+
+
+def test_same_file_is_parsed_once_for_every_session(store):
+    a, b = {}, {}
+    assert common._cached_csv(_csv(7), None, True, a) is common._cached_csv(_csv(7), None, True, b)
+    assert len(_upload_keys(store)) == 1
+
+
+def test_sessions_end_frees_their_uploads(store):
+    a, b = {}, {}
+    common._cached_csv(_csv(1), None, True, a)
+    common._cached_csv(_csv(2), None, True, a)
+    common._cached_csv(_csv(2), None, True, b)
+    assert len(_upload_keys(store)) == 2
+    del a  # the session ends: Streamlit drops its state
+    gc.collect()
+    assert len(_upload_keys(store)) == 1  # the file the other session still uses stays
+    del b
+    gc.collect()
+    assert _upload_keys(store) == [] and store.bytes == 0
+    assert not common._upload_users and not common._upload_seen
+
+
+def test_unused_upload_expires(store, monkeypatch):
+    t = [1000.0]
+    monkeypatch.setattr(common, "_clock", lambda: t[0])
+    state = {}
+    common._cached_csv(_csv(1), None, True, state)
+    t[0] += common.UPLOAD_TTL_SECONDS - 1
+    common._cached_csv(_csv(2), None, True, state)
+    assert len(_upload_keys(store)) == 2
+    t[0] += 2  # the first file unused for longer than the time to live; the second not
+    common._cached_csv(_csv(2), None, True, state)
+    assert len(_upload_keys(store)) == 1
+    ds = common._cached_csv(_csv(1), None, True, state)  # back: parsed again from the session's bytes
+    assert ds.X.shape == (400, 5)
+
+
+def test_bad_upload_caches_nothing(store):
+    with pytest.raises(ValueError):
+        common._cached_csv(b"a,b\nx,y\n", None, True, {})
+    assert _upload_keys(store) == []
