@@ -20,7 +20,7 @@ import pytest
 from svmviz import make_dataset
 from svmviz.studies import load_results, run_study, spec_from_dict, spec_to_toml
 from svmviz.studies.engine import task_id
-from svmviz.studies.results import comparable
+from svmviz.studies.results import comparable, read_table
 from svmviz.studies.tasks import task_seeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -89,7 +89,7 @@ def test_two_worker_local_cluster_equals_the_serial_run(serial, tiny, tmp_path):
     # the folder: the spec beside the table, one Parquet file per task, the table read back equal
     assert sorted(os.listdir(tmp_path / "out")) == ["errors.parquet", "results.parquet", "spec.toml", "tasks"]
     assert len(os.listdir(tmp_path / "out" / "tasks")) == tiny.n_tasks
-    pd.testing.assert_frame_equal(comparable(pd.read_parquet(tmp_path / "out" / "results.parquet")), serial)
+    pd.testing.assert_frame_equal(comparable(read_table(tmp_path / "out" / "results.parquet")), serial)
     again = load_results(tmp_path / "out")
     assert again.spec == tiny and again.n_done == tiny.n_tasks
     # rerunning the complete study computes nothing
@@ -337,7 +337,9 @@ def test_study_show_and_report_commands(tiny, tmp_path):
                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=60)
     assert md.returncode == 0, md.stderr
     rows = [line for line in md.stdout.splitlines() if line.startswith("| ")]
-    plain = [line for line in show.stdout.splitlines()[3:] if line and not line.startswith(("published", "FAILED"))]
+    summary_part, schema_part = show.stdout.split("\nColumns of ")
+    plain = [line for line in summary_part.splitlines()[3:] if line and not line.startswith(("published", "FAILED"))]
+    assert "i_sigma" in schema_part and "Int64" in schema_part and "threshold" not in schema_part
     assert len(rows) == 1 + len(plain)  # the header and one row per criterion row of the plain table
     assert any(r.startswith("| ") and " | 5-fold CV | " in r for r in rows)
     rep = subprocess.run([PY, "-m", "svmviz", "study", "report", str(tmp_path / "out")], capture_output=True,

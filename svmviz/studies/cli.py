@@ -64,7 +64,7 @@ def cmd_run(args) -> int:
 def cmd_show(args) -> int:
     """``svmviz study show``: the summary table in the terminal."""
     from .published import published_table
-    from .results import format_summary, load_results, summary_table
+    from .results import format_schema, format_summary, load_results, stored_table, summary_table
 
     try:
         res = load_results(args.dir)
@@ -85,6 +85,11 @@ def cmd_show(args) -> int:
             print(f"published ({r['source']}): {r['note']}" + ("  " if md else ""))
     for _, e in res.errors.iterrows():
         print(f"FAILED {e['dataset']} replicate {int(e['replicate'])}: {e['error']}")
+    if not md:
+        stored = stored_table(res.table) if len(res.table) else res.table
+        print(f"\nColumns of {os.path.join(args.dir, 'results.parquet')} (one row per data set, replicate and "
+              "criterion or machine):")
+        print(format_schema(stored.columns))
     return 0
 
 

@@ -41,7 +41,7 @@ import pandas as pd
 
 from . import provenance as _prov
 from .results import (COLUMNS, ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, StudyResults, read_folder_spec,
-                      rows_to_frame, sort_table, write_json)
+                      rows_to_frame, sort_table, stored_table, write_json)
 from .spec import SpecError, StudySpec, load_spec, spec_from_dict, spec_to_dict, spec_to_toml
 
 __all__ = ["run_study", "collect_results", "task_id", "check_spec_data", "StudyWorkerSetup", "shared_client",
@@ -72,8 +72,10 @@ def _paths(directory: str, tid: str) -> tuple[str, str]:
 
 
 def _read_task(path: str):
+    from .results import read_table
+
     try:
-        return pd.read_parquet(path)
+        return read_table(path)
     except Exception:  # noqa: BLE001 — a file cut short by a kill: computed again
         return None
 
@@ -528,7 +530,7 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
         if outcome[0] == "ok":
             if directory is not None:
                 res, err = _paths(directory, tid)
-                _prov.write_parquet(res, outcome[1], {"task": _prov.task_record(spec, i, r),
+                _prov.write_parquet(res, stored_table(outcome[1]), {"task": _prov.task_record(spec, i, r),
                                                       "provenance": _prov.provenance()})
                 if os.path.exists(err):
                     os.remove(err)
@@ -562,7 +564,7 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
     if directory is not None:
         table, errors = collect_results(directory, spec)
         record = {"provenance": now, "task_versions": task_versions, "spec_digest": _prov.spec_digest(spec)}
-        _prov.write_parquet(os.path.join(directory, RESULTS_FILE), table, record)
+        _prov.write_parquet(os.path.join(directory, RESULTS_FILE), stored_table(table), record)
         _prov.write_parquet(os.path.join(directory, ERRORS_FILE), errors, record)
     else:
         table = sort_table(pd.concat(list(memory.values()), ignore_index=True)) if memory else rows_to_frame([])

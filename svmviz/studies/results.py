@@ -1,6 +1,8 @@
 """The tidy results table of a study: one row per (data set, replicate, criterion or machine).
 
-Columns (:data:`COLUMNS`; NaN where a quantity does not apply or is unknown):
+Columns (:data:`COLUMNS`; missing — NaN, or ``<NA>`` in the nullable integer columns — where a quantity
+does not apply or is unknown; :data:`SCHEMA` gives each one's type, unit and meaning, and
+``svmviz study show`` prints it):
 
 ========================  =================================================================================
 study, dataset            the spec's name and the data set's label
@@ -27,6 +29,12 @@ seconds                   wall time to compute this criterion's surface (countin
 task_seconds              wall time of the whole task (data, every criterion and machine, test errors)
 ========================  =================================================================================
 
+One wide table serves the three families, so that a criterion and a machine compare in one ``groupby``;
+the columns of :data:`FAMILY_COLUMNS` apply to some families only. The Parquet files hold the columns
+that say something (:func:`stored_table` leaves out a family's column that is empty in the whole
+table, e.g. ``C`` and ``threshold`` of an SVM-only study); :func:`read_table` puts them back, empty,
+and reads tables of earlier versions (grid indices and sizes as floats) into today's types.
+
 Everything but the timings is a deterministic function of the spec: the table is identical whoever
 computes it (:data:`TIMING_COLUMNS` are left out when tables are compared).
 """
@@ -49,6 +57,12 @@ __all__ = [
     "summary_table",
     "format_summary",
     "read_folder_spec",
+    "SCHEMA",
+    "FAMILY_COLUMNS",
+    "stored_table",
+    "read_table",
+    "conform",
+    "format_schema",
 ]
 
 #: column name -> pandas dtype, in table order
@@ -70,9 +84,9 @@ COLUMNS = {
     "lam": "float64",
     "sigma": "float64",
     "C": "float64",
-    "i_sigma": "float64",
-    "j_lambda": "float64",
-    "n_ties": "float64",
+    "i_sigma": "Int64",
+    "j_lambda": "Int64",
+    "n_ties": "Int64",
     "criterion_value": "float64",
     "inefficiency": "float64",
     "inefficiency_low": "float64",
@@ -82,11 +96,58 @@ COLUMNS = {
     "train_error": "float64",
     "tune_error": "float64",
     "bayes_error": "float64",
-    "machine_size": "float64",
+    "machine_size": "Int64",
     "threshold": "float64",
     "status": "int64",
     "seconds": "float64",
     "task_seconds": "float64",
+}
+#: column -> (type, unit, meaning): what ``svmviz study show`` prints
+SCHEMA = {
+    "study": ("string", "", "the spec's name"),
+    "dataset": ("string", "", "the data set's label in the spec"),
+    "dataset_name": ("string", "", "its generator, or 'csv'"),
+    "dataset_index": ("int64", "", "its position in the spec's data sets"),
+    "replicate": ("int64", "", "replicate number r"),
+    "seed": ("int64", "", "seed of the replicate's training sample"),
+    "n": ("int64", "points", "training points"),
+    "d": ("int64", "features", "features"),
+    "n_test": ("int64", "points", "test points (independent sample or held-out rows)"),
+    "family": ("string", "", "'svm' (a criterion picks a grid point), 'irwls' or 'ivm' (a machine)"),
+    "criterion": ("string", "", "the criterion's or machine's key"),
+    "label": ("string", "", "its display name"),
+    "L_minus": ("float64", "", "weight L(−1) of a misclassified −1 point"),
+    "L_plus": ("float64", "", "weight L(+1) of a misclassified +1 point"),
+    "lam": ("float64", "λ", "the chosen λ (Wahba's scale for svm rows, the IVM's for ivm rows)"),
+    "sigma": ("float64", "input units", "the chosen Gaussian width σ"),
+    "C": ("float64", "", "the chosen C (irwls)"),
+    "i_sigma": ("Int64", "grid index", "row of the chosen σ in the spec's σ grid (svm)"),
+    "j_lambda": ("Int64", "grid index", "column of the chosen λ in the spec's λ grid (svm)"),
+    "n_ties": ("Int64", "grid points", "grid points tied with the criterion's minimum (svm)"),
+    "criterion_value": ("float64", "criterion's own", "the criterion's value at its minimum"),
+    "inefficiency": ("float64", "ratio ≥ 1", "(BR)MISCLASS(chosen) / its grid minimum, where the truth is known"),
+    "inefficiency_low": ("float64", "ratio ≥ 1", "its lowest value over tied minimizers"),
+    "inefficiency_high": ("float64", "ratio ≥ 1", "its highest value over tied minimizers"),
+    "misclass_min": ("float64", "error rate", "the grid's smallest (BR)MISCLASS"),
+    "test_error": ("float64", "error rate", "(L-weighted) error of the chosen model on the test points"),
+    "train_error": ("float64", "error rate", "the same on the training points"),
+    "tune_error": ("float64", "error rate", "the same on the tuning sample (ivm)"),
+    "bayes_error": ("float64", "error rate", "the smallest achievable test error, where the truth is known"),
+    "machine_size": ("Int64", "points or inputs", "support vectors (svm), import points |S| (ivm), prototypes "
+                                                 "R or inputs d (irwls)"),
+    "threshold": ("float64", "input units", "Th = −b/w of a one-dimensional linear machine (irwls)"),
+    "status": ("int64", "", "0 if every solve behind the row converged"),
+    "seconds": ("float64", "s", "wall time of this criterion's surface or this machine's tuning and fit"),
+    "task_seconds": ("float64", "s", "wall time of the whole task"),
+}
+#: family -> the columns that apply to it (beyond those every row has)
+FAMILY_COLUMNS = {
+    "svm": ("lam", "sigma", "i_sigma", "j_lambda", "n_ties", "criterion_value", "inefficiency", "inefficiency_low",
+            "inefficiency_high", "misclass_min", "test_error", "train_error", "bayes_error", "machine_size"),
+    "irwls": ("C", "sigma", "criterion_value", "test_error", "train_error", "bayes_error", "machine_size",
+              "threshold"),
+    "ivm": ("lam", "sigma", "criterion_value", "test_error", "train_error", "tune_error", "bayes_error",
+            "machine_size"),
 }
 #: columns that depend on the machine and its load, not on the spec
 TIMING_COLUMNS = ("seconds", "task_seconds")
@@ -109,6 +170,56 @@ def rows_to_frame(rows: list[dict], columns: dict = COLUMNS) -> pd.DataFrame:
         raise ValueError(f"unexpected result column(s): {', '.join(extra)}.")
     df = df[list(columns)]
     return df.astype(columns)
+
+
+def _family_specific() -> set:
+    return set().union(*FAMILY_COLUMNS.values())
+
+
+def stored_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The table as written to Parquet: without the family columns that are empty in every row."""
+    drop = [c for c in table.columns if c in _family_specific() and not table[c].notna().any()]
+    return table.drop(columns=drop)
+
+
+def conform(table: pd.DataFrame) -> pd.DataFrame:
+    """A stored table (of this or an earlier version) with every column of :data:`COLUMNS`, in today's types.
+
+    Raises
+    ------
+    ValueError
+        A column that is not a results column, or an integer column holding non-integer values.
+    """
+    df = table.copy()
+    for c, dt in COLUMNS.items():
+        if c not in df.columns:
+            df[c] = pd.Series(pd.NA if dt in ("string", "Int64") else np.nan, index=df.index, dtype=object)
+        elif dt == "Int64" and df[c].dtype.kind == "f":
+            v = df[c].to_numpy(float)
+            ok = np.isnan(v) | (v == np.round(v))
+            if not ok.all():
+                raise ValueError(f"the column {c!r} holds non-integer values ({v[~ok][0]!r}): this is not a study "
+                                 "results table svmviz can read.")
+    extra = sorted(set(df.columns) - set(COLUMNS))
+    if extra:
+        raise ValueError(f"unexpected result column(s) {', '.join(extra)}: not a study results table of this svmviz "
+                         "version; rerun the study with 'svmviz study run'.")
+    return df[list(COLUMNS)].astype(COLUMNS)
+
+
+def read_table(path) -> pd.DataFrame:
+    """A results table (``results.parquet`` or a task file) read back with every column in today's types."""
+    return conform(pd.read_parquet(path))
+
+
+def format_schema(columns=None) -> str:
+    """The schema as a plain-text table: name, type, unit, meaning (of ``columns``, default all)."""
+    names = list(SCHEMA) if columns is None else [c for c in SCHEMA if c in set(columns)]
+    rows = [(c, *SCHEMA[c]) for c in names]
+    head = ("column", "type", "unit", "meaning")
+    w = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head[:3])]
+    fmt = "{:<%d}  {:<%d}  {:<%d}  {}" % tuple(w)
+    return "\n".join([fmt.format(*head), fmt.format(*("-" * x for x in w), "-------")] + [fmt.format(*r) for r in rows])
 
 
 def _criterion_order(table: pd.DataFrame) -> pd.Series:
@@ -245,7 +356,7 @@ def load_results(directory) -> StudyResults:
               os.path.exists(os.path.join(directory, p))]
     if (os.path.exists(res_path) and os.path.exists(err_path)
             and os.stat(res_path).st_mtime_ns >= max(stamps, default=0)):  # the table of a finished run
-        table, errors = pd.read_parquet(res_path), pd.read_parquet(err_path)
+        table, errors = read_table(res_path), pd.read_parquet(err_path)
     else:  # a run in progress or interrupted: the saved tasks
         table, errors = collect_results(directory, spec)
     return StudyResults(table, errors, spec, directory)
