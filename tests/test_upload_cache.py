@@ -88,3 +88,68 @@ def test_bad_upload_caches_nothing(store):
     with pytest.raises(ValueError):
         common._cached_csv(b"a,b\nx,y\n", None, True, {})
     assert _upload_keys(store) == []
+
+
+def test_a_real_session_that_ends_frees_its_upload(tmp_path):
+    """Through Streamlit's own session handling: once a closed session has expired
+    (server.disconnectedSessionTTL) and is dropped, its parsed upload leaves the cache."""
+    import asyncio
+    import json
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "runs.jsonl"
+    app = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upload_session_app.py")
+    env = dict(os.environ, UPLOAD_APP_OUT=str(out), HOME=str(tmp_path))
+    log = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app, "--server.port", str(port),
+                               "--server.headless", "true", "--server.disconnectedSessionTTL", "1",
+                               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
+                              cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    async def session(query):
+        async with websockets.connect(f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"],
+                                      max_size=None) as ws:
+            msg = BackMsg()
+            msg.rerun_script.query_string = query
+            await ws.send(msg.SerializeToString())
+            while True:
+                fm = ForwardMsg()
+                fm.ParseFromString(await asyncio.wait_for(ws.recv(), 120))
+                if fm.WhichOneof("type") == "script_finished":
+                    return
+
+    try:
+        for _ in range(300):
+            try:
+                if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                assert server.poll() is None, (tmp_path / "server.log").read_text()
+                time.sleep(0.2)
+        asyncio.run(session("mode=upload"))  # a visitor uploads, then closes the tab
+        time.sleep(2.5)  # longer than the time Streamlit keeps a closed session for a reconnection
+        asyncio.run(session("mode=check"))  # the next visitor's visit drops the expired session
+        asyncio.run(session("mode=check"))
+        runs = [json.loads(line) for line in out.read_text().splitlines()]
+        assert runs[0]["mode"] == "upload" and len(runs[0]["store"]) == 1 and list(runs[0]["sessions"].values()) == [1]
+        assert runs[-1]["store"] == [] and runs[-1]["sessions"] == {}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
