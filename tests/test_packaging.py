@@ -27,7 +27,8 @@ from svmviz import cli
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKG = os.path.join(ROOT, "svmviz")
 # CONVENTIONS.md: the runtime dependencies
-RUNTIME = {"streamlit", "plotly", "numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "pyarrow", "dask"}
+RUNTIME = {"streamlit", "plotly", "numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "pyarrow", "dask",
+           "platformdirs"}
 # import name -> distribution name, where they differ
 DIST_OF = {"sklearn": "scikit-learn", "distributed": "dask"}
 LIBRARY_MODULES = ("svm", "criteria", "tuning", "losses", "path", "usvc", "ivm", "kernels", "data")
@@ -289,7 +290,12 @@ def test_app_runs_streamlit_on_the_packaged_entry_script(monkeypatch, argv, tail
     except SystemExit:
         pass
     (cmd,) = calls
-    assert cmd[:5] == [sys.executable, "-m", "streamlit", "run", ENTRY_SCRIPT] and cmd[5:] == tail
+    rest = cmd[5:]
+    for option, value in cli.app_config_options().items():  # the shipped configuration, before the user's options
+        i = rest.index(f"--{option}")
+        assert rest[i + 1] == cli._flag_value(value)
+        del rest[i:i + 2]
+    assert cmd[:5] == [sys.executable, "-m", "streamlit", "run", ENTRY_SCRIPT] and rest == tail
     assert os.path.isfile(ENTRY_SCRIPT) and os.path.dirname(ENTRY_SCRIPT) == os.path.join(PKG, "ui")
 
 

@@ -22,7 +22,7 @@ import stat
 import time
 
 __all__ = ["MAX_AGE_DAYS", "MAX_BYTES", "RESULTS_ROOT_ENV", "data_home", "app_data_root", "secure_dir", "prune",
-           "describe_location", "results_root", "list_result_folders", "result_folder"]
+           "describe_location", "results_root", "list_result_folders", "result_folder", "is_inside"]
 
 #: runs not touched for this many days are removed
 MAX_AGE_DAYS = 30
@@ -212,7 +212,8 @@ def results_root() -> str:
     return os.path.abspath(os.path.expanduser(os.environ.get(RESULTS_ROOT_ENV) or "results"))
 
 
-def _inside(path: str, root: str) -> bool:
+def is_inside(path: str, root: str) -> bool:
+    """True if ``path`` (its real path, links resolved) is ``root`` or lies under it."""
     real, top = os.path.realpath(path), os.path.realpath(root)
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
@@ -240,10 +241,10 @@ def list_result_folders(root: str | None = None, *, max_depth: int = MAX_DEPTH) 
     base_depth = root.rstrip(os.sep).count(os.sep)
     for here, dirs, files in os.walk(root, followlinks=False):
         depth = here.rstrip(os.sep).count(os.sep) - base_depth
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and _inside(os.path.join(here, d), root))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and is_inside(os.path.join(here, d), root))
         if depth >= max_depth:
             dirs[:] = []
-        if "spec.toml" in files and _inside(here, root):
+        if "spec.toml" in files and is_inside(here, root):
             out.append(os.path.relpath(here, root))
             dirs[:] = [d for d in dirs if d != "tasks"]
     return sorted(out)

@@ -195,7 +195,7 @@ def show_results(results) -> None:
                        mime="application/octet-stream", key="studies_dl_parquet")
     if results.directory:
         root = storage.results_root()
-        where = (os.path.relpath(results.directory, root) if storage._inside(results.directory, root)
+        where = (os.path.relpath(results.directory, root) if storage.is_inside(results.directory, root)
                  else storage.describe_location(results.directory))
         st.caption(f"Results folder: `{where}` (`svmviz study show` / `svmviz study report` read it).")
 
