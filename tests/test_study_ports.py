@@ -27,9 +27,19 @@ def _family() -> list[int]:
     return [me.pid] + [c.pid for c in me.children(recursive=True)]
 
 
-def test_embedded_cluster_opens_no_dashboard_port_and_only_loopback(caplog):
+class _Messages(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.text = ""
+
+    def emit(self, record):
+        self.text += record.getMessage() + "\n"
+
+
+def test_embedded_cluster_opens_no_dashboard_port_and_only_loopback():
     before = set(_listening(_family()))
-    caplog.set_level(logging.WARNING)
+    messages = _Messages()
+    logging.getLogger("distributed").addHandler(messages)
     first = engine._local_cluster(1)
     second = engine._local_cluster(1)  # a second study at the same time
     try:
@@ -37,7 +47,8 @@ def test_embedded_cluster_opens_no_dashboard_port_and_only_loopback(caplog):
         assert new, "the clusters listen nowhere?"
         assert all(a.port != 8787 for a in new), new
         assert all(a.ip == "127.0.0.1" for a in new), new
-        assert "8787" not in caplog.text and "already in use" not in caplog.text
+        assert "8787" not in messages.text and "already in use" not in messages.text
     finally:
+        logging.getLogger("distributed").removeHandler(messages)
         first.close()
         second.close()
