@@ -78,15 +78,24 @@ def _given(extra: list[str], option: str) -> bool:
 
 
 def lan_address() -> str:
-    """This machine's address on its network (the one a class's browsers would use), or its host name."""
+    """This machine's address on its network (the one a class's browsers would use), or its host name.
+
+    Read from the host name's own addresses (no packet is sent and no route is probed); the first
+    address that is not a loopback one, else the host name itself.
+    """
+    import ipaddress
     import socket
 
+    host = socket.gethostname()
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            sock.connect(("10.255.255.255", 1))  # a UDP "connect" sends nothing: it only picks the route
-            return sock.getsockname()[0]
+        infos = socket.getaddrinfo(host, None, socket.AF_INET)
     except OSError:
-        return socket.gethostname()
+        return host
+    for info in infos:
+        address = info[4][0]
+        if not ipaddress.ip_address(address).is_loopback:
+            return address
+    return host
 
 
 def _add_study_parser(subparsers) -> bool:
