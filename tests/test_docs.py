@@ -1,5 +1,7 @@
-"""Docstrings (issue 16): the shared numpydoc texts of svmviz._docs are filled into every public
-docstring, and every public docstring's numpydoc sections parse.
+"""Docstrings and the documentation site: the shared numpydoc texts of svmviz._docs are filled into
+every public docstring, every public docstring's numpydoc sections parse, the public functions document
+their parameters, no docstring points to a file outside the package, and every public name has a page
+in the API reference (docs/api/*.rst).
 
 No numpydoc package here: the section rules checked are numpydoc's own (``docscrape``): a section is
 a known name underlined by at least as many dashes, each at most once; a Parameters-like section
@@ -139,3 +141,168 @@ def test_every_shared_text_is_used():
     for path in ROOT.rglob("*.py"):
         used |= set(re.findall(r"^[ \t]*\{([A-Za-z_]\w*)\}[ \t]*$", path.read_text(encoding="utf-8"), re.M))
     assert set(_docs.DOCS) - used == set()
+
+
+# ---------------------------------------------------------------------------------- parameters documented
+def _documented_parameters(doc: str) -> set[str]:
+    """Entry names of the Parameters and Other Parameters sections (``a, b : type`` gives a and b)."""
+    lines = inspect.cleandoc(doc).splitlines()
+    names, current, base = set(), None, None
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if stripped in SECTIONS and nxt and set(nxt) == {"-"}:
+            current, base = stripped, len(line) - len(line.lstrip())
+            continue
+        if current in ("Parameters", "Other Parameters") and stripped and set(stripped) != {"-"} \
+                and len(line) - len(line.lstrip()) == base:
+            names |= {n.strip().lstrip("*") for n in stripped.split(" : ")[0].split(",")}
+    return names
+
+
+def _api_functions():
+    """The functions of ``svmviz.__all__`` and ``svmviz.data.__all__`` (where they are defined)."""
+    import svmviz.data
+
+    out = {}
+    for mod, names in ((svmviz, svmviz.__all__), (svmviz.data, svmviz.data.__all__)):
+        for name in names:
+            obj = getattr(mod, name)
+            if inspect.isfunction(obj):
+                out[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return out
+
+
+#: Public functions whose Parameters section leaves some parameters out. The list may only shrink:
+#: document the parameters, then remove the name (the test fails while a listed name is complete).
+PARAMETERS_INCOMPLETE = {
+    "svmviz.ivm.ivm_lambda_path", "svmviz.ivm.svm_lambda_path", "svmviz.path.loo_path", "svmviz.path.nu_path",
+    "svmviz.svm.fit_lambda_sequence", "svmviz.svm.fit_sigma_lambda_grid", "svmviz.svm.solve_dual",
+    "svmviz.usvc.primal_surface", "svmviz.path.default_loo_lambdas", "svmviz.path.groups_from_alpha",
+    "svmviz.path.loo_at", "svmviz.path.zero_margin", "svmviz.svm.check_grid_memory",
+}
+
+
+def test_public_functions_document_every_parameter():
+    functions = _api_functions()
+    assert len(functions) > 100 and "svmviz.surface.criteria_surface" in functions
+    incomplete = {}
+    for qual, fn in functions.items():
+        params = [p for p in inspect.signature(fn).parameters if p not in ("self", "cls")]
+        missing = [p for p in params if p not in _documented_parameters(fn.__doc__ or "")]
+        if missing:
+            incomplete[qual] = missing
+    new = {q: m for q, m in incomplete.items() if q not in PARAMETERS_INCOMPLETE}
+    assert not new, f"parameters missing from the numpydoc Parameters section: {new}"
+    done = PARAMETERS_INCOMPLETE - set(incomplete)
+    assert not done, f"now complete, remove from PARAMETERS_INCOMPLETE: {sorted(done)}"
+
+
+def test_documented_parameters_reads_numpydoc_entries():
+    doc = """Title.
+
+    Parameters
+    ----------
+    X : array
+        Points.
+    degree, gamma, coef0 : float
+        Kernel parameters.
+    **params : float
+
+    Returns
+    -------
+    out : float
+    """
+    assert _documented_parameters(doc) == {"X", "degree", "gamma", "coef0", "params"}
+
+
+# ---------------------------------------------------------------------------------- no pointers outside
+OUTSIDE = re.compile(r"SPEC\s*§|SPEC\.md|SPEC:|shared/|\.\./shared")
+
+
+def _all_docstrings():
+    """(file:line, text) of every module, class and function docstring under svmviz/, private ones too."""
+    import ast
+
+    out = []
+    for path in sorted(ROOT.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                doc = ast.get_docstring(node, clean=False)
+                if doc:
+                    out.append((f"{path.relative_to(ROOT.parent)}:{getattr(node, 'lineno', 1)}", doc))
+    return out
+
+
+def test_no_docstring_points_to_a_file_outside_the_package():
+    docs = _all_docstrings()
+    assert len(docs) > 500
+    bad = [where for where, doc in docs if OUTSIDE.search(doc)]
+    assert not bad, f"docstrings pointing to the project's spec or shared folder (cite the paper instead): {bad}"
+    assert OUTSIDE.search("as read in SPEC §2.3") and OUTSIDE.search("see ../shared/SPEC.md")
+    assert not OUTSIDE.search("svmviz study run SPEC --out DIR")  # the CLI's placeholder is no pointer
+
+
+# ---------------------------------------------------------------------------------- the API reference
+DOCS_API = ROOT.parent / "docs" / "api"
+
+
+def _api_page_entries() -> set[str]:
+    """``module.name`` of every autosummary entry of docs/api/*.rst (under its ``currentmodule``)."""
+    entries = set()
+    for page in sorted(DOCS_API.glob("*.rst")):
+        module, in_summary = None, False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            m = re.match(r"\.\. currentmodule:: (\S+)", line)
+            if m:
+                module = m.group(1)
+            if line.startswith(".. autosummary::"):
+                in_summary = True
+                continue
+            if in_summary:
+                if line.strip() and not line.startswith("   "):
+                    in_summary = False
+                elif line.startswith("   ") and line.strip() and not line.strip().startswith(":"):
+                    entries.add(f"{module}.{line.strip()}")
+    return entries
+
+
+def _public_names() -> set[str]:
+    """Every name a user imports: ``svmviz.__all__`` (under the module that exports it),
+    ``svmviz.data.__all__``, and each public function and class of the ``svmviz.figures`` modules."""
+    import svmviz.data
+    import svmviz.figures
+
+    names = {f"svmviz.{svmviz._EXPORTS[n]}.{n}" for n in svmviz.__all__}
+    names |= {f"svmviz.data.{n}" for n in svmviz.data.__all__}
+    for info in pkgutil.iter_modules(svmviz.figures.__path__):
+        mod = importlib.import_module(f"svmviz.figures.{info.name}")
+        names |= {f"{mod.__name__}.{n}" for n, obj in vars(mod).items()
+                  if not n.startswith("_") and (inspect.isfunction(obj) or inspect.isclass(obj))
+                  and obj.__module__ == mod.__name__}
+    return names
+
+
+def test_every_public_name_has_an_api_page():
+    entries = _api_page_entries()
+    public = _public_names()
+    assert len(public) > 250 and "svmviz.svm.SVMClassifier" in public and "svmviz.figures.tuning.plot_contour" in public
+    assert not public - entries, f"add to docs/api/*.rst: {sorted(public - entries)}"
+    assert not entries - public - _published_names(), f"not public (remove from docs/api): {sorted(entries - public)}"
+
+
+def _published_names() -> set[str]:
+    from svmviz import published
+
+    return {f"svmviz.published.{n}" for n in published.__all__}
+
+
+def test_gallery_reads_the_papers_numbers_from_svmviz_published():
+    """An example that prints a paper's number takes it from svmviz.published, never typed in."""
+    examples = sorted((ROOT.parent / "docs" / "examples").glob("plot_*.py"))
+    assert len(examples) >= 11
+    with_numbers = [p for p in examples if "paper" in p.read_text(encoding="utf-8").split('"""', 2)[2]]
+    assert len(with_numbers) >= 7
+    for path in with_numbers:
+        assert "from svmviz.published import" in path.read_text(encoding="utf-8"), path.name
