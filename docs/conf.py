@@ -5,7 +5,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)  # sg_plotly, the gallery's plotly scraper
+sys.path.insert(0, HERE)  # sg_plotly (the gallery's plotly scraper) and sg_order (its order)
 
 import plotly.offline  # noqa: E402
 
@@ -63,7 +63,8 @@ sphinx_gallery_conf = {
     "capture_repr": (),
     "download_all_examples": False,
     "remove_config_comments": True,
-    "within_subsection_order": "FileNameSortKey",
+    "within_subsection_order": "sg_order.PaperOrder",
+    "default_thumb_file": os.path.join(HERE, "_static", "gallery_thumb.png"),
     "abort_on_example_error": False,
     "only_warn_on_example_error": False,
     "min_reported_time": 1,
