@@ -170,6 +170,12 @@ def _zhu_hastie() -> list[dict]:
 def published_table(key: str | None) -> pd.DataFrame:
     """The published numbers of set ``key`` (one of :data:`PUBLISHED_SETS`; None: an empty table).
 
+    Parameters
+    ----------
+    key : str or None
+        One of :data:`PUBLISHED_SETS` (the ready-made studies' ``published`` key), or None for an
+        empty table with the same columns.
+
     Returns
     -------
     pandas.DataFrame

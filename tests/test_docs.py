@@ -143,77 +143,43 @@ def test_every_shared_text_is_used():
     assert set(_docs.DOCS) - used == set()
 
 
-# ---------------------------------------------------------------------------------- parameters documented
-def _documented_parameters(doc: str) -> set[str]:
-    """Entry names of the Parameters and Other Parameters sections (``a, b : type`` gives a and b)."""
-    lines = inspect.cleandoc(doc).splitlines()
-    names, current, base = set(), None, None
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
-        if stripped in SECTIONS and nxt and set(nxt) == {"-"}:
-            current, base = stripped, len(line) - len(line.lstrip())
-            continue
-        if current in ("Parameters", "Other Parameters") and stripped and set(stripped) != {"-"} \
-                and len(line) - len(line.lstrip()) == base:
-            names |= {n.strip().lstrip("*") for n in stripped.split(" : ")[0].split(",")}
-    return names
+# ---------------------------------------------------------------------------------- every public module
+def _public_modules() -> list[str]:
+    """Every public module of the library, ``svmviz.figures.*`` included (``svmviz.ui``, the app, has no API)."""
+    import svmviz.figures
+
+    library = ["svm", "criteria", "tuning", "surface", "losses", "path", "usvc", "ivm", "kernels", "anova", "data",
+               "studies", "published"]
+    return library + [f"figures.{info.name}" for info in pkgutil.iter_modules(svmviz.figures.__path__)]
 
 
-def _api_functions():
-    """The functions of ``svmviz.__all__`` and ``svmviz.data.__all__`` (where they are defined)."""
-    import svmviz.data
-
-    out = {}
-    for mod, names in ((svmviz, svmviz.__all__), (svmviz.data, svmviz.data.__all__)):
-        for name in names:
-            obj = getattr(mod, name)
-            if inspect.isfunction(obj):
-                out[f"{obj.__module__}.{obj.__qualname__}"] = obj
-    return out
-
-
-#: Public functions whose Parameters section leaves some parameters out. The list may only shrink:
-#: document the parameters, then remove the name (the test fails while a listed name is complete).
-PARAMETERS_INCOMPLETE = {
-    "svmviz.ivm.ivm_lambda_path", "svmviz.ivm.svm_lambda_path", "svmviz.path.loo_path", "svmviz.path.nu_path",
-    "svmviz.svm.fit_lambda_sequence", "svmviz.svm.fit_sigma_lambda_grid", "svmviz.svm.solve_dual",
-    "svmviz.usvc.primal_surface", "svmviz.path.default_loo_lambdas", "svmviz.path.groups_from_alpha",
-    "svmviz.path.loo_at", "svmviz.path.zero_margin", "svmviz.svm.check_grid_memory",
+#: Public modules not yet brought to the standard, with how many of tests/test_packaging.py's numpydoc
+#: problems (a parameter or field left out of Parameters / Attributes, no Returns) each still has. The
+#: numbers may only fall: lower one when you document a function (the test says when), and a module
+#: leaves this table at 0.
+NUMPYDOC_GAPS = {
+    "svm": 7, "path": 11, "usvc": 5, "ivm": 5,
+    "figures.anova": 26, "figures.edit": 12, "figures.ivm": 27, "figures.losses": 20, "figures.path": 26,
+    "figures.spec": 10, "figures.studies": 8, "figures.theme": 11, "figures.tuning": 21, "figures.usvc": 24,
 }
 
 
-def test_public_functions_document_every_parameter():
-    functions = _api_functions()
-    assert len(functions) > 100 and "svmviz.surface.criteria_surface" in functions
-    incomplete = {}
-    for qual, fn in functions.items():
-        params = [p for p in inspect.signature(fn).parameters if p not in ("self", "cls")]
-        missing = [p for p in params if p not in _documented_parameters(fn.__doc__ or "")]
-        if missing:
-            incomplete[qual] = missing
-    new = {q: m for q, m in incomplete.items() if q not in PARAMETERS_INCOMPLETE}
-    assert not new, f"parameters missing from the numpydoc Parameters section: {new}"
-    done = PARAMETERS_INCOMPLETE - set(incomplete)
-    assert not done, f"now complete, remove from PARAMETERS_INCOMPLETE: {sorted(done)}"
+def test_numpydoc_parameters_and_returns_in_every_public_module():
+    """tests/test_packaging.py's numpydoc rule (Parameters / Returns on functions, Parameters or Attributes
+    covering every field of a class), applied to every public module."""
+    from tests.test_packaging import _numpydoc_problems, _public_objects
 
-
-def test_documented_parameters_reads_numpydoc_entries():
-    doc = """Title.
-
-    Parameters
-    ----------
-    X : array
-        Points.
-    degree, gamma, coef0 : float
-        Kernel parameters.
-    **params : float
-
-    Returns
-    -------
-    out : float
-    """
-    assert _documented_parameters(doc) == {"X", "degree", "gamma", "coef0", "params"}
+    modules = _public_modules()
+    assert set(NUMPYDOC_GAPS) <= set(modules) and "figures.tuning" in modules and len(modules) > 20
+    counts, problems = {}, []
+    for module in modules:
+        found = [p for _, name, obj in _public_objects((module,)) for p in _numpydoc_problems(obj, f"{module}.{name}")]
+        counts[module] = len(found)
+        if len(found) > NUMPYDOC_GAPS.get(module, 0):
+            problems += found
+    assert not problems, f"{len(problems)} docstrings without complete numpydoc sections:\n" + "\n".join(problems)
+    lower = {m: counts[m] for m, n in NUMPYDOC_GAPS.items() if counts[m] < n}
+    assert not lower, f"fewer numpydoc gaps now: lower NUMPYDOC_GAPS to {lower}"
 
 
 # ---------------------------------------------------------------------------------- no pointers outside
