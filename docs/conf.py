@@ -48,6 +48,42 @@ numpydoc_xref_param_type = False
 # description for every "See Also" entry. (tests/test_docs.py checks that the sections parse.)
 numpydoc_validation_checks = {"GL06", "PR02", "PR10", "SA04"}
 
+# Cross-references are checked (nitpicky): a reference to a name the site does not document fails the
+# build. These targets, named in docstrings today, have no page yet — module constants, private
+# modules and the app's modules: document the name or change the reference, then remove it here.
+nitpicky = True
+nitpick_ignore = [
+    ("py:attr", "GramCriteria.alphas"),
+    ("py:data", "COLUMNS"),
+    ("py:data", "COMPONENT_GRAM_BUDGET"),
+    ("py:data", "CRITERIA_NAMES"),
+    ("py:data", "CURVE_KEYS"),
+    ("py:data", "EXACT_S_EVERY_MIN"),
+    ("py:data", "EXACT_S_POINTS_PER_STEP"),
+    ("py:data", "GRID_SHRINKING"),
+    ("py:data", "MEASURES"),
+    ("py:data", "RHO_ZERO_RTOL"),
+    ("py:data", "VALIDATE"),
+    ("py:data", "svmviz.figures.theme.FONT"),
+    ("py:data", "svmviz.kernels.KERNELS"),
+    ("py:data", "svmviz.losses.DEFAULT_PARAMS"),
+    ("py:data", "svmviz.losses.LOSSES"),
+    ("py:data", "svmviz.path.RHO_ZERO_RTOL"),
+    ("py:func", "spec_to_dict"),
+    ("py:func", "svmviz._irwls.irwls"),
+    ("py:func", "svmviz.studies.published.published_table"),
+    ("py:func", "svmviz.ui.charts.chart"),
+    ("py:meth", "__call__"),
+    ("py:meth", "coordinate_grams"),
+    ("py:meth", "fit"),
+    ("py:meth", "gram_from_coordinate_grams"),
+    ("py:meth", "model_at"),
+    ("py:meth", "svmviz.kernels.SSANOVAKernel.coordinate_grams"),
+    ("py:mod", "svmviz._nu_path"),
+    ("py:mod", "svmviz.studies.published"),
+    ("py:mod", "svmviz.ui.edit"),
+]
+
 # ---------------------------------------------------------------------------- gallery
 _STATIC_GEN = os.path.join(HERE, "_build", "static_generated")
 os.makedirs(_STATIC_GEN, exist_ok=True)

@@ -220,7 +220,7 @@ def _api_page_entries() -> set[str]:
     for page in sorted(DOCS_API.glob("*.rst")):
         module, in_summary = None, False
         for line in page.read_text(encoding="utf-8").splitlines():
-            m = re.match(r"\.\. currentmodule:: (\S+)", line)
+            m = re.match(r"\.\. (?:current)?module:: (\S+)", line)
             if m:
                 module = m.group(1)
             if line.startswith(".. autosummary::"):
