@@ -1,5 +1,5 @@
 """Private numba kernels for iterated re-weighted least squares (IRWLS) training of the SVC and of
-the unbiased SVC (Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal 2004; SPEC §5).
+the unbiased SVC (Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal 2004).
 
 Arrays and scalars only; every solver returns a status code (``STATUS_*``). The public, validated
 API is :mod:`svmviz.usvc`.

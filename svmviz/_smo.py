@@ -4,7 +4,7 @@ Problem (libsvm's form, with the kernel scale pulled out)::
 
     min_α  ½ α'Qα + p'α    s.t.  0 ≤ α_i ≤ C_i,  y'α = 0,   Q_ij = s · y_i y_j K_ij.
 
-Wahba's SVM (SPEC §1) is ``s = 1/(2nλ)``, ``p = −1``, ``C_i = L(y_i)``. Because the box does not
+Wahba's SVM (Wahba et al. 2001, eq. 1) is ``s = 1/(2nλ)``, ``p = −1``, ``C_i = L(y_i)``. Because the box does not
 depend on λ, a solution for one λ is a feasible warm start for every other λ. The gradient
 ``G = Qα + p`` is the same number as libsvm's gradient in its own scaling (α_libsvm = s·α), so a
 tolerance means the same here as there.

@@ -261,7 +261,7 @@ def primal_profile(x, y, th, *, C: float = 10.0, loss: str = "hinge", s: float =
 def empirical_ce(x, y, th) -> np.ndarray:
     """Training classification error of the rule "+1 when x > Th" for each Th.
 
-    A point exactly at Th counts as an error (SPEC §1, [τ]_*).
+    A point exactly at Th counts as an error ([τ]_* = 1 at τ = 0).
 
     Parameters
     ----------

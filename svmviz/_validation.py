@@ -115,7 +115,7 @@ class BinaryClassifierMixin:
 
     def predict(self, X):
         """Class labels: ``classes_[1]`` where f(x) > 0, else ``classes_[0]`` (f exactly 0 counts as
-        ``classes_[0]``: SPEC §1, [τ]_* counts 0 as an error).
+        ``classes_[0]``: [τ]_* counts 0 as an error).
 
         Parameters
         ----------
@@ -175,7 +175,7 @@ def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_T
 
 
 def binary_targets(y, classes) -> np.ndarray:
-    """Two-class labels as ±1 floats: ``classes[0] -> -1``, ``classes[1] -> +1`` (SPEC §1)."""
+    """Two-class labels as ±1 floats: ``classes[0] -> -1``, ``classes[1] -> +1``."""
     return np.ascontiguousarray(np.where(y == classes[1], 1.0, -1.0))
 
 

@@ -136,7 +136,7 @@ def expansion_of(model, feature_names=None) -> AnovaExpansion:
 
 
 def expansion_from_dual(kernel, X, y, alpha, b, lam, feature_names=None) -> AnovaExpansion:
-    """The expansion of one solution of Wahba's SVM in dual form: c = Yα/(2nλ) (SPEC §1).
+    """The expansion of one solution of Wahba's SVM in dual form: c = Yα/(2nλ) (Wahba et al. 2001, eq. 2).
 
     Parameters
     ----------
@@ -428,7 +428,7 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
 
 def add_exact_loo(kc: KernelCriteria, y, *, progress: Callable | None = None) -> KernelCriteria:
     """Exact leave-one-out along λ added to the fits of :func:`compare_kernels` (``loo=False``),
-    without fitting them again (Wahba et al. 2001, §4; SPEC §3: the full data's C_i kept).
+    without fitting them again (Wahba et al. 2001, §4; the full data's C_i kept).
 
     Every (kernel, λ)'s support vectors are refitted from that λ's solution, all of them on one
     queue of threads (:func:`svmviz.tuning.exact_loo_curves`). ``compare_kernels(..., loo=True)``

@@ -1,6 +1,6 @@
 """Tuning criteria for Wahba's (standard and non-standard) SVM — pure functions of a fitted solution.
 
-Notation (SPEC §3): ``f_i = f_λ(x_i)`` training decision values, ``ξ_i = (1 − y_i f_i)_+``,
+Notation (Wahba et al. 2001): ``f_i = f_λ(x_i)`` training decision values, ``ξ_i = (1 − y_i f_i)_+``,
 ``θ_i = α_i K_ii/(2nλ)``, ``p_i = p(x_i)`` the true probability of +1 under the sampling
 distribution, ``L = (L(−1), L(+1))`` the non-standard weights ((1, 1) is the standard SVM).
 BRXA and BRMISCLASS are XA and MISCLASS with non-standard ``L`` (Wahba et al. 2001, eqs. 11, 12).
@@ -229,7 +229,7 @@ def loo_misclass(f_loo, y, L=(1.0, 1.0)):
 def kfold_folds(y, k=5, seed=0):
     """The fold of every point in k-fold cross-validation: ``StratifiedKFold(k, shuffle=True, random_state=seed)``.
 
-    The convention of SPEC §3 (the folds scikit-learn's ``GridSearchCV`` would use with
+    The convention of the documentation's Conventions page (the folds scikit-learn's ``GridSearchCV`` would use with
     ``cv=StratifiedKFold(k, shuffle=True, random_state=seed)``). The k-fold criterion is then
     CV = (1/n) Σ_i L(y_i)[−y_i f^{[−fold(i)]}(x_i)]_* — :func:`loo_misclass` of the held-out
     decision values — with every fold fitted with the full data's bounds C_i = L(y_i)/(2nλ).
@@ -353,7 +353,7 @@ def ran_gacv_perturbations(n, n_replicates, sigma_z, kind="gaussian", seed=0):
 
 
 def perturbed_problem(y, z):
-    """Dual data of the SVM with responses s = y + z (SPEC §3): labels sign(s), bounds |s|, p = −1/|s|.
+    """Dual data of the SVM with responses s = y + z (Wahba 1998, eq. 1.63): labels sign(s), bounds |s|, p = −1/|s|.
 
     (1 − s_i f_i)_+ = |s_i| (1/|s_i| − sign(s_i) f_i)_+, a weighted SVM with margins 1/|s_i|
     (|s_i| is floored at 1e-8).

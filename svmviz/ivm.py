@@ -2,7 +2,7 @@
 
 Public layer over the numba kernels of :mod:`svmviz._klr`: input checks, label coding, warnings.
 
-Model and conventions (SPEC §6). Labels are coded 0/1 internally (Zhu & Hastie 2002, §3): for two classes
+Model and conventions (Zhu & Hastie 2002). Labels are coded 0/1 internally (Zhu & Hastie 2002, §3): for two classes
 ``classes_[0]`` (−1 in the public ±1 convention) is the base class and ``f(x) = ln(p₊/p₋)``; for
 M + 1 > 2 classes the *last* class ``classes_[-1]`` is the base (Zhu & Hastie 2002, §5) and
 ``f_j(x) = ln(p_j / p_{M+1})``. The fitted function is
@@ -15,7 +15,7 @@ with an unpenalised intercept b (the paper drops it "for notational simplicity";
     H = Σ_i [−y_i'f(x_i) + ln(1 + Σ_j e^{f_j(x_i)})] + (λ/2) Σ_j a_j' K_q a_j      (Zhu & Hastie 2002, eq. 4), (Zhu & Hastie 2002, eq. 9)
 
 — a *sum* over the N training points, so λ is on the paper's scale (λ = e^−2 ≈ 0.135 for N = 200).
-The Gaussian kernel is K(x, x') = exp(−‖x − x'‖²/(2σ²)) (SPEC §1). The seed does not state its σ;
+The Gaussian kernel is K(x, x') = exp(−‖x − x'‖²/(2σ²)) as everywhere in svmviz. The paper does not state its σ;
 we default to σ = 1/√2 (K = exp(−‖x − x'‖²), the width ESL uses for its radial-kernel examples
 on the same mixture data).
 """
@@ -183,7 +183,7 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
         return _probs_from_logits(F)
 
     def predict(self, X):
-        """Most probable class, shape (m,). Binary: f exactly 0 goes to ``classes_[0]`` (SPEC: [τ]_*)."""
+        """Most probable class, shape (m,). Binary: f exactly 0 goes to ``classes_[0]`` ([τ]_* counts 0 as an error)."""
         check_is_fitted(self)
         if self.n_classes_ == 2:
             return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])

@@ -1,6 +1,6 @@
 """Kernels and gram matrices (numba); SS-ANOVA kernel objects (defined in _ssanova_kernel) imported from here.
 
-Conventions (SPEC §1): Gaussian ``K(x, x') = exp(-||x - x'||² / (2σ²))`` — sklearn's
+Conventions (the documentation's Conventions page): Gaussian ``K(x, x') = exp(-||x - x'||² / (2σ²))`` — sklearn's
 ``gamma = 1/(2σ²)``; linear ``x·x'``; polynomial ``(γ x·x' + c0)^degree``.
 
 Two layers: private ``@njit`` kernels on contiguous float64 arrays, and :func:`gram`, the public

@@ -1,7 +1,7 @@
 """Loss functions of τ = yf, their prediction functions μ(f), and the GACV / ranGACV / LOO curves.
 
 Wahba (1998), "Support vector machines, reproducing kernel Hilbert spaces and the randomized GACV"
-(Wahba 1998; SPEC §7). Every loss is a function g(τ) of the margin τ = y f(x):
+(Wahba 1998; the documentation's References page). Every loss is a function g(τ) of the margin τ = y f(x):
 
 =================  ==============================  ==========================================
 name               g(τ)                            source
@@ -115,7 +115,7 @@ def misclassification(tau) -> np.ndarray:
 
     Notes
     -----
-    (Wahba 1998, eq. 1.22) with ε = 0; [u]_* = 1 if u ≥ 0 (SPEC §1).
+    (Wahba 1998, eq. 1.22) with ε = 0; [u]_* = 1 if u ≥ 0.
     """
     return np.where(-_tau(tau) >= 0.0, 1.0, 0.0)
 
@@ -222,7 +222,7 @@ def smooth_step(tau, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
 
     Notes
     -----
-    (Navia-Vázquez et al. 2004, eq. 6); SPEC §7: θ̃_s(1 − τ).
+    (Navia-Vázquez et al. 2004, eq. 6), drawn as θ̃_s(1 − τ).
     """
     from .usvc import theta_smooth
 

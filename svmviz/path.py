@@ -1,6 +1,6 @@
 """The ν-SVM regularization path, leave-one-out along it, and automatic stopping (Loosli & Canu 2006).
 
-Problem (Loosli & Canu 2006, Dual; SPEC §4), ``m`` training points, ``λ = mν``::
+Problem (Loosli & Canu 2006, "Dual"; the documentation's References page), ``m`` training points, ``λ = mν``::
 
     max_α −½ α'Gα   s.t.  α'1 = λ,  α'y = 0,  0 ≤ α_i ≤ 1,     G_ij = y_i y_j k(x_i, x_j)/m,
 

@@ -9,7 +9,8 @@ one draw of the mixture — the ``note`` says so.
 
 Sources: Wahba, Lin, Lee & Zhang 2001, §6 (:data:`WAHBA2001_INEFFICIENCY`); Navia-Vázquez et al. 2004,
 Table 1 (:data:`NAVIA2004_TABLE1`) and Tables 2–4 (:data:`NAVIA_TABLES_2_4`: mean ± sd of the test CE in %,
-machine sizes); Zhu & Hastie 2002, Figs. 2 and 4 (:data:`ZHU_HASTIE_FIG2`, :data:`ZHU_HASTIE_FIG4`).
+machine sizes); Zhu & Hastie 2002, Figs. 2 and 4 (:data:`ZHU_HASTIE_FIG2`, :data:`ZHU_HASTIE_FIG4`). The full
+bibliographic entries (authors, title, venue, year) are on the documentation's References page.
 """
 from __future__ import annotations
 
@@ -168,6 +169,12 @@ def _zhu_hastie() -> list[dict]:
 
 def published_table(key: str | None) -> pd.DataFrame:
     """The published numbers of set ``key`` (one of :data:`PUBLISHED_SETS`; None: an empty table).
+
+    Parameters
+    ----------
+    key : str or None
+        One of :data:`PUBLISHED_SETS` (the ready-made studies' ``published`` key), or None for an
+        empty table with the same columns.
 
     Returns
     -------

@@ -168,7 +168,7 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
 
     Notes
     -----
-    Wahba, Lin, Lee & Zhang 2001, eqs. (3)–(7) and (9)–(12); SPEC §3.
+    Wahba, Lin, Lee & Zhang 2001, eqs. (3)–(7) and (9)–(12) (the documentation's References page).
 
     Examples
     --------
@@ -315,7 +315,7 @@ class KFoldSurface(NamedTuple):
 def kfold_cv_surface(X, y, lambdas, sigmas, *, k: int = 5, seed: int = 0, L=(1.0, 1.0), tol: float = 1e-3,
                      max_iter: int = DEFAULT_MAX_ITER, n_threads: int | None = None,
                      progress: Callable | None = None) -> KFoldSurface:
-    """k-fold cross-validation misclassification of Wahba's SVM over a (σ, λ) grid (SPEC §3).
+    """k-fold cross-validation misclassification of Wahba's SVM over a (σ, λ) grid (Stone 1974).
 
     Folds from ``StratifiedKFold(k, shuffle=True, random_state=seed)``; each fold is fitted with the
     full data's bounds C_i = L(y_i)/(2nλ) — scikit-learn's ``SVC(C=1/(2nλ))`` on the fold's training

@@ -1,6 +1,6 @@
 """Wahba's (standard and non-standard) support vector machine on a numba SMO solver.
 
-Problem (Wahba, Lin, Lee & Zhang 2001, eq. (1) and §5; SPEC §1)::
+Problem (Wahba, Lin, Lee & Zhang 2001, eq. (1) and §5; the documentation's References page)::
 
     min  (1/n) Σ L(y_i) (1 − y_i f(x_i))_+  +  λ ‖h‖²,   f = h + b,  f = Kc + b.
 

@@ -87,7 +87,7 @@ class CriteriaCurves(NamedTuple):
 def ran_gacv(K, y, lambdas, *, n_replicates: int = 5, sigma_z: float = 0.1, perturbation: str = "gaussian",
              seed: int = 0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
              progress: Callable | None = None):
-    """Randomized GACV along λ for one kernel matrix (Wahba 1998, eq. 1.63; SPEC §3).
+    """Randomized GACV along λ for one kernel matrix (Wahba 1998, eq. 1.63).
 
     The same perturbation Z is used for every λ; each replicate solves the SVM with responses
     y + z (a weighted SVM: labels sign(y + z), bounds |y + z|, linear term −1/|y + z|).
@@ -378,7 +378,7 @@ def gram_criteria_curves(K, y, lambdas, *, K_diag=None, L=(1.0, 1.0), p_true=Non
         True P(y = +1 | x_i) at the training points; enables "gckl" and "misclass".
     loo : bool, default False
         Also exact leave-one-out misclassification ("loo"), refitting support vectors only
-        (:func:`svmviz.criteria.leave_one_out_decisions`, the full data's C_i kept, SPEC §3).
+        (:func:`svmviz.criteria.leave_one_out_decisions`, the full data's C_i kept).
     xa_rho : float, default 2.0
         ρ of Joachims' XA_J.
     tol, max_iter : as in :func:`criteria_surface`.

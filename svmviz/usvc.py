@@ -1,7 +1,7 @@
 """SVC trained by iterated re-weighted least squares (IRWLS) and the unbiased SVC (USVC).
 
 Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004), "Advantages of unbiased
-support vector classifiers for data mining applications" (Navia-Vázquez et al. 2004; SPEC §5).
+support vector classifiers for data mining applications" (Navia-Vázquez et al. 2004).
 
 Primal (Navia-Vázquez et al. 2004, eq. 5)::
 

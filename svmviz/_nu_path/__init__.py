@@ -1,6 +1,6 @@
 """Private numba kernels of the ν-SVM regularization path and of leave-one-out refits along it.
 
-Loosli & Canu 2006; SPEC §4. The public wrappers that validate input are in :mod:`svmviz.path`.
+Loosli & Canu 2006. The public wrappers that validate input are in :mod:`svmviz.path`.
 Every kernel takes arrays and scalars only and returns named status codes. Modules, from the leaves:
 
 - :mod:`~svmviz._nu_path.config` — status codes, the reasons a path is lost, every tolerance (why

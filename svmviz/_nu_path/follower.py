@@ -1,6 +1,6 @@
 """The path follower: ``nu_path_kernel``, the exact ν-SVM regularization path from λ = 0⁺ to λ_max.
 
-Problem (Loosli & Canu 2006, "Dual"; SPEC §4), with ``m`` points::
+Problem (Loosli & Canu 2006, "Dual"), with ``m`` points::
 
     min_α ½ α'Gα   s.t.  α'1 = λ,  α'y = 0,  0 ≤ α_i ≤ 1,     G_ij = y_i y_j k(x_i, x_j) / m.
 

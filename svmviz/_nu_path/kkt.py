@@ -1,7 +1,7 @@
 """The KKT system of the ν-problem: bordered inverse with rank-one updates, working set, thresholds.
 
 With ``s = Gα`` and one threshold per class ``t_c`` (``t_+ = ρ − b``, ``t_− = ρ + b``), the KKT
-conditions of the ν-problem (Loosli & Canu 2006, "Dual"; SPEC §4) are
+conditions of the ν-problem (Loosli & Canu 2006, "Dual") are
 
     g_i = s_i − t_{y_i} ≥ 0 on R (α = 0),  = 0 on E (0 < α < 1),  ≤ 0 on L (α = 1).
 

@@ -7,7 +7,7 @@ risk, and offers ``test_sample(n, seed)``: an independent sample from the same l
 *different* random stream (``SeedSequence(seed, spawn_key=(0x7E57,))``), so a training and a test
 sample never coincide even for equal seeds.
 
-Conventions (SPEC §1–2): binary labels are float ±1 with ``classes[0] -> -1`` and
+Conventions (the documentation's Conventions page): binary labels are float ±1 with ``classes[0] -> -1`` and
 ``classes[1] -> +1``; multi-class labels are ints ``0..K-1`` in the order of ``classes``. Rows of a
 synthetic sample are shuffled (class-sorted blocks would bias order-dependent solvers).
 

@@ -48,7 +48,7 @@ def banana(n=200, seed=0, r=5.0, s=1.0) -> Dataset:
 
     Notes
     -----
-    Loosli & Canu 2006, Experiments; SPEC §2.4.
+    Loosli & Canu 2006, Experiments (the documentation's References page).
     """
     n, seed = _check_n_seed(n, seed, "banana")
     p = dict(r=_check_real(r, "r", lo=0, lo_open=True), s=_check_real(s, "s", lo=0))

@@ -60,7 +60,7 @@ def twonorm(n=200, seed=0, d=20) -> Dataset:
 
     Notes
     -----
-    Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3); SPEC §2.5.
+    Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3; the documentation's References page).
     """
     n, seed = _check_n_seed(n, seed, "twonorm")
     return _twonorm_sample(n, seed, dict(d=_check_int(d, "d", minimum=1, maximum=1000)), _train_rng)
@@ -139,7 +139,7 @@ def ringnorm(n=200, seed=0, d=20) -> Dataset:
 
     Notes
     -----
-    Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3); SPEC §2.5.
+    Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3; the documentation's References page).
     """
     n, seed = _check_n_seed(n, seed, "ringnorm")
     return _ringnorm_sample(n, seed, dict(d=_check_int(d, "d", minimum=2, maximum=1000)), _train_rng)

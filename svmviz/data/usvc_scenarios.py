@@ -60,7 +60,7 @@ def usvc_theoretical_ce(scenario, th):
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, eqs. 28–29 as read in SPEC §2.3; Fig. 2c–d.
+    Navia-Vázquez et al. 2004, eqs. 28–29 as read in the documentation's Navia-Vázquez chapter; Fig. 2c–d.
     """
     s = _usvc_scenario(scenario)
     t = np.asarray(th, dtype=np.float64)
@@ -128,7 +128,7 @@ def usvc_A(n=500, seed=0) -> Dataset:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, eq. 28; SPEC §2.3.
+    Navia-Vázquez et al. 2004, eq. 28 (the documentation's References page).
     """
     n, seed = _check_n_seed(n, seed, "usvc_A")
     return _usvc_sample(n, seed, {}, _train_rng, "A")
@@ -145,7 +145,7 @@ def usvc_B(n=500, seed=0) -> Dataset:
 
     Notes
     -----
-    Navia-Vázquez et al. 2004, eq. 29; SPEC §2.3.
+    Navia-Vázquez et al. 2004, eq. 29 (the documentation's References page).
     """
     n, seed = _check_n_seed(n, seed, "usvc_B")
     return _usvc_sample(n, seed, {}, _train_rng, "B")

@@ -56,7 +56,7 @@ def _diag_gauss_logpdf(X, mean, var):
 
 
 def _wahba_p(mean_plus, cov_plus, mean_minus, cov_minus, pi_s_plus, X):
-    """p_s(x) = π_s⁺g⁺ / (π_s⁺g⁺ + π_s⁻g⁻) (Wahba et al. 2001, §5, denominator with π_s⁺ as in SPEC §2.1)."""
+    """p_s(x) = π_s⁺g⁺ / (π_s⁺g⁺ + π_s⁻g⁻) (Wahba et al. 2001, §5, denominator with π_s⁺, correcting a typo)."""
     from scipy import special
 
     A = _check_points(X, 2, "wahba2001 p_true")
@@ -142,7 +142,7 @@ def wahba2001(n=200, seed=0, nonstandard=False, C_plus=1.0, C_minus=2.0, pi_plus
 
     Notes
     -----
-    Wahba, Lin, Lee & Zhang 2001, §5–6; the p_s denominator uses π_s⁺ (SPEC §2.1).
+    Wahba, Lin, Lee & Zhang 2001, §5–6; the p_s denominator uses π_s⁺ (the paper's π⁺ is a typo).
     """
     seed = _check_seed(seed)
     n = _check_n(n, "wahba2001")

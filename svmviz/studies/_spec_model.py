@@ -87,7 +87,7 @@ class SVMSpec:
     lambdas, sigmas : tuple of float
         The grid (log-spaced from ``log10_lambda``/``n_lambda`` etc. in the TOML file, or listed).
     k : int
-        Folds of k-fold CV (SPEC §3).
+        Folds of k-fold CV (stratified, as ``GridSearchCV``).
     xa_rho : float
         ρ of Joachims' XA_J.
     rangacv_replicates : int

@@ -119,7 +119,7 @@ def make_task_data(spec: StudySpec, index: int, replicate: int, csv_arrays=None)
 
 
 def _error(f, y, L=(1.0, 1.0)) -> float:
-    """(1/m) Σ L(y_i)[−y_i f_i]_*: the (weighted) error rate, f = 0 counted as an error (SPEC §1)."""
+    """(1/m) Σ L(y_i)[−y_i f_i]_*: the (weighted) error rate, f = 0 counted as an error."""
     return float(_criteria.loo_misclass(f, y, L))
 
 
