@@ -23,7 +23,8 @@ For each page and each repeat, times in seconds from the click:
 
     python bench/bench_warm_breakdown.py --pages tuning losses usvc --repeat 3
 
-Uses the numba cache in ``NUMBA_CACHE_DIR`` (fill it first; the warm-up is off). Slow machines and
+Uses the kernel cache in ``SVMVIZ_CACHE_DIR`` (default ``.numba_cache``; fill it first with
+``svmviz warmup``; the background warm-up is off). Slow machines and
 loaded ones stretch every wall time: compare CPU seconds, bytes and counts, and A/B in the same
 minutes.
 """
@@ -325,7 +326,7 @@ def main():
     from svmviz.ui.frame import PAGES
 
     print(B.machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
-    cache = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(B.ROOT, ".numba_cache")
+    cache = os.environ.get("SVMVIZ_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR") or os.path.join(B.ROOT, ".numba_cache")
     logdir = tempfile.mkdtemp(prefix="svmviz-breakdown-")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=B.CHROMIUM, args=B.ARGS)

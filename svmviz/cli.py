@@ -3,7 +3,8 @@
 ``svmviz`` or ``svmviz app`` starts the Streamlit app (``streamlit run`` on
 :data:`svmviz.ui.frame.ENTRY_SCRIPT`, which lives inside the package, so no checkout is needed);
 options that are not the command's own go to Streamlit unchanged
-(``svmviz app --port 8600 --server.headless true``). ``svmviz study …`` runs the criteria studies
+(``svmviz app --port 8600 --server.headless true``). ``svmviz warmup`` compiles the numba kernels
+ahead of time (:mod:`svmviz._warmup`). ``svmviz study …`` runs the criteria studies
 (registered by :mod:`svmviz.studies.cli` when that package is installed).
 
 Examples
@@ -44,6 +45,24 @@ def _add_app_parser(subparsers) -> None:
     app.set_defaults(func=run_app)
 
 
+def _add_warmup_parser(subparsers) -> None:
+    warmup = subparsers.add_parser(
+        "warmup", help="compile the numba kernels once, ahead of time (before a class)",
+        description=("Compile every numba kernel the app and the estimators use into the on-disk cache, one "
+                     "step after the other (about 1-2 minutes on two cores, once per installation; seconds "
+                     "when the cache is current). 'svmviz app' starts it in the background when needed."))
+    warmup.add_argument("--force", action="store_true", help="run every step even when the cache is current")
+    warmup.set_defaults(func=run_warmup)
+
+
+def run_warmup(args: argparse.Namespace) -> int:
+    """``svmviz warmup``: :func:`svmviz._warmup.run`."""
+    from svmviz import _warmup
+
+    _warmup.run(force=args.force)
+    return 0
+
+
 def _add_study_parser(subparsers) -> bool:
     """Register ``study`` if the studies package is installed; False when it is not there."""
     try:
@@ -57,13 +76,14 @@ def _add_study_parser(subparsers) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command-line parser: ``app`` (default) and, when available, ``study``."""
+    """The command-line parser: ``app`` (default), ``warmup`` and, when available, ``study``."""
     from svmviz import __version__
 
     parser = argparse.ArgumentParser(prog="svmviz", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"svmviz {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_app_parser(subparsers)
+    _add_warmup_parser(subparsers)
     _add_study_parser(subparsers)
     return parser
 
@@ -84,6 +104,9 @@ def run_app(args: argparse.Namespace, extra: list[str]) -> int:
         print(f"svmviz app: --port must be between 1 and 65535; got {args.port}.", file=sys.stderr)
         return 2
     cmd = streamlit_command(args, extra)
+    from svmviz import _warmup
+
+    _warmup.start_background()  # with the server, when the kernel cache is not current
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":

@@ -20,7 +20,6 @@ from typing import NamedTuple
 
 import streamlit as st
 
-import svmviz  # noqa: F401  (sets a writable numba cache before numba loads)
 from svmviz.ui.common import HISTORY_SCRIPT
 
 
@@ -80,8 +79,6 @@ PAGES = [
                       "CV?"), lecture=7),
 ]
 
-_MODULES = {spec.url_path: spec.module for spec in PAGES}  # URL path → svmviz.ui.<module>
-
 ENTRY_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_entry.py")
 """The script the installed ``svmviz`` command hands to ``streamlit run``."""
 
@@ -117,17 +114,6 @@ def home() -> None:
         "The camera icon above each chart downloads it for slides (PNG at twice a 900-pixel layout, or SVG: "
         "“Figure export” in the sidebar)."
     )
-
-
-def _start_warmup() -> None:
-    """Compile the kernels in the background from the frame's first run (once per server process;
-    not under AppTest): see :mod:`svmviz.ui.warmup`."""
-    from streamlit import runtime
-
-    if runtime.exists():
-        from svmviz.ui import warmup
-
-        warmup.start()
 
 
 _FROZEN = {"modules": 0, "lock": threading.Lock()}
@@ -176,7 +162,9 @@ def run_app(root: str | None = None) -> None:
     pages as functions from the installed package, under the same URL paths.
     """
     st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
-    _start_warmup()
+    from svmviz import _warmup
+
+    _warmup.start_background()  # once per server process, if the kernel cache is not current
     # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
     # and a chart's first draw in the browser is not thrown away (svmviz.ui.charts.FIRST_DRAW_SCRIPT)
     from svmviz.ui.charts import FIRST_DRAW_SCRIPT
@@ -191,11 +179,7 @@ def run_app(root: str | None = None) -> None:
         pages[spec.url_path] = page
     st.session_state[_PAGE_OBJECTS_KEY] = pages
     chosen = st.navigation(list(pages.values()))
-    from svmviz.ui import warmup
-
-    # while a visitor's page runs, the background warm-up compiles only for that page (if at all)
-    with warmup.visit(_MODULES.get(chosen.url_path)):
-        chosen.run()
+    chosen.run()
     from svmviz.ui import charts
 
     charts.format_selector()  # the camera's export format, below the page's own sidebar controls
