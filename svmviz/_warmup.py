@@ -227,14 +227,15 @@ _BACKGROUND: dict = {"proc": None, "lock": threading.Lock()}
 
 def start_background() -> subprocess.Popen | None:
     """Start ``svmviz warmup`` in one background process at low priority, unless the cache is current
-    or this process started one already, or ``SVMVIZ_WARMUP=0``; returns the process (None: nothing
-    started).
+    or this process (or the ``svmviz app`` command that became this server) started one already, or
+    ``SVMVIZ_WARMUP=0``; returns the process (None: nothing started).
 
     The process outlives nobody's interest: it only fills the cache, and a server that stops leaves
     it to finish (a second start after it finds the cache current)."""
     with _BACKGROUND["lock"]:
         proc = _BACKGROUND["proc"]
-        if os.environ.get("SVMVIZ_WARMUP") == "0" or (proc is not None and proc.poll() is None) or is_current():
+        if os.environ.get("SVMVIZ_WARMUP") in ("0", "started") or (proc is not None and proc.poll() is None) \
+                or is_current():
             return None
         code = ("import os, sys\n"
                 "try:\n    os.nice(%d)\nexcept (AttributeError, OSError):\n    pass\n"
@@ -242,6 +243,7 @@ def start_background() -> subprocess.Popen | None:
         proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
         _BACKGROUND["proc"] = proc
+        os.environ["SVMVIZ_WARMUP"] = "started"  # `svmviz app` execs the server: it must not start another
         return proc
 
 

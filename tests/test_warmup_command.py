@@ -107,6 +107,10 @@ def test_background_start_once_and_only_when_needed(own_cache, monkeypatch):
     assert cmd[0] == sys.executable and "os.nice(10)" in cmd[2] and "run()" in cmd[2]
     assert kwargs["start_new_session"]
     assert _warmup.start_background() is None and len(started) == 1  # one process while it runs
+    assert os.environ["SVMVIZ_WARMUP"] == "started"  # inherited by the server `svmviz app` execs
+    monkeypatch.setitem(_warmup._BACKGROUND, "proc", None)  # that server: a new interpreter
+    assert _warmup.start_background() is None and len(started) == 1
+    monkeypatch.delenv("SVMVIZ_WARMUP")
     proc.running = False
     _warmup.run(out=io.StringIO())  # the cache is current now
     assert _warmup.start_background() is None and len(started) == 1

@@ -11,11 +11,8 @@ Every page is a function ``page()`` in ``svmviz.ui.<module>``; the thin script i
 """
 from __future__ import annotations
 
-import gc
 import importlib
 import os
-import sys
-import threading
 from typing import NamedTuple
 
 import streamlit as st
@@ -116,33 +113,6 @@ def home() -> None:
     )
 
 
-_FROZEN = {"modules": 0, "lock": threading.Lock()}
-
-
-def freeze_long_lived() -> bool:
-    """After a run that imported modules: collect, then move every object alive to the garbage
-    collector's permanent generation (``gc.freeze``), so that later collections skip them. Returns
-    whether it froze.
-
-    Streamlit collects all generations after every script run (``runner.postScriptGC``): with the
-    pages' modules imported (numba, scikit-learn, plotly, pandas: ~250k tracked objects) that full
-    scan took ~0.13 s of the server's CPU per rerun, holding the GIL while the run's last messages are
-    sent (KERNELS11, the Kernels page's Seed + 1: the server's 0.79 s of CPU, 0.64 s with a freeze).
-    What is frozen is what lives as long as the server — modules, their functions and types, the
-    compiled kernels — plus what is alive at that moment (cached results), which reference counting
-    still frees when it is dropped; only reference cycles among frozen objects that become garbage
-    later are not collected. It freezes again only when a run has imported more modules (a page's
-    first visit), after collecting, so no garbage is frozen."""
-    n = len(sys.modules)
-    with _FROZEN["lock"]:
-        if n <= _FROZEN["modules"]:
-            return False
-        _FROZEN["modules"] = n
-        gc.collect()
-        gc.freeze()
-    return True
-
-
 def _page_function(spec: PageSpec):
     module = importlib.import_module(f"svmviz.ui.{spec.module}")
     return module.page
@@ -166,10 +136,7 @@ def run_app(root: str | None = None) -> None:
 
     _warmup.start_background()  # once per server process, if the kernel cache is not current
     # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
-    # and a chart's first draw in the browser is not thrown away (svmviz.ui.charts.FIRST_DRAW_SCRIPT)
-    from svmviz.ui.charts import FIRST_DRAW_SCRIPT
-
-    st.html(HISTORY_SCRIPT + FIRST_DRAW_SCRIPT, unsafe_allow_javascript=True)
+    st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
     for spec in PAGES:
         if root is not None and os.path.exists(os.path.join(root, spec.file)):
@@ -183,7 +150,3 @@ def run_app(root: str | None = None) -> None:
     from svmviz.ui import charts
 
     charts.format_selector()  # the camera's export format, below the page's own sidebar controls
-    from streamlit import runtime
-
-    if runtime.exists():  # a server (not AppTest): Streamlit's collection after the run skips the frozen
-        freeze_long_lived()
