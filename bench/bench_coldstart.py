@@ -97,6 +97,17 @@ def _server(cache: str, warmup: bool, log):
 
 
 def _stop(proc):
+    import psutil
+
+    try:  # the background warm-up it started (a session of its own) ends with the run
+        children = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        children = []
+    for child in children:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
     proc.terminate()
     try:
         proc.wait(timeout=15)
