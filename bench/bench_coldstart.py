@@ -1,18 +1,20 @@
 """Time to the first chart of every page, cold (a fresh install's empty numba cache) and warm, in a
 real browser (Debian chromium, Playwright) against ``streamlit run app.py``.
 
-Scenarios, per page (each cold one with its own empty ``NUMBA_CACHE_DIR`` and a fresh server):
+Scenarios, per page (each cold one with its own empty kernel cache, ``SVMVIZ_CACHE_DIR``, and a
+fresh server):
 
 * ``cold-none``    no background warm-up (``SVMVIZ_WARMUP=0``): the page is opened right after the
-                   home page — what a first visitor waited before (issue 13: path 68 s, IVM 57 s);
-* ``cold-now``     background warm-up on, the page opened right after the home page;
+                   home page — what a first visitor waits on a fresh install without ``svmviz warmup``;
+* ``cold-now``     background warm-up on (one process, ``svmviz warmup``), the page opened right
+                   after the home page;
 * ``cold-read``    background warm-up on, the home page read for ``--read`` seconds first;
-* ``warm``         the cache filled, a fresh server: first chart, then a warm interaction (the
-                   sidebar's Seed + 1: new data, every computation of the default view redone).
+* ``warm``         the cache filled by ``svmviz warmup`` (its total is printed), a fresh server:
+                   first chart, then a warm interaction (the sidebar's Seed + 1: new data, every
+                   computation of the default view redone).
 
-The server logs and, for the scenarios with the warm-up, its timeline (``<page>-<scenario>.warmup``:
-tasks started, computations each worker finished, pauses, waits; with the browser's click and first
-chart, also without the warm-up) are kept in a folder named at the end. Runs unattended; the last lines are a Markdown table.
+The server logs are kept in a folder named at the end, with the times of the browser's click and
+first chart (``<page>-<scenario>.timeline``). Runs unattended; the last lines are a Markdown table.
 
 "First chart" = the first Plotly chart drawn after navigating to the page; "settled" = the page's
 script finished (nothing changes for 1.5 s). Times in seconds from the click / navigation.
@@ -76,11 +78,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _server(cache: str, warmup: bool, log, timeline: str | None = None):
+def _server(cache: str, warmup: bool, log):
     port = _free_port()
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SVMVIZ_WARMUP": "1" if warmup else "0"}
-    if timeline:
-        env["SVMVIZ_WARMUP_LOG"] = timeline  # the warm-up's timeline (svmviz/ui/warmup.py)
+    env = {**os.environ, "SVMVIZ_CACHE_DIR": cache, "SVMVIZ_WARMUP": "1" if warmup else "0"}
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                              "--server.port", str(port), "--browser.gatherUsageStats", "false",
                              "--server.fileWatcherType", "none"], cwd=ROOT, env=env, stdout=log,
@@ -97,6 +97,17 @@ def _server(cache: str, warmup: bool, log, timeline: str | None = None):
 
 
 def _stop(proc):
+    import psutil
+
+    try:  # the background warm-up it started (a session of its own) ends with the run
+        children = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        children = []
+    for child in children:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
     proc.terminate()
     try:
         proc.wait(timeout=15)
@@ -156,7 +167,7 @@ def _spread(values) -> str:
 
 
 def _mark(timeline: str | None, what: str) -> None:
-    """A line of the browser's side in the server's timeline file (epoch seconds, as the warm-up's)."""
+    """A line of the browser's side in the run's timeline file (epoch seconds)."""
     if timeline:
         with open(timeline, "a") as f:
             f.write(f"{time.time():.3f}          {what} (browser)\n")
@@ -222,18 +233,20 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
     warm_cache = warm_cache or tempfile.mkdtemp(prefix="svmviz-warm-cache-")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        if "warm" in scenarios and own_cache:  # fill the warm cache once: python -m svmviz.ui.warmup
-            subprocess.run([sys.executable, "-m", "svmviz.ui.warmup"], cwd=ROOT, check=True,
-                           env={**os.environ, "NUMBA_CACHE_DIR": warm_cache}, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+        if "warm" in scenarios:  # fill the warm cache once (or check it is current): svmviz warmup
+            t0 = time.time()
+            out = subprocess.run([sys.executable, "-m", "svmviz.cli", "warmup"], cwd=ROOT, check=True, text=True,
+                                 env={**os.environ, "SVMVIZ_CACHE_DIR": warm_cache}, capture_output=True).stdout
+            print(out.rstrip(), f"\n(svmviz warmup: {time.time() - t0:.1f} s wall, load {os.getloadavg()[0]:.1f})",
+                  flush=True)
         for spec in specs:
             for sc, k in [(sc, k) for sc in scenarios for k in range(1 if sc == "warm" else cold_repeat)]:
                 cache = warm_cache if sc == "warm" else tempfile.mkdtemp(prefix="svmviz-cold-cache-")
                 run_name = f"{spec.module}-{sc}" + (f"-{k + 1}" if cold_repeat > 1 and sc != "warm" else "")
-                timeline = os.path.join(logdir, f"{run_name}.warmup")
+                timeline = os.path.join(logdir, f"{run_name}.timeline")
                 with open(os.path.join(logdir, f"{run_name}.log"), "w") as log:
                     t_start = time.time()
-                    proc, url = _server(cache, warmup=sc not in ("cold-none", "warm"), log=log, timeline=timeline)
+                    proc, url = _server(cache, warmup=sc not in ("cold-none", "warm"), log=log)
                     try:
                         res = visit(browser, url, spec.url_path, read if sc == "cold-read" else 0.0,
                                     interact=sc == "warm", repeat=repeat, server_pid=proc.pid, timeline=timeline)
@@ -266,8 +279,8 @@ def main():
     ap.add_argument("--scenarios", nargs="*", default=["cold-none", "cold-now", "cold-read", "warm"])
     ap.add_argument("--read", type=float, default=30.0, help="seconds on the home page in cold-read")
     ap.add_argument("--warm-cache", default=None,
-                    help="use this (already filled) numba cache for the warm rows instead of filling a new one "
-                         "(warm rows never run the background warm-up)")
+                    help="use this kernel cache folder (SVMVIZ_CACHE_DIR) for the warm rows instead of a new one; "
+                         "svmviz warmup fills it if it is not current (warm rows never run the background warm-up)")
     ap.add_argument("--repeat", type=int, default=1, help="Seed + 1 interactions per warm row (the median is shown)")
     ap.add_argument("--cold-repeat", type=int, default=1,
                     help="runs of each cold scenario, each on a fresh server and an empty cache (the table shows "

@@ -170,11 +170,12 @@ def _instrumented_kernel(tmp):
         pass
     with open(os.path.join(dst, "tsc.py"), "w") as f:
         f.write(_TSC)
-    dec = os.path.join(dst, "_decorators.py")  # the copy is a top-level package: svmviz._jit by name
-    src = open(dec).read()
-    assert "from .._jit import njit" in src, "_decorators changed: update bench_path._instrumented_kernel"
-    with open(dec, "w") as f:
-        f.write(src.replace("from .._jit import njit", "from svmviz._jit import njit"))
+    for name in os.listdir(dst):  # the copy is a top-level package: svmviz._jit by name
+        if name.endswith(".py"):
+            with open(os.path.join(dst, name)) as f:
+                src = f.read()
+            with open(os.path.join(dst, name), "w") as f:
+                f.write(src.replace("from .._jit import njit", "from svmviz._jit import njit"))
     fn = os.path.join(dst, "follower.py")
     src = open(fn).read()
     src = src.replace("from .events import", "from .tsc import rdtsc\nfrom .events import", 1)

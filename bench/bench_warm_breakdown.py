@@ -15,15 +15,14 @@ For each page and each repeat, times in seconds from the click:
 * with ``--profile``: the page's JavaScript CPU profile (DevTools ``Profiler``, 100 µs samples):
   self time per script file (Streamlit's ``index``, the ``PlotlyChart`` bundle…) and the busiest
   functions, self and total (file:line:column: the bundles are minified);
-* with ``--first-draw-ab``: the interactions alternate without / with the frame's wrapper of
-  ``Plotly.react`` (``svmviz.ui.charts.FIRST_DRAW_SCRIPT``), an A/B in the same minutes;
 * with ``--trace``: the renderer main thread's self time per trace event (``devtools.timeline``
   categories: ``FunctionCall``, ``Paint``, ``UpdateLayoutTree``, ``MinorGC``…), what the
   ``Performance`` domain lumps into "other".
 
     python bench/bench_warm_breakdown.py --pages tuning losses usvc --repeat 3
 
-Uses the numba cache in ``NUMBA_CACHE_DIR`` (fill it first; the warm-up is off). Slow machines and
+Uses the kernel cache in ``SVMVIZ_CACHE_DIR`` (default ``.numba_cache``; fill it first with
+``svmviz warmup``; the background warm-up is off). Slow machines and
 loaded ones stretch every wall time: compare CPU seconds, bytes and counts, and A/B in the same
 minutes.
 """
@@ -197,19 +196,8 @@ def _profile_summary(profile: dict, top: int = 12) -> list[str]:
     return lines
 
 
-FIRST_DRAW = r"""(on) => {  // svmviz.ui.charts.FIRST_DRAW_SCRIPT's wrapper of Plotly.react, or the plain one
-  const P = window.Plotly, cur = P && P.react;
-  if (!cur) { return 'no Plotly'; }
-  const wrapped = cur.__svmviz ? cur : window.__svFirstDraw, plain = cur.__svmviz ? cur.plain : cur;
-  if (!wrapped) { return 'no wrapper'; }
-  window.__svFirstDraw = wrapped;
-  P.react = on ? wrapped : plain;
-  return on ? 'on' : 'off';
-}"""
-
-
 def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, trace: bool = False,
-              profile: bool = False, first_draw_ab: bool = False, seed: int | None = None,
+              profile: bool = False, seed: int | None = None,
               every_message: bool = False) -> list[dict]:
     """Print the parts of ``repeat`` warm interactions; return each one's figures (settled s, CPU s
     per process kind, messages, bytes, message count per kind) for A/B drivers. ``seed``: open the
@@ -245,8 +233,6 @@ def breakdown(browser, url: str, url_path: str, repeat: int, server_pid: int, tr
             page.evaluate(MUTATIONS)
             page.evaluate(B.OBSERVE)
             label = ""
-            if first_draw_ab:  # alternate: off, on, off, on... (same server, same browser, same minutes)
-                label = f" [first draw {page.evaluate(FIRST_DRAW, r % 2 == 1)}]"
             if trace:
                 browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
             if profile:
@@ -311,8 +297,6 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--profile", action="store_true",
                     help="also profile each interaction's JavaScript: self time per file and function")
-    ap.add_argument("--first-draw-ab", action="store_true",
-                    help="alternate the interactions without / with the frame's first-draw wrapper of Plotly.react")
     ap.add_argument("--seed", type=int, default=None,
                     help="open each page at this seed (default: the page's own); the interactions step it up")
     ap.add_argument("--trace", action="store_true",
@@ -325,7 +309,7 @@ def main():
     from svmviz.ui.frame import PAGES
 
     print(B.machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
-    cache = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(B.ROOT, ".numba_cache")
+    cache = os.environ.get("SVMVIZ_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR") or os.path.join(B.ROOT, ".numba_cache")
     logdir = tempfile.mkdtemp(prefix="svmviz-breakdown-")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=B.CHROMIUM, args=B.ARGS)
@@ -334,7 +318,7 @@ def main():
                 proc, url = B._server(cache, warmup=False, log=log)
                 try:
                     breakdown(browser, url, spec.url_path, args.repeat, proc.pid, trace=args.trace,
-                              profile=args.profile, first_draw_ab=args.first_draw_ab, seed=args.seed,
+                              profile=args.profile, seed=args.seed,
                               every_message=args.every_message)
                 finally:
                     B._stop(proc)

@@ -9,11 +9,9 @@ Every public estimator and function is available from the top level (``svmviz.SV
 (``svmviz.svm``, ``svmviz.tuning``, …). Figures are in :mod:`svmviz.figures` (``compute_*`` → arrays,
 ``plot_*`` → Plotly figures), one module per paper.
 
-Importing the package is cheap and writes no files: the names are resolved lazily, on first use.
-It only chooses, without creating it, an on-disk cache folder for numba's compiled kernels
-(``NUMBA_CACHE_DIR``, if not set already): numba creates it when the first kernel module is
-imported. ``cache=True`` kernels need a writable cache, and an installed package folder usually is
-not one.
+Importing the package is cheap, writes no files and changes no setting of the process: the names
+are resolved lazily, on first use. The compiled numba kernels are cached on disk in a folder of
+svmviz's own (:mod:`svmviz._jit`); ``svmviz warmup`` compiles them all ahead of time.
 
 Examples
 --------
@@ -26,64 +24,8 @@ True
 from __future__ import annotations
 
 import importlib as _importlib
-import os as _os
-import sys as _sys
 
 __version__ = "0.1.0"
-
-
-# --------------------------------------------------------------------------------------------
-# numba's cache folder, chosen without writing anything
-# --------------------------------------------------------------------------------------------
-def _nearest_existing(path: str) -> str:
-    while not _os.path.exists(path):
-        parent = _os.path.dirname(path)
-        if parent == path:
-            break
-        path = parent
-    return path
-
-
-def _creatable(path: str) -> bool:
-    """Whether ``path`` is a writable folder or could be created as one — decided by ``os.access``."""
-    if _os.path.isdir(path):
-        return _os.access(path, _os.W_OK | _os.X_OK)
-    if _os.path.exists(path):  # a file in the way
-        return False
-    anc = _nearest_existing(path)
-    return _os.path.isdir(anc) and _os.access(anc, _os.W_OK | _os.X_OK)
-
-
-def _numba_cache_candidates() -> list[str]:
-    out = []
-    xdg = _os.environ.get("XDG_CACHE_HOME")
-    if xdg and _os.path.isabs(xdg):
-        out.append(_os.path.join(xdg, "svmviz-numba"))
-    home = _os.path.expanduser("~")
-    if home and home != "~":
-        out.append(_os.path.join(home, ".cache", "svmviz-numba"))
-    # not tempfile.gettempdir(): it probes the folder by writing a file
-    tmp = _os.environ.get("TMPDIR") or _os.environ.get("TEMP") or _os.environ.get("TMP") or "/tmp"
-    uid = getattr(_os, "getuid", lambda: "user")()
-    out.append(_os.path.join(tmp, f"svmviz-numba-{uid}"))
-    return out
-
-
-def _choose_numba_cache_dir() -> str | None:
-    """Set ``NUMBA_CACHE_DIR`` (when unset) to the first candidate folder that can be written."""
-    if _os.environ.get("NUMBA_CACHE_DIR"):
-        return _os.environ["NUMBA_CACHE_DIR"]
-    for path in _numba_cache_candidates():
-        if _creatable(path):
-            _os.environ["NUMBA_CACHE_DIR"] = path
-            config = _sys.modules.get("numba.core.config")
-            if config is not None and not getattr(config, "CACHE_DIR", ""):  # numba read the environment already
-                config.CACHE_DIR = path
-            return path
-    return None  # numba falls back to its own locators
-
-
-_choose_numba_cache_dir()
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,38 +1,34 @@
-"""numba's ``@njit`` for svmviz's kernels, with an on-disk cache that follows every kernel's source.
+"""``numba.njit`` for svmviz's kernels, with an on-disk cache that follows every kernel's source.
 
-numba keys a cached kernel on the source of its own file only ("changes in symbols defined in
-another file are not detected", numba's notes on caching), yet it compiles into each kernel the
-kernels it calls: ``_klr`` and ``_irwls`` call ``_linalg``, ``kernels`` calls ``_ssanova_kernel``…
-After an edit of a callee — or a ``pip install --upgrade`` of svmviz over a persistent cache — the
-caller's cached copy keeps the old callee: it runs old code, or crashes (measured here:
-``NRT_adapt_ndarray_to_python: 'descr' is NULL`` after kernels.py changed under ``_smo``'s cache).
+numba keys a cached kernel on its own file only, yet it compiles into each kernel the kernels it
+calls (``_klr`` and ``_irwls`` call ``_linalg``, ``_smo`` calls ``kernels``…): after an edit of a
+callee, or an upgrade of svmviz over an old cache, a caller's cached copy would keep the old callee.
+:func:`njit` with ``cache=True`` therefore caches svmviz's kernels in the folder
+:func:`cache_folder`, ``<base>/svmviz-kernels-<digest>``, the digest of every numba module of
+svmviz (:func:`source_digest`): any edit compiles afresh, unchanged sources load from the cache.
+The folder is chosen once per process and applies to svmviz's kernels only: numba's own setting
+(``NUMBA_CACHE_DIR``) is read, never changed (how: :mod:`svmviz._numba_compat`).
 
-:func:`njit` is ``numba.njit``; with ``cache=True`` and a cache folder set (``NUMBA_CACHE_DIR``,
-which ``import svmviz`` chooses when unset), the kernel's cache goes to the subfolder
-``svmviz-kernels-<digest>``, the digest of every numba module of svmviz (:func:`source_digest`): any
-edit of any of them compiles afresh; unchanged sources load from the cache as before. numba reads
-the cache folder when the decorator runs (``UserProvidedCacheLocator.from_function``), so the
-folder is switched for that moment only: numba code outside svmviz is not affected. Old subfolders
-are not removed (other checkouts may share the cache): ``rm -rf "$NUMBA_CACHE_DIR"/svmviz-kernels-*``.
-(:mod:`svmviz._nu_path`'s kernels use it too.) The folder is switched under a lock: pages are
-imported by more than one thread (a session's script, the frame's preloading), and a switch seen by
-another thread's decorator put kernels in nested folders that the next process did not look in.
+The base folder (:func:`cache_base`): ``SVMVIZ_CACHE_DIR`` if set, else ``NUMBA_CACHE_DIR`` if set,
+else the first writable of ``$XDG_CACHE_HOME/svmviz-numba``, ``~/.cache/svmviz-numba`` and
+``$TMPDIR/svmviz-numba-<uid>``. Folders of older sources are not removed (other checkouts may
+share the base): ``rm -rf <base>/svmviz-kernels-*`` frees the space.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import os
-import threading
 
 import numba
-from numba.core import config
+
+from . import _warmup
+from ._numba_compat import njit_cached_in
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 CACHE_PREFIX = "svmviz-kernels-"
-NU_PATH_PREFIX = "svmviz-nu-path-"  # the folder svmviz._nu_path used before it used this module
-_SWITCH = threading.Lock()  # config.CACHE_DIR is numba's global: one decorator switches it at a time
 _SKIP_DIRS = frozenset({"__pycache__", "ui", "figures", "studies"})  # no kernels there
+_NOT_KERNELS = frozenset({"_jit.py", "_numba_compat.py", "_warmup.py", "cli.py"})  # about numba, no kernels
 
 
 @functools.lru_cache(maxsize=None)
@@ -47,7 +43,8 @@ def source_digest() -> str:
             if name.endswith(".py"):
                 with open(os.path.join(root, name), "rb") as f:
                     texts[name] = f.read()
-        kernels = {name for name, text in texts.items() if b"numba" in text or b"njit" in text}
+        kernels = {name for name, text in texts.items()
+                   if (b"numba" in text or b"njit" in text) and name not in _NOT_KERNELS}
         for name, text in texts.items():
             if name in kernels or (root != _PACKAGE and kernels):
                 rel = os.path.relpath(os.path.join(root, name), _PACKAGE)
@@ -55,43 +52,72 @@ def source_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def cache_root(base: str) -> str:
-    """``base`` without the svmviz subfolders a module may have switched numba to while it is imported
-    (a leftover of a switch: ``svmviz._nu_path`` once imported modules of ours inside its own folder)."""
-    while True:
-        head, tail = os.path.split(base.rstrip(os.sep))
-        if not tail.startswith((CACHE_PREFIX, NU_PATH_PREFIX)):
-            return base
-        base = head
+def _nearest_existing(path: str) -> str:
+    while not os.path.exists(path):
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    return path
 
 
+def creatable(path: str) -> bool:
+    """Whether ``path`` is a writable folder or could be created as one (decided by ``os.access``)."""
+    if os.path.isdir(path):
+        return os.access(path, os.W_OK | os.X_OK)
+    if os.path.exists(path):  # a file in the way
+        return False
+    anc = _nearest_existing(path)
+    return os.path.isdir(anc) and os.access(anc, os.W_OK | os.X_OK)
+
+
+def _candidates() -> list[str]:
+    out = []
+    for var in ("SVMVIZ_CACHE_DIR", "NUMBA_CACHE_DIR"):
+        if os.environ.get(var):
+            return [os.environ[var]]
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        out.append(os.path.join(xdg, "svmviz-numba"))
+    home = os.path.expanduser("~")
+    if home and home != "~":
+        out.append(os.path.join(home, ".cache", "svmviz-numba"))
+    tmp = os.environ.get("TMPDIR") or os.environ.get("TEMP") or os.environ.get("TMP") or "/tmp"
+    out.append(os.path.join(tmp, f"svmviz-numba-{getattr(os, 'getuid', lambda: 'user')()}"))
+    return out
+
+
+def cache_base() -> str | None:
+    """The folder holding svmviz's kernel caches (see the module); None when none can be written."""
+    for path in _candidates():
+        if creatable(path):
+            return path
+    return None
+
+
+@functools.lru_cache(maxsize=None)
 def cache_folder() -> str | None:
-    """The folder svmviz's cached kernels are written to (None: numba's own default locations).
-
-    The same folder whatever the order and the threads modules are imported in, or a server compiles
-    again what the warm-up — or the last server — already compiled (measured before the lock and
-    before ``_nu_path`` used this module: the path page's first chart 20–27 s on a filled cache, its
-    kernels written to ``svmviz-nu-path-…/svmviz-kernels-…/``)."""
-    base = config.CACHE_DIR
-    return os.path.join(cache_root(base), CACHE_PREFIX + source_digest()) if base else None
+    """The folder svmviz's cached kernels are written to, chosen once per process (None: numba's
+    own default locations)."""
+    base = cache_base()
+    return os.path.join(base, CACHE_PREFIX + source_digest()) if base else None
 
 
 def njit(*args, **kwargs):
     """``numba.njit`` (same arguments); ``cache=True`` caches under :func:`cache_folder`."""
     if len(args) == 1 and callable(args[0]) and not kwargs:  # bare @njit: nothing cached
         return numba.njit(args[0])
-    if not kwargs.get("cache"):
+    if args or not kwargs.get("cache"):
         return numba.njit(*args, **kwargs)
+    options = {k: v for k, v in kwargs.items() if k != "cache"}
 
     def decorate(fn):
-        with _SWITCH:
-            base = config.CACHE_DIR
-            if not base:
-                return numba.njit(*args, **kwargs)(fn)
-            config.CACHE_DIR = cache_folder()
-            try:
-                return numba.njit(*args, **kwargs)(fn)
-            finally:
-                config.CACHE_DIR = base
+        folder = cache_folder()
+        if folder is None:
+            return numba.njit(cache=True, **options)(fn)
+        return njit_cached_in(folder, fn, **options)
 
     return decorate
+
+
+_warmup.install_notices()  # a kernel that must compile says so once (svmviz._warmup.compile_notice)

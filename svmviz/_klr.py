@@ -39,7 +39,7 @@ METHOD_FULL = 1     # (B2)  a full Newton solve for every candidate
 
 
 # --------------------------------------------------------------------------- objective pieces
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _loss_probs(F, Y, P):
     """Multi-logit negative log-likelihood sum_i [-y_i'f_i + ln(1 + sum_j e^{f_ij})]; fills P."""
     N, M = F.shape
@@ -60,7 +60,7 @@ def _loss_probs(F, Y, P):
     return tot
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _loss_only_T(FT, YT):
     """The negative log-likelihood of :func:`_loss_probs` for class-major (M, N) arrays, without the
     probabilities: the (B2*) score of every candidate (:func:`_scores_onestep`) evaluates it on
@@ -88,7 +88,7 @@ def _loss_only_T(FT, YT):
     return tot
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _penalty(Pen, theta):
     p, M = theta.shape
     tot = 0.0
@@ -119,7 +119,7 @@ def _build_pen(K, idx, icpt, lam):
     return Pen
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _gradient(Phi, Pen, Y, P, theta):
     """Gradient, flattened class-major: index j * p + r."""
     N, p = Phi.shape
@@ -139,7 +139,7 @@ def _gradient(Phi, Pen, Y, P, theta):
     return G
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _hessian(Phi, PhiT, Pen, P):
     """Hessian blocks Phi' diag(P_j (delta_jk - P_k)) Phi + delta_jk Pen, class-major (``PhiT`` is not
     used: any C-contiguous 2-D float64 array, e.g. Φ itself)."""
@@ -169,7 +169,7 @@ def _hessian(Phi, PhiT, Pen, P):
 
 
 # --------------------------------------------------------------------------- Newton / WLS (Zhu & Hastie 2002, eq. 5)
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
     """Damped Newton (the weighted least squares step (Zhu & Hastie 2002, eq. 5)) for the sub-model; theta in place.
 
@@ -249,7 +249,7 @@ def _newton(Phi, Pen, Y, theta, tol, max_iter):
     return st, H, it
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
     """Full KLR (S = all points) by Newton in a well-conditioned form.
 
@@ -373,7 +373,7 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
 
 
 # --------------------------------------------------------------------------- candidate scores
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk):
     """(B2*) H(x_l) after one Newton / WLS step (Zhu & Hastie 2002, eq. 5) from the current fit, for every candidate.
 

@@ -11,7 +11,7 @@ from ._jit import njit  # numba.njit whose cache follows the kernels called in o
 _FAILED = 3  # = _klr.NUMERICAL: the Cholesky factorisation failed even with jitter
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _mm(A, B):
     """A @ B for 2-D arrays, safe for empty dimensions.
 
@@ -31,7 +31,7 @@ def _mm(A, B):
     return C
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _cholesky(A):
     """Lower Cholesky factor of a symmetric matrix, adding diagonal jitter if needed.
 
@@ -77,7 +77,7 @@ def _cholesky(A):
     return L, _FAILED
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _column(v):
     """A copy of the vector v as an (n, 1) column (an element loop: ``v.reshape`` and ``[:, 0]`` cost
     numba's compiler more than the kernels that use them — issue 13)."""
@@ -88,7 +88,7 @@ def _column(v):
     return out
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _chol_solve(L, B):
     """Solve (L L') X = B for X, B of shape (n, m).
 
@@ -118,7 +118,7 @@ def _chol_solve(L, B):
     return X
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def gauss_solve(A, x, m, rel_tol):
     """Solve ``A[:m, :m] z = x[:m]`` in place by Gaussian elimination with partial pivoting: A's block
     is overwritten by its factors, z returned in x. False when a pivot is not finite or not above
@@ -171,7 +171,7 @@ def gauss_solve(A, x, m, rel_tol):
     return True
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _lu_solve(A, b):
     """Solve the square system A x = b (:func:`gauss_solve`; A is overwritten by its factors, b is
     not). Returns ``(x, status)``: status 3 when a pivot is 0 or not finite."""
@@ -184,7 +184,7 @@ def _lu_solve(A, b):
     return x, 0
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def weighted_gram_upper(Phi, w, out):
     """Add Φ' diag(w) Φ to the upper triangle of ``out`` (s ≥ r); rows with w_i = 0 are skipped.
 

@@ -46,7 +46,7 @@ STATUS_CONVERGED = 0
 STATUS_MAX_ITER = 1
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _snap(a, c):
     """α moved onto 0 or its bound c when within ``BOUND_SNAP``·c of it (see ``BOUND_SNAP``)."""
     if a <= BOUND_SNAP * c:
@@ -56,7 +56,7 @@ def _snap(a, c):
     return a
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _indices(n):
     """0, 1, …, n−1 as int64: a loop, because ``np.arange`` adds ≈ 0.5 s to the first compilation."""
     out = np.empty(n, dtype=np.int64)
@@ -65,7 +65,7 @@ def _indices(n):
     return out
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _full_gradient(K, y, s, p, alpha, G, idx, n_idx):
     """G[t] = p[t] + s·y_t Σ_j y_j K_tj α_j for t in idx[:n_idx] (only nonzero α_j contribute)."""
     n = y.shape[0]
@@ -84,7 +84,7 @@ def _full_gradient(K, y, s, p, alpha, G, idx, n_idx):
         G[t] = p[t] + s * y[t] * acc
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _make_feasible(alpha, y, C):
     """Move ``alpha`` into {0 ≤ α ≤ C, y'α = 0} with small changes (used after removing a point):
     clip into the box, then :func:`_restore_balance`. Returns True when feasible."""
@@ -101,7 +101,7 @@ def _make_feasible(alpha, y, C):
     return need <= 1e-12 * (1.0 + abs(r))
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _select(K, Kd, y, s, C, alpha, G, active, n_active):
     """WSS2 over the active set. Returns (i, j, Gmax, Gmax2); j = -1 means nothing to do."""
     Gmax = -np.inf
@@ -183,7 +183,7 @@ def _bits_float(typingctx, b):
     return types.float64(types.int64), codegen
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _key(x):
     """An int64 ordered as the float64 values x are (NaN aside; ±0 both get 0): x's bits without
     the sign, negated for x < 0.
@@ -199,13 +199,13 @@ def _key(x):
     return m if b >= 0 else -m
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _key_value(k):
     """The float64 whose :func:`_key` is k (+0 for the key 0)."""
     return _bits_float(k if k >= 0 else (-k) | _NO_KEY)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _last_key(keys, key):
     """The last t with keys[t] == key (−1 if none): the index a scalar ``if v[t] >= best`` loop
     keeps on ties, found by a branch-free select that compiles to vector code."""
@@ -221,7 +221,7 @@ def _last_key(keys, key):
 _VECTOR_MATH = {"nnan", "nsz"}
 
 
-@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
 def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
     """:func:`_select` when nothing is shrunk (active = 0 … n−1), for a solver stopping at ``tol``.
 
@@ -276,7 +276,7 @@ def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
     return i, j, Gmax, _key_value(a)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _set_sets(t, y, C, alpha, ou, ol):
     """ou[t] = 0 if t is in I_up (α_t < C_t for y_t = +1, α_t > 0 for y_t = −1), else −∞; ol[t] the
     same for I_low (α_t > 0 for y_t = +1, α_t < C_t for y_t = −1): the sets of :func:`_select`."""
@@ -288,7 +288,7 @@ def _set_sets(t, y, C, alpha, ou, ol):
         ol[t] = 0.0 if alpha[t] < C[t] else -np.inf
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
     if alpha[t] >= C[t]:
         if y[t] > 0:
@@ -301,7 +301,7 @@ def _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
     return False
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
     n = y.shape[0]
     Gmax1 = -np.inf  # max over I_up of -y G
@@ -334,7 +334,7 @@ def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
     return n_active, unshrunk
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _unshrink(K, y, s, p, alpha, G, active, n_active):
     n = y.shape[0]
     if n_active < n:
@@ -465,7 +465,7 @@ def _smo_loop(shrinking):
         return it, status
 
     solve.__name__ = solve.__qualname__ = "_solve_shrinking" if shrinking else "_solve_whole"
-    return njit(cache=True, nogil=True, no_cfunc_wrapper=True)(solve)
+    return njit(cache=True, nogil=True)(solve)
 
 
 _solve_whole = _smo_loop(False)
@@ -477,7 +477,7 @@ def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
     return (_solve_shrinking if shrinking else _solve_whole)(K, y, s, p, C, alpha, G, tol, max_iter)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _intercept(y, C, alpha, G):
     """b = −ρ with libsvm's rule: mean of y_i G_i over free α_i, else the middle of the feasible range."""
     n = y.shape[0]
@@ -565,7 +565,7 @@ def _sequence_kernel(shrinking):
 
     sequence.__name__ = sequence.__qualname__ = ("_lambda_sequence_shrinking" if shrinking
                                                  else "_lambda_sequence_whole")
-    return njit(cache=True, nogil=True, no_cfunc_wrapper=True)(sequence)
+    return njit(cache=True, nogil=True)(sequence)
 
 
 _lambda_sequence_whole = _sequence_kernel(False)
@@ -585,7 +585,7 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     return kernel(K, y, lambdas, order, C, p, alpha0, tol, max_iter)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _gaussian_kernel(D, sigma):
     """exp(−D/(2σ²)): the loop of ``kernels._rbf_exp``, written here on purpose.
 
@@ -602,7 +602,7 @@ def _gaussian_kernel(D, sigma):
     return out
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _move(K, y, s, a, G, j, new, c):
     """Set a[j] = new (snapped onto 0 or its bound c, see ``BOUND_SNAP``) and update the gradient
     G = s·YKYα + p accordingly (O(n))."""
@@ -614,7 +614,7 @@ def _move(K, y, s, a, G, j, new, c):
             G[t] += y[t] * K[j, t] * d
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _restore_balance(K, y, s, C, a, G, track_gradient, r_tol):
     """Restore y'α = 0 inside the box with small changes: take the excess r = y'α from the class
     that has too much, then add what is still missing to the other class.
@@ -655,7 +655,7 @@ def _restore_balance(K, y, s, C, a, G, track_gradient, r_tol):
     return r, need
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _remove_point(K, y, s, C, a, G, i):
     """Take α_i out (α_i = 0) and restore y'α = 0 with the gradient kept exact.
 
@@ -685,7 +685,7 @@ def _remove_point(K, y, s, C, a, G, i):
             need -= d
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _invert(M):
     """Gauss–Jordan inverse with partial pivoting; (inverse, ok). ok is False when M is singular to
     working precision — callers then fall back to a cruder warm start instead of failing.
@@ -772,7 +772,7 @@ ACTIVE_SET_TOO_LARGE = 3    # the free set outgrew the buffers (see ACTIVE_SET_M
 ACTIVE_SET_NO_FREE = 4      # no free point to start from (the multiplier μ is not determined)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
     """Primal active-set method for the dual (module docstring) from the feasible (a, G), in place.
 
@@ -873,7 +873,7 @@ def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
     return ACTIVE_SET_MAX_PIVOTS_HIT, ACTIVE_SET_MAX_PIVOTS
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     """Leave-one-out decision values f_i^{[-i]}(x_i), refitting support vectors only.
 
@@ -1034,7 +1034,7 @@ def rbf_sigma_sequence(D, sigma, y, lambdas, C, p, tol, max_iter, shrinking):
     return lambda_sequence(K, y, lambdas, C, p, np.zeros(y.shape[0]), tol, max_iter, shrinking)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     """Leave-one-out decision values for every λ of one σ. alphas (n_lam, n) are the full solutions.
 

@@ -24,7 +24,7 @@ _BASE_CODE = {"cubic": 0, "gaussian": 1}
 MAX_COMPONENTS = 1000
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _cubic_rk(s, t):
     """The cubic-spline RK on [0, 1] (Gu & Wahba 1993): k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|)."""
     a = s - 0.5
@@ -37,7 +37,7 @@ def _cubic_rk(s, t):
     return a * b + k2s * k2t - k4
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _rk_1d(s, t, base, inv2s2):
     if base == 0:
         return _cubic_rk(s, t)
@@ -45,13 +45,13 @@ def _rk_1d(s, t, base, inv2s2):
     return np.exp(-d * d * inv2s2)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _component_value(r, k, ca, cb):
     """Unweighted component k from the 1-D RK values r of one pair of points: r_a, or r_a·r_b."""
     return r[ca[k]] if cb[k] < 0 else r[ca[k]] * r[cb[k]]
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _combine(r, theta0, w, ca, cb):
     """θ0 + Σ_k w_k (component k): one kernel value from the 1-D RK values r."""
     s = theta0
@@ -60,14 +60,14 @@ def _combine(r, theta0, w, ca, cb):
     return s
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _accumulate(r, scale, ca, cb, out):
     """out[k] += scale · (component k) for every component."""
     for k in range(ca.shape[0]):
         out[k] += scale * _component_value(r, k, ca, cb)
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _coordinate_grams(U, V, base, inv2s2):
     d, n, m = U.shape[1], U.shape[0], V.shape[0]
     R = np.empty((d, n, m))
@@ -78,7 +78,7 @@ def _coordinate_grams(U, V, base, inv2s2):
     return R
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _ssanova_gram(U, V, base, inv2s2, theta0, w, ca, cb):
     """K[i, j] = θ0 + Σ_c w_c R_{ca_c}(u_i, v_j) [· R_{cb_c}(u_i, v_j) when cb_c ≥ 0], no d·n² storage."""
     n, m, d = U.shape[0], V.shape[0], U.shape[1]
@@ -92,7 +92,7 @@ def _ssanova_gram(U, V, base, inv2s2, theta0, w, ca, cb):
     return K
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _ssanova_diag(U, base, inv2s2, theta0, w, ca, cb):
     n, d = U.shape[0], U.shape[1]
     out = np.empty(n)
@@ -104,7 +104,7 @@ def _ssanova_diag(U, base, inv2s2, theta0, w, ca, cb):
     return out
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _assemble_from_stack(R, theta0, w, ca, cb):
     """K = θ0 + Σ_c w_c R_c from the per-coordinate stack R (d, n, m); interaction grams are
     products formed on the fly (never stored)."""
@@ -125,7 +125,7 @@ def _assemble_from_stack(R, theta0, w, ca, cb):
     return K
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _component_sums(Uq, Ub, c, base, inv2s2, ca, cb):
     """S[q, k] = Σ_i c_i R_k(x_i, x_q) (unweighted component k) for query rows Uq and basis rows Ub."""
     m, n, d, nc = Uq.shape[0], Ub.shape[0], Uq.shape[1], ca.shape[0]
@@ -142,7 +142,7 @@ def _component_sums(Uq, Ub, c, base, inv2s2, ca, cb):
     return S
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _component_quadratic_forms(Ub, c, base, inv2s2, ca, cb):
     """Q[k] = c' R_k c over the basis rows (unweighted component k), no n² storage."""
     n, d, nc = Ub.shape[0], Ub.shape[1], ca.shape[0]

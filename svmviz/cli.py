@@ -5,7 +5,8 @@
 options that are not the command's own go to Streamlit unchanged
 (``svmviz app --port 8600 --server.headless true``), after the app's own Streamlit settings
 (:data:`STREAMLIT_CONFIG`: this machine only — ``--lan`` serves the network —, no usage statistics,
-the viewer's toolbar). ``svmviz study …`` runs the criteria studies
+the viewer's toolbar). ``svmviz warmup`` compiles the numba kernels ahead of time
+(:mod:`svmviz._warmup`). ``svmviz study …`` runs the criteria studies
 (registered by :mod:`svmviz.studies.cli` when that package is installed).
 
 Examples
@@ -98,6 +99,24 @@ def lan_address() -> str:
     return host
 
 
+def _add_warmup_parser(subparsers) -> None:
+    warmup = subparsers.add_parser(
+        "warmup", help="compile the numba kernels once, ahead of time (before a class)",
+        description=("Compile every numba kernel the app and the estimators use into the on-disk cache, one "
+                     "step after the other (about 1-2 minutes on two cores, once per installation; seconds "
+                     "when the cache is current). 'svmviz app' starts it in the background when needed."))
+    warmup.add_argument("--force", action="store_true", help="run every step even when the cache is current")
+    warmup.set_defaults(func=run_warmup)
+
+
+def run_warmup(args: argparse.Namespace) -> int:
+    """``svmviz warmup``: :func:`svmviz._warmup.run`."""
+    from svmviz import _warmup
+
+    _warmup.run(force=args.force)
+    return 0
+
+
 def _add_study_parser(subparsers) -> bool:
     """Register ``study`` if the studies package is installed; False when it is not there."""
     try:
@@ -111,13 +130,14 @@ def _add_study_parser(subparsers) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command-line parser: ``app`` (default) and, when available, ``study``."""
+    """The command-line parser: ``app`` (default), ``warmup`` and, when available, ``study``."""
     from svmviz import __version__
 
     parser = argparse.ArgumentParser(prog="svmviz", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"svmviz {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_app_parser(subparsers)
+    _add_warmup_parser(subparsers)
     _add_study_parser(subparsers)
     return parser
 
@@ -166,6 +186,10 @@ def run_app(args: argparse.Namespace, extra: list[str]) -> int:
     cmd = streamlit_command(args, extra)
     if args.lan:
         print(lan_notice(args, extra), flush=True)
+
+    from svmviz import _warmup
+
+    _warmup.start_background()  # with the server, when the kernel cache is not current
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":

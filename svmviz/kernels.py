@@ -31,7 +31,7 @@ KERNELS = ("rbf", "linear", "poly")
 COMPONENT_GRAM_BUDGET = 512 * 2**20
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _sq_dists(A, B):
     n, m, d = A.shape[0], B.shape[0], A.shape[1]
     out = np.empty((n, m))
@@ -45,7 +45,7 @@ def _sq_dists(A, B):
     return out
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _rbf_exp(D, sigma, out):
     """out = exp(−D/(2σ²)) elementwise: the one Gaussian-from-squared-distances loop (``out`` may be ``D``)."""
     scale = -1.0 / (2.0 * sigma * sigma)
@@ -62,7 +62,7 @@ def _rbf_gram(A, B, sigma):
     return _rbf_exp(D, sigma, D)  # in place: one n_A × n_B matrix
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _linear_gram(A, B):
     n, m, d = A.shape[0], B.shape[0], A.shape[1]
     out = np.empty((n, m))
@@ -75,7 +75,7 @@ def _linear_gram(A, B):
     return out
 
 
-@njit(cache=True, no_cfunc_wrapper=True)
+@njit(cache=True)
 def _poly_gram(A, B, degree, gamma, coef0):
     G = _linear_gram(A, B)
     for i in range(G.shape[0]):

@@ -8,8 +8,8 @@ if ROOT not in sys.path:
 import pytest  # noqa: E402
 
 # Streamlit servers started by the browser tests inherit this: no background warm-up of the numba
-# kernels (svmviz/ui/warmup.py) — the tests share one warm cache, and two extra processes opening
-# every page would only compete with what the tests measure. bench/bench_coldstart.py measures it.
+# kernels (svmviz/_warmup.py) — the tests share one warm cache, and an extra process compiling every
+# kernel would only compete with what the tests measure. bench/bench_coldstart.py measures it.
 os.environ.setdefault("SVMVIZ_WARMUP", "0")
 
 

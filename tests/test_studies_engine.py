@@ -97,7 +97,7 @@ def test_two_worker_local_cluster_equals_the_serial_run(serial, tiny, tmp_path):
 
 
 def test_workers_load_numba_kernels_from_the_shared_cache(tiny, tmp_path):
-    """Each worker gets the client's NUMBA_CACHE_DIR and loads the compiled SMO kernel from it
+    """Each worker gets the client's kernel cache folder and loads the compiled SMO kernel from it
     (cache hits, no compilation), once per worker process."""
     from distributed import Client, LocalCluster
 
@@ -111,12 +111,16 @@ def test_workers_load_numba_kernels_from_the_shared_cache(tiny, tmp_path):
             import svmviz._smo as smo
 
             st = smo._lambda_sequence_whole.stats  # the grid's λ-sequence kernel
-            return os.environ.get("NUMBA_CACHE_DIR"), sum(st.cache_hits.values()), sum(st.cache_misses.values())
+            from svmviz._jit import cache_folder
+
+            return cache_folder(), sum(st.cache_hits.values()), sum(st.cache_misses.values())
 
         out = client.run(stats)
     assert len(out) == 2
+    from svmviz._jit import cache_folder
+
     for cache_dir, hits, misses in out.values():
-        assert cache_dir == os.environ["NUMBA_CACHE_DIR"]
+        assert cache_dir == cache_folder()
         assert hits >= 1 and misses == 0
 
 

@@ -13,7 +13,7 @@ the working set's optimum, prices the variables outside W and lets the most viol
 from __future__ import annotations
 
 import numpy as np
-from ._decorators import entry, helper, helper_inline
+from .._jit import njit
 
 from .config import (DEP_TOL, DIRECTION_SUM_RTOL, DIRECTION_TINY, NO_POINT, QP_MAX_ITER, QP_NUMERICAL,
                      QP_OK, REFINE_PASSES, REFINE_TARGET, TINY)
@@ -21,7 +21,7 @@ from .events import ratio_test
 from .kkt import add_column, interval_thresholds, minv_add, minv_build, minv_refresh, minv_remove
 
 
-@helper_inline
+@njit(cache=True, inline="always")
 def _add_rows(acc, M, r0, coef, nrows, length):
     """``acc[a] += M[r0 + b, a] · coef[b]`` for b < nrows (in that order), a < length: a sum of scaled
     rows, four rows per sweep of ``acc``.
@@ -49,7 +49,7 @@ def _add_rows(acc, M, r0, coef, nrows, length):
         b += 1
 
 
-@helper_inline
+@njit(cache=True, inline="always")
 def _add_rows_abs(acc, accabs, M, coef, nrows, c0_, length):
     """``acc[k] += M[b, c0_ + k] · coef[b]`` and ``accabs[k] += |M[b, c0_ + k] · coef[b]|`` for b < nrows
     (in that order), k < length: :func:`_add_rows` with the terms' absolute values beside (the
@@ -76,7 +76,7 @@ def _add_rows_abs(acc, accabs, M, coef, nrows, c0_, length):
         b += 1
 
 
-@helper
+@njit(cache=True)
 def _solve_working_set(y, grad, Minv, Mb, widx, nw, sol, solb, resid, gw, racc, rabs, max_refine):
     """``sol[:nw+2] = −M⁻¹ (0, 0, grad_W)``: the multipliers (sol[0], sol[1]) and the step on W.
 
@@ -143,7 +143,7 @@ def _solve_working_set(y, grad, Minv, Mb, widx, nw, sol, solb, resid, gw, racc, 
             sol[a] += racc[a]
 
 
-@helper
+@njit(cache=True)
 def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price):
     """The variable outside W that violates its optimality condition most (beyond ``tol_price``), or
     NO_POINT at the optimum."""
@@ -195,7 +195,7 @@ def path_work(n):
             np.zeros(n, np.bool_), np.empty(n, np.int64), np.zeros(n), np.ones(n), work, skip)
 
 
-@helper
+@njit(cache=True)
 def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_iter, max_refine, work, skip):
     """min ½ x'Gx s.t. per-class sums fixed (at their current values), lo ≤ x ≤ hi.
 
@@ -303,7 +303,7 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
     return QP_MAX_ITER, nw, mu0, mu1, it
 
 
-@entry  # called from Python: the path follower's correction (follower.nu_path_kernel), compiled when needed
+@njit(cache=True)  # called from Python: the path follower's correction (follower.nu_path_kernel), compiled when needed
 def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, nw, tol_price, max_iter, work, skip):
     """Simple-ν-SVM solve at fixed class sums from a feasible ``x`` (box [0, 1]).
 

@@ -16,19 +16,19 @@ leave-one-out homotopy) the next breakpoint is the nearest event of the four kin
 from __future__ import annotations
 
 import numpy as np
-from ._decorators import entry, helper
+from .._jit import njit
 
 from .config import (BOX_SNAP, DIRECTION_TINY, STEP_SNAP_ATOL, STEP_SNAP_RTOL, ZERO_STEPS_PER_POINT,
                      ZERO_STEPS_SLACK)
 
 
-@entry
+@njit(cache=True)
 def max_zero_steps(n):
     """Zero-length steps in a row after which a path with ``n`` points is cycling."""
     return ZERO_STEPS_PER_POINT * n + ZERO_STEPS_SLACK
 
 
-@entry
+@njit(cache=True)
 def ratio_test(y, x, d, widx, nw, lo, hi, t_max, tiny, keep_one_per_class):
     """Largest ``t ≤ t_max`` (and ≥ 0) with ``lo ≤ x + t·d ≤ hi`` on the members of W.
 
@@ -72,7 +72,7 @@ def ratio_test(y, x, d, widx, nw, lo, hi, t_max, tiny, keep_one_per_class):
     return t, blk, blk_to
 
 
-@entry
+@njit(cache=True)
 def step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, h, dnorm, epsg, skip):
     """Largest step ``h`` (at most the given one) before the next event (Loosli & Canu 2006, Summary,
     four kinds): a point of W reaching its box bound (``box_lo``, ``box_hi``: 0 and 1), or a bound
@@ -93,7 +93,7 @@ def step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, n
     return h
 
 
-@helper
+@njit(cache=True)
 def move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, tied, skip):
     """x += h·d on W, snapping every point that reaches its bound within ``htol``; marks as ``tied``
     the bound points (not ``skip``) whose g reaches 0 within the step."""
@@ -118,7 +118,7 @@ def move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, 
             tied[j] = True
 
 
-@entry
+@njit(cache=True)
 def advance(y, x, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, remaining, param_scale,
             dnorm, tol_gs, tied, skip, n_zero, max_zero):
     """One piece of a piecewise-linear path: ``x += h·d``, ``s += h·gd`` up to the nearest event.

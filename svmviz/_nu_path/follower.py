@@ -35,7 +35,7 @@ from __future__ import annotations
 import mmap
 
 import numpy as np
-from ._decorators import entry, entry_alone, helper, helper_inline
+from .._jit import njit
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
@@ -51,7 +51,7 @@ from .kkt import (add_column, exact_s, first_free, gram_scale, interval_threshol
                   sync_working_set, thresholds, tie_tolerance)
 
 
-@entry
+@njit(cache=True)
 def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
     """Append a breakpoint (the arrays grow by half when full). Returns the arrays and the new count."""
     m = alpha_out.shape[1]
@@ -77,14 +77,14 @@ def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
     return lam_out, alpha_out, t_out, nb + 1
 
 
-@helper
+@njit(cache=True)
 def _jumped(t, t_ref, gs, lam):
     """Whether the thresholds ``t`` differ from ``t_ref`` by more than rounding: a jump of b, ρ."""
     return (abs(t[0] - t_ref[0]) > kkt_tol(THRESHOLD_JUMP_RTOL, gs, lam)
             or abs(t[1] - t_ref[1]) > kkt_tol(THRESHOLD_JUMP_RTOL, gs, lam))
 
 
-@entry
+@njit(cache=True)
 def _snap_lambda(y, x, lam):
     """A class without free points carries exactly (number of its α = 1) = λ/2: λ is then an even
     integer, which the accumulated steps only approximate. Snap it (within LAMBDA_SNAP_RTOL)."""
@@ -105,7 +105,7 @@ def _snap_lambda(y, x, lam):
     return lam
 
 
-@helper_inline
+@njit(cache=True, inline="always")
 def _more_room(xi, i, up, best_up, down, best_down):
     """:func:`_fix_class_sums`' candidates of one class after point ``i`` (α = ``xi``): the free
     point with the most room up (1 − α) and down (α) so far."""
@@ -119,7 +119,7 @@ def _more_room(xi, i, up, best_up, down, best_down):
     return up, best_up, down, best_down
 
 
-@entry
+@njit(cache=True)
 def _fix_class_sums(K, y, inv_m, x, s, half):
     """Put each class sum back to ``half`` exactly: snapping points to a bound at a common step
     (within the event tolerance, times a possibly large |dα/dλ|) moves the sums by up to ~1e-9. The
@@ -160,7 +160,7 @@ def _fix_class_sums(K, y, inv_m, x, s, half):
             add_column(K, y, inv_m, s, b, delta)
 
 
-@helper_inline  # see _follow's note on compile time
+@njit(cache=True, inline="always")  # see _follow's note on compile time
 def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter, work, skip):
     """After a step: if g has drifted off 0 on E (beyond SETTLE_DRIFT·scale), re-solve the ν-problem
     at the current λ by the Simple-ν-SVM active set, warm-started (its first iteration is a Newton
@@ -211,7 +211,7 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_l
     return nw
 
 
-@helper_inline  # see _follow's note on compile time
+@njit(cache=True, inline="always")  # see _follow's note on compile time
 def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol):
     """The KKT check at a breakpoint. Returns (violation found (relative), whether the Simple-ν-SVM
     correction at λ is needed: the violation exceeds KKT_CORRECT_FACTOR·tol even with s recomputed
@@ -225,7 +225,7 @@ def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol):
     return viol, viol2 > KKT_CORRECT_FACTOR * tol
 
 
-@entry  # called by nu_path_kernel after the correction: compiled when a path needs one
+@njit(cache=True)  # called by nu_path_kernel after the correction: compiled when a path needs one
 def _correction_ok(K, y, inv_m, alpha, s, t, lam, gs, tol, qst):
     """After the Simple-ν-SVM correction (status ``qst``): s and t recomputed; whether the KKT
     conditions and the class sums λ/2 hold again."""
@@ -245,7 +245,7 @@ def _correction_ok(K, y, inv_m, alpha, s, t, lam, gs, tol, qst):
     return qst == QP_OK and not viol2 > KKT_CORRECT_FACTOR * tol
 
 
-@helper
+@njit(cache=True)
 def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
     """The working set wanted for the derivative QP: the free points and the bound points that the
     last step brought to g = 0 (``tied``: in the generic case they enter E, and entering them now
@@ -293,7 +293,7 @@ def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
     return True
 
 
-@helper
+@njit(cache=True)
 def _start_direction(K, y, inv_m, d, gd, piv):
     """A feasible start of the derivative QP: ½ on the pivot of each class (``gd = G d``)."""
     p0 = piv[0]
@@ -308,7 +308,7 @@ def _start_direction(K, y, inv_m, d, gd, piv):
         gd[r] = c0 * y[r] * K[p0, r] + c1 * y[r] * K[p1, r]
 
 
-@helper
+@njit(cache=True)
 def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
     """Residual check of a direction (a stale inverse shows here): G d = dt on W and class sums of d
     equal to ½. Returns (ok, max |d|).
@@ -334,7 +334,7 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
     return good, dnorm
 
 
-@helper_inline  # see _follow's note on compile time
+@njit(cache=True, inline="always")  # see _follow's note on compile time
 def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter, work,
                skip):
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
@@ -393,7 +393,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     return LOST_NONE, nw, dt0, dt1, dnorm
 
 
-@helper
+@njit(cache=True)
 def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
     """Free or tied points left out of W (dependent) although their g moves off 0 (diagnostic).
     Counted without branches (a pass over all points each breakpoint)."""
@@ -414,7 +414,7 @@ _I_NB, _I_NW, _I_N_CORR, _I_N_DEP, _I_N_ZERO, _I_STEP, _I_RESUME, _I_OK, _N_INTS
 _F_LAM, _F_MAX_VIOL, _F_VIOL, _F_PRICE_TOL, _F_GS, _N_FLOATS = range(6)
 
 
-@entry_alone  # LLVM optimises the loop before its callees are linked in (compile time, issue 13)
+@njit(cache=True)
 def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out, t_out, alpha, s, t, Minv, Mb,
             widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip, nofix, piv, t_end, ints,
             floats):

@@ -22,7 +22,7 @@ compiles one specialization of the callee per literal value it is called with.
 from __future__ import annotations
 
 import numpy as np
-from ._decorators import entry, helper
+from .._jit import njit
 
 from .config import DEP_NOISE_FACTOR, DEP_TOL, EPS, NO_POINT, TIE_SCALE_FLOOR, TINY
 
@@ -30,7 +30,7 @@ from .config import DEP_NOISE_FACTOR, DEP_TOL, EPS, NO_POINT, TIE_SCALE_FLOOR, T
 # ----------------------------------------------------------------------------------------------
 # Scales
 # ----------------------------------------------------------------------------------------------
-@helper
+@njit(cache=True)
 def first_free(y, alpha, sgn):
     """The first point of class ``sgn`` (±1.0) with 0 < α < 1 (free, on the margin), or −1: where the
     path follower and the leave-one-out refits start a class's working set."""
@@ -40,7 +40,7 @@ def first_free(y, alpha, sgn):
     return -1
 
 
-@helper
+@njit(cache=True)
 def gram_scale(K, inv_m):
     """``max_i G_ii`` (= max_i K_ii / m): the size of the problem's numbers per unit of λ."""
     gs = 0.0
@@ -50,7 +50,7 @@ def gram_scale(K, inv_m):
     return gs
 
 
-@entry
+@njit(cache=True)
 def n_positive(y):
     """The number of points with label +1."""
     npos = 0
@@ -60,14 +60,14 @@ def n_positive(y):
     return npos
 
 
-@entry
+@njit(cache=True)
 def kkt_tol(rtol, gs, lam):
     """``rtol · max G_ii · max(λ, 1)``: a relative tolerance on the scale of s, the thresholds and
     the gradients at λ (``kkt_tol(1.0, gs, lam)`` is the scale itself)."""
     return rtol * gs * max(lam, 1.0)
 
 
-@entry
+@njit(cache=True)
 def tie_tolerance(s, tol, gs, lam):
     """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``."""
     smax = 0.0
@@ -79,7 +79,7 @@ def tie_tolerance(s, tol, gs, lam):
 # ----------------------------------------------------------------------------------------------
 # s = Gα
 # ----------------------------------------------------------------------------------------------
-@helper
+@njit(cache=True)
 def add_column(K, y, inv_m, grad, j, coef):
     """grad += coef · G[:, j]."""
     c = coef * y[j] * inv_m
@@ -89,7 +89,7 @@ def add_column(K, y, inv_m, grad, j, coef):
         grad[r] += c * y[r] * K[j, r]
 
 
-@helper
+@njit(cache=True)
 def exact_s(K, y, inv_m, alpha, s):
     """s = Gα from scratch (the updates along a path accumulate rounding).
 
@@ -139,7 +139,7 @@ def exact_s(K, y, inv_m, alpha, s):
 # ----------------------------------------------------------------------------------------------
 # Bordered KKT inverse: ordering [constraint +, constraint −, W members in widx order]
 # ----------------------------------------------------------------------------------------------
-@entry
+@njit(cache=True)
 def minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol):
     """Border the inverse with point ``j``. Returns (ok, new nw); ok False if j is dependent (its
     Schur complement below ``dep_tol`` times its diagonal)."""
@@ -209,7 +209,7 @@ def minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol):
     return True, nw + 1
 
 
-@helper
+@njit(cache=True)
 def _swap_symmetric(A, p, a, b):
     """Swap rows and columns ``a`` and ``b`` of ``A[:p, :p]`` (reorders the unknowns of a bordered
     matrix or of its inverse)."""
@@ -223,7 +223,7 @@ def _swap_symmetric(A, p, a, b):
         A[b, c] = tmp
 
 
-@helper
+@njit(cache=True)
 def minv_remove(Minv, Mb, widx, pos, nw, j):
     """Remove point ``j`` from W. Returns (ok, new nw)."""
     k = pos[j]
@@ -248,7 +248,7 @@ def minv_remove(Minv, Mb, widx, pos, nw, j):
     return True, nw - 1
 
 
-@entry
+@njit(cache=True)
 def minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol):
     """Rebuild W and its inverse from ``members[:nmem]`` (must hold both classes).
 
@@ -302,7 +302,7 @@ def minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol):
     return True, nw
 
 
-@helper
+@njit(cache=True)
 def invert_in_place(A, p, work):
     """Invert ``A[:p, :p]`` in place by Gauss–Jordan elimination with partial pivoting.
 
@@ -355,7 +355,7 @@ def invert_in_place(A, p, work):
     return True
 
 
-@helper
+@njit(cache=True)
 def minv_refresh(K, y, inv_m, Minv, Mb, widx, nw):
     """Recompute the inverse of the current bordered matrix (``Mb``, kept beside it) from scratch
     (removes the error that the rank-one updates accumulate); the updated inverse is kept if the
@@ -376,7 +376,7 @@ def minv_refresh(K, y, inv_m, Minv, Mb, widx, nw):
 # ----------------------------------------------------------------------------------------------
 # The working set
 # ----------------------------------------------------------------------------------------------
-@helper
+@njit(cache=True)
 def rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, dep_tol):
     """Factorize W afresh: the two pivots first (one per class), then every other wanted point.
     Returns (ok, nw)."""
@@ -392,7 +392,7 @@ def rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members
     return minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol)
 
 
-@helper
+@njit(cache=True)
 def rebuild_working_set_pivoted(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, dep_tol):
     """Factorize W afresh, the largest Schur complement first: the two pivots (one per class), then
     repeatedly the wanted point whose Schur complement relative to its diagonal is largest, while it
@@ -454,7 +454,7 @@ def rebuild_working_set_pivoted(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv,
             return True, nw
 
 
-@helper
+@njit(cache=True)
 def sync_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members):
     """Make W the wanted points by rank-one updates of the bordered inverse — additions first (each
     class keeps a member), then removals — or, if an update breaks down, by a rebuild.
@@ -482,7 +482,7 @@ def sync_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members):
     return ok, nw
 
 
-@helper
+@njit(cache=True)
 def base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos):
     """Copy a working set (``Minv0``, ``widx0[:nw0]``) into ``Minv``, ``widx``, ``pos`` and remove
     point i from it. Returns (ok, nw); ok is False when i is its class's only member of W (removing it
@@ -509,7 +509,7 @@ def base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos):
 # ----------------------------------------------------------------------------------------------
 # Thresholds and the KKT conditions
 # ----------------------------------------------------------------------------------------------
-@helper
+@njit(cache=True)
 def thresholds(y, alpha, s, t):
     """Class thresholds from the free points (mean), else the smallest s among α = 0 points.
 
@@ -552,7 +552,7 @@ def thresholds(y, alpha, s, t):
     return True
 
 
-@helper
+@njit(cache=True)
 def interval_thresholds(y, x, s, fixed, skip, eps, t0, t1, t):
     """Thresholds at an optimum: per class the mean of s over its free points, else the midpoint of
     its optimal interval [max_{α=1} s, min_{α=0} s] (libsvm's choice, so results compare), or its
@@ -591,7 +591,7 @@ def interval_thresholds(y, x, s, fixed, skip, eps, t0, t1, t):
             t[c] = up
 
 
-@helper
+@njit(cache=True)
 def kkt_violation(y, alpha, s, t):
     """Largest violation of the KKT conditions (−g on R, g on L, |g| on E)."""
     v = 0.0
@@ -608,7 +608,7 @@ def kkt_violation(y, alpha, s, t):
     return v
 
 
-@helper
+@njit(cache=True)
 def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
     """g = s − t_c and the bounds of the derivative QP: free on E, d ≥ 0 for tied α = 0 points,
     d ≤ 0 for tied α = 1 points, d = 0 for the rest."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 from .._jit import njit
-from ._decorators import entry, helper
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (ALPHA_EPS, DEP_TOL, HOMOTOPY_EXACT_S_EVERY, HOMOTOPY_STEPS_PER_POINT, HOMOTOPY_STEPS_SLACK,
@@ -25,14 +24,14 @@ from .kkt import (add_column, base_without, exact_s, first_free, gram_scale, int
                   minv_build, minv_refresh, n_positive, qp_bounds, sync_working_set, tie_tolerance)
 
 
-@helper
+@njit(cache=True)
 def _mid_thresholds(y, x, s, skip, t):
     """Thresholds of a leave-``skip``-out solution (libsvm's convention,
     :func:`svmviz._nu_path.kkt.interval_thresholds`), α within ALPHA_EPS of a bound counting as bound."""
     interval_thresholds(y, x, s, np.zeros(0, np.bool_), skip, ALPHA_EPS, np.inf, np.inf, t)
 
 
-@helper
+@njit(cache=True)
 def _loo_values(s_i, y_i, t0, t1, gs, lam):
     """(y_i ŷ_i, y_i ŷ_i − ρ) of a leave-i-out solution with s_i = (Gx)_i and thresholds t0, t1; both 0
     where ρ = 0 (the leave-i-out classifier is f ≡ 0, see ``RHO_ZERO``)."""
@@ -44,7 +43,7 @@ def _loo_values(s_i, y_i, t0, t1, gs, lam):
     return yf, yf - rho
 
 
-@helper
+@njit(cache=True)
 def _reduced_half(y_i, n, npos, lam):
     """(λ/2, T): the class sums of the full problem and of the problem without a point of label
     ``y_i``, T = min(λ/2, n_c − 1, n_o) (λ clipped to the reduced set's 2·min(n₊, n₋))."""
@@ -54,7 +53,7 @@ def _reduced_half(y_i, n, npos, lam):
     return half, min(half, float(n_c), float(n_o))
 
 
-@helper
+@njit(cache=True)
 def _homotopy_pivots(y, x, sx, i, R0, R1, t, piv):
     """Thresholds and one pivot per class for a piece of the homotopy: the mean of s over the free
     points (not i), else the end of the class's optimal interval that lets it move the way its class
@@ -99,7 +98,7 @@ def _homotopy_pivots(y, x, sx, i, R0, R1, t, piv):
     return True
 
 
-@helper
+@njit(cache=True)
 def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max_steps,
                   Minv0, Mb0, widx0, nw0, x, sx, d, gd, lo, hi, g, tied, want, members, Minv, Mb, widx, pos,
                   box_lo, box_hi, work, skip):
@@ -198,7 +197,7 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
     return True, steps
 
 
-@helper
+@njit(cache=True)
 def _rebalance_class(K, y, inv_m, x, grad, fixed, sgn, target, half):
     """Bring the sum of class ``sgn`` to ``target``: up onto its free points, then onto its α = 0
     points of smallest gradient; down by scaling its α > 0 (``grad = Gx`` follows)."""
@@ -238,7 +237,7 @@ def _rebalance_class(K, y, inv_m, x, grad, fixed, sgn, target, half):
                 add_column(K, y, inv_m, grad, j, x[j] - old)
 
 
-@helper
+@njit(cache=True)
 def _loo_refit_asqp(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter,
                     Minv0, Mb0, widx0, nw0, ok0, x, grad, fixed, lo, hi, Minv, Mb, widx, pos, work, skip):
     """Fallback leave-i-out refit: a Simple-ν-SVM active-set solve warm-started from the full solution
@@ -278,7 +277,7 @@ def _loo_refit_asqp(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter,
     return st
 
 
-@helper
+@njit(cache=True)
 def _loo_base(K, y, inv_m, alpha, s, Minv0, Mb0, widx0, pos0, members):
     """The working set every refit starts from: the free points of the full solution (plus, for a
     class without one, its α = 0 point of smallest s), factorized once and refreshed from scratch.
@@ -309,7 +308,7 @@ def _loo_base(K, y, inv_m, alpha, s, Minv0, Mb0, widx0, pos0, members):
     return ok0, nw0
 
 
-@helper
+@njit(cache=True)
 def _kkt_accepts(y, x, sx, i, tt, tolg):
     """Whether a leave-i-out solution satisfies the KKT conditions to LOO_KKT_ACCEPT·tolg."""
     for j in range(x.shape[0]):
@@ -322,7 +321,7 @@ def _kkt_accepts(y, x, sx, i, tt, tolg):
     return True
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
                idx, lo_k, hi_k, yf, yg, status, steps, homotopy, ws):
     """Refit the points ``idx[lo_k:hi_k]`` (each needs α_i > 0), with work arrays of its own: ``ws``,
@@ -360,7 +359,7 @@ def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb
         yf[i], yg[i] = _loo_values(sx[i], y[i], tt[0], tt[1], gs, lam)
 
 
-@helper
+@njit(cache=True)
 def _loo_prepare(K, y, alpha, lam, gs):
     """Per-λ set-up: s = Gα exactly, the base working set, and the leave-one-out values of the points
     that are not refitted (α_i = 0: α unchanged; with libsvm's midpoint thresholds the optimal
@@ -383,7 +382,7 @@ def _loo_prepare(K, y, alpha, lam, gs):
     return s, yf, yg
 
 
-@entry
+@njit(cache=True)
 def _loo_setup(K, y, alpha, lam):
     """Shared part of :func:`loo_kernel`: the values of the points not refitted, the base working
     set and the list of points to refit."""
@@ -431,7 +430,7 @@ def loo_kernel(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
     return yg, yf, refit, status, steps
 
 
-@entry
+@njit(cache=True)
 def _interleave(idx, n_chunks):
     """``idx`` in ``n_chunks`` interleaved groups (refit costs vary along the index order), stored
     contiguously: (perm, bounds), group c = perm[bounds[c]:bounds[c + 1]]."""

@@ -5,7 +5,7 @@ Plotly validates every property as it is assigned (``go.Scatter(...)``, ``add_tr
 way cost ~0.1 s of server CPU at every rerun (issue 13, warm interaction), for figures whose
 properties are fixed by this code. Here a figure is a list of trace dictionaries (each with its
 ``type``) and a layout dictionary, handed to :func:`figure`, which constructs the ``go.Figure`` once
-without validating (plotly's own ``_validate=False`` path: each property stored as given). The figure
+without validating (:mod:`svmviz.figures._plotly_compat`: each property stored as given). The figure
 and the JSON a chart sends are those of the validated construction: ``tests/test_kernels10_spec.py``
 builds every converted figure both ways (:data:`VALIDATE`) and compares their ``to_dict()``, and
 re-validates each one (``go.Figure(fig.to_dict())``), so a misspelt property still fails a test.
@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import plotly.graph_objects as go
 
+from . import _plotly_compat
 from .theme import LEGEND_BELOW, has_panel_titles, theme_layout, white_template_json
 
 #: construct figures with plotly's validation of every property (the tests set it to compare the two
@@ -64,7 +65,7 @@ def figure(data: list, layout: dict) -> go.Figure:
     ``data``: trace dictionaries, each with its ``type`` ("scatter", "bar", "contour"…);
     ``layout``: the layout dictionary (with its ``template``: :func:`theme` puts plotly_white's).
     """
-    return go.Figure(data=data, layout=layout, _validate=VALIDATE)
+    return _plotly_compat.figure(data, layout, validate=VALIDATE)
 
 
 class Grid(NamedTuple):
@@ -131,8 +132,12 @@ def _grid(rows: int, cols: int, n_titles: int, frozen: tuple) -> tuple[dict, dic
                         **kwargs)
     layout = fig.layout.to_plotly_json()
     layout.pop("template", None)  # the theme sets the template
-    refs = {(r + 1, c + 1): (cell[0].trace_kwargs["xaxis"], cell[0].trace_kwargs["yaxis"])
-            for r, row in enumerate(fig._grid_ref) for c, cell in enumerate(row)}
+    refs = {}
+    for r in range(1, rows + 1):
+        for c in range(1, cols + 1):
+            panel = fig.get_subplot(r, c)
+            if panel is not None:  # "x2" / "y2" from the panel's axes "xaxis2" / "yaxis2"
+                refs[r, c] = tuple(ax.plotly_name.replace("axis", "") for ax in (panel.xaxis, panel.yaxis))
     return layout, refs
 
 

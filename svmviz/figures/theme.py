@@ -6,6 +6,8 @@ import functools
 
 import plotly.graph_objects as go
 
+from ._plotly_compat import assign_unvalidated, raw_property
+
 #: class colours: y = -1, y = +1 (colour-blind safe pair), then extra classes for multi-class data
 CLASS_COLORS = {-1: "#1f77b4", 1: "#ff7f0e"}
 MULTI_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
@@ -78,12 +80,7 @@ def _white_template(fig: go.Figure) -> None:
     the figure's JSON is the same."""
     import plotly.io as pio
 
-    lay = fig.layout
-    try:
-        lay._validate = False
-        lay.template = pio.templates["plotly_white"]
-    finally:
-        lay._validate = True
+    assign_unvalidated(fig.layout, "template", pio.templates["plotly_white"])
 
 
 #: ``template.layout`` entries that style one kind of subplot, and the trace types drawn on it
@@ -109,7 +106,7 @@ def slim_template(fig: go.Figure) -> go.Figure:
     Called by :func:`svmviz.ui.charts.chart` just before a figure is sent, when all its traces are
     there (figures add traces after :func:`apply_theme` too)."""
     lay = fig.layout
-    tmpl = (lay._props or {}).get("template")
+    tmpl = raw_property(lay, "template")
     if not isinstance(tmpl, dict):
         return fig
     types = {tr.type for tr in fig.data}
@@ -125,11 +122,7 @@ def slim_template(fig: go.Figure) -> go.Figure:
         slim["data"] = kept
     if layout:
         slim["layout"] = {k: v for k, v in layout.items() if k not in drop_layout}
-    try:  # the figure's own template dictionary, filtered: nothing to validate (as _white_template)
-        lay._validate = False
-        lay.template = slim
-    finally:
-        lay._validate = True
+    assign_unvalidated(lay, "template", slim)  # the figure's own template, filtered: nothing to validate
     return fig
 
 
@@ -143,8 +136,7 @@ def has_panel_titles(n_panels: int, annotations) -> bool:
 
 def _has_subplot_titles(fig: go.Figure) -> bool:
     """:func:`has_panel_titles` of a ``make_subplots`` figure."""
-    grid = getattr(fig, "_grid_ref", None)
-    n_panels = sum(len(r) for r in grid) if grid else 0
+    n_panels = sum(1 for _ in fig.select_xaxes()) if fig.layout.annotations else 0
     return has_panel_titles(n_panels, [a.to_plotly_json() for a in fig.layout.annotations or ()])
 
 

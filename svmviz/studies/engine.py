@@ -302,9 +302,9 @@ def check_spec_data(spec: StudySpec, csv: dict | None = None) -> None:
 
 # ------------------------------------------------------------------------------------ Dask
 def _numba_cache_dir() -> str | None:
-    import svmviz  # noqa: F401 — chooses NUMBA_CACHE_DIR if unset
+    from svmviz._jit import cache_base  # svmviz's kernel cache (numba's own setting is left alone)
 
-    return os.environ.get("NUMBA_CACHE_DIR") or None
+    return cache_base()
 
 
 def worker_environment() -> dict:
@@ -312,7 +312,7 @@ def worker_environment() -> dict:
     env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
     cache = _numba_cache_dir()
     if cache:
-        env["NUMBA_CACHE_DIR"] = cache
+        env["SVMVIZ_CACHE_DIR"] = cache
     return env
 
 
@@ -325,7 +325,7 @@ except ImportError:  # pragma: no cover — distributed is a dependency
 class StudyWorkerSetup(_WorkerPlugin):
     """Set a Dask worker up for study tasks, once per worker process: the client's numba cache folder.
 
-    When the worker can write the client's ``NUMBA_CACHE_DIR`` (workers on other machines keep their
+    When the worker can write the client's kernel cache folder (``SVMVIZ_CACHE_DIR``) (workers on other machines keep their
     own) and has not loaded the kernels yet, it uses that folder: each worker loads the compiled
     kernels from the cache — or compiles them once — and every later task reuses them. One BLAS
     thread per worker comes from the environment: Dask's nanny starts every worker with
@@ -345,16 +345,11 @@ class StudyWorkerSetup(_WorkerPlugin):
         path = self.numba_cache_dir
         if not path:
             return
-        import svmviz
+        from svmviz._jit import creatable
 
-        if not svmviz._creatable(path):
-            return
-        cfg = sys.modules.get("numba.core.config")
-        if "svmviz._smo" in sys.modules:
-            return  # kernels already loaded with the worker's own cache
-        os.environ["NUMBA_CACHE_DIR"] = path
-        if cfg is not None:
-            cfg.CACHE_DIR = path
+        if not creatable(path) or "svmviz._smo" in sys.modules:
+            return  # not writable here, or the kernels already loaded with the worker's own cache
+        os.environ["SVMVIZ_CACHE_DIR"] = path  # read when svmviz's first kernel is decorated
 
 
 def default_workers() -> int:

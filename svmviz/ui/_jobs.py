@@ -165,8 +165,7 @@ class _Job:
         self.seconds = float("nan")
         self.waiters = 0
         self.detached_at = None
-        self.count_speed = True  # False when the job also waited for something else (compilation)
-        self.waited = 0.0  # seconds spent waiting for the background warm-up
+        self.count_speed = True  # False when the job also compiled kernels
         self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._run, name=f"svmviz-job-{name}", daemon=True)
 
@@ -197,17 +196,10 @@ class _Job:
         _tls.sink = self.messages
         try:
             self.check()
-            # a first start after an install: the kernels this needs may be compiling in the
-            # background warm-up right now — wait for them rather than compile them twice
-            from svmviz.ui import warmup
+            from svmviz import _warmup
 
-            with warmup.foreground(self.name):  # the warm-up of other pages pauses meanwhile
-                self.waited = warmup.wait_for(self.name, report=self._waiting)
-                self.message = ""
-                self.check()
-                warmup.trace("computing", self.name)
+            with _warmup.notices_to(self._waiting):  # a kernel that must compile says so on the progress line
                 self.result = self.fn(self.progress)
-                warmup.trace("computed", self.name)
             self.check()  # a cancelled job's result is not cached (it may be the stopped remainder)
         except BaseException as exc:  # noqa: BLE001 — handed to the waiting script thread
             self.error = exc
@@ -215,7 +207,7 @@ class _Job:
             _tls.sink = None
             self.seconds = time.monotonic() - self.started
             # a job that waited for numba to compile says nothing about this machine's speed
-            self.count_speed = _compilations() == compiled and self.waited < 0.5
+            self.count_speed = _compilations() == compiled
             _finish(self)
             self.finished.set()
 

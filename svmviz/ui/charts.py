@@ -24,49 +24,6 @@ SLIDE_HEIGHT = 560
 MIN_EXPORT_WIDTH = 1600
 """What "slide resolution" means here: the PNG is at least this many pixels wide."""
 
-FIRST_DRAW_SCRIPT = """<script>
-(function () {
-  // svmviz: Streamlit mounts a chart anew whenever its figure changes, before it has measured the
-  // chart's width, and its first Plotly.react call has no width (the div hidden); the call with the
-  // measured width follows: Plotly drew the whole figure for nothing. A never-drawn chart's call
-  // without a width now draws an empty plot of the same height and config (which sets up the div's
-  // Plotly events that the chart's handlers attach to), then hands the figure back to the div
-  // (gd.data, gd.layout: what Streamlit keeps as the chart's state); the next call draws it.
-  // The empty plot has no axes (visible: false): Plotly's default axes, ticks and grid lines on the
-  // hidden div were most of its cost (15-25 ms a chart, 5-8 ms without them).
-  var w = window;
-  if (w.__svmvizFirstDraw) { return; }
-  w.__svmvizFirstDraw = true;
-  function wrap(P) {
-    if (!P || typeof P.react !== "function" || P.react.__svmviz) { return P; }
-    var react = P.react;
-    var firstDraw = function (gd, spec) {
-      if (arguments.length === 2 && spec && typeof spec === "object" && !Array.isArray(spec) && spec.layout
-          && spec.layout.width === undefined && gd && gd.nodeType === 1 && !gd._fullLayout
-          && gd.closest('[data-testid="stPlotlyChart"]')) {
-        w.__svmvizEmptyDraws = (w.__svmvizEmptyDraws || 0) + 1;
-        return react.call(this, gd, {data: [], layout: {height: spec.layout.height, xaxis: {visible: false},
-                                                         yaxis: {visible: false}}, config: spec.config})
-          .then(function (g) { gd.data = spec.data; gd.layout = spec.layout; return g; });
-      }
-      return react.apply(this, arguments);
-    };
-    firstDraw.__svmviz = true;
-    firstDraw.plain = react;  // bench/bench_warm_breakdown.py --first-draw-ab switches between the two
-    P.react = firstDraw;
-    return P;
-  }
-  if (w.Plotly) { wrap(w.Plotly); return; }
-  var held;  // Streamlit's Plotly bundle not loaded yet: wrap it when it sets window.Plotly
-  Object.defineProperty(w, "Plotly", {configurable: true, enumerable: true,
-    get: function () { return held; }, set: function (v) { held = wrap(v); }});
-})();
-</script>"""
-"""Installed once per browser tab by the frame (with the history script): a chart's first
-``Plotly.react`` call, made before Streamlit knows the chart's width, draws an empty plot instead of
-the whole figure (see the script's comment). Streamlit's Plotly bundle sets ``window.Plotly`` to
-the object its chart component calls."""
-
 _FORMAT = "_svmviz_export_format"  # session_state: the chosen format (kept when a page shows no chart)
 _WIDGET = "_svmviz_export_widget"  # the sidebar widget's key
 _DREW = "_svmviz_export_drew"  # session_state: (this run's token,) once the page drew a chart in this run
@@ -83,12 +40,9 @@ def _remember() -> None:
 
 
 def _run_token():
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from svmviz.ui._streamlit_compat import run_token
 
-        return getattr(get_script_run_ctx(suppress_warning=True), "cursors", None)
-    except ImportError:  # pragma: no cover
-        return None
+    return run_token()
 
 
 def drew_chart() -> bool:

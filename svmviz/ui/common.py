@@ -21,7 +21,8 @@ dropped when the page finishes (:func:`page_view`).
 
 Streamlit's frontend turns every query-string change into a browser-history entry, and a page
 switch into two; :data:`HISTORY_SCRIPT` (installed by the frame) makes that one entry per user
-action: the first history push after a click or key press is kept, later pushes replace it.
+action: the first history push after a click or key press is kept, later pushes replace it. What
+this needs of Streamlit's internals is in :mod:`svmviz.ui._streamlit_compat`.
 """
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import streamlit as st
+
+from svmviz.ui import _streamlit_compat
 
 
 class _Data:
@@ -78,73 +81,12 @@ def ensure_app_frame() -> None:
     Leave it now and rerun: the rerun runs app.py, whose navigation resolves the same URL.
     Pages run on their own (``streamlit run pages/…``, AppTest) are not affected.
     """
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # a Streamlit without the legacy mode
-        return
-    if getattr(PagesManager, "uses_pages_directory", None):
-        PagesManager.uses_pages_directory = False
+    if _streamlit_compat.leave_pages_directory_mode():
         st.rerun()
 
 
-# ------------------------------------------------------------------ the browser's Plotly, early
-def plotly_chunk() -> str | None:
-    """The file name of Streamlit's Plotly chart bundle (``static/js/PlotlyChart.<hash>.js`` of the
-    installed Streamlit), which the browser fetches, compiles and runs only when a page draws its
-    first chart; None if there is not exactly one."""
-    import glob
-    import os
-
-    found = glob.glob(os.path.join(os.path.dirname(st.__file__), "static", "static", "js", "PlotlyChart.*.js"))
-    return os.path.basename(found[0]) if len(found) == 1 else None
-
-
-def _plotly_preload(chunk: str | None) -> str:
-    """JavaScript: import Streamlit's Plotly bundle once per browser tab, when the browser is idle
-    after the first page is drawn. Measured (issue 13, Tuning criteria on a fresh install): the page's
-    charts reached the browser 5.5 s after the click but were drawn 1.6–2.3 s later — the browser
-    fetching and running the 4.6 MB bundle (plotly.js). Imported from the URL Streamlit's own lazy
-    import resolves (``./<chunk>`` beside the app's ``index`` module), it is the same module: the
-    first chart finds it ready."""
-    if chunk is None:
-        return ""
-    return """
-(function () {
-  // svmviz: fetch and run Streamlit's Plotly bundle while the first page is read (see ui/common.py)
-  var w = window;
-  if (w.__svmvizPlotly) { return; }
-  w.__svmvizPlotly = true;
-  var main = document.querySelector('script[type="module"][src*="static/js/index."]');
-  if (!main) { return; }
-  var go = function () { import(new URL("./%s", main.src).href).catch(function () {}); };
-  if (w.requestIdleCallback) { w.requestIdleCallback(go, {timeout: 1500}); } else { w.setTimeout(go, 300); }
-})();""" % chunk
-
-
 # ------------------------------------------------------------------ the view in the URL
-HISTORY_SCRIPT = """<span id="svmviz-history"></span>
-<style>div[data-testid="stElementContainer"]:has(#svmviz-history) { display: none; }</style>
-<script>
-(function () {
-  // svmviz: one browser-history entry per user action. Streamlit pushes an entry for every change
-  // of the query string and two for a page switch; keep the first push after a click or key press
-  // and turn later pushes (the rest of the same rerun) into replacements.
-  var w = window;
-  if (w.__svmvizHistory) { return; }
-  w.__svmvizHistory = true;
-  var h = w.history, push = h.pushState.bind(h), replace = h.replaceState.bind(h), armed = false;
-  function arm(e) { if (e.isTrusted) { armed = true; } }
-  w.addEventListener("pointerdown", arm, true);
-  w.addEventListener("keydown", arm, true);
-  w.addEventListener("popstate", function () { armed = false; }, true);
-  h.pushState = function (state, title, url) {
-    if (armed) { armed = false; return push(state, title, url); }
-    return replace(state, title, url);
-  };
-})();""" + _plotly_preload(plotly_chunk()) + """
-</script>"""
-"""Installed by the frame on every run (hidden): one history entry per user action, and the browser's
-Plotly bundle loaded early (:func:`_plotly_preload`)."""
+HISTORY_SCRIPT = _streamlit_compat.HISTORY_SCRIPT
 
 
 class _UrlRun:
@@ -156,28 +98,19 @@ class _UrlRun:
         self.values: dict[str, str] = {}  # parameters registered in this run
 
 
-def _script_ctx():
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
-    except ImportError:  # pragma: no cover — Streamlit without a runtime
-        return None
-    return get_script_run_ctx(suppress_warning=True)
-
-
 def _url_run() -> _UrlRun:
     """This run's view state, made at the first call of a run.
 
-    A run is told apart by the identity of Streamlit's per-run cursor table (a new dict at every
-    rerun; the reference kept here keeps it from being recycled). The URL speaks in the first run
-    of the session and in a Back/Forward rerun (``is_history_navigation``)."""
-    ctx = _script_ctx()
-    token = getattr(ctx, "cursors", None)
+    A run is told apart by :func:`svmviz.ui._streamlit_compat.run_token` (the reference kept here
+    keeps it from being recycled). The URL speaks in the first run of the session and in a
+    Back/Forward rerun (:func:`svmviz.ui._streamlit_compat.is_history_navigation`)."""
+    token = _streamlit_compat.run_token()
     run = st.session_state.get(_RUN)
-    if isinstance(run, _UrlRun) and token is not None and run.token is token:
+    if isinstance(run, _UrlRun) and run.token is token:
         return run
     first = not isinstance(run, _UrlRun)
-    history = bool(getattr(ctx, "is_history_navigation", False))
-    page = str(getattr(ctx, "page_script_hash", "") or "")
+    history = _streamlit_compat.is_history_navigation()
+    page = _streamlit_compat.page_id()
     url = st.query_params.to_dict()
     same_page = st.session_state.get(_URL_PAGE) == page
     base = {k: v for k, v in url.items() if same_page or first or history}

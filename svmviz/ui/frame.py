@@ -11,16 +11,12 @@ Every page is a function ``page()`` in ``svmviz.ui.<module>``; the thin script i
 """
 from __future__ import annotations
 
-import gc
 import importlib
 import os
-import sys
-import threading
 from typing import NamedTuple
 
 import streamlit as st
 
-import svmviz  # noqa: F401  (sets a writable numba cache before numba loads)
 from svmviz.ui.common import HISTORY_SCRIPT
 
 
@@ -80,8 +76,6 @@ PAGES = [
                       "CV?"), lecture=7),
 ]
 
-_MODULES = {spec.url_path: spec.module for spec in PAGES}  # URL path → svmviz.ui.<module>
-
 ENTRY_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_entry.py")
 """The script the installed ``svmviz`` command hands to ``streamlit run``."""
 
@@ -119,44 +113,6 @@ def home() -> None:
     )
 
 
-def _start_warmup() -> None:
-    """Compile the kernels in the background from the frame's first run (once per server process;
-    not under AppTest): see :mod:`svmviz.ui.warmup`."""
-    from streamlit import runtime
-
-    if runtime.exists():
-        from svmviz.ui import warmup
-
-        warmup.start()
-
-
-_FROZEN = {"modules": 0, "lock": threading.Lock()}
-
-
-def freeze_long_lived() -> bool:
-    """After a run that imported modules: collect, then move every object alive to the garbage
-    collector's permanent generation (``gc.freeze``), so that later collections skip them. Returns
-    whether it froze.
-
-    Streamlit collects all generations after every script run (``runner.postScriptGC``): with the
-    pages' modules imported (numba, scikit-learn, plotly, pandas: ~250k tracked objects) that full
-    scan took ~0.13 s of the server's CPU per rerun, holding the GIL while the run's last messages are
-    sent (KERNELS11, the Kernels page's Seed + 1: the server's 0.79 s of CPU, 0.64 s with a freeze).
-    What is frozen is what lives as long as the server — modules, their functions and types, the
-    compiled kernels — plus what is alive at that moment (cached results), which reference counting
-    still frees when it is dropped; only reference cycles among frozen objects that become garbage
-    later are not collected. It freezes again only when a run has imported more modules (a page's
-    first visit), after collecting, so no garbage is frozen."""
-    n = len(sys.modules)
-    with _FROZEN["lock"]:
-        if n <= _FROZEN["modules"]:
-            return False
-        _FROZEN["modules"] = n
-        gc.collect()
-        gc.freeze()
-    return True
-
-
 def _page_function(spec: PageSpec):
     module = importlib.import_module(f"svmviz.ui.{spec.module}")
     return module.page
@@ -176,12 +132,11 @@ def run_app(root: str | None = None) -> None:
     pages as functions from the installed package, under the same URL paths.
     """
     st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
-    _start_warmup()
-    # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
-    # and a chart's first draw in the browser is not thrown away (svmviz.ui.charts.FIRST_DRAW_SCRIPT)
-    from svmviz.ui.charts import FIRST_DRAW_SCRIPT
+    from svmviz import _warmup
 
-    st.html(HISTORY_SCRIPT + FIRST_DRAW_SCRIPT, unsafe_allow_javascript=True)
+    _warmup.start_background()  # once per server process, if the kernel cache is not current
+    # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
+    st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
     for spec in PAGES:
         if root is not None and os.path.exists(os.path.join(root, spec.file)):
@@ -191,15 +146,7 @@ def run_app(root: str | None = None) -> None:
         pages[spec.url_path] = page
     st.session_state[_PAGE_OBJECTS_KEY] = pages
     chosen = st.navigation(list(pages.values()))
-    from svmviz.ui import warmup
-
-    # while a visitor's page runs, the background warm-up compiles only for that page (if at all)
-    with warmup.visit(_MODULES.get(chosen.url_path)):
-        chosen.run()
+    chosen.run()
     from svmviz.ui import charts
 
     charts.format_selector()  # the camera's export format, below the page's own sidebar controls
-    from streamlit import runtime
-
-    if runtime.exists():  # a server (not AppTest): Streamlit's collection after the run skips the frozen
-        freeze_long_lived()

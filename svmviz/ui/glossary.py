@@ -113,14 +113,11 @@ def find_terms(text: str) -> list[str]:
 
 def _seen() -> set:
     """Acronyms already spelled out in this run of the page (a new set at every rerun)."""
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from svmviz.ui._streamlit_compat import run_token
 
-        token = getattr(get_script_run_ctx(suppress_warning=True), "cursors", None)
-    except ImportError:  # pragma: no cover
-        token = None
+    token = run_token()
     held = st.session_state.get(_SEEN)
-    if not held or token is None or held[0] is not token:
+    if not held or held[0] is not token:
         held = (token, set())
         st.session_state[_SEEN] = held
     return held[1]

@@ -1,0 +1,336 @@
+"""Compile svmviz's numba kernels once per installation: ``svmviz warmup``.
+
+numba compiles a kernel on its first call and keeps it in an on-disk cache (:mod:`svmviz._jit`):
+after an install — or an edit of a kernel's source — the first use of each page or estimator waits
+for its compilation (a minute for the ν-path on two cores). :func:`run` does all of it ahead of time
+by calling the public functions on small data, one step after the other, as a user would: every
+kernel the app and the estimators use is compiled, or loaded from the cache, with the argument types
+they are called with. Then a stamp (:func:`stamp_path`) marks the cache as current for this source
+and this numba; a second run says so and returns at once.
+
+``svmviz app`` (and ``streamlit run app.py``) start the same warm-up in one background process at
+low priority when the cache is not current (:func:`start_background`); a kernel that must still compile
+says so once, in plain words (:func:`compile_notice`): on the page's progress line, or as one
+warning line of the ``svmviz`` logger in a notebook.
+
+Examples
+--------
+>>> from svmviz import _warmup
+>>> [step.name for step in _warmup.STEPS][:2]
+['kernels', 'svm-grid']
+"""
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from importlib.metadata import version
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+_log = logging.getLogger("svmviz")
+
+NICE = 10
+"""Niceness of the background warm-up (``os.nice``): a visitor's page comes first on the same cores."""
+
+
+class Step(NamedTuple):
+    name: str
+    what: str  # the kernels, in the words of :func:`compile_notice`
+    run: Callable[[], object]
+    minutes: float  # CPU minutes on an empty cache (measured: 75 s of CPU for all the steps)
+
+
+# ------------------------------------------------------------------------------------------ steps
+def _data(name="esl_mixture", n=40, seed=0, **params):
+    from svmviz.data import make_dataset
+
+    return make_dataset(name, n=n, seed=seed, **params)
+
+
+def _kernels():
+    from svmviz.kernels import SSANOVAKernel, gram
+
+    X = _data("wahba2001").X
+    for kernel in ("rbf", "linear"):
+        gram(X, kernel=kernel, sigma=1.0)
+    for order in ("additive", "two-way"):
+        SSANOVAKernel(order=order).fit(X)(X, X)
+
+
+def _svm_grid():
+    from svmviz.figures.tuning import compute_decision_curves
+    from svmviz.surface import criteria_surface
+
+    ds = _data("wahba2001")
+    p = ds.p_true(ds.X)
+    lambdas, sigmas = np.array([1e-3, 1e-2]), np.array([0.5, 1.0])
+    surf = criteria_surface(ds.X, ds.y, lambdas, sigmas, p_true=p, loo=True)
+    compute_decision_curves(surf, {"gacv": (0, 0)}, p_true=ds.p_true, resolution=20)
+
+
+def _losses():
+    from svmviz.losses import gacv_curves
+
+    ds = _data("wahba2001")
+    gacv_curves(ds.X, ds.y, np.array([1e-3, 1e-2]), 1.0, p_true=ds.p_true(ds.X), loo=True, ran_gacv_replicates=2)
+
+
+def _nu_path():
+    from svmviz.data import fresh_sample
+    from svmviz.path import default_loo_lambdas, loo_path, nu_path
+
+    ds = _data("banana")
+    te = fresh_sample(ds, 50, 0, role="test")
+    for kwargs in (dict(kernel="rbf", sigma=1.0), dict(kernel="linear")):
+        p = nu_path(ds.X, ds.y, **kwargs)
+        loo_path(p, default_loo_lambdas(p, 4), X_test=te.X, y_test=te.y)
+        loo_path(p, default_loo_lambdas(p, 4))
+
+
+def _usvc():
+    from svmviz.figures.usvc import compute_error_surface, compute_trajectory
+    from svmviz.usvc import IRWLSClassifier, kernel_comparison, table1_study
+
+    ds = _data("usvc_B")
+    clf = IRWLSClassifier(C=10.0, loss="smooth_step", s=2.0).fit(ds.X, ds.y)
+    compute_trajectory(clf)
+    for loss in ("hinge", "smooth_step"):
+        compute_error_surface(ds.X[:, 0], ds.y, loss=loss, n_th=11, n_w=9)
+    table1_study("A", n_trials=1, n_train=40, n_test=40)
+    ds2 = _data("esl_mixture")
+    kernel_comparison(ds2.X, ds2.y, n_prototypes=5, X_test=ds2.X, y_test=ds2.y)
+
+
+def _ivm():
+    from svmviz.ivm import (IVMClassifier, KernelLogisticRegression, ivm_lambda_path, klr_lambda_path,
+                            paper_lambdas, svm_lambda_path)
+
+    ds, tune = _data("esl_mixture"), _data("esl_mixture", seed=1)
+    lams = paper_lambdas(3)
+    ivm_lambda_path(ds.X, ds.y, tune.X, tune.y, lams=lams, max_import=5)
+    klr_lambda_path(ds.X, ds.y, tune.X, tune.y, lams=lams)
+    svm_lambda_path(ds.X, ds.y, tune.X, tune.y, lams_ivm=lams)
+    IVMClassifier(max_import=5).fit(ds.X, ds.y)
+    three = _data("esl_mixture", n_classes=3, n=45)
+    IVMClassifier(max_import=5).fit(three.X, three.y)
+    KernelLogisticRegression().fit(ds.X, ds.y)
+
+
+def _anova():
+    from svmviz.anova import (add_exact_loo, compare_kernels, decompose, expansion_from_dual, importances,
+                              theta_lambda_grid)
+    from svmviz.kernels import SSANOVAKernel
+
+    ds = _data("wahba2001")
+    p = ds.p_true(ds.X)
+    lambdas = np.array([1e-3, 1e-2])
+    kernels = {"Gaussian": "rbf", "additive": SSANOVAKernel(order="additive"), "two-way": SSANOVAKernel(order="two-way")}
+    kc = compare_kernels(ds.X, ds.y, lambdas, kernels, p_true=p, X_test=ds.X, y_test=ds.y)
+    add_exact_loo(kc, ds.y)
+    for q in (1, 2):  # the fitted function's components and importances, per SS-ANOVA kernel
+        curves = kc.curves[q]
+        exp = expansion_from_dual(kc.kernels[q], ds.X, ds.y, curves.alphas[0], curves.b[0], lambdas[0])
+        decompose(exp, ds.X)
+        importances(exp)
+    for loo in (False, True):
+        theta_lambda_grid(ds.X, ds.y, lambdas, SSANOVAKernel(order="additive"), np.array([0.1, 1.0]), coordinate=0,
+                          p_true=p, loo=loo)
+
+
+STEPS = (
+    Step("kernels", "the kernel (gram) kernels", _kernels, 0.03),
+    Step("svm-grid", "the SVM solver and tuning-criteria kernels", _svm_grid, 0.2),
+    Step("losses", "the loss-function and GACV kernels", _losses, 0.2),
+    Step("nu-path", "the ν-path kernels", _nu_path, 0.5),
+    Step("usvc", "the IRWLS / unbiased-SVC kernels", _usvc, 0.4),
+    Step("ivm", "the kernel-logistic-regression and IVM kernels", _ivm, 0.15),
+    Step("anova", "the SS-ANOVA kernels", _anova, 0.05),
+)
+"""What :func:`run` does, in order; :func:`compile_notice` names each step by its ``what``."""
+
+
+# ------------------------------------------------------------------------------------------ the stamp
+def stamp_path() -> str | None:
+    """The file that marks svmviz's kernel cache as compiled for this source and this numba (None:
+    no cache folder). It lies in the cache folder, named after the package's kernel-source digest
+    (:func:`svmviz._jit.cache_folder`): an edit or an upgrade of svmviz, or emptying the cache,
+    makes it absent."""
+    from svmviz._jit import cache_base, source_digest
+
+    base = cache_base()
+    if base is None:
+        return None
+    return os.path.join(base, f"svmviz-kernels-{source_digest()}", f"warmed-numba-{version('numba')}")
+
+
+def is_current() -> bool:
+    """Whether ``svmviz warmup`` has compiled every kernel into the cache of this source and numba."""
+    path = stamp_path()
+    return path is not None and os.path.exists(path)
+
+
+# ------------------------------------------------------------------------------------------ running
+def run(*, force: bool = False, out=None) -> float:
+    """Compile (or load) every kernel, one step after the other; returns the seconds taken.
+
+    Parameters
+    ----------
+    force : bool, default False
+        Run the steps even when the cache is current (:func:`is_current`).
+    out : file-like, optional
+        Where the progress lines go (default ``sys.stdout``): one per step with its seconds, then the total.
+
+    Returns
+    -------
+    float
+        The seconds the run took.
+    """
+    out = sys.stdout if out is None else out
+    t0 = time.perf_counter()
+    if not force and is_current():
+        print(f"svmviz warmup: the kernel cache is current ({os.path.dirname(stamp_path())}); nothing to do.",
+              file=out, flush=True)
+        return time.perf_counter() - t0
+    print(f"svmviz warmup: compiling the numba kernels into {_where()} "
+          "(about 1.5 minutes on two cores, once per installation)",
+          file=out, flush=True)
+    for i, step in enumerate(STEPS, start=1):
+        t = time.perf_counter()
+        with notices_to(lambda _text: None), warnings.catch_warnings():  # these lines say it already
+            warnings.simplefilter("ignore")  # small data: convergence warnings say nothing here
+            step.run()
+        print(f"  [{i}/{len(STEPS)}] {step.name:9s} {time.perf_counter() - t:6.1f} s  {step.what}", file=out, flush=True)
+    total = time.perf_counter() - t0
+    path = stamp_path()
+    if path is not None:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(f"compiled by svmviz warmup in {total:.1f} s\n")
+    print(f"svmviz warmup: done in {total:.1f} s", file=out, flush=True)
+    return total
+
+
+def _where() -> str:
+    from svmviz._jit import cache_folder
+
+    return cache_folder() or "numba's default cache"
+
+
+_BACKGROUND: dict = {"proc": None, "lock": threading.Lock()}
+
+
+def start_background() -> subprocess.Popen | None:
+    """Start ``svmviz warmup`` in one background process at low priority, unless the cache is current
+    or this process (or the ``svmviz app`` command that became this server) started one already, or
+    ``SVMVIZ_WARMUP=0``; returns the process (None: nothing started).
+
+    The process outlives nobody's interest: it only fills the cache, and a server that stops leaves
+    it to finish (a second start after it finds the cache current)."""
+    with _BACKGROUND["lock"]:
+        proc = _BACKGROUND["proc"]
+        if os.environ.get("SVMVIZ_WARMUP") in ("0", "started") or (proc is not None and proc.poll() is None) \
+                or is_current():
+            return None
+        code = ("import os, sys\n"
+                "try:\n    os.nice(%d)\nexcept (AttributeError, OSError):\n    pass\n"
+                "from svmviz._warmup import run\nrun()\n" % NICE)
+        proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        _BACKGROUND["proc"] = proc
+        os.environ["SVMVIZ_WARMUP"] = "started"  # `svmviz app` execs the server: it must not start another
+        return proc
+
+
+# ------------------------------------------------------------------------------------------ notices
+_GROUPS = (("svmviz._nu_path", "nu-path"), ("svmviz._path", "nu-path"), ("svmviz._klr", "ivm"),
+           ("svmviz._irwls", "usvc"), ("svmviz._usvc", "usvc"), ("svmviz._ssanova", "anova"))
+_SAID: set = set()
+_SAID_LOCK = threading.Lock()
+_SINK = threading.local()  # .say: where this thread's notice goes (a page's progress line); unset: the log
+
+
+def compile_notice(module: str) -> str | None:
+    """The sentence shown when a kernel of ``module`` (``svmviz._nu_path.follower``…) starts compiling:
+    once per group of kernels (a :class:`Step`) and process, and only while the cache is not current
+    (:func:`is_current`); None otherwise."""
+    name = next((g for prefix, g in _GROUPS if module.startswith(prefix)), "svm-grid")
+    with _SAID_LOCK:
+        if name in _SAID or is_current():
+            return None
+        _SAID.add(name)
+    step = next(s for s in STEPS if s.name == name)
+    span = ("some seconds" if step.minutes < 0.3 else "about half a minute" if step.minutes < 0.75
+            else "about a minute")
+    return (f"Compiling {step.what} once for this installation ({span} on 2 cores); "
+            "`svmviz warmup` does this ahead of time.")
+
+
+class notices_to:
+    """``with notices_to(say):`` — compilation notices of this thread go to ``say(text)`` (a page's
+    progress line) instead of the log."""
+
+    def __init__(self, say: Callable[[str], None]):
+        self.say = say
+
+    def __enter__(self):
+        self.saved = getattr(_SINK, "say", None)
+        _SINK.say = self.say
+        return self
+
+    def __exit__(self, *exc):
+        _SINK.say = self.saved
+        return False
+
+
+def _on_compile(dispatcher) -> None:
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+    if not module.startswith("svmviz."):
+        return
+    msg = compile_notice(module)
+    if msg:
+        say = getattr(_SINK, "say", None)
+        if say is None:
+            _log.warning(msg)  # a notebook or a script: one line on stderr
+        else:
+            say(msg)
+
+
+def install_notices() -> bool:
+    """Listen to numba's compilation events (its event API, ``numba.core.event``) for
+    :func:`compile_notice`; once per process. Returns whether the listener is installed."""
+    if _BACKGROUND.get("listening"):
+        return True
+    try:
+        from numba.core import event
+    except ImportError:  # pragma: no cover — a numba without its event API: no notices
+        return False
+
+    class _Listener(event.Listener):
+        def on_start(self, ev):
+            _on_compile((ev.data or {}).get("dispatcher"))
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Listener())
+    _BACKGROUND["listening"] = True
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m svmviz._warmup [--force]``: as ``svmviz warmup``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    from svmviz import _warmup  # run as ``python -m``, this file is ``__main__``: the notices live there
+
+    _warmup.run(force="--force" in argv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

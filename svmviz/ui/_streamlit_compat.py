@@ -1,0 +1,93 @@
+"""Every use of Streamlit's private internals by the app, in one place, each with its fallback.
+
+Streamlit's public API has no equivalent for these (checked against 1.5x: ``st.navigation``,
+``st.Page``, ``st.query_params``, ``st.session_state``, ``st.context``); each is needed by the view
+in the URL (shared links, Back/Forward, :mod:`svmviz.ui.common`). Canary: ``tests/test_streamlit_compat.py``
+fails on an upgrade that moves any of them; the fallbacks keep the app working (with what each says
+it loses).
+
+* :func:`leave_pages_directory_mode` — ``PagesManager.uses_pages_directory``. A fresh server whose
+  first request is a deep link (``/Tuning_criteria?…``) finds ``pages/`` beside ``app.py`` and runs
+  the page in Streamlit's legacy multipage mode (no ``st.navigation`` frame) until ``st.navigation``
+  runs once; the project keeps ``pages/`` at the top level. Fallback: nothing is reset (a first deep
+  link on a fresh server opens the bare page; opening the root URL once fixes it).
+* :func:`run_token` — the script run context's ``cursors`` table, a new object at every (re)run:
+  what tells one run from the next (the URL's view, the glossary's first mentions, the export
+  choice). Fallback: a token that changes at every call (each call is its own run: links still
+  open their view, a widget may then write the URL twice in a run).
+* :func:`is_history_navigation` — the run context's flag of a Back/Forward rerun: the URL then sets
+  the view. Fallback: False (Back/Forward change the URL but the widgets keep their values).
+* :func:`page_id` — the run context's ``page_script_hash``, which page this run shows. Fallback: "".
+* :data:`HISTORY_SCRIPT` — not Streamlit's code but its frontend's behaviour: it pushes a browser
+  history entry for every change of the query string and two for a page switch; the script keeps one
+  entry per user action. If the frontend changes, the patch only turns pushes into replacements after
+  the first one of an action (Back then skips intermediate views, never breaks).
+"""
+from __future__ import annotations
+
+import itertools
+
+_COUNTER = itertools.count()
+
+
+def _ctx():
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    except ImportError:  # a Streamlit that moved it: the fallbacks
+        return None
+    try:
+        return get_script_run_ctx(suppress_warning=True)
+    except TypeError:  # no suppress_warning argument
+        return get_script_run_ctx()
+
+
+def leave_pages_directory_mode() -> bool:
+    """Clear Streamlit's legacy ``pages/``-directory mode if it is on; True when it was (rerun then)."""
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:
+        return False
+    if getattr(PagesManager, "uses_pages_directory", None):
+        PagesManager.uses_pages_directory = False
+        return True
+    return False
+
+
+def run_token():
+    """An object that is the same for every call within one script run and new at the next run."""
+    token = getattr(_ctx(), "cursors", None)
+    return token if token is not None else ("call", next(_COUNTER))
+
+
+def is_history_navigation() -> bool:
+    """Whether this run is the browser's Back/Forward step (its URL then sets the view)."""
+    return bool(getattr(_ctx(), "is_history_navigation", False))
+
+
+def page_id() -> str:
+    """An identifier of the page this run shows ("" when unknown)."""
+    return str(getattr(_ctx(), "page_script_hash", "") or "")
+
+
+HISTORY_SCRIPT = """<span id="svmviz-history"></span>
+<style>div[data-testid="stElementContainer"]:has(#svmviz-history) { display: none; }</style>
+<script>
+(function () {
+  // svmviz: one browser-history entry per user action. Streamlit pushes an entry for every change
+  // of the query string and two for a page switch; keep the first push after a click or key press
+  // and turn later pushes (the rest of the same rerun) into replacements.
+  var w = window;
+  if (w.__svmvizHistory) { return; }
+  w.__svmvizHistory = true;
+  var h = w.history, push = h.pushState.bind(h), replace = h.replaceState.bind(h), armed = false;
+  function arm(e) { if (e.isTrusted) { armed = true; } }
+  w.addEventListener("pointerdown", arm, true);
+  w.addEventListener("keydown", arm, true);
+  w.addEventListener("popstate", function () { armed = false; }, true);
+  h.pushState = function (state, title, url) {
+    if (armed) { armed = false; return push(state, title, url); }
+    return replace(state, title, url);
+  };
+})();
+</script>"""
+"""Installed by the frame on every run (hidden): one browser-history entry per user action."""

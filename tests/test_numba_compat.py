@@ -1,0 +1,52 @@
+"""Canary of svmviz._numba_compat, the one numba internal svmviz uses (numba's ``config.CACHE_DIR``,
+switched while a kernel is decorated): a kernel decorated there is cached in the folder given and
+nowhere else, and numba's own setting is as before. If a numba upgrade moves that setting, this fails
+(and :data:`svmviz._numba_compat.SUPPORTED` falls back to numba's default locations)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+KERNEL = '''
+import numba.core.config as c
+from svmviz._numba_compat import SUPPORTED, njit_cached_in
+
+def add_one(x):
+    return x + 1.0
+
+before = c.CACHE_DIR
+f = njit_cached_in(FOLDER, add_one)
+assert f(1.0) == 2.0
+print(SUPPORTED, c.CACHE_DIR == before)
+'''
+
+
+def test_kernel_cached_in_the_folder_given_and_setting_restored(tmp_path):
+    module = tmp_path / "probe_kernel.py"  # numba caches only functions defined in files
+    module.write_text(f"FOLDER = {str(tmp_path / 'folder')!r}\n" + KERNEL)
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "SVMVIZ_CACHE_DIR")}
+    env.update(PYTHONPATH=f"{ROOT}{os.pathsep}{tmp_path}", PYTHONDONTWRITEBYTECODE="1")
+    for _ in range(2):  # the second process loads from the folder
+        res = subprocess.run([sys.executable, "-c", "import probe_kernel"], env=env, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.split() == ["True", "True"]
+    written = [os.path.relpath(os.path.join(d, f), tmp_path) for d, _, fs in os.walk(tmp_path) for f in fs
+               if f.endswith((".nbi", ".nbc"))]
+    assert written and all(w.startswith("folder" + os.sep) for w in written), written
+
+
+def test_fallback_is_numbas_own_cache(monkeypatch):
+    """Without the setting, the kernel is numba's ``cache=True`` kernel as is (it still computes)."""
+    from svmviz import _numba_compat
+
+    monkeypatch.setattr(_numba_compat, "SUPPORTED", False)
+
+    def add_two(x):
+        return x + 2.0
+
+    f = _numba_compat.njit_cached_in("/nonexistent/never-used", add_two)
+    assert f(1.0) == 3.0

@@ -1,0 +1,71 @@
+"""Canary of svmviz.ui._streamlit_compat: the Streamlit internals the app uses are still there and
+still mean what the app relies on. An upgrade that moves one fails here, not in a lecture; the
+module's fallbacks keep the app running meanwhile. The browser tests (tests/test_browser.py,
+tests/test_browser_paths.py) check deep links and Back/Forward end to end.
+"""
+from __future__ import annotations
+
+import inspect
+
+import streamlit
+from streamlit.commands import navigation
+from streamlit.runtime import pages_manager
+from streamlit.runtime.scriptrunner import script_runner
+from streamlit.testing.v1 import AppTest
+
+from svmviz.ui import _streamlit_compat as compat
+
+VERSION = f"Streamlit {streamlit.__version__}"
+
+
+def test_legacy_pages_directory_flag_still_decides_and_navigation_still_clears_it():
+    assert hasattr(pages_manager.PagesManager, "uses_pages_directory"), (
+        f"{VERSION} removed PagesManager.uses_pages_directory: review leave_pages_directory_mode.")
+    src_pm = inspect.getsource(pages_manager.PagesManager.__init__)
+    assert 'uses_pages_directory = Path(' in src_pm and '"pages"' in src_pm, (
+        "PagesManager no longer derives legacy mode from a pages/ folder: leave_pages_directory_mode may be "
+        "obsolete; check a deep link on a fresh server (tests/test_browser.py).")
+    assert "uses_pages_directory" in inspect.getsource(script_runner.ScriptRunner), (
+        "ScriptRunner no longer consults uses_pages_directory: review leave_pages_directory_mode.")
+    assert "uses_pages_directory = False" in inspect.getsource(navigation), (
+        "st.navigation no longer clears the legacy flag: review leave_pages_directory_mode.")
+
+
+def test_leave_pages_directory_mode_clears_the_flag(monkeypatch):
+    monkeypatch.setattr(pages_manager.PagesManager, "uses_pages_directory", True, raising=False)
+    assert compat.leave_pages_directory_mode() is True
+    assert not pages_manager.PagesManager.uses_pages_directory
+    assert compat.leave_pages_directory_mode() is False
+
+
+SCRIPT = """
+import streamlit as st
+from svmviz.ui import _streamlit_compat as compat
+a, b = compat.run_token(), compat.run_token()
+runs = st.session_state.setdefault("tokens", [])
+runs.append(a)
+st.text(" ".join(map(str, [a is b, compat.is_history_navigation(), compat.page_id() != "", len(runs),
+                             len(runs) < 2 or runs[-1] is not runs[-2]])))
+"""
+
+
+def test_run_context_gives_a_token_per_run_the_history_flag_and_the_page():
+    """Within a run the token is one object; the next run has a new one; not a Back step; a page id."""
+    from streamlit.runtime.scriptrunner import ScriptRunContext
+
+    fields = set(getattr(ScriptRunContext, "__dataclass_fields__", {})) | set(dir(ScriptRunContext))
+    wanted = {"cursors", "is_history_navigation", "page_script_hash"}
+    assert wanted <= fields, f"{VERSION}: ScriptRunContext lacks {wanted - fields}"
+    at = AppTest.from_string(SCRIPT).run(timeout=30)
+    at.run(timeout=30)
+    assert not at.exception
+    same, history, page, n, new = at.text[-1].value.split()
+    assert (same, history, page, n, new) == ("True", "False", "True", "2", "True")
+
+
+def test_fallbacks_without_a_run_context():
+    """Outside a script run (and so with a Streamlit that moved the context): a fresh token per call,
+    no Back step, no page."""
+    assert compat.run_token() != compat.run_token()
+    assert compat.is_history_navigation() is False
+    assert compat.page_id() == ""

@@ -1,0 +1,127 @@
+"""``svmviz warmup`` (svmviz._warmup): every step once, a line each with its time and the total, a
+stamp that makes the next run return at once; the background start; the one-line notice of a kernel
+that must compile."""
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import types
+
+import pytest
+
+from svmviz import _warmup
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def own_cache(monkeypatch, tmp_path):
+    """svmviz's kernel cache base in ``tmp_path`` (the stamp lives there); steps that only count."""
+    monkeypatch.setenv("SVMVIZ_CACHE_DIR", str(tmp_path))
+    calls = []
+    steps = tuple(_warmup.Step(name, f"the {name} kernels", (lambda n=name: calls.append(n)), 0.1)
+                  for name in ("svm-grid", "nu-path"))
+    monkeypatch.setattr(_warmup, "STEPS", steps)
+    monkeypatch.setattr(_warmup, "_SAID", set())
+    return calls
+
+
+def test_run_does_every_step_once_then_says_the_cache_is_current(own_cache):
+    out = io.StringIO()
+    assert not _warmup.is_current()
+    _warmup.run(out=out)
+    assert own_cache == ["svm-grid", "nu-path"]
+    lines = out.getvalue().splitlines()
+    assert [ln.split()[1] for ln in lines if ln.lstrip().startswith("[")] == ["svm-grid", "nu-path"]
+    assert all(" s " in ln for ln in lines if ln.lstrip().startswith("["))  # each step's seconds
+    assert lines[-1].startswith("svmviz warmup: done in ") and lines[-1].endswith(" s")
+    assert _warmup.is_current() and os.path.exists(_warmup.stamp_path())
+
+    out = io.StringIO()
+    _warmup.run(out=out)
+    assert own_cache == ["svm-grid", "nu-path"]  # nothing run again
+    assert "current" in out.getvalue()
+    _warmup.run(force=True, out=io.StringIO())
+    assert own_cache == ["svm-grid", "nu-path"] * 2
+
+
+def test_stamp_is_keyed_on_the_kernel_sources_and_numba(own_cache):
+    from importlib.metadata import version
+
+    from svmviz._jit import source_digest
+
+    path = _warmup.stamp_path()
+    assert source_digest() in path and version("numba") in os.path.basename(path)
+
+
+def test_notice_once_per_group_and_never_when_current(own_cache):
+    said = []
+    fake = types.SimpleNamespace(py_func=types.SimpleNamespace(__module__="svmviz._nu_path.follower"))
+    other = types.SimpleNamespace(py_func=types.SimpleNamespace(__module__="someone_else.kernels"))
+    with _warmup.notices_to(said.append):
+        _warmup._on_compile(fake)
+        _warmup._on_compile(fake)
+        _warmup._on_compile(other)
+    assert len(said) == 1
+    assert said[0].startswith("Compiling the nu-path kernels once for this installation")
+    assert "svmviz warmup" in said[0]
+    _warmup.run(out=io.StringIO())
+    _warmup._SAID.clear()
+    assert _warmup.compile_notice("svmviz._smo") is None  # current: nothing to say
+
+
+def test_a_notebook_call_that_compiles_logs_one_line(tmp_path):
+    """A fresh cache: the first kernel call of a process (no page) logs the notice once on stderr."""
+    code = ("import numpy as np, svmviz.kernels as k\n"
+            "k.gram(np.eye(3), sigma=1.0); k.gram(np.eye(3), kernel='linear'); k.gram(np.eye(4), sigma=2.0)\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",)}
+    env.update(SVMVIZ_CACHE_DIR=str(tmp_path), PYTHONPATH=ROOT)
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    notices = [ln for ln in res.stderr.splitlines() if "once for this installation" in ln]
+    assert len(notices) == 1, res.stderr
+    assert "`svmviz warmup` does this ahead of time" in notices[0]
+
+
+def test_background_start_once_and_only_when_needed(own_cache, monkeypatch):
+    started = []
+
+    class FakePopen:
+        def __init__(self, cmd, **kwargs):
+            started.append((cmd, kwargs))
+            self.running = True
+
+        def poll(self):
+            return None if self.running else 0
+
+    monkeypatch.setattr(_warmup.subprocess, "Popen", FakePopen)
+    monkeypatch.setitem(_warmup._BACKGROUND, "proc", None)
+    monkeypatch.setenv("SVMVIZ_WARMUP", "0")
+    assert _warmup.start_background() is None and not started
+    monkeypatch.delenv("SVMVIZ_WARMUP")
+    proc = _warmup.start_background()
+    assert proc is not None and len(started) == 1
+    cmd, kwargs = started[0]
+    assert cmd[0] == sys.executable and "os.nice(10)" in cmd[2] and "run()" in cmd[2]
+    assert kwargs["start_new_session"]
+    assert _warmup.start_background() is None and len(started) == 1  # one process while it runs
+    assert os.environ["SVMVIZ_WARMUP"] == "started"  # inherited by the server `svmviz app` execs
+    monkeypatch.setitem(_warmup._BACKGROUND, "proc", None)  # that server: a new interpreter
+    assert _warmup.start_background() is None and len(started) == 1
+    monkeypatch.delenv("SVMVIZ_WARMUP")
+    proc.running = False
+    _warmup.run(out=io.StringIO())  # the cache is current now
+    assert _warmup.start_background() is None and len(started) == 1
+
+
+def test_cli_warmup_command(own_cache, capsys):
+    from svmviz.cli import main
+
+    assert main(["warmup"]) == 0
+    assert own_cache == ["svm-grid", "nu-path"]
+    assert main(["warmup"]) == 0
+    assert "current" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["warmup", "--nonsense"])
