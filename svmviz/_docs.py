@@ -48,6 +48,22 @@ for _kind, _y in _Y_FIT.items():  # fit_binary, fit_multiclass
         -------
         self
     """)
+for _kind in ("binary",):  # fit_binary_weighted
+    _y = _Y_FIT[_kind]
+    _add(f"fit_{_kind}_weighted", f"""
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+            Training points (a DataFrame's column names are kept in ``feature_names_in_``).
+        y : array-like of shape (n,)
+            {_y}
+        sample_weight : array-like of shape (n,), default=None
+            Non-negative weight of each point's loss (None: all 1), as in scikit-learn.
+
+        Returns
+        -------
+        self
+    """)
 _add("X_predict", """
     Parameters
     ----------
