@@ -200,8 +200,9 @@ def decompose(exp: AnovaExpansion, Xq) -> Components:
 
     Parameters
     ----------
-    exp : AnovaExpansion
-        From :func:`expansion_of`, :func:`expansion_from_dual` or :func:`expansion`.
+    exp : AnovaExpansion or fitted estimator
+        An expansion (from :func:`expansion_of`, :func:`expansion_from_dual` or :func:`expansion`),
+        or a fitted estimator with an SSANOVAKernel (read by :func:`expansion_of`).
     Xq : array_like of shape (m, d)
 
     Returns
@@ -215,6 +216,8 @@ def decompose(exp: AnovaExpansion, Xq) -> Components:
     uniquely; with the cubic-spline base each main effect averages to 0 over [0, 1] (the RK's
     functions have ∫f = 0), with the Gaussian base they do not (their levels trade off with b).
     """
+    if not isinstance(exp, AnovaExpansion):
+        exp = expansion_of(exp)
     k = exp.kernel
     S = k.component_sums(exp.basis, exp.coef, Xq)
     vals = S * k.weights_[None, :]
@@ -275,7 +278,9 @@ def importances(exp: AnovaExpansion, X=None) -> Importances:
 
     Parameters
     ----------
-    exp : AnovaExpansion
+    exp : AnovaExpansion or fitted estimator
+        An expansion, or a fitted SVMClassifier / KernelLogisticRegression / IVMClassifier with an
+        SSANOVAKernel (read by :func:`expansion_of`).
     X : array_like of shape (n, d), optional
         Points (normally the training inputs) over which the root mean square of every component is
         taken.
@@ -284,6 +289,8 @@ def importances(exp: AnovaExpansion, X=None) -> Importances:
     -------
     Importances
     """
+    if not isinstance(exp, AnovaExpansion):
+        exp = expansion_of(exp)
     k = exp.kernel
     Q = k.component_quadratic_forms(exp.basis, exp.coef)
     vals = np.maximum(k.weights_ * Q, 0.0)  # each R_c is PSD on the training range; clip rounding below 0
