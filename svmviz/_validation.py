@@ -395,7 +395,8 @@ def memory_room() -> tuple[int | None, str]:
     return min(found)
 
 
-def check_memory(need: float, *, what: str, n: int, n_max=None, available=None, advice: str = "") -> None:
+def check_memory(need: float, *, what: str, n: int, n_max=None, available=None, source: str | None = None,
+                 advice: str = "") -> None:
     """Refuse, before allocating, a computation that needs more memory than this process can get.
 
     Parameters
@@ -410,6 +411,8 @@ def check_memory(need: float, *, what: str, n: int, n_max=None, available=None, 
         The largest n whose need fits in ``room`` bytes (said in the message).
     available : int, optional
         Bytes available; default :func:`memory_room` (tests pass a simulated limit).
+    source : str, optional
+        What limits ``available`` (said in the message).
     advice : str, default ""
         What else to do, appended to the message.
 
@@ -422,7 +425,7 @@ def check_memory(need: float, *, what: str, n: int, n_max=None, available=None, 
     if available is None:
         room, source = memory_room()
     else:
-        room, source = int(available), "the given limit"
+        room, source = int(available), source or "the given limit"
     if room is None or need <= room:
         return
     fits = ""
@@ -430,9 +433,30 @@ def check_memory(need: float, *, what: str, n: int, n_max=None, available=None, 
         m = int(n_max(room))
         fits = f"; the largest n that fits is about {m}" if m > 0 else "; no n fits"
     raise MemoryLimitError(
-        f"{what} at n = {n} needs about {need / 1e9:.2f} GB but only {room / 1e9:.2f} GB can be "
+        f"{what} at n = {n} needs about {need / 1e9:.2f} GB of working memory but only {room / 1e9:.2f} GB can be "
         f"allocated (the tightest limit: {source}){fits}. Use fewer points (e.g. a stratified "
         f"subsample){advice}.")
+
+
+def check_kernel_memory(n: int, *, what: str, copies: float = 2.0, available=None) -> None:
+    """:func:`check_memory` for a computation that holds ``copies`` n×n float64 matrices at once
+    (a kernel matrix and its copies or companions).
+
+    Parameters
+    ----------
+    n : int
+    what : str
+    copies : float, default 2.0
+    available : int, optional
+
+    Raises
+    ------
+    MemoryLimitError
+    """
+    def need(m):
+        return 8.0 * copies * m * m
+
+    check_memory(need(n), what=what, n=n, available=available, n_max=lambda room: largest_n(need, room))
 
 
 def largest_n(need_of, room: float, hi: int = 1 << 40) -> int:

@@ -23,7 +23,7 @@ from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
 
-from ._validation import check_binary_labels, check_matrix
+from ._validation import check_binary_labels, check_kernel_memory, check_matrix
 from .kernels import SSANOVAKernel, fit_kernel, gram, kernel_diagonal
 from ._validation import check_lambdas as _check_lambdas
 from .svm import DEFAULT_MAX_ITER
@@ -397,6 +397,8 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
     if not kernels:
         raise ValueError("give at least one kernel.")
     X, yy, lam, p = _check_problem(X, y, lambdas, p_true)
+    # every kernel's gram is kept (for the exact LOO of add_exact_loo), plus the one being fitted
+    check_kernel_memory(X.shape[0], what="compare_kernels", copies=len(kernels) + 2)
     Xt = yt = None
     if X_test is not None:
         Xt = check_matrix(X_test, "X_test")
@@ -531,6 +533,7 @@ def theta_lambda_grid(X, y, lambdas, kernel, scales, *, coordinate: int | None =
     ThetaGrid
     """
     X, yy, lam, p = _check_problem(X, y, lambdas, p_true)
+    check_kernel_memory(X.shape[0], what="theta_lambda_grid", copies=X.shape[1] + 2)  # d coordinate grams + K
     sc = _check_lambdas(scales, "scales", "scale")
     k = _check_ssanova(fit_kernel(kernel, X) if isinstance(kernel, SSANOVAKernel) else kernel)
     R = k.coordinate_grams(X)

@@ -31,7 +31,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _klr
 from ._docs import fill_doc
-from ._validation import (binary_targets, check_positive,
+from . import _validation
+from ._validation import (binary_targets, check_positive, predict_in_chunks,
                           validate_fit_data, validate_predict_data)
 from .kernels import KERNELS, fit_kernel, gram
 from .kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
@@ -89,27 +90,35 @@ def _code_labels(y, classes):
     return np.ascontiguousarray(Y), codes
 
 
+def _fit_words(n: int, n_classes: int, full: bool, max_import: int | None, chunk: int) -> int:
+    """float64 words of a fit's working memory (:func:`_check_memory`)."""
+    M = n_classes - 1
+    if full:
+        return n * n + (M * (n + 1)) ** 2
+    q = n if max_import is None else min(n, max_import)
+    c = min(chunk, n)
+    return n * n + M * M * n * (c + 1) + 2 * M * M * (q + 1) * c + (M * (q + 1)) ** 2
+
+
 def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: int | None = None,
                   chunk: int = 0) -> None:
-    """Refuse a fit whose planned working memory exceeds ``MEMORY_BUDGET`` (before allocating it).
+    """Refuse, before allocating it, a fit whose planned working memory exceeds ``MEMORY_BUDGET`` or
+    what this process can allocate (:func:`svmviz._validation.memory_room`: MemAvailable, ulimit,
+    cgroup), with a :class:`~svmviz._validation.MemoryLimitError` naming the size and the largest n.
 
     Full KLR: the kernel matrix (n²) and the Newton system (M(n + 1))². IVM: the kernel matrix, the
     (B2*) candidate blocks (~M²·n·(chunk + 1) + 2·M²·|S|·chunk) and the Hessian of the largest import
     set (M(|S| + 1))², |S| ≤ ``max_import``.
     """
-    M = n_classes - 1
-    if full:
-        words = n * n + (M * (n + 1)) ** 2
-    else:
-        q = n if max_import is None else min(n, max_import)
-        c = min(chunk, n)
-        words = n * n + M * M * n * (c + 1) + 2 * M * M * (q + 1) * c + (M * (q + 1)) ** 2
-    need = 8.0 * words
-    if need > MEMORY_BUDGET:
-        raise ValueError(
-            f"{what} with n = {n} points and {n_classes} classes would need about {need / 2**30:.1f} GB "
-            f"of working memory (limit {MEMORY_BUDGET / 2**30:.0f} GB): use fewer points or classes"
-            + ("" if full else ", a smaller chunk or a max_import") + ".")
+    def need(m):
+        return 8.0 * _fit_words(m, n_classes, full, max_import, chunk)
+
+    room, source = _validation.memory_room()
+    if room is None or room > MEMORY_BUDGET:
+        room, source = MEMORY_BUDGET, f"the package's MEMORY_BUDGET of {MEMORY_BUDGET / 2**30:.0f} GiB"
+    _validation.check_memory(need(n), what=f"{what} with {n_classes} classes", n=n, available=room, source=source,
+                             n_max=lambda r: _validation.largest_n(need, r, hi=1 << 32),
+                             advice=", or fewer classes" if full else ", fewer classes, a smaller chunk or a max_import")
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
@@ -151,10 +160,10 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
     def _logits(self, X):
         """(m, M) logits f_j(x) = b_j + Σ_s a_sj K(x, x_s) against the base class."""
         X = validate_predict_data(self, X)
-        F = np.tile(self.intercept_, (X.shape[0], 1))
-        if self.coef_.shape[0]:
-            F += self._kernel(X, self._basis_points) @ self.coef_
-        return F
+        if not self.coef_.shape[0]:
+            return np.tile(self.intercept_, (X.shape[0], 1))
+        B, A, b = self._basis_points, self.coef_, self.intercept_
+        return predict_in_chunks(lambda rows: self._kernel(rows, B) @ A + b, X, B.shape[0])
 
     @fill_doc
     def decision_function(self, X):

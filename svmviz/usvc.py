@@ -36,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _irwls
 from ._docs import fill_doc
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
-                          check_positive, validate_fit_data, validate_predict_data)
+                          check_positive, predict_in_chunks, validate_fit_data, validate_predict_data)
 from .kernels import fit_kernel, gram
 from ._usvc_loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
     LOSSES, Profile, _check_1d_problem, _check_grid, _check_int, _check_k, _check_loss, _check_s, _check_unit,
@@ -414,7 +414,9 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         {decision_binary}
         """
         X = validate_predict_data(self, X)
-        return _irwls._decision(self._features(X), self.beta_, self.intercept_)
+        width = X.shape[1] if self.prototypes_ is None else self.prototypes_.shape[0]
+        return predict_in_chunks(lambda rows: _irwls._decision(self._features(rows), self.beta_, self.intercept_),
+                                 X, width)
 
     def trajectory(self):
         """(Th, w, stage) along the iterations of a 1-D linear machine: Th = −b/w (Navia-Vázquez et al.

@@ -74,7 +74,7 @@ def test_svm_fit_refuses_before_the_kernel_with_size_and_largest_n(monkeypatch):
     with pytest.raises(MemoryError) as exc:
         SVMClassifier().fit(X, y)
     msg = str(exc.value)
-    assert "n = 200000" in msg and "360.03 GB" in msg and "RLIMIT_AS" in msg
+    assert "n = 200000" in msg and "360.03 GB of working memory" in msg and "RLIMIT_AS" in msg
     n_max = int(msg.split("largest n that fits is about ")[1].split(".")[0])
     assert svm._fit_memory(n_max) <= 2 * 10**9 < svm._fit_memory(n_max + 1)
 
@@ -135,3 +135,52 @@ def test_svm_decision_function_streams_rows(monkeypatch):
     monkeypatch.setattr(clf, "_kernel", lambda A, B=None: calls.append(A.shape[0]) or real(A, B))
     np.testing.assert_allclose(clf.decision_function(X), whole, atol=1e-12)
     assert max(calls) == 7 and sum(calls) == 200
+
+
+def test_every_kernel_entry_point_refuses_before_allocating(monkeypatch):
+    """Under a simulated 1 MB limit each n = 600 entry point raises a MemoryError naming the size and
+    the largest n; none computes a kernel matrix first."""
+    from svmviz import anova, losses, path, tuning
+    from svmviz.ivm import IVMClassifier, KernelLogisticRegression
+    from svmviz.kernels import SSANOVAKernel
+
+    monkeypatch.setattr(_validation, "memory_room", lambda: (10**6, "the cgroup v2 limit memory.max (0.00 GB)"))
+    for mod in (svm, path, anova):
+        monkeypatch.setattr(mod, "gram", _no_kernel)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 2))
+    y = (X[:, 0] > 0).astype(int)
+    lam = np.array([1e-2, 1e-1])
+    calls = {
+        "SVMClassifier.fit": lambda: SVMClassifier().fit(X, y),
+        "KernelLogisticRegression": lambda: KernelLogisticRegression().fit(X, y),
+        "IVMClassifier": lambda: IVMClassifier().fit(X, y),
+        "nu_path": lambda: path.nu_path(X, y),
+        "compare_kernels": lambda: anova.compare_kernels(X, y, lam, {"rbf": "rbf"}),
+        "theta_lambda_grid": lambda: anova.theta_lambda_grid(X, y, lam, SSANOVAKernel(), [1.0]),
+        "gacv_curves": lambda: losses.gacv_curves(X, y, lam, 1.0),
+        "criteria surface": lambda: tuning.criteria_surface(X, y, lam, [1.0]),
+    }
+    for what, call in calls.items():
+        with pytest.raises(MemoryError) as exc:
+            call()
+        msg = str(exc.value)
+        assert what in msg and "n = 600" in msg and "GB" in msg and "memory.max" in msg, msg
+        assert "largest n" in msg or "use n ≤" in msg, msg
+
+
+def test_estimators_predict_in_blocks_equal_one_block(monkeypatch):
+    """decision_function of every estimator in blocks of 5 rows equals the one-block answer."""
+    from sklearn.datasets import make_moons
+
+    from svmviz.ivm import IVMClassifier, KernelLogisticRegression
+    from svmviz.path import NuSVMPath
+    from svmviz.usvc import IRWLSClassifier
+
+    X, y = make_moons(120, noise=0.3, random_state=0)
+    for est in (KernelLogisticRegression(), IVMClassifier(), NuSVMPath(nu=0.3), IRWLSClassifier(kernel="rbf")):
+        est.fit(X, y)
+        whole = est.decision_function(X)
+        monkeypatch.setattr(_validation, "PREDICT_BLOCK_BYTES", 8 * 5 * 120)
+        np.testing.assert_allclose(est.decision_function(X), whole, rtol=0, atol=1e-12)
+        monkeypatch.undo()
