@@ -48,8 +48,7 @@ for _kind, _y in _Y_FIT.items():  # fit_binary, fit_multiclass
         -------
         self
     """)
-for _kind in ("binary",):  # fit_binary_weighted
-    _y = _Y_FIT[_kind]
+for _kind, _y in _Y_FIT.items():  # fit_binary_weighted, fit_multiclass_weighted
     _add(f"fit_{_kind}_weighted", f"""
         Parameters
         ----------

@@ -32,7 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _klr
 from ._docs import fill_doc
 from . import _validation
-from ._validation import (binary_targets, check_positive, predict_in_chunks,
+from ._validation import (binary_targets, check_positive, check_sample_weight, predict_in_chunks,
                           validate_fit_data, validate_predict_data)
 from .kernels import KERNELS, fit_kernel, gram
 from .kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
@@ -291,15 +291,28 @@ class KernelLogisticRegression(_KernelLogitBase):
         return self.support_X_
 
     @fill_doc
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on X and labels y with two or more classes.
 
-        {fit_multiclass}
+        {fit_multiclass_weighted}
+
+        Notes
+        -----
+        ``sample_weight`` s_i multiplies point i's negative log-likelihood in H (Zhu & Hastie 2002,
+        eq. 4: the loss is summed, not averaged), so integer weights are repeated rows at the same λ,
+        and with a linear kernel the fit is scikit-learn's
+        ``LogisticRegression(C=1/λ).fit(X, y, sample_weight)``. A point of weight 0 stays a basis
+        point (its coefficient is then 0).
         """
-        X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
+        X, Y, classes, codes, lam, tol, max_iter = self._check_common(X, y)
+        Sw = check_sample_weight(sample_weight, X.shape[0])
+        per_class = np.bincount(codes, weights=Sw, minlength=classes.size)
+        if np.any(per_class <= 0):
+            raise ValueError(f"sample_weight gives class {classes[np.argmax(per_class <= 0)]!r} a total weight of 0; "
+                             "every class needs a point of positive weight (or leave the class out of y).")
         _check_memory(type(self).__name__, X.shape[0], classes.size, full=True)
         K = self._kernel(X)
-        st, theta, H, it = _klr_full(K, Y, lam, bool(self.fit_intercept), None, tol, max_iter)
+        st, theta, H, it = _klr_full(K, Y, lam, bool(self.fit_intercept), None, tol, max_iter, Sw)
         _warn(st, "KernelLogisticRegression")
         off = 1 if self.fit_intercept else 0
         self.coef_ = np.ascontiguousarray(theta[off:])
@@ -313,12 +326,13 @@ class KernelLogisticRegression(_KernelLogitBase):
         return self
 
 
-def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
+def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter, sample_weight=None):
     off = 1 if icpt else 0
     if theta0 is None:
         theta0 = np.zeros((K.shape[0] + off, Y.shape[1]))
+    Sw = np.ones(K.shape[0]) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
     return _klr._klr_full(np.ascontiguousarray(K), Y, float(lam), bool(icpt),
-                          np.ascontiguousarray(theta0, dtype=np.float64), float(tol), int(max_iter))
+                          np.ascontiguousarray(theta0, dtype=np.float64), float(tol), int(max_iter), Sw)
 
 
 class IVMClassifier(_KernelLogitBase):

@@ -91,3 +91,68 @@ def test_grid_search_and_pipeline_pass_weights(data):
     # the weights reach the fits: the refitted machines differ
     assert not np.allclose(gs.best_estimator_.decision_function(X), unweighted.best_estimator_.decision_function(X)) \
         or gs.best_params_ != unweighted.best_params_
+
+
+# ------------------------------------------------------------------------- kernel logistic regression
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+
+from svmviz.ivm import KernelLogisticRegression  # noqa: E402
+
+
+def test_klr_weights_match_logistic_regression(data):
+    """Linear kernel, loss summed (Zhu & Hastie 2002, eq. 4): LogisticRegression(C = 1/λ, sample_weight)."""
+    X, y, _ = data
+    w = np.random.default_rng(3).uniform(0.1, 3.0, X.shape[0])
+    ours = KernelLogisticRegression(lam=0.5, kernel="linear").fit(X, y, sample_weight=w)
+    ref = LogisticRegression(C=2.0, tol=1e-12, max_iter=10_000).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X), atol=1e-7)
+    np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X), atol=1e-8)
+
+
+def test_klr_multiclass_integer_weights_are_repeated_rows():
+    """Three classes (eq. 9, last class as base: not scikit-learn's symmetric multinomial, so the
+    reference is the repeated-row fit)."""
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True)
+    k = np.random.default_rng(5).integers(0, 3, X.shape[0])
+    k[[0, 50, 100]] = 1  # every class keeps a point
+    weighted = KernelLogisticRegression(lam=1.0, kernel="linear").fit(X, y, sample_weight=k.astype(float))
+    repeated = KernelLogisticRegression(lam=1.0, kernel="linear").fit(np.repeat(X, k, 0), np.repeat(y, k))
+    np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X), atol=1e-9)
+
+
+def test_klr_integer_weights_are_repeated_rows_and_zero_weights_removed_rows(data):
+    X, y, w = data
+    k = w.astype(int)
+    weighted = KernelLogisticRegression(lam=0.5, sigma=0.7).fit(X, y, sample_weight=w)
+    repeated = KernelLogisticRegression(lam=0.5, sigma=0.7).fit(np.repeat(X, k, 0), np.repeat(y, k))
+    np.testing.assert_allclose(weighted.decision_function(X), repeated.decision_function(X), atol=1e-9)
+    keep = w > 0
+    removed = KernelLogisticRegression(lam=0.5, sigma=0.7).fit(X[keep], y[keep])
+    zero = KernelLogisticRegression(lam=0.5, sigma=0.7).fit(X, y, sample_weight=keep * 1.0)
+    np.testing.assert_allclose(zero.decision_function(X), removed.decision_function(X), atol=1e-9)
+
+
+def test_klr_bad_weights_are_refused(data):
+    X, y, _ = data
+    with pytest.raises(ValueError, match="non-negative"):
+        KernelLogisticRegression().fit(X, y, sample_weight=-np.ones(90))
+    with pytest.raises(ValueError, match="total weight of 0"):
+        KernelLogisticRegression().fit(X, y, sample_weight=(y == 1) * 1.0)
+
+
+@pytest.mark.parametrize("name", ["IVMClassifier", "IRWLSClassifier", "NuSVMPath"])
+def test_estimators_without_weights_say_so(data, name):
+    """The IVM (greedy import set), IRWLS (prototypes from k-means / FSCL of the rows) and the ν-path
+    (its events are those of the unit box) take no sample_weight: scikit-learn's meta-estimators see
+    it (has_fit_parameter is False) and a direct call names the argument."""
+    from sklearn.utils.validation import has_fit_parameter
+
+    from svmviz.ivm import IVMClassifier
+    from svmviz.path import NuSVMPath
+    from svmviz.usvc import IRWLSClassifier
+    est = {"IVMClassifier": IVMClassifier, "IRWLSClassifier": IRWLSClassifier, "NuSVMPath": NuSVMPath}[name]()
+    assert not has_fit_parameter(est, "sample_weight")
+    X, y, w = data
+    with pytest.raises(TypeError, match="sample_weight"):
+        est.fit(X, y, sample_weight=w)
