@@ -402,6 +402,8 @@ class IVMClassifier(_KernelLogitBase):
     -----
     Zhu & Hastie 2002, eqs. 4–6, algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
     multi-class eqs. 7–9. Targets and sizes are validated as in :class:`KernelLogisticRegression`.
+    ``fit`` takes no ``sample_weight``: the greedy import set is chosen among the rows themselves,
+    so weights would not be repeated rows; :class:`KernelLogisticRegression` takes them.
 
     Examples
     --------

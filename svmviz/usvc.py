@@ -207,7 +207,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     Navia-Vázquez et al. 2004: primal (eqs. 5 and 4); loss (eq. 6); IRWLS (eqs. 20–22) with
-    damping (§3); semiparametric machine (eqs. 23–27).
+    damping (§3); semiparametric machine (eqs. 23–27). ``fit`` takes no ``sample_weight`` (the
+    prototypes are k-means / FSCL centres of the rows); :class:`svmviz.svm.SVMClassifier` does.
 
     Why the kernel machine used to end with a ``ConvergenceWarning`` (rbf, default settings, σ from
     1 to 300 on make_moons(200)), and what changed. Two causes. (1) Large σ: K(c, c) is numerically
