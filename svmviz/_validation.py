@@ -484,10 +484,12 @@ def largest_n(need_of, room: float, hi: int = 1 << 40) -> int:
     return lo
 
 
-#: Bytes of kernel block that :func:`predict_in_chunks` computes at once: 32 MiB, e.g. 2,000 test rows
-#: against 2,000 basis points. Blocks this size keep the whole block in the last-level cache's reach
-#: of the matrix product and make per-block overhead negligible.
-PREDICT_BLOCK_BYTES = 32 * 2**20
+#: Bytes of kernel block that :func:`predict_in_chunks` computes at once: 2 MiB (e.g. 100 test rows
+#: against 2,600 support vectors), small enough for the block to stay in cache between its passes
+#: (distances, exp, the product with the coefficients): ``bench/bench_predict_memory.py
+#: --throughput-only`` times SVMClassifier.predict on 50,000 rows × 2,589 support vectors with blocks
+#: of 0.5 / 2 / 8 / 32 MiB and one 1 GB block (CPU seconds; see its output).
+PREDICT_BLOCK_BYTES = 2 * 2**20
 
 
 def predict_in_chunks(fun, X, n_basis: int, block_bytes: int | None = None) -> np.ndarray:

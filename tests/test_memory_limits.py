@@ -1,4 +1,4 @@
-"""Memory: the one helper (svmviz._validation.memory_room) takes the tightest of MemAvailable,
+"""Memory: one function (svmviz._validation.memory_room) takes the tightest of MemAvailable,
 RLIMIT_AS / RLIMIT_DATA and the cgroup's limit; the entry points refuse before allocating with a
 MemoryError naming the size and the largest n that fits; decision values stream in row blocks."""
 from __future__ import annotations
