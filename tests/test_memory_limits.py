@@ -88,12 +88,13 @@ def test_svm_fit_refusal_under_ulimit_v_in_a_child():
         import numpy as np
         from svmviz import _validation
         from svmviz.svm import SVMClassifier
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(20_000, 2)); y = (X[:, 0] > 0).astype(int)
+        SVMClassifier().fit(X[:50], y[:50])  # compiled (or loaded from the cache) before the limit
         vm = _validation._status_bytes("VmSize")
         resource.setrlimit(resource.RLIMIT_AS, (vm + 400 * 2**20, resource.RLIM_INFINITY))
         room, source = _validation.memory_room()
         assert "RLIMIT_AS" in source, source
-        rng = np.random.default_rng(0)
-        X = rng.normal(size=(20_000, 2)); y = (X[:, 0] > 0).astype(int)
         try:
             SVMClassifier().fit(X, y)
         except MemoryError as exc:
