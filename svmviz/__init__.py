@@ -139,6 +139,7 @@ _EXPORTS = {
     "sigma_heuristic": "kernels",
     "cubic_spline_rk": "kernels",
     "SSANOVAKernel": "kernels",
+    "KernelParamsMixin": "kernels",
     # SS-ANOVA decomposition and kernel comparison (anova)
     "AnovaExpansion": "anova",
     "expansion": "anova",

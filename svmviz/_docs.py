@@ -48,6 +48,21 @@ for _kind, _y in _Y_FIT.items():  # fit_binary, fit_multiclass
         -------
         self
     """)
+for _kind, _y in _Y_FIT.items():  # fit_binary_weighted, fit_multiclass_weighted
+    _add(f"fit_{_kind}_weighted", f"""
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+            Training points (a DataFrame's column names are kept in ``feature_names_in_``).
+        y : array-like of shape (n,)
+            {_y}
+        sample_weight : array-like of shape (n,), default=None
+            Non-negative weight of each point's loss (None: all 1), as in scikit-learn.
+
+        Returns
+        -------
+        self
+    """)
 _add("X_predict", """
     Parameters
     ----------
@@ -123,26 +138,30 @@ _add("loss_params", """
 
 # ---------------------------------------------------------------------------------- criteria
 _add("crit_solution", """
-    f : array_like of shape (..., n)
-        Training decision values f_λ(x_i) (one row per solution).
+    f : array_like of shape (..., n), or a fitted SVMClassifier
+        Training decision values f_λ(x_i) (one row per solution); or the fitted estimator itself,
+        whose ``train_decision_``, ``alpha_``, ``lam_``, kernel diagonal and costs L·w are then used
+        (give only its training labels y).
     y : array_like of shape (n,)
-        Labels ±1.
+        Labels of two classes: ±1, or any two values mapped in sorted order to −1, +1 (an
+        estimator's ``classes_``); anything else is refused.
     alpha : array_like of shape (..., n)
-        Dual coefficients in Wahba's scaling (those of ``f``).
+        Dual coefficients in Wahba's scaling (those of ``f``), 0 ≤ α_i ≤ L(y_i).
     lam : float or array_like broadcastable to ``f.shape[:-1]``
-        λ of each solution.
+        λ > 0 of each solution.
 """)
 _add("crit_K_diag", """
-    K_diag : float or array_like of shape (n,), default 1.0
-        K(x_i, x_i); 1 for the Gaussian kernel.
+    K_diag : float or array_like of shape (n,), default None
+        K(x_i, x_i); None means 1, the Gaussian kernel's.
 """)
 _add("crit_p", """
     p : array_like of shape (n,)
         True P(y = +1 | x_i) under the sampling distribution.
 """)
 _add("crit_L", """
-    L : pair of float, default (1.0, 1.0)
-        (L(−1), L(+1)), Wahba's misclassification costs (Wahba et al. 2001, §5); (1, 1) is the standard SVM.
+    L : pair of float, default None
+        (L(−1), L(+1)), Wahba's misclassification costs (Wahba et al. 2001, §5); None means (1, 1),
+        the standard SVM.
 """)
 _add("crit_expected_params", """
     Parameters

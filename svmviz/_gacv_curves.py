@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ._docs import fill_doc
-from ._validation import check_binary_labels, check_matrix, check_positive
+from ._validation import check_binary_labels, check_kernel_memory, check_matrix, check_positive
 
 
 @fill_doc
@@ -86,6 +86,7 @@ def gacv_curves(X, y, lambdas, sigma, *, p_true=None, loo: bool = True, ran_gacv
     X = check_matrix(X, "X", min_rows=4)
     y_pm, _ = check_binary_labels(y, X.shape[0], min_per_class=2)
     sigma = check_positive(sigma, "sigma")
+    check_kernel_memory(X.shape[0], what="gacv_curves", copies=2)  # K and its check
     R = ran_gacv_replicates
     if isinstance(R, bool) or int(R) != R or R < 0:
         raise ValueError(f"ran_gacv_replicates must be a whole number ≥ 0; got {R!r}.")

@@ -38,11 +38,18 @@ METHOD_ONESTEP = 0  # (B2*) one Newton step from the current fit for every candi
 METHOD_FULL = 1     # (B2)  a full Newton solve for every candidate
 
 
+#: "no sample weights" for :func:`_loss_probs` (every s_i = 1)
+_UNWEIGHTED = np.ones(0)
+
+
 # --------------------------------------------------------------------------- objective pieces
 @njit(cache=True)
-def _loss_probs(F, Y, P):
-    """Multi-logit negative log-likelihood sum_i [-y_i'f_i + ln(1 + sum_j e^{f_ij})]; fills P."""
+def _loss_probs(F, Y, P, S):
+    """Multi-logit negative log-likelihood sum_i s_i [-y_i'f_i + ln(1 + sum_j e^{f_ij})]; fills P.
+
+    ``S`` holds the sample weights s_i (N,), or nothing (:data:`_UNWEIGHTED`: every s_i = 1)."""
     N, M = F.shape
+    weighted = S.shape[0] > 0
     tot = 0.0
     for i in range(N):
         mx = 0.0
@@ -56,7 +63,7 @@ def _loss_probs(F, Y, P):
         for j in range(M):
             P[i, j] = np.exp(F[i, j] - mx) / s
             yf += Y[i, j] * F[i, j]
-        tot += mx + np.log(s) - yf
+        tot += (S[i] if weighted else 1.0) * (mx + np.log(s) - yf)
     return tot
 
 
@@ -186,7 +193,7 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
     M = Y.shape[1]
     P = np.empty((N, M))
     F = _mm(Phi, theta)
-    H = _loss_probs(F, Y, P) + _penalty(Pen, theta)
+    H = _loss_probs(F, Y, P, _UNWEIGHTED) + _penalty(Pen, theta)
     status = OK
     n_iter = 0
     if p > 0:
@@ -210,7 +217,7 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
                     for r in range(p):
                         theta[r, j] -= d[j * p + r, 0]
                 F = _mm(Phi, theta)
-                H = _loss_probs(F, Y, P) + _penalty(Pen, theta)
+                H = _loss_probs(F, Y, P, _UNWEIGHTED) + _penalty(Pen, theta)
                 status, n_iter = OK, it + 1
                 break
             step = 1.0
@@ -220,7 +227,7 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
                     for r in range(p):
                         theta_new[r, j] = theta[r, j] - step * d[j * p + r, 0]
                 F = _mm(Phi, theta_new)
-                H_new = _loss_probs(F, Y, P_new) + _penalty(Pen, theta_new)
+                H_new = _loss_probs(F, Y, P_new, _UNWEIGHTED) + _penalty(Pen, theta_new)
                 if H_new <= H - 1e-4 * step * dec:
                     accepted = True
                     break
@@ -237,7 +244,7 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
     if not finish:
         return status, H, n_iter, np.empty((0, M)), P, np.empty(0), np.empty((0, 0)), 0
     F = _mm(Phi, theta)
-    _loss_probs(F, Y, P)
+    _loss_probs(F, Y, P, _UNWEIGHTED)
     G = _gradient(Phi, Pen, Y, P, theta)
     Lh, stc = _cholesky(_hessian(Phi, Phi, Pen, P))  # p = 0: empty, status 0
     return status, H, n_iter, F, P, G, Lh, stc
@@ -250,14 +257,15 @@ def _newton(Phi, Pen, Y, theta, tol, max_iter):
 
 
 @njit(cache=True)
-def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
+def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter, Sw):
     """Full KLR (S = all points) by Newton in a well-conditioned form.
 
     With f_j = K a_j + b_j the Newton equations are premultiplied by blockdiag(K^{-1}, 1):
-    rows for a_j:  sum_k (W_jk K da_k + W_jk 1 db_k) + lam da_j = -(p_j - y_j + lam a_j),
-    rows for b_j:  sum_k (1'W_jk K da_k + 1'W_jk 1 db_k)       = -1'(p_j - y_j),
-    which never forms K^{-1} and whose matrix has eigenvalues bounded below by ~lam.
-    theta0/theta: (N + icpt, M), intercept first. Returns ``(status, theta, H, n_iter)``.
+    rows for a_j:  sum_k (W_jk K da_k + W_jk 1 db_k) + lam da_j = -(D(p_j - y_j) + lam a_j),
+    rows for b_j:  sum_k (1'W_jk K da_k + 1'W_jk 1 db_k)       = -1'D(p_j - y_j),
+    which never forms K^{-1} and whose matrix has eigenvalues bounded below by ~lam. D = diag(Sw)
+    holds the sample weights of the loss Σ_i s_i ℓ_i (all 1: Zhu & Hastie 2002, eq. 4), and W_jk
+    carries them too. theta0/theta: (N + icpt, M), intercept first. Returns ``(status, theta, H, n_iter)``.
     """
     N = K.shape[0]
     M = Y.shape[1]
@@ -275,7 +283,7 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
                 F[i, j] += theta[0, j]
     P = np.empty((N, M))
     Pn = np.empty((N, M))
-    H = _loss_probs(F, Y, P)
+    H = _loss_probs(F, Y, P, Sw)
     pen = 0.0
     KA = _mm(K, A)
     for j in range(M):
@@ -288,15 +296,15 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
         rhs = np.zeros(sz)
         for j in range(M):
             for i in range(N):
-                rhs[j * p + off + i] = -(P[i, j] - Y[i, j] + lam * A[i, j])
+                rhs[j * p + off + i] = -(Sw[i] * (P[i, j] - Y[i, j]) + lam * A[i, j])
             if icpt:
                 t = 0.0
                 for i in range(N):
-                    t += P[i, j] - Y[i, j]
+                    t += Sw[i] * (P[i, j] - Y[i, j])
                 rhs[j * p] = -t
             for k in range(M):
                 for i in range(N):
-                    w = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
+                    w = Sw[i] * P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
                     row = j * p + off + i
                     for l in range(N):
                         Sys[row, k * p + off + l] = w * K[i, l]
@@ -306,7 +314,7 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
                     # 1' W_jk K  and  1' W_jk 1
                     s1 = 0.0
                     for i in range(N):
-                        w = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
+                        w = Sw[i] * P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
                         s1 += w
                         for l in range(N):
                             Sys[j * p, k * p + off + l] += w * K[i, l]
@@ -350,7 +358,7 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
                 for i in range(N):
                     pen += An[i, j] * KAn[i, j]
                     F[i, j] = KAn[i, j] + bn[j]
-            Hn = _loss_probs(F, Y, Pn) + 0.5 * lam * pen
+            Hn = _loss_probs(F, Y, Pn, Sw) + 0.5 * lam * pen
             if Hn <= H - 1e-4 * step * dec or dec <= tol * scale:
                 accepted = True
                 break

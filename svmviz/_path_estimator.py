@@ -63,7 +63,9 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    Loosli & Canu 2006, "Summary" (the four events of the path) and "Stopping criteria".
+    Loosli & Canu 2006, "Summary" (the four events of the path) and "Stopping criteria". ``fit``
+    takes no ``sample_weight``: the path's events are those of the unit box 0 ≤ α_i ≤ 1 of every
+    point; :class:`svmviz.svm.SVMClassifier` takes weights.
 
     Examples
     --------

@@ -4,6 +4,8 @@ Private module: import the names from :mod:`svmviz.kernels`.
 """
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
@@ -193,7 +195,69 @@ def _ssanova_components(d: int, order: str):
     return tuple(mains + [(a, b) for a in range(d) for b in range(a + 1, d)])
 
 
-class SSANOVAKernel:
+class KernelParamsMixin:
+    """scikit-learn's parameter protocol for a kernel object: ``get_params``/``set_params`` over the
+    arguments of ``__init__`` (stored under their own names), as ``sklearn.base.BaseEstimator`` and
+    ``sklearn.gaussian_process.kernels.Kernel`` have it.
+
+    With it ``sklearn.base.clone`` copies the kernel, an estimator's ``get_params(deep=True)`` lists
+    ``kernel__<name>``, and ``GridSearchCV`` can search a kernel parameter (``{"kernel__order": ...}``).
+    Written out rather than inherited from ``BaseEstimator``: the kernels module is imported where
+    scikit-learn is not (the app's path page).
+    """
+
+    @classmethod
+    def _get_param_names(cls) -> list:
+        sig = inspect.signature(cls.__init__)
+        return sorted(p.name for p in sig.parameters.values()
+                      if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+    def get_params(self, deep=True) -> dict:
+        """The constructor's parameters by name.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Also the parameters of parameters that have ``get_params`` (as ``name__param``).
+
+        Returns
+        -------
+        dict
+        """
+        out = {}
+        for name in self._get_param_names():
+            value = getattr(self, name)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                out.update((f"{name}__{k}", v) for k, v in value.get_params().items())
+            out[name] = value
+        return out
+
+    def set_params(self, **params):
+        """Set constructor parameters by name (refit the kernel afterwards: estimators do at ``fit``).
+
+        Parameters
+        ----------
+        **params
+            ``name=value`` for names of ``get_params()``.
+
+        Returns
+        -------
+        self
+        """
+        valid = self._get_param_names()
+        for key, value in params.items():
+            name, _, sub = key.partition("__")
+            if name not in valid:
+                raise ValueError(f"Invalid parameter {name!r} for {type(self).__name__}; valid parameters: "
+                                 f"{', '.join(valid)}.")
+            if sub:
+                getattr(self, name).set_params(**{sub: value})
+            else:
+                setattr(self, name, value)
+        return self
+
+
+class SSANOVAKernel(KernelParamsMixin):
     """Smoothing-spline ANOVA kernel truncated at main effects or two-factor interactions.
 
     K(s, t) = θ0 + Σ_α θ_α R_α(s_α, t_α) [+ Σ_{α<β} θ_αβ R_α(s_α, t_α) R_β(s_β, t_β)], the

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import os
+
 import numpy as np
 
 # scikit-learn is imported inside validate_fit_data and validate_predict_data, the estimators' checks,
@@ -162,8 +164,10 @@ def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_T
         raise ValueError(
             f"Only binary classification is supported. The type of the target is "
             f"{type_of_target(y, input_name='y')}: y has {classes.size} classes "
-            f"({', '.join(map(str, classes[:6]))}{', ...' if classes.size > 6 else ''}); this method is "
-            "binary — choose a two-class data set or merge classes."
+            f"({', '.join(map(str, classes[:6]))}{', ...' if classes.size > 6 else ''}); "
+            f"{type(estimator).__name__} is binary. For more classes wrap it in scikit-learn's "
+            "OneVsRestClassifier or OneVsOneClassifier (sklearn.multiclass), e.g. "
+            f"OneVsRestClassifier({type(estimator).__name__}()).fit(X, y); or merge classes."
         )
     if max_classes is not None and classes.size > max_classes:
         raise ValueError(
@@ -221,3 +225,301 @@ def check_solver_params(tol, max_iter) -> tuple[float, int]:
     if int(max_iter) != max_iter or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
     return tol, int(max_iter)
+
+
+def check_sample_weight(sample_weight, n: int) -> np.ndarray:
+    """``fit``'s ``sample_weight``: None (every weight 1) or n finite non-negative numbers, not all 0.
+
+    Returns
+    -------
+    ndarray of shape (n,), float64, C-contiguous
+    """
+    if sample_weight is None:
+        return np.ones(n)
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"sample_weight must be numbers; got {type(sample_weight).__name__}.") from None
+    if w.ndim == 0:  # one number for every sample, as scikit-learn accepts
+        w = np.full(n, float(w))
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(f"sample_weight has shape {w.shape} but X has {n} rows; sample_weight must have "
+                         f"shape ({n},).")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if np.any(w < 0):
+        raise ValueError(f"sample_weight must be non-negative; got {w[w < 0][:3].tolist()} "
+                         f"(first at row {int(np.flatnonzero(w < 0)[0])}).")
+    if not np.any(w > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number: every sample_weight is 0, "
+                         "there is nothing to fit.")
+    return np.ascontiguousarray(w)
+
+
+# ----------------------------------------------------------------------------------------------
+# memory: what this process may still allocate, and the refusal before a large allocation
+# ----------------------------------------------------------------------------------------------
+class MemoryLimitError(MemoryError, ValueError):
+    """A problem refused before allocation because it would not fit in the memory this process may use.
+
+    A ``MemoryError`` (what an allocation failure is) and a ``ValueError`` (what a refused input is):
+    ``except`` clauses written for either catch it.
+    """
+
+
+def _read_int(path) -> int | None:
+    try:
+        with open(path) as fh:
+            text = fh.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if text == "max":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _meminfo_available(meminfo: str = "/proc/meminfo") -> int | None:
+    """Bytes the kernel says can be allocated without swapping (``MemAvailable``), or None if unknown."""
+    try:
+        with open(meminfo) as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _status_bytes(field: str, status: str = "/proc/self/status") -> int:
+    """A ``kB`` field of /proc/self/status (VmSize, VmData) in bytes; 0 if unknown."""
+    try:
+        with open(status) as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _rlimit_room(status: str = "/proc/self/status") -> tuple[int, str] | None:
+    """The tighter of ``RLIMIT_AS`` − address space in use (VmSize) and ``RLIMIT_DATA`` − data in use
+    (VmData), with its name; None when neither limit is set (``ulimit -v`` / ``ulimit -d``)."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return None
+    best = None
+    for name, field in (("RLIMIT_AS", "VmSize"), ("RLIMIT_DATA", "VmData")):
+        try:
+            soft, _ = resource.getrlimit(getattr(resource, name))
+        except (AttributeError, OSError, ValueError):
+            continue
+        if soft == resource.RLIM_INFINITY or soft < 0:
+            continue
+        room = max(0, int(soft) - _status_bytes(field, status))
+        if best is None or room < best[0]:
+            best = (room, f"{name} ({int(soft) / 1e9:.2f} GB)")
+    return best
+
+
+def _cgroup_room(proc_cgroup: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> tuple[int, str] | None:
+    """Room left under this process's cgroup memory limit (Slurm, Docker, systemd), or None if none.
+
+    cgroup v2: ``memory.max`` − ``memory.current`` of the process's group (line ``0::/path`` of
+    /proc/self/cgroup) and of each ancestor; v1: ``memory.limit_in_bytes`` − ``memory.usage_in_bytes``
+    under the ``memory`` controller's hierarchy. The tightest group counts; "max" and v1's huge
+    sentinel (≥ 2⁶⁰) mean no limit.
+    """
+    try:
+        with open(proc_cgroup) as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    candidates = []  # (directory, limit file, usage file, version)
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        rel = path.strip("/")
+        if controllers == "":
+            for base in (root, os.path.join(root, "unified")):
+                candidates.append((base, rel, "memory.max", "memory.current", "v2"))
+        elif "memory" in controllers.split(","):
+            candidates.append((os.path.join(root, "memory"), rel, "memory.limit_in_bytes",
+                               "memory.usage_in_bytes", "v1"))
+    best = None
+    for base, rel, limit_file, usage_file, version in candidates:
+        parts = [p for p in rel.split("/") if p]
+        for depth in range(len(parts), -1, -1):  # the group, then each ancestor up to the root
+            d = os.path.join(base, *parts[:depth])
+            limit = _read_int(os.path.join(d, limit_file))
+            if limit is None or limit >= 2**60:
+                continue
+            usage = _read_int(os.path.join(d, usage_file)) or 0
+            room = max(0, limit - usage)
+            if best is None or room < best[0]:
+                best = (room, f"the cgroup {version} limit {limit_file} ({limit / 1e9:.2f} GB)")
+    return best
+
+
+def memory_room() -> tuple[int | None, str]:
+    """Bytes this process can still allocate, and which limit says so: the tightest of the kernel's
+    ``MemAvailable``, the process's ``RLIMIT_AS``/``RLIMIT_DATA`` (``ulimit -v``/``-d``) and its
+    cgroup's memory limit (v2 ``memory.max``, v1 ``memory.limit_in_bytes``).
+
+    Returns
+    -------
+    room : int or None
+        None when nothing is known.
+    source : str
+        Which limit is the tightest.
+    """
+    found = []
+    avail = _meminfo_available()
+    if avail is not None:
+        found.append((avail, "MemAvailable"))
+    for probe in (_rlimit_room, _cgroup_room):
+        r = probe()
+        if r is not None:
+            found.append(r)
+    if not found:
+        return None, "unknown"
+    return min(found)
+
+
+def check_memory(need: float, *, what: str, n: int, n_max=None, available=None, source: str | None = None,
+                 advice: str = "") -> None:
+    """Refuse, before allocating, a computation that needs more memory than this process can get.
+
+    Parameters
+    ----------
+    need : float
+        Bytes the computation needs at its peak.
+    what : str
+        What is refused (e.g. "SVMClassifier.fit").
+    n : int
+        The size asked for.
+    n_max : callable(room) -> int, optional
+        The largest n whose need fits in ``room`` bytes (said in the message).
+    available : int, optional
+        Bytes available; default :func:`memory_room` (tests pass a simulated limit).
+    source : str, optional
+        What limits ``available`` (said in the message).
+    advice : str, default ""
+        What else to do, appended to the message.
+
+    Raises
+    ------
+    MemoryLimitError
+        A ``MemoryError`` (and ``ValueError``) naming the bytes needed, the bytes available, the
+        limit that binds and the largest n that fits.
+    """
+    if available is None:
+        room, source = memory_room()
+    else:
+        room, source = int(available), source or "the given limit"
+    if room is None or need <= room:
+        return
+    fits = ""
+    if n_max is not None:
+        m = int(n_max(room))
+        fits = f"; the largest n that fits is about {m}" if m > 0 else "; no n fits"
+    raise MemoryLimitError(
+        f"{what} at n = {n} needs about {need / 1e9:.2f} GB of working memory but only {room / 1e9:.2f} GB can be "
+        f"allocated (the tightest limit: {source}){fits}. Use fewer points (e.g. a stratified "
+        f"subsample){advice}.")
+
+
+def check_kernel_memory(n: int, *, what: str, copies: float = 2.0, available=None) -> None:
+    """:func:`check_memory` for a computation that holds ``copies`` n×n float64 matrices at once
+    (a kernel matrix and its copies or companions).
+
+    Parameters
+    ----------
+    n : int
+    what : str
+    copies : float, default 2.0
+    available : int, optional
+
+    Raises
+    ------
+    MemoryLimitError
+    """
+    def need(m):
+        return 8.0 * copies * m * m
+
+    check_memory(need(n), what=what, n=n, available=available, n_max=lambda room: largest_n(need, room))
+
+
+def largest_n(need_of, room: float, hi: int = 1 << 40) -> int:
+    """The largest n ≥ 0 with ``need_of(n) ≤ room`` for a need that grows with n (bisection).
+
+    Parameters
+    ----------
+    need_of : callable(int) -> float
+    room : float
+    hi : int, default 2**40
+
+    Returns
+    -------
+    int
+    """
+    lo = 0
+    if need_of(0) > room:
+        return 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if need_of(mid) <= room:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+#: Bytes of kernel block that :func:`predict_in_chunks` computes at once: 2 MiB (e.g. 100 test rows
+#: against 2,600 support vectors), small enough for the block to stay in cache between its passes
+#: (distances, exp, the product with the coefficients): ``bench/bench_predict_memory.py
+#: --throughput-only`` times SVMClassifier.predict on 50,000 rows × 2,589 support vectors with blocks
+#: of 0.5 / 2 / 8 / 32 MiB and one 1 GB block (CPU seconds; see its output).
+PREDICT_BLOCK_BYTES = 2 * 2**20
+
+
+def predict_in_chunks(fun, X, n_basis: int, block_bytes: int | None = None) -> np.ndarray:
+    """``fun(X[s:e])`` over consecutive row blocks of X, concatenated along the first axis.
+
+    A decision function builds an (m, n_basis) kernel block for m test rows; in blocks of
+    ``block_bytes // (8 n_basis)`` rows its peak memory is bounded whatever m.
+
+    Parameters
+    ----------
+    fun : callable(ndarray of shape (k, d)) -> ndarray of shape (k, ...)
+    X : ndarray of shape (m, d)
+    n_basis : int
+        Columns of the kernel block (support vectors, basis points).
+    block_bytes : int, optional
+        Default :data:`PREDICT_BLOCK_BYTES`.
+
+    Returns
+    -------
+    ndarray of shape (m, ...)
+    """
+    if block_bytes is None:
+        block_bytes = PREDICT_BLOCK_BYTES
+    m = X.shape[0]
+    rows = max(1, int(block_bytes) // (8 * max(1, int(n_basis))))
+    if m <= rows:
+        return fun(X)
+    first = np.asarray(fun(X[:rows]))
+    out = np.empty((m,) + first.shape[1:], dtype=first.dtype)
+    out[:rows] = first
+    for s in range(rows, m, rows):
+        out[s:s + rows] = fun(X[s:s + rows])
+    return out

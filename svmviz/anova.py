@@ -23,7 +23,7 @@ from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
 
-from ._validation import check_binary_labels, check_matrix
+from ._validation import check_binary_labels, check_kernel_memory, check_matrix
 from .kernels import SSANOVAKernel, fit_kernel, gram, kernel_diagonal
 from ._validation import check_lambdas as _check_lambdas
 from .svm import DEFAULT_MAX_ITER
@@ -200,8 +200,9 @@ def decompose(exp: AnovaExpansion, Xq) -> Components:
 
     Parameters
     ----------
-    exp : AnovaExpansion
-        From :func:`expansion_of`, :func:`expansion_from_dual` or :func:`expansion`.
+    exp : AnovaExpansion or fitted estimator
+        An expansion (from :func:`expansion_of`, :func:`expansion_from_dual` or :func:`expansion`),
+        or a fitted estimator with an SSANOVAKernel (read by :func:`expansion_of`).
     Xq : array_like of shape (m, d)
 
     Returns
@@ -215,6 +216,8 @@ def decompose(exp: AnovaExpansion, Xq) -> Components:
     uniquely; with the cubic-spline base each main effect averages to 0 over [0, 1] (the RK's
     functions have ∫f = 0), with the Gaussian base they do not (their levels trade off with b).
     """
+    if not isinstance(exp, AnovaExpansion):
+        exp = expansion_of(exp)
     k = exp.kernel
     S = k.component_sums(exp.basis, exp.coef, Xq)
     vals = S * k.weights_[None, :]
@@ -275,7 +278,9 @@ def importances(exp: AnovaExpansion, X=None) -> Importances:
 
     Parameters
     ----------
-    exp : AnovaExpansion
+    exp : AnovaExpansion or fitted estimator
+        An expansion, or a fitted SVMClassifier / KernelLogisticRegression / IVMClassifier with an
+        SSANOVAKernel (read by :func:`expansion_of`).
     X : array_like of shape (n, d), optional
         Points (normally the training inputs) over which the root mean square of every component is
         taken.
@@ -284,6 +289,8 @@ def importances(exp: AnovaExpansion, X=None) -> Importances:
     -------
     Importances
     """
+    if not isinstance(exp, AnovaExpansion):
+        exp = expansion_of(exp)
     k = exp.kernel
     Q = k.component_quadratic_forms(exp.basis, exp.coef)
     vals = np.maximum(k.weights_ * Q, 0.0)  # each R_c is PSD on the training range; clip rounding below 0
@@ -390,6 +397,8 @@ def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_tr
     if not kernels:
         raise ValueError("give at least one kernel.")
     X, yy, lam, p = _check_problem(X, y, lambdas, p_true)
+    # every kernel's gram is kept (for the exact LOO of add_exact_loo), plus the one being fitted
+    check_kernel_memory(X.shape[0], what="compare_kernels", copies=len(kernels) + 2)
     Xt = yt = None
     if X_test is not None:
         Xt = check_matrix(X_test, "X_test")
@@ -524,6 +533,7 @@ def theta_lambda_grid(X, y, lambdas, kernel, scales, *, coordinate: int | None =
     ThetaGrid
     """
     X, yy, lam, p = _check_problem(X, y, lambdas, p_true)
+    check_kernel_memory(X.shape[0], what="theta_lambda_grid", copies=X.shape[1] + 2)  # d coordinate grams + K
     sc = _check_lambdas(scales, "scales", "scale")
     k = _check_ssanova(fit_kernel(kernel, X) if isinstance(kernel, SSANOVAKernel) else kernel)
     R = k.coordinate_grams(X)

@@ -31,7 +31,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _klr
 from ._docs import fill_doc
-from ._validation import (binary_targets, check_positive,
+from . import _validation
+from ._validation import (binary_targets, check_positive, check_sample_weight, predict_in_chunks,
                           validate_fit_data, validate_predict_data)
 from .kernels import KERNELS, fit_kernel, gram
 from .kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
@@ -89,27 +90,35 @@ def _code_labels(y, classes):
     return np.ascontiguousarray(Y), codes
 
 
+def _fit_words(n: int, n_classes: int, full: bool, max_import: int | None, chunk: int) -> int:
+    """float64 words of a fit's working memory (:func:`_check_memory`)."""
+    M = n_classes - 1
+    if full:
+        return n * n + (M * (n + 1)) ** 2
+    q = n if max_import is None else min(n, max_import)
+    c = min(chunk, n)
+    return n * n + M * M * n * (c + 1) + 2 * M * M * (q + 1) * c + (M * (q + 1)) ** 2
+
+
 def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: int | None = None,
                   chunk: int = 0) -> None:
-    """Refuse a fit whose planned working memory exceeds ``MEMORY_BUDGET`` (before allocating it).
+    """Refuse, before allocating it, a fit whose planned working memory exceeds ``MEMORY_BUDGET`` or
+    what this process can allocate (:func:`svmviz._validation.memory_room`: MemAvailable, ulimit,
+    cgroup), with a :class:`~svmviz._validation.MemoryLimitError` naming the size and the largest n.
 
     Full KLR: the kernel matrix (n²) and the Newton system (M(n + 1))². IVM: the kernel matrix, the
     (B2*) candidate blocks (~M²·n·(chunk + 1) + 2·M²·|S|·chunk) and the Hessian of the largest import
     set (M(|S| + 1))², |S| ≤ ``max_import``.
     """
-    M = n_classes - 1
-    if full:
-        words = n * n + (M * (n + 1)) ** 2
-    else:
-        q = n if max_import is None else min(n, max_import)
-        c = min(chunk, n)
-        words = n * n + M * M * n * (c + 1) + 2 * M * M * (q + 1) * c + (M * (q + 1)) ** 2
-    need = 8.0 * words
-    if need > MEMORY_BUDGET:
-        raise ValueError(
-            f"{what} with n = {n} points and {n_classes} classes would need about {need / 2**30:.1f} GB "
-            f"of working memory (limit {MEMORY_BUDGET / 2**30:.0f} GB): use fewer points or classes"
-            + ("" if full else ", a smaller chunk or a max_import") + ".")
+    def need(m):
+        return 8.0 * _fit_words(m, n_classes, full, max_import, chunk)
+
+    room, source = _validation.memory_room()
+    if room is None or room > MEMORY_BUDGET:
+        room, source = MEMORY_BUDGET, f"the package's MEMORY_BUDGET of {MEMORY_BUDGET / 2**30:.0f} GiB"
+    _validation.check_memory(need(n), what=f"{what} with {n_classes} classes", n=n, available=room, source=source,
+                             n_max=lambda r: _validation.largest_n(need, r, hi=1 << 32),
+                             advice=", or fewer classes" if full else ", fewer classes, a smaller chunk or a max_import")
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
@@ -151,10 +160,10 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
     def _logits(self, X):
         """(m, M) logits f_j(x) = b_j + Σ_s a_sj K(x, x_s) against the base class."""
         X = validate_predict_data(self, X)
-        F = np.tile(self.intercept_, (X.shape[0], 1))
-        if self.coef_.shape[0]:
-            F += self._kernel(X, self._basis_points) @ self.coef_
-        return F
+        if not self.coef_.shape[0]:
+            return np.tile(self.intercept_, (X.shape[0], 1))
+        B, A, b = self._basis_points, self.coef_, self.intercept_
+        return predict_in_chunks(lambda rows: self._kernel(rows, B) @ A + b, X, B.shape[0])
 
     @fill_doc
     def decision_function(self, X):
@@ -282,15 +291,28 @@ class KernelLogisticRegression(_KernelLogitBase):
         return self.support_X_
 
     @fill_doc
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on X and labels y with two or more classes.
 
-        {fit_multiclass}
+        {fit_multiclass_weighted}
+
+        Notes
+        -----
+        ``sample_weight`` s_i multiplies point i's negative log-likelihood in H (Zhu & Hastie 2002,
+        eq. 4: the loss is summed, not averaged), so integer weights are repeated rows at the same λ,
+        and with a linear kernel the fit is scikit-learn's
+        ``LogisticRegression(C=1/λ).fit(X, y, sample_weight)``. A point of weight 0 stays a basis
+        point (its coefficient is then 0).
         """
-        X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
+        X, Y, classes, codes, lam, tol, max_iter = self._check_common(X, y)
+        Sw = check_sample_weight(sample_weight, X.shape[0])
+        per_class = np.bincount(codes, weights=Sw, minlength=classes.size)
+        if np.any(per_class <= 0):
+            raise ValueError(f"sample_weight gives class {classes[np.argmax(per_class <= 0)]!r} a total weight of 0; "
+                             "every class needs a point of positive weight (or leave the class out of y).")
         _check_memory(type(self).__name__, X.shape[0], classes.size, full=True)
         K = self._kernel(X)
-        st, theta, H, it = _klr_full(K, Y, lam, bool(self.fit_intercept), None, tol, max_iter)
+        st, theta, H, it = _klr_full(K, Y, lam, bool(self.fit_intercept), None, tol, max_iter, Sw)
         _warn(st, "KernelLogisticRegression")
         off = 1 if self.fit_intercept else 0
         self.coef_ = np.ascontiguousarray(theta[off:])
@@ -304,12 +326,13 @@ class KernelLogisticRegression(_KernelLogitBase):
         return self
 
 
-def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter):
+def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter, sample_weight=None):
     off = 1 if icpt else 0
     if theta0 is None:
         theta0 = np.zeros((K.shape[0] + off, Y.shape[1]))
+    Sw = np.ones(K.shape[0]) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
     return _klr._klr_full(np.ascontiguousarray(K), Y, float(lam), bool(icpt),
-                          np.ascontiguousarray(theta0, dtype=np.float64), float(tol), int(max_iter))
+                          np.ascontiguousarray(theta0, dtype=np.float64), float(tol), int(max_iter), Sw)
 
 
 class IVMClassifier(_KernelLogitBase):
@@ -379,6 +402,8 @@ class IVMClassifier(_KernelLogitBase):
     -----
     Zhu & Hastie 2002, eqs. 4–6, algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
     multi-class eqs. 7–9. Targets and sizes are validated as in :class:`KernelLogisticRegression`.
+    ``fit`` takes no ``sample_weight``: the greedy import set is chosen among the rows themselves,
+    so weights would not be repeated rows; :class:`KernelLogisticRegression` takes them.
 
     Examples
     --------

@@ -10,7 +10,9 @@ Kernel objects. Wherever ``kernel=`` is accepted it is either a name in :data:`K
 object*: a callable ``kernel(A, B=None)`` returning the (n_A, n_B) float64 gram matrix. An object
 with a ``fit(X)`` method learns from the training inputs (e.g. the [0, 1] map of each coordinate of
 an SS-ANOVA kernel); :func:`fit_kernel` returns a fitted deep copy of it, so the user's object is
-never changed. An object may offer ``diagonal(A) -> (n_A,)``; :func:`kernel_diagonal` uses it and
+never changed. :class:`KernelParamsMixin` gives a kernel class scikit-learn's ``get_params`` /
+``set_params`` (so ``clone`` and ``GridSearchCV`` over ``kernel__<parameter>`` work);
+:class:`SSANOVAKernel` has it. An object may offer ``diagonal(A) -> (n_A,)``; :func:`kernel_diagonal` uses it and
 otherwise takes the diagonal of small blocks of the gram.
 """
 from __future__ import annotations
@@ -315,9 +317,9 @@ def sigma_heuristic(X, *, max_points: int = 400, seed: int = 0) -> float:
 
 # The SS-ANOVA kernel objects live in their own module; they are documented and imported from here.
 from ._ssanova_kernel import (  # noqa: E402,F401
-    MAX_COMPONENTS, SSANOVA_BASES, SSANOVA_ORDERS, SSANOVAKernel, _cubic_rk, cubic_spline_rk,
+    MAX_COMPONENTS, SSANOVA_BASES, SSANOVA_ORDERS, KernelParamsMixin, SSANOVAKernel, _cubic_rk, cubic_spline_rk,
 )
 
-for _obj in (SSANOVAKernel, cubic_spline_rk):
+for _obj in (KernelParamsMixin, SSANOVAKernel, cubic_spline_rk):
     _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.kernels
 del _obj

@@ -396,6 +396,11 @@ def expected_loss(name: str, f, p, **params) -> np.ndarray:
     """
     ff = _tau(f, "f")
     pp = _check_p(p)
+    try:
+        np.broadcast_shapes(ff.shape, pp.shape)
+    except ValueError:
+        raise ValueError(f"f has shape {ff.shape} and p has shape {pp.shape}; they must broadcast (e.g. the "
+                         "same shape, or one of them a single number).") from None
     gp, gm = loss_values(name, ff, **params), loss_values(name, -ff, **params)
     with np.errstate(invalid="ignore"):
         a = np.where(pp == 0.0, 0.0, pp * gp)

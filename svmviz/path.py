@@ -42,7 +42,7 @@ from . import _nu_path
 from ._path_loo import (  # noqa: F401  (leave-one-out along the path lives there; documented and imported from here)
     RHO_ZERO_RTOL, LooPath, auto_stop, default_loo_lambdas, loo_at, loo_path, zero_margin,
 )
-from ._validation import check_binary_labels, check_matrix, check_positive
+from ._validation import check_binary_labels, check_kernel_memory, check_matrix, check_positive, predict_in_chunks
 from .kernels import fit_kernel, gram
 
 GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
@@ -196,7 +196,9 @@ class NuPath:
         X = check_matrix(X, "X")
         self._check_features(X)
         a, b, _ = self.state_at(lam)
-        return self.kernel(X) @ (a * self.y) / self.m + b
+        sv = np.flatnonzero(a > 0)  # points with α = 0 add nothing: the kernel block is (rows, n_SV)
+        Xs, c = self.X[sv], a[sv] * self.y[sv] / self.m
+        return predict_in_chunks(lambda rows: self.kernel(rows, Xs) @ c + b, X, sv.size)
 
     def error_rate(self, X, y, lam) -> float:
         """Fraction of the rows of ``X`` (n, d) with labels ``y`` (n,) of ±1 that the ν-SVM at λ
@@ -304,6 +306,8 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         max_qp_iter = 10 * m + 100
     if isinstance(max_qp_iter, bool) or int(max_qp_iter) != max_qp_iter or max_qp_iter < 1:
         raise ValueError(f"max_qp_iter must be a positive integer; got {max_qp_iter!r}.")
+    # the (m, m) kernel and the breakpoint rows of α (about 4m of them, _nu_path.config): 5 m² doubles
+    check_kernel_memory(m, what="nu_path", copies=5)
     kp = _kernel_params(fit_kernel(kernel, X), sigma, degree, gamma, coef0)
     K = np.ascontiguousarray(gram(X, **kp))  # validates the kernel and its parameters
     lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.nu_path_kernel(

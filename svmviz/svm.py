@@ -22,17 +22,26 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
-from . import _smo
+from . import _smo, _validation
 from ._parallel import task_pool
 from ._docs import fill_doc
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
-                          check_positive, validate_fit_data, validate_predict_data)
+                          check_positive, check_sample_weight, predict_in_chunks, validate_fit_data,
+                          validate_predict_data)
 from ._validation import check_L as _check_L
 from ._validation import check_lambdas as _check_lambdas
 from ._validation import check_solver_params as _check_solver_params
 from .kernels import fit_kernel, gram, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
+#: :class:`SVMClassifier`'s λ when neither ``lam`` nor ``C`` is given
+DEFAULT_LAM = 1e-3
+
+
+def _fit_memory(n: int) -> float:
+    """Peak bytes of :meth:`SVMClassifier.fit` on n rows: the n×n float64 kernel matrix, the n×n
+    boolean finiteness mask of its check, and the solver's O(n) vectors."""
+    return 9.0 * n * n + 8.0 * 16 * n
 
 
 def _check_class_weight(class_weight, classes, y) -> np.ndarray:
@@ -267,21 +276,6 @@ def _check_grid_problem(X, y, lambdas, sigmas, L, tol, max_iter, n_threads) -> _
 GRID_ARRAYS = 10
 
 
-def _available_memory() -> int | None:
-    """Bytes the kernel says can be allocated without swapping (``MemAvailable``), or None if unknown."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def grid_memory(n: int, n_sigmas: int, n_lambdas: int, n_threads: int, *, n_by_n_per_thread: int = 1,
                 grid_arrays: int = GRID_ARRAYS) -> int:
     """Peak bytes of a (σ, λ) grid of Gaussian-kernel SVMs on n points.
@@ -308,15 +302,19 @@ def check_grid_memory(n: int, n_sigmas: int, n_lambdas: int, n_threads: int, *, 
                       n_by_n_per_thread: int = 1, grid_arrays: int = GRID_ARRAYS, available=None) -> None:
     """Refuse, before anything is allocated, a grid that would not fit in the available memory.
 
+    The memory available is the tightest of MemAvailable, ``ulimit -v``/``-d`` and the cgroup's
+    limit (:func:`svmviz._validation.memory_room`), unless ``available`` (bytes) is given.
+
     Raises
     ------
-    ValueError
-        Saying how much the grid needs, how much is available and the largest n that fits (with
-        these threads, and with one thread).
+    MemoryError
+        A :class:`~svmviz._validation.MemoryLimitError` (also a ``ValueError``) saying how much the
+        grid needs, how much is available and the largest n that fits (with these threads, and with
+        one thread).
     """
     need = grid_memory(n, n_sigmas, n_lambdas, n_threads, n_by_n_per_thread=n_by_n_per_thread,
                        grid_arrays=grid_arrays)
-    avail = _available_memory() if available is None else int(available)
+    avail, source = _validation.memory_room() if available is None else (int(available), "the given limit")
     if avail is None or need <= avail:
         return
 
@@ -330,11 +328,11 @@ def check_grid_memory(n: int, n_sigmas: int, n_lambdas: int, n_threads: int, *, 
         return m
 
     one = (f" (n ≤ {n_max(1)} with n_threads=1)" if n_threads > 1 else "")
-    raise ValueError(
+    raise _validation.MemoryLimitError(
         f"the {what} at n = {n} needs about {need / 1e9:.1f} GB ({1 + n_threads * n_by_n_per_thread} n×n "
         f"matrices: the squared distances and {n_by_n_per_thread} per thread × {n_threads} thread(s), plus the "
-        f"{n_sigmas}×{n_lambdas}×n solutions) but only {avail / 1e9:.1f} GB of memory are available; "
-        f"use n ≤ {n_max(n_threads)}{one}, e.g. a stratified subsample of the data.")
+        f"{n_sigmas}×{n_lambdas}×n solutions) but only {avail / 1e9:.1f} GB of memory are available (the "
+        f"tightest limit: {source}); use n ≤ {n_max(n_threads)}{one}, e.g. a stratified subsample of the data.")
 
 
 def _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, shrinking=GRID_SHRINKING, progress=None, n_threads=None):
@@ -414,10 +412,11 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    lam : float, default=1e-3
-        Regularization λ > 0; scikit-learn's ``C = 1/(2nλ)``.
-    sigma : float, default=1.0
-        Gaussian kernel width, ``K = exp(−‖x − x'‖²/(2σ²))`` (scikit-learn's ``gamma = 1/(2σ²)``).
+    lam : float, default=None
+        Regularization λ > 0; None means 1e-3, or λ = 1/(2nC) when ``C`` is given.
+    sigma : float, default=None
+        Gaussian kernel width, ``K = exp(−‖x − x'‖²/(2σ²))``; None means 1.0, or σ = 1/√(2γ) when
+        ``gamma`` is given with the rbf kernel.
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         A name in :data:`svmviz.kernels.KERNELS`, or a callable ``kernel(A, B=None)`` returning the
         (n_A, n_B) gram matrix (with a ``fit(X)`` method it is fitted on the training X first); see
@@ -435,14 +434,31 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     max_iter : int, default=10_000_000
         Cap on SMO iterations; reaching it gives ``status_ = 1`` and a ``ConvergenceWarning``.
     shrinking : bool, default=True
-    degree, gamma, coef0 : polynomial kernel ``(γ x·x' + c0)^degree``.
+    degree : int, default=3
+        Degree of the polynomial kernel ``(γ x·x' + c0)^degree``.
+    gamma : float, default=None
+        scikit-learn's kernel coefficient. rbf: ``exp(−γ‖x − x'‖²)``, i.e. σ = 1/√(2γ) (give
+        ``sigma`` or ``gamma``, not both). poly: the γ of ``(γ x·x' + c0)^degree``; None means 1.0.
+        Refused for the linear kernel and kernel objects, which have no γ.
+    coef0 : float, default=1.0
+        c0 of the polynomial kernel.
+    C : float, default=None
+        scikit-learn's ``SVC(C=...)``: λ = 1/(2nC) with n the number of training rows at ``fit``
+        (SPEC §1; the sum of ``sample_weight`` when given), so the same C on more data is a smaller
+        λ, as in libsvm. Give ``lam`` or ``C``, not both.
 
     Attributes
     ----------
+    lam_ : float
+        The λ of the fit (``lam``, or 1/(2nC)).
+    sigma_ : float or None
+        The Gaussian width of the fit (``sigma``, or 1/√(2γ)); None for other kernels.
+    n_weighted_ : float
+        N, the n of eq. 1: the number of training rows, or the sum of ``sample_weight``.
     alpha_ : ndarray of shape (n,)
-        Dual variables in Wahba's scaling, 0 ≤ α_i ≤ L(y_i) w(y_i).
+        Dual variables in Wahba's scaling, 0 ≤ α_i ≤ L(y_i) w(y_i) s_i (s the sample weights).
     dual_coef_ : ndarray of shape (n,)
-        c = Yα/(2nλ), so f(x) = Σ c_i K(x_i, x) + b.
+        c = Yα/(2Nλ), so f(x) = Σ c_i K(x_i, x) + b.
     intercept_ : float
         b; where no α is free, the middle of its optimal interval (libsvm's rule).
     support_ : ndarray of shape (n_SV,)
@@ -486,15 +502,29 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     >>> np.round(clf.decision_function(X[:3]), 2)
     array([-1.  ,  1.23, -0.13])
 
-    The same machine as libsvm with C = 1/(2nλ) and gamma = 1/(2σ²) (to the solvers' tolerance):
+    The same machine as libsvm with C = 1/(2nλ) and gamma = 1/(2σ²) (to the solvers' tolerance),
+    which scikit-learn's parameters also give:
 
     >>> ref = SVC(C=1 / (2 * 100 * 1e-2), gamma=1 / (2 * 0.5**2)).fit(X, y)
     >>> bool(np.allclose(clf.decision_function(X), ref.decision_function(X), atol=1e-2))
     True
+    >>> same = SVMClassifier(C=1 / (2 * 100 * 1e-2), gamma=1 / (2 * 0.5**2)).fit(X, y)
+    >>> bool(np.allclose(same.decision_function(X), clf.decision_function(X))), same.lam_, float(same.sigma_)
+    (True, 0.01, 0.5)
+
+    The machine is binary (as the paper's); scikit-learn's one-vs-rest (or one-vs-one) wrapper
+    fits it to more classes:
+
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.multiclass import OneVsRestClassifier
+    >>> Xi, yi = load_iris(return_X_y=True)
+    >>> ovr = OneVsRestClassifier(SVMClassifier(lam=1e-3)).fit(Xi, yi)
+    >>> ovr.classes_, round(float(ovr.score(Xi, yi)), 2)
+    (array([0, 1, 2]), 0.97)
     """
 
-    def __init__(self, lam=1e-3, sigma=1.0, kernel="rbf", L=(1.0, 1.0), class_weight=None, tol=1e-3,
-                 max_iter=DEFAULT_MAX_ITER, shrinking=True, degree=3, gamma=1.0, coef0=1.0):
+    def __init__(self, lam=None, sigma=None, kernel="rbf", L=(1.0, 1.0), class_weight=None, tol=1e-3,
+                 max_iter=DEFAULT_MAX_ITER, shrinking=True, degree=3, gamma=None, coef0=1.0, C=None):
         self.lam = lam
         self.sigma = sigma
         self.kernel = kernel
@@ -506,39 +536,110 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
+        self.C = C
 
     def _kernel(self, A, B=None):
-        return gram(A, B, kernel=self.kernel_, sigma=self.sigma, degree=self.degree,
-                    gamma=self.gamma, coef0=self.coef0)
+        return gram(A, B, kernel=self.kernel_, sigma=1.0 if self.sigma_ is None else self.sigma_,
+                    degree=self.degree, gamma=self._poly_gamma, coef0=self.coef0)
+
+    def _resolve_params(self, n: float):
+        """(λ, σ, polynomial γ) from ``lam``/``C`` and ``sigma``/``gamma`` (scikit-learn's names)."""
+        if self.lam is not None and self.C is not None:
+            raise ValueError(f"give lam or C, not both (got lam={self.lam!r}, C={self.C!r}): they are one "
+                             "parameter, λ = 1/(2nC) with n the number of training rows.")
+        if self.C is not None:
+            lam = 1.0 / (2.0 * n * check_positive(self.C, "C"))
+        else:
+            lam = check_positive(DEFAULT_LAM if self.lam is None else self.lam, "lam")
+        kernel = self.kernel
+        sigma, poly_gamma = None, 1.0
+        if isinstance(kernel, str) and kernel == "rbf":
+            if self.sigma is not None and self.gamma is not None:
+                raise ValueError(f"give sigma or gamma, not both (got sigma={self.sigma!r}, gamma={self.gamma!r}): "
+                                 "for the rbf kernel they are one parameter, gamma = 1/(2σ²).")
+            if self.gamma is not None:
+                sigma = 1.0 / np.sqrt(2.0 * check_positive(self.gamma, "gamma"))
+            else:
+                sigma = check_positive(1.0 if self.sigma is None else self.sigma, "sigma")
+        elif isinstance(kernel, str) and kernel == "poly":
+            if self.gamma is not None:
+                poly_gamma = check_positive(self.gamma, "gamma")
+        elif self.gamma is not None:
+            raise ValueError(f"gamma={self.gamma!r} has no meaning for kernel={kernel!r}: it is the coefficient "
+                             "of the rbf (gamma = 1/(2σ²)) and poly kernels. Leave gamma=None, or set a kernel "
+                             "object's own parameters.")
+        return lam, sigma, poly_gamma
 
     @fill_doc
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on X and two-class labels y.
 
-        {fit_binary}
+        {fit_binary_weighted}
+
+        Notes
+        -----
+        ``sample_weight`` s_i weighs point i's hinge loss in the weighted empirical risk
+        (1/N) Σ s_i L(y_i) w(y_i) (1 − y_i f_i)_+ + λ‖h‖², N = Σ s_i (n when no weights are given):
+        the bound of its dual variable is α_i ≤ s_i L(y_i) w(y_i), libsvm's per-sample
+        ``C_i = s_i L(y_i) w(y_i)/(2Nλ)``. With ``C`` given, λ = 1/(2NC) and C_i = s_i L(y_i) w(y_i) C:
+        scikit-learn's ``SVC(C).fit(X, y, sample_weight)``. A point of weight 0 leaves the problem,
+        and integer weights give the fit to the rows repeated that many times (same λ, same C).
         """
-        X, y_pm, classes, lam, C = self._prepare(X, y)
-        K = self._kernel(X)
-        sol = solve_dual(K, y_pm, scale=1.0 / (2.0 * X.shape[0] * lam), C=C,
+        X, y_pm, classes, lam, C = self._prepare(X, y, sample_weight)
+        keep = np.flatnonzero(C > 0)  # weight 0: α_i = 0 at every solution; the SMO needs C_i > 0
+        N = self.n_weighted_
+        K = self._kernel(X[keep]) if keep.size < X.shape[0] else self._kernel(X)
+        sol = solve_dual(K, y_pm[keep], scale=1.0 / (2.0 * N * lam), C=C[keep],
                          tol=self.tol, max_iter=self.max_iter, shrinking=self.shrinking)
+        if keep.size < X.shape[0]:
+            sol = self._expand_solution(X, y_pm, keep, N * lam, sol)
         return self._set_solution(X, y_pm, classes, lam, sol)
 
-    def _prepare(self, X, y):
-        """fit's validation: ``(X, y_pm, classes, lam, C)``; sets ``kernel_``, ``class_weight_``."""
+    def _expand_solution(self, X, y_pm, keep, n_lam, sol: "DualSolution") -> "DualSolution":
+        """The solution on every row from the one on the rows of positive weight: α = 0 on the others,
+        their decision values from the support vectors and their dual gradient G_i = y_i(f_i − b) − 1."""
+        n = X.shape[0]
+        alpha = np.zeros(n)
+        alpha[keep] = sol.alpha
+        out = np.setdiff1d(np.arange(n), keep)
+        sv = np.flatnonzero(alpha > 0)
+        f = np.empty(n)
+        f[keep] = sol.f
+        f[out] = sol.b
+        if sv.size:
+            f[out] += self._kernel(X[out], X[sv]) @ (y_pm[sv] * alpha[sv] / (2.0 * n_lam))
+        G = np.empty(n)
+        G[keep] = sol.gradient
+        G[out] = y_pm[out] * (f[out] - sol.b) - 1.0
+        return DualSolution(alpha, sol.b, f, G, sol.objective, sol.n_iter, sol.status)
+
+    def _prepare(self, X, y, sample_weight=None):
+        """fit's validation: ``(X, y_pm, classes, lam, C)``; sets ``kernel_``, ``class_weight_``,
+        ``lam_``, ``sigma_``. Refuses, before the n×n kernel is computed, a fit that would not fit in
+        memory."""
         X, y, classes = validate_fit_data(self, X, y, binary=True)
+        s = check_sample_weight(sample_weight, X.shape[0])
+        N = X.shape[0] if sample_weight is None else float(np.sum(s))
         y_pm = binary_targets(y, classes)
-        lam = check_positive(self.lam, "lam")
+        lam, sigma, poly_gamma = self._resolve_params(N)
         Lm, Lp = _check_L(self.L)
         wm, wp = _check_class_weight(self.class_weight, classes, y)
+        if min(np.sum(s[y_pm < 0]), np.sum(s[y_pm > 0])) <= 0:
+            raise ValueError("sample_weight leaves a class with total weight 0; each class needs a point of "
+                             "positive weight.")
+        m = int(np.count_nonzero(s))
+        _validation.check_memory(_fit_memory(m), what=f"{type(self).__name__}.fit", n=m,
+                                 n_max=lambda room: _validation.largest_n(_fit_memory, room),
+                                 advice=", or a solver that never forms the n×n kernel matrix")
         self.kernel_ = fit_kernel(self.kernel, X)
         self.class_weight_ = np.array([wm, wp])
-        return X, y_pm, classes, lam, np.where(y_pm > 0, Lp * wp, Lm * wm)
+        self.lam_, self.sigma_, self._poly_gamma, self.n_weighted_ = lam, sigma, poly_gamma, N
+        return X, y_pm, classes, lam, s * np.where(y_pm > 0, Lp * wp, Lm * wm)
 
     def _set_solution(self, X, y_pm, classes, lam, sol: DualSolution):
-        n = X.shape[0]
         self.classes_ = classes
         self.alpha_ = sol.alpha
-        self.dual_coef_ = y_pm * sol.alpha / (2.0 * n * lam)
+        self.dual_coef_ = y_pm * sol.alpha / (2.0 * self.n_weighted_ * lam)
         self.intercept_ = sol.b
         self.support_ = np.flatnonzero(sol.alpha > 0)
         self.support_vectors_ = X[self.support_]
@@ -577,4 +678,5 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         X = validate_predict_data(self, X)
         if self.support_.size == 0:
             return np.full(X.shape[0], self.intercept_)
-        return self._kernel(X, self.support_vectors_) @ self.dual_coef_[self.support_] + self.intercept_
+        sv, c, b = self.support_vectors_, self.dual_coef_[self.support_], self.intercept_
+        return predict_in_chunks(lambda rows: self._kernel(rows, sv) @ c + b, X, sv.shape[0])

@@ -52,8 +52,10 @@ def criterion_label(key: str, L=(1.0, 1.0)) -> str:
     -------
     str
     """
+    if key not in CRITERIA_NAMES:
+        raise ValueError(f"unknown criterion {key!r}; choose one of {', '.join(CRITERIA_NAMES)}.")
     std, nonstd = CRITERIA_NAMES[key]
-    return std if tuple(map(float, L)) == (1.0, 1.0) else nonstd
+    return std if _check_L(L) == (1.0, 1.0) else nonstd
 
 
 @fill_doc
@@ -173,6 +175,9 @@ def criteria_curves(X, y, lambdas, sigma, *, L=(1.0, 1.0), p_true=None, loo: boo
         ``values["rangacv"]`` is the mean over the replicates.
     """
     sigma = check_positive(sigma, "sigma")
+    if isinstance(ran_gacv_replicates, bool) or int(ran_gacv_replicates) != ran_gacv_replicates \
+            or ran_gacv_replicates < 0:
+        raise ValueError(f"ran_gacv_replicates must be a non-negative integer; got {ran_gacv_replicates!r}.")
     if ran_gacv_replicates and _check_L(L) != (1.0, 1.0):
         raise ValueError("the randomized GACV is defined for the standard SVM only (L(−1) = L(+1) = 1); "
                          "set ran_gacv_replicates=0 for the non-standard case.")

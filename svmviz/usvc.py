@@ -36,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _irwls
 from ._docs import fill_doc
 from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
-                          check_positive, validate_fit_data, validate_predict_data)
+                          check_positive, predict_in_chunks, validate_fit_data, validate_predict_data)
 from .kernels import fit_kernel, gram
 from ._usvc_loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
     LOSSES, Profile, _check_1d_problem, _check_grid, _check_int, _check_k, _check_loss, _check_s, _check_unit,
@@ -207,7 +207,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     Navia-Vázquez et al. 2004: primal (eqs. 5 and 4); loss (eq. 6); IRWLS (eqs. 20–22) with
-    damping (§3); semiparametric machine (eqs. 23–27).
+    damping (§3); semiparametric machine (eqs. 23–27). ``fit`` takes no ``sample_weight`` (the
+    prototypes are k-means / FSCL centres of the rows); :class:`svmviz.svm.SVMClassifier` does.
 
     Why the kernel machine used to end with a ``ConvergenceWarning`` (rbf, default settings, σ from
     1 to 300 on make_moons(200)), and what changed. Two causes. (1) Large σ: K(c, c) is numerically
@@ -414,7 +415,9 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         {decision_binary}
         """
         X = validate_predict_data(self, X)
-        return _irwls._decision(self._features(X), self.beta_, self.intercept_)
+        width = X.shape[1] if self.prototypes_ is None else self.prototypes_.shape[0]
+        return predict_in_chunks(lambda rows: _irwls._decision(self._features(rows), self.beta_, self.intercept_),
+                                 X, width)
 
     def trajectory(self):
         """(Th, w, stage) along the iterations of a 1-D linear machine: Th = −b/w (Navia-Vázquez et al.

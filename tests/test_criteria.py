@@ -38,13 +38,14 @@ def hand_case():
 @pytest.mark.parametrize("L", [(1.0, 1.0), (1.5, 0.5), (0.3, 2.0)])
 def test_criteria_equal_their_formulas_on_hand_built_cases(L):
     y, f, alpha, p, Kii, lam = hand_case()
+    alpha = alpha * np.where(y > 0, L[1], L[0])  # into the non-standard box 0 ≤ α_i ≤ L(y_i)
     assert criteria.gckl(f, p, L) == pytest.approx(naive.gckl(f, p, L), rel=1e-14)
     assert criteria.misclass(f, p, L) == pytest.approx(naive.misclass(f, p, L), rel=1e-14)
     assert criteria.gacv(f, y, alpha, lam, Kii, L) == pytest.approx(naive.gacv(f, y, alpha, lam, Kii, L), rel=1e-14)
     assert criteria.xa(f, y, alpha, lam, Kii, L) == pytest.approx(naive.xa(f, y, alpha, lam, Kii, L), rel=1e-14)
     for rho in (1.0, 2.0):
-        assert criteria.xa_joachims(f, y, alpha, lam, 0.3, rho) == pytest.approx(
-            naive.xa_joachims(f, y, alpha, lam, 0.3, rho), rel=1e-14)
+        assert criteria.xa_joachims(f, y, alpha, lam, 0.3, rho, L) == pytest.approx(
+            naive.xa_joachims(f, y, alpha, lam, 0.3, rho, L), rel=1e-14)
 
 
 def test_hand_values_worked_out():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svmviz import _smo, surface, svm, tuning
+from svmviz import _smo, _validation, surface, svm, tuning
 from svmviz.criteria import leave_one_out_decisions
 from svmviz.data import make_dataset
 from svmviz.kernels import rbf_from_squared_distances, squared_distances
@@ -38,7 +38,7 @@ def _no_allocation(*args, **kwargs):
 
 def test_surfaces_refuse_before_computing_distances(monkeypatch):
     ds = make_dataset("wahba2001", n=600, seed=0)
-    monkeypatch.setattr(svm, "_available_memory", lambda: 5 * 10**6)  # 3·600² doubles = 8.6 MB
+    monkeypatch.setattr(_validation, "memory_room", lambda: (5 * 10**6, "MemAvailable"))  # 3·600² doubles = 8.6 MB
     monkeypatch.setattr(surface, "squared_distances", _no_allocation)
     monkeypatch.setattr(svm, "squared_distances", _no_allocation)
     for call in (lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, n_threads=2),
@@ -51,7 +51,7 @@ def test_surfaces_refuse_before_computing_distances(monkeypatch):
 
 def test_surface_runs_when_memory_suffices(monkeypatch):
     ds = make_dataset("wahba2001", n=60, seed=0)
-    monkeypatch.setattr(svm, "_available_memory", lambda: 10**9)
+    monkeypatch.setattr(_validation, "memory_room", lambda: (10**9, "MemAvailable"))
     surf = tuning.criteria_surface(ds.X, ds.y, LAM, SIG, p_true=ds.p_true)
     assert surf.values["gacv"].shape == (3, 4)
 

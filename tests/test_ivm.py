@@ -112,7 +112,7 @@ def test_onestep_scores_equal_naive_one_newton_step(M, icpt, q):
         theta = theta + 0.05
     F = Phi @ theta
     P = np.empty_like(F)
-    _klr._loss_probs(F, Y, P)
+    _klr._loss_probs(F, Y, P, _klr._UNWEIGHTED)
     p = q + icpt
     if p:
         G = _klr._gradient(Phi, Pen, Y, P, theta)

@@ -62,7 +62,7 @@ def test_refit_state_is_the_state_at_the_final_theta(icpt, multi):
     assert st2 == st and H2 == H  # the same Newton iterates, bitwise
     np.testing.assert_array_equal(th2, theta)
     P2 = np.empty_like(P)
-    _klr._loss_probs(np.ascontiguousarray(Phi @ theta), Y, P2)
+    _klr._loss_probs(np.ascontiguousarray(Phi @ theta), Y, P2, _klr._UNWEIGHTED)
     np.testing.assert_allclose(P, P2, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(G, _klr._gradient(Phi, Pen, Y, P, theta), rtol=1e-12, atol=1e-12)
     Hs = _klr._hessian(Phi, Phi, Pen, P)
