@@ -444,7 +444,7 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         c0 of the polynomial kernel.
     C : float, default=None
         scikit-learn's ``SVC(C=...)``: λ = 1/(2nC) with n the number of training rows at ``fit``
-        (SPEC §1; the sum of ``sample_weight`` when given), so the same C on more data is a smaller
+        (the user guide's Conventions page; the sum of ``sample_weight`` when given), so the same C on more data is a smaller
         λ, as in libsvm. Give ``lam`` or ``C``, not both.
 
     Attributes

@@ -150,7 +150,8 @@ def _public_modules() -> list[str]:
 
     library = ["svm", "criteria", "tuning", "surface", "losses", "path", "usvc", "ivm", "kernels", "anova", "data",
                "studies", "published"]
-    return library + [f"figures.{info.name}" for info in pkgutil.iter_modules(svmviz.figures.__path__)]
+    return library + [f"figures.{info.name}" for info in pkgutil.iter_modules(svmviz.figures.__path__)
+                      if not info.name.startswith("_")]
 
 
 #: Public modules not yet brought to the standard, with how many of tests/test_packaging.py's numpydoc
@@ -243,6 +244,8 @@ def _public_names() -> set[str]:
     names = {f"svmviz.{svmviz._EXPORTS[n]}.{n}" for n in svmviz.__all__}
     names |= {f"svmviz.data.{n}" for n in svmviz.data.__all__}
     for info in pkgutil.iter_modules(svmviz.figures.__path__):
+        if info.name.startswith("_"):
+            continue
         mod = importlib.import_module(f"svmviz.figures.{info.name}")
         names |= {f"{mod.__name__}.{n}" for n, obj in vars(mod).items()
                   if not n.startswith("_") and (inspect.isfunction(obj) or inspect.isclass(obj))
