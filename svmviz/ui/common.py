@@ -14,7 +14,7 @@ One way does it: :func:`control` makes a widget whose value comes from
   longer one of the widget's options;
 
 and writes the page's parameters back with one ``st.query_params.from_dict`` per change. The URL
-holds the shared data-set choice (``data``, ``n``, ``seed``, for uploads ``label`` and ``std``) and
+holds the shared data-set choice (``data``, ``n``, ``seed``, for uploads ``label``, ``std`` and ``na``) and
 the current page's own parameters only: the first write after a page switch starts afresh, so a
 URL never carries another page's parameters. Parameters of widgets a page no longer shows are
 dropped when the page finishes (:func:`page_view`).
@@ -51,7 +51,9 @@ _data = _Data()
 SHARED = "_svmviz_shared"  # session_state key of the shared, page-independent choices
 UPLOAD_CHOICE = "Upload CSV…"
 SHIPPED = ("breast_cancer", "iris", "wine")
-SHARED_URL_KEYS = ("data", "n", "seed", "label", "std")
+MISSING_RULES = {"drop": "Drop the row", "median": "Fill with the column median"}
+"""The sidebar's choices for an uploaded file's missing cells (:func:`svmviz.data.dataset_from_csv`'s ``missing``)."""
+SHARED_URL_KEYS = ("data", "n", "seed", "label", "std", "na")
 """URL parameters of the shared data-set choice (every page has them; the rest are the page's own)."""
 
 _RUN = "_svmviz_url_run"      # session_state: this run's view (see _url_run)
@@ -516,8 +518,9 @@ def _cached_dataset(name: str, n: int | None, seed: int, params: tuple) -> "_dat
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _cached_csv(content: bytes, label_column: str | None, standardize: bool) -> "_data.Dataset":
-    return _data.dataset_from_csv(io.BytesIO(content), label_column=label_column, standardize=standardize)
+def _cached_csv(content: bytes, label_column: str | None, standardize: bool, missing: str = "drop") -> "_data.Dataset":
+    return _data.dataset_from_csv(io.BytesIO(content), label_column=label_column, standardize=standardize,
+                                  missing=missing)
 
 
 def load_dataset(name: str, n: int | None, seed: int, params: Mapping | None = None):
@@ -547,7 +550,8 @@ def _shared_from_url(shared: dict) -> None:
     """A link or a Back/Forward step sets the session's data-set choice (before the widgets)."""
     qp = st.query_params
     for url, field, cast in (("data", "data", str), ("n", "n", int), ("seed", "seed", int),
-                             ("label", "label_column", str), ("std", "standardize", lambda r: _parse_as(r, True))):
+                             ("label", "label_column", str), ("std", "standardize", lambda r: _parse_as(r, True)),
+                             ("na", "missing", str)):
         raw = qp.get(url)
         if raw is None:
             continue
@@ -647,9 +651,14 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int):
                           default=bool(shared.get("standardize", True)), url="std",
                           on_change=_remember, args=("standardize", f"{key}_std"),
                           help="Scale each column to mean 0, sd 1 so one σ suits all columns.")
+    missing = control(sb.radio, "Rows with missing values", list(MISSING_RULES), key=f"{key}_missing",
+                      default=shared.get("missing") if shared.get("missing") in MISSING_RULES else "drop", url="na",
+                      format_func=MISSING_RULES.get, on_change=_remember, args=("missing", f"{key}_missing"),
+                      help="An empty cell (or NA, NaN, null): leave the row out, or fill the cell with the median "
+                           "of its column (a row without a label is left out either way).")
     sb.caption(f"Uploaded: {fname}")
     try:
-        ds = _cached_csv(content, label_col, bool(standardize))
+        ds = _cached_csv(content, label_col, bool(standardize), missing)
     except ValueError as exc:
         show_error(exc, what=f"Could not use {fname}")
         return None
