@@ -184,10 +184,11 @@ _PENGUINS = {  # species: (count, means, sds)
 }
 
 
-def penguins_csv(species=("Adelie", "Gentoo"), missing_lines=(5, 273), seed: int = 0) -> bytes:
-    """A penguins-shaped CSV file: the four measurements and a ``species`` label column, the species'
-    rows in turn (as the published file), every measurement of the rows at ``missing_lines`` (1-based
-    file lines, the header is line 1) written ``NA``. Two species: 276 rows."""
+def penguins_csv(species=("Adelie", "Gentoo"), missing_lines=(5, 273), seed: int = 0, columns=None) -> bytes:
+    """A penguins-shaped CSV file: the four measurements (or those named in ``columns``) and a
+    ``species`` label column, the species' rows in turn (as the published file), every measurement of
+    the rows at ``missing_lines`` (1-based file lines, the header is line 1) written ``NA``. Two
+    species: 276 rows."""
     rng = np.random.default_rng(seed)
     rows = []
     for sp in species:
@@ -197,4 +198,7 @@ def penguins_csv(species=("Adelie", "Gentoo"), missing_lines=(5, 273), seed: int
         rows += [[f"{v:.1f}" if k < 2 else f"{v:.0f}" for k, v in enumerate(x)] + [sp] for x in X]
     for line in missing_lines:
         rows[line - 2][:4] = ["NA"] * 4
-    return (",".join(_PENGUIN_COLUMNS + ("species",)) + "\n" + "\n".join(",".join(r) for r in rows) + "\n").encode()
+    keep = [_PENGUIN_COLUMNS.index(c) for c in (columns or _PENGUIN_COLUMNS)] + [4]
+    rows = [[r[k] for k in keep] for r in rows]
+    header = [(_PENGUIN_COLUMNS + ("species",))[k] for k in keep]
+    return (",".join(header) + "\n" + "\n".join(",".join(r) for r in rows) + "\n").encode()

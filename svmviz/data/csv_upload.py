@@ -716,6 +716,7 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
             raise ValueError("The CSV file has no feature column besides its row index and the label column.")
     X = df.iloc[:, feat_idx].to_numpy(dtype=np.float64)
     n = X.shape[0]
+    mu = sd = None
     if standardize:
         mu, sd = _standardizer(X)
         X = (X - mu) / sd
@@ -726,6 +727,8 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
         L=(1.0, 1.0),
         params={"n": n, "seed": None, "source": source, "label_column": names[li], "standardize": bool(standardize),
                 "delimiter": layout.delimiter, "decimal": layout.decimal, "header": bool(layout.header),
-                "index_column": index_name, "missing": missing},
+                "index_column": index_name, "missing": missing,
+                "feature_mean": None if mu is None else tuple(map(float, mu)),
+                "feature_sd": None if sd is None else tuple(map(float, sd))},
         test_sample=None, notes=tuple(notes),
     )

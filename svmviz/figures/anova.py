@@ -138,8 +138,10 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12,
-                      ylabel: str = "f_α (units of f)") -> go.Figure:
-    """One panel per main effect (most important first), the data's rug at the bottom of each."""
+                      ylabel: str = "f_α (units of f)", class_names=("class −1", "class +1"),
+                      standardised: bool = False) -> go.Figure:
+    """One panel per main effect (most important first), the data's rug at the bottom of each;
+    ``class_names`` name the classes −1 and +1 of the rug; ``standardised`` says so on the x axes."""
     order = np.argsort(-me.importance, kind="stable")[:max_panels]
     cols = max(1, min(columns, order.size))
     rows = int(np.ceil(order.size / cols))
@@ -166,13 +168,13 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
                              line=dict(color="#2ca02c", width=2, dash="dash"), name="true main effect",
                              legendgroup="truth", showlegend=p == 0,
                              hovertemplate=f"true effect of {me.names[a]} = %{{y:.3g}}<extra></extra>", **at))
-        for cls, label in ((-1, "class −1"), (1, "class +1")):
+        for cls, label in ((-1, class_names[0]), (1, class_names[1])):
             rx, ry = _rug(me.X[me.y == cls, a], rug_y + 0.45 * pad, below)
             data.append(dict(type="scatter", x=rx, y=ry, mode="lines", line=dict(color=CLASS_COLORS[cls], width=1),
                              name=f"data ({label})", legendgroup=label, showlegend=p == 0,
                              hovertemplate=f"{me.names[a]} = %{{x:.3g}} ({label})<extra></extra>", **at))
         g0, g1 = float(me.grids[a][0]), float(me.grids[a][-1])
-        spec.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a]),
+        spec.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + (" (standardised)" if standardised else "")),
                                           range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)]))
         grid.yaxis(r, c)["range"] = list(y_range)
     for r in range(1, rows + 1):
@@ -250,15 +252,15 @@ def top_interactions(imp: anova.Importances, count: int = 3) -> list:
     return [tuple(c) for _, c in pairs[:count]]
 
 
-def _interaction_traces(it: Interaction) -> list:
+def _interaction_traces(it: Interaction, class_names=("class −1", "class +1")) -> list:
     """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top (trace
-    dictionaries, :mod:`svmviz.figures.spec`)."""
+    dictionaries, :mod:`svmviz.figures.spec`); ``class_names`` name the classes −1 and +1."""
     lim = float(np.max(np.abs(it.Z))) or 1.0
     traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=spec.colorscale("RdBu"), reversescale=True, zmin=-lim,
                    zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                   "<br>f_αβ = %{z:.3g}<extra></extra>"))]
-    for cls, label in ((-1, "class −1"), (1, "class +1")):
+    for cls, label in ((-1, class_names[0]), (1, class_names[1])):
         m = it.y == cls
         traces.append(dict(type="scatter", x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
                            marker=dict(color=CLASS_COLORS[cls], size=5, line=dict(width=0.5, color="white")),
@@ -278,13 +280,13 @@ def _interaction_title(it: Interaction) -> str:
     return f"Interaction {it.name} (importance {it.importance:.3g})"
 
 
-def plot_interaction(it: Interaction) -> go.Figure:
-    """Contour map of f_αβ with the data points on top."""
-    return spec.figure(_interaction_traces(it), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
+def plot_interaction(it: Interaction, class_names=("class −1", "class +1")) -> go.Figure:
+    """Contour map of f_αβ with the data points on top (``class_names``: the classes −1 and +1)."""
+    return spec.figure(_interaction_traces(it, class_names), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
                                                            ytitle=it.names[1], height=430))
 
 
-def plot_interaction_panels(its) -> go.Figure:
+def plot_interaction_panels(its, class_names=("class −1", "class +1"), standardised: bool = False) -> go.Figure:
     """Several interactions as the panels of ONE figure, side by side: each panel is
     :func:`plot_interaction`'s traces (its own colour bar beside it, its own axis titles), the
     legend of the two classes shared (an entry toggles the class in every panel).
@@ -292,7 +294,8 @@ def plot_interaction_panels(its) -> go.Figure:
     One chart instead of one per interaction (issue 13, the Kernels page's warm interaction): the
     browser draws one Plotly figure, legend and tool bar instead of two.
 
-    ``its`` : sequence of :class:`Interaction`, one panel each (left to right).
+    ``its`` : sequence of :class:`Interaction`, one panel each (left to right); ``class_names``
+    name the classes −1 and +1; ``standardised`` says so on the axes.
     """
     its = list(its)
     if not its:
@@ -303,15 +306,16 @@ def plot_interaction_panels(its) -> go.Figure:
     data = []
     for c, it in enumerate(its, start=1):
         xdom = grid.xaxis(1, c)["domain"]
-        for tr in _interaction_traces(it):
+        for tr in _interaction_traces(it, class_names):
             if tr["type"] == "contour":
                 spec.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction"))
             else:
                 tr["legendgroup"] = tr["name"]
                 tr["showlegend"] = c == 1
             data.append(dict(tr, **grid.trace_axes(1, c)))
-        grid.xaxis(1, c)["title"] = dict(text=it.names[0])
-        grid.yaxis(1, c)["title"] = dict(text=it.names[1])
+        unit = " (standardised)" if standardised else ""
+        grid.xaxis(1, c)["title"] = dict(text=it.names[0] + unit)
+        grid.yaxis(1, c)["title"] = dict(text=it.names[1] + unit)
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
     layout = spec.theme(grid.layout, title=title, height=480)

@@ -13,6 +13,7 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import usvc
 from svmviz.figures import usvc as figs
+from svmviz.figures.labels import axis_names
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
@@ -208,10 +209,12 @@ def surface_table(svc: figs.ErrorSurface, usv: figs.ErrorSurface) -> dict:
     return {"Th": th.ravel(), "w": w.ravel(), "L_svc": svc.L.ravel(), f"L_usvc_s{usv.s:g}": usv.L.ravel()}
 
 
-def kernel_map_table(kc: figs.KernelComparison) -> dict:
-    """The grid values behind the kernel USVC / SVM maps, one row per grid point."""
+def kernel_map_table(kc: figs.KernelComparison, feature_names=("x1", "x2")) -> dict:
+    """The grid values behind the kernel USVC / SVM maps, one row per grid point (the grid's columns
+    named by ``feature_names``)."""
     x1, x2 = np.meshgrid(kc.gx, kc.gy)  # f[i, j] = f(gx[j], gy[i])
-    return {"x1": x1.ravel(), "x2": x2.ravel(), "f_usvc": kc.f_usvc.ravel(), "f_svm": kc.f_svm.ravel()}
+    return {feature_names[0]: x1.ravel(), feature_names[1]: x2.ravel(), "f_usvc": kc.f_usvc.ravel(),
+            "f_svm": kc.f_svm.ravel()}
 
 
 def render_table1() -> None:
@@ -287,9 +290,13 @@ def render_kernel(ds) -> None:
     m[3].metric("SVM test error", f"{kc.test_error_svm:.3f}",
                 delta=f"{kc.test_error_svm - kc.test_error_usvc:+.3f} vs USVC", delta_color="off")
     if kc.gx is not None:
-        charts.chart(figs.plot_kernel_comparison(kc), key=f"{KEY}_kernel")
+        charts.chart(figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names[:2],
+                                                 axis_titles=axis_names(ds)), key=f"{KEY}_kernel")
+        if ds.sign_note:
+            st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
         common.csv_download("Download the maps (CSV: each grid point's f of the USVC and of the SVM)",
-                            kernel_map_table(kc), f"usvc_kernel_maps_{ds.name}.csv", key=f"{KEY}_kernel_csv")
+                            kernel_map_table(kc, ds.feature_names[:2]), f"usvc_kernel_maps_{ds.name}.csv",
+                            key=f"{KEY}_kernel_csv")
     else:
         st.info(f"{ds.name} has {ds.X.shape[1]} features: boundaries are drawn for 2-D data only.")
     charts.chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
