@@ -180,6 +180,18 @@ def picker(page: str) -> None:
                       "the address bar then links to that view. " + " ".join(
                           f"**{p.label}** — {p.note}" for p in presets))
     applied = st.session_state.pop(_APPLIED, None)
+    preset = None
     if applied and applied[0] == page:
         preset = next(p for p in presets if p.label == applied[1])
+    elif common.url_speaks():  # a shared link (or Back/Forward) opening a preset's view: its note with it
+        preset = view_preset(page, st.query_params.to_dict())
+    if preset is not None:
         st.info(f"**{preset.label}.** {preset.note}", icon="📄")
+
+
+def view_preset(page: str, url: dict) -> Preset | None:
+    """The preset of ``page`` whose every URL parameter ``url`` (a link's query) holds, else None."""
+    for preset in PRESETS[page]:
+        if all(url.get(k) == v for k, v in url_values(preset).items()):
+            return preset
+    return None
