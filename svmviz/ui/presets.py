@@ -116,7 +116,8 @@ PRESETS: dict[str, tuple[Preset, ...]] = {
     "studies": (
         Preset("Wahba et al. 2001, §6: standard case, inefficiencies over replicates",
                dict(s_source="Ready-made study", study="wahba2001_standard"),
-               "The ready-made spec (n = 200, 30 × 30 grid, 100 replicates): the app runs it small; "
+               "The ready-made spec (n = 200, 30 × 30 grid, 100 replicates): the app runs it small (the "
+               "sliders: 4 replicates on a 10 × 10 grid at first); "
                "`svmviz study run wahba2001_standard` runs it in full."),
         Preset("Wahba et al. 2001, §6: non-standard case",
                dict(s_source="Ready-made study", study="wahba2001_nonstandard"),
