@@ -180,8 +180,13 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     for r in range(1, rows + 1):
         spec.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
     layout = spec.theme(grid.layout, title="Main effects f_α(x_α) — most important first; ticks: the data",
-                        height=260 * rows + 80)
-    return spec.figure(data, _margins(spec.merge(layout, LEGEND_BELOW), "main"))
+                        height=260 * rows + 120)
+    # the legend at the figure's bottom edge (container coordinates), under the last row's axis
+    # titles: a fraction of the plot's height below it ran over a long title ("flipper_length_mm
+    # (standardised)")
+    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+                                       xanchor="left"), "margin": dict(b=150)})
+    return spec.figure(data, _margins(layout, "main"))
 
 
 # ----------------------------------------------------------------------------- interactions
@@ -277,7 +282,8 @@ INTERACTION_GAP = 0.23
 
 
 def _interaction_title(it: Interaction) -> str:
-    return f"Interaction {it.name} (importance {it.importance:.3g})"
+    # two lines: one ran into the next panel's title with long column names
+    return f"Interaction {it.name}<br>(importance {it.importance:.3g})"
 
 
 def plot_interaction(it: Interaction, class_names=("class −1", "class +1")) -> go.Figure:
@@ -318,7 +324,10 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
         grid.yaxis(1, c)["title"] = dict(text=it.names[1] + unit)
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
-    layout = spec.theme(grid.layout, title=title, height=480)
+    layout = spec.theme(grid.layout, title=title, height=520)
+    # the classes' legend under the panels (container coordinates), clear of the panels' two-line titles
+    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+                                       xanchor="left"), "margin": dict(t=110, b=110)})
     return spec.figure(data, _margins(layout, "interactions"))
 
 
@@ -426,28 +435,59 @@ def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
 
 
 def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
-    """Importance by variable (left panel, :func:`plot_variable_importances`' bars) and by component
-    (right panel, :func:`plot_importances`' bars) as ONE figure (Wahba 1998, §2).
+    """Importance by variable (upper panel, :func:`plot_variable_importances`' bars) and by component
+    (lower panel, :func:`plot_importances`' bars) as ONE figure (Wahba 1998, §2).
 
     One chart instead of two (issue 13, the Kernels page's warm interaction): the browser draws one
-    Plotly figure and tool bar instead of two.
+    Plotly figure and tool bar instead of two. One above the other: side by side, long component
+    names ("bill_length_mm × flipper_length_mm") ran from the gap between the panels over the left
+    panel's bars; below, they sit in the figure's left margin, which grows to fit them.
     """
     _, _, label, what = MEASURES[bars.measure]
-    grid = spec.subplot_grid(1, 2, ["Importance by variable", "Importance by component"],
-                             column_widths=[0.42, 0.58], horizontal_spacing=0.16)
+    longest = max([len(str(v)) for v in bars.variable_names] + [1])
+    upper = 240  # the variable bars' plot height (pixels)
+    lower = _component_height(bars) - 100
+    gap = 70 + min(140, 6 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
+    plot_height = upper + gap + lower
+    grid = spec.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
+                             row_heights=[upper / (upper + lower), lower / (upper + lower)],
+                             vertical_spacing=round(gap / plot_height, 3))
     data = [dict(tr, showlegend=False, **grid.trace_axes(1, 1)) for tr in _variable_bar_traces(bars)]
-    data += [dict(tr, **grid.trace_axes(1, 2)) for tr in _component_bar_traces(bars)]
+    data += [dict(tr, **grid.trace_axes(2, 1)) for tr in _component_bar_traces(bars)]
     grid.xaxis(1, 1)["title"] = dict(text=_VARIABLE_AXIS)
-    grid.yaxis(1, 1)["title"] = dict(text=label)
-    grid.xaxis(1, 2)["title"] = dict(text=what)
-    spec.merge(grid.yaxis(1, 2), dict(title=dict(text="component"), categoryorder="array",
-                                      categoryarray=list(reversed(bars.names))))
+    spec.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
+    grid.xaxis(2, 1)["title"] = dict(text=what)
+    spec.merge(grid.yaxis(2, 1), dict(title=dict(text="component"), categoryorder="array",
+                                      categoryarray=list(reversed(bars.names)), automargin=True))
     layout = spec.theme(grid.layout, title=f"Importance by variable and by component — {what}",
-                        height=max(380, _component_height(bars)) + 40)
-    return spec.figure(data, _margins(layout, "importances"))
+                        height=plot_height + 150)
+    spec.merge(layout, {"legend": dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom")})
+    layout = _margins(layout, "importances")
+    # the left margin the component names and the axis title need from the first draw (~7 px a
+    # character at the theme's font): Plotly's automargin would otherwise widen it and draw again
+    names = max([len(str(v)) for v in bars.names] + [1])
+    layout["margin"]["l"] = max(int(layout["margin"].get("l", 80)), 7 * names + 50)
+    return spec.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------- criteria per kernel
+def _log_ticks(values) -> dict:
+    """Tick values and texts of a log axis over ``values``: 1, 2, 5 per decade over less than two
+    decades, the powers of ten otherwise. Plotly's own labels of a short log range write every
+    minor tick ("7", "8", "9", "0.1"), on top of each other in a panel 300 px high."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return {}
+    lo, hi = float(v.min()) / 1.15, float(v.max()) * 1.15
+    e0, e1 = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
+    steps = (1, 2, 5) if e1 - e0 <= 2 else (1,)
+    ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in steps if lo <= m * 10.0 ** e <= hi]
+    if len(ticks) < 2:
+        ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in (1, 1.5, 2, 3, 5, 7) if lo <= m * 10.0 ** e <= hi]
+    return dict(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+
+
 class KernelCurves(NamedTuple):
     """Criteria along λ, one curve per kernel, for plotting.
 
@@ -519,7 +559,7 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
                                            "<extra></extra>", **at))
         grid.xaxis(r, c)["title"] = dict(text="log10 λ")
         if key == "gacv":
-            spec.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)")))
+            spec.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **_log_ticks(V)))
         else:
             grid.yaxis(r, c)["title"] = dict(
                 text="error rate" if key in ("xa", "loo", "misclass", "test") else name)

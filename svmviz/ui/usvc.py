@@ -67,7 +67,7 @@ class Table1Settings(NamedTuple):
 
 def settings_table1() -> tuple[Table1Settings, bool]:
     """The study's settings and whether the user asked for it (the button, or a link that shows it)."""
-    c = st.columns([1, 1, 1, 1, 1, 1.2])
+    c = st.columns(5)
     scen = control(c[0].selectbox, "Scenario", ["A", "B"], key=f"{KEY}_t1_scen", default="A", url="u_t1_scen")
     n_trials = control(c[1].number_input, "Trials", 2, 200, key=f"{KEY}_t1_trials", default=20, url="u_t1_trials",
                        help="The paper uses 100; 20 run in about a second once compiled.")
@@ -79,7 +79,8 @@ def settings_table1() -> tuple[Table1Settings, bool]:
     shown = f"{KEY}_t1_shown"
     if common.url_speaks():  # a link (or Back) that showed a study shows it again
         st.session_state[shown] = common.query_value("u_t1", None, str) == "1"
-    if c[5].button("Run the Table 1 study", key=f"{KEY}_t1_run", type="primary"):
+    # below the five inputs, not in a sixth column: at 1280 px that column cut the label ("Run the Table 1 st…")
+    if st.button("Run the Table 1 study", key=f"{KEY}_t1_run", type="primary"):
         st.session_state[shown] = True
     run = bool(st.session_state.get(shown))
     common.set_query(u_t1=int(run))
