@@ -447,7 +447,7 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
     longest = max([len(str(v)) for v in bars.variable_names] + [1])
     upper = 240  # the variable bars' plot height (pixels)
     lower = _component_height(bars) - 100
-    gap = 70 + min(140, 6 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
+    gap = 60 + min(120, 5 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
     plot_height = upper + gap + lower
     grid = spec.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
                              row_heights=[upper / (upper + lower), lower / (upper + lower)],
@@ -461,7 +461,9 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
                                       categoryarray=list(reversed(bars.names)), automargin=True))
     layout = spec.theme(grid.layout, title=f"Importance by variable and by component — {what}",
                         height=plot_height + 150)
-    spec.merge(layout, {"legend": dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom")})
+    # the legend (main effect / interaction) at the figure's bottom edge, clear of the panels' titles
+    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+                                       xanchor="left"), "margin": dict(b=110)})
     layout = _margins(layout, "importances")
     # the left margin the component names and the axis title need from the first draw (~7 px a
     # character at the theme's font): Plotly's automargin would otherwise widen it and draw again
