@@ -350,9 +350,10 @@ def plot_machine_size(kc: KernelComparison) -> go.Figure:
     fig.add_trace(go.Bar(x=names, y=[kc.train_error_usvc, kc.train_error_svm], name="training",
                          marker_color="#aec7e8", hovertemplate="%{x}: training error %{y:.3f}<extra></extra>"),
                   row=1, col=2)
-    # no x-axis title: the bars are labelled USVC / SVM, and a title there sat on the legend
-    apply_theme(fig, title="Machine size and error", ytitle="number of kernels", height=380)
-    fig.update_layout(barmode="group", legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0.0),
-                      margin=dict(b=80))
+    apply_theme(fig, title="Machine size and error", xtitle="machine", ytitle="number of kernels", height=400)
+    # the legend at the figure's bottom edge (container coordinates), under the "machine" axis title
+    # it sat on
+    fig.update_layout(barmode="group", legend=dict(orientation="h", yref="container", y=0.0, yanchor="bottom",
+                                                   xanchor="left", x=0.0), margin=dict(b=110))
     fig.update_yaxes(title_text="error rate", row=1, col=2)
     return fig
