@@ -172,3 +172,33 @@ def assert_link_restores(page_file: str, at, keys) -> dict:
         assert k in before, f"no widget {k!r} on the page; have {sorted(before)}"
         assert after.get(k) == before[k], f"{k}: the link reopens {after.get(k)!r}, the page showed {before[k]!r}"
     return url_of(at)
+
+
+# Palmer-penguins-shaped measurements (per-species means and sds of the published data set,
+# Gorman, Williams & Fraser 2014): long column names, named classes, "NA" cells as R writes them.
+_PENGUIN_COLUMNS = ("bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g")
+_PENGUINS = {  # species: (count, means, sds)
+    "Adelie": (152, (38.8, 18.3, 190.0, 3701.0), (2.7, 1.2, 6.5, 459.0)),
+    "Gentoo": (124, (47.5, 15.0, 217.2, 5076.0), (3.1, 1.0, 6.5, 504.0)),
+    "Chinstrap": (68, (48.8, 18.4, 195.8, 3733.0), (3.3, 1.1, 7.1, 384.0)),
+}
+
+
+def penguins_csv(species=("Adelie", "Gentoo"), missing_lines=(5, 273), seed: int = 0, columns=None) -> bytes:
+    """A penguins-shaped CSV file: the four measurements (or those named in ``columns``) and a
+    ``species`` label column, the species' rows in turn (as the published file), every measurement of
+    the rows at ``missing_lines`` (1-based file lines, the header is line 1) written ``NA``. Two
+    species: 276 rows."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for sp in species:
+        count, mean, sd = _PENGUINS[sp]
+        X = rng.normal(mean, sd, size=(count, len(mean)))
+        X[:, 2:] = np.round(X[:, 2:])  # flipper length and body mass are whole numbers in the data set
+        rows += [[f"{v:.1f}" if k < 2 else f"{v:.0f}" for k, v in enumerate(x)] + [sp] for x in X]
+    for line in missing_lines:
+        rows[line - 2][:4] = ["NA"] * 4
+    keep = [_PENGUIN_COLUMNS.index(c) for c in (columns or _PENGUIN_COLUMNS)] + [4]
+    rows = [[r[k] for k in keep] for r in rows]
+    header = [(_PENGUIN_COLUMNS + ("species",))[k] for k in keep]
+    return (",".join(header) + "\n" + "\n".join(",".join(r) for r in rows) + "\n").encode()

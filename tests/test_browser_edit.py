@@ -18,9 +18,10 @@ from .test_browser import ARGS, ARTIFACTS, CHROMIUM, _wait_idle, start_server, s
 
 pytestmark = pytest.mark.browser
 
-# data coordinates → page pixels of a Plotly graph div (its axes' d2p plus the plot area's offset)
+# data coordinates → page pixels of a Plotly graph div (its axes' d2p plus each axis's offset: with
+# constrain="domain" the axes start inside the margins)
 TO_PIXELS = """([gd, x, y]) => { const L = gd._fullLayout, r = gd.getBoundingClientRect();
-  return [r.left + L._size.l + L.xaxis.d2p(x), r.top + L._size.t + L.yaxis.d2p(y)]; }"""
+  return [r.left + L.xaxis._offset + L.xaxis.d2p(x), r.top + L.yaxis._offset + L.yaxis.d2p(y)]; }"""
 # (gd._fullData: the traces with their arrays decoded from base64)
 # the click target farthest from every data point, and the first +1 data point (x, y, row)
 SPOTS = """(gd) => {
@@ -53,7 +54,7 @@ IN_PX_BOX = """([gd, ax, bx, ay, by, m]) => { let k = 0;
   const x0 = Math.min(ax, bx) - m, x1 = Math.max(ax, bx) + m, y0 = Math.min(ay, by) - m, y1 = Math.max(ay, by) + m;
   for (const t of gd._fullData) { if (!String(t.name || '').startsWith('class')) continue;
     for (let i = 0; i < t.x.length; i++) {
-      const px = r.left + L._size.l + L.xaxis.d2p(t.x[i]), py = r.top + L._size.t + L.yaxis.d2p(t.y[i]);
+      const px = r.left + L.xaxis._offset + L.xaxis.d2p(t.x[i]), py = r.top + L.yaxis._offset + L.yaxis.d2p(t.y[i]);
       if (px > x0 && px < x1 && py > y0 && py < y1) k++; } }
   return k; }"""
 BOUNDARY = """(gd) => { const t = gd._fullData.find(t => t.name === 'boundary f = 0'); if (!t) return null;

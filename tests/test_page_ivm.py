@@ -144,7 +144,7 @@ def test_issue13_three_class_upload_draws_the_class_map():
     assert not at.error, [e.value for e in at.error]
     fig = _fig(at, "Multi-class IVM: 3 classes")
     names = [t["name"] for t in fig["data"] if t.get("type") == "scatter"]
-    assert {"class setosa", "class versicolor", "class virginica"} <= set(names), names
+    assert {"setosa", "versicolor", "virginica"} <= set(names), names
     assert any("3 classes" in c.value and "two classes" in c.value for c in at.caption)  # why no SVM maps
 
 

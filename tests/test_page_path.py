@@ -49,7 +49,7 @@ def test_default_page_draws_paths_map_groups_and_loo_that_match_the_numerics():
     ds = data.banana(n=N, seed=0)
     ref = nu_path(ds.X, ds.y, sigma=1.0)
     cp = _fig(at, "Coefficient paths")
-    for c, name in ((-1, "αᵢyᵢ, class -1"), (1, "αᵢyᵢ, class 1")):
+    for c, name in ((-1, "αᵢyᵢ, class −1"), (1, "αᵢyᵢ, class +1")):
         tr = _traces(cp, name)[0]
         y = _arr(tr["y"])
         x = _arr(tr["x"])

@@ -36,29 +36,29 @@ def _upload_keys(store):
 
 def test_uploads_count_against_the_compute_cache_byte_budget(store):
     state = {}
-    one = common._cached_csv(_csv(0), None, True, state)
+    one = common._cached_csv(_csv(0), None, True, state=state)
     size = store.bytes
     assert size >= one.X.nbytes + one.y.nbytes > 0
     store.max_bytes = int(2.5 * size)
     for seed in (1, 2, 3, 4):
-        common._cached_csv(_csv(seed), None, True, state)
+        common._cached_csv(_csv(seed), None, True, state=state)
         assert store.bytes <= store.max_bytes
     assert len(_upload_keys(store)) == 2  # the two most recent
-    again = common._cached_csv(_csv(4), None, True, state)
+    again = common._cached_csv(_csv(4), None, True, state=state)
     assert len(_upload_keys(store)) == 2 and again.X.shape == (400, 5)
 
 
 def test_same_file_is_parsed_once_for_every_session(store):
     a, b = {}, {}
-    assert common._cached_csv(_csv(7), None, True, a) is common._cached_csv(_csv(7), None, True, b)
+    assert common._cached_csv(_csv(7), None, True, a) is common._cached_csv(_csv(7), None, True, state=b)
     assert len(_upload_keys(store)) == 1
 
 
 def test_sessions_end_frees_their_uploads(store):
     a, b = {}, {}
-    common._cached_csv(_csv(1), None, True, a)
-    common._cached_csv(_csv(2), None, True, a)
-    common._cached_csv(_csv(2), None, True, b)
+    common._cached_csv(_csv(1), None, True, state=a)
+    common._cached_csv(_csv(2), None, True, state=a)
+    common._cached_csv(_csv(2), None, True, state=b)
     assert len(_upload_keys(store)) == 2
     del a  # the session ends: Streamlit drops its state
     gc.collect()
@@ -73,14 +73,14 @@ def test_unused_upload_expires(store, monkeypatch):
     t = [1000.0]
     monkeypatch.setattr(common, "_clock", lambda: t[0])
     state = {}
-    common._cached_csv(_csv(1), None, True, state)
+    common._cached_csv(_csv(1), None, True, state=state)
     t[0] += common.UPLOAD_TTL_SECONDS - 1
-    common._cached_csv(_csv(2), None, True, state)
+    common._cached_csv(_csv(2), None, True, state=state)
     assert len(_upload_keys(store)) == 2
     t[0] += 2  # the first file unused for longer than the time to live; the second not
-    common._cached_csv(_csv(2), None, True, state)
+    common._cached_csv(_csv(2), None, True, state=state)
     assert len(_upload_keys(store)) == 1
-    ds = common._cached_csv(_csv(1), None, True, state)  # back: parsed again from the session's bytes
+    ds = common._cached_csv(_csv(1), None, True, state=state)  # back: parsed again from the session's bytes
     assert ds.X.shape == (400, 5)
 
 

@@ -28,6 +28,13 @@ _LIST_AT_MOST = 5  # values quoted in a message
 _DECIMAL_COMMA = re.compile(r"[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?")
 _DECIMAL_POINT = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
 _UNNAMED = re.compile(r"(Unnamed: 0)?")
+#: What :func:`dataset_from_csv` does with rows that have an empty cell: drop them, impute each
+#: feature column's median (a row without a label is still dropped: no class can be imputed), or
+#: stop with an error naming the lines.
+MISSING_CHOICES = ("drop", "median", "error")
+#: Cell texts read as a missing value (besides an empty cell) unless ``missing="error"``: what R's
+#: ``write.csv`` (``NA``), pandas' ``to_csv(na_rep=...)`` defaults and spreadsheets write.
+_NA_TEXTS = ("NA", "N/A", "NaN", "nan", "null", "NULL")
 
 
 def _read_source(obj):
@@ -336,14 +343,20 @@ def _line_of_row(raw: bytes, layout: _CsvLayout, row: int) -> int | str:
     return "?"
 
 
-def _first_bad_row(raw: bytes, layout: _CsvLayout, feat_idx: list[int]) -> ValueError | None:
-    """The clear message for the first row a data set cannot be built from (None if every row is fine)."""
+def _first_bad_row(raw: bytes, layout: _CsvLayout, feat_idx: list[int], missing_ok: bool = False) -> ValueError | None:
+    """The clear message for the first row a data set cannot be built from (None if every row is fine).
+
+    Missing cells are collected over the whole file and named together (the first few lines and a
+    count), so that one message lists every line to fix. ``missing_ok``: an empty or ``NA`` cell is not a problem (the caller drops or imputes it)."""
     names, li = layout.names, layout.label
     mark = "decimal comma ','" if layout.decimal == "," else "decimal point '.'"
+    gaps = []  # (line, column name) of every missing cell, when missing cells are errors
     for line, cells in _data_rows(raw, layout):
         if all(c == "" for c in cells):
             continue  # an empty row (pandas drops it too)
         if len(cells) != len(names):
+            if gaps:
+                continue
             more = "more" if len(cells) > len(names) else "fewer"
             return ValueError(
                 f"Line {line} has {len(cells)} cells, {more} than the {len(names)} columns of the first row; "
@@ -351,8 +364,13 @@ def _first_bad_row(raw: bytes, layout: _CsvLayout, feat_idx: list[int]) -> Value
             )
         for j in feat_idx:
             s = cells[j]
+            if missing_ok and (s == "" or s in _NA_TEXTS):
+                continue
             if s == "":
-                return ValueError(f"Missing value in column {names[j]!r} at line {line}; fill it in or remove the row.")
+                gaps.append((line, names[j]))
+                continue
+            if gaps:
+                continue
             v = _to_float(s, layout.decimal)
             if v is None:
                 return ValueError(
@@ -364,12 +382,24 @@ def _first_bad_row(raw: bytes, layout: _CsvLayout, feat_idx: list[int]) -> Value
                     f"Column {names[j]!r} at line {line} holds {s!r}; NaN or infinite values are not allowed — "
                     "remove or impute them."
                 )
-        if cells[li] == "":
-            return ValueError(f"Missing label in column {names[li]!r} at line {line}; every point needs a class.")
-    return None
+        if cells[li] == "" and not missing_ok:
+            gaps.append((line, names[li]))
+    if not gaps:
+        return None
+    rows = sorted({line for line, _ in gaps})
+    columns = list(dict.fromkeys(col for _, col in gaps))
+    if len(gaps) == 1 and columns[0] == names[li]:
+        return ValueError(f"Missing label in column {names[li]!r} at line {rows[0]}; every point needs a class.")
+    if len(gaps) == 1:
+        return ValueError(f"Missing value in column {columns[0]!r} at line {rows[0]}; fill it in or remove the row.")
+    return ValueError(
+        f"Missing values in {len(rows)} rows ({_format_lines(rows)}; column{'s' if len(columns) > 1 else ''} "
+        f"{', '.join(map(repr, columns))}); fill them in, or drop the incomplete rows or impute column medians "
+        "(missing=\"drop\" or \"median\")."
+    )
 
 
-def _read_frame(raw: bytes, layout: _CsvLayout):
+def _read_frame(raw: bytes, layout: _CsvLayout, na_values=("",)):
     import warnings
 
     import pandas as pd
@@ -382,8 +412,66 @@ def _read_frame(raw: bytes, layout: _CsvLayout):
         return pd.read_csv(
             io.BytesIO(raw), encoding="utf-8", sep=layout.delimiter, decimal=layout.decimal, header=0 if layout.header else None,
             index_col=False, skiprows=comments or None, skip_blank_lines=True, skipinitialspace=True,
-            keep_default_na=False, na_values=[""], quotechar='"', engine="c", **kw,
+            keep_default_na=False, na_values=list(na_values), quotechar='"', engine="c", **kw,
         )
+
+
+def _format_lines(lines) -> str:
+    """``lines 5, 273`` — the first few line numbers of a list, then how many more."""
+    shown = ", ".join(str(v) for v in lines[:_LIST_AT_MOST])
+    more = f" and {len(lines) - _LIST_AT_MOST} more" if len(lines) > _LIST_AT_MOST else ""
+    return f"line{'s' if len(lines) > 1 else ''} {shown}{more}"
+
+
+def _handle_missing(raw: bytes, layout: _CsvLayout, df, feat_idx: list[int], missing: str):
+    """(frame, notes): the rows with a missing cell dropped, or their feature cells imputed by column median."""
+    n_rows = df.shape[0]
+    feats = df.iloc[:, feat_idx]
+    no_label = df.iloc[:, layout.label].isna().to_numpy()
+    no_value = feats.isna().to_numpy()
+    if not no_label.any() and not no_value.any():
+        return df, []
+    line_of = [lineno for lineno, _ in _data_rows(raw, layout)]
+    index = df.index
+
+    def lines(which):
+        return [line_of[int(k)] if int(k) < len(line_of) else "?" for k in index[which]]
+
+    notes = []
+    if missing == "drop":
+        drop = no_label | no_value.any(axis=1)
+    else:
+        drop = no_label
+    if drop.all():
+        raise ValueError(
+            f"Every one of the {n_rows} rows has a missing value"
+            + (" in the label column" if missing == "median" else "")
+            + "; fill in the file's empty cells (or choose another label column)."
+        )
+    if drop.any():
+        why = "missing values" if missing == "drop" else "no label (a class cannot be imputed)"
+        notes.append(f"Dropped {int(drop.sum())} of {n_rows} rows with {why}: {_format_lines(lines(drop))}.")
+    df = df[~drop]
+    if missing == "median":
+        kept = no_value[~drop]
+        if kept.any():
+            df = df.copy()
+            counts = []
+            for pos, j in enumerate(feat_idx):
+                if not kept[:, pos].any():
+                    continue
+                col = df.iloc[:, j]
+                med = float(col.median())
+                if not math.isfinite(med):
+                    raise ValueError(f"Column {layout.names[j]!r} has no value at all; fill it in or remove the column.")
+                df.iloc[:, j] = col.fillna(med)
+                counts.append(f"{layout.names[j]!r}: {int(kept[:, pos].sum())}")
+            rows = kept.any(axis=1)
+            notes.append(
+                f"Filled {int(kept.sum())} missing values with their column's median ({', '.join(counts)}) in "
+                f"{int(rows.sum())} of {n_rows} rows: {_format_lines(lines(np.flatnonzero(~drop)[rows]))}."
+            )
+    return df, notes
 
 
 def _format_values(values) -> str:
@@ -486,7 +574,7 @@ def csv_header(content) -> list[str]:
     return list(layout.names[1:] if layout.index else layout.names)
 
 
-def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Dataset:
+def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing="drop") -> Dataset:
     """Load a labelled data set from CSV: numeric feature columns and one label column (read by pandas).
 
     Parameters
@@ -501,6 +589,11 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
         choices.
     standardize : bool
         Scale every feature column to mean 0, sd 1 (constant columns are only centred).
+    missing : {"drop", "median", "error"}
+        Rows with a missing cell (empty, or ``NA``, ``N/A``, ``NaN``, ``nan``, ``null``): ``"drop"``
+        removes them; ``"median"`` fills each missing feature value with its column's median over
+        the rows that have it (a row without a label is dropped: no class can be imputed);
+        ``"error"`` raises, naming the lines. ``notes`` says which lines were dropped or filled.
 
     Returns
     -------
@@ -509,14 +602,15 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
         sorted, numerically when all labels are numbers; classes[0] → −1); more values → y ∈
         {0..K−1} (``is_multiclass``). ``p_true`` and ``bayes_error`` are None. ``notes`` says what
         the loader decided for the user (a dropped index column, decimal commas, a trailing
-        delimiter); ``params`` records the delimiter, decimal mark and header.
+        delimiter, dropped or imputed rows); ``params`` records the delimiter, decimal mark, header
+        and the ``missing`` rule.
 
     Raises
     ------
     ValueError
         Naming the line and column: empty file, only delimiters, header without data, a single
-        column, unknown label column, non-numeric feature text, missing/NaN/infinite cells, ragged
-        rows, a single class, a class with fewer than 2 points, a continuous (or identifier) label
+        column, unknown label column, non-numeric feature text, infinite cells, missing cells
+        (``missing="error"``; all their lines, the first few named), no complete row, ragged rows, a single class, a class with fewer than 2 points, a continuous (or identifier) label
         column.
 
     Notes
@@ -542,22 +636,31 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
     Dropped the first column: it has no name and holds the row numbers 0 … 3, the index that pandas' DataFrame.to_csv() writes. Give it a name in the header to keep it as a feature.
     >>> dataset_from_csv("a;b;label\\n1,5;2;x\\n2,5;3;y\\n0,5;1;x\\n3,0;2;y\\n").X[:, 0].tolist()
     [1.5, 2.5, 0.5, 3.0]
+    >>> text = "a,b,label\\n1,2,x\\n3,NA,y\\n4,5,x\\n6,7,y\\n8,,y\\n9,3,y\\n"
+    >>> print(dataset_from_csv(text).notes[0])
+    Dropped 2 of 6 rows with missing values: lines 3, 6.
+    >>> dataset_from_csv(text, missing="median").X[:, 1].tolist()
+    [2.0, 4.0, 5.0, 7.0, 4.0, 3.0]
     """
     import pandas as pd
 
+    if not isinstance(missing, str) or missing not in MISSING_CHOICES:
+        raise ValueError(f"missing must be one of {', '.join(map(repr, MISSING_CHOICES))} (drop incomplete rows, "
+                         f"impute column medians, or stop with an error); got {missing!r}.")
     raw, source = _read_source(file_or_text)
     layout = _csv_layout(raw, label_column)
     names, li = layout.names, layout.label
     feat_idx = [j for j in range(len(names)) if j != li]
+    missing_ok = missing != "error"
 
     def row_error():
-        return _first_bad_row(raw, layout, feat_idx) or ValueError(
+        return _first_bad_row(raw, layout, feat_idx, missing_ok) or ValueError(
             "The CSV file could not be read as numeric feature columns and a label column; check the delimiter "
             f"({layout.delimiter!r}) and the decimal mark ({layout.decimal!r})."
         )
 
     try:
-        df = _read_frame(raw, layout)
+        df = _read_frame(raw, layout, ("",) + _NA_TEXTS if missing_ok else ("",))
     except (pd.errors.ParserError, pd.errors.ParserWarning):
         raise row_error() from None
     except pd.errors.EmptyDataError:
@@ -583,13 +686,22 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
     for j in feat_idx:
         col = df.iloc[:, j]
         ok = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
-        if not ok or (pd.api.types.is_float_dtype(col.dtype) and not np.isfinite(col.to_numpy()).all()):
+        if ok and pd.api.types.is_float_dtype(col.dtype):
+            values = col.to_numpy()
+            ok = not (np.isinf(values) if missing_ok else ~np.isfinite(values)).any()
+        if not ok:
             raise row_error()
+    notes = list(layout.notes)
+    if missing_ok and df.isna().to_numpy().any():
+        short = _first_bad_row(raw, layout, feat_idx, missing_ok)  # a short row reads as missing cells too
+        if short is not None:
+            raise short
+        df, filled = _handle_missing(raw, layout, df, feat_idx, missing)
+        notes.extend(filled)
     labels = _csv_labels(raw, layout, df.iloc[:, li])
     if labels is None:
         raise row_error()
     yi, classes = labels
-    notes = list(layout.notes)
     index_name = None
     if layout.index and _is_index_values(df.iloc[:, 0]):
         n_rows = df.shape[0]
@@ -604,6 +716,7 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
             raise ValueError("The CSV file has no feature column besides its row index and the label column.")
     X = df.iloc[:, feat_idx].to_numpy(dtype=np.float64)
     n = X.shape[0]
+    mu = sd = None
     if standardize:
         mu, sd = _standardizer(X)
         X = (X - mu) / sd
@@ -614,6 +727,8 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False) -> Data
         L=(1.0, 1.0),
         params={"n": n, "seed": None, "source": source, "label_column": names[li], "standardize": bool(standardize),
                 "delimiter": layout.delimiter, "decimal": layout.decimal, "header": bool(layout.header),
-                "index_column": index_name},
+                "index_column": index_name, "missing": missing,
+                "feature_mean": None if mu is None else tuple(map(float, mu)),
+                "feature_sd": None if sd is None else tuple(map(float, sd))},
         test_sample=None, notes=tuple(notes),
     )

@@ -93,6 +93,42 @@ class Dataset:
     def is_multiclass(self) -> bool:
         return self.n_classes > 2
 
+    @property
+    def class_names(self) -> tuple:
+        """What a person reads for each class, in the order of the coding (legends, hover, downloads).
+
+        The data's own label when it is a name (``"Gentoo"``; ``"class 0"`` stays as it is); for a
+        label that is a number, ``"class −1"`` / ``"class +1"`` (or ``"class 3"``).
+        """
+        return class_display_names(self.classes)
+
+    @property
+    def sign_note(self) -> str:
+        """``"+1 = Gentoo, −1 = Adelie"`` for two named classes (the sign of f picks the class); ``""``
+        when the classes are the codes ±1 themselves or there are more than two."""
+        if self.is_multiclass or _is_number_label(self.classes[0]) and _is_number_label(self.classes[1]) \
+                and {float(self.classes[0]), float(self.classes[1])} == {-1.0, 1.0}:
+            return ""
+        neg, pos = self.class_names
+        return f"+1 = {pos}, −1 = {neg}"
+
+    @property
+    def is_standardized(self) -> bool:
+        """Whether X holds standardised values (``params["feature_mean"]``, ``["feature_sd"]`` give the scale)."""
+        return self.params.get("feature_mean") is not None and self.params.get("feature_sd") is not None
+
+    def axis_title(self, j: int) -> str:
+        """Feature ``j``'s name, with ``" (standardised)"`` when X holds standardised values."""
+        name = str(self.feature_names[j])
+        return f"{name} (standardised)" if self.is_standardized else name
+
+    def original_values(self, j: int, values) -> np.ndarray:
+        """Standardised values of feature ``j`` back in the data's units (``values`` when not standardised)."""
+        v = np.asarray(values, dtype=np.float64)
+        if not self.is_standardized:
+            return v
+        return v * float(self.params["feature_sd"][j]) + float(self.params["feature_mean"][j])
+
     def bayes_rule(self, X) -> np.ndarray:
         """Bayes classifier at the points ``X`` of shape (m, d).
 
@@ -105,6 +141,25 @@ class Dataset:
         if self.is_multiclass:
             return np.argmax(p, axis=1)
         return np.where(p > self.bayes_threshold, 1.0, -1.0)
+
+
+def _is_number_label(c) -> bool:
+    return isinstance(c, numbers.Real) and not isinstance(c, bool)
+
+
+def class_display_names(classes) -> tuple:
+    """Names to show for the classes ``classes`` (see :attr:`Dataset.class_names`)."""
+    classes = tuple(classes)
+    signs = all(_is_number_label(c) for c in classes) and sorted(map(float, classes)) == [-1.0, 1.0]
+    out = []
+    for c in classes:
+        if _is_number_label(c):
+            v = float(c)
+            text = f"{int(v):+d}".replace("-", "−") if signs else (str(int(v)) if v.is_integer() else repr(v))
+            out.append(f"class {text}")
+        else:
+            out.append(str(c))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------

@@ -103,7 +103,9 @@ def sklearn_dataset(name, n=None, seed=0, standardize=True, keep_classes=None) -
     else:
         mu, sd = np.zeros(X.shape[1]), np.ones(X.shape[1])
     params = {"n": int(idx.size), "seed": seed, "standardize": bool(standardize), "n_rows": int(N),
-              "keep_classes": None if keep_classes is None else tuple(keep_classes)}
+              "keep_classes": None if keep_classes is None else tuple(keep_classes),
+              "feature_mean": tuple(map(float, mu)) if standardize else None,
+              "feature_sd": tuple(map(float, sd)) if standardize else None}
     test = None
     if rest.size >= 2 * K and np.all(np.bincount(t[rest], minlength=K) >= 2):
         test = functools.partial(_sklearn_test_sample, name, classes, fnames, X[rest], t[rest], mu, sd, params)

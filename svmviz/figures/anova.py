@@ -138,8 +138,10 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12,
-                      ylabel: str = "f_α (units of f)") -> go.Figure:
-    """One panel per main effect (most important first), the data's rug at the bottom of each."""
+                      ylabel: str = "f_α (units of f)", class_names=("class −1", "class +1"),
+                      standardised: bool = False) -> go.Figure:
+    """One panel per main effect (most important first), the data's rug at the bottom of each;
+    ``class_names`` name the classes −1 and +1 of the rug; ``standardised`` says so on the x axes."""
     order = np.argsort(-me.importance, kind="stable")[:max_panels]
     cols = max(1, min(columns, order.size))
     rows = int(np.ceil(order.size / cols))
@@ -166,20 +168,25 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
                              line=dict(color="#2ca02c", width=2, dash="dash"), name="true main effect",
                              legendgroup="truth", showlegend=p == 0,
                              hovertemplate=f"true effect of {me.names[a]} = %{{y:.3g}}<extra></extra>", **at))
-        for cls, label in ((-1, "class −1"), (1, "class +1")):
+        for cls, label in ((-1, class_names[0]), (1, class_names[1])):
             rx, ry = _rug(me.X[me.y == cls, a], rug_y + 0.45 * pad, below)
             data.append(dict(type="scatter", x=rx, y=ry, mode="lines", line=dict(color=CLASS_COLORS[cls], width=1),
                              name=f"data ({label})", legendgroup=label, showlegend=p == 0,
                              hovertemplate=f"{me.names[a]} = %{{x:.3g}} ({label})<extra></extra>", **at))
         g0, g1 = float(me.grids[a][0]), float(me.grids[a][-1])
-        spec.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a]),
+        spec.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + (" (standardised)" if standardised else "")),
                                           range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)]))
         grid.yaxis(r, c)["range"] = list(y_range)
     for r in range(1, rows + 1):
         spec.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
     layout = spec.theme(grid.layout, title="Main effects f_α(x_α) — most important first; ticks: the data",
-                        height=260 * rows + 80)
-    return spec.figure(data, _margins(spec.merge(layout, LEGEND_BELOW), "main"))
+                        height=260 * rows + 120)
+    # the legend at the figure's bottom edge (container coordinates), under the last row's axis
+    # titles: a fraction of the plot's height below it ran over a long title ("flipper_length_mm
+    # (standardised)")
+    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+                                       xanchor="left"), "margin": dict(b=150)})
+    return spec.figure(data, _margins(layout, "main"))
 
 
 # ----------------------------------------------------------------------------- interactions
@@ -250,15 +257,15 @@ def top_interactions(imp: anova.Importances, count: int = 3) -> list:
     return [tuple(c) for _, c in pairs[:count]]
 
 
-def _interaction_traces(it: Interaction) -> list:
+def _interaction_traces(it: Interaction, class_names=("class −1", "class +1")) -> list:
     """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top (trace
-    dictionaries, :mod:`svmviz.figures.spec`)."""
+    dictionaries, :mod:`svmviz.figures.spec`); ``class_names`` name the classes −1 and +1."""
     lim = float(np.max(np.abs(it.Z))) or 1.0
     traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=spec.colorscale("RdBu"), reversescale=True, zmin=-lim,
                    zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                   "<br>f_αβ = %{z:.3g}<extra></extra>"))]
-    for cls, label in ((-1, "class −1"), (1, "class +1")):
+    for cls, label in ((-1, class_names[0]), (1, class_names[1])):
         m = it.y == cls
         traces.append(dict(type="scatter", x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
                            marker=dict(color=CLASS_COLORS[cls], size=5, line=dict(width=0.5, color="white")),
@@ -275,16 +282,17 @@ INTERACTION_GAP = 0.23
 
 
 def _interaction_title(it: Interaction) -> str:
-    return f"Interaction {it.name} (importance {it.importance:.3g})"
+    # two lines: one ran into the next panel's title with long column names
+    return f"Interaction {it.name}<br>(importance {it.importance:.3g})"
 
 
-def plot_interaction(it: Interaction) -> go.Figure:
-    """Contour map of f_αβ with the data points on top."""
-    return spec.figure(_interaction_traces(it), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
+def plot_interaction(it: Interaction, class_names=("class −1", "class +1")) -> go.Figure:
+    """Contour map of f_αβ with the data points on top (``class_names``: the classes −1 and +1)."""
+    return spec.figure(_interaction_traces(it, class_names), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
                                                            ytitle=it.names[1], height=430))
 
 
-def plot_interaction_panels(its) -> go.Figure:
+def plot_interaction_panels(its, class_names=("class −1", "class +1"), standardised: bool = False) -> go.Figure:
     """Several interactions as the panels of ONE figure, side by side: each panel is
     :func:`plot_interaction`'s traces (its own colour bar beside it, its own axis titles), the
     legend of the two classes shared (an entry toggles the class in every panel).
@@ -292,7 +300,8 @@ def plot_interaction_panels(its) -> go.Figure:
     One chart instead of one per interaction (issue 13, the Kernels page's warm interaction): the
     browser draws one Plotly figure, legend and tool bar instead of two.
 
-    ``its`` : sequence of :class:`Interaction`, one panel each (left to right).
+    ``its`` : sequence of :class:`Interaction`, one panel each (left to right); ``class_names``
+    name the classes −1 and +1; ``standardised`` says so on the axes.
     """
     its = list(its)
     if not its:
@@ -303,18 +312,22 @@ def plot_interaction_panels(its) -> go.Figure:
     data = []
     for c, it in enumerate(its, start=1):
         xdom = grid.xaxis(1, c)["domain"]
-        for tr in _interaction_traces(it):
+        for tr in _interaction_traces(it, class_names):
             if tr["type"] == "contour":
                 spec.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction"))
             else:
                 tr["legendgroup"] = tr["name"]
                 tr["showlegend"] = c == 1
             data.append(dict(tr, **grid.trace_axes(1, c)))
-        grid.xaxis(1, c)["title"] = dict(text=it.names[0])
-        grid.yaxis(1, c)["title"] = dict(text=it.names[1])
+        unit = " (standardised)" if standardised else ""
+        grid.xaxis(1, c)["title"] = dict(text=it.names[0] + unit)
+        grid.yaxis(1, c)["title"] = dict(text=it.names[1] + unit)
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
-    layout = spec.theme(grid.layout, title=title, height=480)
+    layout = spec.theme(grid.layout, title=title, height=520)
+    # the classes' legend under the panels (container coordinates), clear of the panels' two-line titles
+    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+                                       xanchor="left"), "margin": dict(t=110, b=110)})
     return spec.figure(data, _margins(layout, "interactions"))
 
 
@@ -422,28 +435,61 @@ def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
 
 
 def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
-    """Importance by variable (left panel, :func:`plot_variable_importances`' bars) and by component
-    (right panel, :func:`plot_importances`' bars) as ONE figure (Wahba 1998, §2).
+    """Importance by variable (upper panel, :func:`plot_variable_importances`' bars) and by component
+    (lower panel, :func:`plot_importances`' bars) as ONE figure (Wahba 1998, §2).
 
     One chart instead of two (issue 13, the Kernels page's warm interaction): the browser draws one
-    Plotly figure and tool bar instead of two.
+    Plotly figure and tool bar instead of two. One above the other: side by side, long component
+    names ("bill_length_mm × flipper_length_mm") ran from the gap between the panels over the left
+    panel's bars; below, they sit in the figure's left margin, which grows to fit them.
     """
     _, _, label, what = MEASURES[bars.measure]
-    grid = spec.subplot_grid(1, 2, ["Importance by variable", "Importance by component"],
-                             column_widths=[0.42, 0.58], horizontal_spacing=0.16)
+    longest = max([len(str(v)) for v in bars.variable_names] + [1])
+    upper = 240  # the variable bars' plot height (pixels)
+    lower = _component_height(bars) - 100
+    gap = 60 + min(120, 5 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
+    plot_height = upper + gap + lower
+    grid = spec.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
+                             row_heights=[upper / (upper + lower), lower / (upper + lower)],
+                             vertical_spacing=round(gap / plot_height, 3))
     data = [dict(tr, showlegend=False, **grid.trace_axes(1, 1)) for tr in _variable_bar_traces(bars)]
-    data += [dict(tr, **grid.trace_axes(1, 2)) for tr in _component_bar_traces(bars)]
+    data += [dict(tr, **grid.trace_axes(2, 1)) for tr in _component_bar_traces(bars)]
     grid.xaxis(1, 1)["title"] = dict(text=_VARIABLE_AXIS)
-    grid.yaxis(1, 1)["title"] = dict(text=label)
-    grid.xaxis(1, 2)["title"] = dict(text=what)
-    spec.merge(grid.yaxis(1, 2), dict(title=dict(text="component"), categoryorder="array",
-                                      categoryarray=list(reversed(bars.names))))
+    spec.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
+    grid.xaxis(2, 1)["title"] = dict(text=what)
+    spec.merge(grid.yaxis(2, 1), dict(title=dict(text="component"), categoryorder="array",
+                                      categoryarray=list(reversed(bars.names)), automargin=True))
     layout = spec.theme(grid.layout, title=f"Importance by variable and by component — {what}",
-                        height=max(380, _component_height(bars)) + 40)
-    return spec.figure(data, _margins(layout, "importances"))
+                        height=plot_height + 150)
+    # the legend (main effect / interaction) at the figure's bottom edge, clear of the panels' titles
+    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+                                       xanchor="left"), "margin": dict(b=110)})
+    layout = _margins(layout, "importances")
+    # the left margin the component names and the axis title need from the first draw (~7 px a
+    # character at the theme's font): Plotly's automargin would otherwise widen it and draw again
+    names = max([len(str(v)) for v in bars.names] + [1])
+    layout["margin"]["l"] = max(int(layout["margin"].get("l", 80)), 7 * names + 50)
+    return spec.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------- criteria per kernel
+def _log_ticks(values) -> dict:
+    """Tick values and texts of a log axis over ``values``: 1, 2, 5 per decade over less than two
+    decades, the powers of ten otherwise. Plotly's own labels of a short log range write every
+    minor tick ("7", "8", "9", "0.1"), on top of each other in a panel 300 px high."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return {}
+    lo, hi = float(v.min()) / 1.15, float(v.max()) * 1.15
+    e0, e1 = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
+    steps = (1, 2, 5) if e1 - e0 <= 2 else (1,)
+    ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in steps if lo <= m * 10.0 ** e <= hi]
+    if len(ticks) < 2:
+        ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in (1, 1.5, 2, 3, 5, 7) if lo <= m * 10.0 ** e <= hi]
+    return dict(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+
+
 class KernelCurves(NamedTuple):
     """Criteria along λ, one curve per kernel, for plotting.
 
@@ -515,7 +561,7 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
                                            "<extra></extra>", **at))
         grid.xaxis(r, c)["title"] = dict(text="log10 λ")
         if key == "gacv":
-            spec.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)")))
+            spec.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **_log_ticks(V)))
         else:
             grid.yaxis(r, c)["title"] = dict(
                 text="error rate" if key in ("xa", "loo", "misclass", "test") else name)

@@ -172,8 +172,11 @@ def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2")
     title = (f"Click to edit — SVM at log10 λ = {np.log10(v.lam):.2f}, σ = {v.sigma:g}" if v.fitted
              else "Click to edit — add points: each class needs at least 2")
     apply_theme(fig, title=title, xtitle=fx, ytitle=fy, height=height)
-    fig.update_xaxes(range=[float(v.xs[0]), float(v.xs[-1])])
-    fig.update_yaxes(range=[float(v.ys[0]), float(v.ys[-1])], scaleanchor="x", scaleratio=1)
+    # constrain="domain": with equal scales Plotly otherwise widens one axis's range to fill the chart,
+    # and a click in that margin (beyond the click targets) did nothing; shrinking the plot area
+    # instead keeps the plotting area exactly the targets' box, so every click in it lands on one
+    fig.update_xaxes(range=[float(v.xs[0]), float(v.xs[-1])], constrain="domain")
+    fig.update_yaxes(range=[float(v.ys[0]), float(v.ys[-1])], scaleanchor="x", scaleratio=1, constrain="domain")
     fig.update_layout(hovermode="closest", hoverdistance=20, clickmode="event+select", dragmode="zoom",
                       legend=dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
                       margin=dict(b=90))

@@ -10,6 +10,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
+from ..data.dataset import class_display_names
 from .theme import CLASS_COLORS, MULTI_COLORS, apply_theme, legend_below
 from .tuning import level_lines
 
@@ -114,10 +115,10 @@ def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_thresh
                   float(model.lam))
 
 
-def _data_traces(fig, X, y, hover_extra=None):
-    for c, name in ((-1, "class −1"), (1, "class +1")):
+def _data_traces(fig, X, y, hover_extra=None, class_names=("class −1", "class +1")):
+    for c, name in ((-1, class_names[0]), (1, class_names[1])):
         sel = np.flatnonzero(y == c)
-        text = [f"point {i}<br>y = {c:+d}" + ("" if hover_extra is None else hover_extra[i])
+        text = [f"point {i}<br>{name} (y = {c:+d})" + ("" if hover_extra is None else hover_extra[i])
                 for i in sel]
         fig.add_trace(go.Scatter(x=X[sel, 0], y=X[sel, 1], mode="markers", name=name,
                                  marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75),
@@ -182,39 +183,51 @@ def _surface_traces(fig, gx, gy, z, zrange, name, hover, short, boundary, band):
                                    dict(color="black", width=width, dash=dash), short))
 
 
-def plot_import_map(m: ImportMap, *, title: str | None = None) -> go.Figure:
-    """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3)."""
+def _class_of(y, class_names) -> str:
+    return class_names[1] if y > 0 else class_names[0]
+
+
+def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("class −1", "class +1"),
+                    axis_titles=("x1", "x2")) -> go.Figure:
+    """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3).
+
+    ``class_names`` name the classes −1 and +1 (legend, hover: p̂ is the probability of the second);
+    ``axis_titles`` the two features."""
     fig = go.Figure()
-    _surface_traces(fig, m.gx, m.gy, m.p, (0, 1), "p̂(x)", "p̂(+1 | x)", "p̂",
+    plus = class_names[1]
+    _surface_traces(fig, m.gx, m.gy, m.p, (0, 1), "p̂(x)", f"p̂({plus} | x)", "p̂",
                     ("p̂(x) = 0.5 (IVM boundary)", (0.5,)), ("p̂(x) = 0.25, 0.75", (0.25, 0.75)))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
-    extra = [f"<br>p̂(+1) = {v:.3f}" for v in m.p_train]
-    _data_traces(fig, m.X, m.y, extra)
+    extra = [f"<br>p̂({plus}) = {v:.3f}" for v in m.p_train]
+    _data_traces(fig, m.X, m.y, extra, class_names)
     imp = m.import_idx
-    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), y = {m.y[i]:+.0f}"
+    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), {_class_of(m.y[i], class_names)}"
                                                   for k, i in enumerate(imp)]))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
-                xtitle="x1", ytitle="x2", height=520)
+                xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
     return legend_below(fig, 600)
 
 
-def plot_svm_map(m: SVMMap, *, title: str | None = None) -> go.Figure:
-    """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (Zhu & Hastie 2002, Fig. 3)."""
+def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −1", "class +1"),
+                 axis_titles=("x1", "x2")) -> go.Figure:
+    """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (Zhu & Hastie 2002, Fig. 3).
+
+    ``class_names`` name the classes −1 and +1; ``axis_titles`` the two features."""
     fig = go.Figure()
     lim = float(np.max(np.abs(m.f))) or 1.0
     _surface_traces(fig, m.gx, m.gy, m.f, (-lim, lim), "f(x)", "f(x)", "f",
                     ("f(x) = 0 (SVM boundary)", (0.0,)), ("margins f(x) = ±1", (-1.0, 1.0)))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
-    _data_traces(fig, m.X, m.y)
+    _data_traces(fig, m.X, m.y, None, class_names)
     sv = m.support_idx
     fig.add_trace(go.Scatter(x=m.X[sv, 0], y=m.X[sv, 1], mode="markers",
                              name=f"support points ({sv.size})", marker=SUPPORT_STYLE,
-                             text=[f"support point (point {i}), y = {m.y[i]:+.0f}" for i in sv],
+                             text=[f"support point (point {i}), {_class_of(m.y[i], class_names)}" for i in sv],
                              hovertemplate="%{text}<extra></extra>"))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
-                xtitle="x1", ytitle="x2", height=520)
+                xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
     return legend_below(fig, 600)
 
 
@@ -374,7 +387,8 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
     """Class regions (argmax of the fitted probabilities) of a fitted IVM on a grid.
 
     ``class_names`` (K,) names the model's classes in order (e.g. a data set's original labels for
-    codes 0 … K−1); default: the model's labels."""
+    codes 0 … K−1); default: the model's labels. A label that is a number is shown as ``class 2``
+    (:func:`svmviz.data.dataset.class_display_names`)."""
     X = _check_2d(X, "class map")
     gx, gy, XX = _grid(X, grid_n)
     g = gx.size
@@ -388,7 +402,7 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
             pt = np.column_stack([1 - pt, pt])
         bayes = np.argmax(pt, axis=1).reshape(g, g)
     y_index = np.searchsorted(model.classes_, np.asarray(y))
-    names = np.asarray(model.classes_) if class_names is None else np.asarray([str(c) for c in class_names])
+    names = np.asarray(class_display_names(model.classes_ if class_names is None else class_names), dtype=object)
     if names.size != K:
         raise ValueError(f"class_names must name the {K} classes; got {names.size}.")
     return ClassMap(gx, gy, label.reshape(g, g), P.max(axis=1).reshape(g, g), P.reshape(g, g, K),
@@ -396,8 +410,9 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
                     _error(model, X_test, y_test), float(model.lam))
 
 
-def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
-    """Class regions, data and import points for M + 1 classes (Zhu & Hastie 2002, Fig. 4)."""
+def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", "x2")) -> go.Figure:
+    """Class regions, data and import points for M + 1 classes (Zhu & Hastie 2002, Fig. 4); ``axis_titles``
+    name the two features."""
     K = m.classes.size
     cols = [MULTI_COLORS[i % len(MULTI_COLORS)] for i in range(K)]
     scale = []
@@ -409,7 +424,7 @@ def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
                              opacity=0.3, showscale=False, name="class regions", showlegend=False,
                              customdata=np.asarray(m.pmax, dtype=np.float32),  # one number a cell, binary
                              text=names[m.label],
-                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>predicted class %{text}"
+                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>predicted: %{text}"
                                            "<br>p̂ = %{customdata:.3f}<extra></extra>"))
     if m.bayes_label is not None:
         # the Bayes boundaries as the 0.5 contour of each class indicator, one line trace
@@ -417,14 +432,15 @@ def plot_class_map(m: ClassMap, *, title: str | None = None) -> go.Figure:
                                    "Bayes boundaries", dict(color="#9467bd", dash="dash", width=2)))
     for i in range(K):
         sel = np.flatnonzero(m.y_index == i)
-        fig.add_trace(go.Scatter(x=m.X[sel, 0], y=m.X[sel, 1], mode="markers", name=f"class {names[i]}",
+        fig.add_trace(go.Scatter(x=m.X[sel, 0], y=m.X[sel, 1], mode="markers", name=names[i],
                                  marker=dict(color=cols[i], size=6, opacity=0.8),
-                                 text=[f"point {j}, class {names[i]}" for j in sel],
+                                 text=[f"point {j}, {names[i]}" for j in sel],
                                  hovertemplate="%{text}<br>x = (%{x:.2f}, %{y:.2f})<extra></extra>"))
     imp = m.import_idx
-    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), class {names[m.y_index[j]]}"
+    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), {names[m.y_index[j]]}"
                                                   for k, j in enumerate(imp)]))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
-                                    f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle="x1", ytitle="x2", height=520)
+                                    f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle=axis_titles[0], ytitle=axis_titles[1],
+                height=520)
     return legend_below(fig, 600)

@@ -307,5 +307,8 @@ def plot_criteria_panel(cp: CriteriaPanel, *, title: str, ytitle: str, height: i
                                                "<extra></extra>"))
     apply_theme(fig, title=title, xtitle="log10 λ", ytitle=ytitle, height=height)
     fig.update_yaxes(range=list(cp.y_range))
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0, xanchor="left", yanchor="top"), margin=dict(b=110))
+    # the legend at the bottom of the figure (container coordinates), under the axis title: placed a
+    # fraction of the plot's height below the plot, it ran over "log10 λ" at the page's heights
+    fig.update_layout(legend=dict(orientation="h", yref="container", y=0.0, x=0, xanchor="left", yanchor="bottom"),
+                      margin=dict(b=140))
     return fig

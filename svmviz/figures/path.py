@@ -143,10 +143,11 @@ def coef_path_table(path) -> dict:
     return {k: out[k] for k in ("point", "y", "lambda", "nu", "alpha")}
 
 
-def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−1", "+1"),
+def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("class −1", "class +1"),
                     X=None, stop: float | None = None) -> go.Figure:
     """α_i y_i against λ or ν: one line per training point, coloured by class, breakpoints as ticks
-    along the bottom, the λ cursor (and the LOO stopping point) as vertical lines.
+    along the bottom, the λ cursor (and the LOO stopping point) as vertical lines. ``classes`` name
+    the classes −1 and +1 (:attr:`svmviz.data.Dataset.class_names`).
 
     Built as a plain specification (:mod:`svmviz.figures.spec`: the page's first chart, redrawn at every
     rerun; plotly's property-by-property validation of its ~1 MB of arrays and layout cost ~10 ms)."""
@@ -160,13 +161,13 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("−
             # a rerun at the default n = 200), sent and parsed again at every interaction
             cd = np.column_stack([pts, X[safe, 0], X[safe, 1]]).astype(np.float32)
             hov = ("point %{customdata[0]} at (%{customdata[1]:.2f}, %{customdata[2]:.2f})<br>"
-                   "α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0] + " = %{x:.4g}<extra>class "
+                   "α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0] + " = %{x:.4g}<extra>"
                    + label + "</extra>")
         else:
             cd = pts.astype(np.int32)[:, None]
             hov = ("point %{customdata[0]}<br>α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0]
-                   + " = %{x:.4g}<extra>class " + label + "</extra>")
-        data.append(dict(type="scatter", x=cp.x[c], y=cp.y[c], mode="lines", name=f"αᵢyᵢ, class {label}",
+                   + " = %{x:.4g}<extra>" + label + "</extra>")
+        data.append(dict(type="scatter", x=cp.x[c], y=cp.y[c], mode="lines", name=f"αᵢyᵢ, {label}",
                          line=dict(color=CLASS_COLORS[c], width=1.1), opacity=0.75, customdata=cd,
                          hovertemplate=hov, connectgaps=False))
     # the breakpoints as ticks along the bottom: short vertical segments of ONE line trace (NaN between
@@ -283,9 +284,10 @@ def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_t
                        test_err, int(np.sum(groups != GROUP_R)))
 
 
-def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
-    """Data coloured by class, marked by group (E / L / R), with f + b = 0 and the margins ±ρ. Built as a
-    plain specification (:mod:`svmviz.figures.spec`), redrawn at every rerun."""
+def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), axis_titles=("x₁", "x₂")) -> go.Figure:
+    """Data coloured by class (``classes`` name −1 and +1), marked by group (E / L / R), with f + b = 0
+    and the margins ±ρ; ``axis_titles`` name the two features. Built as a plain specification
+    (:mod:`svmviz.figures.spec`), redrawn at every rerun."""
     data = [dict(type="contour", x=bm.gx, y=bm.gy, z=bm.F, showscale=False, name="f(x) + b",
                  contours=dict(coloring="heatmap"), colorscale=spec.colorscale("RdBu_r"), opacity=0.35,
                  zmid=0.0, line=dict(width=0),
@@ -305,18 +307,18 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("−1", "+1")) -> go.Figure:
             if idx.size == 0:
                 continue
             data.append(dict(
-                type="scatter", x=bm.X[idx, 0], y=bm.X[idx, 1], mode="markers", name=f"class {label}, {st['name']}",
+                type="scatter", x=bm.X[idx, 0], y=bm.X[idx, 1], mode="markers", name=f"{label}, {st['name']}",
                 marker=dict(color=CLASS_COLORS[c], symbol=st["symbol"], size=st["size"],
                             line=dict(width=1, color="black") if g == GROUP_E else dict(width=0)),
                 customdata=np.column_stack([idx, bm.alpha[idx]]),
                 hovertemplate="point %{customdata[0]}<br>α = %{customdata[1]:.4f}<extra>"
-                              + f"class {label}, {st['name']}</extra>"))
+                              + f"{label}, {st['name']}</extra>"))
     sub = f"{bm.n_sv} support vectors, training error {bm.train_error:.3f}"
     if np.isfinite(bm.test_error):
         sub += f", test error {bm.test_error:.3f}"
     # two lines: the plot sits half a row wide, one line would be cut off
     title = f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f})<br><sup>{sub}</sup>"
-    layout = spec.theme({}, title=title, xtitle="x₁", ytitle="x₂", height=560)
+    layout = spec.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
     spec.merge(layout, {"margin": {"t": 80}})
     spec.merge(layout, LEGEND_BELOW)
     return spec.figure(data, spec.merge(layout, {"margin": MARGINS["map"]}))
@@ -381,7 +383,8 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
     and the test error, linear — above, LOO2 (a hinge loss that runs from hundreds to below 1) on
     a log axis below; the automatic stopping point, the cursor and the zero-margin stretch
     (ν < ν_min) on both. Built as a plain specification (:mod:`svmviz.figures.spec`)."""
-    grid = spec.subplot_grid(2, 1, ("Error rates: LOO1 and the test error",
+    has_test = bool(np.any(np.isfinite(lc.test_error)))
+    grid = spec.subplot_grid(2, 1, ("Error rates: LOO1 and the test error" if has_test else "Error rate: LOO1",
                                     "LOO2: left-out hinge loss in margin units (log scale)"),
                              shared_xaxes=True, vertical_spacing=0.14, row_heights=[0.55, 0.45])
     top_panel, low_panel = grid.trace_axes(1, 1), grid.trace_axes(2, 1)
@@ -391,7 +394,7 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                  line=dict(color="#d62728"), marker=dict(size=5), customdata=cd, connectgaps=False,
                  hovertemplate="LOO1 = %{y:.4f} at " + name + " = %{x:.4g}<br>%{customdata[0]} "
                                "support vectors<extra></extra>", **top_panel)]
-    if np.any(np.isfinite(lc.test_error)):
+    if has_test:
         data.append(dict(type="scatter", x=lc.x, y=lc.test_error, mode="lines", name="test error (independent sample)",
                          line=dict(color="black", dash="dot"),
                          hovertemplate="test error = %{y:.4f} at " + name + " = %{x:.4g}<extra></extra>", **top_panel))

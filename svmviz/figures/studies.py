@@ -218,7 +218,8 @@ def plot_costs(cd: CostData, *, height: int = 360) -> go.Figure:
         x=list(cd.labels), y=cd.relative, marker_color=[criterion_color(c, i) for i, c in enumerate(cd.criteria)],
         customdata=cd.median_seconds, name="cost",
         hovertemplate="%{x}: %{y:.3g} × one GACV surface<br>median %{customdata:.3g} s per replicate<extra></extra>"))
-    apply_theme(fig, title="Cost of each criterion per replicate, relative to one GACV surface",
+    apply_theme(fig, title="Cost of each criterion per replicate, relative to one GACV surface<br><sup>timed warm: "
+                "each worker runs the criteria once, untimed, on 12 points first (numba compiles then)</sup>",
                 xtitle="criterion", ytitle="seconds / seconds of GACV (log axis)", height=height, legend=False)
     fig.update_yaxes(type="log")
     return fig

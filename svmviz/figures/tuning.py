@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from ..published import WAHBA2001_INEFFICIENCY, range_text
 from ..tuning import CriteriaSurface, InefficiencyStudy, criterion_label, grid_decision_function, inefficiency
+from .labels import point_hover
 from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme
 
 MARKERS = {"gacv": "star", "xa": "diamond", "xa_j": "triangle-up", "gckl": "square", "misclass": "circle",
@@ -204,15 +205,22 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
 
 
 def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", height: int = 560,
-                         feature_names=("x1", "x2")) -> go.Figure:
+                         feature_names=("x1", "x2"), class_names=("class −1", "class +1"), axis_titles=None,
+                         scale=None) -> go.Figure:
+    """The data, the Bayes curve and each criterion's decision curve f = 0.
+
+    ``class_names`` name the classes −1 and +1 (legend, hover); ``axis_titles`` default to
+    ``feature_names``; ``scale`` ((mean, sd) per axis, :func:`svmviz.figures.labels.feature_scale`)
+    puts the data's own units in the hover of standardised values."""
     fig = go.Figure()
-    for cls, name in ((-1.0, "class −1"), (1.0, "class +1")):
+    for cls, name in ((-1.0, class_names[0]), (1.0, class_names[1])):
         m = dc.y == cls
+        lines, custom = point_hover(dc.X[m], feature_names, scale)
         fig.add_trace(go.Scatter(
-            x=dc.X[m, 0], y=dc.X[m, 1], mode="markers", name=name,
+            x=dc.X[m, 0], y=dc.X[m, 1], mode="markers", name=name, customdata=custom,
             marker=dict(color=CLASS_COLORS[int(cls)], size=6, symbol="circle" if cls > 0 else "circle-open",
                         line=dict(width=1.2, color=CLASS_COLORS[int(cls)])),
-            hovertemplate=f"{name}<br>{feature_names[0]} = %{{x:.3f}}<br>{feature_names[1]} = %{{y:.3f}}<extra></extra>",
+            hovertemplate=f"{name}<br>{lines}<extra></extra>",
         ))
     if dc.support is not None and dc.support.any():
         fig.add_trace(go.Scatter(
@@ -229,7 +237,8 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
         for lev in (-1.0, 1.0):
             _zero_line(fig, dc.xs, dc.ys, dc.selected_field, lev, f"margin f = {lev:+.0f} (selected)",
                        dict(color="red", dash="dot"), width=1, legend=lev > 0, as_contour=False)
-    apply_theme(fig, title=title, xtitle=feature_names[0], ytitle=feature_names[1], height=height)
+    axis_titles = axis_titles or feature_names
+    apply_theme(fig, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
     # room for the legend on the right from the start (Plotly would widen the margin after drawing
     # and draw again: see plot_contour)

@@ -274,12 +274,19 @@ def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) 
                             int(svm.support_.size), um.n_iter_stages_, um.status_stages_, fit.test_kind)
 
 
-def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
-    """Side by side: USVC boundary with its R prototypes, SVM boundary with its support vectors."""
+def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "class +1"),
+                           feature_names=("x1", "x2"), axis_titles=None) -> go.Figure:
+    """Side by side: USVC boundary with its R prototypes, SVM boundary with its support vectors.
+
+    ``class_names`` name the classes −1 and +1 (legend, hover); ``feature_names`` the two features in
+    the hover, ``axis_titles`` (default: the feature names) on the axes."""
     if kc.gx is None:
         raise ValueError("boundaries can be drawn for two-dimensional data only.")
-    titles = (f"USVC, {kc.size_usvc} prototype kernels — test error {kc.test_error_usvc:.3f}",
-              f"SVM, {kc.size_svm} support vectors — test error {kc.test_error_svm:.3f}")
+    # two lines each: side by side at half a 1280-pixel window, one line per title ran into the other
+    titles = (f"USVC, {kc.size_usvc} prototype kernels<br>test error {kc.test_error_usvc:.3f}",
+              f"SVM, {kc.size_svm} support vectors<br>test error {kc.test_error_svm:.3f}")
+    fx, fy = (str(v) for v in feature_names)
+    where = f"{fx} = %{{x:.2f}}<br>{fy} = %{{y:.2f}}"
     fig = make_subplots(rows=1, cols=2, subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.04)
     legend_drawn = False
     for c, f, machine in ((1, kc.f_usvc, "USVC"), (2, kc.f_svm, "SVM")):
@@ -288,7 +295,7 @@ def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
         fig.add_trace(go.Contour(x=kc.gx, y=kc.gy, z=np.clip(f, -2, 2).astype(np.float32), colorscale="RdBu_r",
                                  zmid=0, contours=dict(start=-2, end=2, size=0.25), opacity=0.55, showscale=(c == 2),
                                  colorbar=dict(title="f(x) (clipped ±2)"), name="f(x)", showlegend=False,
-                                 hovertemplate="x1 = %{x:.2f}<br>x2 = %{y:.2f}<br>f = %{z:.2f}<extra></extra>"),
+                                 hovertemplate=where + "<br>f = %{z:.2f}<extra></extra>"),
                       row=1, col=c)
         # the boundary as the line itself (marching squares on the same grid, what a contour trace of the
         # whole field at level 0 drew in the browser): a few kB instead of the field again
@@ -302,24 +309,26 @@ def plot_kernel_comparison(kc: KernelComparison) -> go.Figure:
             fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color="black", width=2.5),
                                      name=f"{machine}: no boundary f = 0 in view (one sign everywhere)",
                                      hoverinfo="skip"), row=1, col=c)
-        for cls in (-1, 1):
+        for cls, cname in ((-1, class_names[0]), (1, class_names[1])):
             m = kc.y == cls
-            fig.add_trace(go.Scatter(x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=f"class {cls:+d}",
+            fig.add_trace(go.Scatter(x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=cname,
                                      marker=dict(color=CLASS_COLORS[cls], size=5, opacity=0.8),
                                      showlegend=(c == 1), legendgroup=f"c{cls}",
-                                     hovertemplate="x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra>class " + f"{cls:+d}</extra>"),
+                                     hovertemplate=where + f"<extra>{cname}</extra>"),
                           row=1, col=c)
     fig.add_trace(go.Scatter(x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers", name="USVC prototypes cᵣ",
                              marker=dict(symbol="star", size=14, color="gold", line=dict(color="black", width=1)),
-                             hovertemplate="prototype<br>x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra></extra>"),
+                             hovertemplate="prototype<br>" + where + "<extra></extra>"),
                   row=1, col=1)
     sv = kc.X[kc.support]
     fig.add_trace(go.Scatter(x=sv[:, 0], y=sv[:, 1], mode="markers", name="SVM support vectors",
                              marker=dict(symbol="circle-open", size=10, color="black", line=dict(width=1.5)),
-                             hovertemplate="support vector<br>x1 = %{x:.2f}<br>x2 = %{y:.2f}<extra></extra>"),
+                             hovertemplate="support vector<br>" + where + "<extra></extra>"),
                   row=1, col=2)
-    apply_theme(fig, title="Kernel USVC with R prototypes vs the SVM (same σ and C)", xtitle="x1",
-                ytitle="x2", height=540)
+    axis_titles = axis_titles or (fx, fy)
+    apply_theme(fig, title="Kernel USVC with R prototypes vs the SVM (same σ and C)", xtitle=axis_titles[0],
+                ytitle=axis_titles[1], height=560)
+    fig.update_layout(margin=dict(t=110))
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
                       margin=dict(b=90))
     fig.update_yaxes(title_text=None, row=1, col=2)
@@ -341,7 +350,10 @@ def plot_machine_size(kc: KernelComparison) -> go.Figure:
     fig.add_trace(go.Bar(x=names, y=[kc.train_error_usvc, kc.train_error_svm], name="training",
                          marker_color="#aec7e8", hovertemplate="%{x}: training error %{y:.3f}<extra></extra>"),
                   row=1, col=2)
-    apply_theme(fig, title="Machine size and error", xtitle="machine", ytitle="number of kernels", height=360)
-    fig.update_layout(barmode="group")
+    apply_theme(fig, title="Machine size and error", xtitle="machine", ytitle="number of kernels", height=400)
+    # the legend at the figure's bottom edge (container coordinates), under the "machine" axis title
+    # it sat on
+    fig.update_layout(barmode="group", legend=dict(orientation="h", yref="container", y=0.0, yanchor="bottom",
+                                                   xanchor="left", x=0.0), margin=dict(b=110))
     fig.update_yaxes(title_text="error rate", row=1, col=2)
     return fig

@@ -124,12 +124,51 @@ def _error(f, y, L=(1.0, 1.0)) -> float:
 
 
 # ------------------------------------------------------------------------------ the [svm] section
+_WARM: set = set()  # the (criteria, L, n_threads) whose kernels this process has run once (untimed)
+WARM_POINTS = 12
+"""Points of the untimed first run of :func:`svm_rows`'s criteria in each process (see :func:`warm_svm`)."""
+
+
+def warm_svm(svm: SVMSpec, L=(1.0, 1.0), truth: bool = False, n_threads: int | None = 1) -> bool:
+    """Run the criteria of ``svm`` once, untimed, on :data:`WARM_POINTS` points of a 2 × 2 grid, the
+    first time this process meets them; returns whether it ran.
+
+    The first call of a numba kernel in a process compiles it (or loads it from the cache): timed
+    inside the first replicate, that one-time cost made the first replicate's GACV ten times dearer
+    than the others and every criterion's cost relative to GACV an artefact of which ran first.
+    """
+    from ..tuning import criteria_surface, ran_gacv
+
+    key = (tuple(sorted(svm.criteria)), tuple(map(float, L)), bool(truth), n_threads)
+    if key in _WARM:
+        return False
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(WARM_POINTS, 2))
+    y = np.where(np.arange(WARM_POINTS) % 2 == 0, 1.0, -1.0)
+    lam, sig = np.asarray(svm.lambdas), np.asarray(svm.sigmas)
+    lam2, sig2 = np.array([lam.min(), lam.max()]), np.array([sig.min(), sig.max()])
+    p = np.full(WARM_POINTS, 0.5) if truth else None
+    crit = set(svm.criteria)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        criteria_surface(X, y, lam2, sig2, L=L, p_true=p, loo="loo" in crit, kfold=min(svm.k, 3) if "kfold" in crit
+                         else 0, kfold_seed=0, xa_rho=svm.xa_rho, tol=svm.tol, n_threads=n_threads)
+        if "rangacv" in crit:
+            from ..kernels import rbf_from_squared_distances, squared_distances
+
+            ran_gacv(rbf_from_squared_distances(squared_distances(X), float(sig2[0])), y, lam2, n_replicates=1,
+                     sigma_z=svm.sigma_z, seed=0, tol=svm.tol)
+    _WARM.add(key)
+    return True
+
+
 def svm_rows(td: TaskData, svm: SVMSpec, n_threads: int | None = 1) -> list[dict]:
     """Rows of the criteria that choose a (λ, σ) grid point, on one replicate (Wahba et al. 2001, §6).
 
     The surface (GACV, XA/BRXA, XA_J, GCKL, (BR)MISCLASS, exact LOO, k-fold CV) comes from
     :func:`svmviz.tuning.criteria_surface`, the randomized GACV from :func:`svmviz.tuning.ran_gacv`
-    per σ (the same perturbations for every σ and λ).
+    per σ (the same perturbations for every σ and λ). The seconds are timed warm: each process runs
+    the criteria once, untimed, on a tiny problem first (:func:`warm_svm`).
     """
     from ..kernels import rbf_from_squared_distances, squared_distances
     from ..tuning import _grid_minima, criteria_surface, criterion_label, grid_decision_function, inefficiency, \
@@ -142,6 +181,7 @@ def svm_rows(td: TaskData, svm: SVMSpec, n_threads: int | None = 1) -> list[dict
         raise SpecError(f"{ds.name}: GCKL and MISCLASS need the true p(x), which this data set does not know.")
     wanted = crit + [c for c in ("gckl", "misclass") if truth and c not in crit]
     lam, sig = np.asarray(svm.lambdas), np.asarray(svm.sigmas)
+    warm_svm(svm, td.L, truth, n_threads)  # the seconds below are warm: no compilation inside them
     surf = criteria_surface(ds.X, ds.y, lam, sig, L=td.L, p_true=td.p, loo="loo" in crit,
                             kfold=svm.k if "kfold" in crit else 0, kfold_seed=td.seeds.cv, xa_rho=svm.xa_rho,
                             tol=svm.tol, n_threads=n_threads)

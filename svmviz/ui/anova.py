@@ -319,7 +319,11 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                    "training range.")
     me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth, measure=measure)
     units = "SVM decision value" if machine == "svm" else "logit log(p/(1 − p))"
-    charts.chart(fig.plot_main_effects(me, ylabel=f"f_α ({units})"), key=f"{KEY}_main")
+    charts.chart(fig.plot_main_effects(me, ylabel=f"f_α ({units})", class_names=ds.class_names,
+                                       standardised=ds.is_standardized), key=f"{KEY}_main")
+    if ds.sign_note:
+        st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}): a component rising with x_α pushes "
+                   f"towards {ds.class_names[1]}.")
     if kern.order == "two-way" and ds.X.shape[1] >= 2:
         imp = anova.importances(exp)
         pairs = [c for _, c in sorted(((v, c) for v, c in zip(imp.values, imp.components) if len(c) == 2),
@@ -333,7 +337,8 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                                 depends=len(pairs), keep_choice=True, format_func=lambda k: label[pairs[k]])
             pick = pairs[at]
             its.append(fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41))
-        charts.chart(fig.plot_interaction_panels(its), key=f"{KEY}_interactions")
+        charts.chart(fig.plot_interaction_panels(its, class_names=ds.class_names, standardised=ds.is_standardized),
+                     key=f"{KEY}_interactions")
     elif kern.order == "additive":
         st.caption("The additive kernel has no interactions: choose the two-factor SS-ANOVA kernel to see them.")
     render_theta_grid(ds, s, kc, q)

@@ -14,7 +14,7 @@ One way does it: :func:`control` makes a widget whose value comes from
   longer one of the widget's options;
 
 and writes the page's parameters back with one ``st.query_params.from_dict`` per change. The URL
-holds the shared data-set choice (``data``, ``n``, ``seed``, for uploads ``label`` and ``std``) and
+holds the shared data-set choice (``data``, ``n``, ``seed``, for uploads ``label``, ``std`` and ``na``) and
 the current page's own parameters only: the first write after a page switch starts afresh, so a
 URL never carries another page's parameters. Parameters of widgets a page no longer shows are
 dropped when the page finishes (:func:`page_view`).
@@ -57,7 +57,9 @@ _data = _Data()
 SHARED = "_svmviz_shared"  # session_state key of the shared, page-independent choices
 UPLOAD_CHOICE = "Upload CSV…"
 SHIPPED = ("breast_cancer", "iris", "wine")
-SHARED_URL_KEYS = ("data", "n", "seed", "label", "std")
+MISSING_RULES = {"drop": "Drop the row", "median": "Fill with the column median"}
+"""The sidebar's choices for an uploaded file's missing cells (:func:`svmviz.data.dataset_from_csv`'s ``missing``)."""
+SHARED_URL_KEYS = ("data", "n", "seed", "label", "std", "na")
 """URL parameters of the shared data-set choice (every page has them; the rest are the page's own)."""
 
 _RUN = "_svmviz_url_run"      # session_state: this run's view (see _url_run)
@@ -495,7 +497,8 @@ def _expire_uploads(store, now: float) -> None:
             store.discard(k)
 
 
-def _cached_csv(content: bytes, label_column: str | None, standardize: bool, state=None) -> "_data.Dataset":
+def _cached_csv(content: bytes, label_column: str | None, standardize: bool, missing: str = "drop",
+                state=None) -> "_data.Dataset":
     """The uploaded file parsed, shared by the sessions that uploaded the same bytes.
 
     Held in the compute cache (:mod:`svmviz.ui.compute`), so its arrays count against that cache's one
@@ -508,7 +511,7 @@ def _cached_csv(content: bytes, label_column: str | None, standardize: bool, sta
     store = _store()
     now = _clock()
     _expire_uploads(store, now)
-    key = f"upload:{digest((hashlib.sha256(content).hexdigest(), label_column, bool(standardize)))}"
+    key = f"upload:{digest((hashlib.sha256(content).hexdigest(), label_column, bool(standardize), missing))}"
     state = st.session_state if state is None else state
     lease = state.get(_UPLOAD_LEASE)
     if not isinstance(lease, _UploadLease):
@@ -516,7 +519,8 @@ def _cached_csv(content: bytes, label_column: str | None, standardize: bool, sta
         state[_UPLOAD_LEASE] = lease
     entry = store.get(key)
     if entry is None:
-        ds = _data.dataset_from_csv(io.BytesIO(content), label_column=label_column, standardize=standardize)
+        ds = _data.dataset_from_csv(io.BytesIO(content), label_column=label_column, standardize=standardize,
+                                     missing=missing)
         store.put(key, "upload", _Entry(ds, (), nbytes(ds)), max_entries=16)
     else:
         ds = entry.value
@@ -554,7 +558,8 @@ def _shared_from_url(shared: dict) -> None:
     """A link or a Back/Forward step sets the session's data-set choice (before the widgets)."""
     qp = st.query_params
     for url, field, cast in (("data", "data", str), ("n", "n", int), ("seed", "seed", int),
-                             ("label", "label_column", str), ("std", "standardize", lambda r: _parse_as(r, True))):
+                             ("label", "label_column", str), ("std", "standardize", lambda r: _parse_as(r, True)),
+                             ("na", "missing", str)):
         raw = qp.get(url)
         if raw is None:
             continue
@@ -654,9 +659,14 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int):
                           default=bool(shared.get("standardize", True)), url="std",
                           on_change=_remember, args=("standardize", f"{key}_std"),
                           help="Scale each column to mean 0, sd 1 so one σ suits all columns.")
+    missing = control(sb.radio, "Rows with missing values", list(MISSING_RULES), key=f"{key}_missing",
+                      default=shared.get("missing") if shared.get("missing") in MISSING_RULES else "drop", url="na",
+                      format_func=MISSING_RULES.get, on_change=_remember, args=("missing", f"{key}_missing"),
+                      help="An empty cell (or NA, NaN, null): leave the row out, or fill the cell with the median "
+                           "of its column (a row without a label is left out either way).")
     sb.caption(f"Uploaded: {fname}")
     try:
-        ds = _cached_csv(content, label_col, bool(standardize))
+        ds = _cached_csv(content, label_col, bool(standardize), missing)
     except ValueError as exc:
         show_error(exc, what=f"Could not use {fname}")
         return None

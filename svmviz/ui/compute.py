@@ -38,6 +38,7 @@ are in ``_jobs.py`` (no drawing), whose names are imported here.
 """
 from __future__ import annotations
 
+import math
 import time
 from typing import Callable
 
@@ -176,10 +177,16 @@ def _ask(key: str, cost: Cost | None, what: str, factor: float, stopped: bool, u
 def _progress_line(text: str, job: _Job, estimate: float | None) -> tuple[float, str]:
     frac = 0.0 if job.total <= 0 else min(1.0, job.done / job.total)
     elapsed = time.monotonic() - job.started
-    if frac > 0.02:
+    if estimate:
+        # one estimate from the prompt to the end: the prompt's total, trusted less as the work is
+        # done, the total the rate so far extrapolates to trusted more (weight √frac: a linear weight
+        # would never leave the prompt's figure) — early steps (few support vectors) run faster than
+        # late ones, so the rate alone promised minutes where the prompt had said an hour
+        w = math.sqrt(frac)
+        total = (1.0 - w) * estimate + (w * elapsed / frac if frac > 0 else 0.0)
+        left = max(0.0, total - elapsed)
+    elif frac > 0.02:
         left = elapsed * (1.0 - frac) / frac
-    elif estimate:
-        left = max(0.0, estimate - elapsed)
     else:
         left = float("nan")
     parts = [text]

@@ -138,7 +138,7 @@ def run_app(root: str | None = None) -> None:
     # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
     st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
-    for spec in PAGES:
+    for spec in tour():  # the sidebar lists the pages in the home page's tour order
         if root is not None and os.path.exists(os.path.join(root, spec.file)):
             page = st.Page(spec.file, title=spec.title, icon=spec.icon)
         else:

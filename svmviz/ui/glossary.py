@@ -164,5 +164,8 @@ def glossary_table(terms=None) -> dict:
 def show_glossary(*, expanded: bool = False) -> None:
     """The whole glossary in an expander."""
     with st.expander("Glossary: every acronym of the app", expanded=expanded):
-        st.dataframe(glossary_table(), hide_index=True, width="stretch",
-                     column_config={"meaning": st.column_config.TextColumn(width="large")})
+        # a static table wraps long cells: the data grid cut the "meaning" column and long acronyms
+        # ("BRMISCLAS…") at its fixed column widths
+        import pandas as pd
+
+        st.table(pd.DataFrame(glossary_table()).set_index("acronym"))

@@ -13,6 +13,7 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
+from svmviz.figures.labels import axis_names
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
 from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
@@ -181,7 +182,8 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
         im = fig_ivm.compute_import_map(model, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                         X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
         a, b = st.columns(2)
-        charts.chart(fig_ivm.plot_import_map(im), key=f"{KEY}_map_ivm", where=a)
+        charts.chart(fig_ivm.plot_import_map(im, class_names=ds.class_names, axis_titles=axis_names(ds)),
+                     key=f"{KEY}_map_ivm", where=a)
     svm = svm_path(sp, s).estimator
     svm_test = float(np.mean(svm.predict(sp.X_test) != sp.y_test))
     c2.metric("Support points (SVM)", int(svm.support_.size))
@@ -192,9 +194,13 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
         return
     sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                  X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
-    charts.chart(fig_ivm.plot_svm_map(sm), key=f"{KEY}_map_svm", where=b)
-    common.csv_download("Download the maps (CSV: each grid point's IVM P(+1), SVM f and the Bayes margin)",
-                        map_table(im, sm), f"ivm_maps_{ds.name}.csv", key=f"{KEY}_maps_csv")
+    charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=axis_names(ds)),
+                 key=f"{KEY}_map_svm", where=b)
+    if ds.sign_note:
+        st.caption(f"p̂ is the probability of {ds.class_names[1]}; f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
+    common.csv_download(f"Download the maps (CSV: each grid point's IVM P({ds.class_names[1]}), SVM f and the Bayes margin)",
+                        map_table(im, sm, feature_names=ds.feature_names[:2], plus_name=ds.class_names[1]),
+                        f"ivm_maps_{ds.name}.csv", key=f"{KEY}_maps_csv")
     steps = fig_ivm.compute_step_curve(model.history_, r=s.r, eps=s.eps)
     charts.chart(fig_ivm.plot_steps(steps, title=f"Hₖ along the greedy steps at λ = {lam:.3g}"),
                     key=f"{KEY}_steps")
@@ -237,9 +243,10 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
         p_true = ds.p_true if ds.test_sample is not None else None
         cm = fig_ivm.compute_class_map(model, sp.X, sp.y, p_true=p_true, X_test=sp.X_test, y_test=sp.y_test,
                                        grid_n=100, class_names=ds.classes)
-        charts.chart(fig_ivm.plot_class_map(cm), key=f"{KEY}_classmap")
+        charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds)), key=f"{KEY}_classmap")
         common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
-                            class_map_table(cm), f"ivm_class_map_{ds.name}.csv", key=f"{KEY}_classmap_csv")
+                            class_map_table(cm, feature_names=ds.feature_names[:2]), f"ivm_class_map_{ds.name}.csv",
+                            key=f"{KEY}_classmap_csv")
         return
     if ds.is_multiclass:
         st.info(f"{ds.name} has {sp.X.shape[1]} features: the class map needs 2. The λ path applies.")
@@ -257,31 +264,33 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
     te = _data.fresh_sample(ds3, 2000, seed, role="test")
     model = fit(ds3.X, ds3.y, float(np.exp(lnlam)), s, method="onestep")
     cm = fig_ivm.compute_class_map(model, ds3.X, ds3.y, p_true=ds3.p_true, X_test=te.X, y_test=te.y,
-                                   grid_n=100)
-    charts.chart(fig_ivm.plot_class_map(cm), key=f"{KEY}_classmap")
+                                   grid_n=100, class_names=ds3.classes)
+    charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds3)), key=f"{KEY}_classmap")
     common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
                         class_map_table(cm), "ivm_class_map_esl_mixture3.csv", key=f"{KEY}_classmap_csv")
     st.caption(f"Bayes error {ds3.bayes_error:.3f}; test error {cm.test_error:.3f} with "
                f"{model.n_import_} import points (paper: |S| = {ZHU_HASTIE_FIG4['machine_size']} at λ = e^−1).")
 
 
-def map_table(im: fig_ivm.ImportMap, sm: fig_ivm.SVMMap) -> dict:
+def map_table(im: fig_ivm.ImportMap, sm: fig_ivm.SVMMap, feature_names=("x1", "x2"), plus_name: str = "plus") -> dict:
     """The grid values behind the two maps, one row per grid point (both maps share the grid of
-    ``fig_ivm._grid``): the IVM's P(+1), the SVM's f and, when the truth is known, p(x) − the Bayes threshold."""
+    ``fig_ivm._grid``): the IVM's P(+1) (column ``ivm_p_<plus_name>``), the SVM's f and, when the truth
+    is known, p(x) − the Bayes threshold; the grid's columns are named by ``feature_names``."""
     if not (np.array_equal(im.gx, sm.gx) and np.array_equal(im.gy, sm.gy)):
         raise ValueError("the IVM and SVM maps must share one grid.")
     x1, x2 = np.meshgrid(im.gx, im.gy)  # [i, j] = (gx[j], gy[i]), the maps' layout
-    cols = {"x1": x1.ravel(), "x2": x2.ravel(), "ivm_p_plus": im.p.ravel(), "svm_f": sm.f.ravel()}
+    cols = {feature_names[0]: x1.ravel(), feature_names[1]: x2.ravel(), f"ivm_p_{plus_name}": im.p.ravel(),
+            "svm_f": sm.f.ravel()}
     if im.bayes is not None:
         cols["p_true_minus_threshold"] = im.bayes.ravel()
     return cols
 
 
-def class_map_table(cm: fig_ivm.ClassMap) -> dict:
+def class_map_table(cm: fig_ivm.ClassMap, feature_names=("x1", "x2")) -> dict:
     """The grid values behind the class map: each class's fitted probability, the predicted class and,
-    when the truth is known, the Bayes class."""
+    when the truth is known, the Bayes class; the grid's columns are named by ``feature_names``."""
     x1, x2 = np.meshgrid(cm.gx, cm.gy)
-    cols = {"x1": x1.ravel(), "x2": x2.ravel()}
+    cols = {feature_names[0]: x1.ravel(), feature_names[1]: x2.ravel()}
     for k, name in enumerate(cm.classes):
         cols[f"p_{name}"] = cm.probs[:, :, k].ravel()
     cols["predicted"] = cm.classes[cm.label.ravel()]
@@ -312,10 +321,13 @@ def page() -> None:
     except ValueError as exc:
         common.show_error(exc)
         return
-    st.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s; |S| at the chosen λ: "
-               f"{path.n_import[path.best_index]}.")
-
     li = lam_picker(path)
+    best = path.best_index
+    # one source for |S|: the path's count at the λ the maps show (the maps' titles count the same model)
+    st.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the λ shown in the maps "
+               f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
+               + ("" if li == best else f"; at the tuning set's choice (ln λ = {np.log(path.lams[best]):.1f}): "
+                                        f"|S| = {path.n_import[best]}") + ".")
     # only the open tab computes and draws (Streamlit's lazy tabs: a tab switch reruns the page; the
     # other tabs keep their controls, so their values and the link stay); every tab drew before —
     # issue 13, the page's warm interaction. Seed + 1 (bench_warm_breakdown --pages ivm, same minutes,

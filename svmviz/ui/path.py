@@ -16,6 +16,7 @@ from svmviz import _cost
 from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
+from svmviz.figures.labels import axis_names
 from svmviz.kernels import sigma_heuristic
 from svmviz.ui import charts, common
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
@@ -267,18 +268,18 @@ def render(ds, s: Settings) -> None:
         bm = figs.compute_boundary_map(p, lam, grid_n=70, X_test=None if te is None else te.X,
                                        y_test=None if te is None else te.y)
     render_metrics(p, lam, te)
-    classes = tuple(str(c) for c in ds.classes)
+    classes = ds.class_names
     stop_x = None if loo is None else x_of(p, float(loo.lambdas[loo.stop]), s.x_axis)
     cp = figs.compute_coef_paths(p, x_axis=s.x_axis, max_points=MAX_LINES)
     charts.chart(figs.plot_coef_paths(cp, cursor=x_of(p, lam, s.x_axis), classes=classes, X=p.X,
                                          stop=stop_x), key=f"{KEY}_coefs")
-    st.caption("Each line is one training point's αᵢyᵢ: class +1 above zero, class −1 below. A line "
+    st.caption(f"Each line is one training point's αᵢyᵢ: {classes[1]} (+1) above zero, {classes[0]} (−1) below. A line "
                "leaves 0 when its point enters the margin (R → E) and flattens at ±1 when it becomes "
                "bounded (E → L). Ticks at the bottom mark the breakpoints; hover a line to see its point.")
     left, right = st.columns([3, 2])
     with left:
         if bm is not None:
-            charts.chart(figs.plot_boundary_map(bm, classes=classes), key=f"{KEY}_map")
+            charts.chart(figs.plot_boundary_map(bm, classes=classes, axis_titles=axis_names(ds)), key=f"{KEY}_map")
         else:
             st.info(f"{ds.name} has {p.X.shape[1]} feature(s): the boundary map needs 2. "
                     "The paths, groups and leave-one-out below still apply.")

@@ -116,7 +116,8 @@ PRESETS: dict[str, tuple[Preset, ...]] = {
     "studies": (
         Preset("Wahba et al. 2001, §6: standard case, inefficiencies over replicates",
                dict(s_source="Ready-made study", study="wahba2001_standard"),
-               "The ready-made spec (n = 200, 30 × 30 grid, 100 replicates): the app runs it small; "
+               "The ready-made spec (n = 200, 30 × 30 grid, 100 replicates): the app runs it small (the "
+               "sliders: 4 replicates on a 10 × 10 grid at first); "
                "`svmviz study run wahba2001_standard` runs it in full."),
         Preset("Wahba et al. 2001, §6: non-standard case",
                dict(s_source="Ready-made study", study="wahba2001_nonstandard"),
@@ -180,6 +181,18 @@ def picker(page: str) -> None:
                       "the address bar then links to that view. " + " ".join(
                           f"**{p.label}** — {p.note}" for p in presets))
     applied = st.session_state.pop(_APPLIED, None)
+    preset = None
     if applied and applied[0] == page:
         preset = next(p for p in presets if p.label == applied[1])
+    elif common.url_speaks():  # a shared link (or Back/Forward) opening a preset's view: its note with it
+        preset = view_preset(page, st.query_params.to_dict())
+    if preset is not None:
         st.info(f"**{preset.label}.** {preset.note}", icon="📄")
+
+
+def view_preset(page: str, url: dict) -> Preset | None:
+    """The preset of ``page`` whose every URL parameter ``url`` (a link's query) holds, else None."""
+    for preset in PRESETS[page]:
+        if all(url.get(k) == v for k, v in url_values(preset).items()):
+            return preset
+    return None

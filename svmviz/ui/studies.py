@@ -103,9 +103,13 @@ def _ready_made_controls():
         show_error(exc, what="The app cannot keep study runs")
         return None
     n_workers = default_workers()
-    st.caption(f"{small.n_tasks} tasks ({len(small.datasets)} data set(s) × {R} replicates) on the app's Dask "
-               f"cluster ({n_workers} worker process{'es' if n_workers > 1 else ''}, one thread each). Finished "
-               "tasks are saved as they complete: Stop (or any change) keeps them, and Run continues from there.")
+    on_grid = "" if small.svm is None else (f", each on a {len(small.svm.sigmas)} × {len(small.svm.lambdas)} grid of "
+                                            f"(σ, λ) (the spec's: {len(spec.svm.sigmas)} × {len(spec.svm.lambdas)})")
+    st.caption(f"{small.n_tasks} tasks ({len(small.datasets)} data set(s) × {R} replicates{on_grid}) on the app's "
+               f"Dask cluster ({n_workers} worker process{'es' if n_workers > 1 else ''}, one thread each). Finished "
+               "tasks are saved as they complete: Stop (or any change) keeps them, and Run continues from there. "
+               "Seconds are timed warm: each worker first runs the criteria once, untimed, on a tiny problem, so "
+               "numba's compilation is not counted.")
     b1, b2, _ = st.columns([1, 1, 4])
     run = b1.button("Run", type="primary", key="studies_run")
     b2.button("Stop", key="studies_stop", help="Stops the run; the finished replicates stay.")

@@ -209,6 +209,7 @@ def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
 def page() -> None:
     """Tuning criteria (Wahba et al. 2001): GACV, ξα (XA), BRXA against GCKL, (BR)MISCLASS and exact LOO."""
     from svmviz.figures import tuning as figs
+    from svmviz.figures.labels import axis_names, feature_scale
     from svmviz.tuning import criterion_label
     from svmviz.ui.common import csv_download, dataset_sidebar, show_error
 
@@ -270,11 +271,15 @@ def page() -> None:
 
     st.subheader("Decision curves")
     if ds.X.shape[1] == 2:
-        st.caption("The true Bayes curve and the curves chosen by each criterion; in red the selected grid "
-                   "point with its margins f = ±1 and its support vectors (circled).")
+        lead = ("The true Bayes curve and the curves chosen by each criterion" if ds.p_true is not None else
+                "The curves chosen by each criterion (these data have no known Bayes curve)")
+        sign = f" f > 0 predicts {ds.class_names[1]} ({ds.sign_note})." if ds.sign_note else ""
+        st.caption(f"{lead}; in red the selected grid point with its margins f = ±1 and its support vectors "
+                   f"(circled).{sign}")
         dc = decision_curves(surf, ds, cost.threshold, sel)
-        charts.chart(figs.plot_decision_curves(dc, feature_names=ds.feature_names), key="curves",
-                        width="stretch")
+        charts.chart(figs.plot_decision_curves(dc, feature_names=ds.feature_names, class_names=ds.class_names,
+                                               axis_titles=axis_names(ds), scale=feature_scale(ds)),
+                     key="curves", width="stretch")
     else:
         st.info(f"{ds.name} has {ds.X.shape[1]} features: decision curves are drawn for two-dimensional data only.")
     st.caption(f"Selected point: {int(surf.n_sv[sel])} support vectors of {ds.X.shape[0]} points.")

@@ -13,6 +13,7 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import usvc
 from svmviz.figures import usvc as figs
+from svmviz.figures.labels import axis_names
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
@@ -66,7 +67,7 @@ class Table1Settings(NamedTuple):
 
 def settings_table1() -> tuple[Table1Settings, bool]:
     """The study's settings and whether the user asked for it (the button, or a link that shows it)."""
-    c = st.columns([1, 1, 1, 1, 1, 1.2])
+    c = st.columns(5)
     scen = control(c[0].selectbox, "Scenario", ["A", "B"], key=f"{KEY}_t1_scen", default="A", url="u_t1_scen")
     n_trials = control(c[1].number_input, "Trials", 2, 200, key=f"{KEY}_t1_trials", default=20, url="u_t1_trials",
                        help="The paper uses 100; 20 run in about a second once compiled.")
@@ -78,7 +79,8 @@ def settings_table1() -> tuple[Table1Settings, bool]:
     shown = f"{KEY}_t1_shown"
     if common.url_speaks():  # a link (or Back) that showed a study shows it again
         st.session_state[shown] = common.query_value("u_t1", None, str) == "1"
-    if c[5].button("Run the Table 1 study", key=f"{KEY}_t1_run", type="primary"):
+    # below the five inputs, not in a sixth column: at 1280 px that column cut the label ("Run the Table 1 st…")
+    if st.button("Run the Table 1 study", key=f"{KEY}_t1_run", type="primary"):
         st.session_state[shown] = True
     run = bool(st.session_state.get(shown))
     common.set_query(u_t1=int(run))
@@ -208,10 +210,12 @@ def surface_table(svc: figs.ErrorSurface, usv: figs.ErrorSurface) -> dict:
     return {"Th": th.ravel(), "w": w.ravel(), "L_svc": svc.L.ravel(), f"L_usvc_s{usv.s:g}": usv.L.ravel()}
 
 
-def kernel_map_table(kc: figs.KernelComparison) -> dict:
-    """The grid values behind the kernel USVC / SVM maps, one row per grid point."""
+def kernel_map_table(kc: figs.KernelComparison, feature_names=("x1", "x2")) -> dict:
+    """The grid values behind the kernel USVC / SVM maps, one row per grid point (the grid's columns
+    named by ``feature_names``)."""
     x1, x2 = np.meshgrid(kc.gx, kc.gy)  # f[i, j] = f(gx[j], gy[i])
-    return {"x1": x1.ravel(), "x2": x2.ravel(), "f_usvc": kc.f_usvc.ravel(), "f_svm": kc.f_svm.ravel()}
+    return {feature_names[0]: x1.ravel(), feature_names[1]: x2.ravel(), "f_usvc": kc.f_usvc.ravel(),
+            "f_svm": kc.f_svm.ravel()}
 
 
 def render_table1() -> None:
@@ -287,9 +291,13 @@ def render_kernel(ds) -> None:
     m[3].metric("SVM test error", f"{kc.test_error_svm:.3f}",
                 delta=f"{kc.test_error_svm - kc.test_error_usvc:+.3f} vs USVC", delta_color="off")
     if kc.gx is not None:
-        charts.chart(figs.plot_kernel_comparison(kc), key=f"{KEY}_kernel")
+        charts.chart(figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names[:2],
+                                                 axis_titles=axis_names(ds)), key=f"{KEY}_kernel")
+        if ds.sign_note:
+            st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
         common.csv_download("Download the maps (CSV: each grid point's f of the USVC and of the SVM)",
-                            kernel_map_table(kc), f"usvc_kernel_maps_{ds.name}.csv", key=f"{KEY}_kernel_csv")
+                            kernel_map_table(kc, ds.feature_names[:2]), f"usvc_kernel_maps_{ds.name}.csv",
+                            key=f"{KEY}_kernel_csv")
     else:
         st.info(f"{ds.name} has {ds.X.shape[1]} features: boundaries are drawn for 2-D data only.")
     charts.chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
