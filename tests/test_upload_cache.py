@@ -50,7 +50,7 @@ def test_uploads_count_against_the_compute_cache_byte_budget(store):
 
 def test_same_file_is_parsed_once_for_every_session(store):
     a, b = {}, {}
-    assert common._cached_csv(_csv(7), None, True, a) is common._cached_csv(_csv(7), None, True, state=b)
+    assert common._cached_csv(_csv(7), None, True, state=a) is common._cached_csv(_csv(7), None, True, state=b)
     assert len(_upload_keys(store)) == 1
 
 
@@ -86,7 +86,7 @@ def test_unused_upload_expires(store, monkeypatch):
 
 def test_bad_upload_caches_nothing(store):
     with pytest.raises(ValueError):
-        common._cached_csv(b"a,b\nx,y\n", None, True, {})
+        common._cached_csv(b"a,b\nx,y\n", None, True, state={})
     assert _upload_keys(store) == []
 
 
