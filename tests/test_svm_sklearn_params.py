@@ -1,4 +1,4 @@
-"""SVMClassifier takes scikit-learn's C and gamma: λ = 1/(2nC), σ = 1/√(2γ) (SPEC §1), checked
+"""SVMClassifier takes scikit-learn's C and gamma: λ = 1/(2nC), σ = 1/√(2γ), checked
 against SVC's decision values; giving both names of one parameter is refused, never ignored."""
 from __future__ import annotations
 
