@@ -20,17 +20,15 @@ from svmviz.studies.spec import load_spec, ready_made_path
 R_SMALL = 2
 
 
-def _shrunk(name: str):
-    """The ready-made spec ``name`` at a few seconds' size: n ≤ 60, grids thinned, 500 test points, no LOO."""
-    spec = load_spec(ready_made_path(name))
+def _shrunk(study):
+    """The report's spec of ``study`` at a few seconds' size: n ≤ 60, grids thinned, 500 test points, no LOO."""
+    spec = study.study_spec()
     ds = tuple(dataclasses.replace(d, n=min(d.n or 60, 60), test_size=None if d.test_size is None else 500,
                                    n_prototypes=None if d.n_prototypes is None else min(d.n_prototypes, 6))
                for d in spec.datasets)
     kw = dict(datasets=ds, replicates=R_SMALL, test_size=500)
     if spec.svm is not None:
-        crit = tuple(c for c in spec.svm.criteria if c != "loo")
-        kw["svm"] = dataclasses.replace(spec.svm, lambdas=spec.svm.lambdas[::8], sigmas=spec.svm.sigmas[::10],
-                                        criteria=crit)
+        kw["svm"] = dataclasses.replace(spec.svm, lambdas=spec.svm.lambdas[::8], sigmas=spec.svm.sigmas[::10])
     if spec.irwls is not None:
         kw["irwls"] = dataclasses.replace(spec.irwls, C=spec.irwls.C[:2], sigmas=spec.irwls.sigmas[:2])
     if spec.ivm is not None:
@@ -41,13 +39,13 @@ def _shrunk(name: str):
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory, monkeypatch_module):
     """Run the report's studies, shrunk, through run_reproduction on an embedded cluster of 2 workers."""
-    specs = {s.spec: _shrunk(s.spec) for s in RP.REPRODUCTION_STUDIES}
+    specs = {s.spec: _shrunk(s) for s in RP.REPRODUCTION_STUDIES}
     from svmviz.studies import engine
 
     real_run = engine.run_study
 
     def run_small(spec, out=None, **kw):
-        return real_run(specs[spec] if isinstance(spec, str) else spec, out, **kw)
+        return real_run(specs[spec.name], out, **kw)
 
     monkeypatch_module.setattr(engine, "run_study", run_small)
     out = tmp_path_factory.mktemp("reproduction")
@@ -170,3 +168,24 @@ def test_reproduce_command_options(capsys):
     with pytest.raises(SystemExit):
         main(["study", "reproduce", "--workers", "0"])
     assert "expected an integer ≥ 1" in capsys.readouterr().err
+
+
+def test_report_specs_are_the_ready_made_ones_less_exact_loo():
+    for s in RP.REPRODUCTION_STUDIES:
+        ours, ready = s.study_spec(), load_spec(ready_made_path(s.spec))
+        if s.without:
+            assert set(ready.svm.criteria) - set(ours.svm.criteria) == set(s.without) == {"loo"}
+            assert dataclasses.replace(ours, svm=ready.svm) == ready
+        else:
+            assert ours == ready
+
+
+def test_committed_report_matches_its_committed_results():
+    """The committed table (the docs render it) is the one the committed results give now."""
+    path = os.path.join(RP.COMMITTED_DIR, RP.TABLE_FILE)
+    committed = pd.read_parquet(path)
+    fresh = RP.reproduction_table(RP.COMMITTED_DIR)
+    pd.testing.assert_frame_equal(committed.reset_index(drop=True), fresh.reset_index(drop=True), check_dtype=False)
+    assert (fresh["verdict"] != "not run").all()
+    for s in RP.REPRODUCTION_STUDIES:
+        assert os.path.isfile(os.path.join(RP.COMMITTED_DIR, s.spec, "spec.toml"))
