@@ -116,8 +116,9 @@ def cmd_list(args) -> int:
     return 0
 
 
-REPRODUCE_HELP = ("Run every ready-made study of the papers' published numbers (Navia-Vázquez et al. 2004 Tables 1–4, "
-                  "Wahba et al. 2001 §6, Zhu & Hastie 2002 Fig. 2) on one Dask cluster, each in DIR/<study>, "
+REPRODUCE_HELP = ("Run every ready-made study of the papers' published numbers (Navia-Vázquez et al. 2004 "
+                  "Tables 1–4, Wahba et al. 2001 §6, Zhu & Hastie 2002 Fig. 2) on one Dask cluster, each in "
+                  "DIR/<study>, "
                   "resumable, and write one table beside them: DIR/reproduction.md and DIR/reproduction.parquet "
                   "(published value, svmviz's mean ± sd or median [interval], R, verdict, note).")
 #: R of every study with --quick
@@ -150,9 +151,9 @@ def cmd_reproduce(args) -> int:
         return _err("reproduce", exc)
     print(format_reproduction(table))
     wall = time.perf_counter() - t0
-    print(f"\n{len(table)} rows ({(table['verdict'] == 'within').sum()} within, {(table['verdict'] == 'outside').sum()} "
-          f"outside); {os.path.join(args.out, MARKDOWN_FILE)}, {os.path.join(args.out, TABLE_FILE)}; "
-          f"wall time {wall:.1f} s")
+    n_in, n_out = int((table["verdict"] == "within").sum()), int((table["verdict"] == "outside").sum())
+    print(f"\n{len(table)} rows ({n_in} within, {n_out} outside); {os.path.join(args.out, MARKDOWN_FILE)}, "
+          f"{os.path.join(args.out, TABLE_FILE)}; wall time {wall:.1f} s")
     return 0
 
 

@@ -115,7 +115,7 @@ def _table_figure(source: str) -> str:
     return source.split(", ", 1)[1] if ", " in source else source
 
 
-def _protocol_note(spec, dataset_name: str, metric: str, pub_note: str, one_draw: bool) -> str:
+def _protocol_note(spec, dataset_name: str, criterion: str, metric: str, pub_note: str, one_draw: bool) -> str:
     """What the paper leaves unstated or what differs here, from the spec's own numbers."""
     ds = next((d for d in spec.datasets if d.name == dataset_name), None)
     parts = []
@@ -131,7 +131,7 @@ def _protocol_note(spec, dataset_name: str, metric: str, pub_note: str, one_draw
         parts.append(f"paper: {pub_note}")
     if not pub_note:
         parts.append("not reported by the paper: the baseline of the criteria above")
-    if metric == "machine_size" and spec.irwls is not None and ds is not None and ds.n_prototypes is not None:
+    if metric == "machine_size" and criterion.startswith("USVC") and ds is not None and ds.n_prototypes is not None:
         parts.append("USVC's R is set to the paper's, not chosen")
     return "; ".join(parts)
 
@@ -163,7 +163,7 @@ def _rows_for(study: ReproductionStudy, results, pub: pd.DataFrame) -> list[dict
                  metric=metric, published_value=value, published_sd=sd_pub, published_low=low, published_high=high,
                  mean=np.nan, sd=np.nan, median=np.nan, q_low=np.nan, q_high=np.nan, median_ci_low=np.nan,
                  median_ci_high=np.nan, share_at_or_below=np.nan,
-                 note=_protocol_note(spec, ds, metric, p["note"], one_draw))
+                 note=_protocol_note(spec, ds, crit, metric, p["note"], one_draw))
         if x.size == 0:
             r.update(svmviz="—", verdict="not run")
             rows.append(r)
