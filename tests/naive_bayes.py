@@ -42,8 +42,8 @@ def wahba_bayes_risk(w_plus: float, w_minus: float, mean_plus=(0.0, 0.0), var_pl
 
 
 def ringnorm_bayes_error(d: int = 20) -> float:
-    """Ringnorm (Breiman 1996): +1 ~ N(0, 4I), −1 ~ N(a·1, I), a = 1/√d, equal priors; closed form."""
-    a = 1.0 / math.sqrt(d)
+    """Ringnorm (Breiman 1996): +1 ~ N(0, 4I), −1 ~ N(a·1, I), a = 2/√d, equal priors; closed form."""
+    a = 2.0 / math.sqrt(d)
     T = (8.0 / 3.0) * (d * a * a / 6.0 + d * math.log(2.0))  # choose +1 where ‖x − c‖² > T
     err_minus = stats.ncx2.sf(T, d, d * a * a / 9.0)  # ‖x − c‖² under −1: χ²_d(‖a·1 − c‖²)
     err_plus = stats.ncx2.cdf(T / 4.0, d, 4.0 * d * a * a / 9.0)  # ‖x − c‖²/4 under +1: χ²_d(‖c‖²/4)

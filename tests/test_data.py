@@ -306,7 +306,7 @@ def test_banana_recipe_noise_free():
 def test_twonorm_ringnorm_p_true_and_bayes_error():
     tw = D.twonorm(n=40, seed=0)
     rn = D.ringnorm(n=40, seed=0)
-    a_t, a_r = 2 / math.sqrt(20), 1 / math.sqrt(20)
+    a_t, a_r = 2 / math.sqrt(20), 2 / math.sqrt(20)
     Xq = np.random.default_rng(4).normal(0, 1.5, size=(40, 20))
     gp = stats.multivariate_normal(np.full(20, a_t), np.eye(20)).logpdf(Xq)
     gm = stats.multivariate_normal(np.full(20, -a_t), np.eye(20)).logpdf(Xq)

@@ -71,7 +71,7 @@ _DESCRIPTIONS = {
     "usvc_B": "1-D scenario B: uniform + narrow Gaussian vs uniform — Navia-Vázquez et al. 2004 (eq. 29)",
     "banana": "2-D curved 'apple and banana' classes (PRTools gendatb) — Loosli & Canu 2006",
     "twonorm": "20-D Gaussians N(±a·1, I), Bayes error 2.3 % — Breiman 1996 (Navia-Vázquez et al. 2004 Tables 2–3)",
-    "ringnorm": "20-D N(0, 4I) vs N(a·1, I), Bayes error 1.5 % — Breiman 1996 (Navia-Vázquez et al. 2004 Tables 2–3)",
+    "ringnorm": "20-D N(0, 4I) vs N(a·1, I), a = 2/√20, Bayes error 1.2 % — Breiman 1996 (Navia-Vázquez et al. 2004 Tables 2–3)",
     "waveform": "21-D noisy waveforms, class 0 vs rest — Breiman et al. 1984 (Navia-Vázquez et al. 2004 Tables 2–3)",
     "breast_cancer": "Wisconsin breast cancer, 569 × 30, real (scikit-learn) — 'Breast' of Navia-Vázquez et al. 2004 "
                      "Table 4",

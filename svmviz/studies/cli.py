@@ -6,6 +6,7 @@ Registered in the ``svmviz`` command by :func:`add_study_parser` (see :mod:`svmv
     svmviz study show DIR [--markdown]
     svmviz study report DIR [--output FILE]
     svmviz study list
+    svmviz study reproduce [--out DIR] [--scheduler ADDR] [--workers N] [--replicates R | --quick]
 
 SPEC is a TOML file or the name of a ready-made study (``svmviz study list``).
 """
@@ -16,7 +17,7 @@ import os
 import sys
 import time
 
-__all__ = ["add_study_parser", "cmd_run", "cmd_show", "cmd_report", "cmd_list"]
+__all__ = ["add_study_parser", "cmd_run", "cmd_show", "cmd_report", "cmd_list", "cmd_reproduce"]
 
 RUN_HELP = ("Run a study: one task per (data set, replicate) on a Dask cluster — an embedded one of --workers "
             "processes (default: one per core), or an existing one at --scheduler (or DASK_SCHEDULER_ADDRESS). "
@@ -115,6 +116,47 @@ def cmd_list(args) -> int:
     return 0
 
 
+REPRODUCE_HELP = ("Run every ready-made study of the papers' published numbers (Navia-Vázquez et al. 2004 "
+                  "Tables 1–4, Wahba et al. 2001 §6, Zhu & Hastie 2002 Fig. 2) on one Dask cluster, each in "
+                  "DIR/<study>, "
+                  "resumable, and write one table beside them: DIR/reproduction.md and DIR/reproduction.parquet "
+                  "(published value, svmviz's mean ± sd or median [interval], R, verdict, note).")
+#: R of every study with --quick
+QUICK_REPLICATES = 2
+
+
+def cmd_reproduce(args) -> int:
+    """``svmviz study reproduce``: the reproduction report."""
+    from .reproduction import MARKDOWN_FILE, TABLE_FILE, format_reproduction, run_reproduction
+    from .spec import SpecError
+
+    t0 = time.perf_counter()
+    last = {"t": 0.0}
+
+    def progress(study, done, total, message):
+        now = time.perf_counter()
+        if done == total or now - last["t"] > 1.0 or "FAILED" in message:
+            print(f"{study} [{done}/{total}] {message}", file=sys.stderr, flush=True)
+            last["t"] = now
+
+    replicates = QUICK_REPLICATES if args.quick else args.replicates
+    try:
+        table = run_reproduction(args.out, scheduler=args.scheduler, workers=args.workers, replicates=replicates,
+                                 progress=progress)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; the finished tasks are saved under {args.out}. Run the same command again to "
+              "compute only the rest.", file=sys.stderr)
+        return 130
+    except (SpecError, ValueError, OSError) as exc:
+        return _err("reproduce", exc)
+    print(format_reproduction(table))
+    wall = time.perf_counter() - t0
+    n_in, n_out = int((table["verdict"] == "within").sum()), int((table["verdict"] == "outside").sum())
+    print(f"\n{len(table)} rows ({n_in} within, {n_out} outside); {os.path.join(args.out, MARKDOWN_FILE)}, "
+          f"{os.path.join(args.out, TABLE_FILE)}; wall time {wall:.1f} s")
+    return 0
+
+
 def _positive_or_zero(text: str) -> int:
     try:
         v = int(text)
@@ -192,6 +234,20 @@ def add_study_parser(subparsers) -> argparse.ArgumentParser:
     rep.add_argument("dir", metavar="DIR")
     rep.add_argument("--output", default=None, metavar="FILE", help="where to write it (default DIR/report.html)")
     rep.set_defaults(func=_quiet_pipe(cmd_report))
+
+    repro = sub.add_parser("reproduce", help="run every published-number study and write one reproduction table",
+                           description=REPRODUCE_HELP)
+    repro.add_argument("--out", default=os.path.join("results", "reproduction"), metavar="DIR",
+                       help="results folder (default results/reproduction; resumed if it holds the studies)")
+    repro.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDR",
+                       help="address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    repro.add_argument("--workers", type=_positive, default=None, metavar="N",
+                       help="worker processes of the embedded cluster (default: one per core)")
+    size = repro.add_mutually_exclusive_group()
+    size.add_argument("--replicates", type=_positive, default=None, metavar="R",
+                      help="R of every study instead of the specs' own (100)")
+    size.add_argument("--quick", action="store_true", help=f"R = {QUICK_REPLICATES} for every study (a smoke run)")
+    repro.set_defaults(func=cmd_reproduce)
 
     lst = sub.add_parser("list", help="list the ready-made studies")
     lst.set_defaults(func=_quiet_pipe(cmd_list))
