@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from .. import anova
 from ..tuning import criterion_label
 from . import spec
+from .labels import point_hover
 from .theme import CLASS_COLORS, LEGEND_BELOW
 
 #: one colour per kernel of the comparison (in the order given)
@@ -139,7 +140,7 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
 
 def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12,
                       ylabel: str = "f_α (units of f)", class_names=("class −1", "class +1"),
-                      standardised: bool = False) -> go.Figure:
+                      standardised: bool = False, scale=None) -> go.Figure:
     """One panel per main effect (most important first), the data's rug at the bottom of each;
     ``class_names`` name the classes −1 and +1 of the rug; ``standardised`` says so on the x axes."""
     order = np.argsort(-me.importance, kind="stable")[:max_panels]
@@ -156,12 +157,16 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     rug_y = lo - pad
     y_range = [rug_y - pad, hi + pad]  # the rug's ticks rise from the bottom edge to rug_y + 0.45·pad
     below = y_range[0] - (y_range[1] - y_range[0])  # under the range: clipped
+    scale = _check_scale(scale, len(me.names))
     for p, a in enumerate(order):
         r, c = p // cols + 1, p % cols + 1
         at = grid.trace_axes(r, c)
+        # x in the data's units beside the standardised value when ``scale`` is given
+        sa = None if scale is None else (scale[a],)
+        lines, orig = point_hover(me.grids[a], (me.names[a],), sa)
         data.append(dict(type="scatter", x=me.grids[a], y=me.values[a], mode="lines",
                          line=dict(color="black", width=2), name="main effect f_α", legendgroup="effect",
-                         showlegend=p == 0, hovertemplate=f"{me.names[a]} = %{{x:.3g}}<br>f = %{{y:.3g}}<extra></extra>",
+                         showlegend=p == 0, customdata=orig, hovertemplate=f"{lines}<br>f = %{{y:.3g}}<extra></extra>",
                          **at))
         if me.truth is not None:
             data.append(dict(type="scatter", x=me.grids[a], y=me.truth[a], mode="lines",
@@ -170,9 +175,10 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
                              hovertemplate=f"true effect of {me.names[a]} = %{{y:.3g}}<extra></extra>", **at))
         for cls, label in ((-1, class_names[0]), (1, class_names[1])):
             rx, ry = _rug(me.X[me.y == cls, a], rug_y + 0.45 * pad, below)
+            lines, orig = point_hover(rx, (me.names[a],), sa)
             data.append(dict(type="scatter", x=rx, y=ry, mode="lines", line=dict(color=CLASS_COLORS[cls], width=1),
-                             name=f"data ({label})", legendgroup=label, showlegend=p == 0,
-                             hovertemplate=f"{me.names[a]} = %{{x:.3g}} ({label})<extra></extra>", **at))
+                             name=f"data ({label})", legendgroup=label, showlegend=p == 0, customdata=orig,
+                             hovertemplate=f"{lines} ({label})<extra></extra>", **at))
         g0, g1 = float(me.grids[a][0]), float(me.grids[a][-1])
         spec.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + (" (standardised)" if standardised else "")),
                                           range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)]))
@@ -257,9 +263,22 @@ def top_interactions(imp: anova.Importances, count: int = 3) -> list:
     return [tuple(c) for _, c in pairs[:count]]
 
 
-def _interaction_traces(it: Interaction, class_names=("class −1", "class +1")) -> list:
+def _check_scale(scale, d):
+    # scale: None, or (mean, sd) of each of the d features (svmviz.figures.labels.feature_scale)
+    if scale is None:
+        return None
+    scale = tuple(scale)
+    if len(scale) != d:
+        raise ValueError(f"scale must give (mean, sd) for each of the {d} features; got {len(scale)}.")
+    return scale
+
+
+def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"), scale=None) -> list:
     """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top (trace
     dictionaries, :mod:`svmviz.figures.spec`); ``class_names`` name the classes −1 and +1."""
+    if scale is not None and len(scale) <= max(it.a, it.b):
+        raise ValueError(f"scale must give (mean, sd) for every feature (at least {max(it.a, it.b) + 1}); "
+                         f"got {len(scale)}.")
     lim = float(np.max(np.abs(it.Z))) or 1.0
     traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=spec.colorscale("RdBu"), reversescale=True, zmin=-lim,
                    zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
@@ -267,10 +286,11 @@ def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"))
                                   "<br>f_αβ = %{z:.3g}<extra></extra>"))]
     for cls, label in ((-1, class_names[0]), (1, class_names[1])):
         m = it.y == cls
+        # the data's units beside the standardised values when ``scale`` (every feature's) is given
+        lines, orig = point_hover(it.X[m], it.names, None if scale is None else (scale[it.a], scale[it.b]))
         traces.append(dict(type="scatter", x=it.X[m, 0], y=it.X[m, 1], mode="markers", name=label,
                            marker=dict(color=CLASS_COLORS[cls], size=5, line=dict(width=0.5, color="white")),
-                           hovertemplate=f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
-                                         f"<br>{label}<extra></extra>"))
+                           customdata=orig, hovertemplate=f"{lines}<br>{label}<extra></extra>"))
     return traces
 
 
@@ -286,13 +306,14 @@ def _interaction_title(it: Interaction) -> str:
     return f"Interaction {it.name}<br>(importance {it.importance:.3g})"
 
 
-def plot_interaction(it: Interaction, class_names=("class −1", "class +1")) -> go.Figure:
+def plot_interaction(it: Interaction, class_names=("class −1", "class +1"), scale=None) -> go.Figure:
     """Contour map of f_αβ with the data points on top (``class_names``: the classes −1 and +1)."""
-    return spec.figure(_interaction_traces(it, class_names), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
+    return spec.figure(_interaction_traces(it, class_names, scale), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
                                                            ytitle=it.names[1], height=430))
 
 
-def plot_interaction_panels(its, class_names=("class −1", "class +1"), standardised: bool = False) -> go.Figure:
+def plot_interaction_panels(its, class_names=("class −1", "class +1"), standardised: bool = False,
+                            scale=None) -> go.Figure:
     """Several interactions as the panels of ONE figure, side by side: each panel is
     :func:`plot_interaction`'s traces (its own colour bar beside it, its own axis titles), the
     legend of the two classes shared (an entry toggles the class in every panel).
@@ -312,7 +333,7 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
     data = []
     for c, it in enumerate(its, start=1):
         xdom = grid.xaxis(1, c)["domain"]
-        for tr in _interaction_traces(it, class_names):
+        for tr in _interaction_traces(it, class_names, scale):
             if tr["type"] == "contour":
                 spec.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction"))
             else:

@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..data.dataset import class_display_names
+from .labels import point_hover
 from .theme import CLASS_COLORS, MULTI_COLORS, apply_theme, legend_below
 from .tuning import level_lines
 
@@ -18,10 +19,17 @@ IMPORT_STYLE = dict(symbol="circle-open", size=13, color="black", line=dict(widt
 SUPPORT_STYLE = dict(symbol="circle-open", size=12, color="#444", line=dict(width=1.6))
 
 
-def _import_points_trace(X, imp, text) -> go.Scatter:
+def _import_points_trace(X, imp, text, names=("x1", "x2"), scale=None) -> go.Scatter:
     """The import points (rows ``imp`` of ``X``) as one trace, with their hover ``text``."""
-    return go.Scatter(x=X[imp, 0], y=X[imp, 1], mode="markers", name=f"import points ({imp.size})",
-                      marker=IMPORT_STYLE, text=text, hovertemplate="%{text}<extra></extra>")
+    return _points_trace(X[imp], text, names, scale, name=f"import points ({imp.size})", marker=IMPORT_STYLE)
+
+
+def _points_trace(P, text, names, scale, **kw) -> go.Scatter:
+    # hover: the point's text, then its coordinates (in the data's units beside the standardised
+    # values when ``scale`` is given: svmviz.figures.labels.point_hover)
+    lines, custom = point_hover(P, names, scale)
+    return go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", text=text, customdata=custom,
+                      hovertemplate=f"%{{text}}<br>{lines}<extra></extra>", **kw)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -115,14 +123,14 @@ def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_thresh
                   float(model.lam))
 
 
-def _data_traces(fig, X, y, hover_extra=None, class_names=("class −1", "class +1")):
+def _data_traces(fig, X, y, hover_extra=None, class_names=("class −1", "class +1"), names=("x1", "x2"),
+                 scale=None):
     for c, name in ((-1, class_names[0]), (1, class_names[1])):
         sel = np.flatnonzero(y == c)
         text = [f"point {i}<br>{name} (y = {c:+d})" + ("" if hover_extra is None else hover_extra[i])
                 for i in sel]
-        fig.add_trace(go.Scatter(x=X[sel, 0], y=X[sel, 1], mode="markers", name=name,
-                                 marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75),
-                                 text=text, hovertemplate="%{text}<br>x = (%{x:.2f}, %{y:.2f})<extra></extra>"))
+        fig.add_trace(_points_trace(X[sel], text, names, scale, name=name,
+                                    marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75)))
 
 
 def _level_trace(gx, gy, fields, name, line, short=None, **kw) -> go.Scatter:
@@ -188,7 +196,7 @@ def _class_of(y, class_names) -> str:
 
 
 def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("class −1", "class +1"),
-                    axis_titles=("x1", "x2")) -> go.Figure:
+                    axis_titles=("x1", "x2"), feature_names=None, scale=None) -> go.Figure:
     """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3).
 
     ``class_names`` name the classes −1 and +1 (legend, hover: p̂ is the probability of the second);
@@ -199,10 +207,11 @@ def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("cla
                     ("p̂(x) = 0.5 (IVM boundary)", (0.5,)), ("p̂(x) = 0.25, 0.75", (0.25, 0.75)))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
     extra = [f"<br>p̂({plus}) = {v:.3f}" for v in m.p_train]
-    _data_traces(fig, m.X, m.y, extra, class_names)
+    names = feature_names or axis_titles
+    _data_traces(fig, m.X, m.y, extra, class_names, names, scale)
     imp = m.import_idx
     fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), {_class_of(m.y[i], class_names)}"
-                                                  for k, i in enumerate(imp)]))
+                                                  for k, i in enumerate(imp)], names, scale))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
                 xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
@@ -210,7 +219,7 @@ def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("cla
 
 
 def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −1", "class +1"),
-                 axis_titles=("x1", "x2")) -> go.Figure:
+                 axis_titles=("x1", "x2"), feature_names=None, scale=None) -> go.Figure:
     """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (Zhu & Hastie 2002, Fig. 3).
 
     ``class_names`` name the classes −1 and +1; ``axis_titles`` the two features."""
@@ -219,12 +228,11 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −
     _surface_traces(fig, m.gx, m.gy, m.f, (-lim, lim), "f(x)", "f(x)", "f",
                     ("f(x) = 0 (SVM boundary)", (0.0,)), ("margins f(x) = ±1", (-1.0, 1.0)))
     _bayes_trace(fig, m.gx, m.gy, m.bayes)
-    _data_traces(fig, m.X, m.y, None, class_names)
+    names = feature_names or axis_titles
+    _data_traces(fig, m.X, m.y, None, class_names, names, scale)
     sv = m.support_idx
-    fig.add_trace(go.Scatter(x=m.X[sv, 0], y=m.X[sv, 1], mode="markers",
-                             name=f"support points ({sv.size})", marker=SUPPORT_STYLE,
-                             text=[f"support point (point {i}), {_class_of(m.y[i], class_names)}" for i in sv],
-                             hovertemplate="%{text}<extra></extra>"))
+    fig.add_trace(_points_trace(m.X[sv], [f"support point (point {i}), {_class_of(m.y[i], class_names)}" for i in sv],
+                                names, scale, name=f"support points ({sv.size})", marker=SUPPORT_STYLE))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
                 xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
@@ -410,17 +418,18 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
                     _error(model, X_test, y_test), float(model.lam))
 
 
-def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", "x2")) -> go.Figure:
+def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", "x2"), feature_names=None,
+                   scale=None) -> go.Figure:
     """Class regions, data and import points for M + 1 classes (Zhu & Hastie 2002, Fig. 4); ``axis_titles``
     name the two features."""
     K = m.classes.size
     cols = [MULTI_COLORS[i % len(MULTI_COLORS)] for i in range(K)]
-    scale = []
+    colorscale = []
     for i, c in enumerate(cols):
-        scale += [[i / K, c], [(i + 1) / K, c]]
+        colorscale += [[i / K, c], [(i + 1) / K, c]]
     fig = go.Figure()
     names = np.array([str(c) for c in m.classes])
-    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.label, zmin=-0.5, zmax=K - 0.5, colorscale=scale,
+    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.label, zmin=-0.5, zmax=K - 0.5, colorscale=colorscale,
                              opacity=0.3, showscale=False, name="class regions", showlegend=False,
                              customdata=np.asarray(m.pmax, dtype=np.float32),  # one number a cell, binary
                              text=names[m.label],
@@ -430,15 +439,14 @@ def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", 
         # the Bayes boundaries as the 0.5 contour of each class indicator, one line trace
         fig.add_trace(_level_trace(m.gx, m.gy, [((m.bayes_label == i).astype(float), 0.5) for i in range(K)],
                                    "Bayes boundaries", dict(color="#9467bd", dash="dash", width=2)))
+    fnames = feature_names or axis_titles
     for i in range(K):
         sel = np.flatnonzero(m.y_index == i)
-        fig.add_trace(go.Scatter(x=m.X[sel, 0], y=m.X[sel, 1], mode="markers", name=names[i],
-                                 marker=dict(color=cols[i], size=6, opacity=0.8),
-                                 text=[f"point {j}, {names[i]}" for j in sel],
-                                 hovertemplate="%{text}<br>x = (%{x:.2f}, %{y:.2f})<extra></extra>"))
+        fig.add_trace(_points_trace(m.X[sel], [f"point {j}, {names[i]}" for j in sel], fnames, scale,
+                                    name=names[i], marker=dict(color=cols[i], size=6, opacity=0.8)))
     imp = m.import_idx
     fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), {names[m.y_index[j]]}"
-                                                  for k, j in enumerate(imp)]))
+                                                  for k, j in enumerate(imp)], fnames, scale))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     apply_theme(fig, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
                                     f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle=axis_titles[0], ytitle=axis_titles[1],

@@ -20,27 +20,34 @@ def point_hover(X, names, scale=None) -> tuple[str, np.ndarray | None]:
 
     Parameters
     ----------
-    X : ndarray of shape (n, 2)
-        The points as drawn.
-    names : pair of str
+    X : ndarray of shape (n, k)
+        The points as drawn, k = len(names): 2 (x and y) or 1 (x only, a 1-D chart's points).
+    names : sequence of str, length k
         The features' names (without "(standardised)").
-    scale : None or pair of (mean, sd)
+    scale : None or sequence of (mean, sd), length k
         See :func:`feature_scale`.
 
     Returns
     -------
     template : str
-        Two ``<br>``-separated lines for a Plotly ``hovertemplate``.
-    customdata : ndarray of shape (n, 2) or None
-        The original values when ``scale`` is given.
+        k ``<br>``-separated lines for a Plotly ``hovertemplate``.
+    customdata : ndarray of shape (n, k) or None
+        The original values when ``scale`` is given (columns 0 … k − 1: a caller with more per-point
+        data appends its columns after these).
     """
     names = [str(v) for v in names]
+    k = len(names)
+    if k not in (1, 2):
+        raise ValueError(f"point_hover draws 1 or 2 axes; got {k} names ({names}).")
+    axes = "xy"[:k]
     if scale is None:
-        return f"{names[0]} = %{{x:.3f}}<br>{names[1]} = %{{y:.3f}}", None
-    X = np.asarray(X, dtype=np.float64).reshape(-1, 2)
-    orig = np.column_stack([X[:, k] * scale[k][1] + scale[k][0] for k in range(2)])
-    return (f"{names[0]} = %{{customdata[0]:.4g}} (standardised %{{x:.2f}})<br>"
-            f"{names[1]} = %{{customdata[1]:.4g}} (standardised %{{y:.2f}})"), orig
+        return "<br>".join(f"{n} = %{{{a}:.3f}}" for n, a in zip(names, axes)), None
+    if len(scale) != k or any(len(ms) != 2 for ms in scale):
+        raise ValueError(f"scale must give (mean, sd) for each of the {k} axes; got {scale!r}.")
+    X = np.asarray(X, dtype=np.float64).reshape(-1, k)
+    orig = np.column_stack([X[:, j] * float(scale[j][1]) + float(scale[j][0]) for j in range(k)])
+    return "<br>".join(f"{n} = %{{customdata[{j}]:.4g}} (standardised %{{{a}:.2f}})"
+                       for j, (n, a) in enumerate(zip(names, axes))), orig
 
 
 def axis_names(ds, columns=(0, 1)) -> tuple:

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from ..path import GROUP_E, GROUP_L, GROUP_R, zero_margin
 from . import spec
+from .labels import point_hover
 from .theme import CLASS_COLORS, LEGEND_BELOW
 
 X_AXES = ("lambda", "nu")
@@ -284,7 +285,8 @@ def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_t
                        test_err, int(np.sum(groups != GROUP_R)))
 
 
-def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), axis_titles=("x₁", "x₂")) -> go.Figure:
+def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), axis_titles=("x₁", "x₂"),
+                      feature_names=None, scale=None) -> go.Figure:
     """Data coloured by class (``classes`` name −1 and +1), marked by group (E / L / R), with f + b = 0
     and the margins ±ρ; ``axis_titles`` name the two features. Built as a plain specification
     (:mod:`svmviz.figures.spec`), redrawn at every rerun."""
@@ -301,18 +303,23 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
                          line=dict(color="black", width=2.4 if lev == 0 else 1.3, dash=dash),
                          colorscale=[[0, "black"], [1, "black"]], hoverinfo="skip",
                          name=name or "margin", showlegend=name is not None))
+    names = feature_names or axis_titles
     for c, label in zip((-1, 1), classes):
         for g, st in GROUP_STYLES.items():
             idx = np.flatnonzero((bm.y == c) & (bm.groups == g))
             if idx.size == 0:
                 continue
+            # the coordinates (in the data's units beside the standardised values when ``scale`` is
+            # given) first in customdata, the point's row and α after them
+            lines, orig = point_hover(bm.X[idx], names, scale)
+            cd = np.column_stack([idx, bm.alpha[idx]]) if orig is None else np.column_stack([orig, idx, bm.alpha[idx]])
+            k = 0 if orig is None else 2
             data.append(dict(
                 type="scatter", x=bm.X[idx, 0], y=bm.X[idx, 1], mode="markers", name=f"{label}, {st['name']}",
                 marker=dict(color=CLASS_COLORS[c], symbol=st["symbol"], size=st["size"],
                             line=dict(width=1, color="black") if g == GROUP_E else dict(width=0)),
-                customdata=np.column_stack([idx, bm.alpha[idx]]),
-                hovertemplate="point %{customdata[0]}<br>α = %{customdata[1]:.4f}<extra>"
-                              + f"{label}, {st['name']}</extra>"))
+                customdata=cd, hovertemplate=f"point %{{customdata[{k}]}}<br>{lines}<br>α = %{{customdata[{k + 1}]:.4f}}"
+                                             f"<extra>{label}, {st['name']}</extra>"))
     sub = f"{bm.n_sv} support vectors, training error {bm.train_error:.3f}"
     if np.isfinite(bm.test_error):
         sub += f", test error {bm.test_error:.3f}"

@@ -12,6 +12,7 @@ from plotly.subplots import make_subplots
 
 from .. import usvc
 from ..data import make_dataset
+from .labels import point_hover
 from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme, legend_below
 from .tuning import level_lines
 
@@ -275,7 +276,7 @@ def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) 
 
 
 def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "class +1"),
-                           feature_names=("x1", "x2"), axis_titles=None) -> go.Figure:
+                           feature_names=("x1", "x2"), axis_titles=None, scale=None) -> go.Figure:
     """Side by side: USVC boundary with its R prototypes, SVM boundary with its support vectors.
 
     ``class_names`` name the classes −1 and +1 (legend, hover); ``feature_names`` the two features in
@@ -311,19 +312,22 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
                                      hoverinfo="skip"), row=1, col=c)
         for cls, cname in ((-1, class_names[0]), (1, class_names[1])):
             m = kc.y == cls
+            lines, orig = point_hover(kc.X[m], (fx, fy), scale)
             fig.add_trace(go.Scatter(x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=cname,
                                      marker=dict(color=CLASS_COLORS[cls], size=5, opacity=0.8),
-                                     showlegend=(c == 1), legendgroup=f"c{cls}",
-                                     hovertemplate=where + f"<extra>{cname}</extra>"),
+                                     showlegend=(c == 1), legendgroup=f"c{cls}", customdata=orig,
+                                     hovertemplate=lines + f"<extra>{cname}</extra>"),
                           row=1, col=c)
+    lines, orig = point_hover(kc.prototypes, (fx, fy), scale)
     fig.add_trace(go.Scatter(x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers", name="USVC prototypes cᵣ",
                              marker=dict(symbol="star", size=14, color="gold", line=dict(color="black", width=1)),
-                             hovertemplate="prototype<br>" + where + "<extra></extra>"),
+                             customdata=orig, hovertemplate="prototype<br>" + lines + "<extra></extra>"),
                   row=1, col=1)
     sv = kc.X[kc.support]
+    lines, orig = point_hover(sv, (fx, fy), scale)
     fig.add_trace(go.Scatter(x=sv[:, 0], y=sv[:, 1], mode="markers", name="SVM support vectors",
                              marker=dict(symbol="circle-open", size=10, color="black", line=dict(width=1.5)),
-                             hovertemplate="support vector<br>" + where + "<extra></extra>"),
+                             customdata=orig, hovertemplate="support vector<br>" + lines + "<extra></extra>"),
                   row=1, col=2)
     axis_titles = axis_titles or (fx, fy)
     apply_theme(fig, title="Kernel USVC with R prototypes vs the SVM (same σ and C)", xtitle=axis_titles[0],

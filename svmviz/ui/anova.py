@@ -14,6 +14,7 @@ from svmviz import anova
 from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import anova as fig
+from svmviz.figures.labels import feature_scale
 from svmviz.kernels import SSANOVAKernel
 from svmviz.ui import charts, common, glossary
 from svmviz.ui.compute import cached_result
@@ -320,7 +321,8 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
     me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth, measure=measure)
     units = "SVM decision value" if machine == "svm" else "logit log(p/(1 − p))"
     charts.chart(fig.plot_main_effects(me, ylabel=f"f_α ({units})", class_names=ds.class_names,
-                                       standardised=ds.is_standardized), key=f"{KEY}_main")
+                                       standardised=ds.is_standardized,
+                                       scale=feature_scale(ds, range(ds.X.shape[1]))), key=f"{KEY}_main")
     if ds.sign_note:
         st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}): a component rising with x_α pushes "
                    f"towards {ds.class_names[1]}.")
@@ -337,7 +339,8 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                                 depends=len(pairs), keep_choice=True, format_func=lambda k: label[pairs[k]])
             pick = pairs[at]
             its.append(fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41))
-        charts.chart(fig.plot_interaction_panels(its, class_names=ds.class_names, standardised=ds.is_standardized),
+        charts.chart(fig.plot_interaction_panels(its, class_names=ds.class_names, standardised=ds.is_standardized,
+                                                 scale=feature_scale(ds, range(ds.X.shape[1]))),
                      key=f"{KEY}_interactions")
     elif kern.order == "additive":
         st.caption("The additive kernel has no interactions: choose the two-factor SS-ANOVA kernel to see them.")

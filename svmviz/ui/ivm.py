@@ -13,7 +13,7 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
-from svmviz.figures.labels import axis_names
+from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
 from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
@@ -182,7 +182,8 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
         im = fig_ivm.compute_import_map(model, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                         X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
         a, b = st.columns(2)
-        charts.chart(fig_ivm.plot_import_map(im, class_names=ds.class_names, axis_titles=axis_names(ds)),
+        charts.chart(fig_ivm.plot_import_map(im, class_names=ds.class_names, axis_titles=axis_names(ds),
+                                             feature_names=ds.feature_names[:2], scale=feature_scale(ds)),
                      key=f"{KEY}_map_ivm", where=a)
     svm = svm_path(sp, s).estimator
     svm_test = float(np.mean(svm.predict(sp.X_test) != sp.y_test))
@@ -194,7 +195,8 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
         return
     sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                  X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
-    charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=axis_names(ds)),
+    charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=axis_names(ds),
+                                      feature_names=ds.feature_names[:2], scale=feature_scale(ds)),
                  key=f"{KEY}_map_svm", where=b)
     if ds.sign_note:
         st.caption(f"p̂ is the probability of {ds.class_names[1]}; f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
@@ -243,7 +245,8 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
         p_true = ds.p_true if ds.test_sample is not None else None
         cm = fig_ivm.compute_class_map(model, sp.X, sp.y, p_true=p_true, X_test=sp.X_test, y_test=sp.y_test,
                                        grid_n=100, class_names=ds.classes)
-        charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds)), key=f"{KEY}_classmap")
+        charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds), feature_names=ds.feature_names[:2],
+                                            scale=feature_scale(ds)), key=f"{KEY}_classmap")
         common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
                             class_map_table(cm, feature_names=ds.feature_names[:2]), f"ivm_class_map_{ds.name}.csv",
                             key=f"{KEY}_classmap_csv")
@@ -265,7 +268,8 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
     model = fit(ds3.X, ds3.y, float(np.exp(lnlam)), s, method="onestep")
     cm = fig_ivm.compute_class_map(model, ds3.X, ds3.y, p_true=ds3.p_true, X_test=te.X, y_test=te.y,
                                    grid_n=100, class_names=ds3.classes)
-    charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds3)), key=f"{KEY}_classmap")
+    charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds3), feature_names=ds3.feature_names[:2],
+                                        scale=feature_scale(ds3)), key=f"{KEY}_classmap")
     common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
                         class_map_table(cm), "ivm_class_map_esl_mixture3.csv", key=f"{KEY}_classmap_csv")
     st.caption(f"Bayes error {ds3.bayes_error:.3f}; test error {cm.test_error:.3f} with "

@@ -16,7 +16,7 @@ from svmviz import _cost
 from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
-from svmviz.figures.labels import axis_names
+from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.kernels import sigma_heuristic
 from svmviz.ui import charts, common
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
@@ -279,7 +279,9 @@ def render(ds, s: Settings) -> None:
     left, right = st.columns([3, 2])
     with left:
         if bm is not None:
-            charts.chart(figs.plot_boundary_map(bm, classes=classes, axis_titles=axis_names(ds)), key=f"{KEY}_map")
+            charts.chart(figs.plot_boundary_map(bm, classes=classes, axis_titles=axis_names(ds),
+                                                feature_names=ds.feature_names[:2], scale=feature_scale(ds)),
+                         key=f"{KEY}_map")
         else:
             st.info(f"{ds.name} has {p.X.shape[1]} feature(s): the boundary map needs 2. "
                     "The paths, groups and leave-one-out below still apply.")

@@ -13,7 +13,7 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import usvc
 from svmviz.figures import usvc as figs
-from svmviz.figures.labels import axis_names
+from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import charts, common
 from svmviz.ui.common import cached_compute, control
@@ -292,7 +292,8 @@ def render_kernel(ds) -> None:
                 delta=f"{kc.test_error_svm - kc.test_error_usvc:+.3f} vs USVC", delta_color="off")
     if kc.gx is not None:
         charts.chart(figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names[:2],
-                                                 axis_titles=axis_names(ds)), key=f"{KEY}_kernel")
+                                                 axis_titles=axis_names(ds), scale=feature_scale(ds)),
+                     key=f"{KEY}_kernel")
         if ds.sign_note:
             st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
         common.csv_download("Download the maps (CSV: each grid point's f of the USVC and of the SVM)",
