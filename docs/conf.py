@@ -30,7 +30,7 @@ intersphinx_mapping: dict = {}
 intersphinx_disabled_reftypes = ["*"]
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "examples/README.rst", "auto_examples/*.ipynb", "auto_examples/*.py",
+exclude_patterns = ["_build", "_generated", "examples/README.rst", "auto_examples/*.ipynb", "auto_examples/*.py",
                     "auto_examples/*.zip", "auto_examples/*.md5", "auto_examples/*.json"]
 root_doc = "index"
 language = "en"
@@ -170,3 +170,29 @@ def escape_docstring(app, what, name, obj, options, lines):
 
 def setup(app):
     app.connect("autodoc-process-docstring", escape_docstring, priority=600)
+
+
+# ---------------------------------------------------------------------------- reproduction report
+def _write_reproduction_table() -> None:
+    """docs/_generated/reproduction_table.rst: the committed reproduction results as a list-table, built
+    from the results themselves (:func:`svmviz.studies.reproduction.reproduction_table`), never typed."""
+    from svmviz.studies.reproduction import REPORT_COLUMNS, reproduction_table
+
+    table = reproduction_table()
+    cols = REPORT_COLUMNS[:REPORT_COLUMNS.index("note") + 1]
+    head = ["paper", "table/figure", "data set", "method", "quantity", "published", "svmviz", "R", "verdict", "note"]
+
+    def cell(v) -> str:
+        text = " ".join(str(v).split())
+        return text.replace("\\", "\\\\").replace("*", "\\*").replace("|", "\\|").replace("`", "\\`") or "—"
+
+    lines = [".. list-table::", "   :header-rows: 1", "   :class: reproduction", ""]
+    for row in [head] + [[r[c] for c in cols] for _, r in table.iterrows()]:
+        lines.append("   * - " + cell(row[0]))
+        lines.extend("     - " + cell(v) for v in row[1:])
+    os.makedirs(os.path.join(HERE, "_generated"), exist_ok=True)
+    with open(os.path.join(HERE, "_generated", "reproduction_table.rst"), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+_write_reproduction_table()
