@@ -197,6 +197,8 @@ class NuPath:
         self._check_features(X)
         a, b, _ = self.state_at(lam)
         sv = np.flatnonzero(a > 0)  # points with α = 0 add nothing: the kernel block is (rows, n_SV)
+        if sv.size == 0:  # no point with α_i > 0 at this λ: f = b
+            return np.full(X.shape[0], b)
         Xs, c = self.X[sv], a[sv] * self.y[sv] / self.m
         return predict_in_chunks(lambda rows: self.kernel(rows, Xs) @ c + b, X, sv.size)
 
