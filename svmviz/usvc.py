@@ -99,7 +99,19 @@ def _kmeans_prototypes(X, R, seed):
 # the estimator
 # ----------------------------------------------------------------------------------------------
 class IRWLSHistory(NamedTuple):
-    """Every IRWLS iterate: LS start, then the SVC stage, then (smooth_step) the USVC stage."""
+    """Every IRWLS iterate: the LS start, then the SVC stage, then (smooth_step) the USVC stage.
+
+    Attributes
+    ----------
+    coef : ndarray of shape (T, p)
+        w (linear machine) or β (prototype machine) at each iterate.
+    intercept : ndarray of shape (T,)
+        b at each iterate.
+    primal : ndarray of shape (T,)
+        L̃ with the loss of the row's stage (the LS row: the hinge).
+    stage : ndarray of int, shape (T,)
+        0 LS, 1 SVC, 2 USVC (names in ``STAGES``).
+    """
 
     coef: np.ndarray       # (T, p): w (linear) or β (prototype machine)
     intercept: np.ndarray  # (T,)
