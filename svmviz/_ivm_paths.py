@@ -31,7 +31,7 @@ class PathSteps(NamedTuple):
     H : ndarray of shape (s,)
         H_k, the regularized negative log-likelihood after the step (Zhu & Hastie 2002, eq. 4).
     n_import : ndarray of int, shape (s,)
-        |S| after the step.
+        The number of import points after the step.
     """
 
     lam_index: np.ndarray  # (s,) index into IVMPath.lams
@@ -144,7 +144,7 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
     Returns
     -------
     IVMPath
-        The tuning and training errors, |S| and H at each λ, and the chosen λ.
+        The tuning and training errors, the number of import points and H at each λ, and the chosen λ.
 
     See Also
     --------

@@ -288,6 +288,11 @@ def importances(exp: AnovaExpansion, X=None) -> Importances:
     Returns
     -------
     Importances
+
+    See Also
+    --------
+    svmviz.figures.anova.compute_importances : The bars drawn from them.
+    decompose : The components' values at points.
     """
     if not isinstance(exp, AnovaExpansion):
         exp = expansion_of(exp)

@@ -614,6 +614,13 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of shape (d,)
         Column names, when fitted on a DataFrame (predict then refuses other or reordered columns).
 
+    See Also
+    --------
+    fit_sigma_lambda_grid : Many fits over a (σ, λ) grid, warm-started.
+    svmviz.tuning.criteria_surface : GACV, XA and the other criteria over that grid.
+    svmviz.path.NuSVMPath : The whole ν-SVM path instead of one λ.
+    svmviz.figures.edit.compute_edit_view : The point editor's fit.
+
     Notes
     -----
     Wahba, Lin, Lee & Zhang 2001, eq. (1) and §5 (non-standard weights L(y)); SMO with the

@@ -247,6 +247,11 @@ def inefficiency(surface: CriteriaSurface, criterion: str, target: str = "miscla
     -------
     Inefficiency
         target(chosen) / min target; ties of the criterion are reported as a range.
+
+    See Also
+    --------
+    inefficiency_study : Its distribution over simulated data sets.
+    svmviz.figures.tuning.compute_inefficiency_table : One row per criterion.
     """
     for k in (criterion, target):
         if k not in surface.values:
@@ -306,6 +311,11 @@ def inefficiency_study(make_data: Callable[[int], tuple], *, R: int, lambdas, si
     Returns
     -------
     InefficiencyStudy
+
+    See Also
+    --------
+    inefficiency : On one data set.
+    svmviz.figures.tuning.plot_inefficiency_study : Draws the result.
     """
     if int(R) != R or R < 1:
         raise ValueError(f"R must be a positive integer; got {R!r}.")

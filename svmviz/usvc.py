@@ -216,6 +216,13 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of shape (d,)
         When fitted on a DataFrame.
 
+    See Also
+    --------
+    svmviz.usvc.primal_surface : The error surface L̃(Th, w) of a 1-D machine.
+    svmviz.usvc.table1_study : The repeated trials of Table 1.
+    svmviz.usvc.kernel_comparison : The kernel USVC against the SVM.
+    svmviz.figures.usvc.compute_trajectory : Its IRWLS iterates in (Th, w).
+
     Notes
     -----
     Navia-Vázquez et al. 2004: primal (eqs. 5 and 4); loss (eq. 6); IRWLS (eqs. 20–22) with

@@ -95,6 +95,11 @@ def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, tru
     Returns
     -------
     MainEffects
+
+    See Also
+    --------
+    plot_main_effects : Draws the result.
+    compute_interaction : The two-factor terms.
     """
     g = _check_grid_n(grid_n)
     k = exp.kernel

@@ -42,7 +42,7 @@ class EditView(NamedTuple):
     support : ndarray of bool, shape (n,)
         α_i > 0 (all False when not fitted).
     targets : ndarray of shape (m, 2)
-        The click targets, m ≤ ``targets_per_axis``²: snapped positions of a new point.
+        The click targets, m ≤ targets_per_axis squared: snapped positions of a new point.
     train_error : float
         Share of points with y f(x) ≤ 0 (nan when not fitted).
     lam : float
@@ -136,7 +136,7 @@ def free_targets(lo, hi, X, per_axis: int = TARGETS_PER_AXIS) -> np.ndarray:
     Returns
     -------
     ndarray of shape (m, 2)
-        The targets kept, m ≤ ``per_axis``², in :func:`target_grid`'s order.
+        The targets kept, m ≤ per_axis squared, in :func:`target_grid`'s order.
     """
     lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
     X = np.asarray(X, dtype=np.float64).reshape(-1, 2)

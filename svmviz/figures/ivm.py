@@ -390,7 +390,7 @@ class PathCurves(NamedTuple):
     train_error : ndarray of shape (L,)
         Misclassification rate on the training set.
     n_import : ndarray of int, shape (L,)
-        Number of import points |S| chosen at each λ.
+        Number of import points chosen at each λ.
     H : ndarray of shape (L,)
         The regularized negative log-likelihood at the end of each fit.
     best_index : int
@@ -426,7 +426,7 @@ def compute_path_curves(path, *, klr_path=None, svm_tune_error=None) -> PathCurv
     Returns
     -------
     PathCurves
-        λ (log10 and ln), the errors, |S|, H and the chosen index.
+        λ (log10 and ln), the errors, the number of import points, H and the chosen index.
 
     Raises
     ------
@@ -436,7 +436,7 @@ def compute_path_curves(path, *, klr_path=None, svm_tune_error=None) -> PathCurv
     See Also
     --------
     plot_path_error : The errors along λ.
-    plot_path_size : |S| along λ.
+    plot_path_size : The number of import points along λ.
     """
     lams = np.asarray(path.lams)
     klr = None
@@ -514,7 +514,7 @@ def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Fi
 
 
 def plot_path_size(c: PathCurves) -> go.Figure:
-    """The number of import points |S| against ln λ (Zhu & Hastie 2002, Fig. 2, middle).
+    """The number of import points against ln λ (Zhu & Hastie 2002, Fig. 2, middle).
 
     Parameters
     ----------
@@ -524,7 +524,7 @@ def plot_path_size(c: PathCurves) -> go.Figure:
     Returns
     -------
     plotly.graph_objects.Figure
-        |S| along the path, the chosen λ marked.
+        The number of import points along the path, the chosen λ marked.
 
     See Also
     --------
@@ -553,7 +553,7 @@ class StepCurve(NamedTuple):
     H_score : ndarray of shape (s,)
         The score that selected the point added at step k (the one-step approximation for B2*).
     n_import : ndarray of int, shape (s,)
-        |S| after step k.
+        The number of import points after step k.
     ratio : ndarray of shape (s,)
         The stopping rule's |H_k − H_{k−r}| / |H_k|, NaN for k < r.
     stop_k : int
@@ -713,7 +713,7 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
     class_names : sequence of str of length K, optional
         Names of the model's classes in order (e.g. a data set's original labels for codes 0 … K−1);
         default: the model's labels. A label that is a number is shown as ``class 2``
-        (:func:`svmviz.data.dataset.class_display_names`).
+        (``svmviz.data.dataset.class_display_names``).
 
     Returns
     -------

@@ -247,7 +247,7 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
     cursor : float, optional
         The selected λ (or ν), drawn as a vertical line.
     classes : tuple of (str, str), default ("class −1", "class +1")
-        Names of the classes −1 and +1 (:attr:`svmviz.data.Dataset.class_names`).
+        Names of the classes −1 and +1 (``svmviz.data.Dataset.class_names``).
     X : ndarray of shape (m, d), optional
         The training points: with two or more features, the hover gives each point's coordinates.
     stop : float, optional
@@ -335,7 +335,7 @@ class PathSummary(NamedTuple):
 
 
 def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
-    """Group sizes |E|, |L|, |R| and the offset b and margin ρ at every breakpoint of the path.
+    """The sizes of the groups E, L and R and the offset b and margin ρ at every breakpoint of the path.
 
     Parameters
     ----------
@@ -360,7 +360,7 @@ def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
 
 
 def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figure:
-    """|E|, |L|, |R| along the path (left axis) with b and ρ (right axis).
+    """The sizes of the groups E, L, R along the path (left axis) with b and ρ (right axis).
 
     Built as a plain specification (:mod:`svmviz.figures.spec`), redrawn at every rerun.
 

@@ -412,7 +412,7 @@ def plot_table1(rows, scenario: str) -> go.Figure:
     ----------
     rows : sequence of dict
         One per method (:func:`svmviz.usvc.table1_summary`): "method", "test_ce_mean", "test_ce_sd",
-        "threshold_mean", "threshold_sd", and the same keys prefixed "paper_".
+        "threshold_mean", "threshold_sd", and the same keys prefixed ``paper_``.
     scenario : str
         "A" or "B", for the title.
 
