@@ -794,7 +794,7 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         ``seq`` must be :func:`fit_lambda_sequence` of this estimator's problem on (X, y) — the same
         kernel, L and class weights (checked: the bounds and λ must match) — e.g. the λ chosen along
         a tuned sequence: the estimator is then the machine the sequence evaluated, and no second
-        solve (nor the SMO variant with shrinking) is compiled or run (issue 13, the IVM page).
+        solve (nor the SMO variant with shrinking) is compiled or run.
         ``n_iter_`` is the sequence's iterations at that λ (warm-started from the larger λ).
         """
         X, y_pm, classes, lam, C = self._prepare(X, y)

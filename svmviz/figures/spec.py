@@ -2,7 +2,7 @@
 
 Plotly validates every property as it is assigned (``go.Scatter(...)``, ``add_trace``, each
 ``update_layout`` / ``update_xaxes``, ``make_subplots``): building the Kernels page's four figures that
-way cost ~0.1 s of server CPU at every rerun (issue 13, warm interaction), for figures whose
+way cost ~0.1 s of server CPU at every rerun, for figures whose
 properties are fixed by this code. Here a figure is a list of trace dictionaries (each with its
 ``type``) and a layout dictionary, handed to :func:`figure`, which constructs the ``go.Figure`` once
 without validating (:mod:`svmviz.figures._plotly_compat`: each property stored as given). The figure
