@@ -20,7 +20,19 @@ from .kernels import fit_kernel, gram
 
 # --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, C1–C5)
 class PathSteps(NamedTuple):
-    """Every greedy step along the λ path: one row per (λ, k)."""
+    """Every greedy step along the IVM's λ path: one row per (λ, k) (Zhu & Hastie 2002, Fig. 2).
+
+    Attributes
+    ----------
+    lam_index : ndarray of int, shape (s,)
+        Index into ``IVMPath.lams`` of the step's λ.
+    k : ndarray of int, shape (s,)
+        The step within that λ (0 = the warm-started refit).
+    H : ndarray of shape (s,)
+        H_k, the regularized negative log-likelihood after the step (Zhu & Hastie 2002, eq. 4).
+    n_import : ndarray of int, shape (s,)
+        The number of import points after the step.
+    """
 
     lam_index: np.ndarray  # (s,) index into IVMPath.lams
     k: np.ndarray          # (s,) step within that λ (0 = warm-started refit)
@@ -114,8 +126,14 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
 
     Parameters
     ----------
-    X : array (n, d); y : array (n,), two or more classes
-    X_tune : array (m, d); y_tune : array (m,) — the tuning set (Zhu & Hastie 2002, §3.4)
+    X : array_like of shape (n, d)
+        Training points.
+    y : array_like of shape (n,)
+        Their labels, two or more classes.
+    X_tune : array_like of shape (m, d)
+        The tuning set (Zhu & Hastie 2002, §3.4).
+    y_tune : array_like of shape (m,)
+        Its labels, of the classes of ``y``.
     lams : array (L,), optional
         Decreasing positive λ values; default :func:`paper_lambdas` (e^10 … e^−10, 21 values).
         They are sorted decreasing.
@@ -126,6 +144,14 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
     Returns
     -------
     IVMPath
+        The tuning and training errors, the number of import points and H at each λ, and the chosen λ.
+
+    See Also
+    --------
+    IVMClassifier : The estimator fitted at each λ.
+    klr_lambda_path : Full kernel logistic regression on the same grid.
+    svm_lambda_path : The SVM tuned on the same grid.
+    svmviz.figures.ivm.compute_path_curves : The curves drawn from the result.
 
     Notes
     -----
@@ -206,7 +232,30 @@ def ivm_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
 
 
 class KLRPath(NamedTuple):
-    """Full KLR along a λ grid (the O(N³) reference the IVM approximates)."""
+    """Full kernel logistic regression along a λ grid (the O(N³) reference the IVM approximates).
+
+    Attributes
+    ----------
+    lams : ndarray of shape (L,)
+        Decreasing λ values (the IVM's scaling, (λ/2)‖h‖²).
+    tune_error : ndarray of shape (L,)
+        Misclassification on the tuning set at each λ.
+    H : ndarray of shape (L,)
+        The regularized negative log-likelihood at each λ (Zhu & Hastie 2002, eq. 4).
+    status : ndarray of int, shape (L,)
+        Each fit's convergence status (0 converged).
+    best_index : int
+        argmin of ``tune_error`` (ties: the largest λ).
+    best_lam : float
+        ``lams[best_index]``.
+    seconds : float
+        Wall time of the whole path.
+
+    See Also
+    --------
+    klr_lambda_path : Computes it.
+    IVMPath : The IVM's path on the same grid.
+    """
 
     lams: np.ndarray
     tune_error: np.ndarray
@@ -282,7 +331,29 @@ def klr_lambda_path(X, y, X_tune, y_tune, *, lams=None, sigma=DEFAULT_SIGMA, ker
 
 # --------------------------------------------------------------------------- the SVM beside it
 class SVMPath(NamedTuple):
-    """Wahba's SVM on the IVM's λ grid, for the comparison of (Zhu & Hastie 2002, Fig. 3)."""
+    """Wahba's SVM on the IVM's λ grid, for the comparison of Zhu & Hastie 2002, Fig. 3.
+
+    Attributes
+    ----------
+    lams : ndarray of shape (L,)
+        The SVM's own λ (Wahba et al. 2001, eq. 1) = ``lams_ivm / (2n)``.
+    lams_ivm : ndarray of shape (L,)
+        The IVM λ each one corresponds to.
+    tune_error : ndarray of shape (L,)
+        Misclassification on the tuning set at each λ.
+    n_support : ndarray of int, shape (L,)
+        Support vectors at each λ.
+    best_index : int
+        argmin of ``tune_error`` (ties: the largest λ).
+    best_lam : float
+        The chosen λ, SVM scaling.
+    estimator : SVMClassifier
+        The fitted :class:`svmviz.svm.SVMClassifier` at ``best_lam``.
+
+    See Also
+    --------
+    svm_lambda_path : Computes it.
+    """
 
     lams: np.ndarray        # (L,) the SVM's own λ (Wahba's scaling) = lams_ivm / (2n)
     lams_ivm: np.ndarray    # (L,) the IVM λ each one corresponds to
@@ -302,13 +373,33 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
 
     Parameters
     ----------
-    X : (n, d); y : (n,) two classes; X_tune : (m, d); y_tune : (m,)
-    lams_ivm : (L,) IVM-scale λ values (default :func:`paper_lambdas`)
-    sigma, kernel, tol : SVM kernel and SMO tolerance.
+    X : array_like of shape (n, d)
+        Training points.
+    y : array_like of shape (n,)
+        Their labels, two classes.
+    X_tune : array_like of shape (m, d)
+        The tuning set.
+    y_tune : array_like of shape (m,)
+        Its labels, of the classes of ``y``.
+    lams_ivm : array_like of shape (L,), optional
+        IVM-scale λ values (default :func:`paper_lambdas`).
+    sigma : float, default 1/√2
+        The Gaussian kernel's width.
+    kernel : str, default "rbf"
+        The SVM's kernel.
+    tol : float, default 1e-3
+        The SMO tolerance.
 
     Returns
     -------
-    SVMPath (ties: the largest λ)
+    SVMPath
+        The tuning error and support size at each λ, the chosen λ (ties: the largest) and its
+        fitted SVM.
+
+    See Also
+    --------
+    ivm_lambda_path : The IVM's path on the same grid.
+    svmviz.figures.ivm.compute_path_curves : Draws both tuning errors.
 
     Notes
     -----

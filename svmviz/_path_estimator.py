@@ -61,6 +61,11 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of shape (d,)
         When fitted on a DataFrame.
 
+    See Also
+    --------
+    svmviz.path.nu_path : The path this estimator computes.
+    svmviz.path.loo_path : Leave-one-out along the path.
+
     Notes
     -----
     Loosli & Canu 2006, "Summary" (the four events of the path) and "Stopping criteria". ``fit``

@@ -83,8 +83,22 @@ class LooPath(NamedTuple):
 
 
 def zero_margin(path: NuPath, lambdas=None) -> np.ndarray:
-    """Whether the margin ρ is 0 (to the path's tolerance, :data:`RHO_ZERO_RTOL`) at ``lambdas``
-    (default: every breakpoint): ν below ν_min, no classifier there. Bool array like ``lambdas``."""
+    """Whether the margin ρ is 0 at ``lambdas``: ν below ν_min, no classifier there.
+
+    Zero is to the path's tolerance: ρ ≤ :data:`RHO_ZERO_RTOL` · max_i G_ii · max(λ, 1).
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`nu_path`.
+    lambdas : array_like of shape (k,), optional
+        Where to look (default: every breakpoint of the path).
+
+    Returns
+    -------
+    ndarray of bool
+        One entry per λ (shape (T,) at the breakpoints, else (k,)).
+    """
     lam = path.lambdas if lambdas is None else np.atleast_1d(np.asarray(lambdas, dtype=np.float64))
     rho = path.rho if lambdas is None else np.array([path.state_at(l)[2] for l in lam])
     params = {k: v for k, v in path.kernel_params.items() if k != "kernel"}
@@ -93,7 +107,24 @@ def zero_margin(path: NuPath, lambdas=None) -> np.ndarray:
 
 
 def default_loo_lambdas(path: NuPath, max_evals: int = 60) -> np.ndarray:
-    """Distinct positive breakpoints, thinned evenly (by index) to at most ``max_evals``."""
+    """Where :func:`loo_path` evaluates by default: the path's distinct positive breakpoints, thinned.
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`nu_path`.
+    max_evals : int, default 60
+        At most this many λ, taken evenly by index among the breakpoints.
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        Increasing λ values, k ≤ ``max_evals``.
+
+    See Also
+    --------
+    loo_path : Evaluates leave-one-out at these λ.
+    """
     lam = np.unique(path.lambdas[path.lambdas > 0])
     if lam.size > max_evals:
         idx = np.unique(np.round(np.linspace(0, lam.size - 1, max_evals)).astype(int))
@@ -103,18 +134,51 @@ def default_loo_lambdas(path: NuPath, max_evals: int = 60) -> np.ndarray:
 
 def loo_at(path: NuPath, lam: float, *, tol: float = 1e-9, max_qp_iter: int | None = None,
            K: np.ndarray | None = None, method: str = "homotopy", parallel: bool = True):
-    """Leave-one-out decision values at one λ of the path.
+    """Leave-one-out decision values at one λ of the path (Loosli & Canu 2006, "Leave-one-out evaluation").
 
-    Returns ``(yf, g, refit, status)``: ``yf`` (m,) = y_i ŷ_i (leave-i-out decision value times the
-    label), ``g`` (m,) = y_i ŷ_i − ρ^{[−i]} (so ρ^{[−i]} = yf − g), ``refit`` (m,) bool (points of
-    E ∪ L, the only ones refitted), ``status`` (m,) int (0 ok). Each refit keeps λ (clipped to
-    2·min(n₊, n₋) of the reduced set) and the scaling G = YKY/m. ``method``: "homotopy" (default:
-    α_i driven to 0 from the full solution along a one-dimensional path, 002's warm start) or
-    "active_set" (a Simple-ν-SVM solve warm-started from the full solution; slower, kept as a
-    cross-check). Where a class of the leave-i-out solution has no free point its threshold is the
-    midpoint of its optimal interval (libsvm's convention); where its ρ is 0 (the reduced hulls
-    intersect) the leave-i-out classifier is f ≡ 0 and ``yf = g = 0`` (counted as an error).
-    ``parallel``: spread the refits over numba's threads (homotopy only; same results).
+    Each refit keeps λ (clipped to 2·min(n₊, n₋) of the reduced set) and the scaling G = YKY/m. Where
+    a class of the leave-i-out solution has no free point its threshold is the midpoint of its optimal
+    interval (libsvm's convention); where its ρ is 0 (the reduced hulls intersect) the leave-i-out
+    classifier is f ≡ 0 and ``yf = g = 0`` (counted as an error).
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`nu_path`.
+    lam : float
+        λ in [0, λ_max] of the path.
+    tol : float, default 1e-9
+        Relative tolerance of ties and KKT checks of the refits.
+    max_qp_iter : int, optional
+        Iteration cap of each refit (default ``10 m + 100``).
+    K : ndarray of shape (m, m), optional
+        The kernel matrix of the path's points, if already computed (else computed here).
+    method : {"homotopy", "active_set"}, default "homotopy"
+        "homotopy": α_i driven to 0 from the full solution along a one-dimensional path (warm start);
+        "active_set": a Simple-ν-SVM solve warm-started from the full solution (slower, kept as a
+        cross-check).
+    parallel : bool, default True
+        Spread the refits over numba's threads (homotopy only; same results).
+
+    Returns
+    -------
+    yf : ndarray of shape (m,)
+        y_i ŷ_i: the leave-i-out decision value times the label.
+    g : ndarray of shape (m,)
+        y_i ŷ_i − ρ^{[−i]} (so ρ^{[−i]} = yf − g).
+    refit : ndarray of bool, shape (m,)
+        The points of E ∪ L, the only ones refitted (removing a point of R leaves the solution unchanged).
+    status : ndarray of int, shape (m,)
+        0 where the refit converged.
+
+    Raises
+    ------
+    ValueError
+        λ outside the path, or an unknown ``method``.
+
+    See Also
+    --------
+    loo_path : LOO1 and LOO2 along the whole path.
     """
     lam = path._check_lambda(lam)
     if method not in ("homotopy", "active_set"):
@@ -204,19 +268,41 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
     Parameters
     ----------
     path : NuPath
-    lambdas : array (k,), optional
-        Where to evaluate (default :func:`default_loo_lambdas` with ``max_evals``).
-    X_test, y_test : optional independent sample (n_t, d), (n_t,) labels of the same two classes.
-    n_se, rtol : stopping rule of :func:`auto_stop`.
-    progress : optional callback ``progress(done, total, message)``, called after each λ.
+        From :func:`nu_path`.
+    lambdas : array_like of shape (k,), optional
+        Where to evaluate, each λ > 0 on the path (default :func:`default_loo_lambdas` with ``max_evals``).
+    max_evals : int, default 60
+        At most this many λ when ``lambdas`` is not given.
+    X_test, y_test : array_like of shape (n_t, d) and (n_t,), optional
+        An independent sample, labels of the same two classes, for the test error.
+    n_se, rtol : float, default 1.0 and 0.1
+        The stopping rule of :func:`auto_stop`.
+    tol : float, default 1e-9
+        Relative tolerance of the refits (:func:`loo_at`).
+    progress : callable, optional
+        ``progress(done, total, message)``, called after each λ.
 
     Returns
     -------
     LooPath
+        LOO1 (the leave-one-out error rate), LOO2 (the mean left-out hinge loss in margin units), the
+        test error, the number of support vectors at each λ and the stopping index.
+
+    Raises
+    ------
+    ValueError
+        ``path`` is not a :class:`NuPath`, or ``lambdas`` is empty or has a λ ≤ 0 or off the path.
 
     Warns
     -----
-    ConvergenceWarning if any refit's active-set solve failed (counted in ``status``).
+    ConvergenceWarning
+        Some refit's solve failed (counted in ``status``).
+
+    See Also
+    --------
+    loo_at : The leave-one-out values at one λ.
+    nu_path : Computes the path.
+    svmviz.figures.path.compute_loo_curves : The curves drawn from the result.
 
     Notes
     -----

@@ -190,17 +190,37 @@ def primal_surface(x, y, th, w, *, C: float = 10.0, loss: str = "hinge", s: floa
                    k_eps: float = 1e-4) -> np.ndarray:
     """The error surface L̃(Th, w) of a 1-D linear machine f(x) = w (x − Th) on a grid.
 
+    L̃(w, b) = ½w² + C Σ_i θ((1 − y_i f(x_i))_+) (Navia-Vázquez et al. 2004, eq. 5) in the (Th, w)
+    parametrisation of their Fig. 3 (Th = −b/w), with θ the hinge (eq. 4) or the smooth step θ̃_s (eq. 6).
+
     Parameters
     ----------
-    x : (n,) or (n, 1) ; y : (n,) ; th : (m,) thresholds ; w : (q,) slopes
+    x : array_like of shape (n,) or (n, 1)
+        The one feature.
+    y : array_like of shape (n,)
+        Two-valued labels (mapped to −1, +1 in sorted order).
+    th : array_like of shape (m,)
+        Thresholds Th.
+    w : array_like of shape (q,)
+        Slopes w.
+    C : float > 0, default 10.0
+        Weight of the loss term.
+    loss : {"hinge", "smooth_step"}, default "hinge"
+        θ: the SVC's hinge or the USVC's smooth step.
+    s : float, default 2.0
+        The smooth step's exponent s.
+    k_eps : float in (0, 1), default 1e-4
+        The smooth step's k_ε (a small slope at ξ = 0).
 
     Returns
     -------
-    L : ndarray (q, m) — rows follow ``w``, columns follow ``th`` (plotly's contour layout).
+    L : ndarray of shape (q, m)
+        Rows follow ``w``, columns follow ``th`` (plotly's contour layout).
 
-    Notes
-    -----
-    Navia-Vázquez et al. 2004, (Navia-Vázquez et al. 2004, eq. 5) in the (Th, w) parametrisation of Fig. 3 (Th = −b/w).
+    See Also
+    --------
+    primal_profile : Its minimum over w at each Th.
+    svmviz.figures.usvc.compute_error_surface : The surface for the page's figure.
     """
     xv, y_pm = _check_1d_problem(x, y)
     return _irwls.primal_grid_1d(xv, y_pm, _check_grid(th, "th"), _check_grid(w, "w"),
@@ -209,7 +229,19 @@ def primal_surface(x, y, th, w, *, C: float = 10.0, loss: str = "hinge", s: floa
 
 
 class Profile(NamedTuple):
-    """min over w ≥ 0 of L̃(Th, w) for each Th."""
+    """min over w ≥ 0 of L̃(Th, w) for each threshold Th (Navia-Vázquez et al. 2004, Figs. 3b, 3d).
+
+    Attributes
+    ----------
+    th : ndarray of shape (m,)
+        The thresholds Th.
+    w : ndarray of shape (m,)
+        The minimising slope at each Th.
+    value : ndarray of shape (m,)
+        min_w L̃(Th, w).
+    per_sample : ndarray of shape (m,)
+        ``value / (C n)``: the "error count" per sample the machine minimises.
+    """
 
     th: np.ndarray       # (m,)
     w: np.ndarray        # (m,) minimising slope

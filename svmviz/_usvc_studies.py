@@ -21,7 +21,32 @@ from .usvc import (
 # the Table 1 study
 # ----------------------------------------------------------------------------------------------
 class Table1Result(NamedTuple):
-    """Per-trial results; arrays are (n_trials, n_methods), methods ordered as ``methods``."""
+    """Per-trial results of :func:`table1_study` (Navia-Vázquez et al. 2004, Table 1).
+
+    Arrays of shape (n_trials, n_methods) have one column per method, ordered as ``methods``.
+
+    Attributes
+    ----------
+    scenario : str
+        "A" or "B".
+    methods : tuple of str
+        The methods: LS, SVC, and USVC for each s.
+    train_ce, test_ce : ndarray of shape (n_trials, n_methods)
+        Training and test classification error, in percent.
+    threshold : ndarray of shape (n_trials, n_methods)
+        The fitted threshold Th = −b/w.
+    coef, intercept : ndarray of shape (n_trials, n_methods)
+        The fitted w and b.
+    n_iter : ndarray of int, shape (n_trials, n_methods)
+        IRWLS iterations of each fit.
+    status : ndarray of int, shape (n_trials, n_methods)
+        Each fit's convergence status (0 converged).
+    seeds : ndarray of int, shape (n_trials,)
+        Each trial's seed: ``make_dataset(seed)`` and its ``test_sample(n_test, seed)``.
+    params : dict
+        The study's parameters (n_trials, n_train, n_test, C, s_values, k_eps, damping,
+        weight_factor, seed).
+    """
 
     scenario: str
     methods: tuple
@@ -169,8 +194,33 @@ def table1_summary(result: Table1Result) -> list[dict]:
 
 
 class KernelComparisonFit(NamedTuple):
-    """The kernel USVC and the SVM fitted on the same data with the same σ and C (see
-    :func:`kernel_comparison`)."""
+    """The kernel USVC and the SVM fitted on the same data with the same σ and C (see :func:`kernel_comparison`).
+
+    Attributes
+    ----------
+    usvc : IRWLSClassifier
+        Fitted: R Gaussian prototype kernels, smooth-step loss.
+    svm : SVMClassifier
+        Fitted :class:`svmviz.svm.SVMClassifier`, λ = 1/(2nC).
+    X_train : ndarray of shape (n, d)
+        The training points.
+    y_train : ndarray of shape (n,)
+        Their labels ±1.
+    X_test : ndarray of shape (m, d)
+        The test points.
+    y_test : ndarray of shape (m,)
+        Their labels ±1.
+    test_kind : str
+        "independent test sample" or "30 % held out".
+    train_error_usvc, train_error_svm : float
+        Training misclassification rates.
+    test_error_usvc, test_error_svm : float
+        Test misclassification rates.
+
+    See Also
+    --------
+    svmviz.figures.usvc.compute_kernel_comparison : What the page draws from it.
+    """
 
     usvc: IRWLSClassifier   # fitted: R Gaussian prototype kernels, smooth-step loss
     svm: object             # fitted svmviz.svm.SVMClassifier, λ = 1/(2nC)

@@ -288,6 +288,11 @@ def importances(exp: AnovaExpansion, X=None) -> Importances:
     Returns
     -------
     Importances
+
+    See Also
+    --------
+    svmviz.figures.anova.compute_importances : The bars drawn from them.
+    decompose : The components' values at points.
     """
     if not isinstance(exp, AnovaExpansion):
         exp = expansion_of(exp)
@@ -443,7 +448,7 @@ def add_exact_loo(kc: KernelCriteria, y, *, progress: Callable | None = None) ->
     queue of threads (:func:`svmviz.tuning.exact_loo_curves`). ``compare_kernels(..., loo=True)``
     is ``add_exact_loo(compare_kernels(..., loo=False), y)``: the same numbers, bit for bit — a
     page draws the fits' criteria first and adds leave-one-out as a second step at the cost of the
-    refits alone (issue 13, warm interaction).
+    refits alone.
 
     Parameters
     ----------

@@ -237,6 +237,11 @@ def gckl(f, p, L=None):
     the training x's, which GACV estimates; it needs the true p.
 
     {crit_expected_params}
+
+    See Also
+    --------
+    misclass : The misclassification rate against the same truth.
+    gacv : Its estimate from the data alone.
     """
     f, p, Lm, Lp = _expected_inputs(f, p, L)
     return np.mean(Lp * p * np.maximum(1.0 - f, 0.0) + Lm * (1.0 - p) * np.maximum(1.0 + f, 0.0), axis=-1)
@@ -250,6 +255,10 @@ def misclass(f, p, L=None):
     tries to track; with non-standard ``L`` it is BRMISCLASS.
 
     {crit_expected_params}
+
+    See Also
+    --------
+    gckl : The GCKL against the same truth.
     """
     f, p, Lm, Lp = _expected_inputs(f, p, L)
     return np.mean(Lp * p * step_star(-f) + Lm * (1.0 - p) * step_star(f), axis=-1)
@@ -267,6 +276,12 @@ def gacv(f, y, alpha=None, lam=None, K_diag=None, L=None):
     always count, whichever side of 1 rounding puts them.
 
     {crit_solution_params}
+
+    See Also
+    --------
+    xa : The cheaper approximation ξα of the same GCKL.
+    svmviz.tuning.criteria_surface : GACV and the other criteria over a (σ, λ) grid.
+    svmviz.tuning.criteria_curves : The criteria along λ for one σ.
 
     Examples
     --------
@@ -305,6 +320,12 @@ def xa(f, y, alpha=None, lam=None, K_diag=None, L=None):
     is not re-tested against rounding at the margin.
 
     {crit_solution_params}
+
+    See Also
+    --------
+    gacv : The generalized approximate cross-validation this approximates.
+    xa_joachims : Joachims' ξα with its R² bound.
+    svmviz.tuning.criteria_surface : XA and the other criteria over a (σ, λ) grid.
     """
     f, y, alpha, lam, K_diag, L, n = _solution_problem(f, y, alpha, lam, K_diag, L)
     yf = y * f
@@ -347,6 +368,11 @@ def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=None):
     Returns
     -------
     ndarray of shape f.shape[:-1] (a float for one solution)
+
+    See Also
+    --------
+    xa : The ξα of Wahba et al. 2001.
+    joachims_R2 : The R² it needs.
     """
     f, y, alpha, lam, _, L, n = _solution_problem(f, y, alpha, lam, None, L)
     rho = check_positive(rho, "rho")

@@ -252,6 +252,11 @@ class KernelLogisticRegression(_KernelLogitBase):
     feature_names_in_ : ndarray of shape (d,)
         When fitted on a DataFrame.
 
+    See Also
+    --------
+    IVMClassifier : Its sparse approximation.
+    svmviz.ivm.klr_lambda_path : The full KLR along a λ grid.
+
     Notes
     -----
     Zhu & Hastie 2002, eqs. 4, 5 and 9. A continuous target is refused ("Unknown label type"), as
@@ -397,6 +402,12 @@ class IVMClassifier(_KernelLogitBase):
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (d,)
         When fitted on a DataFrame.
+
+    See Also
+    --------
+    KernelLogisticRegression : The full kernel logistic regression this approximates.
+    svmviz.ivm.ivm_lambda_path : The IVM along a λ grid.
+    svmviz.figures.ivm.compute_import_map : Its map of p̂ and import points.
 
     Notes
     -----

@@ -59,7 +59,7 @@ def _rbf_exp(D, sigma, out):
 
 def _rbf_gram(A, B, sigma):
     """exp(−‖a − b‖²/(2σ²)) by the two kernels from Python (not a kernel around them: numba would link
-    both into it and optimise them again, ~0.3 s more of a page's first compilation — issue 13)."""
+    both into it and optimise them again, ~0.3 s more of a page's first compilation)."""
     D = _sq_dists(A, B)
     return _rbf_exp(D, sigma, D)  # in place: one n_A × n_B matrix
 

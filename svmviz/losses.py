@@ -286,6 +286,11 @@ def loss_values(name: str, tau, **params) -> np.ndarray:
 
     {returns_like_tau}
 
+    See Also
+    --------
+    svmviz.figures.losses.compute_loss_curves : The curves of Wahba 1998, Fig. 1.1.
+    prediction_function : μ(f) of the same losses.
+
     Examples
     --------
     >>> from svmviz.losses import loss_values
@@ -363,6 +368,11 @@ def prediction_function(name: str, f, **params) -> np.ndarray:
         Odd in f. Deviance: 2/(1 + e^{−f}) − 1 = 2p − 1; v_{ε+,ε−}: −1 / piecewise linear / +1 with
         the switch at ±max{ε+, −ε−}; hinge: −1, 0, +1 (steps at ±1); exponential: 2 sinh f
         (unbounded); misclassification and sigmoid: 0.
+
+    See Also
+    --------
+    svmviz.figures.losses.compute_prediction_functions : The curves of Wahba 1998, Fig. 1.2.
+    loss_values : The losses themselves.
 
     Notes
     -----
@@ -523,6 +533,11 @@ def population_minimizer(name: str, p, **params) -> Minimizer:
     -------
     Minimizer
         (p, f, lo, hi), arrays shaped like ``p``.
+
+    See Also
+    --------
+    svmviz.figures.losses.compute_population_minimizers : The curves drawn from it.
+    prediction_function : μ(f) of the same losses.
 
     Notes
     -----

@@ -75,11 +75,21 @@ def _kernel_params(kernel, sigma, degree, gamma, coef0) -> dict:
 
 
 def groups_from_alpha(alpha) -> np.ndarray:
-    """Group codes (``GROUP_R`` 0, ``GROUP_E`` 1, ``GROUP_L`` 2) from α, shape like ``alpha``.
+    """Group codes (``GROUP_R`` 0, ``GROUP_E`` 1, ``GROUP_L`` 2) from α (Loosli & Canu 2006, Summary).
 
     ``1 − [α ≤ tol] + [α ≥ 1 − tol]`` on int8 views of the two comparisons (NaN counts as E): two
     passes over α and two over one byte per entry, no boolean-indexed writes (the whole path's α is
-    T·m = 156 M entries at banana m = 5000: 1.25–1.6 s of CPU before, 0.14–0.46 s now, load 6).
+    T·m entries).
+
+    Parameters
+    ----------
+    alpha : array_like of any shape
+        Dual coefficients in [0, 1].
+
+    Returns
+    -------
+    ndarray of int8, shape like ``alpha``
+        R (α = 0, outside the margin), E (0 < α < 1, on the margin) or L (α = 1, inside it).
     """
     a = np.asarray(alpha)
     g = np.empty(a.shape, np.int8)
@@ -92,6 +102,32 @@ def groups_from_alpha(alpha) -> np.ndarray:
 
 class NuPath:
     """The whole ν-SVM regularization path (returned by :func:`nu_path`).
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, d)
+        The training points.
+    y : ndarray of shape (m,)
+        Their labels ±1.
+    classes : ndarray of shape (2,)
+        The original labels mapped to (−1, +1), in sorted order.
+    kernel_params : dict
+        The kernel and its parameters (``kernel``, ``sigma``, ``degree``, ``gamma``, ``coef0``).
+    lambdas : ndarray of shape (T,)
+        Breakpoints λ_t.
+    alphas : ndarray of shape (T, m)
+        α at each breakpoint.
+    thresholds : ndarray of shape (T, 2)
+        (ρ − b, ρ + b) at each breakpoint, the two classes' thresholds.
+    status : int
+        0 complete, 1 stopped at ``max_breakpoints``, 2 path lost.
+    n_corrections : int
+        Simple-ν-SVM corrections applied where the KKT check failed.
+    max_kkt_violation : float
+        Largest relative KKT violation seen at a breakpoint.
+    n_dependent : int
+        Diagnostic: free or tied points left out of the working set as linearly dependent although
+        their slope dg/dλ was not 0.
 
     Attributes
     ----------
@@ -106,14 +142,30 @@ class NuPath:
         Offset and margin at each breakpoint; ``thresholds`` (T, 2) holds (ρ − b, ρ + b).
     groups : ndarray (T, m) of int8
         ``GROUP_R`` (0), ``GROUP_E`` (1) or ``GROUP_L`` (2) of every point at each breakpoint.
-    X : ndarray (m, d); y : ndarray (m,) of ±1; classes : labels mapped to (−1, +1)
+    X : ndarray (m, d)
+        The training points.
+    y : ndarray (m,)
+        Their labels ±1.
+    classes : ndarray (2,)
+        The original labels mapped to (−1, +1).
     kernel_params : dict
+        The kernel and its parameters.
     status : int
         0 complete, 1 stopped at ``max_breakpoints``, 2 path lost (see ``message``).
+    message : str
+        What ``status`` means.
     n_corrections : int
         Simple-ν-SVM corrections applied where the KKT check failed (0 on a clean path).
     max_kkt_violation : float
         Largest KKT violation seen at a breakpoint, relative to ``max_i G_ii · max(λ, 1)``.
+    n_dependent : int
+        Diagnostic count of dependent points left out of the working set with a non-zero slope.
+
+    See Also
+    --------
+    nu_path : Computes the path.
+    NuSVMPath : The estimator wrapping it.
+    loo_path : Leave-one-out along the path.
     """
 
     def __init__(self, X, y, classes, kernel_params, lambdas, alphas, thresholds, status,
@@ -257,11 +309,19 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
 
     Parameters
     ----------
-    X : array of shape (m, d)
-    y : array of shape (m,) with two distinct values (mapped to −1, +1 in sorted order)
-    kernel : {"rbf", "linear", "poly"} or kernel object (fitted on ``X`` by :func:`svmviz.kernels.fit_kernel`);
-        sigma, degree, gamma, coef0 as in :func:`svmviz.kernels.gram`
-    tol : float
+    X : array_like of shape (m, d)
+        Training points.
+    y : array_like of shape (m,)
+        Two distinct values, mapped to −1, +1 in sorted order.
+    kernel : {"rbf", "linear", "poly"} or kernel object, default "rbf"
+        A name, or a kernel object (fitted on ``X`` by :func:`svmviz.kernels.fit_kernel`).
+    sigma : float, default 1.0
+        Gaussian width, ``exp(-||x - x'||² / (2σ²))`` (as in :func:`svmviz.kernels.gram`).
+    degree : int, default 3
+        Degree of the polynomial kernel ``(γ x·x' + c0)^degree``.
+    gamma, coef0 : float, default 1.0
+        γ and c0 of the polynomial kernel.
+    tol : float, default 1e-9
         Relative tolerance of ties and KKT checks (scaled by ``max G_ii · max(λ, 1)``).
     max_breakpoints : int, optional
         Safety cap (default ``50 m + 100``); the result's ``status`` is 1 if it is reached.
@@ -279,12 +339,19 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
 
     Warns
     -----
-    ConvergenceWarning if the path is incomplete (``status`` 1 or 2).
+    ConvergenceWarning
+        The path is incomplete (``status`` 1 or 2).
+
+    See Also
+    --------
+    NuSVMPath : The scikit-learn-style estimator around this function.
+    loo_path : Leave-one-out along the path.
+    svmviz.figures.path.compute_coef_paths : The coefficient paths drawn from the result.
 
     Notes
     -----
-    Loosli & Canu 2006, (Loosli & Canu 2006, Summary) for the four events, (Loosli & Canu 2006, "Linear system to solve") for the
-    direction; ties and singular systems as described in :mod:`svmviz._nu_path`.
+    Loosli & Canu 2006, Summary, for the four events, and "Linear system to solve" for the direction;
+    ties and singular systems as described in the private module ``svmviz._nu_path``.
     """
     X = check_matrix(X, "X", min_rows=2)
     y_pm, classes = check_binary_labels(y, X.shape[0])

@@ -76,7 +76,25 @@ def _warn_status(status, what: str) -> None:
 
 
 class DualSolution(NamedTuple):
-    """One solve of the general dual. ``f`` are the training decision values."""
+    """One solve of the general dual of :func:`solve_dual` (Wahba et al. 2001, eqs. 1–2).
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n,)
+        The dual coefficients, 0 ≤ α_i ≤ C_i.
+    b : float
+        The offset.
+    f : ndarray of shape (n,)
+        The training decision values, ``f_i = y_i (G_i − p_i) + b``.
+    gradient : ndarray of shape (n,)
+        G = Qα + p, the dual objective's gradient.
+    objective : float
+        ½α'Qα + p'α at the solution.
+    n_iter : int
+        SMO iterations.
+    status : int
+        0 converged, 1 stopped at ``max_iter``.
+    """
 
     alpha: np.ndarray
     b: float
@@ -93,24 +111,45 @@ def solve_dual(K, y, *, scale: float, C, p=None, alpha0=None, tol: float = 1e-3,
 
     Parameters
     ----------
-    K : array (n, n)
+    K : array_like of shape (n, n)
         Kernel matrix (symmetric positive semi-definite).
-    y : array (n,)
+    y : array_like of shape (n,)
         Labels ±1.
     scale : float
         Kernel scale ``s``; Wahba's SVM uses ``1/(2nλ)``.
-    C : array (n,) or float
+    C : array_like of shape (n,) or float
         Upper bounds ``C_i > 0``.
-    p : array (n,), optional
+    p : array_like of shape (n,), optional
         Linear term, default ``−1`` (the SVM); the randomized GACV uses ``−1/|s_i|``.
-    alpha0 : array (n,), optional
+    alpha0 : array_like of shape (n,), optional
         Warm start; moved to the nearest-by-construction feasible point if it violates the box or
         ``y'α = 0`` slightly (e.g. after deleting a point for leave-one-out).
+    tol : float, default 1e-3
+        SMO's stopping tolerance on the largest KKT violation of a pair (libsvm's ``tol``).
+    max_iter : int, default 10_000_000
+        Iteration cap; the result's ``status`` is 1 if it is reached.
+    shrinking : bool, default True
+        libsvm's shrinking heuristic.
 
     Returns
     -------
     DualSolution
         ``f_i = y_i (G_i − p_i) + b`` are the training decision values (G the gradient).
+
+    Raises
+    ------
+    ValueError
+        ``K`` not square, labels not ±1, a bound not finite and positive, or a bad ``p``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        The solve reached ``max_iter``.
+
+    See Also
+    --------
+    fit_lambda_sequence : Many λ on one kernel matrix, warm-started.
+    SVMClassifier : The estimator built on this solver.
 
     Notes
     -----
@@ -147,10 +186,24 @@ def solve_dual(K, y, *, scale: float, C, p=None, alpha0=None, tol: float = 1e-3,
 
 
 class LambdaSequence(NamedTuple):
-    """Solutions of Wahba's SVM along a λ sequence for one kernel matrix.
+    """Solutions of Wahba's SVM along a λ sequence for one kernel matrix (Wahba et al. 2001, eq. 1).
 
-    ``alphas[k]`` (Wahba's scaling, 0 ≤ α ≤ L(y)), ``b[k]`` and training decision values ``f[k]``
-    belong to ``lambdas[k]`` (the order given); ``n_iter`` and ``status`` per λ.
+    Row k of every array belongs to ``lambdas[k]`` (the order given).
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
+        The λ values.
+    alphas : ndarray of shape (m, n)
+        α at each λ, Wahba's scaling (0 ≤ α_i ≤ L(y_i)).
+    b : ndarray of shape (m,)
+        The offset at each λ.
+    f : ndarray of shape (m, n)
+        The training decision values at each λ.
+    n_iter : ndarray of int, shape (m,)
+        SMO iterations of each solve.
+    status : ndarray of int, shape (m,)
+        0 converged, 1 stopped at ``max_iter``.
     """
 
     lambdas: np.ndarray
@@ -178,18 +231,37 @@ def fit_lambda_sequence(K, y, lambdas, *, L=(1.0, 1.0), tol: float = 1e-3,
 
     Parameters
     ----------
-    K : array (n, n)
-    y : array (n,), labels ±1
-    lambdas : array (m,), positive
-    L : (L(-1), L(+1))
-        Misclassification weights of the non-standard SVM (Wahba et al. 2001, §5); (1, 1) standard.
-    shrinking : bool, default=False
+    K : array_like of shape (n, n)
+        Kernel matrix (symmetric positive semi-definite).
+    y : array_like of shape (n,)
+        Two-valued labels (mapped to ±1).
+    lambdas : array_like of shape (m,)
+        Positive λ values.
+    L : tuple of (float, float), default (1.0, 1.0)
+        (L(-1), L(+1)), misclassification weights of the non-standard SVM (Wahba et al. 2001, §5);
+        (1, 1) standard.
+    tol : float, default 1e-3
+        SMO's stopping tolerance.
+    max_iter : int, default 10_000_000
+        Iteration cap of each solve.
+    shrinking : bool, default False
         libsvm's shrinking heuristic; off by default here (:data:`GRID_SHRINKING`: faster on this
         solver's vector code path, same answers to the tolerance).
 
     Returns
     -------
-    LambdaSequence with arrays of shape (m, n) / (m,).
+    LambdaSequence
+        Arrays of shape (m, n) and (m,), in the order of ``lambdas``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        A solve reached ``max_iter``.
+
+    See Also
+    --------
+    solve_dual : One solve.
+    fit_sigma_lambda_grid : The same over a (σ, λ) grid of Gaussian kernels.
 
     Notes
     -----
@@ -211,10 +283,26 @@ def fit_lambda_sequence(K, y, lambdas, *, L=(1.0, 1.0), tol: float = 1e-3,
 
 
 class SigmaLambdaGrid(NamedTuple):
-    """Solutions of Wahba's SVM over a (σ, λ) grid of Gaussian kernels.
+    """Solutions of Wahba's SVM over a (σ, λ) grid of Gaussian kernels (Wahba et al. 2001, Figs. 1–2).
 
-    ``alphas[q, k]`` (n,), ``b[q, k]``, ``f[q, k]`` (training decision values, n) belong to
-    ``sigmas[q]`` and ``lambdas[k]``; ``n_iter`` and ``status`` (q, k).
+    Entry [q, k] of every array belongs to ``sigmas[q]`` and ``lambdas[k]``.
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (m,)
+        The λ values.
+    sigmas : ndarray of shape (k,)
+        The Gaussian widths σ.
+    alphas : ndarray of shape (k, m, n)
+        α at each (σ, λ), Wahba's scaling.
+    b : ndarray of shape (k, m)
+        The offset at each (σ, λ).
+    f : ndarray of shape (k, m, n)
+        The training decision values at each (σ, λ).
+    n_iter : ndarray of int, shape (k, m)
+        SMO iterations of each solve.
+    status : ndarray of int, shape (k, m)
+        0 converged, 1 stopped at ``max_iter``.
     """
 
     lambdas: np.ndarray
@@ -303,14 +391,34 @@ def check_grid_memory(n: int, n_sigmas: int, n_lambdas: int, n_threads: int, *, 
     """Refuse, before anything is allocated, a grid that would not fit in the available memory.
 
     The memory available is the tightest of MemAvailable, ``ulimit -v``/``-d`` and the cgroup's
-    limit (:func:`svmviz._validation.memory_room`), unless ``available`` (bytes) is given.
+    limit, unless ``available`` (bytes) is given; the grid's need is :func:`grid_memory`.
+
+    Parameters
+    ----------
+    n : int
+        Number of points.
+    n_sigmas, n_lambdas : int
+        The grid's size.
+    n_threads : int
+        Threads solving σ values at once.
+    what : str
+        What the grid is, for the message ("(σ, λ) grid", …).
+    n_by_n_per_thread : int, default 1
+        n×n matrices each thread holds (2 for k-fold).
+    grid_arrays : int, default 10
+        float64 arrays of shape (σ, λ, n) the grid keeps.
+    available : int, optional
+        The memory available, in bytes (default: measured).
 
     Raises
     ------
     MemoryError
-        A :class:`~svmviz._validation.MemoryLimitError` (also a ``ValueError``) saying how much the
-        grid needs, how much is available and the largest n that fits (with these threads, and with
-        one thread).
+        A ``MemoryLimitError`` (also a ``ValueError``) saying how much the grid needs, how much is
+        available and the largest n that fits (with these threads, and with one thread).
+
+    See Also
+    --------
+    grid_memory : The bytes a grid needs.
     """
     need = grid_memory(n, n_sigmas, n_lambdas, n_threads, n_by_n_per_thread=n_by_n_per_thread,
                        grid_arrays=grid_arrays)
@@ -370,22 +478,46 @@ def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1
 
     Parameters
     ----------
-    X : array (n, d)
-    y : array (n,), two classes
-    lambdas : array (m,), positive
-    sigmas : array (k,), positive Gaussian widths, K = exp(−‖x − x'‖²/(2σ²))
-    L : (L(-1), L(+1)) misclassification weights; (1, 1) standard.
-    shrinking : bool, default=False
+    X : array_like of shape (n, d)
+        Training points.
+    y : array_like of shape (n,)
+        Two-valued labels (mapped to ±1).
+    lambdas : array_like of shape (m,)
+        Positive λ values.
+    sigmas : array_like of shape (k,)
+        Positive Gaussian widths, K = exp(−‖x − x'‖²/(2σ²)).
+    L : tuple of (float, float), default (1.0, 1.0)
+        (L(-1), L(+1)) misclassification weights (Wahba et al. 2001, §5); (1, 1) standard.
+    tol : float, default 1e-3
+        SMO's stopping tolerance.
+    max_iter : int, default 10_000_000
+        Iteration cap of each solve.
+    shrinking : bool, default False
         libsvm's shrinking heuristic, off by default (:data:`GRID_SHRINKING`).
-    progress : callable(done, total, message), optional — called after each σ.
+    n_threads : int, optional
+        Threads the σ values are spread over (default: one per core).
+    progress : callable, optional
+        ``progress(done, total, message)``, called after each σ.
 
     Returns
     -------
-    SigmaLambdaGrid with arrays of shape (k, m, n) / (k, m).
+    SigmaLambdaGrid
+        Arrays of shape (k, m, n) and (k, m).
+
+    Raises
+    ------
+    MemoryError
+        The grid would not fit in the available memory (:func:`check_grid_memory`).
 
     Warns
     -----
-    ConvergenceWarning if any solve reached ``max_iter``.
+    ConvergenceWarning
+        A solve reached ``max_iter``.
+
+    See Also
+    --------
+    fit_lambda_sequence : One σ, any kernel matrix.
+    svmviz.tuning.criteria_surface : The criteria over this grid.
 
     Notes
     -----
@@ -481,6 +613,13 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (d,)
         Column names, when fitted on a DataFrame (predict then refuses other or reordered columns).
+
+    See Also
+    --------
+    fit_sigma_lambda_grid : Many fits over a (σ, λ) grid, warm-started.
+    svmviz.tuning.criteria_surface : GACV, XA and the other criteria over that grid.
+    svmviz.path.NuSVMPath : The whole ν-SVM path instead of one λ.
+    svmviz.figures.edit.compute_edit_view : The point editor's fit.
 
     Notes
     -----
@@ -655,7 +794,7 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         ``seq`` must be :func:`fit_lambda_sequence` of this estimator's problem on (X, y) — the same
         kernel, L and class weights (checked: the bounds and λ must match) — e.g. the λ chosen along
         a tuned sequence: the estimator is then the machine the sequence evaluated, and no second
-        solve (nor the SMO variant with shrinking) is compiled or run (issue 13, the IVM page).
+        solve (nor the SMO variant with shrinking) is compiled or run.
         ``n_iter_`` is the sequence's iterations at that λ (warm-started from the larger λ).
         """
         X, y_pm, classes, lam, C = self._prepare(X, y)

@@ -247,6 +247,11 @@ def inefficiency(surface: CriteriaSurface, criterion: str, target: str = "miscla
     -------
     Inefficiency
         target(chosen) / min target; ties of the criterion are reported as a range.
+
+    See Also
+    --------
+    inefficiency_study : Its distribution over simulated data sets.
+    svmviz.figures.tuning.compute_inefficiency_table : One row per criterion.
     """
     for k in (criterion, target):
         if k not in surface.values:
@@ -306,6 +311,11 @@ def inefficiency_study(make_data: Callable[[int], tuple], *, R: int, lambdas, si
     Returns
     -------
     InefficiencyStudy
+
+    See Also
+    --------
+    inefficiency : On one data set.
+    svmviz.figures.tuning.plot_inefficiency_study : Draws the result.
     """
     if int(R) != R or R < 1:
         raise ValueError(f"R must be a positive integer; got {R!r}.")
@@ -437,7 +447,7 @@ def exact_loo_curves(curves, grams, y, *, L=(1.0, 1.0), tol: float = 1e-3, max_i
     refitted, warm-started; numba without the GIL); all of them form one queue on a pool of
     ``numba.get_num_threads()`` threads, the costliest first — the smallest λ (the largest C, the
     worst-conditioned refits) of every problem, then the next λ, so that no long task starts last and
-    leaves a core idle (issue 13, warm interaction; a pool per problem or per λ would). Since the
+    leaves a core idle (a pool per problem or per λ would). Since the
     active-set refits (``_smo._active_set``) the tasks are short and even: at the Kernels page's
     default (anova_structure n = 200, three kernels, 11 λ) the 33 tasks took 0.28–0.39 s of CPU
     together, none over 0.031 s (seeds 0–2, 2026-11-24). The numbers do not depend on the order or

@@ -99,7 +99,19 @@ def _kmeans_prototypes(X, R, seed):
 # the estimator
 # ----------------------------------------------------------------------------------------------
 class IRWLSHistory(NamedTuple):
-    """Every IRWLS iterate: LS start, then the SVC stage, then (smooth_step) the USVC stage."""
+    """Every IRWLS iterate: the LS start, then the SVC stage, then (smooth_step) the USVC stage.
+
+    Attributes
+    ----------
+    coef : ndarray of shape (T, p)
+        w (linear machine) or β (prototype machine) at each iterate.
+    intercept : ndarray of shape (T,)
+        b at each iterate.
+    primal : ndarray of shape (T,)
+        L̃ with the loss of the row's stage (the LS row: the hinge).
+    stage : ndarray of int, shape (T,)
+        0 LS, 1 SVC, 2 USVC (names in ``STAGES``).
+    """
 
     coef: np.ndarray       # (T, p): w (linear) or β (prototype machine)
     intercept: np.ndarray  # (T,)
@@ -203,6 +215,13 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (d,)
         When fitted on a DataFrame.
+
+    See Also
+    --------
+    svmviz.usvc.primal_surface : The error surface L̃(Th, w) of a 1-D machine.
+    svmviz.usvc.table1_study : The repeated trials of Table 1.
+    svmviz.usvc.kernel_comparison : The kernel USVC against the SVM.
+    svmviz.figures.usvc.compute_trajectory : Its IRWLS iterates in (Th, w).
 
     Notes
     -----

@@ -154,33 +154,16 @@ def _public_modules() -> list[str]:
                       if not info.name.startswith("_")]
 
 
-#: Public modules not yet brought to the standard, with how many of tests/test_packaging.py's numpydoc
-#: problems (a parameter or field left out of Parameters / Attributes, no Returns) each still has. The
-#: numbers may only fall: lower one when you document a function (the test says when), and a module
-#: leaves this table at 0.
-NUMPYDOC_GAPS = {
-    "svm": 7, "path": 11, "usvc": 5, "ivm": 5,
-    "figures.anova": 26, "figures.edit": 12, "figures.ivm": 27, "figures.losses": 20, "figures.path": 26,
-    "figures.spec": 10, "figures.studies": 8, "figures.theme": 11, "figures.tuning": 21, "figures.usvc": 24,
-}
-
-
 def test_numpydoc_parameters_and_returns_in_every_public_module():
     """tests/test_packaging.py's numpydoc rule (Parameters / Returns on functions, Parameters or Attributes
     covering every field of a class), applied to every public module."""
     from tests.test_packaging import _numpydoc_problems, _public_objects
 
     modules = _public_modules()
-    assert set(NUMPYDOC_GAPS) <= set(modules) and "figures.tuning" in modules and len(modules) > 20
-    counts, problems = {}, []
-    for module in modules:
-        found = [p for _, name, obj in _public_objects((module,)) for p in _numpydoc_problems(obj, f"{module}.{name}")]
-        counts[module] = len(found)
-        if len(found) > NUMPYDOC_GAPS.get(module, 0):
-            problems += found
+    assert {"svm", "path", "usvc", "ivm", "figures.tuning", "figures.usvc"} <= set(modules) and len(modules) > 20
+    problems = [p for module in modules for _, name, obj in _public_objects((module,))
+                for p in _numpydoc_problems(obj, f"{module}.{name}")]
     assert not problems, f"{len(problems)} docstrings without complete numpydoc sections:\n" + "\n".join(problems)
-    lower = {m: counts[m] for m, n in NUMPYDOC_GAPS.items() if counts[m] < n}
-    assert not lower, f"fewer numpydoc gaps now: lower NUMPYDOC_GAPS to {lower}"
 
 
 # ---------------------------------------------------------------------------------- no pointers outside

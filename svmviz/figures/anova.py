@@ -96,6 +96,11 @@ def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, tru
     Returns
     -------
     MainEffects
+
+    See Also
+    --------
+    plot_main_effects : Draws the result.
+    compute_interaction : The two-factor terms.
     """
     g = _check_grid_n(grid_n)
     k = exp.kernel
@@ -141,8 +146,42 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
 def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12,
                       ylabel: str = "f_α (units of f)", class_names=("class −1", "class +1"),
                       standardised: bool = False, scale=None) -> go.Figure:
-    """One panel per main effect (most important first), the data's rug at the bottom of each;
-    ``class_names`` name the classes −1 and +1 of the rug; ``standardised`` says so on the x axes."""
+    """One panel per main effect f_α(x_α), most important first (Wahba 1998, §1.1 eq. 1.12).
+
+    Each panel draws the fitted main effect as a black line (and the true effect dashed green when
+    ``me.truth`` is known) over the variable's training range, with the data's rug of the two classes
+    along its bottom edge. Panel titles give each effect's importance.
+
+    Parameters
+    ----------
+    me : MainEffects
+        The curves, from :func:`compute_main_effects`.
+    columns : int, default 3
+        Panels per row.
+    max_panels : int, default 12
+        At most this many panels: the most important main effects.
+    ylabel : str, default "f_α (units of f)"
+        Title of the y axes (first column).
+    class_names : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1 in the rug's legend.
+    standardised : bool, default False
+        Whether the variables were standardised; says so in the x axis titles.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of each variable when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        A grid of ``ceil(min(d, max_panels) / columns)`` rows of panels, legend below.
+
+    See Also
+    --------
+    compute_main_effects : The curves drawn here.
+    plot_interaction : The two-factor terms of the same expansion.
+    """
     order = np.argsort(-me.importance, kind="stable")[:max_panels]
     cols = max(1, min(columns, order.size))
     rows = int(np.ceil(order.size / cols))
@@ -230,12 +269,39 @@ class Interaction(NamedTuple):
 
 
 def compute_interaction(exp: anova.AnovaExpansion, a: int, b: int, X, y, grid_n: int = 41) -> Interaction:
-    """The interaction of coordinates ``a`` and ``b`` (0-based) on a grid_n × grid_n grid.
+    """The interaction f_αβ(x_a, x_b) of coordinates ``a`` and ``b`` on a grid (Wahba 1998, §1.1 eq. 1.12).
+
+    The other coordinates do not enter an interaction term; they are held at their training minimum.
+
+    Parameters
+    ----------
+    exp : AnovaExpansion
+        A fitted SS-ANOVA expansion (:func:`svmviz.anova.expansion`) whose kernel has the interaction
+        term of ``a`` and ``b`` (``order="two-way"``).
+    a, b : int
+        The two coordinates, 0-based, ``a != b``; ``a`` is drawn horizontally.
+    X : array_like of shape (n, d)
+        The data points drawn on top of the map.
+    y : array_like of shape (n,)
+        Their labels ±1.
+    grid_n : int ≥ 5, default 41
+        Grid points per axis (``grid_n × grid_n`` evaluations).
+
+    Returns
+    -------
+    Interaction
+        The grids ``gx``, ``gy``, the values ``Z[i, j] = f_ab(gx[j], gy[i])``, the term's importance
+        θ_ab c'R_ab c and the data's two columns.
 
     Raises
     ------
     ValueError
         The kernel has no such interaction (an additive kernel has none).
+
+    See Also
+    --------
+    plot_interaction : Draws the result.
+    top_interactions : The pairs worth drawing.
     """
     g = _check_grid_n(grid_n)
     k = exp.kernel
@@ -257,7 +323,24 @@ def compute_interaction(exp: anova.AnovaExpansion, a: int, b: int, X, y, grid_n:
 
 
 def top_interactions(imp: anova.Importances, count: int = 3) -> list:
-    """The ``count`` most important interactions as (a, b) pairs (empty for an additive kernel)."""
+    """The ``count`` most important two-factor interactions (Wahba 1998, §2).
+
+    Parameters
+    ----------
+    imp : Importances
+        Component importances, from :func:`svmviz.anova.importances`.
+    count : int, default 3
+        How many pairs to return at most.
+
+    Returns
+    -------
+    list of tuple of (int, int)
+        The (a, b) coordinate pairs, most important first; empty for an additive kernel.
+
+    See Also
+    --------
+    compute_interaction : Evaluates one of these pairs on a grid.
+    """
     pairs = [(v, c) for v, c in zip(imp.values, imp.components) if len(c) == 2]
     pairs.sort(key=lambda t: -t[0])
     return [tuple(c) for _, c in pairs[:count]]
@@ -307,22 +390,70 @@ def _interaction_title(it: Interaction) -> str:
 
 
 def plot_interaction(it: Interaction, class_names=("class −1", "class +1"), scale=None) -> go.Figure:
-    """Contour map of f_αβ with the data points on top (``class_names``: the classes −1 and +1)."""
+    """Contour map of the interaction f_αβ with the data points on top.
+
+    Parameters
+    ----------
+    it : Interaction
+        From :func:`compute_interaction`.
+    class_names : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1 in the legend.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of each plotted variable when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The contours of f_αβ over (x_a, x_b) with its colour bar, the points of the two classes, the
+        term's importance in the title.
+
+    See Also
+    --------
+    compute_interaction : The values drawn here.
+    plot_interaction_panels : Several interactions side by side in one figure.
+    """
     return spec.figure(_interaction_traces(it, class_names, scale), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
                                                            ytitle=it.names[1], height=430))
 
 
 def plot_interaction_panels(its, class_names=("class −1", "class +1"), standardised: bool = False,
                             scale=None) -> go.Figure:
-    """Several interactions as the panels of ONE figure, side by side: each panel is
-    :func:`plot_interaction`'s traces (its own colour bar beside it, its own axis titles), the
-    legend of the two classes shared (an entry toggles the class in every panel).
+    """Several interactions as the panels of ONE figure, side by side.
 
-    One chart instead of one per interaction (issue 13, the Kernels page's warm interaction): the
-    browser draws one Plotly figure, legend and tool bar instead of two.
+    Each panel is :func:`plot_interaction`'s traces (its own colour bar beside it, its own axis
+    titles); the legend of the two classes is shared (an entry toggles the class in every panel). One
+    chart instead of one per interaction: the browser draws one Plotly figure, legend and tool bar.
 
-    ``its`` : sequence of :class:`Interaction`, one panel each (left to right); ``class_names``
-    name the classes −1 and +1; ``standardised`` says so on the axes.
+    Parameters
+    ----------
+    its : sequence of Interaction
+        One panel each, left to right (from :func:`compute_interaction`); at least one.
+    class_names : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1 in the legend.
+    standardised : bool, default False
+        Whether the variables were standardised; says so in the axis titles.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of each plotted variable when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One row of ``len(its)`` contour panels.
+
+    Raises
+    ------
+    ValueError
+        ``its`` is empty.
+
+    See Also
+    --------
+    plot_interaction : One interaction alone.
     """
     its = list(its)
     if not its:
@@ -392,7 +523,34 @@ def compute_importances(exp: anova.AnovaExpansion, max_bars: int = 30, *, X=None
                         measure: str = "norm") -> ImportanceBars:
     """The ``max_bars`` largest component importances, sorted (Wahba 1998, §2).
 
-    ``measure`` "norm": θ_c c'K_c c; "rms": the root mean square of f_c over ``X`` (needed then).
+    Parameters
+    ----------
+    exp : AnovaExpansion
+        A fitted SS-ANOVA expansion (:func:`svmviz.anova.expansion`).
+    max_bars : int, default 30
+        Keep at most this many components (at least one).
+    X : array_like of shape (n, d), optional
+        The points over which the root mean square of f_c is taken; needed when ``measure="rms"``.
+    measure : {"norm", "rms"}, default "norm"
+        "norm": the squared RKHS norm θ_c c'K_c c of each component; "rms": the root mean square of
+        f_c over ``X``.
+
+    Returns
+    -------
+    ImportanceBars
+        The components most important first, their values and share of the total, their kind (main
+        effect or interaction) and the importance summed by variable.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``measure``, or ``measure="rms"`` without ``X``.
+
+    See Also
+    --------
+    plot_importances : Bars by component.
+    plot_variable_importances : Bars by variable.
+    plot_importance_panels : Both in one figure.
     """
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {sorted(MEASURES)}; got {measure!r}.")
@@ -440,7 +598,24 @@ def _component_height(bars: ImportanceBars) -> int:
 
 
 def plot_importances(bars: ImportanceBars) -> go.Figure:
-    """Horizontal bars, most important on top; main effects and interactions in two colours."""
+    """Horizontal bars of the component importances, most important on top.
+
+    Parameters
+    ----------
+    bars : ImportanceBars
+        From :func:`compute_importances`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One bar per component; main effects and interactions in two colours, hover with the share of
+        the total.
+
+    See Also
+    --------
+    compute_importances : The values drawn here.
+    plot_importance_panels : These bars and the per-variable bars in one figure.
+    """
     _, _, xlabel, what = MEASURES[bars.measure]
     layout = {"yaxis": dict(categoryorder="array", categoryarray=list(reversed(bars.names)))}
     return spec.figure(_component_bar_traces(bars),
@@ -449,20 +624,48 @@ def plot_importances(bars: ImportanceBars) -> go.Figure:
 
 
 def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
-    """One bar per variable: the sum over the components it enters (its main effect and interactions)."""
+    """One bar per variable: the sum of the importances of the components it enters.
+
+    Parameters
+    ----------
+    bars : ImportanceBars
+        From :func:`compute_importances` (its ``by_variable`` and ``variable_names``).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Vertical bars, one per variable (its main effect plus its interactions).
+
+    See Also
+    --------
+    compute_importances : The values drawn here.
+    plot_importances : The same importances by component.
+    """
     _, _, ylabel, _ = MEASURES[bars.measure]
     return spec.figure(_variable_bar_traces(bars), spec.theme({}, title="Importance by variable", xtitle=_VARIABLE_AXIS,
                                                               ytitle=ylabel, height=380, legend=False))
 
 
 def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
-    """Importance by variable (upper panel, :func:`plot_variable_importances`' bars) and by component
-    (lower panel, :func:`plot_importances`' bars) as ONE figure (Wahba 1998, §2).
+    """Importance by variable (upper panel) and by component (lower panel) as ONE figure (Wahba 1998, §2).
 
-    One chart instead of two (issue 13, the Kernels page's warm interaction): the browser draws one
-    Plotly figure and tool bar instead of two. One above the other: side by side, long component
-    names ("bill_length_mm × flipper_length_mm") ran from the gap between the panels over the left
-    panel's bars; below, they sit in the figure's left margin, which grows to fit them.
+    The upper panel has :func:`plot_variable_importances`' bars, the lower one
+    :func:`plot_importances`' bars. One above the other: long component names ("bill_length_mm ×
+    flipper_length_mm") sit in the figure's left margin, which grows to fit them.
+
+    Parameters
+    ----------
+    bars : ImportanceBars
+        From :func:`compute_importances`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Two panels, the legend (main effect / interaction) at the bottom.
+
+    See Also
+    --------
+    compute_importances : The values drawn here.
     """
     _, _, label, what = MEASURES[bars.measure]
     longest = max([len(str(v)) for v in bars.variable_names] + [1])
@@ -535,7 +738,24 @@ class KernelCurves(NamedTuple):
 
 
 def compute_kernel_curves(kc: anova.KernelCriteria) -> KernelCurves:
-    """Gather the curves of :func:`svmviz.anova.compare_kernels` by criterion."""
+    """Gather the curves of :func:`svmviz.anova.compare_kernels` by criterion, for plotting.
+
+    Parameters
+    ----------
+    kc : KernelCriteria
+        The criteria of each kernel along λ, from :func:`svmviz.anova.compare_kernels`.
+
+    Returns
+    -------
+    KernelCurves
+        λ, the kernel names, the criteria present in every kernel's curves (of GACV, XA, LOO, MISCLASS),
+        their values as arrays of shape (k kernels, m λ), each kernel's minimising index and the test
+        error when there is a test sample.
+
+    See Also
+    --------
+    plot_kernel_curves : Draws the result.
+    """
     lam = kc.curves[0].lambdas
     keys = [k for k in CURVE_KEYS if all(k in c.values for c in kc.curves)]
     values = {k: np.stack([c.values[k] for c in kc.curves]) for k in keys}
@@ -551,8 +771,22 @@ _CURVE_TITLES = {"gacv": "GACV (generalized approximate cross-validation)",
 
 
 def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
-    """One panel per criterion (and the test error when there is a test sample), one line per kernel,
-    each kernel's minimum marked."""
+    """One panel per criterion (and the test error when there is a test sample), one line per kernel.
+
+    Parameters
+    ----------
+    kcv : KernelCurves
+        From :func:`compute_kernel_curves`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Panels on a two-column grid over log10 λ; each kernel's minimum is starred.
+
+    See Also
+    --------
+    compute_kernel_curves : The values drawn here.
+    """
     keys = list(kcv.keys) + (["test"] if kcv.test_error is not None else [])
     vals = dict(kcv.values)
     if kcv.test_error is not None:
@@ -616,7 +850,31 @@ class ThetaGridMap(NamedTuple):
 
 
 def compute_theta_grid(tg: anova.ThetaGrid, criterion: str, variable: str) -> ThetaGridMap:
-    """Pick one criterion of :func:`svmviz.anova.theta_lambda_grid` for a heat map."""
+    """Pick one criterion of :func:`svmviz.anova.theta_lambda_grid` for a heat map.
+
+    Parameters
+    ----------
+    tg : ThetaGrid
+        The criteria over (factor on one θ, λ), from :func:`svmviz.anova.theta_lambda_grid`.
+    criterion : str
+        A key of ``tg.values`` ("gacv", "xa", "loo" or "misclass").
+    variable : str
+        Name of the variable whose θ was scaled (for the titles).
+
+    Returns
+    -------
+    ThetaGridMap
+        log10 of the factors and of λ, the criterion's values of shape (k, m) and its minimum.
+
+    Raises
+    ------
+    ValueError
+        ``tg`` has no values of ``criterion``.
+
+    See Also
+    --------
+    plot_theta_grid : Draws the result.
+    """
     if criterion not in tg.values:
         raise ValueError(f"the grid has no {criterion!r} values (available: {sorted(tg.values)}).")
     return ThetaGridMap(np.log10(tg.scales), np.log10(tg.lambdas), tg.values[criterion], tg.best[criterion],
@@ -624,7 +882,22 @@ def compute_theta_grid(tg: anova.ThetaGrid, criterion: str, variable: str) -> Th
 
 
 def plot_theta_grid(tm: ThetaGridMap) -> go.Figure:
-    """Heat map over (log10 λ, log10 θ factor) with the minimum starred."""
+    """Heat map of one criterion over (log10 λ, log10 θ factor) with its minimum starred.
+
+    Parameters
+    ----------
+    tm : ThetaGridMap
+        From :func:`compute_theta_grid`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The heat map (log10 of GACV, the other criteria as they are), hover with the raw value.
+
+    See Also
+    --------
+    compute_theta_grid : The values drawn here.
+    """
     name = criterion_label(tm.criterion)
     z = np.log10(tm.Z) if tm.criterion == "gacv" else tm.Z
     ztitle = "log10 GACV" if tm.criterion == "gacv" else name

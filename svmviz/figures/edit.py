@@ -25,7 +25,31 @@ VIEW_PAD = 0.15
 
 
 class EditView(NamedTuple):
-    """What the editor draws; arrays only (``fitted`` False: too few points of a class, no fit)."""
+    """What the point editor draws: the points, the fitted SVM on a mesh and the click targets.
+
+    ``fitted`` (a property) is False when a class has fewer than 2 points: then there is no fit.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n, 2)
+        The edited points.
+    y : ndarray of shape (n,)
+        Their labels ±1.
+    xs, ys : ndarray of shape (mesh,)
+        Abscissae and ordinates of the mesh over the view box.
+    f : ndarray of shape (mesh, mesh) or None
+        Decision function of the standard SVM, ``f[j, i]`` at ``(xs[i], ys[j])``; None when not fitted.
+    support : ndarray of bool, shape (n,)
+        α_i > 0 (all False when not fitted).
+    targets : ndarray of shape (m, 2)
+        The click targets, m ≤ targets_per_axis squared: snapped positions of a new point.
+    train_error : float
+        Share of points with y f(x) ≤ 0 (nan when not fitted).
+    lam : float
+        λ of Wahba et al. 2001, eq. 1.
+    sigma : float
+        The Gaussian kernel's width σ.
+    """
 
     X: np.ndarray  # (n, 2) the edited points
     y: np.ndarray  # (n,) ±1
@@ -44,7 +68,24 @@ class EditView(NamedTuple):
 
 
 def view_box(X, pad: float = VIEW_PAD) -> tuple[np.ndarray, np.ndarray]:
-    """The (lo, hi) corners of the editing view around the points ``X`` (n, 2), padded by ``pad``."""
+    """The (lo, hi) corners of the editing view around the points, padded on every side.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, 2)
+        The points.
+    pad : float, default 0.15
+        Padding as a fraction of the points' span on each axis (a zero span counts as 1).
+
+    Returns
+    -------
+    lo, hi : ndarray of shape (2,)
+        Lower-left and upper-right corners.
+
+    See Also
+    --------
+    compute_edit_view : Fits and evaluates the SVM over this box.
+    """
     X = np.asarray(X, dtype=np.float64)
     lo, hi = X.min(axis=0), X.max(axis=0)
     span = np.where(hi > lo, hi - lo, 1.0)
@@ -52,7 +93,24 @@ def view_box(X, pad: float = VIEW_PAD) -> tuple[np.ndarray, np.ndarray]:
 
 
 def target_grid(lo, hi, per_axis: int = TARGETS_PER_AXIS) -> np.ndarray:
-    """The click targets: a ``per_axis`` × ``per_axis`` grid over the box [lo, hi], shape (per_axis², 2)."""
+    """The click targets: a ``per_axis`` × ``per_axis`` grid over the box [lo, hi].
+
+    Parameters
+    ----------
+    lo, hi : array_like of shape (2,)
+        Lower-left and upper-right corners of the box.
+    per_axis : int, default 60
+        Targets per axis.
+
+    Returns
+    -------
+    ndarray of shape (per_axis², 2)
+        The targets, x1 varying fastest (row j of the grid holds x2 = j-th ordinate).
+
+    See Also
+    --------
+    free_targets : The same grid less the targets next to a data point.
+    """
     gx = np.linspace(lo[0], hi[0], per_axis)
     gy = np.linspace(lo[1], hi[1], per_axis)
     return np.c_[np.tile(gx, per_axis), np.repeat(gy, per_axis)]
@@ -64,7 +122,22 @@ def free_targets(lo, hi, X, per_axis: int = TARGETS_PER_AXIS) -> np.ndarray:
     Plotly's "closest" hover (which a click selects) measures a marker's distance as
     max(d − r, 1 − 3/r) pixels with r = max(3, marker radius): a target 3 px from the cursor scores 0,
     below a data point (r = 4.5) clicked dead centre (1/3). Without targets near the points, a click on
-    a point selects the point."""
+    a point selects the point.
+
+    Parameters
+    ----------
+    lo, hi : array_like of shape (2,)
+        Lower-left and upper-right corners of the box.
+    X : array_like of shape (n, 2)
+        The data points.
+    per_axis : int, default 60
+        Targets per axis of the full grid.
+
+    Returns
+    -------
+    ndarray of shape (m, 2)
+        The targets kept, m ≤ per_axis squared, in :func:`target_grid`'s order.
+    """
     lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
     X = np.asarray(X, dtype=np.float64).reshape(-1, 2)
     keep = np.ones((per_axis, per_axis), bool)  # [row j (x2), column i (x1)], as target_grid orders them
@@ -84,16 +157,33 @@ def compute_edit_view(X, y, *, lam: float, sigma: float, lo, hi, mesh: int = MES
 
     Parameters
     ----------
-    X : array of shape (n, 2)
-    y : array of shape (n,), ±1
+    X : array_like of shape (n, 2)
+        The points.
+    y : array_like of shape (n,)
+        Their labels ±1.
     lam, sigma : float
         λ of Wahba et al. 2001, eq. 1 (scikit-learn's C = 1/(2nλ)) and the Gaussian kernel's width.
-    lo, hi : (2,) corners of the view.
+    lo, hi : array_like of shape (2,)
+        Corners of the view (e.g. from :func:`view_box`).
+    mesh : int, default 90
+        Mesh points per axis on which f is evaluated.
+    targets_per_axis : int, default 60
+        Click targets per axis (:func:`free_targets`).
 
     Returns
     -------
     EditView
         Not fitted (``f`` None) when a class has fewer than 2 points.
+
+    Raises
+    ------
+    ValueError
+        ``X`` is not of shape (n, 2) or ``y`` not of shape (n,).
+
+    See Also
+    --------
+    plot_edit_view : Draws the result.
+    svmviz.svm.SVMClassifier : The estimator fitted here.
     """
     from svmviz.svm import SVMClassifier
 
@@ -116,8 +206,18 @@ def compute_edit_view(X, y, *, lam: float, sigma: float, lo, hi, mesh: int = MES
 
 
 def class_names(classes=("-1", "1")) -> tuple[str, str]:
-    """("class −1 (name)", "class +1 (name)") with the data set's own class names, left out when they
-    only repeat ±1."""
+    """Names of the classes −1 and +1 with the data set's own class names.
+
+    Parameters
+    ----------
+    classes : pair of str or number, default ("-1", "1")
+        The data set's names of the classes −1 and +1.
+
+    Returns
+    -------
+    tuple of (str, str)
+        ("class −1 (name)", "class +1 (name)"); a name that only repeats ±1 is left out ("class −1").
+    """
     out = []
     for sign, c in (("−1", classes[0]), ("+1", classes[1])):
         plain = str(c).replace("−", "-").lstrip("+")
@@ -131,8 +231,34 @@ def class_names(classes=("-1", "1")) -> tuple[str, str]:
 
 def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2"), classes=("-1", "1"),
                    height: int = 520) -> go.Figure:
-    """The editor's figure. Trace 0 is the click-target grid (customdata (x1, x2)); the data points'
-    customdata is their row index in ``v.X`` — :mod:`svmviz.ui.edit` reads both from the selection."""
+    """The point editor's figure: the data, the SVM's boundary f = 0 and margins f = ±1, and click targets.
+
+    Trace 0 is the click-target grid (customdata (x1, x2)); the data points' customdata is their row
+    index in ``v.X`` — the app's editor reads both from the selection. Support vectors are ringed.
+
+    Parameters
+    ----------
+    v : EditView
+        From :func:`compute_edit_view`.
+    mode : {"pos", "neg", "remove"}, default "pos"
+        What a click does (add a point of class +1, of class −1, or remove a point); said in the
+        targets' hover text.
+    feature_names : pair of str, default ("x1", "x2")
+        Axis titles.
+    classes : pair of str, default ("-1", "1")
+        The data set's names of the classes −1 and +1 (:func:`class_names`).
+    height : int, default 520
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Equal-scaled axes over the view box, click-and-select enabled.
+
+    See Also
+    --------
+    compute_edit_view : The values drawn here.
+    """
     fx, fy = feature_names[0], feature_names[1]
     fig = go.Figure()
     neg_name, pos_name = class_names(classes)

@@ -69,7 +69,29 @@ def _error(model, X_test, y_test):
 
 # --------------------------------------------------------------------------- binary maps
 class ImportMap(NamedTuple):
-    """IVM on a grid: ``p[i, j]`` = P(classes_[1] | (gx[j], gy[i]))."""
+    """A fitted binary IVM on a grid: ``p[i, j]`` = P(classes_[1] | (gx[j], gy[i])) (Zhu & Hastie 2002, Fig. 3).
+
+    Attributes
+    ----------
+    gx, gy : ndarray of shape (g,)
+        The grid's abscissae and ordinates (the data's range, padded by 8 %).
+    p : ndarray of shape (g, g)
+        The fitted probability of the second class at each grid point.
+    bayes : ndarray of shape (g, g) or None
+        p_true − threshold on the grid (the Bayes boundary at 0); None when p_true is unknown.
+    X : ndarray of shape (n, 2)
+        The training points.
+    y : ndarray of shape (n,)
+        Their labels.
+    import_idx : ndarray of int, shape (q,)
+        Indices in ``X`` of the import points, in the order the greedy steps chose them.
+    p_train : ndarray of shape (n,)
+        The fitted P(classes_[1]) at the training points.
+    train_error, test_error : float
+        Misclassification rates on the training and the test sample (nan without a test sample).
+    lam : float
+        The model's λ.
+    """
 
     gx: np.ndarray            # (g,)
     gy: np.ndarray            # (g,)
@@ -86,7 +108,40 @@ class ImportMap(NamedTuple):
 
 def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
                        X_test=None, y_test=None, grid_n: int = 60) -> ImportMap:
-    """Evaluate a fitted binary :class:`~svmviz.ivm.IVMClassifier` on a grid over the data."""
+    """Evaluate a fitted binary IVM on a grid over the data (Zhu & Hastie 2002, Fig. 3).
+
+    Parameters
+    ----------
+    model : IVMClassifier
+        A fitted :class:`~svmviz.ivm.IVMClassifier` with two classes.
+    X : array_like of shape (n, 2)
+        The training points (they set the grid's range).
+    y : array_like of shape (n,)
+        Their labels.
+    p_true : callable, optional
+        ``p_true(XX) -> (m,)``, the true P(+1 | x) when the data are simulated; draws the Bayes boundary.
+    bayes_threshold : float, default 0.5
+        The level of ``p_true`` that is the Bayes boundary (another level for unequal costs).
+    X_test, y_test : array_like of shape (n_test, 2) and (n_test,), optional
+        A test sample for the test error.
+    grid_n : int ≥ 5, default 60
+        Grid points per axis.
+
+    Returns
+    -------
+    ImportMap
+        p̂ on the grid, the import points, the training and test errors.
+
+    Raises
+    ------
+    ValueError
+        The model has more than two classes (use :func:`compute_class_map`), or ``X`` is not 2-D.
+
+    See Also
+    --------
+    plot_import_map : Draws the result.
+    compute_svm_map : The SVM's map on the same grid.
+    """
     if model.n_classes_ != 2:
         raise ValueError("compute_import_map is for two classes; use compute_class_map.")
     X, gx, gy, XX, bayes = _map_grid(X, "import-point map", grid_n, p_true, bayes_threshold)
@@ -98,7 +153,27 @@ def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_thr
 
 
 class SVMMap(NamedTuple):
-    """SVM decision function on a grid, its support points and margins (f = ±1)."""
+    """An SVM's decision function on a grid, its support points and margins f = ±1 (Zhu & Hastie 2002, Fig. 3).
+
+    Attributes
+    ----------
+    gx, gy : ndarray of shape (g,)
+        The grid's abscissae and ordinates (the data's range, padded by 8 %).
+    f : ndarray of shape (g, g)
+        ``f[i, j]`` = f(gx[j], gy[i]), the decision function.
+    bayes : ndarray of shape (g, g) or None
+        p_true − threshold on the grid (the Bayes boundary at 0); None when p_true is unknown.
+    X : ndarray of shape (n, 2)
+        The training points.
+    y : ndarray of shape (n,)
+        Their labels.
+    support_idx : ndarray of int, shape (s,)
+        Indices in ``X`` of the support points (α_i > 0).
+    train_error, test_error : float
+        Misclassification rates on the training and the test sample (nan without a test sample).
+    lam : float
+        The SVM's λ (Wahba et al. 2001, eq. 1).
+    """
 
     gx: np.ndarray
     gy: np.ndarray
@@ -114,7 +189,35 @@ class SVMMap(NamedTuple):
 
 def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
                     X_test=None, y_test=None, grid_n: int = 60) -> SVMMap:
-    """Evaluate a fitted :class:`~svmviz.svm.SVMClassifier` on a grid over the data."""
+    """Evaluate a fitted SVM on a grid over the data, on the grid :func:`compute_import_map` uses.
+
+    Parameters
+    ----------
+    model : SVMClassifier
+        A fitted :class:`~svmviz.svm.SVMClassifier`.
+    X : array_like of shape (n, 2)
+        The training points (they set the grid's range).
+    y : array_like of shape (n,)
+        Their labels.
+    p_true : callable, optional
+        ``p_true(XX) -> (m,)``, the true P(+1 | x) when the data are simulated; draws the Bayes boundary.
+    bayes_threshold : float, default 0.5
+        The level of ``p_true`` that is the Bayes boundary.
+    X_test, y_test : array_like of shape (n_test, 2) and (n_test,), optional
+        A test sample for the test error.
+    grid_n : int ≥ 5, default 60
+        Grid points per axis.
+
+    Returns
+    -------
+    SVMMap
+        f on the grid, the support points, the training and test errors.
+
+    See Also
+    --------
+    plot_svm_map : Draws the result.
+    compute_import_map : The IVM's map on the same grid.
+    """
     X, gx, gy, XX, bayes = _map_grid(X, "SVM map", grid_n, p_true, bayes_threshold)
     f = model.decision_function(XX).reshape(gy.size, gx.size)
     y = np.asarray(y)
@@ -197,10 +300,38 @@ def _class_of(y, class_names) -> str:
 
 def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("class −1", "class +1"),
                     axis_titles=("x1", "x2"), feature_names=None, scale=None) -> go.Figure:
-    """Data, import points, fitted p(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3).
+    """Data, import points, the fitted p̂(x) = 0.25 / 0.5 / 0.75 contours and the Bayes boundary (Zhu & Hastie 2002, Fig. 3).
 
-    ``class_names`` name the classes −1 and +1 (legend, hover: p̂ is the probability of the second);
-    ``axis_titles`` the two features."""
+    Parameters
+    ----------
+    m : ImportMap
+        From :func:`compute_import_map`.
+    title : str, optional
+        The figure's title; default: the number of import points, the test error and λ.
+    class_names : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1 (legend, hover: p̂ is the probability of the second).
+    axis_titles : tuple of (str, str), default ("x1", "x2")
+        Names of the two features.
+    feature_names : tuple of (str, str), optional
+        The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
+        ``axis_titles``.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of the two features when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The shaded p̂(x) map with its contours, the data, the import points ringed and numbered in the
+        hover text, the legend below.
+
+    See Also
+    --------
+    compute_import_map : The values drawn here.
+    plot_svm_map : The SVM's figure beside it.
+    """
     fig = go.Figure()
     plus = class_names[1]
     _surface_traces(fig, m.gx, m.gy, m.p, (0, 1), "p̂(x)", f"p̂({plus} | x)", "p̂",
@@ -222,7 +353,35 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −
                  axis_titles=("x1", "x2"), feature_names=None, scale=None) -> go.Figure:
     """SVM boundary f = 0, margins f = ±1, support points and the Bayes boundary (Zhu & Hastie 2002, Fig. 3).
 
-    ``class_names`` name the classes −1 and +1; ``axis_titles`` the two features."""
+    Parameters
+    ----------
+    m : SVMMap
+        From :func:`compute_svm_map`.
+    title : str, optional
+        The figure's title; default: the number of support points, the test error and λ.
+    class_names : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1.
+    axis_titles : tuple of (str, str), default ("x1", "x2")
+        Names of the two features.
+    feature_names : tuple of (str, str), optional
+        The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
+        ``axis_titles``.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of the two features when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The shaded f(x) map with its contours, the data and the support points ringed, the legend below.
+
+    See Also
+    --------
+    compute_svm_map : The values drawn here.
+    plot_import_map : The IVM's figure beside it.
+    """
     fig = go.Figure()
     lim = float(np.max(np.abs(m.f))) or 1.0
     _surface_traces(fig, m.gx, m.gy, m.f, (-lim, lim), "f(x)", "f(x)", "f",
@@ -244,6 +403,27 @@ LN_LAMBDA_TITLE = "ln λ (natural log, as in Zhu & Hastie 2002)"
 
 
 class PathCurves(NamedTuple):
+    """Curves along an IVM's λ path, for plotting (Zhu & Hastie 2002, Fig. 2).
+
+    Attributes
+    ----------
+    log10_lam, ln_lam : ndarray of shape (L,)
+        The path's λ values, as log10 and as natural log (the paper's axis).
+    tune_error : ndarray of shape (L,)
+        Misclassification rate on the tuning set at each λ.
+    train_error : ndarray of shape (L,)
+        Misclassification rate on the training set.
+    n_import : ndarray of int, shape (L,)
+        Number of import points chosen at each λ.
+    H : ndarray of shape (L,)
+        The regularized negative log-likelihood at the end of each fit.
+    best_index : int
+        Index of the chosen λ (least tuning error).
+    klr_tune_error : ndarray of shape (L,) or None
+        Full kernel logistic regression's tuning error on the same grid, if given.
+    svm_tune_error : ndarray of shape (L,) or None
+        The SVM's tuning error on the same grid, if given.
+    """
     log10_lam: np.ndarray   # (L,)
     ln_lam: np.ndarray      # (L,)
     tune_error: np.ndarray  # (L,)
@@ -256,7 +436,32 @@ class PathCurves(NamedTuple):
 
 
 def compute_path_curves(path, *, klr_path=None, svm_tune_error=None) -> PathCurves:
-    """Curves of an :class:`~svmviz.ivm.IVMPath` (optionally with the full-KLR / SVM errors)."""
+    """Curves of an IVM λ path, optionally with the full-KLR and the SVM tuning errors beside it.
+
+    Parameters
+    ----------
+    path : IVMPath
+        From :func:`svmviz.ivm.ivm_lambda_path`.
+    klr_path : KLRPath, optional
+        From :func:`svmviz.ivm.klr_lambda_path` on the same λ grid.
+    svm_tune_error : array_like of shape (L,), optional
+        The SVM's tuning error at each λ of the path (e.g. ``svm_lambda_path(...).tune_error``).
+
+    Returns
+    -------
+    PathCurves
+        λ (log10 and ln), the errors, the number of import points, H and the chosen index.
+
+    Raises
+    ------
+    ValueError
+        ``klr_path`` uses another λ grid, or ``svm_tune_error`` has not one value per λ.
+
+    See Also
+    --------
+    plot_path_error : The errors along λ.
+    plot_path_size : The number of import points along λ.
+    """
     lams = np.asarray(path.lams)
     klr = None
     if klr_path is not None:
@@ -287,7 +492,26 @@ def _best_line(fig, c: PathCurves, y=None, name=None, hover="tuning error %{y:.3
 
 
 def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Figure:
-    """Tuning-set misclassification against ln λ with the chosen λ (Zhu & Hastie 2002, Fig. 2, left)."""
+    """Tuning-set misclassification against ln λ, with the chosen λ (Zhu & Hastie 2002, Fig. 2, left).
+
+    Parameters
+    ----------
+    c : PathCurves
+        From :func:`compute_path_curves`.
+    bayes_error : float, optional
+        The Bayes error, drawn as a horizontal line.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The IVM's tuning and training errors (and the full KLR's and the SVM's tuning errors when
+        given) against ln λ, the chosen λ marked.
+
+    See Also
+    --------
+    compute_path_curves : The values drawn here.
+    plot_path_size : The number of import points along the same path.
+    """
     fig = go.Figure()
     hov = _lam_hover(c)
     fig.add_trace(go.Scatter(x=c.ln_lam, y=c.tune_error, mode="lines+markers", name="IVM tuning error",
@@ -314,7 +538,23 @@ def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Fi
 
 
 def plot_path_size(c: PathCurves) -> go.Figure:
-    """|S| (number of import points) against ln λ (Zhu & Hastie 2002, Fig. 2, middle)."""
+    """The number of import points against ln λ (Zhu & Hastie 2002, Fig. 2, middle).
+
+    Parameters
+    ----------
+    c : PathCurves
+        From :func:`compute_path_curves`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The number of import points along the path, the chosen λ marked.
+
+    See Also
+    --------
+    compute_path_curves : The values drawn here.
+    plot_path_error : The errors along the same path.
+    """
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=c.ln_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
                              line=dict(color="black"), text=_lam_hover(c),
@@ -326,7 +566,27 @@ def plot_path_size(c: PathCurves) -> go.Figure:
 
 
 class StepCurve(NamedTuple):
-    """H_k of the greedy steps of one fit, the stopping-rule ratio and where it stopped."""
+    """H_k of the greedy steps of one IVM fit, the stopping-rule ratio and where it stopped (Zhu & Hastie 2002, §3.3).
+
+    Attributes
+    ----------
+    k : ndarray of int, shape (s,)
+        The step numbers.
+    H : ndarray of shape (s,)
+        H_k, the regularized negative log-likelihood after the exact refit at step k.
+    H_score : ndarray of shape (s,)
+        The score that selected the point added at step k (the one-step approximation for B2*).
+    n_import : ndarray of int, shape (s,)
+        The number of import points after step k.
+    ratio : ndarray of shape (s,)
+        The stopping rule's |H_k − H_{k−r}| / |H_k|, NaN for k < r.
+    stop_k : int
+        The step at which the fit stopped.
+    r : int
+        The rule's lag.
+    eps : float
+        The rule's threshold ε: the fit stops once the ratio falls below it.
+    """
 
     k: np.ndarray           # (s,)
     H: np.ndarray           # (s,)
@@ -339,7 +599,27 @@ class StepCurve(NamedTuple):
 
 
 def compute_step_curve(history: dict, *, r: int = 1, eps: float = 1e-3) -> StepCurve:
-    """From an IVM ``history_``: the H_k sequence and the stopping-rule ratio (Zhu & Hastie 2002, §3.3)."""
+    """The H_k sequence of an IVM fit and its stopping-rule ratio (Zhu & Hastie 2002, §3.3).
+
+    Parameters
+    ----------
+    history : dict
+        A fitted :class:`~svmviz.ivm.IVMClassifier`'s ``history_`` (keys "k", "H", "H_score",
+        "n_import", one entry per step).
+    r : int, default 1
+        The stopping rule's lag.
+    eps : float, default 1e-3
+        The stopping rule's threshold ε.
+
+    Returns
+    -------
+    StepCurve
+        The arrays of the steps, the ratio |H_k − H_{k−r}| / |H_k| and the last step.
+
+    See Also
+    --------
+    plot_steps : Draws the result.
+    """
     H = np.asarray(history["H"], dtype=float)
     ratio = np.full(H.size, np.nan)
     if H.size > r:
@@ -349,7 +629,25 @@ def compute_step_curve(history: dict, *, r: int = 1, eps: float = 1e-3) -> StepC
 
 
 def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
-    """H_k against k, with the one-step scores and the stopping point (Zhu & Hastie 2002, Fig. 2, right)."""
+    """H_k against k, with the one-step scores and the stopping point (Zhu & Hastie 2002, Fig. 2, right).
+
+    Parameters
+    ----------
+    s : StepCurve
+        From :func:`compute_step_curve`.
+    title : str, optional
+        The figure's title; default "Regularized NLL Hₖ along the greedy steps".
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        H_k (exact refit) as a line, the selecting scores as crosses, the stop starred; ticks on whole
+        steps.
+
+    See Also
+    --------
+    compute_step_curve : The values drawn here.
+    """
     fig = go.Figure()
     text = [f"k = {k}, |S| = {n}<br>ratio = {r:.2e}" if np.isfinite(r) else f"k = {k}, |S| = {n}"
             for k, n, r in zip(s.k, s.n_import, s.ratio)]
@@ -376,6 +674,33 @@ def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
 
 # --------------------------------------------------------------------------- multi-class (Zhu & Hastie 2002, Fig. 4)
 class ClassMap(NamedTuple):
+    """Class regions of a fitted multi-class IVM on a grid (Zhu & Hastie 2002, Fig. 4).
+
+    Attributes
+    ----------
+    gx, gy : ndarray of shape (g,)
+        The grid's abscissae and ordinates (the data's range, padded by 8 %).
+    label : ndarray of int, shape (g, g)
+        Index into ``classes`` of the most probable class at each grid point.
+    pmax : ndarray of shape (g, g)
+        Its probability.
+    probs : ndarray of shape (g, g, K)
+        Every class's fitted probability.
+    bayes_label : ndarray of int, shape (g, g) or None
+        The Bayes class index when p_true is known, else None.
+    X : ndarray of shape (n, 2)
+        The training points.
+    y_index : ndarray of int, shape (n,)
+        Their labels as indices into ``classes``.
+    classes : ndarray of shape (K,)
+        The class names shown (``class_names``, or the model's labels).
+    import_idx : ndarray of int, shape (q,)
+        Indices in ``X`` of the import points.
+    test_error : float
+        Misclassification rate on the test sample (nan without one).
+    lam : float
+        The model's λ.
+    """
     gx: np.ndarray
     gy: np.ndarray
     label: np.ndarray          # (g, g) index into classes of the most probable class
@@ -392,11 +717,43 @@ class ClassMap(NamedTuple):
 
 def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=None, y_test=None,
                       grid_n: int = 60, class_names=None) -> ClassMap:
-    """Class regions (argmax of the fitted probabilities) of a fitted IVM on a grid.
+    """Class regions (argmax of the fitted probabilities) of a fitted IVM on a grid (Zhu & Hastie 2002, Fig. 4).
 
-    ``class_names`` (K,) names the model's classes in order (e.g. a data set's original labels for
-    codes 0 … K−1); default: the model's labels. A label that is a number is shown as ``class 2``
-    (:func:`svmviz.data.dataset.class_display_names`)."""
+    Parameters
+    ----------
+    model : IVMClassifier
+        A fitted :class:`~svmviz.ivm.IVMClassifier` (any number K ≥ 2 of classes).
+    X : array_like of shape (n, 2)
+        The training points (they set the grid's range).
+    y : array_like of shape (n,)
+        Their labels (values of ``model.classes_``).
+    p_true : callable, optional
+        ``p_true(XX)`` -> (m, K) true class probabilities, or (m,) P(+1 | x) for two classes; draws the
+        Bayes boundaries.
+    X_test, y_test : array_like of shape (n_test, 2) and (n_test,), optional
+        A test sample for the test error.
+    grid_n : int ≥ 5, default 60
+        Grid points per axis.
+    class_names : sequence of str of length K, optional
+        Names of the model's classes in order (e.g. a data set's original labels for codes 0 … K−1);
+        default: the model's labels. A label that is a number is shown as ``class 2``
+        (``svmviz.data.dataset.class_display_names``).
+
+    Returns
+    -------
+    ClassMap
+        The predicted class and its probability on the grid, the data and import points.
+
+    Raises
+    ------
+    ValueError
+        ``X`` is not 2-D, or ``class_names`` has not K names.
+
+    See Also
+    --------
+    plot_class_map : Draws the result.
+    compute_import_map : The two-class map of p̂.
+    """
     X = _check_2d(X, "class map")
     gx, gy, XX = _grid(X, grid_n)
     g = gx.size
@@ -420,8 +777,35 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
 
 def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", "x2"), feature_names=None,
                    scale=None) -> go.Figure:
-    """Class regions, data and import points for M + 1 classes (Zhu & Hastie 2002, Fig. 4); ``axis_titles``
-    name the two features."""
+    """Class regions, data and import points for M + 1 classes (Zhu & Hastie 2002, Fig. 4).
+
+    Parameters
+    ----------
+    m : ClassMap
+        From :func:`compute_class_map`.
+    title : str, optional
+        The figure's title; default: the number of import points, the test error and λ.
+    axis_titles : tuple of (str, str), default ("x1", "x2")
+        Names of the two features.
+    feature_names : tuple of (str, str), optional
+        The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
+        ``axis_titles``.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of the two features when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The predicted class regions shaded, the Bayes boundaries dashed (when known), the data of each
+        class and the import points ringed.
+
+    See Also
+    --------
+    compute_class_map : The values drawn here.
+    """
     K = m.classes.size
     cols = [MULTI_COLORS[i % len(MULTI_COLORS)] for i in range(K)]
     colorscale = []

@@ -6,8 +6,24 @@ import numpy as np
 
 
 def feature_scale(ds, columns=(0, 1)):
-    """((mean, sd), …) of the ``columns`` of a standardised data set (to show its values in the data's
-    units), None when ``ds.X`` holds the data's own values."""
+    """The (mean, sd) of ``columns`` of a standardised data set, to show its values in the data's units.
+
+    Parameters
+    ----------
+    ds : Dataset
+        A data set (:class:`svmviz.data.Dataset`).
+    columns : sequence of int, default (0, 1)
+        The feature columns.
+
+    Returns
+    -------
+    tuple of (float, float) or None
+        ((mean, sd), …) per column; None when ``ds.X`` holds the data's own values.
+
+    See Also
+    --------
+    axis_names : The axis titles of the same columns.
+    """
     if not getattr(ds, "is_standardized", False):
         return None
     mu, sd = ds.params["feature_mean"], ds.params["feature_sd"]
@@ -51,5 +67,22 @@ def point_hover(X, names, scale=None) -> tuple[str, np.ndarray | None]:
 
 
 def axis_names(ds, columns=(0, 1)) -> tuple:
-    """The axis titles of ``ds``'s ``columns``: their names, "(standardised)" when the values are."""
+    """The axis titles of ``ds``'s ``columns``: their names, "(standardised)" when the values are.
+
+    Parameters
+    ----------
+    ds : Dataset
+        A data set (:class:`svmviz.data.Dataset`).
+    columns : sequence of int, default (0, 1)
+        The feature columns.
+
+    Returns
+    -------
+    tuple of str
+        One title per column.
+
+    See Also
+    --------
+    feature_scale : The means and standard deviations of the same columns.
+    """
     return tuple(ds.axis_title(j) for j in columns)

@@ -81,7 +81,21 @@ def _selected_curves(names: Sequence[str], params: dict, s_values: Sequence[floa
 # (1) the losses against τ
 # ----------------------------------------------------------------------------------------------
 class LossCurves(NamedTuple):
-    """Loss values on a τ grid: ``values`` (k, m) for the k curves named by ``keys`` / ``labels``."""
+    """Loss values on a τ grid, one row per curve (Wahba 1998, Fig. 1.1).
+
+    Attributes
+    ----------
+    tau : ndarray of shape (m,)
+        The grid of τ = y f(x) (τ = 0 included when the range spans it).
+    keys : tuple of str, length k
+        One key per curve: the loss's name, ``smooth_step_s<s>`` for each s of the smooth step.
+    labels : tuple of str, length k
+        The legend's label of each curve.
+    values : ndarray of shape (k, m)
+        g(τ) of each curve.
+    styles : tuple of dict, length k
+        Plotly line styles.
+    """
 
     tau: np.ndarray
     keys: tuple
@@ -95,8 +109,36 @@ def compute_loss_curves(names: Sequence[str], *, tau_range=(-3.0, 3.0), n_points
                         deviance_scaled: bool = False) -> LossCurves:
     """Every selected loss g(τ) on ``n_points`` values of τ in ``tau_range`` (plus τ = 0 exactly).
 
-    ``deviance_scaled`` divides the deviance by ln 2 so that it passes through (0, 1) like the
-    others (it then bounds [−τ]∗ from above).
+    Parameters
+    ----------
+    names : sequence of str
+        Loss names of ``svmviz.losses.LOSSES`` (at least one).
+    tau_range : tuple of (float, float), default (-3.0, 3.0)
+        The grid's ends, finite, low < high.
+    n_points : int, default 601
+        Grid points.
+    params : dict, optional
+        Parameters of the losses (``a``, ``eps_plus``, ``eps_minus``; ``svmviz.losses.DEFAULT_PARAMS``).
+    s_values : sequence of float, default (2.0, 4.0)
+        One curve of the smooth step θ̃_s(1 − τ) per s (at least one when it is selected).
+    deviance_scaled : bool, default False
+        Divide the deviance by ln 2 so that it passes through (0, 1) like the others (it then bounds
+        [−τ]∗ from above).
+
+    Returns
+    -------
+    LossCurves
+        τ and one row of g(τ) per curve, with labels and styles.
+
+    Raises
+    ------
+    ValueError
+        An unknown loss, no loss, no s for the smooth step, or a bad range.
+
+    See Also
+    --------
+    plot_loss_curves : Draws the result.
+    svmviz.losses.loss_values : The loss values computed here.
     """
     lo, hi = float(tau_range[0]), float(tau_range[1])
     if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
@@ -119,7 +161,25 @@ def compute_loss_curves(names: Sequence[str], *, tau_range=(-3.0, 3.0), n_points
 
 
 def plot_loss_curves(lc: LossCurves, *, height: int = 480) -> go.Figure:
-    """Fig 1.1 of Wahba (1998): the selected losses against τ = yf."""
+    """The selected losses against τ = y f (Wahba 1998, Fig. 1.1).
+
+    Parameters
+    ----------
+    lc : LossCurves
+        From :func:`compute_loss_curves`.
+    height : int, default 480
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One line per curve, the y axis cut at the hinge's largest value, the legend on the right.
+
+    See Also
+    --------
+    compute_loss_curves : The values drawn here.
+    plot_prediction_functions : What each loss's minimizer predicts.
+    """
     fig = go.Figure()
     for k, lab, v, st in zip(lc.keys, lc.labels, lc.values, lc.styles):
         fig.add_trace(go.Scatter(x=lc.tau, y=v, mode="lines", name=lab, line=st,
@@ -141,7 +201,21 @@ def plot_loss_curves(lc: LossCurves, *, height: int = 480) -> go.Figure:
 # (2) Wahba's prediction functions μ(f) (Wahba 1998, eq. 1.39, Fig. 1.2)
 # ----------------------------------------------------------------------------------------------
 class PredictionCurves(NamedTuple):
-    """μ(f) = g'(f) − g'(−f) on an f grid: ``mu`` (k, m)."""
+    """Wahba's prediction function μ(f) = g'(f) − g'(−f) on an f grid (Wahba 1998, eq. 1.39, Fig. 1.2).
+
+    Attributes
+    ----------
+    f : ndarray of shape (m,)
+        The grid of f.
+    keys : tuple of str, length k
+        One key per curve (as in :class:`LossCurves`).
+    labels : tuple of str, length k
+        The legend's label of each curve.
+    mu : ndarray of shape (k, m)
+        μ(f) of each curve.
+    styles : tuple of dict, length k
+        Plotly line styles.
+    """
 
     f: np.ndarray
     keys: tuple
@@ -152,7 +226,36 @@ class PredictionCurves(NamedTuple):
 
 def compute_prediction_functions(names: Sequence[str], *, f_range=(-3.0, 3.0), n_points: int = 601,
                                  params: dict | None = None, s_values: Sequence[float] = (2.0, 4.0)) -> PredictionCurves:
-    """Wahba's μ(f) (Wahba 1998, eq. 1.39) for each selected loss on ``n_points`` values of f."""
+    """Wahba's μ(f) = g'(f) − g'(−f) (Wahba 1998, eq. 1.39) for each selected loss on ``n_points`` values of f.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Loss names of ``svmviz.losses.LOSSES`` (at least one).
+    f_range : tuple of (float, float), default (-3.0, 3.0)
+        The grid's ends, finite, low < high.
+    n_points : int, default 601
+        Grid points.
+    params : dict, optional
+        Parameters of the losses (``svmviz.losses.DEFAULT_PARAMS``).
+    s_values : sequence of float, default (2.0, 4.0)
+        One curve of the smooth step per s.
+
+    Returns
+    -------
+    PredictionCurves
+        f and one row of μ(f) per curve, with labels and styles.
+
+    Raises
+    ------
+    ValueError
+        An unknown loss, no loss, or a bad range.
+
+    See Also
+    --------
+    plot_prediction_functions : Draws the result.
+    svmviz.losses.prediction_function : The μ(f) computed here.
+    """
     lo, hi = float(f_range[0]), float(f_range[1])
     if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
         raise ValueError(f"the f range must be two finite numbers, low < high; got {f_range!r}.")
@@ -169,7 +272,26 @@ def compute_prediction_functions(names: Sequence[str], *, f_range=(-3.0, 3.0), n
 
 
 def plot_prediction_functions(pc: PredictionCurves, *, height: int = 560) -> go.Figure:
-    """Fig 1.2 of Wahba (1998): μ(f) against f (the y axis is cut at ±1.6; exponential's 2 sinh f leaves it)."""
+    """μ(f) against f (Wahba 1998, Fig. 1.2).
+
+    Parameters
+    ----------
+    pc : PredictionCurves
+        From :func:`compute_prediction_functions`.
+    height : int, default 560
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One line per curve, dotted lines at μ = ±1; the y axis is cut at ±1.6 (the exponential loss's
+        2 sinh f leaves it).
+
+    See Also
+    --------
+    compute_prediction_functions : The values drawn here.
+    plot_loss_curves : The losses themselves.
+    """
     fig = go.Figure()
     for lab, mu, st in zip(pc.labels, pc.mu, pc.styles):
         fig.add_trace(go.Scatter(x=pc.f, y=mu, mode="lines", name=lab, line=st,
@@ -187,7 +309,23 @@ def plot_prediction_functions(pc: PredictionCurves, *, height: int = 560) -> go.
 # (3) population minimizers f*(p): what f estimates
 # ----------------------------------------------------------------------------------------------
 class MinimizerCurves(NamedTuple):
-    """f*(p) for each loss on a p grid: ``f``, ``lo``, ``hi`` (k, m), possibly ±inf."""
+    """The population minimizer f*(p) of each loss on a p grid, possibly ±inf.
+
+    Attributes
+    ----------
+    p : ndarray of shape (m,)
+        The grid of p = P(y = +1 | x) over [0, 1] (p = ½ included).
+    keys : tuple of str, length k
+        One key per curve (as in :class:`LossCurves`).
+    labels : tuple of str, length k
+        The legend's label of each curve.
+    f : ndarray of shape (k, m)
+        f*(p) = argmin_f p g(f) + (1 − p) g(−f).
+    lo, hi : ndarray of shape (k, m)
+        The ends of the whole set of minimizers (equal to ``f`` where the minimizer is unique).
+    styles : tuple of dict, length k
+        Plotly line styles.
+    """
 
     p: np.ndarray
     keys: tuple
@@ -200,7 +338,34 @@ class MinimizerCurves(NamedTuple):
 
 def compute_population_minimizers(names: Sequence[str], *, n_points: int = 201, params: dict | None = None,
                                   s_values: Sequence[float] = (2.0, 4.0)) -> MinimizerCurves:
-    """argmin_f p g(f) + (1 − p) g(−f) for p on a grid of [0, 1] (p = ½ included), per selected loss."""
+    """argmin_f p g(f) + (1 − p) g(−f) for p on a grid of [0, 1] (p = ½ included), per selected loss.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Loss names of ``svmviz.losses.LOSSES`` (at least one).
+    n_points : int, default 201
+        Grid points of p.
+    params : dict, optional
+        Parameters of the losses (``svmviz.losses.DEFAULT_PARAMS``).
+    s_values : sequence of float, default (2.0, 4.0)
+        One curve of the smooth step per s.
+
+    Returns
+    -------
+    MinimizerCurves
+        p and, per curve, f*(p) and the ends of its set of minimizers.
+
+    Raises
+    ------
+    ValueError
+        An unknown loss, or no loss.
+
+    See Also
+    --------
+    plot_population_minimizers : Draws the result.
+    svmviz.losses.population_minimizer : The minimizer computed here.
+    """
     if not names:
         raise ValueError("choose at least one loss.")
     p = np.union1d(np.linspace(0.0, 1.0, int(n_points)), [0.5])
@@ -221,7 +386,27 @@ def _fmt_f(v: float) -> str:
 
 
 def plot_population_minimizers(mc: MinimizerCurves, *, clip: float = 3.0, height: int = 560) -> go.Figure:
-    """f*(p) against p; ±∞ is drawn at ±``clip`` (hover gives the true value and the whole argmin set)."""
+    """f*(p) against p; ±∞ is drawn at ±``clip``.
+
+    Parameters
+    ----------
+    mc : MinimizerCurves
+        From :func:`compute_population_minimizers`.
+    clip : float, default 3.0
+        Values beyond ±clip (±∞ included) are drawn at ±clip; the hover gives the true value and the
+        whole set of minimizers.
+    height : int, default 560
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One line per curve, a dotted line at p = ½.
+
+    See Also
+    --------
+    compute_population_minimizers : The values drawn here.
+    """
     fig = go.Figure()
     for lab, f, lo, hi, st in zip(mc.labels, mc.f, mc.lo, mc.hi, mc.styles):
         shown = np.clip(f, -clip, clip)
@@ -241,8 +426,23 @@ def plot_population_minimizers(mc: MinimizerCurves, *, clip: float = 3.0, height
 # (4) GACV, ranGACV and leave-one-out along λ
 # ----------------------------------------------------------------------------------------------
 class CriteriaPanel(NamedTuple):
-    """Curves over log10 λ: ``curves[key]`` = (label, values (m,)), ranGACV replicates (R, m) and
-    their min/max band, and each curve's minimizer ``best[key]`` = (log10 λ, value)."""
+    """Criteria curves over log10 λ, ready to draw (Wahba et al. 2001, Figs. 1–2).
+
+    Attributes
+    ----------
+    log_lambda : ndarray of shape (m,)
+        log10 of the λ grid.
+    curves : dict of str to (str, ndarray of shape (m,))
+        ``curves[key]`` = (label, values) of each criterion drawn.
+    replicates : ndarray of shape (R, m) or None
+        The ranGACV replicates, when ranGACV is drawn.
+    band_lo, band_hi : ndarray of shape (m,) or None
+        Their minimum and maximum at each λ.
+    best : dict of str to (float, float)
+        ``best[key]`` = (log10 λ, value) of each curve's minimizer (not for the curves that have none).
+    y_range : tuple of (float, float)
+        The y axis's range: every curve but the exact GACV's small-λ values, whose minimum is kept.
+    """
 
     log_lambda: np.ndarray
     curves: dict
@@ -254,7 +454,29 @@ class CriteriaPanel(NamedTuple):
 
 
 def compute_criteria_panel(gc: GacvCurves, keys: Sequence[str]) -> CriteriaPanel:
-    """The curves of ``keys`` (those ``gc`` holds) and the ranGACV spread, ready to draw."""
+    """The curves of ``keys`` that ``gc`` holds and the ranGACV spread, ready to draw.
+
+    Parameters
+    ----------
+    gc : GacvCurves
+        Criteria along λ, from :func:`svmviz.losses.gacv_curves`.
+    keys : sequence of str
+        The criteria to draw (keys of ``gc.values``; the others are skipped).
+
+    Returns
+    -------
+    CriteriaPanel
+        log10 λ, the curves, the ranGACV band and each curve's minimizer.
+
+    Raises
+    ------
+    ValueError
+        None of ``keys`` is in ``gc``.
+
+    See Also
+    --------
+    plot_criteria_panel : Draws the result.
+    """
     ll = np.log10(gc.lambdas)
     curves = {k: (CRITERIA[k][0], np.asarray(gc.values[k])) for k in keys if k in gc.values}
     if not curves:
@@ -277,7 +499,28 @@ def compute_criteria_panel(gc: GacvCurves, keys: Sequence[str]) -> CriteriaPanel
 
 
 def plot_criteria_panel(cp: CriteriaPanel, *, title: str, ytitle: str, height: int = 460) -> go.Figure:
-    """Criteria against log10 λ with their minimizers marked; ranGACV: mean, min–max band, replicates."""
+    """Criteria against log10 λ with their minimizers starred; ranGACV: mean, min–max band, replicates.
+
+    Parameters
+    ----------
+    cp : CriteriaPanel
+        From :func:`compute_criteria_panel`.
+    title : str
+        The figure's title.
+    ytitle : str
+        The y axis's title.
+    height : int, default 460
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One line per criterion over log10 λ, each minimizer starred.
+
+    See Also
+    --------
+    compute_criteria_panel : The values drawn here.
+    """
     fig = go.Figure()
     x = cp.log_lambda
     if cp.replicates is not None:

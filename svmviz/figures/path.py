@@ -36,7 +36,27 @@ GROUP_STYLES = {  # marker of each group on the data map
 
 
 def axis_values(path, lambdas, x_axis):
-    """λ (``x_axis="lambda"``) or ν = λ/m (``"nu"``): the horizontal coordinate of the path plots."""
+    """The horizontal coordinate of the path plots: λ, or ν = λ/m.
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`svmviz.path.nu_path` (its ``m``, the number of training points).
+    lambdas : array_like of shape (k,)
+        λ values on the path.
+    x_axis : {"lambda", "nu"}
+        Which coordinate.
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        λ, or ν = λ/m (scikit-learn ``NuSVC``'s ν).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``x_axis``.
+    """
     if x_axis not in X_AXES:
         raise ValueError(f"x_axis must be one of {X_AXES}; got {x_axis!r}.")
     lam = np.asarray(lambdas, dtype=np.float64)
@@ -45,12 +65,28 @@ def axis_values(path, lambdas, x_axis):
 
 # --------------------------------------------------------------------------- coefficient paths
 class CoefPaths(NamedTuple):
-    """α_i y_i against λ (or ν) for every point, one polyline per point.
+    """α_i y_i against λ (or ν) for every point, one polyline per point (Loosli & Canu 2006, Fig. "Path").
 
-    Each class's polylines are concatenated with NaN separators: ``x[c]``, ``y[c]``, ``point[c]``
-    (index of the training point of each vertex, −1 at separators) for c in (−1, +1). A polyline
-    keeps only the vertices where its slope changes (the path is linear in between), so the
-    drawing is exact with far fewer vertices than points × breakpoints.
+    Each class's polylines are concatenated with NaN separators. A polyline keeps only the vertices
+    where its slope changes (the path is linear in between), so the drawing is exact with far fewer
+    vertices than points × breakpoints.
+
+    Attributes
+    ----------
+    x, y : dict of int to ndarray
+        ``x[c]``, ``y[c]``: the vertices (λ or ν, α_i y_i) of class c in (−1, +1), NaN at separators.
+    point : dict of int to ndarray of int
+        ``point[c]``: index of the training point of each vertex, −1 at separators.
+    breakpoints : ndarray of shape (T,)
+        x positions of the path's distinct breakpoints.
+    x_axis : {"lambda", "nu"}
+        The horizontal coordinate.
+    n_vertices : int
+        Vertices kept in all.
+    n_points : int
+        Points whose lines are drawn.
+    n_total : int
+        Training points.
     """
 
     x: dict
@@ -80,9 +116,25 @@ def _kink_mask(xs, C, rtol=1e-9):
 
 
 def lines_shown(y, max_points: int | None, seed: int = 0) -> np.ndarray:
-    """Indices of the points whose lines are drawn: all, or a seeded sample of ``max_points`` with
-    both classes in proportion (a thousand overlapping lines show nothing more than a few hundred,
-    and weigh tens of megabytes in the browser)."""
+    """Indices of the points whose coefficient lines are drawn: all, or a seeded sample.
+
+    A thousand overlapping lines show nothing more than a few hundred, and weigh tens of megabytes in
+    the browser.
+
+    Parameters
+    ----------
+    y : array_like of shape (m,)
+        Labels ±1.
+    max_points : int or None
+        At most about this many points, both classes in proportion (each at least one); None: all.
+    seed : int, default 0
+        Seed of the sample.
+
+    Returns
+    -------
+    ndarray of int
+        Sorted indices into ``y``.
+    """
     y = np.asarray(y)
     m = y.size
     if max_points is None or m <= max_points:
@@ -98,8 +150,29 @@ def lines_shown(y, max_points: int | None, seed: int = 0) -> np.ndarray:
 
 def compute_coef_paths(path, *, x_axis: str = "lambda", max_points: int | None = None,
                        seed: int = 0) -> CoefPaths:
-    """The coefficient paths α_i y_i(λ) of (Loosli & Canu 2006, Fig. "Path") from a computed
-    ``NuPath``: every point's, or those of a seeded sample of ``max_points`` (:func:`lines_shown`)."""
+    """The coefficient paths α_i y_i(λ) of Loosli & Canu 2006, Fig. "Path", from a computed path.
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`svmviz.path.nu_path`.
+    x_axis : {"lambda", "nu"}, default "lambda"
+        The horizontal coordinate (:func:`axis_values`).
+    max_points : int, optional
+        Draw a seeded sample of about this many points (:func:`lines_shown`); default: every point.
+    seed : int, default 0
+        Seed of that sample.
+
+    Returns
+    -------
+    CoefPaths
+        One polyline per point drawn, only at the vertices where its slope changes.
+
+    See Also
+    --------
+    plot_coef_paths : Draws the result.
+    coef_path_table : The same vertices as table columns.
+    """
     xs_all = axis_values(path, path.lambdas, x_axis)
     first = np.concatenate([[True], np.diff(xs_all) > 0])  # drop the repeated λ of b / ρ jumps
     xs = xs_all[first]
@@ -127,8 +200,24 @@ def compute_coef_paths(path, *, x_axis: str = "lambda", max_points: int | None =
 
 
 def coef_path_table(path) -> dict:
-    """The whole path as exact, compact columns: each point's α_i at the breakpoints where its slope
-    changes (α is linear in λ in between), for a CSV download. Keys: point, y, lambda, nu, alpha."""
+    """The whole path as exact, compact columns, for a CSV download.
+
+    Each point's α_i at the breakpoints where its slope changes (α is linear in λ in between).
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`svmviz.path.nu_path`.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Columns "point", "y", "lambda", "nu" and "alpha" of equal length, sorted by point then λ.
+
+    See Also
+    --------
+    compute_coef_paths : The same vertices for the chart.
+    """
     cp = compute_coef_paths(path)
     cols = {"point": [], "y": [], "lambda": [], "nu": [], "alpha": []}
     for c in (-1, 1):
@@ -146,12 +235,35 @@ def coef_path_table(path) -> dict:
 
 def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("class −1", "class +1"),
                     X=None, stop: float | None = None) -> go.Figure:
-    """α_i y_i against λ or ν: one line per training point, coloured by class, breakpoints as ticks
-    along the bottom, the λ cursor (and the LOO stopping point) as vertical lines. ``classes`` name
-    the classes −1 and +1 (:attr:`svmviz.data.Dataset.class_names`).
+    """α_i y_i against λ or ν: one line per training point, coloured by class (Loosli & Canu 2006, Fig. "Path").
 
-    Built as a plain specification (:mod:`svmviz.figures.spec`: the page's first chart, redrawn at every
-    rerun; plotly's property-by-property validation of its ~1 MB of arrays and layout cost ~10 ms)."""
+    Breakpoints show as ticks along the bottom, the λ cursor and the LOO stopping point as vertical
+    lines. Built as a plain specification (:mod:`svmviz.figures.spec`: the page's first chart, redrawn
+    at every rerun, skips plotly's property-by-property validation of its arrays).
+
+    Parameters
+    ----------
+    cp : CoefPaths
+        From :func:`compute_coef_paths`.
+    cursor : float, optional
+        The selected λ (or ν), drawn as a vertical line.
+    classes : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1 (``svmviz.data.Dataset.class_names``).
+    X : ndarray of shape (m, d), optional
+        The training points: with two or more features, the hover gives each point's coordinates.
+    stop : float, optional
+        The automatic LOO stopping point (:func:`svmviz.path.auto_stop`), drawn as a dashed line.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The coefficient lines of both classes.
+
+    See Also
+    --------
+    compute_coef_paths : The values drawn here.
+    plot_path_summary : Group sizes, b and ρ along the same axis.
+    """
     data = []
     for c, label in zip((-1, 1), classes):
         pts = cp.point[c]
@@ -198,7 +310,21 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
 
 # --------------------------------------------------------------------------- groups, b and ρ
 class PathSummary(NamedTuple):
-    """Group sizes and the offset / margin at every breakpoint."""
+    """Group sizes and the offset and margin at every breakpoint of a ν-SVM path.
+
+    Attributes
+    ----------
+    x : ndarray of shape (T,)
+        λ or ν at each breakpoint.
+    n_E, n_L, n_R : ndarray of int, shape (T,)
+        Sizes of the groups E (on the margin, 0 < α < 1), L (α = 1) and R (α = 0).
+    b : ndarray of shape (T,)
+        The offset.
+    rho : ndarray of shape (T,)
+        The margin ρ.
+    x_axis : {"lambda", "nu"}
+        The horizontal coordinate.
+    """
 
     x: np.ndarray        # (T,) λ or ν
     n_E: np.ndarray      # (T,)
@@ -210,6 +336,24 @@ class PathSummary(NamedTuple):
 
 
 def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
+    """The sizes of the groups E, L and R and the offset b and margin ρ at every breakpoint of the path.
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`svmviz.path.nu_path`.
+    x_axis : {"lambda", "nu"}, default "lambda"
+        The horizontal coordinate (:func:`axis_values`).
+
+    Returns
+    -------
+    PathSummary
+        One value per breakpoint.
+
+    See Also
+    --------
+    plot_path_summary : Draws the result.
+    """
     G = path.groups
     return PathSummary(axis_values(path, path.lambdas, x_axis), np.sum(G == GROUP_E, axis=1),
                        np.sum(G == GROUP_L, axis=1), np.sum(G == GROUP_R, axis=1),
@@ -217,8 +361,26 @@ def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
 
 
 def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figure:
-    """|E|, |L|, |R| along the path (left axis) with b and ρ (right axis). Built as a plain
-    specification (:mod:`svmviz.figures.spec`), redrawn at every rerun."""
+    """The sizes of the groups E, L, R along the path (left axis) with b and ρ (right axis).
+
+    Built as a plain specification (:mod:`svmviz.figures.spec`), redrawn at every rerun.
+
+    Parameters
+    ----------
+    s : PathSummary
+        From :func:`compute_path_summary`.
+    cursor : float, optional
+        The selected λ (or ν), drawn as a vertical line.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Step lines of the group sizes and lines of b and ρ on a second axis, the legend below.
+
+    See Also
+    --------
+    compute_path_summary : The values drawn here.
+    """
     data = []
     for name, v, color in (("|E| margin", s.n_E, "#d62728"), ("|L| bounded", s.n_L, "#9467bd"),
                            ("|R| inactive", s.n_R, "#7f7f7f")):
@@ -245,8 +407,31 @@ def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figu
 
 # --------------------------------------------------------------------------- the data at the cursor
 class BoundaryMap(NamedTuple):
-    """The ν-SVM at one λ on a grid: ``F[i, j]`` = f(x) + b at (gx[j], gy[i]); boundary at 0,
-    margins at ±ρ."""
+    """The ν-SVM at one λ on a grid: boundary f + b = 0, margins at ±ρ.
+
+    Attributes
+    ----------
+    gx, gy : ndarray of shape (g,)
+        The grid's abscissae and ordinates (the data's range, padded by 8 %).
+    F : ndarray of shape (g, g)
+        ``F[i, j]`` = f(x) + b at (gx[j], gy[i]).
+    rho : float
+        The margin ρ at λ.
+    lam : float
+        The λ of the map.
+    X : ndarray of shape (m, 2)
+        The training points.
+    y : ndarray of shape (m,)
+        Their labels ±1.
+    groups : ndarray of int8, shape (m,)
+        Group codes at λ (R 0, E 1, L 2).
+    alpha : ndarray of shape (m,)
+        α at λ.
+    train_error, test_error : float
+        Misclassification rates at λ (``test_error`` nan without a test sample).
+    n_sv : int
+        Support vectors (points of E ∪ L).
+    """
 
     gx: np.ndarray
     gy: np.ndarray
@@ -263,7 +448,33 @@ class BoundaryMap(NamedTuple):
 
 
 def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_test=None) -> BoundaryMap:
-    """Evaluate the path's decision function at λ on a grid over the (2-D) training data."""
+    """Evaluate the path's decision function at λ on a grid over the (2-D) training data.
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`svmviz.path.nu_path`, on data of exactly 2 features.
+    lam : float
+        λ on the path.
+    grid_n : int ≥ 5, default 70
+        Grid points per axis.
+    X_test, y_test : array_like of shape (n_t, 2) and (n_t,), optional
+        A test sample for the test error.
+
+    Returns
+    -------
+    BoundaryMap
+        f + b on the grid, ρ, the groups and errors at λ.
+
+    Raises
+    ------
+    ValueError
+        The data have not 2 features, or a bad ``grid_n``.
+
+    See Also
+    --------
+    plot_boundary_map : Draws the result.
+    """
     X = np.asarray(path.X)
     if X.shape[1] != 2:
         raise ValueError(f"the boundary map needs exactly 2 features; these data have {X.shape[1]}.")
@@ -287,9 +498,36 @@ def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_t
 
 def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), axis_titles=("x₁", "x₂"),
                       feature_names=None, scale=None) -> go.Figure:
-    """Data coloured by class (``classes`` name −1 and +1), marked by group (E / L / R), with f + b = 0
-    and the margins ±ρ; ``axis_titles`` name the two features. Built as a plain specification
-    (:mod:`svmviz.figures.spec`), redrawn at every rerun."""
+    """Data coloured by class and marked by group (E / L / R), with f + b = 0 and the margins ±ρ.
+
+    Built as a plain specification (:mod:`svmviz.figures.spec`), redrawn at every rerun.
+
+    Parameters
+    ----------
+    bm : BoundaryMap
+        From :func:`compute_boundary_map`.
+    classes : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1.
+    axis_titles : tuple of (str, str), default ("x₁", "x₂")
+        Names of the two features.
+    feature_names : tuple of (str, str), optional
+        The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
+        ``axis_titles``.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of the two features when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The shaded f + b, its zero contour and the margins, the points of each class and group.
+
+    See Also
+    --------
+    compute_boundary_map : The values drawn here.
+    """
     data = [dict(type="contour", x=bm.gx, y=bm.gy, z=bm.F, showscale=False, name="f(x) + b",
                  contours=dict(coloring="heatmap"), colorscale=spec.colorscale("RdBu_r"), opacity=0.35,
                  zmid=0.0, line=dict(width=0),
@@ -333,11 +571,29 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
 
 # --------------------------------------------------------------------------- leave-one-out
 class LooCurves(NamedTuple):
-    """LOO1, LOO2 and the test error along the path, ready to draw.
+    """LOO1, LOO2 and the test error along the path, ready to draw (Loosli & Canu 2006, Fig. "LOO").
 
-    ``loo1``, ``loo2`` are NaN where the margin is 0 (``zero``: ν below ν_min, where leave-one-out
-    values are rounding noise, see :data:`svmviz.path.RHO_ZERO_RTOL`); ``zero_bands`` are the
-    (start, end) x intervals of the path where ρ = 0, from its breakpoints.
+    Attributes
+    ----------
+    x : ndarray of shape (k,)
+        λ or ν of each evaluation.
+    loo1 : ndarray of shape (k,)
+        The leave-one-out error rate; NaN where the margin is 0.
+    loo2 : ndarray of shape (k,)
+        The mean left-out hinge loss in margin units, max(0, 1 − y ŷ/ρ); NaN where the margin is 0.
+    test_error : ndarray of shape (k,)
+        Error on the test sample (NaN without one, or where the margin is 0).
+    n_sv : ndarray of int, shape (k,)
+        Support vectors at each evaluation.
+    zero : ndarray of bool, shape (k,)
+        Where the margin is 0: ν below ν_min, where leave-one-out values are rounding noise
+        (:data:`svmviz.path.RHO_ZERO_RTOL`).
+    zero_bands : tuple of (float, float)
+        The (start, end) x intervals of the path where ρ = 0, from its breakpoints.
+    stop : float
+        x of the automatic stopping point.
+    x_axis : {"lambda", "nu"}
+        The horizontal coordinate.
     """
 
     x: np.ndarray
@@ -369,7 +625,26 @@ def _runs(xs, mask) -> tuple:
 
 
 def compute_loo_curves(path, loo, *, x_axis: str = "lambda") -> LooCurves:
-    """The leave-one-out curves of (Loosli & Canu 2006, Fig. "LOO") from a computed ``LooPath``."""
+    """The leave-one-out curves of Loosli & Canu 2006, Fig. "LOO", from a computed ``LooPath``.
+
+    Parameters
+    ----------
+    path : NuPath
+        From :func:`svmviz.path.nu_path`.
+    loo : LooPath
+        From :func:`svmviz.path.loo_path` on that path.
+    x_axis : {"lambda", "nu"}, default "lambda"
+        The horizontal coordinate (:func:`axis_values`).
+
+    Returns
+    -------
+    LooCurves
+        The curves with the zero-margin stretch masked.
+
+    See Also
+    --------
+    plot_loo_curves : Draws the result.
+    """
     x = axis_values(path, loo.lambdas, x_axis)
     zero = np.asarray(loo.rho_zero, dtype=bool)
     loo1 = np.where(zero, np.nan, loo.loo1)
@@ -386,10 +661,28 @@ LOO2_NOTE = ("LOO2 = mean of max(0, 1 − y ŷ/ρ) over the left-out points: the
 
 
 def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
-    """Two panels sharing the path axis (Loosli & Canu 2006, Fig. "LOO"): the error rates — LOO1
-    and the test error, linear — above, LOO2 (a hinge loss that runs from hundreds to below 1) on
-    a log axis below; the automatic stopping point, the cursor and the zero-margin stretch
-    (ν < ν_min) on both. Built as a plain specification (:mod:`svmviz.figures.spec`)."""
+    """Two panels sharing the path axis (Loosli & Canu 2006, Fig. "LOO").
+
+    The error rates — LOO1 and the test error, linear — above; LOO2 (a hinge loss that runs from
+    hundreds to below 1) on a log axis below; the automatic stopping point, the cursor and the
+    zero-margin stretch (ν < ν_min) on both. Built as a plain specification (:mod:`svmviz.figures.spec`).
+
+    Parameters
+    ----------
+    lc : LooCurves
+        From :func:`compute_loo_curves`.
+    cursor : float, optional
+        The selected λ (or ν), drawn as a vertical line.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The two panels.
+
+    See Also
+    --------
+    compute_loo_curves : The values drawn here.
+    """
     has_test = bool(np.any(np.isfinite(lc.test_error)))
     grid = spec.subplot_grid(2, 1, ("Error rates: LOO1 and the test error" if has_test else "Error rate: LOO1",
                                     "LOO2: left-out hinge loss in margin units (log scale)"),

@@ -2,7 +2,7 @@
 
 Plotly validates every property as it is assigned (``go.Scatter(...)``, ``add_trace``, each
 ``update_layout`` / ``update_xaxes``, ``make_subplots``): building the Kernels page's four figures that
-way cost ~0.1 s of server CPU at every rerun (issue 13, warm interaction), for figures whose
+way cost ~0.1 s of server CPU at every rerun, for figures whose
 properties are fixed by this code. Here a figure is a list of trace dictionaries (each with its
 ``type``) and a layout dictionary, handed to :func:`figure`, which constructs the ``go.Figure`` once
 without validating (:mod:`svmviz.figures._plotly_compat`: each property stored as given). The figure
@@ -34,9 +34,24 @@ VALIDATE = False
 
 
 def merge(dst: dict, src: dict) -> dict:
-    """Merge ``src`` into ``dst`` in place as plotly's ``update`` does: a dictionary value updates
-    the dictionary already there (recursively), any other value replaces it. ``src``'s dictionaries
-    are copied, never shared (constants such as :data:`svmviz.figures.theme.FONT` stay untouched)."""
+    """Merge ``src`` into ``dst`` in place as plotly's ``update`` does.
+
+    A dictionary value updates the dictionary already there (recursively), any other value replaces
+    it. ``src``'s dictionaries are copied, never shared (constants such as
+    :data:`svmviz.figures.theme.FONT` stay untouched).
+
+    Parameters
+    ----------
+    dst : dict
+        The dictionary updated.
+    src : dict
+        The entries merged into it (not modified).
+
+    Returns
+    -------
+    dict
+        ``dst`` itself.
+    """
     for k, v in src.items():
         if isinstance(v, dict):
             cur = dst.get(k)
@@ -54,16 +69,40 @@ def _colorscale(name: str) -> tuple:
 
 
 def colorscale(name: str) -> list:
-    """A named colour scale ("RdBu", "Viridis"…) as the list of [position, colour] pairs plotly's
-    validation turns the name into (and sends)."""
+    """A named colour scale as the list of [position, colour] pairs plotly's validation turns the name into.
+
+    Parameters
+    ----------
+    name : str
+        A plotly colour scale name ("RdBu", "Viridis", "RdBu_r"…).
+
+    Returns
+    -------
+    list of [float, str]
+        The scale's steps, positions from 0 to 1 (what plotly sends for the name).
+    """
     return [list(step) for step in _colorscale(name)]
 
 
 def figure(data: list, layout: dict) -> go.Figure:
     """``go.Figure(data=data, layout=layout)``, validated only when :data:`VALIDATE` is set.
 
-    ``data``: trace dictionaries, each with its ``type`` ("scatter", "bar", "contour"…);
-    ``layout``: the layout dictionary (with its ``template``: :func:`theme` puts plotly_white's).
+    Parameters
+    ----------
+    data : list of dict
+        Trace dictionaries, each with its ``type`` ("scatter", "bar", "contour"…).
+    layout : dict
+        The layout dictionary (with its ``template``: :func:`theme` puts plotly_white's).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure, built without plotly's property-by-property validation unless :data:`VALIDATE`.
+
+    See Also
+    --------
+    theme : The layout of the svmviz look.
+    subplot_grid : A layout of several panels.
     """
     return _plotly_compat.figure(data, layout, validate=VALIDATE)
 
@@ -105,12 +144,34 @@ def _axis_key(ref: str) -> str:
 
 
 def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
-    """The layout ``make_subplots(rows=rows, cols=cols, subplot_titles=titles, **kwargs)`` makes,
-    as a :class:`Grid` (a copy the caller updates). ``kwargs``: make_subplots' spacing and size
-    arguments (``horizontal_spacing``, ``vertical_spacing``, ``column_widths``…), hashable or lists.
+    """The layout ``make_subplots(rows=rows, cols=cols, subplot_titles=titles, **kwargs)`` makes, as a :class:`Grid`.
 
-    The grid of a shape is made once (make_subplots: ~10 ms for 2 × 3 panels) and copied; the
-    titles are put into its annotations, which make_subplots places by their order alone.
+    The grid of a shape is made once and copied; the titles are put into its annotations, which
+    make_subplots places by their order alone.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Panels down and across.
+    titles : sequence of str, default ()
+        The panels' titles, row by row, each non-empty.
+    **kwargs
+        make_subplots' spacing and size arguments (``horizontal_spacing``, ``vertical_spacing``,
+        ``column_widths``, ``row_heights``, ``shared_xaxes``…), hashable or lists.
+
+    Returns
+    -------
+    Grid
+        A copy of the layout (the caller updates it) and each panel's axis references.
+
+    Raises
+    ------
+    ValueError
+        A title is empty.
+
+    See Also
+    --------
+    figure : Builds the figure from the grid's layout.
     """
     titles = [str(t) for t in titles]
     if any(not t for t in titles):
@@ -143,11 +204,36 @@ def _grid(rows: int, cols: int, n_titles: int, frozen: tuple) -> tuple[dict, dic
 
 def theme(layout: dict, *, title: str, xtitle: str | None = None, ytitle: str | None = None,
           height: int = 450, legend: bool = True) -> dict:
-    """:func:`svmviz.figures.theme.apply_theme` on a layout dictionary: plotly_white, the title, font,
-    size, margins and legend of :func:`~svmviz.figures.theme.theme_layout`, every axis titled
-    ``xtitle`` / ``ytitle`` when given, and the legend below the plot when it has panels with titles
+    """:func:`svmviz.figures.theme.apply_theme` on a layout dictionary.
+
+    plotly_white, the title, font, size, margins and legend of
+    :func:`~svmviz.figures.theme.theme_layout`, every axis titled ``xtitle`` / ``ytitle`` when given,
+    and the legend below the plot when it has panels with titles
     (:func:`~svmviz.figures.theme.has_panel_titles`: a :func:`subplot_grid` of two or more panels
-    with its titles, found in the layout as apply_theme finds them in the figure)."""
+    with its titles, found in the layout as apply_theme finds them in the figure).
+
+    Parameters
+    ----------
+    layout : dict
+        The layout, updated in place.
+    title : str
+        The figure's title.
+    xtitle, ytitle : str, optional
+        Title of every x (y) axis.
+    height : int, default 450
+        Figure height in pixels.
+    legend : bool, default True
+        Show the legend.
+
+    Returns
+    -------
+    dict
+        ``layout`` itself.
+
+    See Also
+    --------
+    svmviz.figures.theme.apply_theme : The same on a ``go.Figure``.
+    """
     n_panels = sum(1 for k in layout if _AXIS_KEY.fullmatch(k))
     panel_titles = has_panel_titles(n_panels, layout.get("annotations", ()))
     layout["template"] = white_template_json()

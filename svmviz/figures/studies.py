@@ -33,7 +33,20 @@ _PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#
 
 
 def criterion_color(key: str, index: int = 0) -> str:
-    """The colour of a criterion or machine: the theme's where it has one, else a palette colour."""
+    """The colour of a criterion or machine: the theme's where it has one, else a palette colour.
+
+    Parameters
+    ----------
+    key : str
+        The criterion's or machine's key ("gacv", "xa", "loo"…).
+    index : int, default 0
+        Its position, which picks the palette colour of a key the theme has none for.
+
+    Returns
+    -------
+    str
+        A CSS colour.
+    """
     if key in _STUDY_COLORS:
         return _STUDY_COLORS[key]
     style = METHOD_STYLES.get(key) or METHOD_STYLES.get(key.lower())
@@ -128,6 +141,24 @@ def plot_distribution(dd: DistributionData, *, title: str | None = None, height:
 
     A published single value is a black horizontal bar; a published range or ± sd is drawn as an
     error bar on it. The Bayes error (test errors, where known) is a dotted line.
+
+    Parameters
+    ----------
+    dd : DistributionData
+        From :func:`compute_distribution`.
+    title : str, optional
+        The figure's title; default: what the values are.
+    height : int, default 460
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One panel per data set sharing the y axis, one box of replicates per criterion.
+
+    See Also
+    --------
+    compute_distribution : The values drawn here.
     """
     n_ds = max(1, len(dd.datasets))
     fig = make_subplots(rows=1, cols=n_ds, shared_yaxes=True, subplot_titles=list(dd.datasets) or [""],
@@ -194,10 +225,26 @@ class CostData(NamedTuple):
 
 
 def compute_costs(table: pd.DataFrame) -> CostData:
-    """What each criterion of the [svm] section costs, per replicate and against one GACV surface.
+    """What each criterion of a study's [svm] section costs, per replicate and against one GACV surface.
 
     GACV, XA, XA_J, GCKL and MISCLASS come from the same fits and share their time; exact LOO adds
     its refits to those fits; k-fold CV and the randomized GACV run their own fits.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A study's results table (:mod:`svmviz.studies`; columns "family", "criterion", "label",
+        "dataset_index", "replicate", "seconds").
+
+    Returns
+    -------
+    CostData
+        Per criterion of the [svm] section: the median seconds per replicate and the median ratio to
+        GACV's seconds on the same replicate.
+
+    See Also
+    --------
+    plot_costs : Draws the result.
     """
     t = table[table["family"] == "svm"]
     crit = tuple(t["criterion"].drop_duplicates())
@@ -213,7 +260,24 @@ def compute_costs(table: pd.DataFrame) -> CostData:
 
 
 def plot_costs(cd: CostData, *, height: int = 360) -> go.Figure:
-    """Bar chart of each criterion's cost relative to one GACV surface (log axis), seconds in the hover."""
+    """Bar chart of each criterion's cost relative to one GACV surface (log axis), seconds in the hover.
+
+    Parameters
+    ----------
+    cd : CostData
+        From :func:`compute_costs`.
+    height : int, default 360
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One bar per criterion on a log axis.
+
+    See Also
+    --------
+    compute_costs : The values drawn here.
+    """
     fig = go.Figure(go.Bar(
         x=list(cd.labels), y=cd.relative, marker_color=[criterion_color(c, i) for i, c in enumerate(cd.criteria)],
         customdata=cd.median_seconds, name="cost",

@@ -30,7 +30,31 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
                 height: int = 450, legend: bool = True) -> go.Figure:
     """Give ``fig`` the svmviz look: title, axis titles, white template, legend on top.
 
-    (:func:`svmviz.figures.spec.theme` does the same to a layout dictionary.)"""
+    With panel titles (a ``make_subplots`` grid), the legend goes below the plot instead.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        The figure, updated in place.
+    title : str
+        The figure's title.
+    xtitle, ytitle : str, optional
+        Title of every x (y) axis.
+    height : int, default 450
+        Figure height in pixels.
+    legend : bool, default True
+        Show the legend.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``fig`` itself.
+
+    See Also
+    --------
+    svmviz.figures.spec.theme : The same on a layout dictionary.
+    theme_layout : The layout entries applied.
+    """
     _white_template(fig)
     fig.update_layout(**theme_layout(title=title, height=height, legend=legend))
     if xtitle is not None:
@@ -43,8 +67,22 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
 
 
 def theme_layout(*, title: str, height: int = 450, legend: bool = True) -> dict:
-    """The layout entries of the svmviz look (:func:`apply_theme`): title at the left, font, height,
-    margins, the legend on top, full trace names in hover labels."""
+    """The layout entries of the svmviz look (:func:`apply_theme`).
+
+    Parameters
+    ----------
+    title : str
+        The figure's title (at the left).
+    height : int, default 450
+        Figure height in pixels.
+    legend : bool, default True
+        Show the legend (horizontal, on top at the right).
+
+    Returns
+    -------
+    dict
+        Title, font, height, margins, legend and hover-label entries (full trace names).
+    """
     return dict(
         title=dict(text=title, x=0.0, xanchor="left"),
         font=FONT,
@@ -68,8 +106,13 @@ def _white_json() -> dict:
 
 
 def white_template_json() -> dict:
-    """plotly_white as a plain dictionary (a copy; the template's JSON is made once), for figures
-    built as dictionaries (:mod:`svmviz.figures.spec`)."""
+    """plotly_white as a plain dictionary, for figures built as dictionaries (:mod:`svmviz.figures.spec`).
+
+    Returns
+    -------
+    dict
+        A copy (the template's JSON is made once).
+    """
     return copy.deepcopy(_white_json())
 
 
@@ -95,16 +138,27 @@ _SUBPLOT_STYLES = {
 
 
 def slim_template(fig: go.Figure) -> go.Figure:
-    """Keep in ``fig``'s template only what can apply to ``fig``: the trace defaults of the trace types
-    it has (Plotly applies ``template.data[<type>]`` to traces of that type only) and the layout
-    defaults but those of kinds of subplots it has none of (polar, ternary, 3-D scene, geo, map).
-    The figure draws the same; its JSON loses ~4.7 of plotly_white's 6.5 kB, sent, parsed and
-    copied (Streamlit's theme step stringifies and parses the whole figure again) for every chart at
-    every rerun (issue 13, warm interactions). Idempotent (a second call changes nothing), and cheap:
-    the template's own dictionary is filtered in place of being validated again.
+    """Keep in ``fig``'s template only what can apply to ``fig``.
 
-    Called by :func:`svmviz.ui.charts.chart` just before a figure is sent, when all its traces are
-    there (figures add traces after :func:`apply_theme` too)."""
+    The trace defaults of the trace types it has (Plotly applies ``template.data[<type>]`` to traces of
+    that type only) and the layout defaults but those of kinds of subplots it has none of (polar,
+    ternary, 3-D scene, geo, map). The figure draws the same; its JSON loses most of plotly_white's
+    6.5 kB, sent, parsed and copied for every chart at every rerun. Idempotent (a second call changes
+    nothing), and cheap: the template's own dictionary is filtered in place of being validated again.
+
+    The app calls it just before a figure is sent, when all its traces are there (figures add traces
+    after :func:`apply_theme` too).
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        The figure, updated in place.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``fig`` itself.
+    """
     lay = fig.layout
     tmpl = raw_property(lay, "template")
     if not isinstance(tmpl, dict):
@@ -127,9 +181,24 @@ def slim_template(fig: go.Figure) -> go.Figure:
 
 
 def has_panel_titles(n_panels: int, annotations) -> bool:
-    """True for a grid of at least two panels with titles over them: annotations (dictionaries) at
-    the top in paper coordinates, as ``make_subplots(subplot_titles=...)`` puts them. The one rule of
-    :func:`apply_theme` and :func:`svmviz.figures.spec.theme` for a legend below the plot."""
+    """Whether a layout is a grid of at least two panels with titles over them.
+
+    Titles are annotations (dictionaries) at the top in paper coordinates, as
+    ``make_subplots(subplot_titles=...)`` puts them. The one rule of :func:`apply_theme` and
+    :func:`svmviz.figures.spec.theme` for a legend below the plot.
+
+    Parameters
+    ----------
+    n_panels : int
+        Number of panels (x axes) of the layout.
+    annotations : iterable of dict
+        The layout's annotations.
+
+    Returns
+    -------
+    bool
+        True for two or more panels and an annotation at y ≥ 0.9 in paper coordinates.
+    """
     return n_panels >= 2 and any(a.get("yref") == "paper" and a.get("y") is not None and a["y"] >= 0.9
                                  for a in annotations)
 
@@ -141,8 +210,22 @@ def _has_subplot_titles(fig: go.Figure) -> bool:
 
 
 def legend_below(fig: go.Figure, height: int | None = None) -> go.Figure:
-    """Move the legend under the plot: for figures that sit two to a row or carry many traces,
-    where a legend on top would cover the title."""
+    """Move the legend under the plot.
+
+    For figures that sit two to a row or carry many traces, where a legend on top would cover the title.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        The figure, updated in place.
+    height : int, optional
+        A new figure height in pixels (room for the legend).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``fig`` itself.
+    """
     fig.update_layout(**LEGEND_BELOW)
     if height is not None:
         fig.update_layout(height=height)

@@ -23,7 +23,25 @@ def _style_key(key: str, L) -> str:
 
 
 class ContourData(NamedTuple):
-    """One criterion over (log10 σ, log10 λ): ``z`` (n_sigma, n_lambda) and every criterion's minimizer."""
+    """One criterion over (log10 σ, log10 λ) and every criterion's minimizer (Wahba et al. 2001, Fig. 2).
+
+    Attributes
+    ----------
+    key : str
+        The criterion's key ("gacv", "xa", "misclass"…).
+    label : str
+        Its display name.
+    log_lambda : ndarray of shape (n_lambda,)
+        log10 of the λ grid.
+    log_sigma : ndarray of shape (n_sigma,)
+        log10 of the σ grid.
+    z : ndarray of shape (n_sigma, n_lambda)
+        The criterion's values.
+    minimizers : dict of str to (float, float, str)
+        Every criterion's grid minimizer: key → (log10 λ, log10 σ, label).
+    tie_points : ndarray of shape (k, 2)
+        (log10 λ, log10 σ) of this criterion's tied minima.
+    """
 
     key: str
     label: str
@@ -35,7 +53,25 @@ class ContourData(NamedTuple):
 
 
 def compute_contour(surface: CriteriaSurface, key: str) -> ContourData:
-    """The surface of ``key`` and the grid minimizers of every criterion the surface holds."""
+    """The surface of ``key`` and the grid minimizers of every criterion the surface holds.
+
+    Parameters
+    ----------
+    surface : CriteriaSurface
+        From :func:`svmviz.tuning.criteria_surface`.
+    key : str
+        A criterion of ``surface.values``.
+
+    Returns
+    -------
+    ContourData
+        Its values over (σ, λ), every criterion's minimizer and this criterion's ties.
+
+    See Also
+    --------
+    plot_contour : Draws one criterion.
+    plot_contour_panels : Draws several side by side.
+    """
     ll, ls = np.log10(surface.lambdas), np.log10(surface.sigmas)
     mins = {}
     for k, (i, j) in surface.best.items():
@@ -85,7 +121,29 @@ def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suf
 
 def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("gacv", "xa", "misclass", "loo"),
                  height: int = 380) -> go.Figure:
-    """Contour of one criterion over (log10 λ, log10 σ) with its minimizer and the others' overlaid."""
+    """Contour of one criterion over (log10 λ, log10 σ) with its minimizer and the others' overlaid.
+
+    Parameters
+    ----------
+    cd : ContourData
+        From :func:`compute_contour`.
+    selected : tuple of (float, float), optional
+        A selected (log10 λ, log10 σ), marked.
+    overlay : sequence of str, default ("gacv", "xa", "misclass", "loo")
+        The criteria whose minimizers are marked.
+    height : int, default 380
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The contour with its colour bar (clipped by :func:`color_range`), the minimizers, the legend below.
+
+    See Also
+    --------
+    compute_contour : The values drawn here.
+    plot_contour_panels : Several criteria in one figure.
+    """
     fig = go.Figure(_contour_traces(cd, selected=selected, overlay=overlay))
     apply_theme(fig, title=cd.label, xtitle="log10 λ", ytitle="log10 σ", height=height)
     # margins as wide as the colour bar and the legend below take on a ~480-px panel (measured in
@@ -103,16 +161,39 @@ width): room for the left panel's colour bar, its tick labels and title."""
 
 def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("gacv", "xa", "misclass", "loo"),
                         panel_height: int = 330, title: str = "Criteria over (λ, σ)") -> go.Figure:
-    """Every criterion's contour over (log10 λ, log10 σ) as the panels of ONE figure, two to a row,
-    as Wahba et al. (2001, Fig. 2) show them: each panel is :func:`plot_contour`'s (the same traces,
+    """Every criterion's contour over (log10 λ, log10 σ) as the panels of ONE figure, two to a row.
+
+    As Wahba et al. (2001, Fig. 2) show them: each panel is :func:`plot_contour`'s (the same traces,
     its colour bar beside it), the legend is shared (each minimizer's entry toggles it in every panel).
+    One chart instead of one per criterion: the browser draws one Plotly figure, one legend and one
+    tool bar, and the camera button exports the whole figure.
 
-    One chart instead of one per criterion (issue 13, the Tuning page's warm interaction): the browser
-    draws one Plotly figure, one legend and one tool bar instead of four (renderer CPU of a Seed + 1
-    about 1.17 → 0.81 s, measured with ``bench/bench_warm_breakdown.py``), and the camera button
-    exports the whole figure.
+    Parameters
+    ----------
+    contours : sequence of ContourData
+        One panel each, row by row (from :func:`compute_contour`); at least one.
+    selected : tuple of (float, float), optional
+        A selected (log10 λ, log10 σ), marked in every panel.
+    overlay : sequence of str, default ("gacv", "xa", "misclass", "loo")
+        The criteria whose minimizers are marked.
+    panel_height : int, default 330
+        Height of one row of panels in pixels.
+    title : str, default "Criteria over (λ, σ)"
+        The figure's title.
 
-    ``contours`` : sequence of :class:`ContourData`, one panel each (row by row).
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``ceil(len(contours) / 2)`` rows of two panels.
+
+    Raises
+    ------
+    ValueError
+        ``contours`` is empty.
+
+    See Also
+    --------
+    compute_contour : The values drawn here.
     """
     from plotly.subplots import make_subplots
 
@@ -151,8 +232,21 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
 
 
 def color_range(z) -> tuple[float, float]:
-    """Colour limits that show the valley: GACV grows like 1/λ at tiny λ, so when the surface spans
-    more than a factor 4 the top is clipped at its 60th percentile (hover still shows true values)."""
+    """Colour limits that show a criterion's valley.
+
+    GACV grows like 1/λ at tiny λ, so when the surface spans more than a factor 4 the top is clipped
+    at its 60th percentile (hover still shows true values).
+
+    Parameters
+    ----------
+    z : array_like
+        The surface's values (NaN ignored).
+
+    Returns
+    -------
+    lo, hi : float
+        The colour scale's limits, lo < hi.
+    """
     lo, hi = float(np.nanmin(z)), float(np.nanmax(z))
     if lo > 0 and hi > 4 * lo:
         hi = max(float(np.nanquantile(z, 0.6)), lo * 1.05)
@@ -162,7 +256,28 @@ def color_range(z) -> tuple[float, float]:
 
 
 class DecisionCurves(NamedTuple):
-    """Decision functions on a 2-D mesh: ``fields[name]`` (ny, nx) is zero on that curve."""
+    """Decision functions on a 2-D mesh, each zero on its curve (Wahba et al. 2001, Fig. 1).
+
+    Attributes
+    ----------
+    xs : ndarray of shape (nx,)
+        The mesh's abscissae.
+    ys : ndarray of shape (ny,)
+        The mesh's ordinates.
+    fields : dict of str to (str, ndarray of shape (ny, nx))
+        label → (style key, values whose zero level is the curve): the Bayes rule's p_true − threshold
+        and each criterion's chosen f.
+    X : ndarray of shape (n, 2)
+        The training points.
+    y : ndarray of shape (n,)
+        Their labels ±1.
+    selected_label : str or None
+        Label of the selected grid point.
+    selected_field : ndarray of shape (ny, nx) or None
+        f of the selected grid point (its margins at ±1).
+    support : ndarray of bool, shape (n,) or None
+        The selected point's support vectors (α > 0).
+    """
 
     xs: np.ndarray
     ys: np.ndarray
@@ -178,8 +293,37 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
                             selected: tuple | None = None, resolution: int = 120, pad: float = 0.6) -> DecisionCurves:
     """Zero-level fields of the Bayes rule and of each criterion's chosen solution on a mesh.
 
-    ``chosen`` maps a criterion key to its grid point (i_sigma, j_lambda); ``selected`` is one more
-    grid point (its margins f = ±1 and support vectors are kept too).
+    Parameters
+    ----------
+    surface : CriteriaSurface
+        From :func:`svmviz.tuning.criteria_surface`, on two-dimensional data.
+    chosen : dict of str to (int, int)
+        Criterion key → its grid point (i_sigma, j_lambda).
+    p_true : callable, optional
+        ``p_true(mesh) -> (m,)``, the true P(+1 | x); gives the Bayes curve.
+    threshold : float, default 0.5
+        The level of ``p_true`` that is the Bayes curve (another for unequal costs).
+    selected : tuple of (int, int), optional
+        One more grid point (i_sigma, j_lambda): its margins f = ±1 and support vectors are kept too.
+    resolution : int, default 120
+        Mesh points per axis.
+    pad : float, default 0.6
+        The mesh extends this far beyond the data on every side (data units).
+
+    Returns
+    -------
+    DecisionCurves
+        The fields on the mesh, the data and the selected point's margins and support vectors.
+
+    Raises
+    ------
+    ValueError
+        The data are not two-dimensional.
+
+    See Also
+    --------
+    plot_decision_curves : Draws the result.
+    svmviz.tuning.grid_decision_function : The decision function of one grid point.
     """
     X = surface.X
     if X.shape[1] != 2:
@@ -207,11 +351,36 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
 def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", height: int = 560,
                          feature_names=("x1", "x2"), class_names=("class −1", "class +1"), axis_titles=None,
                          scale=None) -> go.Figure:
-    """The data, the Bayes curve and each criterion's decision curve f = 0.
+    """The data, the Bayes curve and each criterion's decision curve f = 0 (Wahba et al. 2001, Fig. 1).
 
-    ``class_names`` name the classes −1 and +1 (legend, hover); ``axis_titles`` default to
-    ``feature_names``; ``scale`` ((mean, sd) per axis, :func:`svmviz.figures.labels.feature_scale`)
-    puts the data's own units in the hover of standardised values."""
+    Parameters
+    ----------
+    dc : DecisionCurves
+        From :func:`compute_decision_curves`.
+    title : str, default "Decision curves"
+        The figure's title.
+    height : int, default 560
+        Figure height in pixels.
+    feature_names : tuple of (str, str), default ("x1", "x2")
+        Names of the two features in the hover.
+    class_names : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1 (legend, hover).
+    axis_titles : tuple of (str, str), optional
+        Axis titles; default ``feature_names``.
+    scale : tuple of (float, float) pairs, optional
+        (mean, sd) per axis (:func:`svmviz.figures.labels.feature_scale`): puts the data's own units in
+        the hover of standardised values.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The points of both classes, each curve as a line (:func:`level_lines`), the selected point's
+        margins and support vectors.
+
+    See Also
+    --------
+    compute_decision_curves : The values drawn here.
+    """
     fig = go.Figure()
     for cls, name in ((-1.0, class_names[0]), (1.0, class_names[1])):
         m = dc.y == cls
@@ -276,6 +445,25 @@ def _published_text(mode: str, key: str) -> str:
 
 
 class InefficiencyRow(NamedTuple):
+    """One criterion's row of the inefficiency table (Wahba et al. 2001, §6).
+
+    Attributes
+    ----------
+    criterion : str
+        The criterion's display name.
+    log10_lambda, log10_sigma : float
+        Its chosen grid point.
+    target_value : float
+        The target criterion (MISCLASS by default) at that point.
+    inefficiency : float
+        target(chosen) / min target over the grid.
+    tie_low, tie_high : float
+        The inefficiency's range over the criterion's tied minima.
+    n_ties : int
+        Number of tied minima.
+    published : str
+        Wahba et al. (2001, §6)'s inefficiency of the criterion as text, "—" where the paper has none.
+    """
     criterion: str
     log10_lambda: float
     log10_sigma: float
@@ -289,7 +477,27 @@ class InefficiencyRow(NamedTuple):
 
 def compute_inefficiency_table(surface: CriteriaSurface, keys=("gacv", "xa", "xa_j", "gckl", "loo"),
                                target: str = "misclass") -> list[InefficiencyRow]:
-    """One row per criterion the surface holds: chosen (λ, σ), target there, inefficiency (tie range)."""
+    """One row per criterion the surface holds: chosen (λ, σ), the target there, inefficiency (tie range).
+
+    Parameters
+    ----------
+    surface : CriteriaSurface
+        From :func:`svmviz.tuning.criteria_surface`.
+    keys : tuple of str, default ("gacv", "xa", "xa_j", "gckl", "loo")
+        The criteria (those the surface lacks are skipped); the target is added last.
+    target : str, default "misclass"
+        The criterion the inefficiency is measured in.
+
+    Returns
+    -------
+    list of InefficiencyRow
+        Empty when the surface lacks the target.
+
+    See Also
+    --------
+    svmviz.tuning.inefficiency : The inefficiency of one criterion.
+    plot_inefficiency_study : Its distribution over simulated data sets.
+    """
     if target not in surface.values:
         return []
     mode = "standard" if tuple(map(float, surface.L)) == (1.0, 1.0) else "nonstandard"
@@ -306,7 +514,28 @@ def compute_inefficiency_table(surface: CriteriaSurface, keys=("gacv", "xa", "xa
 
 
 def plot_inefficiency_study(study: InefficiencyStudy, L=(1.0, 1.0), height: int = 380) -> go.Figure:
-    """Distribution over repetitions of each criterion's inefficiency, with the published values."""
+    """Distribution over repetitions of each criterion's inefficiency, with the published values (Wahba et al. 2001, §6).
+
+    Parameters
+    ----------
+    study : InefficiencyStudy
+        From :func:`svmviz.tuning.inefficiency_study`.
+    L : tuple of (float, float), default (1.0, 1.0)
+        The misclassification costs (L(−1), L(+1)); (1, 1) compares with the paper's standard case,
+        others with its nonstandard one.
+    height : int, default 380
+        Figure height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One box of inefficiencies per criterion, the published value as a black bar.
+
+    See Also
+    --------
+    svmviz.tuning.inefficiency_study : The values drawn here.
+    compute_inefficiency_table : The same on one data set.
+    """
     fig = go.Figure()
     mode = "standard" if tuple(map(float, L)) == (1.0, 1.0) else "nonstandard"
     for k in study.criteria:
@@ -325,18 +554,35 @@ def plot_inefficiency_study(study: InefficiencyStudy, L=(1.0, 1.0), height: int 
 
 # ------------------------------------------------------------------ level lines (drawn as polylines)
 def level_lines(xs, ys, field, level: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """The curve ``field = level`` as polylines: marching squares with linear interpolation on the
-    grid's edges (what Plotly's contour traces draw in the browser), the segments joined into
-    polylines.
+    """The curve ``field = level`` as polylines, by marching squares.
 
-    ``xs`` (nx,), ``ys`` (ny,) increasing; ``field`` (ny, nx) (NaN cells draw nothing). Returns ``x``,
-    ``y`` of the polylines one after the other, separated by NaN (a Plotly line breaks there); a
-    closed curve repeats its first point. A saddle cell (the four corners alternating in sign) is
-    split by the sign of its centre, the mean of its corners.
+    Linear interpolation on the grid's edges (what Plotly's contour traces draw in the browser), the
+    segments joined into polylines. A saddle cell (the four corners alternating in sign) is split by
+    the sign of its centre, the mean of its corners. Drawn as one ``go.Scatter`` line this is about
+    1 % of the bytes of a ``go.Contour`` trace of the same field and leaves the browser nothing to
+    compute.
 
-    Drawn as one ``go.Scatter`` line this is ~1 % of the bytes of a ``go.Contour`` trace of the same
-    field (a 120 × 120 mesh: ≈ 200 kB of base64 floats a trace, the decision-curves chart 1.4 MB) and
-    leaves the browser nothing to compute.
+    Parameters
+    ----------
+    xs : array_like of shape (nx,)
+        Increasing abscissae.
+    ys : array_like of shape (ny,)
+        Increasing ordinates.
+    field : array_like of shape (ny, nx)
+        Values on the grid (NaN cells draw nothing).
+    level : float, default 0.0
+        The level drawn.
+
+    Returns
+    -------
+    x, y : ndarray
+        The polylines one after the other, separated by NaN (a Plotly line breaks there); a closed
+        curve repeats its first point.
+
+    Raises
+    ------
+    ValueError
+        The shapes do not match.
     """
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     s = np.asarray(field, dtype=float) - float(level)

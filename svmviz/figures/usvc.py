@@ -28,6 +28,25 @@ METHOD_COLORS = {"LS": "#7f7f7f", "SVC": "#d62728", "USVC(s=2)": "#2ca02c", "USV
 # scenario A / B: class densities and the theoretical CE
 # ----------------------------------------------------------------------------------------------
 class ScenarioView(NamedTuple):
+    """The class-weighted densities and the theoretical CE(Th) of one scenario (Navia-Vázquez et al. 2004, Fig. 2).
+
+    Attributes
+    ----------
+    scenario : str
+        "A" or "B".
+    bin_centres : ndarray of shape (B,)
+        Centres of the histogram's bins.
+    dens_plus : ndarray of shape (B,)
+        P(+1) f(x | +1), estimated from a large sample (histogram).
+    dens_minus : ndarray of shape (B,)
+        P(−1) f(x | −1).
+    th : ndarray of shape (m,)
+        Thresholds Th.
+    ce_theory : ndarray of shape (m,)
+        The closed-form CE(Th) of the rule "+1 when x > Th" (:func:`svmviz.usvc.theoretical_ce`).
+    p_plus : ndarray of shape (m,)
+        P(y = +1 | x = Th), exact.
+    """
     scenario: str
     bin_centres: np.ndarray   # (B,)
     dens_plus: np.ndarray     # (B,) P(+1) f(x|+1), estimated from a large sample (histogram)
@@ -39,8 +58,34 @@ class ScenarioView(NamedTuple):
 
 def compute_scenario_view(scenario: str, *, n_sample: int = 40_000, n_bins: int = 120,
                           th=None, seed: int = 0) -> ScenarioView:
-    """Class-weighted densities of scenario A or B (histogram of a large sample from the generator)
-    and the theoretical CE(Th) of the rule "+1 when x > Th" (Navia-Vázquez et al. 2004, Fig. 2)."""
+    """Class-weighted densities of scenario A or B and the theoretical CE(Th) (Navia-Vázquez et al. 2004, Fig. 2).
+
+    The densities are histograms of a large sample from the generator; CE(Th) is the closed-form
+    error of the rule "+1 when x > Th".
+
+    Parameters
+    ----------
+    scenario : {"A", "B"}
+        The scenario (data set ``usvc_A`` or ``usvc_B``).
+    n_sample : int, default 40000
+        Size of the sample the histograms are made of.
+    n_bins : int, default 120
+        Histogram bins over [−0.1, 1.15].
+    th : array_like of shape (m,), optional
+        Thresholds; default 461 points over [−0.05, 1.1].
+    seed : int, default 0
+        Seed of the sample.
+
+    Returns
+    -------
+    ScenarioView
+        The densities, CE(Th) and P(+1 | x = Th).
+
+    See Also
+    --------
+    plot_scenario : Draws the result.
+    svmviz.usvc.theoretical_ce : The closed-form CE(Th).
+    """
     th = np.linspace(-0.05, 1.1, 461) if th is None else np.asarray(th, dtype=np.float64)
     ds = make_dataset(f"usvc_{scenario}", n=n_sample, seed=seed)
     x = ds.X[:, 0]
@@ -54,6 +99,22 @@ def compute_scenario_view(scenario: str, *, n_sample: int = 40_000, n_bins: int 
 
 
 def plot_scenario(view: ScenarioView) -> go.Figure:
+    """The two class-weighted densities and the theoretical CE(Th) with its minimum (Navia-Vázquez et al. 2004, Fig. 2).
+
+    Parameters
+    ----------
+    view : ScenarioView
+        From :func:`compute_scenario_view`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The densities (left axis) and CE(Th) (right axis), its minimum starred.
+
+    See Also
+    --------
+    compute_scenario_view : The values drawn here.
+    """
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     for dens, lab, cls in ((view.dens_plus, "P(+1) f(x | +1)", 1), (view.dens_minus, "P(−1) f(x | −1)", -1)):
         fig.add_trace(go.Scatter(x=view.bin_centres, y=dens, name=lab, mode="lines", line_shape="hvh",
@@ -79,6 +140,25 @@ def plot_scenario(view: ScenarioView) -> go.Figure:
 # error surfaces, trajectories and CE profiles
 # ----------------------------------------------------------------------------------------------
 class Trajectory(NamedTuple):
+    """The LS → SVC → USVC iterates of a 1-D linear machine in (Th, w) (Navia-Vázquez et al. 2004, Figs. 3a, 3c).
+
+    Attributes
+    ----------
+    th : ndarray of shape (T,)
+        Th = −b/w at each iterate.
+    w : ndarray of shape (T,)
+        The slope at each iterate.
+    stage : ndarray of int, shape (T,)
+        0 LS, 1 SVC, 2 USVC.
+    primal : ndarray of shape (T,)
+        L̃ at each iterate, with the loss of its stage.
+    ls, svc, usvc : tuple of (float, float)
+        (Th, w) of the LS start, the SVC solution and the USVC solution.
+    n_iter : dict of str to int
+        IRWLS iterations of each stage.
+    status : dict of str to int
+        Convergence status of each stage (0 converged).
+    """
     th: np.ndarray       # (T,) Th = −b/w per iterate
     w: np.ndarray        # (T,)
     stage: np.ndarray    # (T,) 0 LS, 1 SVC, 2 USVC
@@ -91,9 +171,25 @@ class Trajectory(NamedTuple):
 
 
 def compute_trajectory(clf: usvc.IRWLSClassifier) -> Trajectory:
-    """LS → IRWLS-SVC → USVC iterates of a fitted 1-D linear smooth-step machine in (Th, w)
-    (Navia-Vázquez et al. 2004, Figs. 3a, 3c): ``clf`` is ``IRWLSClassifier(loss="smooth_step")``
-    fitted on one feature (its history holds the hinge stage it starts from)."""
+    """LS → IRWLS-SVC → USVC iterates of a fitted 1-D linear smooth-step machine in (Th, w).
+
+    Navia-Vázquez et al. 2004, Figs. 3a, 3c.
+
+    Parameters
+    ----------
+    clf : IRWLSClassifier
+        ``IRWLSClassifier(loss="smooth_step")`` fitted on one feature (its history holds the hinge
+        stage it starts from).
+
+    Returns
+    -------
+    Trajectory
+        Every iterate's (Th, w), stage and primal value, and the three stages' end points.
+
+    See Also
+    --------
+    plot_error_surface : Draws the trajectory on the error surface.
+    """
     th, w, stage = clf.trajectory()
     last_svc = np.flatnonzero(stage == 1)
     i_svc = int(last_svc[-1]) if last_svc.size else 0
@@ -102,6 +198,29 @@ def compute_trajectory(clf: usvc.IRWLSClassifier) -> Trajectory:
 
 
 class ErrorSurface(NamedTuple):
+    """L̃(Th, w) on a grid, its profile over w and the empirical CE (Navia-Vázquez et al. 2004, Figs. 3–4).
+
+    Attributes
+    ----------
+    loss : str
+        "hinge" (SVC) or "smooth_step" (USVC).
+    s : float
+        The smooth step's exponent.
+    th : ndarray of shape (m,)
+        Thresholds Th.
+    w : ndarray of shape (q,)
+        Slopes w.
+    L : ndarray of shape (q, m)
+        L̃(Th, w) (:func:`svmviz.usvc.primal_surface`).
+    profile_w : ndarray of shape (m,)
+        argmin_w L̃(Th, ·).
+    profile_L : ndarray of shape (m,)
+        min_w L̃(Th, ·).
+    profile_ce : ndarray of shape (m,)
+        min_w L̃ / (C n): the "CE" this machine minimises.
+    ce_emp : ndarray of shape (m,)
+        The empirical training CE of the rule "+1 when x > Th".
+    """
     loss: str
     s: float
     th: np.ndarray          # (m,)
@@ -116,7 +235,40 @@ class ErrorSurface(NamedTuple):
 def compute_error_surface(x, y, *, C: float = 10.0, loss: str = "hinge", s: float = 2.0,
                           k_eps: float = 1e-4, th_range=(-0.05, 1.05), w_max: float = 20.0,
                           n_th: int = 111, n_w: int = 81) -> ErrorSurface:
-    """L̃(Th, w) on a grid, its profile min_w L̃ and the empirical CE (Navia-Vázquez et al. 2004, Fig. 3–4)."""
+    """L̃(Th, w) on a grid, its profile min_w L̃ and the empirical CE (Navia-Vázquez et al. 2004, Figs. 3–4).
+
+    Parameters
+    ----------
+    x : array_like of shape (n,) or (n, 1)
+        The one feature.
+    y : array_like of shape (n,)
+        Two-valued labels.
+    C : float > 0, default 10.0
+        Weight of the loss term of L̃ (eq. 5).
+    loss : {"hinge", "smooth_step"}, default "hinge"
+        θ: the SVC's hinge (eq. 4) or the USVC's smooth step (eq. 6).
+    s : float, default 2.0
+        The smooth step's exponent.
+    k_eps : float in (0, 1), default 1e-4
+        The smooth step's k_ε.
+    th_range : tuple of (float, float), default (-0.05, 1.05)
+        The range of Th.
+    w_max : float, default 20.0
+        The largest slope of the grid (from 0).
+    n_th, n_w : int, default 111 and 81
+        Grid points along Th and w.
+
+    Returns
+    -------
+    ErrorSurface
+        The surface, its profile and the empirical CE.
+
+    See Also
+    --------
+    plot_error_surface : Draws the surface.
+    plot_ce_profiles : Draws the profiles beside the CE.
+    svmviz.usvc.primal_surface : The surface computed here.
+    """
     th = np.linspace(th_range[0], th_range[1], int(n_th))
     w = np.linspace(0.0, float(w_max), int(n_w))
     L = usvc.primal_surface(x, y, th, w, C=C, loss=loss, s=s, k_eps=k_eps)
@@ -127,8 +279,29 @@ def compute_error_surface(x, y, *, C: float = 10.0, loss: str = "hinge", s: floa
 
 def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, stages=(0, 1, 2),
                        n_steps: int | None = None) -> go.Figure:
-    """Contour of log10 L̃(Th, w), the profile locus (dashed) and the IRWLS trajectory (first
-    ``n_steps`` iterates), start and ends marked."""
+    """Contour of log10 L̃(Th, w), the profile locus (dashed) and the IRWLS trajectory (Navia-Vázquez et al. 2004, Figs. 3a, 3c).
+
+    Parameters
+    ----------
+    surf : ErrorSurface
+        From :func:`compute_error_surface`.
+    traj : Trajectory, optional
+        From :func:`compute_trajectory`: its iterates, start and ends marked.
+    stages : sequence of int, default (0, 1, 2)
+        The stages of the trajectory drawn (0 LS, 1 SVC, 2 USVC).
+    n_steps : int, optional
+        Draw only the first ``n_steps`` iterates (default: all).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The contour, the profile and the trajectory.
+
+    See Also
+    --------
+    compute_error_surface : The surface drawn here.
+    compute_trajectory : The trajectory drawn here.
+    """
     fig = go.Figure()
     what = "SVC (hinge)" if surf.loss == "hinge" else f"USVC (smooth step, s = {surf.s:g})"
     fig.add_trace(go.Contour(x=surf.th, y=surf.w, z=np.log10(surf.L), colorscale="Viridis", ncontours=30,
@@ -173,8 +346,28 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
 
 
 def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) -> go.Figure:
-    """Theoretical and empirical CE(Th), and each machine's profile min_w L̃/(C n) (right axis)
-    (Navia-Vázquez et al. 2004, Figs. 3b, 3d). ``marks``: {label: Th} vertical markers for the fitted solutions."""
+    """Theoretical and empirical CE(Th), and each machine's profile min_w L̃/(C n) (Navia-Vázquez et al. 2004, Figs. 3b, 3d).
+
+    Parameters
+    ----------
+    surfaces : sequence of ErrorSurface
+        From :func:`compute_error_surface`, one per machine (the first gives the empirical CE); at least one.
+    ce_theory : array_like of shape (k,), optional
+        The theoretical CE at ``th_theory`` (e.g. ``ScenarioView.ce_theory``).
+    th_theory : array_like of shape (k,), optional
+        Its thresholds.
+    marks : dict of str to float, optional
+        {label: Th}: vertical markers at the fitted solutions.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The CE curves (left axis) and the profiles (right axis).
+
+    See Also
+    --------
+    compute_error_surface : The profiles drawn here.
+    """
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     surf0 = surfaces[0]
     if ce_theory is not None:
@@ -214,7 +407,25 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
 # Table 1
 # ----------------------------------------------------------------------------------------------
 def plot_table1(rows, scenario: str) -> go.Figure:
-    """Test CE (mean ± sd over trials) and mean Th per method, ours beside the paper's (Navia-Vázquez et al. 2004, Table 1)."""
+    """Test CE (mean ± sd over trials) and mean Th per method, ours beside the paper's (Navia-Vázquez et al. 2004, Table 1).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        One per method (:func:`svmviz.usvc.table1_summary`): "method", "test_ce_mean", "test_ce_sd",
+        "threshold_mean", "threshold_sd", and the same keys prefixed ``paper_``.
+    scenario : str
+        "A" or "B", for the title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Two panels of grouped bars with error bars: test CE (%) and Th.
+
+    See Also
+    --------
+    svmviz.usvc.table1_study : The trials summarised.
+    """
     fig = make_subplots(rows=1, cols=2, subplot_titles=("test CE (%)", "threshold Th"))
     methods = [r["method"] for r in rows]
     for who, key, col in (("svmviz", "", "#1f77b4"), ("paper", "paper_", "#ff7f0e")):
@@ -238,6 +449,37 @@ def plot_table1(rows, scenario: str) -> go.Figure:
 # 2-D: kernel USVC with R prototypes vs the SVM
 # ----------------------------------------------------------------------------------------------
 class KernelComparison(NamedTuple):
+    """What the kernel comparison draws: the USVC and the SVM on the same data (Navia-Vázquez et al. 2004, Table 3).
+
+    Attributes
+    ----------
+    X : ndarray of shape (n, d)
+        The training points.
+    y : ndarray of shape (n,)
+        Their labels ±1.
+    gx, gy : ndarray of shape (g,) or None
+        The grid's axes (2-D data only).
+    f_usvc, f_svm : ndarray of shape (g, g) or None
+        The two machines' decision values on the grid, ``f[i, j]`` at (gx[j], gy[i]).
+    prototypes : ndarray of shape (R, d)
+        The USVC's prototype centres.
+    support : ndarray of int, shape (n_SV,)
+        Indices of the SVM's support vectors.
+    test_error_usvc, test_error_svm : float
+        Test misclassification rates.
+    train_error_usvc, train_error_svm : float
+        Training misclassification rates.
+    size_usvc : int
+        R, the USVC's number of kernels.
+    size_svm : int
+        The SVM's number of support vectors.
+    n_iter : dict of str to int
+        The USVC's IRWLS iterations per stage.
+    status : dict of str to int
+        Its convergence status per stage.
+    test_kind : str
+        "independent test sample" or "30 % held out".
+    """
     X: np.ndarray              # (n, d) training points
     y: np.ndarray              # (n,) ±1
     gx: np.ndarray | None      # (g,) grid axes (2-D data only)
@@ -258,9 +500,25 @@ class KernelComparison(NamedTuple):
 
 
 def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) -> KernelComparison:
-    """What the comparison plots show, from :func:`svmviz.usvc.kernel_comparison`'s fitted machines:
-    their decision values on a ``grid`` × ``grid`` mesh over the training data (2-D data only), the
-    prototypes, the support vectors, errors and machine sizes."""
+    """What the comparison plots show, from :func:`svmviz.usvc.kernel_comparison`'s fitted machines.
+
+    Parameters
+    ----------
+    fit : KernelComparisonFit
+        From :func:`svmviz.usvc.kernel_comparison`.
+    grid : int, default 80
+        Mesh points per axis over the training data (2-D data only).
+
+    Returns
+    -------
+    KernelComparison
+        The decision values on the mesh, the prototypes, the support vectors, errors and machine sizes.
+
+    See Also
+    --------
+    plot_kernel_comparison : The two boundaries side by side.
+    plot_machine_size : The sizes and errors.
+    """
     X, um, svm = fit.X_train, fit.usvc, fit.svm
     gx = gy = fu = fs = None
     if X.shape[1] == 2:
@@ -277,10 +535,38 @@ def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) 
 
 def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "class +1"),
                            feature_names=("x1", "x2"), axis_titles=None, scale=None) -> go.Figure:
-    """Side by side: USVC boundary with its R prototypes, SVM boundary with its support vectors.
+    """Side by side: the USVC boundary with its R prototypes, the SVM boundary with its support vectors.
 
-    ``class_names`` name the classes −1 and +1 (legend, hover); ``feature_names`` the two features in
-    the hover, ``axis_titles`` (default: the feature names) on the axes."""
+    Parameters
+    ----------
+    kc : KernelComparison
+        From :func:`compute_kernel_comparison`, on 2-D data.
+    class_names : tuple of (str, str), default ("class −1", "class +1")
+        Names of the classes −1 and +1 (legend, hover).
+    feature_names : tuple of (str, str), default ("x1", "x2")
+        Names of the two features in the hover.
+    axis_titles : tuple of (str, str), optional
+        Axis titles; default the feature names.
+    scale : tuple of ((float, float), (float, float)), optional
+        The (mean, sd) of the two features when the data were standardised
+        (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
+        the data's own units beside the standardised one. None (generated data): standardised values
+        only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Two panels of f(x) (clipped at ±2) with the boundary f = 0 and the data.
+
+    Raises
+    ------
+    ValueError
+        The data are not two-dimensional.
+
+    See Also
+    --------
+    compute_kernel_comparison : The values drawn here.
+    """
     if kc.gx is None:
         raise ValueError("boundaries can be drawn for two-dimensional data only.")
     # two lines each: side by side at half a 1280-pixel window, one line per title ran into the other
@@ -343,7 +629,22 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
 
 
 def plot_machine_size(kc: KernelComparison) -> go.Figure:
-    """Machine size and test error of the two machines, side by side (Navia-Vázquez et al. 2004, Table 3)."""
+    """Machine size and test error of the two machines, side by side (Navia-Vázquez et al. 2004, Table 3).
+
+    Parameters
+    ----------
+    kc : KernelComparison
+        From :func:`compute_kernel_comparison`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Two panels of bars: the number of kernels, and the test and training errors.
+
+    See Also
+    --------
+    compute_kernel_comparison : The values drawn here.
+    """
     fig = make_subplots(rows=1, cols=2, subplot_titles=("machine size (kernels)", "error"))
     names = ["USVC", "SVM"]
     fig.add_trace(go.Bar(x=names, y=[kc.size_usvc, kc.size_svm], marker_color=["#2ca02c", "#d62728"],
