@@ -13,7 +13,7 @@ after a warm-up; the load average is printed beside them):
 * path page — the whole Regularization path page's rerun after the edit (AppTest), with leave-one-out
   along the path off, then on (the page's default up to n = 300: drawn after the path's charts).
 
-The browser's own redraw (Plotly, ~0.1–0.3 s) comes on top; tests/test_browser_edit.py prints the
+The browser's own redraw (Plotly, ~0.1–0.3 s) comes on top; tests/browser/test_edit.py prints the
 click-to-settled time it sees.
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ if ROOT not in sys.path:
 import pytest  # noqa: E402
 
 # a one-file Streamlit app that a test serves (importing it runs the app): not a test module
-collect_ignore = ["upload_session_app.py"]
+collect_ignore = ["ui/upload_session_app.py"]
 
 # Streamlit servers started by the browser tests inherit this: no background warm-up of the numba
 # kernels (svmviz/_warmup.py) — the tests share one warm cache, and an extra process compiling every

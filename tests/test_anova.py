@@ -15,7 +15,7 @@ from svmviz.kernels import SSANOVAKernel, cubic_spline_rk, fit_kernel, gram, ker
 from svmviz.svm import SVMClassifier, fit_lambda_sequence
 from svmviz.tuning import criteria_curves, gram_criteria_curves
 
-from . import naive
+from tests.naive import svm as naive
 
 KERNELS = [("additive", "cubic"), ("two-way", "cubic"), ("two-way", "gaussian")]
 

@@ -12,8 +12,8 @@ from svmviz.svm import SVMClassifier, fit_lambda_sequence, solve_dual
 from svmviz.tuning import (criteria_curves, criteria_surface, grid_decision_function, inefficiency,
                            inefficiency_study, ran_gacv)
 
-from . import naive
-from .naive import wahba_like
+from tests.naive import svm as naive
+from tests.naive.svm import wahba_like
 
 
 def p_wahba(X):

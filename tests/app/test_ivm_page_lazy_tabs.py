@@ -1,0 +1,72 @@
+"""Issue 13, the Import vector machine page's warm interaction: only the open tab computes and draws.
+
+Every tab ran at every rerun before — the λ path's two charts and the 3-class fit with its 100 × 100
+class map in hidden tabs too. Measured (``bench/bench_warm_breakdown.py --pages ivm``, Seed + 1, the
+same minutes, load 8-10): server CPU 0.77-1.03 -> 0.44-0.61 s, renderer 1.05-1.58 -> 0.84-1.03 s,
+391-398 -> 205-213 kB a rerun. The closed tabs keep their controls (values and link parameters).
+"""
+from __future__ import annotations
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest_utils import assert_clean, figure_titles, page_path
+
+PAGE = page_path("5_Import_vector_machine.py")
+
+
+def _small() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["i_nlams"] = "11"
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def test_seed_plus_one_on_the_first_tab_draws_only_its_charts():
+    at = _small()
+    at.number_input(key="ivm_seed").set_value(1).run()
+    assert_clean(at)
+    titles = figure_titles(at)
+    assert len(titles) == 3, titles  # IVM map, SVM map, Hₖ (before: + the λ path's two + the class map)
+    assert [t.split(":")[0] for t in titles[:2]] == ["IVM", "SVM"] and titles[2].startswith("Hₖ")
+    at.session_state["ivm_tab"] = "λ path"
+    at.run()
+    assert_clean(at)
+    titles = figure_titles(at)
+    assert len(titles) == 2 and titles[0].startswith("Tuning misclassification"), titles
+
+
+def test_closed_tabs_keep_their_controls_and_the_link():
+    at = _small()
+    at.session_state["ivm_tab"] = "Multi-class"
+    at.run()
+    at.slider(key="ivm_mc_lnlam").set_value(1.5).run()
+    assert_clean(at)
+    assert any(f"λ = {np.exp(1.5):.3g}" in t for t in figure_titles(at) if t.startswith("Multi-class IVM"))
+    at.session_state["ivm_tab"] = "Import points vs SVM"
+    at.run()
+    at.radio(key="ivm_source").set_value("scratch").run()
+    at.number_input(key="ivm_seed").set_value(2).run()
+    assert_clean(at)
+    assert at.slider(key="ivm_mc_lnlam").value == 1.5 and at.query_params["i_mc_lnlam"] == "1.5"
+    at.session_state["ivm_tab"] = "λ path"
+    at.run()
+    assert_clean(at)
+    assert at.radio(key="ivm_source").value == "scratch" and at.query_params["i_source"] == "scratch"
+    assert at.query_params["i_mc_lnlam"] == "1.5"
+    at.session_state["ivm_tab"] = "Multi-class"
+    at.run()
+    assert any(f"λ = {np.exp(1.5):.3g}" in t for t in figure_titles(at) if t.startswith("Multi-class IVM"))
+
+
+def test_multiclass_data_open_on_the_class_map_and_offer_the_path():
+    at = _small()
+    at.selectbox(key="ivm_data").select("esl_mixture3").run()
+    assert_clean(at)
+    titles = figure_titles(at)
+    assert len(titles) == 1 and titles[0].startswith("Multi-class IVM: 3 classes"), titles
+    at.session_state["ivm_tab_mc"] = "λ path"
+    at.run()
+    assert_clean(at)
+    assert any(t.startswith("Tuning misclassification") for t in figure_titles(at))

@@ -1,0 +1,146 @@
+"""AppTest of the "Kernels & variable selection" page: renders, the numbers it draws are right,
+its widgets act, bad choices give a message instead of a traceback."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmviz import anova, data
+from svmviz.kernels import SSANOVAKernel
+from svmviz.tuning import criteria_curves
+
+from tests.apptest_utils import assert_clean, decode, figure_titled, page_path, traces_named
+
+PAGE = page_path("6_Kernels_and_variable_selection.py")
+
+
+def _arr(v):
+    return decode(v, float)
+
+
+def _app():
+    return AppTest.from_file(PAGE, default_timeout=180)
+
+
+def _curve(at, panel_prefix, kernel):
+    """y values of one kernel's line in one criterion panel of the criteria figure."""
+    f = figure_titled(at, "Tuning criteria along λ")
+    axes = [a for a in f["layout"]["annotations"]]
+    idx = [i for i, a in enumerate(axes) if a["text"].startswith(panel_prefix)][0]
+    xaxis = "x" if idx == 0 else f"x{idx + 1}"
+    tr = [t for t in f["data"] if t.get("name") == kernel and t.get("xaxis", "x") == xaxis
+          and t.get("mode") == "lines+markers"]
+    assert len(tr) == 1
+    return _arr(tr[0]["x"]), _arr(tr[0]["y"])
+
+
+def test_default_page_renders_every_section_with_right_numbers():
+    at = _app().run()
+    assert_clean(at)
+    assert not at.error
+    for prefix in ("Tuning criteria along λ", "Importance by variable and by component", "Main effects",
+                   "Two-factor interactions"):
+        figure_titled(at, prefix)
+    # the two importance charts and the two interaction maps are the panels of one figure each
+    imp_panels = [a["text"] for a in figure_titled(at, "Importance by variable")["layout"]["annotations"]]
+    assert imp_panels[:2] == ["Importance by variable", "Importance by component"]
+    int_panels = [a["text"] for a in figure_titled(at, "Two-factor interactions")["layout"]["annotations"]]
+    assert len(int_panels) == 2 and int_panels[0].startswith("Interaction x1 × x2"), int_panels
+    # the Gaussian kernel's GACV and exact LOO curves are those of criteria_curves (an independent
+    # path: squared distances and the σ-grid engine), on the page's own data and λ grid
+    ds = data.anova_structure(n=200, seed=0)
+    x, gacv = _curve(at, "GACV", "Gaussian")
+    lams = 10 ** x
+    sigma = float(at.select_slider(key="anova_sigma_anova_structure").value)
+    ref = criteria_curves(ds.X, ds.y, lams, sigma, p_true=ds.p_true, loo=True)
+    np.testing.assert_allclose(gacv, ref.values["gacv"], rtol=1e-9)
+    np.testing.assert_allclose(_curve(at, "exact leave-one-out", "Gaussian")[1], ref.values["loo"], rtol=1e-12)
+    np.testing.assert_allclose(_curve(at, "MISCLASS", "Gaussian")[1], ref.values["misclass"], rtol=1e-12)
+    # SS-ANOVA curves: every criterion present for every kernel
+    for k in ("SS-ANOVA additive", "SS-ANOVA two-way"):
+        assert np.all(np.isfinite(_curve(at, "XA", k)[1]))
+    # the decomposition: the two-way kernel at exact LOO's λ; x1 and x2 lead the variable bars
+    bars = figure_titled(at, "Importance by variable")["data"][0]
+    top = list(bars["x"])[:2]
+    assert set(top) == {"x1", "x2"}, bars["x"]
+    cap = [c.value for c in at.caption if "largest difference" in c.value][0]
+    gap = float(cap.split("training points is ")[1].split(" ")[0])
+    assert gap < 1e-9
+    metrics = {m.label: m.value for m in at.metric}
+    assert 0 <= float(metrics["Test error"]) < 0.5
+
+
+def test_widgets_change_kernels_lambda_machine_and_measure():
+    at = _app()
+    at.run()
+    at.slider(key="anova_n").set_value(100).run()
+    at.checkbox(key="anova_loo").uncheck().run()
+    assert_clean(at)
+    assert not any(a["text"].startswith("exact leave-one-out")
+                   for a in figure_titled(at, "Tuning criteria along λ")["layout"]["annotations"])
+    before = _arr(_component_bars(at)["x"]).copy()
+    at.radio(key="anova_lamsrc").set_value("xa").run()
+    assert_clean(at)
+    after = _arr(_component_bars(at)["x"])
+    assert after.shape != before.shape or not np.allclose(after, before)
+    at.radio(key="anova_measure").set_value("rms").run()
+    comp_fig = figure_titled(at, "Importance by variable and by component")
+    assert comp_fig["layout"]["xaxis2"]["title"]["text"].startswith("root mean square")
+    main = figure_titled(at, "Main effects")
+    assert "importance" in main["layout"]["annotations"][0]["text"]
+    # KLR on the known structure with the cubic base: the true main effects are drawn
+    at.radio(key="anova_machine").set_value("klr").run()
+    assert_clean(at)
+    me = figure_titled(at, "Main effects")
+    truth = traces_named(me, "true main effect")
+    assert len(truth) == 6
+    # the additive kernel alone: no interaction maps, a caption says why
+    at.multiselect(key="anova_kernels").set_value(["additive"]).run()
+    assert_clean(at)
+    assert not [t for t in (f["layout"]["title"]["text"] for f in _figs(at)) if t.startswith("Two-factor interaction")]
+    assert any("no interactions" in c.value for c in at.caption)
+    at.multiselect(key="anova_kernels").set_value(["gaussian"]).run()
+    assert any("Choose an SS-ANOVA kernel" in i.value for i in at.info)
+    at.multiselect(key="anova_kernels").set_value([]).run()
+    assert_clean(at)
+    assert any("at least one kernel" in i.value for i in at.info)
+
+
+def _component_bars(at):
+    """The first bar trace of the importance figure's component panel (its second x axis)."""
+    f = figure_titled(at, "Importance by variable and by component")
+    return [t for t in f["data"] if t.get("xaxis") == "x2"][0]
+
+
+def _figs(at):
+    import json
+
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def test_theta_grid_and_other_data_sets():
+    at = _app()
+    at.run()
+    at.slider(key="anova_n").set_value(80).run()
+    at.checkbox(key="anova_loo").uncheck().run()
+    at.selectbox(key="anova_thvar").set_value(2).run()
+    at.checkbox(key="anova_thgo").check().run()
+    assert_clean(at)
+    hm = figure_titled(at, "GACV over λ and the θ factor of x3")
+    z = _arr(hm["data"][0]["customdata"])
+    # the page's grid is theta_lambda_grid's on the same data
+    ds = data.anova_structure(n=80, seed=0)
+    lams = np.logspace(-6, -1, 11)
+    tg = anova.theta_lambda_grid(ds.X, ds.y, lams, SSANOVAKernel(order="two-way"),
+                                 [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0], coordinate=2)
+    np.testing.assert_allclose(z, tg.values["gacv"], rtol=1e-9)
+    # twonorm (20 variables, 210 two-way components) and the interaction slider of the structure
+    at.selectbox(key="anova_data").set_value("twonorm").run()
+    assert_clean(at)
+    assert not at.error
+    figure_titled(at, "Importance by variable")
+    at.selectbox(key="anova_data").set_value("anova_structure").run()
+    at.slider(key="anova_inter").set_value(0.0).run()
+    assert_clean(at)
+    assert any("Bayes error 0.133" in c.value for c in at.caption)

@@ -1,0 +1,140 @@
+"""The "Criteria studies" page: AppTest (ready-made study run on the app's Dask cluster, a results
+folder opened, bad input) and once in the real browser (Playwright + Debian chromium)."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmviz.studies import run_study, spec_from_dict
+
+from tests.apptest_utils import ROOT, assert_clean, decode, figure_titled, figures, page_path, traces_named
+
+PAGE = page_path("7_Criteria_studies.py")
+
+
+@pytest.fixture(autouse=True)
+def _own_folders(tmp_path, monkeypatch):
+    """The page keeps its small runs in the user's data folder and offers the results root's folders:
+    fresh ones per test."""
+    monkeypatch.setenv("SVMVIZ_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SVMVIZ_RESULTS_ROOT", str(tmp_path / "root"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_cluster():
+    yield
+    from svmviz.studies import engine
+
+    engine.close_shared_client()
+
+
+def _summary(at):
+    return at.dataframe[0].value
+
+
+def test_defaults_offer_every_ready_made_study_and_wait_for_run():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert_clean(at)
+    assert at.title[0].value == "Criteria studies"
+    from svmviz.studies import load_spec, ready_made_specs
+
+    assert len(ready_made_specs()) == 6
+    assert at.selectbox(key="studies_spec").options == [load_spec(n).title for n in ready_made_specs()]
+    assert any("Press Run" in i.value for i in at.info)
+    assert not figures(at)
+
+
+def test_run_a_small_wahba_study_on_the_app_cluster():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.selectbox(key="studies_spec").select("wahba2001_standard").run()
+    at.slider(key="studies_R").set_value(3)
+    at.slider(key="studies_grid").set_value(5)
+    at.button(key="studies_run").click().run()
+    assert_clean(at)
+    assert not at.error
+    assert [m.value for m in at.metric][:2] == ["3 / 3", "0"]
+    s = _summary(at)
+    assert list(s["criterion / machine"]) == ["GACV", "XA (ξα)", "XA_J (Joachims)", "5-fold CV", "exact LOO",
+                                               "GCKL", "MISCLASS"]
+    assert (s["R"] == 3).all() and (s["inefficiency median"] >= 1).all()
+    assert "GACV 1.0064" in s.set_index("criterion / machine").loc["GACV", "published"]
+    # box plots of inefficiency per criterion with the published values overlaid
+    fig = figure_titled(at, "Inefficiency over 3 replicates")
+    box = traces_named(fig, "GACV")[0]
+    assert decode(box["y"]).shape == (3,) and np.all(decode(box["y"]) >= 1)
+    pub = traces_named(fig, "published")
+    assert {float(decode(p["y"])[0]) for p in pub} == {1.0064, 1.0062}
+    figure_titled(at, "Test error of the chosen model over 3 replicates")
+    figure_titled(at, "Cost of each criterion")
+    labels = [d.label for d in at.get("download_button")]
+    assert labels == ["Download the table (CSV)", "Download the table (Parquet)"]
+    # a rerun shows the saved results without computing; Run again with more replicates adds only those
+    at.slider(key="studies_R").set_value(4).run()
+    assert [m.value for m in at.metric][0] == "3 / 3"
+    at.button(key="studies_run").click().run()
+    assert [m.value for m in at.metric][0] == "4 / 4"
+    assert_clean(at)
+
+
+def test_run_the_ivm_study_shows_machine_sizes():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.selectbox(key="studies_spec").select("zhu_hastie2002").run()
+    assert "studies_grid" not in [s.key for s in at.slider]  # no (λ, σ) grid in this study
+    at.slider(key="studies_R").set_value(2)
+    at.button(key="studies_run").click().run()
+    assert_clean(at)
+    fig = figure_titled(at, "Machine size over 2 replicates")
+    ivm, svm = traces_named(fig, "IVM")[0], traces_named(fig, "SVM")[0]
+    assert np.all(decode(ivm["y"]) < decode(svm["y"]))  # import points far fewer than support points
+    assert {float(decode(p["y"])[0]) for p in traces_named(fig, "published")} == {21.0}
+
+
+def test_open_a_results_folder_chosen_from_the_results_root(tmp_path):
+    spec = spec_from_dict({"name": "folder", "replicates": 2, "seed": 1, "test_size": 500,
+                           "datasets": [{"name": "banana", "n": 40}],
+                           "svm": {"criteria": ["gacv", "kfold"], "n_lambda": 4, "n_sigma": 4}})
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.radio(key="studies_source").set_value("Open a results folder").run()
+    assert any("No results folder is offered" in i.value for i in at.info)
+    assert not at.text_input  # no typed path: nothing of the server's file system can be probed
+    run_study(spec, tmp_path / "root" / "res", workers=0)
+    (tmp_path / "root" / "not-results").mkdir()
+    run_study(spec, tmp_path / "elsewhere", workers=0)
+    os.symlink(tmp_path / "elsewhere", tmp_path / "root" / "link-outside")
+    at.run()
+    box = at.selectbox(key="studies_dir")
+    assert box.options == ["res"]
+    assert_clean(at)
+    assert not at.error
+    s = _summary(at)
+    assert list(s["criterion / machine"]) == ["GACV", "5-fold CV"]
+    assert s.set_index("criterion / machine").loc["GACV", "wins vs k-fold (test)"] >= 0
+    figure_titled(at, "Test error of the chosen model over 2 replicates")
+    shown = " ".join([c.value for c in at.caption] + [m.value for m in at.markdown] + [i.value for i in at.info])
+    assert str(tmp_path) not in shown  # the page names no server path
+    assert "`res`" in shown
+
+
+def test_a_link_cannot_name_a_folder_outside_the_results_root(tmp_path):
+    spec = spec_from_dict({"name": "folder", "replicates": 1, "seed": 1, "test_size": 500,
+                           "datasets": [{"name": "banana", "n": 40}],
+                           "svm": {"criteria": ["gacv"], "n_lambda": 4, "n_sigma": 4}})
+    run_study(spec, tmp_path / "root" / "a", workers=0)
+    run_study(spec, tmp_path / "secret", workers=0)
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["s_source"] = "Open a results folder"
+    at.query_params["s_dir"] = "../secret"
+    at.run()
+    assert at.selectbox(key="studies_dir").value == "a"
+    assert "secret" not in " ".join(c.value for c in at.caption)
+
+
+def test_page_says_where_app_runs_are_kept(tmp_path):
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    text = " ".join(c.value for c in at.caption)
+    assert "data folder" in text and "owner-only" in text and "30 days" in text
+    assert (tmp_path / "data" / "studies").is_dir()
+    assert (os.stat(tmp_path / "data" / "studies").st_mode & 0o777) == 0o700

@@ -1,0 +1,88 @@
+"""The Kernels & variable selection page in the real browser: reached from the home page's
+navigation, its four charts drawn once with their final margins, the interaction panels' colour bar
+clear of the right panel's axis, and a switch of the machine to KLR. One visit of the page serves
+every test (the module's ``kernels_page`` fixture); the KLR switch comes last. Screenshots:
+tests/artifacts/anova_*.png."""
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from tests.browser.helpers import ARTIFACTS, _chart_count_when_settled, _wait_idle
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def kernels_page(app_url, browser):
+    """Chromium (1400 × 1000) on the Kernels page reached from the home page's navigation, its four
+    charts drawn and settled; yields (page, console and page errors seen so far and later)."""
+    errors = []
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(app_url)
+    page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+    _wait_idle(page)
+    t0 = time.time()
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Kernels & variable selection").first.click()
+    page.get_by_role("heading", name="Kernels & variable selection").first.wait_for(timeout=60_000)
+    # criteria curves, importances (two panels), main effects, interaction maps (two panels)
+    n_charts = _chart_count_when_settled(page, timeout_s=300)
+    print(f"\nKernels & variable selection: all {n_charts} charts after {time.time() - t0:.1f} s")
+    assert n_charts == 4
+    try:
+        yield page, errors
+    finally:
+        context.close()
+
+
+def test_the_kernels_page_charts_are_drawn_with_their_final_margins(kernels_page):
+    """Each of the page's four charts starts with margins at least as wide as Plotly's automargin wants
+    (figures.anova.MARGINS), so Plotly draws it once: a chart whose computed margins differ from its
+    layout's was drawn a second time after measuring (doAutoMargin), widened past its margins."""
+    page, _ = kernels_page
+    sizes = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => [
+        gd.layout.title.text, gd.layout.margin, gd._fullLayout._size])""")
+    assert len(sizes) == 4
+    for title, margin, size in sizes:
+        for side in ("l", "r", "t", "b"):
+            assert size[side] == margin[side], (title, side, margin, size)
+
+
+def test_the_left_colour_bar_clears_the_right_panels_y_axis(kernels_page):
+    """The interaction panels: the left panel's colour bar (its bar and tick labels) ends before the
+    right panel's y-axis tick labels and title begin (a horizontal spacing too narrow for the page's
+    width puts the bar over the right panel's y title)."""
+    page, _ = kernels_page
+    boxes = page.evaluate("""() => {
+        const gd = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
+            d => d.layout.title.text.includes('Two-factor interactions'));
+        const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.right]; };
+        return {bars: Array.from(gd.querySelectorAll('.colorbar')).map(box),
+                ytitle: Array.from(gd.querySelectorAll('.g-y2title text')).map(box),
+                yticks: Array.from(gd.querySelectorAll('.y2tick text')).map(box)};
+    }""")
+    assert len(boxes["bars"]) == 2 and boxes["ytitle"] and boxes["yticks"]
+    left_bar_right = min(b[1] for b in boxes["bars"])  # the left panel's colour bar
+    right_axis_left = min(b[0] for b in boxes["ytitle"] + boxes["yticks"])
+    assert left_bar_right + 8 <= right_axis_left, boxes
+
+
+def test_kernels_page_in_a_real_browser(kernels_page):
+    """The page drawn with no exception, then the machine switched to KLR: four charts again, the
+    true main effect shown, no exception, no console error (the module's last test: it changes the
+    view)."""
+    page, errors = kernels_page
+    assert page.get_by_test_id("stException").count() == 0
+    page.screenshot(path=os.path.join(ARTIFACTS, "anova_initial.png"), full_page=True)
+    page.get_by_text("KLR (kernel logistic regression), same λ").first.click()
+    _wait_idle(page, timeout=300_000)
+    assert _chart_count_when_settled(page, timeout_s=300) == 4
+    assert page.get_by_test_id("stException").count() == 0
+    page.get_by_text("true main effect").first.wait_for(timeout=30_000)
+    page.screenshot(path=os.path.join(ARTIFACTS, "anova_klr.png"), full_page=True)
+    assert not errors, errors

@@ -1,0 +1,75 @@
+"""The Criteria studies page in the real browser: a ready-made study run from the page on a server of
+its own (its study folders in the test's temporary folder), its charts and table drawn, no page
+error. Screenshots: tests/artifacts/studies_page*.png."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests.apptest_utils import ROOT
+from tests.browser.helpers import _free_port
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.browser
+def test_studies_page_in_chromium(tmp_path):
+    pw = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists("/usr/bin/chromium"):
+        pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
+    port = _free_port()
+    log = open(tmp_path / "server.log", "w")
+    env = dict(os.environ, TMPDIR=str(tmp_path), SVMVIZ_DATA_DIR=str(tmp_path / "data"))
+    env.setdefault("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache"))
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                               "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+                              cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        for _ in range(200):
+            try:
+                if urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.1)
+        errors = []
+        with pw.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-quic"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"http://localhost:{port}/")
+            page.get_by_test_id("stSidebarNav").get_by_role("link", name="Criteria studies").click()
+            page.get_by_role("button", name="Run").wait_for(timeout=60_000)
+            page.get_by_role("button", name="Run").click()
+            page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=180_000)
+            page.wait_for_function("document.querySelectorAll('[data-testid=stStatusWidget]').length == 0",
+                                   timeout=60_000)
+            page.wait_for_timeout(1500)
+            assert page.get_by_test_id("stException").count() == 0
+            assert page.get_by_test_id("stPlotlyChart").count() >= 3
+            assert page.get_by_test_id("stDataFrame").count() == 1
+            out = os.path.join(ROOT, "tests", "artifacts")
+            os.makedirs(out, exist_ok=True)
+            page.screenshot(path=os.path.join(out, "studies_page.png"))
+            charts = page.get_by_test_id("stPlotlyChart")
+            charts.first.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            page.screenshot(path=os.path.join(out, "studies_page_inefficiency.png"))
+            charts.nth(1).scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            page.screenshot(path=os.path.join(out, "studies_page_test_error.png"))
+            browser.close()
+        assert not errors, errors
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()

@@ -1,0 +1,364 @@
+"""The app's one cached-compute helper (svmviz/ui/compute.py): cache, background jobs, cost gate,
+Cancel, orphaned jobs, readable warnings; and the pools that drop queued tasks (svmviz/_parallel.py).
+
+Pages are exercised by AppTest scripts built from functions (``AppTest.from_function``); the
+job machinery is also driven directly, without Streamlit, where a test needs to act while a job
+runs (AppTest waits for the script to finish).
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmviz._parallel import task_pool
+from svmviz.ui import compute
+
+
+# ------------------------------------------------------------------ pure helpers
+def test_digest_tells_contents_apart_and_is_stable():
+    a = np.arange(6.0)
+    assert compute.digest((a, 1, "x")) == compute.digest((a.copy(), 1, "x"))
+    assert compute.digest((a, 1, "x")) != compute.digest((a.reshape(2, 3), 1, "x"))
+    assert compute.digest((a, 1, "x")) != compute.digest((a.astype(np.float32), 1, "x"))
+    assert compute.digest([1, 2]) != compute.digest([1.0, 2.0])  # int vs float
+    assert compute.digest({"b": 1, "a": 2}) == compute.digest({"a": 2, "b": 1})
+    assert compute.digest(None) != compute.digest("None")
+
+
+def test_readable_warnings_drop_function_names_and_knob_advice():
+    r = compute.readable
+    assert r("loo_path: 7 leave-one-out refit(s) did not converge.") == "7 leave-one-out refit(s) did not converge."
+    assert r("criteria_surface: 3 solve(s) hit max_iter before reaching the tolerance; values at those grid "
+             "points are approximate.") == ("3 solve(s) hit the iteration limit before reaching the tolerance; "
+                                            "values at those grid points are approximate.")
+    assert r("some SVM fits along λ did not converge (σ = 1); the curves near them are approximate — raise the "
+             "tolerance or narrow the λ range.") == ("Some SVM fits along λ did not converge (σ = 1); the curves "
+                                                     "near them are approximate.")
+    assert r("nu_path: stopped at max_breakpoints before λ_max (λ reached 3.2 of 58).") == \
+        "Stopped at the breakpoint limit before λ_max (λ reached 3.2 of 58)."
+    assert r("Plain message") == "Plain message."
+
+
+def test_format_seconds_and_subsample_size():
+    assert compute.format_seconds(0.3) == "about 1 s"
+    assert compute.format_seconds(42.4) == "about 42 s"
+    assert compute.format_seconds(600) == "about 10 min"
+    assert compute.format_seconds(float("nan")) == "unknown"
+    cost = compute.Cost(40.0, "x", 1000, lambda m: 40.0 * (m / 1000) ** 2, lambda m: None)
+    m = compute.subsample_size(cost)
+    assert m % 10 == 0 and 40.0 * (m / 1000) ** 2 <= compute.SUBSAMPLE_TARGET_SECONDS
+    assert 40.0 * ((m + 10) / 1000) ** 2 > compute.SUBSAMPLE_TARGET_SECONDS
+    assert compute.subsample_size(cost._replace(on_subsample=None)) is None
+    assert compute.subsample_size(cost._replace(seconds_at=lambda m: 100.0)) is None  # nothing fits
+
+
+# ------------------------------------------------------------------ jobs without Streamlit
+def _job(fn, cost=None):
+    store = compute._Store()
+    job = compute._Job("k:1", "k", fn, cost, store, 4)
+    store.jobs[job.key] = job
+    return store, job
+
+
+def test_a_job_nobody_waits_for_is_cancelled_at_its_next_progress_report():
+    calls = []
+
+    def fn(progress):
+        for i in range(400):
+            time.sleep(0.02)
+            calls.append(i)
+            progress(i + 1, 400, "")
+        return "done"
+
+    store, job = _job(fn)
+    job.attach()
+    job.thread.start()
+    time.sleep(0.3)
+    job.detach()  # the tab closed / the run moved on
+    assert job.finished.wait(compute.ORPHAN_GRACE_SECONDS + 2.0)
+    assert isinstance(job.error, compute.Cancelled) and "nobody" in str(job.error)
+    assert len(calls) < 400 and store.get("k:1") is None  # stopped, nothing cached
+    assert "k:1" not in store.jobs
+
+
+def test_a_rerun_reattaching_within_the_grace_keeps_the_job():
+    def fn(progress):
+        for i in range(50):
+            time.sleep(0.02)
+            progress(i + 1, 50, "")
+        return 7
+
+    store, job = _job(fn)
+    job.attach()
+    job.thread.start()
+    job.detach()
+    job.attach()  # the rerun of the same view, well within the grace
+    assert job.finished.wait(10)
+    assert job.error is None and store.get("k:1").value == 7
+
+
+def test_cancel_stops_a_job_and_its_pool_drops_queued_tasks():
+    started = []
+
+    def task(i):
+        started.append(i)
+        time.sleep(0.05)
+        return i
+
+    def fn(progress):
+        from concurrent.futures import as_completed
+
+        with task_pool(2) as pool:
+            futs = [pool.submit(task, i) for i in range(200)]
+            for k, _ in enumerate(as_completed(futs), 1):
+                progress(k, 200, "")
+        return "all"
+
+    store, job = _job(fn)
+    job.attach()
+    job.thread.start()
+    time.sleep(0.3)
+    job.cancel("stopped by the user")
+    assert job.finished.wait(5)
+    time.sleep(0.2)
+    n = len(started)
+    assert isinstance(job.error, compute.Cancelled) and n < 60  # ≈ 12 ran before, 2 finishing
+    time.sleep(0.3)
+    assert len(started) == n  # nothing more starts
+
+
+def test_warnings_raised_on_a_job_thread_are_the_jobs_and_readable():
+    compute._install_warning_hook()
+
+    def fn(progress):
+        warnings.warn("loo_path: 2 refit(s) did not converge — raise max_iter.", UserWarning)
+        warnings.warn("loo_path: 2 refit(s) did not converge — raise max_iter.", UserWarning)
+        return 1
+
+    store, job = _job(fn)
+    job.thread.start()
+    assert job.finished.wait(5)
+    assert store.get("k:1").messages == ("2 refit(s) did not converge.",)
+
+
+def test_results_are_bounded_by_count_and_bytes(monkeypatch):
+    store = compute._Store()
+    for i in range(5):
+        store.put(f"a:{i}", "a", compute._Entry(i, (), 10), max_entries=3)
+    assert [k for k in store.data] == ["a:2", "a:3", "a:4"]
+    store.max_bytes = 100  # (compute.MAX_CACHE_BYTES by default)
+    store.put("b:0", "b", compute._Entry(np.zeros(8), (), 64), max_entries=10)
+    store.put("b:1", "b", compute._Entry(np.zeros(8), (), 64), max_entries=10)
+    assert "b:1" in store.data and "b:0" not in store.data and store.bytes <= 100
+    assert compute.nbytes({"x": np.zeros(3), "y": (np.zeros(2, np.int8), "s")}) == 26
+
+
+# ------------------------------------------------------------------ pages (AppTest)
+def _page_counting():
+    import streamlit as st
+
+    from svmviz.ui.compute import cached_compute
+    from tests.ui import test_compute
+
+    def fn(progress):
+        test_compute.COUNTER.append(1)
+        for i in range(3):
+            progress(i + 1, 3, f"step {i + 1}")
+        return {"value": 42}
+
+    out = cached_compute("t_count", ("a", 1), fn, progress_text="Computing the answer…")
+    st.write(f"answer {out['value']}")
+
+
+COUNTER: list = []
+
+
+def test_cached_compute_runs_once_and_serves_every_run():
+    COUNTER.clear()
+    at = AppTest.from_function(_page_counting, default_timeout=30)
+    at.run()
+    assert not at.exception
+    assert any("answer 42" in m.value for m in at.markdown)
+    at.run()
+    at2 = AppTest.from_function(_page_counting, default_timeout=30).run()
+    assert any("answer 42" in m.value for m in at2.markdown)
+    assert len(COUNTER) == 1
+
+
+def _page_warns():
+    import warnings
+
+    import streamlit as st
+
+    from svmviz.ui.compute import cached_compute
+
+    def fn(progress):
+        warnings.warn("criteria_surface: 3 solve(s) hit max_iter before reaching the tolerance; values at "
+                      "those grid points are approximate.", UserWarning)
+        return 5
+
+    st.write(f"got {cached_compute('t_warn', (1,), fn)}")
+
+
+def test_warnings_show_readably_on_the_page_also_when_cached():
+    for _ in range(2):
+        at = AppTest.from_function(_page_warns, default_timeout=30).run()
+        assert not at.exception
+        assert [w.value for w in at.warning] == [
+            "3 solve(s) hit the iteration limit before reaching the tolerance; values at those grid points "
+            "are approximate."]
+
+
+def _page_costly():
+    import streamlit as st
+
+    from svmviz.ui.compute import Cost, cached_compute
+
+    def use(m):
+        st.session_state["n"] = m
+
+    n = st.session_state.get("n", 1000)
+    cost = Cost(40.0 * (n / 1000) ** 2, f"the answer for {n} points", n, lambda m: 40.0 * (m / 1000) ** 2, use)
+    out = cached_compute("t_cost", (n,), lambda progress: n * 2, cost=cost, optional=True)
+    st.write(f"result {out}")
+    st.write("rest of the page")
+
+
+def test_costly_work_asks_first_offers_a_subsample_and_runs_on_request(monkeypatch):
+    monkeypatch.setattr(compute, "_speed_factor", lambda store, name: 1.0)  # the toy job takes no time
+    at = AppTest.from_function(_page_costly, default_timeout=30).run()
+    assert not at.exception
+    assert any("result None" in m.value for m in at.markdown)
+    assert any("rest of the page" in m.value for m in at.markdown)  # optional: the page goes on
+    assert any("takes about 40 s" in i.value for i in at.info)
+    run = [b for b in at.button if b.label == "Run (about 40 s)"]
+    sub = [b for b in at.button if b.label.startswith("Use a seeded subsample of 440 points")]
+    assert run and sub, [b.label for b in at.button]
+    sub[0].click().run()
+    assert at.session_state["n"] == 440
+    assert any("result 880" in m.value for m in at.markdown)  # 7.7 s: no question
+    at.session_state["n"] = 1000
+    at.run()
+    assert any("result None" in m.value for m in at.markdown)
+    [b for b in at.button if b.label.startswith("Run (about")][0].click().run()
+    assert any("result 2000" in m.value for m in at.markdown)
+
+
+def test_a_stopped_computation_says_so_and_offers_to_run_again():
+    at = AppTest.from_function(_page_costly, default_timeout=30)
+    at.session_state["n"] = 100  # 0.4 s: runs at once unless stopped
+    key = "t_cost:" + compute.digest((100,))
+    at.session_state[compute._STOPPED] = {key}
+    at.run()
+    assert any(w.value.startswith("Stopped: the answer for 100 points") for w in at.warning)
+    again = [b for b in at.button if b.label.startswith("Run again")]
+    assert again
+    again[0].click().run()
+    assert any("result 200" in m.value for m in at.markdown)
+    assert not at.warning
+
+
+def _page_error():
+    import streamlit as st
+
+    from svmviz.ui.compute import cached_compute
+
+    def fn(progress):
+        raise ValueError("the data have one class only")
+
+    try:
+        cached_compute("t_err", (1,), fn)
+    except ValueError as exc:
+        st.error(f"Could not: {exc}")
+
+
+def test_an_error_reaches_the_page_and_is_not_cached():
+    for _ in range(2):
+        at = AppTest.from_function(_page_error, default_timeout=30).run()
+        assert not at.exception
+        assert [e.value for e in at.error] == ["Could not: the data have one class only"]
+
+
+def test_the_speed_of_finished_jobs_corrects_the_next_estimate():
+    store = compute._Store()
+    job = compute._Job("s:1", "s", lambda p: time.sleep(0.6) or 1, compute.Cost(0.6, "x"), store, 4)
+    job.thread.start()
+    assert job.finished.wait(5)
+    assert store.speed["s"] and 0.9 <= store.speed["s"][0] < 3.0  # ran as long as estimated (or slower)
+    store.speed["s"] = [2.0, 2.2, 1.8, 40.0]
+    assert compute._speed_factor(store, "s") == pytest.approx(2.1)  # median, robust to one outlier
+    store.speed["s"] = [100.0]
+    assert compute._speed_factor(store, "s") == 8.0  # bounded
+    assert compute._speed_factor(store, "unknown") == 1.0
+
+
+def test_task_pool_without_error_runs_everything():
+    out = []
+    with task_pool(2) as pool:
+        for i in range(20):
+            pool.submit(out.append, i)
+    assert sorted(out) == list(range(20))
+
+
+# ------------------------------------------------------------------ applied: Tuning and Loss pages
+def _slow_machine(monkeypatch, per_refit=0.003):
+    """A cost table as if every refit took ``per_refit`` seconds (and estimates learnt nothing yet)."""
+    from svmviz import _cost
+
+    monkeypatch.setattr(_cost, "SMO_LOO_REFIT", {200: per_refit, 400: per_refit, 800: 2 * per_refit})
+    # serial refits (the Loss page) cost 1.5 × the grid's here, whatever the calibrated factor is, so
+    # the page's estimate (and the subsample it offers) depends on ``per_refit`` alone
+    monkeypatch.setattr(_cost, "SMO_LOO_REFIT_SERIAL_FACTOR", 1.5)
+    monkeypatch.setattr(compute, "_speed_factor", lambda store, name: 1.0)
+
+
+def _page(name, query):
+    from tests.apptest_utils import page_path
+
+    at = AppTest.from_file(page_path(name), default_timeout=120)
+    for k, v in query.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def test_tuning_page_asks_before_a_costly_exact_loo(monkeypatch):
+    """Issue 13: exact LOO at n = 2000 started at once and ran for minutes with no estimate. Now it
+    is estimated from the fitted grid's support vectors; above 10 s the page asks, with a subsample
+    offer, and shows the surfaces without LOO meanwhile."""
+    from tests.apptest_utils import figure_titles, figures
+
+    _slow_machine(monkeypatch)
+    at = _page("1_Tuning_criteria.py", {"data": "wahba2001", "n": "120", "seed": "0", "res": "8", "loo": "1"})
+    assert not at.exception
+    def titles(at):  # figure titles and the criteria panels' names (one figure of panels since a338cdf)
+        return figure_titles(at) + [t["name"] for f in figures(at) for t in f["data"] if t.get("type") == "contour"]
+
+    names = titles(at)
+    assert "GACV" in names and "exact LOO" not in names
+    run = [b for b in at.button if b.label.startswith("Run (about")]
+    sub = [b for b in at.button if b.label.startswith("Use a seeded subsample of")]
+    assert run and sub, [b.label for b in at.button]
+    assert any("Exact leave-one-out over the 8 × 8 grid" in i.value for i in at.info)
+    run[0].click().run()
+    assert not at.exception
+    assert "exact LOO" in titles(at)
+
+
+def test_loss_page_asks_before_a_costly_exact_loo(monkeypatch):
+    """Issue 13: the Loss page computes LOO by default; a 5,000-row upload took 274 s without a
+    word. Now a costly LOO waits for the user; GACV and ranGACV are drawn meanwhile."""
+    _slow_machine(monkeypatch, per_refit=0.005)
+    at = _page("2_Loss_functions.py", {"data": "wahba2001", "n": "150", "seed": "0"})
+    assert len(at.get("plotly_chart")) >= 5  # losses, prediction functions, the hinge-scale curves
+    assert not at.exception
+    assert [b for b in at.button if b.label.startswith("Run (about")], [b.label for b in at.button]
+    assert any("Exact leave-one-out at 20 values of λ" in i.value for i in at.info)
+    sub = [b for b in at.button if b.label.startswith("Use a seeded subsample of")]
+    m = int(sub[0].label.split("subsample of ")[1].split(" ")[0])
+    sub[0].click().run()
+    assert not at.exception
+    assert at.slider(key="loss_n").value == m
