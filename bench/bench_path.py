@@ -6,7 +6,7 @@ Run by hand:  .venv/bin/python bench/bench_path.py [--sizes 500 1000 2000] [--bi
 For each n (banana data, Gaussian kernel σ = 1, the page's default), at equal resources (one thread
 each: the path follower is sequential, libsvm is too):
 1. the whole path (every breakpoint, exact; best of 3) against, in the same run, (a) one sklearn
-   ``NuSVC`` solve at ν = 0.5 ("one SVM solve", issue 17's ≤ 5× target at n = 500; best of 3) and
+   ``NuSVC`` solve at ν = 0.5 ("one SVM solve"; best of 3) and
    (b) ``NuSVC`` at every breakpoint's ν (what the path replaces; only for n ≤ 1000), with the median
    and largest difference of the decision values (relative to max |f|, after NuSVC's positive scale
    1/ρ) where NuSVC converged and b is unique (both classes have a margin point; otherwise any

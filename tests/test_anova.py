@@ -1,6 +1,6 @@
 """SS-ANOVA kernels in every solver, the decomposition of f, importances, the structured generator.
 
-References: scikit-learn's SVC(kernel="precomputed") on the same gram (SPEC §1 mapping
+References: scikit-learn's SVC(kernel="precomputed") on the same gram (mapping
 C = 1/(2nλ)), brute-force leave-one-out refits with SVC, direct numpy evaluation of the component
 grams, Monte Carlo for the generator's Bayes error.
 """
@@ -73,7 +73,7 @@ def test_svm_on_ssanova_gram_equals_sklearn_precomputed(order, base):
     f_ref = ref.decision_function(Kt)
     a_ref = naive.sklearn_wahba_alpha(ref, n, lam)
     # libsvm stops on its own scaling of the KKT gap: the f difference it allows is bounded by its
-    # remaining gap (as in tests/test_svm.py), plus 1e-6 of the decision values' scale
+    # remaining gap (as in tests/svm/test_svm.py), plus 1e-6 of the decision values' scale
     gap_ref = naive.dual_kkt_violation(K, ds.y, s, np.ones(n), a_ref)
     allowed = 10 * max(gap_ref, 0.0) + 1e-6 * (1 + np.abs(f_ref).max())
     # the estimator with the kernel object

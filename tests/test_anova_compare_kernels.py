@@ -1,4 +1,4 @@
-"""compare_kernels' exact LOO on a pool of threads (issue 13, the Kernels page's warm interaction):
+"""compare_kernels' exact LOO on a pool of threads:
 the same numbers as gram_criteria_curves(loo=True) kernel by kernel, progress counted to its total,
 and a progress callback that raises stops the refits."""
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""Issue 13, the Kernels & variable selection page's warm interaction (ninth session): the test
-sample's decision values of :func:`svmviz.anova.compare_kernels` are computed without BLAS
-(``anova._test_decisions``: the same bits whatever OpenBLAS's thread count, no BLAS thread left
+"""The test sample's decision values of :func:`svmviz.anova.compare_kernels` are computed without
+BLAS (``anova._test_decisions``: the same bits whatever OpenBLAS's thread count, no BLAS thread left
 spinning beside exact LOO's threads and the browser), and the test errors are those of the matrix
 product computed here."""
 from __future__ import annotations

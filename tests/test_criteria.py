@@ -49,7 +49,7 @@ def test_criteria_equal_their_formulas_on_hand_built_cases(L):
 
 
 def test_hand_values_worked_out():
-    """Numbers checked by hand from SPEC §3 for the standard case."""
+    """Numbers checked by hand from the criteria's formulas (Wahba et al. 2001) for the standard case."""
     y, f, alpha, p, Kii, lam = hand_case()
     # misclassified ([−yf]_* = 1 for yf ≤ 0): the first four points; θ = 2α: (0, θ] holds for yf =
     # 0.02, 0.3, 0.8 (θ = 2) and for the margin point with α = 0.7 (θ = 1.4 ≥ 1) but not α = 0.4
@@ -164,7 +164,7 @@ def test_loo_surface_matches_pointwise_loo():
 
 
 def test_xa_is_close_to_exact_loo_in_the_sensible_region():
-    """Measured (SPEC §3): XA tracks exact LOO near LOO's minimum and is pessimistic at large σ
+    """Measured: XA tracks exact LOO near LOO's minimum and is pessimistic at large σ
     with small λ.
 
     Where the bounds come from (this 7×5 grid, wahba_like(200), measured on seeds 0–5):

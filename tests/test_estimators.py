@@ -1,14 +1,12 @@
-"""Regression tests of issue 12 §2: inputs that gave wrong answers with no error.
+"""Inputs that must not give a wrong answer without an error, for every estimator:
 
-Each test failed on the code before its fix (checked by running it there):
-
-* ``class_weight={1: 5.0, 2: 1.0}`` used the dict's keys (1, 2) as Wahba's (L(−1), L(+1));
-* a model fitted on a DataFrame [a, b] predicted on [b, a] without a word (53 % agreement);
-* a continuous y became one class per value (n = 200: a 12 GB Newton system, process killed);
-* IRWLS: bare ``LinAlgError`` (rbf with large σ on 40 points, any fit on X·1e200) and a
-  ``ConvergenceWarning`` for every σ of the rbf machine with default settings;
-* SMO: an α rounded to ``C − 2.2e-16`` counted as free and moved b to the end of its optimal
-  interval (also in a leave-one-out refit).
+* ``class_weight={1: 5.0, 2: 1.0}`` is keyed by class label (not read as Wahba's (L(−1), L(+1)));
+* a model fitted on a DataFrame [a, b] refuses to predict on [b, a];
+* a continuous y is refused before any allocation (one class per value would build a huge system);
+* IRWLS converges (rbf with large σ on 40 points, X·1e200, every σ of the rbf machine with
+  default settings) instead of a bare ``LinAlgError`` or a ``ConvergenceWarning``;
+* SMO: an α rounded to ``C − 2.2e-16`` counts as at its bound, so b stays libsvm's midpoint (also in
+  a leave-one-out refit).
 """
 from __future__ import annotations
 
@@ -191,13 +189,13 @@ def test_irwls_on_huge_inputs_is_the_unregularised_hinge_minimiser():
 
 
 # ---------------------------------------------------------------------------------- intercept
-def _issue_problem():
+def _moons_with_an_alpha_at_its_bound():
     X, y = make_moons(260, noise=0.3, random_state=777)
     return X[:200], y[:200]
 
 
 def test_intercept_is_libsvm_midpoint_when_an_alpha_rounds_below_its_bound():
-    X, y = _issue_problem()
+    X, y = _moons_with_an_alpha_at_its_bound()
     n, lam, sigma = 200, 1e-2, 3.0
     ours = SVMClassifier(lam=lam, sigma=sigma, L=(1.5, 0.5), tol=1e-10).fit(X, y)
     ref = SVC(C=1 / (2 * n * lam), gamma=1 / (2 * sigma**2), class_weight={0: 1.5, 1: 0.5}, tol=1e-10).fit(X, y)
@@ -217,7 +215,7 @@ def test_intercept_is_libsvm_midpoint_when_an_alpha_rounds_below_its_bound():
 
 
 def test_leave_one_out_refits_follow_the_same_intercept_rule():
-    X, y = _issue_problem()
+    X, y = _moons_with_an_alpha_at_its_bound()
     n, lam, sigma = 200, 1e-2, 3.0
     y_pm = np.where(y == 1, 1.0, -1.0)
     K = gram(X, kernel="rbf", sigma=sigma)

@@ -1,5 +1,5 @@
-"""Issue 13 ("Fast from the first click") on the Import vector machine and Kernels pages: the kernels
-written out to compile faster, and the Kernels page drawing its first chart before exact LOO."""
+"""svmviz._linalg's LU solve (KLR's Newton systems, written out to compile fast) against numpy, and
+the Kernels page drawing its first charts (GACV, the decomposition) before exact LOO finishes."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Packaging (issue 12 §1): the public API, an import that writes nothing, the wheel, the command.
+"""Packaging: the public API, an import that writes nothing, the wheel, the command.
 
 The wheel is built once per session from a copy of the package (``build_wheel``; the browser test
 of the installed command reuses it).
@@ -402,7 +402,7 @@ def _numpydoc_problems(obj, qualname: str) -> list[str]:
     return problems
 
 
-# the modules whose docstrings this check covers (issue 12 §4); the other library modules are being
+# the modules whose docstrings this check covers; the other library modules are being
 # brought to the same standard by their owners — add them here when they are
 NUMPYDOC_MODULES = ("criteria", "tuning", "losses", "data")
 

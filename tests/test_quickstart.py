@@ -1,4 +1,4 @@
-"""The README's notebook quick start runs as written (issue 12 §1): its python block is executed here."""
+"""The README's notebook quick start runs as written: its python block is executed here."""
 import os
 import re
 

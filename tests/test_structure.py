@@ -1,5 +1,5 @@
-"""Issue 16 (structure): the one split rule of svmviz.data, the published numbers as numbers, the shared
-weighted least-squares accumulation, and the import paths kept by the module splits."""
+"""The one split rule of svmviz.data, the published numbers as numbers, the shared weighted
+least-squares accumulation, and the import paths kept by the module splits."""
 from __future__ import annotations
 
 import importlib

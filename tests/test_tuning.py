@@ -1,4 +1,4 @@
-"""One exact-LOO thread-queue routine (issue 13, the Kernels page's warm interaction):
+"""One exact-LOO thread-queue routine:
 ``tuning.exact_loo_curves`` runs the leave-one-out refits of several (gram, λ-sequence) problems on
 one queue, used by ``gram_criteria_curves(loo=True)`` and ``anova.compare_kernels`` alike. Its
 numbers are those of one ``criteria.leave_one_out_decisions`` call per (problem, λ), in any order."""

@@ -51,7 +51,7 @@ def test_tuning_view_reopens_from_the_url():
     assert at.sidebar.radio(key="tuning_mode").value == "non-standard"
 
 
-# ---------------------------------------------------------------- issue 13: paths a person takes
+# ---------------------------------------------------------------- paths a person takes
 import pytest  # noqa: E402
 
 from tests.apptest_utils import three_class_csv, two_class_csv, url_of, with_upload  # noqa: E402
@@ -73,8 +73,8 @@ def _said_why(at) -> bool:
 
 
 @pytest.mark.parametrize("spec", DATA_PAGES, ids=[s.module for s in DATA_PAGES])
-def test_issue13_every_data_set_choice_works_or_says_why(spec):
-    """Defect 1: every page works, or says clearly why not, for every data-set choice — each
+def test_every_data_set_choice_works_or_says_why(spec):
+    """Every page works, or says clearly why not, for every data-set choice — each
     generator, the shipped data sets, and uploaded files with two and with three classes."""
     from streamlit.testing.v1 import AppTest
 
@@ -99,8 +99,8 @@ def test_issue13_every_data_set_choice_works_or_says_why(spec):
         assert up.get("plotly_chart") or _said_why(up), spec.module
 
 
-def test_issue13_a_page_never_clamps_the_shared_n_for_every_page():
-    """Defect 6: a page whose n range is smaller shows the shared n clamped — and says so — but the
+def test_a_page_never_clamps_the_shared_n_for_every_page():
+    """A page whose n range is smaller shows the shared n clamped — and says so — but the
     other pages keep it (opening the path page clamped n = 1500 to 1000 for every page)."""
     from streamlit.testing.v1 import AppTest
 
@@ -117,8 +117,8 @@ def test_issue13_a_page_never_clamps_the_shared_n_for_every_page():
     assert at.sidebar.slider(key="tuning_n").value == 1500
 
 
-def test_issue13_the_url_holds_only_the_current_pages_parameters():
-    """Defect 2: after a page switch the URL carries the shared data choice and this page's own
+def test_the_url_holds_only_the_current_pages_parameters():
+    """After a page switch the URL carries the shared data choice and this page's own
     parameters — never another page's (Back landed on a URL with another page's parameters)."""
     from streamlit.testing.v1 import AppTest
 
@@ -139,8 +139,8 @@ TEX_SCRIPT = re.compile(r"[A-Za-zα-ωΑ-Ω\u0303][_^][A-Za-z0-9{(]")
 
 
 @pytest.mark.parametrize("module", ["tuning", "losses", "usvc", "ivm"])
-def test_issue13_figure_texts_are_unicode_not_tex(module):
-    """Defect 8: plotly does not render TeX — every title, axis title, legend entry and annotation of
+def test_figure_texts_are_unicode_not_tex(module):
+    """Plotly does not render TeX — every title, axis title, legend entry and annotation of
     the page's figures (on a generator and on an upload without the truth) reads as plain text."""
     from streamlit.testing.v1 import AppTest
 
@@ -187,7 +187,7 @@ def _stops_before_its_control():
     common.control(st.slider, "x", 0, 10, key="x", default=3, url="x")
 
 
-def test_issue13_a_link_whose_page_stops_first_still_sets_the_controls_after():
+def test_a_link_whose_page_stops_first_still_sets_the_controls_after():
     """A link's first run may stop before some controls (a long computation asked for first): those
     controls take the link's values when they first appear, in a later run of the same page."""
     at = AppTest.from_function(_stops_before_its_control, default_timeout=60)

@@ -112,7 +112,7 @@ def test_splits_for_data_without_a_generator():
         ui.make_splits(tiny, 100, 0)
 
 
-# ---------------------------------------------------------------- issue 13: paths a person takes
+# ---------------------------------------------------------------- paths a person takes
 def _small(at):
     """A short λ grid and a small tuning set: each rerun well under a second."""
     at.select_slider(key="ivm_nlams").set_value(11)
@@ -120,8 +120,8 @@ def _small(at):
     return at.run()
 
 
-def test_issue13_two_class_upload_draws_every_tab():
-    """Defect 1: a clean ±1 two-feature upload crashed the page (TypeError on the CSV's seed None)."""
+def test_two_class_upload_draws_every_tab():
+    """A clean ±1 two-feature upload crashed the page (TypeError on the CSV's seed None)."""
     from tests.apptest_utils import assert_clean, two_class_csv, with_upload
 
     at = with_upload(PAGE, two_class_csv(80), query={"i_nlams": "11"})
@@ -135,8 +135,8 @@ def test_issue13_two_class_upload_draws_every_tab():
     assert any(t.startswith("Tuning misclassification") for t in _figs(at))
 
 
-def test_issue13_three_class_upload_draws_the_class_map():
-    """Defect 1: a 3-class upload gave a traceback; now the class map of the uploaded classes."""
+def test_three_class_upload_draws_the_class_map():
+    """A 3-class upload gave a traceback; now the class map of the uploaded classes."""
     from tests.apptest_utils import assert_clean, three_class_csv, with_upload
 
     at = with_upload(PAGE, three_class_csv(90), query={"i_nlams": "11"})
@@ -148,8 +148,8 @@ def test_issue13_three_class_upload_draws_the_class_map():
     assert any("3 classes" in c.value and "two classes" in c.value for c in at.caption)  # why no SVM maps
 
 
-def test_issue13_lambda_shown_follows_the_data():
-    """Defect 7: "λ shown" kept its old value after the data set changed; it restarts at the new
+def test_lambda_shown_follows_the_data():
+    """"λ shown" kept its old value after the data set changed; it restarts at the new
     data's tuning choice (and σ at the new data's default)."""
     at = _small(_open(_run(), "λ path"))
     lam = at.select_slider(key="ivm_lam")
@@ -167,8 +167,8 @@ def test_issue13_lambda_shown_follows_the_data():
     assert at.select_slider(key="ivm_sigma").value == min(SIGMAS, key=lambda v: abs(np.log(v / h)))
 
 
-def test_issue13_ln_lambda_on_the_slider_and_the_axes():
-    """Defect 8: the slider was in ln units beside a log10 axis; both are ln λ now."""
+def test_ln_lambda_on_the_slider_and_the_axes():
+    """The slider was in ln units beside a log10 axis; both are ln λ now."""
     at = _small(_open(_run(), "λ path"))
     lam = at.select_slider(key="ivm_lam")
     assert "ln λ" in lam.label
@@ -178,8 +178,8 @@ def test_issue13_ln_lambda_on_the_slider_and_the_axes():
     np.testing.assert_allclose(x, np.linspace(10, -10, 11))  # Zhu & Hastie's grid e^10 … e^−10
 
 
-def test_issue13_shared_link_restores_every_control():
-    """Defect 6: the IVM link carried only data, n and seed."""
+def test_shared_link_restores_every_control():
+    """The IVM link carried only data, n and seed."""
     from tests.apptest_utils import assert_link_restores
 
     at = _small(_run())
@@ -200,8 +200,8 @@ def test_issue13_shared_link_restores_every_control():
     assert url["i_sigma"] == "1.0" and url["i_source"] == "scratch" and url["seed"] == "3"
 
 
-def test_issue13_sigma_default_follows_the_data_a_chosen_sigma_stays():
-    """Defect 7: σ's default comes from the data (the help says so) and follows a data change; a σ the
+def test_sigma_default_follows_the_data_a_chosen_sigma_stays():
+    """Σ's default comes from the data (the help says so) and follows a data change; a σ the
     user chose stays when only the sample changes."""
     from svmviz import data, ivm
     from svmviz.ui.ivm import SIGMAS

@@ -1,9 +1,7 @@
-"""Issue 13, the Import vector machine page's warm interaction: only the open tab computes and draws.
-
-Every tab ran at every rerun before — the λ path's two charts and the 3-class fit with its 100 × 100
-class map in hidden tabs too. Measured (``bench/bench_warm_breakdown.py --pages ivm``, Seed + 1, the
-same minutes, load 8-10): server CPU 0.77-1.03 -> 0.44-0.61 s, renderer 1.05-1.58 -> 0.84-1.03 s,
-391-398 -> 205-213 kB a rerun. The closed tabs keep their controls (values and link parameters).
+"""The Import vector machine page: only the open tab computes and draws (the λ path's two charts
+and the 3-class fit with its 100 × 100 class map are not computed in hidden tabs;
+``bench/bench_warm_breakdown.py --pages ivm`` measures a rerun). The closed tabs keep their controls
+(values and link parameters).
 """
 from __future__ import annotations
 

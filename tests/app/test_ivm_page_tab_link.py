@@ -1,6 +1,6 @@
-"""Issue 13, defect 6 (shared links) for the Import vector machine page's lazy tabs: the open tab
-changes the view (only it computes and draws since f6e73d4), so it is in the link like every other
-control — a link to the λ path opens on the λ path, and opening a tab writes it to the URL."""
+"""The Import vector machine page's lazy tabs in the shared link: the open tab changes the view (only
+it computes and draws), so it is in the link like every other control — a link to the λ path opens
+on the λ path, and opening a tab writes it to the URL."""
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest

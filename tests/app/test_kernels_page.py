@@ -3,7 +3,6 @@ its widgets act, bad choices give a message instead of a traceback."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmviz import anova, data

@@ -1,7 +1,7 @@
-"""Issue 13, defect 6 on the Kernels & variable selection page: every control of the main area that
-changes the view (the kernel and machine decomposed, the λ chosen, the importance measure, the two
-interactions shown, the θ-grid's variable and criterion) is in the shared link, and a fresh session
-opening that link shows the same view. Before, only the sidebar was in the link."""
+"""The Kernels & variable selection page's shared link: every control of the main area that changes
+the view (the kernel and machine decomposed, the λ chosen, the importance measure, the two
+interactions shown, the θ-grid's variable and criterion) is in the link, and a fresh session opening
+that link shows the same view."""
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest

@@ -1,7 +1,8 @@
-"""Issue 13, the Kernels & variable selection page's warm interaction: one fit of every kernel per
-rerun (exact LOO refits the fits' own support vectors, :func:`svmviz.anova.add_exact_loo`), bit for
-bit the numbers of ``compare_kernels(loo=True)`` and of an independent per-kernel
-``gram_criteria_curves(loo=True)``; the criteria chart drawn once per rerun when exact LOO is quick."""
+"""The Kernels & variable selection page's reruns: one fit of every kernel per rerun (exact LOO
+refits the fits' own support vectors, :func:`svmviz.anova.add_exact_loo`), bit for bit the numbers
+of ``compare_kernels(loo=True)`` and of an independent per-kernel ``gram_criteria_curves(loo=True)``;
+the criteria chart drawn once per rerun when exact LOO is quick; the importance, interaction and
+main-effect panels."""
 from __future__ import annotations
 
 import numpy as np
@@ -183,7 +184,7 @@ def test_the_interaction_panels_are_the_old_maps(expansion):
 def test_the_main_effects_rug_is_one_line_per_class_and_panel(expansion):
     """The data's ticks under each main effect: one line trace per class and panel whose ticks stand
     at exactly that class's values of the variable (not one marker node per point), one unbroken line
-    whose joins lie below the panel's y range (KERNELS10; failed before: NaN between the ticks)."""
+    whose joins lie below the panel's y range (no NaN gaps between the ticks)."""
     from svmviz.figures import anova as fig
 
     ds, exp = expansion
@@ -198,7 +199,7 @@ def test_the_main_effects_rug_is_one_line_per_class_and_panel(expansion):
             assert len(tr) == 1
             x = np.asarray(tr[0].x, dtype=float)
             y = np.asarray(tr[0].y, dtype=float)
-            # KERNELS10: one unbroken line (NaN gaps cost Plotly as much as the rest of the chart), a
+            # one unbroken line (NaN gaps cost Plotly as much as the rest of the chart), a
             # tick up and back down at every value, joined below the axis's range (clipped away)
             assert np.all(np.isfinite(x)) and np.all(np.isfinite(y))
             want = np.sort(ds.X[ds.y == cls, a])

@@ -1,7 +1,7 @@
-"""Issue 13, the Kernels & variable selection page's warm interaction (eleventh session): the SVM's
-test error shown above the decomposition is the fits' own ``KernelCriteria.test_error[q, j]``
-instead of a decomposition of the 2000 test points evaluated again at every rerun — the same
-number (the decomposition's signs are the fits' on these samples) with one decomposition less."""
+"""The Kernels & variable selection page: the SVM's test error shown above the decomposition is the
+fits' own ``KernelCriteria.test_error[q, j]`` instead of a decomposition of the 2000 test points
+evaluated again at every rerun — the same number (the decomposition's signs are the fits' on these
+samples) with one decomposition less."""
 from __future__ import annotations
 
 import numpy as np

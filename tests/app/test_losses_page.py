@@ -126,12 +126,12 @@ def test_url_state_and_other_data():
     assert not any(str(t.get("name")).startswith("GCKL") for t in fig["data"])  # no truth for banana
 
 
-# ---------------------------------------------------------------- issue 13: paths a person takes
+# ---------------------------------------------------------------- paths a person takes
 SMALL = {"lf_m": "6", "lf_R": "2", "n": "60"}
 
 
-def test_issue13_no_exact_loo_title_when_loo_is_off():
-    """Defect 8: the misclassification panel was titled "exact LOO" with LOO off."""
+def test_no_exact_loo_title_when_loo_is_off():
+    """The misclassification panel was titled "exact LOO" with LOO off."""
     at = _run(dict(SMALL, lf_loo="0"))
     titles = [t for t in _figs_titles(at) if t.startswith("Misclassification")]
     assert titles and all("LOO" not in t and "MISCLASS" in t for t in titles), titles
@@ -146,8 +146,8 @@ def _figs_titles(at):
     return figure_titles(at)
 
 
-def test_issue13_no_raw_tex_in_the_figures():
-    """Defect 8: plotly does not render TeX; legends showed `e^{−τ}` and `v_{ε+,ε−}`."""
+def test_no_raw_tex_in_the_figures():
+    """Plotly does not render TeX; legends showed `e^{−τ}` and `v_{ε+,ε−}`."""
     from tests.apptest_utils import RAW_TEX, figures, texts_of
 
     at = _run(SMALL)
@@ -158,8 +158,8 @@ def test_issue13_no_raw_tex_in_the_figures():
     assert "exponential exp(−τ)" in names and "v(τ; ε₊ = 1, ε₋ = 0)" in names, names
 
 
-def test_issue13_shared_link_restores_every_control():
-    """Defect 6: every control of the view is in the link."""
+def test_shared_link_restores_every_control():
+    """Every control of the view is in the link."""
     from tests.apptest_utils import assert_link_restores
 
     at = _run(SMALL)

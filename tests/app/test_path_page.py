@@ -1,6 +1,5 @@
 """AppTest of the "Regularization path" page: renders, reacts to its widgets, offers the CSVs; the
-leave-one-out chart and its stopping point, σ from the data, the page's URL parameters, the cost gate
-(issue 13, defects 3, 5, 6, 7, 8)."""
+leave-one-out chart and its stopping point, σ from the data, the page's URL parameters, the cost gate."""
 from __future__ import annotations
 
 
@@ -158,7 +157,7 @@ def test_unbalanced_csv_path_ends_at_twice_the_smaller_class():
     assert not [t for t in _fig(at, "Leave-one-out along the path")["data"] if t["name"].startswith("test")]
 
 
-# ------------------------------------------------------------------ issue 13, defect 3: the LOO chart
+# ------------------------------------------------------------------ the LOO chart
 def _loo_panels(at):
     fig = _fig(at, "Leave-one-out along the path")
     l1 = _traces(fig, "LOO1")[0]
@@ -191,7 +190,7 @@ def test_loo_chart_puts_error_rates_and_loo2_on_their_own_readable_axes():
 
 def test_loo2_values_far_above_one_are_those_of_brute_force_refits():
     """The page's LOO2 is the independent brute-force value (every point refitted by an interior-point
-    QP, tests/naive_path.py) where it is far above 1: wahba2001, n = 80, at its sparse end."""
+    QP, tests/naive/path.py) where it is far above 1: wahba2001, n = 80, at its sparse end."""
     from tests.naive import path as nv
     from svmviz.kernels import gram
     from svmviz.path import loo_path
@@ -209,7 +208,7 @@ def test_loo2_values_far_above_one_are_those_of_brute_force_refits():
 
 @pytest.mark.parametrize("name", ["wahba2001", "esl_mixture", "ringnorm", "usvc_A"])
 def test_automatic_stopping_point_is_the_sparsest_near_best_solution(name):
-    """Issue 13: the old rule ("LOO2 stays within 5 % for 5 evaluations") stopped at λ_max (ν = 1,
+    """The old rule ("LOO2 stays within 5 % for 5 evaluations") stopped at λ_max (ν = 1,
     every point a support vector) on esl_mixture and ringnorm. Now, with the page's defaults
     (n = 200, seed 0): the stop has LOO1 within one standard error of the path's best, far fewer
     support vectors than λ_max, a margin, and a test error near the path's best."""
@@ -234,9 +233,9 @@ def test_automatic_stopping_point_is_the_sparsest_near_best_solution(name):
     assert float(at.slider(key="path_lam").value) == pytest.approx(stop, abs=float(x.max()) / 1000)
 
 
-# ------------------------------------------------------------------ defects 6, 7: links and defaults
+# ------------------------------------------------------------------ links and defaults
 def test_sigma_follows_the_data_set():
-    """Issue 13: after banana (σ = 1), 20-D twonorm kept σ = 1.0 — a degenerate path with every
+    """After banana (σ = 1), 20-D twonorm kept σ = 1.0 — a degenerate path with every
     point on the margin — although the help promised the median-distance default."""
     from svmviz.ivm import sigma_heuristic
     from svmviz.ui.path import SIGMAS
@@ -271,7 +270,7 @@ def test_shared_link_restores_axis_and_loo_evaluation_points():
 
 
 def test_opening_the_page_keeps_a_shared_n_of_1500():
-    """Issue 13: the page's n range ended at 1000 and clamped a shared n of 1500 for every page."""
+    """The page's n range ended at 1000 and clamped a shared n of 1500 for every page."""
     at = _run(shared={"data": "banana", "n": 1500}, path_loo=False)
     assert at.slider(key="path_n").value == 1500
     assert at.session_state["_svmviz_shared"]["n"] == 1500
@@ -279,7 +278,7 @@ def test_opening_the_page_keeps_a_shared_n_of_1500():
 
 
 def test_breakpoint_counts_agree():
-    """Issue 13: the status said 694 breakpoints, the chart's legend 686 (eight λ repeated where b and
+    """The status said 694 breakpoints, the chart's legend 686 (eight λ repeated where b and
     ρ jump). Both count distinct λ now, and say how many are also jumps."""
     at = _run(shared={"data": "banana", "n": 200}, path_loo=False)
     cp = _fig(at, "Coefficient paths")
@@ -289,7 +288,7 @@ def test_breakpoint_counts_agree():
     assert status.startswith(f"Path: {n_legend} breakpoints")
 
 
-# ------------------------------------------------------------------ defect 5: estimate, ask, subsample
+# ------------------------------------------------------------------ estimate, ask, subsample
 def test_costly_leave_one_out_asks_first_and_offers_a_subsample(monkeypatch):
     """LOO estimated above 10 s is not started: the page asks ("Run (about N s)") and offers a
     seeded subsample; the path's charts are drawn meanwhile. Run computes it; the subsample button

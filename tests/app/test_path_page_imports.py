@@ -1,7 +1,7 @@
-"""The path page's first run imports no scikit-learn, pandas or scipy.special (issue 13, first chart on
-a fresh install): its header (svmviz.ui.presets -> svmviz.published: pandas) and its data sidebar
-(svmviz.ui.edit -> svmviz.figures.edit -> svmviz.figures.tuning -> svmviz.tuning: sklearn) imported
-them before the path's computation started, 0.9-1.1 s of the server's CPU."""
+"""The path page's first run imports no scikit-learn, pandas or scipy.special: neither its header
+(svmviz.ui.presets -> svmviz.published: pandas) nor its data sidebar (svmviz.ui.edit ->
+svmviz.figures.edit -> svmviz.figures.tuning -> svmviz.tuning: sklearn) may import them before the
+path's computation starts."""
 from __future__ import annotations
 
 import json

@@ -1,8 +1,6 @@
-"""Issue 17 target 3, "the path page usable at n = 5000": the page accepts n = 5000 (it refused
-n > 2000, the path itself n > 3000), estimates the path's cost from svmviz._cost, asks before
-starting it and offers a seeded subsample that fits in the ~10 s budget. (The path itself at
-n = 5000: 13.1 s and 2.9 GB on the idle 2-core machine, bench/bench_path.py --big 5000; the page
-after Run: 22 s, 4.1 GB — measured by hand, not in a test.)"""
+"""The Regularization path page at n = 5000: the page accepts n = 5000, estimates the path's cost
+from svmviz._cost, asks before starting it and offers a seeded subsample that fits in the ~10 s
+budget (the path's own time and memory at large n: ``bench/bench_path.py --big 5000``)."""
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from svmviz.studies import run_study, spec_from_dict
 
-from tests.apptest_utils import ROOT, assert_clean, decode, figure_titled, figures, page_path, traces_named
+from tests.apptest_utils import assert_clean, decode, figure_titled, figures, page_path, traces_named
 
 PAGE = page_path("7_Criteria_studies.py")
 

@@ -1,4 +1,4 @@
-"""Issue 14, the start-here path: the home page's tour, acronyms spelled out on every page, the
+"""The start-here path: the home page's tour, acronyms spelled out on every page, the
 glossary, "Reproduce the paper's figure" presets, slide-resolution export of every chart, and the
 CSV of the IVM and USVC maps."""
 from __future__ import annotations

@@ -135,9 +135,9 @@ def test_monte_carlo_study_runs():
     assert any(t.startswith("Inefficiency over 2") for t in figure_titles(at))
 
 
-# ---------------------------------------------------------------- issue 13: paths a person takes
-def test_issue13_shared_link_restores_every_control():
-    """Defect 6: every control of the view is in the link, and a fresh session shows it back."""
+# ---------------------------------------------------------------- paths a person takes
+def test_shared_link_restores_every_control():
+    """Every control of the view is in the link, and a fresh session shows it back."""
     from tests.apptest_utils import assert_link_restores
 
     at = small(AppTest.from_file(PAGE, default_timeout=180).run())
@@ -160,8 +160,8 @@ def test_issue13_shared_link_restores_every_control():
     assert url["mode"] == "non-standard" and url["lam_lo"] == "-4.0" and float(url["pt_l"]) == pytest.approx(float(opts[1]), abs=0.005)
 
 
-def test_issue13_grid_point_is_the_plotted_point_after_a_new_grid():
-    """Defect 4: after "Grid points per axis" changes, the grid-point sliders show the plotted point
+def test_grid_point_is_the_plotted_point_after_a_new_grid():
+    """After "Grid points per axis" changes, the grid-point sliders show the plotted point
     (options are the grid's values, reset to GACV's choice on a new grid)."""
     at = small(AppTest.from_file(PAGE, default_timeout=180).run())
     at.select_slider(key="tuning_pt_l").set_value(float(at.select_slider(key="tuning_pt_l").options[-1])).run()
@@ -177,8 +177,8 @@ def test_issue13_grid_point_is_the_plotted_point_after_a_new_grid():
     assert at.query_params["pt_l"] == repr(lam)
 
 
-def test_issue13_three_class_upload_and_continuous_labels_say_what_to_do():
-    """Defect 1/8: a 3-class upload is refused with a reason (this page is for two classes); a
+def test_three_class_upload_and_continuous_labels_say_what_to_do():
+    """A 3-class upload is refused with a reason (this page is for two classes); a
     continuous label column is answered briefly (not with a list of every value)."""
     from tests.apptest_utils import three_class_csv, with_upload
 
@@ -193,8 +193,8 @@ def test_issue13_three_class_upload_and_continuous_labels_say_what_to_do():
     assert "continuous" in msg and len(msg) < 500, msg
 
 
-def test_issue13_subsample_offered_for_a_large_upload():
-    """Issue 12 §3 / 13 §5: an upload with more rows than the page computes with is used through a
+def test_subsample_offered_for_a_large_upload():
+    """An upload with more rows than the page computes with is used through a
     seeded, stratified subsample the sidebar offers (never all rows silently)."""
     from tests.apptest_utils import two_class_csv, with_upload
 

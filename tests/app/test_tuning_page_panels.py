@@ -1,11 +1,8 @@
-"""Issue 13, the Tuning criteria page's warm interaction: the criteria surfaces are the panels of ONE
-figure (:func:`svmviz.figures.tuning.plot_contour_panels`) instead of one chart per criterion.
-
-Measured (``bench/bench_warm_breakdown.py --pages tuning``, Seed + 1, the same minutes, load 6-9):
-the browser's renderer spent 1.09-1.33 s of CPU (median 1.17) with the four contour charts, 0.74-1.19 s
-(median 0.81) with the one figure; the server's CPU did not change. These tests check that the
-panels carry exactly the numbers, markers and legend of the per-criterion charts, and that the page
-draws two charts (fails before: five).
+"""The Tuning criteria page's criteria surfaces are the panels of ONE figure
+(:func:`svmviz.figures.tuning.plot_contour_panels`) instead of one chart per criterion: fewer charts
+for the browser to draw at every rerun (``bench/bench_warm_breakdown.py --pages tuning`` measures the
+renderer's and the server's CPU). These tests check that the panels carry exactly the numbers,
+markers and legend of the per-criterion charts, and that the page draws two charts.
 """
 from __future__ import annotations
 

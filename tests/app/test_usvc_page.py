@@ -107,14 +107,14 @@ def test_table1_study_on_demand_with_csv():
     assert not at.exception and len(study_csv()) == 1
 
 
-# ---------------------------------------------------------------- issue 13: paths a person takes
+# ---------------------------------------------------------------- paths a person takes
 def _small_query():
     """Small trajectories: each rerun well under a second."""
     return {"u_n": "200", "n": "80"}
 
 
-def test_issue13_upload_runs_the_2d_section():
-    """Defect 1: any uploaded CSV crashed the 2-D section (int(None) of the CSV's seed)."""
+def test_upload_runs_the_2d_section():
+    """Any uploaded CSV crashed the 2-D section (int(None) of the CSV's seed)."""
     from tests.apptest_utils import assert_clean, two_class_csv, with_upload
 
     at = with_upload(PAGE, two_class_csv(80), query=_small_query())
@@ -127,7 +127,7 @@ def test_issue13_upload_runs_the_2d_section():
     assert any("30 % held out" in c.value for c in at.caption)
 
 
-def test_issue13_three_class_upload_says_why_not():
+def test_three_class_upload_says_why_not():
     """A 3-class upload: the 1-D scenarios still run; the two-class kernel machines say why they cannot."""
     from tests.apptest_utils import assert_clean, three_class_csv, with_upload
 
@@ -137,8 +137,8 @@ def test_issue13_three_class_upload_says_why_not():
     assert any("3 classes" in i.value and "two-class" in i.value for i in at.info), [i.value for i in at.info]
 
 
-def test_issue13_shared_link_restores_every_control():
-    """Defect 6: the Unbiased SVC link carried only data, n and seed."""
+def test_shared_link_restores_every_control():
+    """The Unbiased SVC link carried only data, n and seed."""
     from tests.apptest_utils import assert_link_restores
 
     at = AppTest.from_file(PAGE, default_timeout=120)
@@ -177,8 +177,8 @@ def test_issue13_shared_link_restores_every_control():
     assert list(fresh.dataframe[0].value["method"]) == ["LS", "SVC", "USVC(s=2)", "USVC(s=4)"]
 
 
-def test_issue13_sigma_default_from_the_data():
-    """Defect 7 (σ where the help promises a data default): the kernel σ starts at the option nearest
+def test_sigma_default_from_the_data():
+    """The kernel σ starts at the option nearest
     the median-distance heuristic of the chosen data and follows a data change."""
     from svmviz import data, ivm
     from svmviz.ui.usvc import SIGMAS

@@ -104,7 +104,7 @@ def _walk(page, titles, tag: str, found: list, visited: list) -> None:
         visited.append((title, tag, round(time.time() - t0, 1)))
 
 
-def test_no_chart_text_collides_on_any_page_at_two_sizes(browser, tmp_path):  # noqa: F811
+def test_no_chart_text_collides_on_any_page_at_two_sizes(browser, tmp_path):
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
     proc, url, log = start_server("streamlit_overlap.log")

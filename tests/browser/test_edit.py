@@ -1,4 +1,4 @@
-"""Real-browser test of the data editor (issue 14): clicks in Debian chromium add and remove points.
+"""Real-browser test of the data editor: clicks in Debian chromium add and remove points.
 
 Opens a link to the Tuning criteria page with ``data=edited`` on a fresh server (the editor starts from
 the generated data and says that edits are per session), clicks on empty space of the editor's chart

@@ -1,4 +1,4 @@
-"""Real-browser tests of heavy work (issue 13, defect 5): a costly computation is asked for first,
+"""Real-browser tests of heavy work: a costly computation is asked for first,
 Cancel stops it, a closed tab stops it, and a busy server exits on SIGTERM.
 
 "Stops" is measured where it matters: the server process's CPU time (``/proc/<pid>/stat``, all its

@@ -1,4 +1,4 @@
-"""The installed ``svmviz`` command serves the app (issue 12 §1), checked in a real browser.
+"""The installed ``svmviz`` command serves the app, checked in a real browser.
 
 The wheel (built once, see ``tests.test_packaging.build_wheel``) is installed with ``--no-deps``
 into a fresh virtual environment whose dependencies come from the project's environment (a

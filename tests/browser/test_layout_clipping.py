@@ -1,53 +1,12 @@
-"""Issue 13, defect 8 — what only a browser shows: nothing clipped, nothing drawn over something else.
+"""What only a browser shows: nothing clipped, nothing drawn over something else — no metric cut
+short ("0.324 →…", "72 support v…"), no legend printed over a subplot title, no formula cut off.
+The layout checks no AppTest can make, on every page's default view with every expander opened, in
+a 1400 × 1000 window (Debian chromium driven by Playwright against ``streamlit run app.py``).
+Screenshots go to tests/artifacts/layout_*.png.
 
-The issue found, in headless Chromium: clipped metrics ("0.324 →…", "72 support v…"), a legend
-printed over a subplot title, and the GCKL formula cut off. This file holds the layout checks no
-AppTest can make, on every page's default view with every expander opened, in a 1400 × 1000 window
-(Debian chromium driven by Playwright against ``streamlit run app.py``). Screenshots go to
-tests/artifacts/layout_*.png.
-
-This file's check was written after the fixes; run against the old page fragments reproduced in a
-bare Streamlit script (the Unbiased SVC metric rows, the Tuning page's GCKL and (BR)MISCLASS on one
-line, a horizontal legend on top of two subplot titles) it flags all three.
-
-Every defect of issue 13 and its tests (those in other files were written to fail on the main of the
-issue):
-
-1. uploads crash pages — test_browser_paths.py::test_every_page_with_uploaded_files;
-   test_app.py::test_issue13_every_data_set_choice_works_or_says_why;
-   test_page_ivm.py::test_issue13_two_class_upload_draws_every_tab, ::test_issue13_three_class_upload_draws_the_class_map;
-   test_page_usvc.py::test_issue13_upload_runs_the_2d_section, ::test_issue13_three_class_upload_says_why_not
-2. Back button — test_browser_paths.py::test_back_button_one_entry_per_action_and_the_grid_point;
-   test_app.py::test_issue13_the_url_holds_only_the_current_pages_parameters
-3. path page LOO chart and stopping rule — test_page_path.py::test_loo_chart_puts_error_rates_and_loo2_on_their_own_readable_axes,
-   ::test_loo2_values_far_above_one_are_those_of_brute_force_refits,
-   ::test_automatic_stopping_point_is_the_sparsest_near_best_solution (wahba2001, esl_mixture, ringnorm, usvc_A);
-   test_path.py::test_auto_stop_on_constructed_sequences; test_figures_path.py::test_loo_curves_hide_zero_margin_evaluations_and_shade_them
-4. grid-point slider vs plotted point — test_page_tuning.py::test_issue13_grid_point_is_the_plotted_point_after_a_new_grid;
-   test_browser_paths.py::test_back_button_one_entry_per_action_and_the_grid_point
-5. heavy work (estimate and ask, subsample, Cancel, closed session, SIGTERM) —
-   test_compute.py::test_costly_work_asks_first_offers_a_subsample_and_runs_on_request,
-   ::test_cancel_stops_a_job_and_its_pool_drops_queued_tasks, ::test_a_job_nobody_waits_for_is_cancelled_at_its_next_progress_report,
-   ::test_tuning_page_asks_before_a_costly_exact_loo, ::test_loss_page_asks_before_a_costly_exact_loo;
-   test_page_tuning.py::test_issue13_subsample_offered_for_a_large_upload;
-   test_page_path.py::test_costly_leave_one_out_asks_first_and_offers_a_subsample;
-   test_browser_heavy.py::test_cancel_stops_the_computation, ::test_cancel_during_the_first_compilation,
-   ::test_closing_the_tab_stops_the_computation, ::test_sigterm_ends_a_busy_server
-6. shared links — test_browser_paths.py::test_shared_links_reopen_every_page_on_a_fresh_server;
-   test_page_tuning.py, test_page_losses.py, test_page_usvc.py, test_page_ivm.py::test_issue13_shared_link_restores_every_control;
-   test_page_path.py::test_shared_link_restores_axis_and_loo_evaluation_points, ::test_opening_the_page_keeps_a_shared_n_of_1500;
-   test_app.py::test_issue13_a_page_never_clamps_the_shared_n_for_every_page,
-   ::test_issue13_a_link_whose_page_stops_first_still_sets_the_controls_after
-7. defaults that ignore the data — test_page_path.py::test_sigma_follows_the_data_set;
-   test_page_ivm.py::test_issue13_lambda_shown_follows_the_data, ::test_issue13_sigma_default_follows_the_data_a_chosen_sigma_stays;
-   test_page_usvc.py::test_issue13_sigma_default_from_the_data
-8. text and layout — "exact LOO" titles: test_page_losses.py::test_issue13_no_exact_loo_title_when_loo_is_off;
-   clipped metrics, legend over a subplot title, GCKL formula cut off: this file; raw TeX:
-   test_app.py::test_issue13_figure_texts_are_unicode_not_tex, test_page_losses.py::test_issue13_no_raw_tex_in_the_figures;
-   IVM slider in ln units: test_page_ivm.py::test_issue13_ln_lambda_on_the_slider_and_the_axes; warnings naming
-   internal functions: test_compute.py::test_readable_warnings_drop_function_names_and_knob_advice; continuous label
-   column: test_page_tuning.py::test_issue13_three_class_upload_and_continuous_labels_say_what_to_do; 694 vs 686
-   breakpoints: test_page_path.py::test_breakpoint_counts_agree
+The check flags all three on bare Streamlit scripts reproducing those fragments (the Unbiased SVC
+metric rows, the Tuning page's GCKL and (BR)MISCLASS on one line, a horizontal legend on top of two
+subplot titles).
 """
 from __future__ import annotations
 
@@ -117,8 +76,8 @@ def _open_expanders(page) -> None:
         page.wait_for_timeout(300)
 
 
-def test_nothing_clipped_or_overlapping_on_any_page(app_url, browser):  # noqa: F811
-    """Defect 8: on every page's default view (expanders open) no metric label or value is cut
+def test_nothing_clipped_or_overlapping_on_any_page(app_url, browser):
+    """On every page's default view (expanders open) no metric label or value is cut
     (ellipsis), no displayed formula runs out of its box, and no legend covers a subplot title or
     the figure's title."""
     problems, errors = {}, []

@@ -1,4 +1,4 @@
-"""Real-browser tests of the paths a person takes (issue 13, defects 1, 2, 4, 6): uploads on every
+"""Real-browser tests of the paths a person takes: uploads on every
 page, the Back button, the grid-point slider, and shared links opened on a fresh server.
 
 Debian chromium driven by Playwright against ``streamlit run app.py``. What only a browser shows:
@@ -16,16 +16,27 @@ import urllib.parse
 import pytest
 
 from tests.apptest_utils import three_class_csv, two_class_csv
-from tests.browser.helpers import _home, _nav, _new_page, _no_exception, _page_titles, _path, _query, _settle, _slider_text, _upload, start_server, stop_server
+from tests.browser.helpers import (ARTIFACTS, _home, _nav, _new_page, _no_exception, _page_titles, _path, _query,
+                                   _settle, _slider_text, _upload, start_server, stop_server)
 
 pytestmark = pytest.mark.browser
 
 
+def _shot(page, name: str, height: int = 2400) -> None:
+    """A screenshot of the page's first ``height`` pixels (Streamlit scrolls inside its own container,
+    so the viewport is made tall for the picture, then restored)."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": height})
+    page.wait_for_timeout(800)
+    page.screenshot(path=os.path.join(ARTIFACTS, f"paths_{name}.png"))
+    page.set_viewport_size(size)
+
+
 # ---------------------------------------------------------------------------------------------
 def test_back_button_one_entry_per_action_and_the_grid_point(app_url, browser):
-    """Defect 2: opening a page and moving a slider add one history entry each; Back returns to the
+    """Opening a page and moving a slider add one history entry each; Back returns to the
     previous view (URL and widgets), and from another page to a URL with that page's parameters only.
-    Defect 4: after "Grid points per axis" changes, the grid-point slider shows the plotted point."""
+    After "Grid points per axis" changes, the grid-point slider shows the plotted point."""
     errors = []
     page = _new_page(browser, errors)
     _home(page, app_url)
@@ -43,7 +54,7 @@ def test_back_button_one_entry_per_action_and_the_grid_point(app_url, browser):
     assert page.evaluate("history.length") == h0 + 2, "one slider move: one history entry"
     q21 = _query(page)
     assert q21["res"] == "21"
-    # defect 4: the slider, the URL and the plotted point (decision-curve legend) agree
+    # the slider, the URL and the plotted point (decision-curve legend) agree
     shown = float(_slider_text(page, "Grid point: log10 λ"))
     legend = page.get_by_test_id("stPlotlyChart").filter(has_text="selected: log10 λ").first.inner_text()
     plotted = float(re.search(r"selected: log10 λ = (−?-?[0-9.]+)", legend).group(1).replace("−", "-"))
@@ -78,7 +89,7 @@ def test_back_button_one_entry_per_action_and_the_grid_point(app_url, browser):
 
 
 def test_every_page_with_uploaded_files(app_url, browser, tmp_path):
-    """Defect 1: with an uploaded two-class (±1, two features) and three-class file, every page
+    """With an uploaded two-class (±1, two features) and three-class file, every page
     draws its charts or says why not — no traceback."""
     errors = []
     page = _new_page(browser, errors)
@@ -112,7 +123,7 @@ CHANGES = {
 
 
 def test_shared_links_reopen_every_page_on_a_fresh_server(app_url, browser):
-    """Defect 6: a link copied from any page reopens the same view for another person on a fresh
+    """A link copied from any page reopens the same view for another person on a fresh
     server — every control comes back (the page, having read its controls from the link, writes
     exactly the same link) and the shared seed is the one chosen."""
     errors = []

@@ -1,11 +1,9 @@
-"""The CSV loader on pandas (issue 12 §3): what used to mislead silently, and the column names the UI offers.
+"""The CSV loader on pandas: inputs that must not mislead silently, and the column names the UI offers.
 
-Every test here except four failed on the hand-written parser it replaced (checked by running this
-file against that version of ``svmviz/data.py``); those four (quotes/CRLF/empty rows, old Macintosh
-line ends, rows longer than the header, ``pick_delimiter``) guard what the new loader must keep
-doing, and pitfalls of ``pandas.read_csv`` itself — e.g. with ``index_col=False`` it cuts a row
-longer than the header with only a warning. The happy and error
-paths that already worked are in ``tests/test_data.py``.
+Quotes, CRLF and empty rows, old Macintosh line ends, rows longer than the header and
+``pick_delimiter`` guard what the loader must keep doing, with pitfalls of ``pandas.read_csv`` itself
+— e.g. with ``index_col=False`` it cuts a row longer than the header with only a warning. The happy
+and error paths of the loader are in ``tests/data/test_data.py``.
 """
 import io
 

@@ -1,5 +1,5 @@
 """Tests of svmviz.data: generators against independent references (scipy densities, quadrature,
-Monte Carlo), the published numbers of SPEC §2, and the CSV loader's happy and error paths."""
+Monte Carlo), the published numbers of the papers, and the CSV loader's happy and error paths."""
 from __future__ import annotations
 
 import csv
@@ -121,7 +121,7 @@ def test_wahba_p_true_against_scipy_and_sample_moments():
     Xq = np.random.default_rng(1).uniform(-3, 5, size=(300, 2))
     gp = stats.multivariate_normal([0, 0], np.diag([1.0, 1.0])).pdf(Xq)
     gm = stats.multivariate_normal([2, 2], np.diag([2.0, 1.0])).pdf(Xq)
-    ref = 0.4 * gp / (0.4 * gp + 0.6 * gm)  # p_s: denominator with π_s⁺ (SPEC §2.1)
+    ref = 0.4 * gp / (0.4 * gp + 0.6 * gm)  # p_s: denominator with π_s⁺
     assert np.allclose(ds.p_true(Xq), ref, rtol=1e-12, atol=1e-14)
     big = D.wahba2001(n=40000, seed=2)
     Xm = big.X[big.y < 0]
@@ -161,7 +161,7 @@ def test_wahba_bayes_risk_against_large_sample(nonstandard):
     for thr in (ds.bayes_threshold - 0.1, ds.bayes_threshold + 0.1):
         other = Lw * (np.where(p > thr, 1.0, -1.0) != big.y)
         assert other.mean() > loss.mean()
-    # an independent derivation (tests/naive_bayes.py: 1-D quadrature of closed-form normal tails)
+    # an independent derivation (tests/naive/bayes.py: 1-D quadrature of closed-form normal tails)
     # agrees with data.py's 2-D trapezoid grid to 2e-7 (measured); 1e-6 leaves room for the grid
     w_plus, w_minus = ds.L[1] * 0.4, ds.L[0] * 0.6
     assert ds.bayes_error == pytest.approx(naive_bayes.wahba_bayes_risk(w_plus, w_minus), abs=1e-6)
@@ -209,7 +209,7 @@ def test_esl_bayes_error_against_large_sample(name):
     err = np.mean(ds.bayes_rule(big.X) != big.y)
     assert abs(err - ds.bayes_error) < min(0.01, 5 * _se(err, 100_000))
     if name == "esl_mixture":
-        # adaptive cubature (tests/naive_bayes.py) agrees with data.py's 1001² trapezoid grid to 2.4e-7
+        # adaptive cubature (tests/naive/bayes.py) agrees with data.py's 1001² trapezoid grid to 2.4e-7
         # (measured); and the default centres are a realization with ESL's Bayes error ≈ 0.21
         # (Hastie, Tibshirani & Friedman, §2.3.3; Zhu & Hastie 2002, §4)
         C = D.esl_centres(ds.params["centres_seed"])
@@ -221,7 +221,7 @@ def test_esl_bayes_error_against_large_sample(name):
 # USVC scenarios A and B
 # ------------------------------------------------------------------------------------------
 def _ce_by_quadrature(scenario, th):
-    """Independent CE(Th): integrate the class densities written out from SPEC §2.3."""
+    """Independent CE(Th): integrate the class densities written out from their definitions."""
     if scenario == "A":
         P, fp = 2 / 3, lambda x: 0.75 * stats.norm.pdf(x, 0.75, 0.15) + 0.25 * stats.norm.pdf(x, 0.2, 0.02)
     else:
@@ -322,7 +322,7 @@ def test_twonorm_ringnorm_p_true_and_bayes_error():
     big = rn.test_sample(40_000, 5)
     assert np.allclose(big.X[big.y > 0].var(axis=0).mean(), 4.0, atol=0.1)
     assert np.allclose(big.X[big.y < 0].mean(axis=0).mean(), a_r, atol=0.02)
-    # closed form through non-central χ² tails (tests/naive_bayes.py), another route than data.py's
+    # closed form through non-central χ² tails (tests/naive/bayes.py), another route than data.py's
     assert rn.bayes_error == pytest.approx(naive_bayes.ringnorm_bayes_error(20), rel=1e-9)
 
 

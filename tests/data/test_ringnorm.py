@@ -3,7 +3,7 @@
 Class +1 ~ N(0, 4I), class −1 ~ N(a·1, I), a = 2/√20. Two numbers pin the definition down:
 
 * the Bayes error, ≈ 1.24 % (Breiman quotes ≈ 1.3 %), here from non-central χ² tails
-  (tests/naive_bayes.py) and from a Monte Carlo sample of the exact Bayes rule;
+  (tests/naive/bayes.py) and from a Monte Carlo sample of the exact Bayes rule;
 * the error of the best linear rule, ≈ 23 % — the floor of the linear rows of Navia-Vázquez et al.
   (2004), Table 2 (LS 23.3 %, SVMlight 23.4 %, USVC 22.9 %). The class covariances are multiples of I,
   so every direction w has the same variance ratio and the separation a·1'w/‖w‖ is largest along 1:

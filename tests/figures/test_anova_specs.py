@@ -1,8 +1,8 @@
-"""Issue 13, the Kernels page's warm interaction: its figures are built as plain specifications
-(:mod:`svmviz.figures.spec`: trace and layout dictionaries, one ``go.Figure`` constructed without
-plotly's per-property validation). Each figure must be the one plotly's validated construction gives
-(the JSON a chart sends is the same), and valid: re-validated by ``go.Figure(fig.to_dict())``, so a
-misspelt property or a value plotly would refuse fails here."""
+"""The Kernels page's figures are built as plain specifications (:mod:`svmviz.figures.spec`: trace
+and layout dictionaries, one ``go.Figure`` constructed without plotly's per-property validation).
+Each figure must be the one plotly's validated construction gives (the JSON a chart sends is the
+same), and valid: re-validated by ``go.Figure(fig.to_dict())``, so a misspelt property or a value
+plotly would refuse fails here."""
 from __future__ import annotations
 
 import numpy as np

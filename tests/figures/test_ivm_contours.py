@@ -1,6 +1,6 @@
-"""The IVM page's maps send their contour lines as lines (issue 13, the page's warm interaction): no
-``go.Contour`` trace (each sent its whole grid and left the browser to trace it: the three maps
-were 1.44 MB a rerun), the lines where closed forms put them, the legend and hover kept."""
+"""The IVM page's maps send their contour lines as lines: no ``go.Contour`` trace (each would send its
+whole grid and leave the browser to trace it), the lines where closed forms put them, the legend and
+hover kept."""
 from __future__ import annotations
 
 import numpy as np

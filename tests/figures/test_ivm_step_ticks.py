@@ -1,5 +1,5 @@
 """The IVM page's "Hₖ along the greedy steps" chart: its x axis counts steps, so its ticks fall on whole
-steps (seen in a screenshot on 2026-11-23: Plotly's automatic ticks read 0, 0.5, 1, 1.5, … over four steps)."""
+steps (Plotly's automatic ticks would read 0, 0.5, 1, 1.5, … over four steps)."""
 import numpy as np
 import pytest
 

@@ -1,11 +1,7 @@
-"""Issue 13, the Tuning criteria page's warm interaction (Seed + 1 under 1 s in the browser).
-
-Measured before (chromium, idle machine): of the 1.4–1.8 s of a Seed + 1, the browser's main thread
-was busy drawing the charts; the decision-curves chart alone was 1.44 MB (seven ``go.Contour``
-traces of a 120 × 120 mesh, for one level line each, traced again by Plotly in the browser). Now the
-level lines are computed on the server (:func:`svmviz.figures.tuning.level_lines`) and drawn as lines
-(47 kB). These tests check the level lines against independent references — closed forms, and the
-grid's own sign changes — and the figure's size.
+"""Level lines computed on the server (:func:`svmviz.figures.tuning.level_lines`) and drawn as lines,
+instead of ``go.Contour`` traces of a whole 120 × 120 mesh that the browser traces again for one
+level each (the Tuning page's decision-curves chart). These tests check the level lines against
+independent references — closed forms, and the grid's own sign changes — and the figure's size.
 """
 from __future__ import annotations
 

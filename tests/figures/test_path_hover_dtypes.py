@@ -1,6 +1,5 @@
-"""The coefficient-path chart's hover data are sent as float32 / int32 (issue 13, warm interaction:
-they were half of the chart's bytes at every rerun), and still name the right point and its
-coordinates."""
+"""The coefficient-path chart's hover data are sent as float32 / int32 (they are most of the chart's
+bytes at every rerun), and still name the right point and its coordinates."""
 from __future__ import annotations
 
 import json

@@ -1,14 +1,13 @@
 """The path page's charts are drawn once: each starts with the margins Plotly's automargin wants
-(issue 13, the path page's first chart and warm interaction; ``svmviz.figures.path.MARGINS``).
+(``svmviz.figures.path.MARGINS``), checked here on the figures; in the browser by
+tests/browser/test_path_page.py.
 
 Streamlit's theme turns automargin on for every axis; a chart whose layout margins are narrower than
 its tick labels, axis titles and legend need is drawn, measured and drawn again (Plotly's
-doAutoMargin redraw: ~40 % of the coefficient chart's first draw). In the browser a chart was redrawn
-when the size Plotly computed (``gd._fullLayout._size``) differs from its layout's margins.
+doAutoMargin redraw). In the browser a chart is redrawn when the size Plotly computed (``gd._fullLayout._size``) differs from its layout's margins.
 """
 from __future__ import annotations
 
-import pytest
 
 from svmviz import data, path
 from svmviz.figures import path as figs

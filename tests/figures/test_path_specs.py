@@ -1,12 +1,8 @@
-"""The path page's four charts (coefficient paths, boundary map, group sizes, leave-one-out) are built as plain specifications (``svmviz.figures.spec``:
-trace and layout dictionaries, one ``go.Figure`` without plotly's per-property validation; issue 13,
-the page's first chart). It must be the figure plotly's validated construction gives, and valid:
-re-validated by ``go.Figure(fig.to_dict())``, so a misspelt property or a refused value fails here.
-(Written against the go.Scatter / apply_theme constructions they replaced: the same JSON on 90 cases of
-the coefficient chart — five paths, both axes, all / sampled lines, with and without cursor, stop,
-hover coordinates — and 52 of the map and the group sizes: five paths, λ from 0 to λ_max, with and
-without test error and cursor — and 40 of the LOO chart: five paths, both axes, with and without
-cursor, zero-margin bands and test error.)"""
+"""The path page's four charts (coefficient paths, boundary map, group sizes, leave-one-out) are
+built as plain specifications (``svmviz.figures.spec``: trace and layout dictionaries, one
+``go.Figure`` without plotly's per-property validation). Each must be the figure plotly's validated
+construction gives, and valid: re-validated by ``go.Figure(fig.to_dict())``, so a misspelt property
+or a refused value fails here."""
 from __future__ import annotations
 
 import json

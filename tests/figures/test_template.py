@@ -1,8 +1,8 @@
-"""Every chart carries only the part of the plotly_white template it can use (issue 13, warm
-interactions): the trace defaults of its own trace types and the layout defaults but those of subplot
-kinds it has none of. Before, every chart sent the whole 6.5 kB template at every rerun, ~4.7 kB of it
-defaults for trace types and subplots the chart does not have. The figure must draw the same: all
-but the template is unchanged, and what is kept is plotly_white's."""
+"""Every chart carries only the part of the plotly_white template it can use: the trace defaults of
+its own trace types and the layout defaults but those of subplot kinds it has none of (the whole
+template, most of it defaults for traces and subplots the chart does not have, would be sent at every
+rerun). The figure must draw the same: all but the template is unchanged, and what is kept is
+plotly_white's."""
 from __future__ import annotations
 
 import copy

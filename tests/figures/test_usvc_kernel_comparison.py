@@ -1,10 +1,8 @@
-"""Unbiased SVC page, warm interaction (issue 13): the kernel comparison chart sent at every Seed + 1.
-
-Its two decision boundaries f = 0 were contour traces of the whole 80 × 80 field (the field sent a
-second time per panel, contoured in the browser) and its maps float64: 356 kB of JSON at the default
-view. The boundaries are now the lines themselves (:func:`svmviz.figures.tuning.level_lines`) and the
-maps float32 (values clipped to ±2, hover shows two decimals). Checked here against the fitted
-machines' own decision functions, not against the figure code.
+"""The Unbiased SVC page's kernel comparison chart, sent at every rerun: its two decision boundaries
+f = 0 are the lines themselves (:func:`svmviz.figures.tuning.level_lines`), not contour traces of the
+whole 80 × 80 field contoured again in the browser, and its maps are float32 (values clipped to ±2,
+hover shows two decimals). Checked here against the fitted machines' own decision functions, not
+against the figure code.
 """
 from __future__ import annotations
 

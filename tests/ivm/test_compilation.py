@@ -1,4 +1,4 @@
-"""The IVM page's first compilation (issue 13): the λ path compiles one Newton kernel (with the
+"""The IVM page's first compilation: the λ path compiles one Newton kernel (with the
 next step's state) and the (B2*) scores, each with one signature; the greedy step's Φ and penalty
 are numpy, the (B2) scores a Python loop over the same Newton kernel. The state the (B2*) scores
 start from is that of a direct recomputation at the final θ."""

@@ -1,7 +1,7 @@
 """Kernel logistic regression and the Import Vector Machine against independent references.
 
 References: sklearn ``LogisticRegression`` on the features L (K = LL'), the plain-numpy Newton and
-basic IVM of ``tests/naive_ivm.py``, and the closed-form properties of the algorithm.
+basic IVM of ``tests/naive/ivm.py``, and the closed-form properties of the algorithm.
 """
 from __future__ import annotations
 

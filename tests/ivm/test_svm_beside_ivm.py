@@ -1,5 +1,5 @@
-"""Issue 13, the IVM page: the SVM beside the IVM is the λ sequence's own solution at the chosen λ
-(no second solve, no second SMO variant compiled)."""
+"""The IVM page's SVM beside the IVM is the λ sequence's own solution at the chosen λ (no second
+solve, no second SMO variant compiled)."""
 from __future__ import annotations
 
 import numpy as np

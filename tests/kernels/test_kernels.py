@@ -153,7 +153,7 @@ def _rescaled(X, Xfit):
     return (X - lo) / (hi - lo)
 
 
-def test_gu_k_as_written_in_the_issue_equals_the_bernoulli_form():
+def test_gu_k_polynomials_equal_the_bernoulli_form():
     x = np.linspace(-0.5, 1.5, 41)
     k1 = x - 0.5
     np.testing.assert_allclose((k1**2 - 1 / 12) / 2, _bernoulli_k(2, x), atol=1e-15)

@@ -1,4 +1,4 @@
-"""Independent derivations of the generators' Bayes errors (slow references for tests/test_data.py).
+"""Independent derivations of the generators' Bayes errors (slow references for tests/data/test_data.py).
 
 Each uses a different route from svmviz/data.py, so a pinned number in a test is never the code
 checking itself:

@@ -1,6 +1,6 @@
-"""Slow, independent references for the ν-SVM path tests (tests/test_path.py). Never used by the package.
+"""Slow, independent references for the ν-SVM path tests (tests/path/test_path.py). Never used by the package.
 
-The ν-problem (Loosli & Canu 2006, Dual; SPEC §4) with ``m`` the scaling (the full data's size, also for
+The ν-problem (Loosli & Canu 2006, Dual) with ``m`` the scaling (the full data's size, also for
 leave-one-out refits)::
 
     min ½ α'Gα,  G_ij = y_i y_j K_ij / m,  Σ_{y_i=+1} α_i = Σ_{y_i=−1} α_i = λ/2,  0 ≤ α_i ≤ 1.

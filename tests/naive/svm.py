@@ -1,4 +1,4 @@
-"""Slow, obviously-correct references (stumpy's tests/naive.py style). Never used by the package."""
+"""Slow, obviously-correct references (in the style of stumpy's tests/naive.py). Never used by the package."""
 from __future__ import annotations
 
 import numpy as np
@@ -31,7 +31,7 @@ def dual_objective(K, y, scale, alpha, p=None):
 
 
 def sklearn_wahba_alpha(svc, n, lam):
-    """α in Wahba's scaling from a fitted sklearn SVC with C = 1/(2nλ) (SPEC §1)."""
+    """α in Wahba's scaling from a fitted sklearn SVC with C = 1/(2nλ)."""
     C = 1.0 / (2.0 * n * lam)
     a = np.zeros(n)
     a[svc.support_] = np.abs(svc.dual_coef_[0]) / C
@@ -104,7 +104,7 @@ def brute_force_loo(X, y, lam, sigma, L=(1.0, 1.0), tol=1e-10):
 
 
 def wahba_like(n, seed):
-    """A wahba2001-shaped sample written out by hand (Wahba et al. 2001, §6; SPEC §2.1), independent of
+    """A wahba2001-shaped sample written out by hand (Wahba et al. 2001, §6), independent of
     svmviz.data: 40 % of class +1 from N((0, 0), I), the rest from N((2, 2), diag(2, 1))."""
     rng = np.random.default_rng(seed)
     n1 = int(round(0.4 * n))

@@ -1,4 +1,4 @@
-"""Slow, plain-Python/NumPy references for tests/test_usvc.py — written from the formulas of
+"""Slow, plain-Python/NumPy references for tests/usvc/test_usvc.py — written from the formulas of
 Navia-Vázquez et al. 2004, independently of svmviz/_irwls.py."""
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
-"""The ν-path's per-breakpoint loops rewritten for speed (issue 17, svmviz/_nu_path/kkt.py) compute
-exactly the numbers of the plain loops they replaced.
+"""The ν-path's per-breakpoint loops written for speed compute exactly the numbers of plain loops.
 
-Each rewrite keeps the arithmetic and changes only how the loop runs: s = Gα four kernel rows per
+Each fast loop keeps the arithmetic and changes only how the loop runs: s = Gα four kernel rows per
 sweep (``exact_s``), both classes' thresholds in one pass, the derivative QP's bounds without branches
 (``qp_bounds``), the rank-one update's u = M⁻¹v four rows at a time (``minv_add``); the KKT
 violation and the tie tolerance beside them. The references below are the plain loops (one point,
-one column or one row at a time, as the kernels were before); results must be bitwise equal, on
-random states with every kind of point (α = 0, free, α = 1; g on either side of the tie tolerance;
-tied flags; lengths around the blocks of four).
+one column or one row at a time); results must be bitwise equal, on random states with every kind of
+point (α = 0, free, α = 1; g on either side of the tie tolerance; tied flags; lengths around the
+blocks of four).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ν-path's breakpoint array at large n (issue 17, n = 5000: memory and time).
+"""The ν-path's breakpoint array at large n.
 
 α's breakpoint rows live in an anonymous private mapping in small pages (``follower._breakpoint_rows``:
 numpy madvises large arrays into transparent huge pages, whose first-touch faults and compaction

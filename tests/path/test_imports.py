@@ -1,10 +1,10 @@
-"""The path page imports no scikit-learn (issue 13, its first chart on a fresh install).
+"""The path page imports no scikit-learn.
 
-``from svmviz.ui import path`` imported scikit-learn (0.7 s of the page's 1.0 s import: scipy.stats,
-pandas, joblib) through svmviz._validation, svmviz.path (NuSVMPath's base classes,
-ConvergenceWarning), svmviz._path_loo and svmviz.ivm (sigma_heuristic), none of which the page's
-path needs; nor scipy.special (0.1 s), which only some data sets' generators and Bayes rules use (not
-banana, the page's default). The library's contract stays: NuSVMPath is importable from svmviz.path under that
+``from svmviz.ui import path`` must not import scikit-learn (most of the page's import time:
+scipy.stats, pandas, joblib) through svmviz._validation, svmviz.path (NuSVMPath's base classes,
+ConvergenceWarning), svmviz._path_loo or svmviz.ivm (sigma_heuristic), none of which the page's path
+needs; nor scipy.special, which only some data sets' generators and Bayes rules use (not banana, the
+page's default). The library's contract stays: NuSVMPath is importable from svmviz.path under that
 ``__module__`` and pickles there; the warnings are scikit-learn's ConvergenceWarning.
 """
 from __future__ import annotations

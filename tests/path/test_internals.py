@@ -1,6 +1,6 @@
 """Internals of the ν-path kernels (svmviz._nu_path): the shared step routine, named codes, config values.
 
-tests/test_path.py checks the path and leave-one-out against independent references; these pin the
+tests/path/test_path.py checks the path and leave-one-out against independent references; these pin the
 pieces a maintainer edits: the one ratio test and step (events.py) that the path follower, the
 leave-one-out homotopy and the active-set QP share, the status codes and reasons, that the kernels
 use the tolerances named in config.py, and that numba's cache follows an edit of any module.

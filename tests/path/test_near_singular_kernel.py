@@ -8,7 +8,7 @@ set in index order, nearly dependent points entered one after another, the borde
 until the dependency test read rounding noise (341 of the 344 wanted points entered, ‖M⁻¹M − I‖ ≈ 2e6),
 and no direction could satisfy the class sums. The retry now factorizes W largest Schur complement
 first (:func:`svmviz._nu_path.kkt.rebuild_working_set_pivoted`): both paths reach λ_max and agree with
-NuSVC / the interior-point reference at and between breakpoints (the checks of tests/test_path.py).
+NuSVC / the interior-point reference at and between breakpoints (the checks of tests/path/test_path.py).
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_usvc_b_paths_reach_lambda_max(seed):
 
 @pytest.mark.parametrize("seed", [0, 2])
 def test_usvc_b_paths_match_nusvc(seed):
-    """Four breakpoints and the three midpoints between them. tests/test_path.py's 15 + 14 pass as well
+    """Four breakpoints and the three midpoints between them. tests/path/test_path.py's 15 + 14 pass as well
     (checked once: 13 s and 17 s for seeds 0 and 2 at load ~0, minutes on a loaded machine); 4 + 3
     keep this file's runtime low."""
     check_against_nusvc(f"usvc_B seed {seed}", *usvc_b(seed), n_lambdas=4, min_checked=3)

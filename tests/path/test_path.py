@@ -1,6 +1,6 @@
-"""The ν-SVM regularization path and leave-one-out along it (Loosli & Canu 2006; SPEC §4).
+"""The ν-SVM regularization path and leave-one-out along it (Loosli & Canu 2006).
 
-Independent references (tests/naive_path.py): the optimality certificate of the ν-problem (per
+Independent references (tests/naive/path.py): the optimality certificate of the ν-problem (per
 class, max_{α>0} s ≤ min_{α<1} s with s = Gα — it needs α only), a plain-numpy interior-point QP
 solve, brute-force leave-one-out by refitting every point, and sklearn's ``NuSVC`` (libsvm).
 
@@ -33,7 +33,7 @@ from tests.naive import path as nv
 
 # ------------------------------------------------------------------------------- data sets
 def moons_with_duplicates(n=140, noise=0.3, seed=1, n_dup=6):
-    """Noisy two-moons plus ``n_dup`` exact copies of training rows (SPEC §4: libsvm's NuSVC does
+    """Noisy two-moons plus ``n_dup`` exact copies of training rows (libsvm's NuSVC does
     not converge at small ν here)."""
     X, y = make_moons(n, noise=noise, random_state=seed)
     y = np.where(y > 0, 1.0, -1.0)
@@ -131,7 +131,7 @@ def check_optimal(K, y, alpha, t, lam, m, where=""):
 # ------------------------------------------------------------------------------- against NuSVC
 @pytest.mark.parametrize("name", DATASETS)
 def test_path_matches_nusvc_at_and_between_breakpoints(name):
-    """SPEC §4: at breakpoints (thinned to 15) and at midpoints between them the path's solution is
+    """at breakpoints (thinned to 15) and at midpoints between them the path's solution is
     optimal (certificate), and equals NuSVC(nu=λ/m) up to NuSVC's positive scale where libsvm
     converged; where it did not, ours is at least as good as the interior-point reference."""
     check_against_nusvc(name, *fitted(name))
@@ -193,7 +193,7 @@ def check_against_nusvc(name, X, y, kp, p, K, n_lambdas=15, min_checked=8):
                 assert rho >= -TOL * kkt_scale(K, lam, m)
     assert n_conv >= min_checked and n_unique >= min_checked
     if name == "moons_dup":
-        assert n_fail >= 1  # the case libsvm cannot do (SPEC §4) is really exercised
+        assert n_fail >= 1  # the case libsvm cannot do is really exercised
 
 
 @pytest.mark.parametrize("name", DATASETS)

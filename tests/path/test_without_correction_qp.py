@@ -1,12 +1,12 @@
-"""The ν-path follower without its correction QP compiled in (issue 13, "Fast from the first click").
+"""The ν-path follower without its correction QP compiled in.
 
 The Simple-ν-SVM correction (``_nu_path.asqp.nu_qp_from``) runs only where the KKT check finds the
 path left — on none of the page's data sets (n = 200, 500) — so the follower's kernel pauses there,
 ``nu_path_kernel`` runs the correction on the paused state and the kernel resumes. Checked: a fresh
-process compiling the follower on an empty numba cache does not compile the correction (it did
-before: ~10 % of the path page's first compilation); paths that need corrections (a tolerance far
+process compiling the follower on an empty numba cache does not compile the correction (a part of
+the path page's first compilation it would rarely use); paths that need corrections (a tolerance far
 below rounding forces them) still take them, and every breakpoint of such a path satisfies the
-optimality conditions, checked independently (tests/naive_path.py).
+optimality conditions, checked independently (tests/naive/path.py).
 """
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_a_correction_that_fails_loses_the_path_with_its_reason():
 
 
 def test_breakpoint_ticks_are_one_line_of_segments_not_a_marker_each():
-    """Warm interaction (issue 13): the coefficient chart's breakpoint ticks were one SVG marker node
+    """Warm interaction: the coefficient chart's breakpoint ticks were one SVG marker node
     per breakpoint (463 at the default view, redrawn at every rerun: chart DOM records 15.6k → 9.4k
     in bench_warm_breakdown). Now one line trace of vertical segments: each breakpoint's x twice,
     NaN between ticks (fails before: mode "markers", one x per breakpoint)."""

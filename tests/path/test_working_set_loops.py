@@ -1,5 +1,5 @@
-"""The ν-path's per-breakpoint loops rewritten in the tenth session (issue 17) against the plain loops
-they replaced (as tests/test_path5run.py does for the fifth session's).
+"""The ν-path's per-breakpoint loops written for speed against the plain loops they replace (as
+tests/path/test_breakpoint_loops.py does for the KKT loops).
 
 - ``asqp._solve_working_set``: its three products (the first solve, the residual with its scale, the
   correction) as sums of four scaled rows per sweep (``asqp._add_rows``, ``asqp._add_rows_abs``),

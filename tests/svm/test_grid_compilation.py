@@ -1,5 +1,5 @@
-"""Issue 13, first chart of the Tuning and Kernels pages: what the grid engine's first compilation
-compiles (an empty numba cache, in a process of its own: other tests compile other variants)."""
+"""What the grid engine's first compilation compiles (the first chart of the Tuning and Kernels
+pages; an empty numba cache, in a process of its own: other tests compile other variants)."""
 from __future__ import annotations
 
 import json

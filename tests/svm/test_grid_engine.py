@@ -1,4 +1,4 @@
-"""The (σ, λ) grid engine: memory refusal before allocating (issue 17, target 4) and the σ kernels."""
+"""The (σ, λ) grid engine: memory refusal before allocating and the σ kernels."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,5 @@
-"""The grid engine's λ sequences with and without shrinking (issue 17: the grid runs without it by
-default, ``svm.GRID_SHRINKING``): every solution meets the stopping rule — the maximal violating
+"""The grid engine's λ sequences with and without shrinking (the grid runs without it by default,
+``svm.GRID_SHRINKING``): every solution meets the stopping rule — the maximal violating
 pair of its own gradient, recomputed here from α, is under the tolerance — and the decision values
 of both settings agree to what that tolerance allows."""
 from __future__ import annotations

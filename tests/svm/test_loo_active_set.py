@@ -1,9 +1,9 @@
-"""Exact leave-one-out refits by an active-set method (issue 13, the Kernels page's warm interaction).
+"""Exact leave-one-out refits by an active-set method.
 
-At small λ (large C) SMO repaired each refit's warm start in ~10⁵ iterations (additive SS-ANOVA kernel,
-n = 200, λ = 1e-6: ~1 s for 66 refits); ``_smo._active_set`` pivots the free set's KKT system to the
-optimum in ~20 pivots and SMO only verifies. The refits must still equal brute-force refits (scikit-learn's
-SVC on the n − 1 other points), the method must reach the KKT conditions on random problems, and hand a
+At small λ (large C) SMO needs ~10⁵ iterations to repair each refit's warm start (additive SS-ANOVA
+kernel, n = 200, λ = 1e-6); ``_smo._active_set`` pivots the free set's KKT system to the optimum in
+~20 pivots and SMO only verifies. The refits must still equal brute-force refits (scikit-learn's SVC
+on the n − 1 other points), the method must reach the KKT conditions on random problems, and hand a
 singular problem over to SMO with a named status."""
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ GRID = [  # (λ, σ, L(−1), L(+1)) — from heavy regularization to nearly har
 
 @pytest.mark.parametrize("lam,sigma,Lm,Lp", GRID)
 def test_matches_sklearn_svc(lam, sigma, Lm, Lp):
-    """Decision values and dual coefficients equal sklearn's SVC with the SPEC §1 mapping.
+    """Decision values and dual coefficients equal sklearn's SVC with the mapping.
 
     libsvm keeps its kernel cache in single precision, so its own solution satisfies the KKT
     conditions (checked in double precision here) only to ~1e-7…1e-4 at small λ. Where libsvm's
@@ -103,7 +103,7 @@ def test_matches_sklearn_svc(lam, sigma, Lm, Lp):
 
 
 def test_nearly_singular_kernel_matches_in_objective():
-    """SPEC §1: at tiny λ with large σ K is numerically singular and α is not unique — compare the
+    """at tiny λ with large σ K is numerically singular and α is not unique — compare the
     dual objective (ours as low as libsvm's) and f to ~1e-3."""
     X, y = wahba_like(200, seed=0)
     n, lam, sigma = len(y), 1e-6, 2.4

@@ -326,7 +326,7 @@ def _page(name, query):
 
 
 def test_tuning_page_asks_before_a_costly_exact_loo(monkeypatch):
-    """Issue 13: exact LOO at n = 2000 started at once and ran for minutes with no estimate. Now it
+    """Exact LOO at n = 2000 started at once and ran for minutes with no estimate. Now it
     is estimated from the fitted grid's support vectors; above 10 s the page asks, with a subsample
     offer, and shows the surfaces without LOO meanwhile."""
     from tests.apptest_utils import figure_titles, figures
@@ -349,7 +349,7 @@ def test_tuning_page_asks_before_a_costly_exact_loo(monkeypatch):
 
 
 def test_loss_page_asks_before_a_costly_exact_loo(monkeypatch):
-    """Issue 13: the Loss page computes LOO by default; a 5,000-row upload took 274 s without a
+    """The Loss page computes LOO by default; a 5,000-row upload took 274 s without a
     word. Now a costly LOO waits for the user; GACV and ranGACV are drawn meanwhile."""
     _slow_machine(monkeypatch, per_refit=0.005)
     at = _page("2_Loss_functions.py", {"data": "wahba2001", "n": "150", "seed": "0"})

@@ -1,6 +1,6 @@
-"""The compute helper's progress bar and Cancel (issue 13, warm interactions): a computation that ends
-quickly draws neither, nor the slot that holds them (before, each cache miss drew a bar and a Cancel button and removed them again,
-2–11 times a rerun); long work still shows both, and its Cancel still stops it."""
+"""The compute helper's progress bar and Cancel: a computation that ends quickly draws neither, nor
+the slot that holds them (no bar and Cancel button drawn and removed again at each cache miss); long
+work still shows both, and its Cancel still stops it."""
 from __future__ import annotations
 
 import time
@@ -93,7 +93,7 @@ def test_long_work_still_shows_its_progress_bar_and_cancel(counting):
 def test_the_delay_is_short_beside_the_orphan_grace():
     """The script thread makes no st call while it waits for a quick result, so it notices a closed
     tab that much later: the delay must stay well inside the grace before a job without waiters stops,
-    and at most ~1/3 s (issue 13: long work shows progress and a Cancel that works)."""
+    and at most ~1/3 s (long work shows progress and a Cancel that works)."""
     assert 0 < compute.PROGRESS_AFTER_SECONDS <= 0.35 < compute.ORPHAN_GRACE_SECONDS
 
 

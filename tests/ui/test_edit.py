@@ -1,9 +1,9 @@
-"""The data editor (issue 14): its numbers, its state (add, remove, Undo, Reset), and the pages using it.
+"""The data editor: its numbers, its state (add, remove, Undo, Reset), and the pages using it.
 
 The editor's boundary is checked against scikit-learn's SVC (C = 1/(2nλ), γ = 1/(2σ²)) and against
 svmviz's SVMClassifier on the figure's own mesh; edits go through the same selection handler the
 browser's clicks reach (Streamlit's documented ``event["selection"]`` shape). Clicks in a real
-browser: tests/test_browser_edit.py.
+browser: tests/browser/test_edit.py.
 """
 from __future__ import annotations
 

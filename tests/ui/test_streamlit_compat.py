@@ -1,7 +1,6 @@
 """Canary of svmviz.ui._streamlit_compat: the Streamlit internals the app uses are still there and
 still mean what the app relies on. An upgrade that moves one fails here, not in a lecture; the
-module's fallbacks keep the app running meanwhile. The browser tests (tests/test_browser.py,
-tests/test_browser_paths.py) check deep links and Back/Forward end to end.
+module's fallbacks keep the app running meanwhile. The browser tests (tests/browser/) check deep links and Back/Forward end to end.
 """
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ def test_legacy_pages_directory_flag_still_decides_and_navigation_still_clears_i
     src_pm = inspect.getsource(pages_manager.PagesManager.__init__)
     assert 'uses_pages_directory = Path(' in src_pm and '"pages"' in src_pm, (
         "PagesManager no longer derives legacy mode from a pages/ folder: leave_pages_directory_mode may be "
-        "obsolete; check a deep link on a fresh server (tests/test_browser.py).")
+        "obsolete; check a deep link on a fresh server (tests/browser/).")
     assert "uses_pages_directory" in inspect.getsource(script_runner.ScriptRunner), (
         "ScriptRunner no longer consults uses_pages_directory: review leave_pages_directory_mode.")
     assert "uses_pages_directory = False" in inspect.getsource(navigation), (

@@ -1,4 +1,4 @@
-"""A one-file Streamlit app for tests/test_upload_cache.py: ``?mode=upload`` parses a CSV through the app's
+"""A one-file Streamlit app for tests/ui/test_upload_cache.py: ``?mode=upload`` parses a CSV through the app's
 upload cache; every run appends the cache's upload entries and their sessions to ``$UPLOAD_APP_OUT``."""
 import gc
 import json

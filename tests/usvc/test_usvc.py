@@ -2,7 +2,7 @@
 
 References: libsvm through sklearn ``SVC(kernel="linear")`` (also on the whitened prototype features
 for the kernel machine), finite differences, the plain-NumPy iteration and loops of
-``tests/naive_usvc.py``, scipy's scalar minimiser, and the KKT conditions (Navia-Vázquez et al. 2004, eqs. 8–13).
+``tests/naive/usvc.py``, scipy's scalar minimiser, and the KKT conditions (Navia-Vázquez et al. 2004, eqs. 8–13).
 """
 from __future__ import annotations
 
