@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from tests.browser.helpers import ARTIFACTS, start_server, stop_server
+from tests.browser.helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -45,29 +45,26 @@ def _idle(page, timeout: float = 240.0) -> None:
 
 
 @contextlib.contextmanager
-def _page(browser, url_path: str, log_name: str):
-    """A server of its own (no warm-up), a page with the draw counter open at ``url_path`` once its
-    first chart is there and the page idle; yields (page, page errors)."""
-
-    proc, url, log = start_server(log_name, env={**os.environ, "SVMVIZ_WARMUP": "0"})
+def _page(browser, app_url: str, url_path: str):
+    """A page with the draw counter open at ``url_path`` once its first chart is there and the page
+    idle; yields (page, page errors)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(INIT)
+    page.goto(f"{app_url}/{url_path}")
+    page.locator('[data-testid="stPlotlyChart"]').first.wait_for(timeout=300_000)
+    _idle(page)
     try:
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.add_init_script(INIT)
-        page.goto(f"{url}/{url_path}")
-        page.locator('[data-testid="stPlotlyChart"]').first.wait_for(timeout=300_000)
-        _idle(page)
         yield page, errors
-        page.close()
     finally:
-        stop_server(proc, log)
+        page.close()
 
 
-def test_charts_in_a_hidden_tab_draw_when_it_is_shown(browser):
+def test_charts_in_a_hidden_tab_draw_when_it_is_shown(app_url, browser):
     """Import vector machine page, the λ-path tab opened: its charts are drawn with their traces and
     ticks at the tab's width (the page's tabs are lazy: its charts mount when the tab opens)."""
-    with _page(browser, "Import_vector_machine", "browser_chart_tabs.log") as (page, errors):
+    with _page(browser, app_url, "Import_vector_machine") as (page, errors):
         page.get_by_role("tab", name="λ path").click()
         page.wait_for_timeout(1500)
         _idle(page)

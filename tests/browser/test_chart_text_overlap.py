@@ -1,11 +1,13 @@
 """Real-browser test: no two texts of a chart overlap, and no button label is cut, on every page.
 
-One server, one browser session per data choice (generated data; a penguins-shaped upload with long
-column names, named classes and missing values: two columns on every page, all four on the Kernels
-page), every page visited in turn through the sidebar and measured at 1440 × 900 and at 1280 × 720. Every text of a Plotly chart is an SVG ``<text>`` (titles,
+The session's shared server, one browser session per data choice (generated data; a penguins-shaped
+upload with long column names, named classes and missing values: two columns on every page, all four
+on the Kernels page), every page visited once through the sidebar and measured at 1440 × 900 and at
+1280 × 720, all its charts at each size. Every text of a Plotly chart is an SVG ``<text>`` (titles,
 axis titles, tick labels, legend entries, annotations, colour-bar labels): two of them whose boxes on
-screen intersect by more than a few pixels in both directions are a collision. Screenshots of every
-page and size go to tests/artifacts/overlap_*.png.
+screen intersect by more than a few pixels in both directions are a collision. A page and size with
+a collision or a cut label is photographed (tests/artifacts/overlap_*.png); a tall screenshot
+relayouts every chart twice, so pages without a finding are not.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import pytest
 from svmviz.ui.glossary import GLOSSARY
 
 from tests.apptest_utils import penguins_csv
-from tests.browser.helpers import ARTIFACTS, CHROMIUM, _nav, _no_exception, _page_titles, _settle, _upload, start_server, stop_server
+from tests.browser.helpers import ARTIFACTS, _nav, _no_exception, _page_titles, _settle, _upload
 
 pytestmark = pytest.mark.browser
 
@@ -87,6 +89,14 @@ def _shot(page, name: str) -> None:
     page.set_viewport_size(size)
 
 
+def _check_and_show(page, where: str, shot: str, found: list) -> None:
+    """Check the page; photograph it only when the check found something."""
+    before = len(found)
+    _check(page, where, found)
+    if len(found) > before:
+        _shot(page, shot)
+
+
 def _walk(page, titles, tag: str, found: list, visited: list) -> None:
     for title in titles:
         page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
@@ -99,55 +109,50 @@ def _walk(page, titles, tag: str, found: list, visited: list) -> None:
             page.set_viewport_size({"width": w, "height": h})
             _settle(page)
             where = f"{title}, {tag}, {w}×{h}"
-            _check(page, where, found)
-            _shot(page, f"{tag}_{w}_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}")
+            _check_and_show(page, where, f"{tag}_{w}_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}", found)
         visited.append((title, tag, round(time.time() - t0, 1)))
 
 
-def test_no_chart_text_collides_on_any_page_at_two_sizes(browser, tmp_path):
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
-    proc, url, log = start_server("streamlit_overlap.log")
-    found, visited = [], []
-    errors = []
-    try:
-        # generated data; the penguins-shaped upload with two columns (every 2-D map drawn); with all four
-        # columns on the Kernels page (its six components' long names)
-        for tag in ("generated", "penguins", "penguins4"):
-            context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
-            page = context.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            # small views: the generated data at n = 100 (shared by the pages), the grids of their links
-            page.goto(f"{url}/Tuning_criteria?n=100&res=8")
-            page.get_by_role("heading", name="Tuning criteria").first.wait_for(timeout=120_000)
-            _settle(page)
-            if tag != "generated":
-                content = penguins_csv(columns=("bill_length_mm", "flipper_length_mm") if tag == "penguins" else None)
-                _upload(page, content, f"{tag}.csv", tmp_path)
-                assert page.get_by_text("Dropped 2 of 276 rows with missing values").count(), "no missing-value note"
-            if tag == "penguins4":
-                _walk(page, ["Kernels & variable selection"], tag, found, visited)
-                context.close()
-                continue
-            # home through the sidebar: the same session, so the upload and n stay the pages' data
-            page.locator('[data-testid="stSidebarNav"] a', has_text="Home").first.click()
-            page.get_by_role("heading", name="svmviz").first.wait_for(timeout=60_000)
-            _settle(page)
-            for w, h in SIZES:  # the home page: its glossary opened
-                page.set_viewport_size({"width": w, "height": h})
-                if w == SIZES[0][0]:
-                    page.get_by_text("Glossary: every acronym of the app").first.click()
-                _settle(page)
-                _check(page, f"Home, {tag}, {w}×{h}", found)
-                rows = page.evaluate(GLOSSARY_ROWS)  # every acronym's row, readable, no cell cut
-                if len(rows) != len(GLOSSARY) or any(cut for _, cut in rows):
-                    found.append(f"Home, {tag}, {w}×{h}: glossary rows shown {len(rows)} of {len(GLOSSARY)}, cut: "
-                                 f"{[text for text, cut in rows if cut]}")
-                _shot(page, f"{tag}_{w}_Home")
-            _walk(page, _page_titles(page), tag, found, visited)
+def test_no_chart_text_collides_on_any_page_at_two_sizes(app_url, browser, tmp_path):
+    url = app_url
+    found, visited, errors = [], [], []
+    # generated data; the penguins-shaped upload with two columns (every 2-D map drawn); with all four
+    # columns on the Kernels page (its six components' long names)
+    for tag in ("generated", "penguins", "penguins4"):
+        context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        # small views: the generated data at n = 100 (shared by the pages), the grids of their links
+        page.goto(f"{url}/Tuning_criteria?n=100&res=8")
+        page.get_by_role("heading", name="Tuning criteria").first.wait_for(timeout=120_000)
+        _settle(page)
+        if tag != "generated":
+            content = penguins_csv(columns=("bill_length_mm", "flipper_length_mm") if tag == "penguins" else None)
+            _upload(page, content, f"{tag}.csv", tmp_path)
+            assert page.get_by_text("Dropped 2 of 276 rows with missing values").count(), "no missing-value note"
+        if tag == "penguins4":
+            _walk(page, ["Kernels & variable selection"], tag, found, visited)
             context.close()
-    finally:
-        stop_server(proc, log)
+            continue
+        # home through the sidebar: the same session, so the upload and n stay the pages' data
+        page.locator('[data-testid="stSidebarNav"] a', has_text="Home").first.click()
+        page.get_by_role("heading", name="svmviz").first.wait_for(timeout=60_000)
+        _settle(page)
+        for w, h in SIZES:  # the home page: its glossary opened
+            page.set_viewport_size({"width": w, "height": h})
+            if w == SIZES[0][0]:
+                page.get_by_text("Glossary: every acronym of the app").first.click()
+            _settle(page)
+            before = len(found)
+            _check(page, f"Home, {tag}, {w}×{h}", found)
+            rows = page.evaluate(GLOSSARY_ROWS)  # every acronym's row, readable, no cell cut
+            if len(rows) != len(GLOSSARY) or any(cut for _, cut in rows):
+                found.append(f"Home, {tag}, {w}×{h}: glossary rows shown {len(rows)} of {len(GLOSSARY)}, cut: "
+                             f"{[text for text, cut in rows if cut]}")
+            if len(found) > before:
+                _shot(page, f"{tag}_{w}_Home")
+        _walk(page, _page_titles(page), tag, found, visited)
+        context.close()
     print("\nvisited (page, data, seconds):", visited)
     assert not errors, errors
     assert len(visited) == 15, visited

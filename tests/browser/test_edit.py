@@ -1,7 +1,7 @@
 """Real-browser test of the data editor: clicks in Debian chromium add and remove points.
 
-Opens a link to the Tuning criteria page with ``data=edited`` on a fresh server (the editor starts from
-the generated data and says that edits are per session), clicks on empty space of the editor's chart
+Opens a link to the Tuning criteria page with ``data=edited`` in a new session (the editor starts
+from the generated data and says that edits are per session), clicks on empty space of the editor's chart
 (a point is added where the click was, the boundary f = 0 moves, the page's GACV surface is recomputed
 on n + 1 points and changes), clicks on a data point (it is removed), Undo, then a Box Select drag removes the points
 inside the box. Screenshots go to tests/artifacts/
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM, _wait_idle, start_server, stop_server
+from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM, _wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -103,99 +103,96 @@ def _click_data(page, gd, x, y):
     page.mouse.click(px, py)
 
 
-def test_clicks_add_and_remove_points_and_the_boundary_moves():
+def test_clicks_add_and_remove_points_and_the_boundary_moves(app_url):
     from playwright.sync_api import sync_playwright
 
-    proc, url, log = start_server("streamlit_edit.log")
+    url = app_url
     errors = []
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1100})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            t0 = time.time()
-            page.goto(f"{url}/Tuning_criteria?data=edited&ebase=wahba2001&n=60&seed=1&res=8")
-            gd = _editor(page)
-            _settle(page)
-            print(f"\nfirst editor chart after {time.time() - t0:.1f} s")
-            assert page.get_by_text("Edited points are kept in one browser session only").count() == 1
-            assert page.get_by_test_id("stException").count() == 0
-            neg0, pos0 = _points(page)
-            assert neg0 + pos0 == 60
-            cap0 = _selected_caption(page)
-            assert cap0.endswith("of 60 points.")
-            bd0 = gd.evaluate(BOUNDARY)
-            assert bd0 and bd0[1] == 90 * 90, bd0
-            gacv0 = page.evaluate(GACV_SURFACE)
-            assert gacv0 and gacv0[1] == 8 * 8, gacv0  # res=8: the 8 × 8 (λ, σ) grid
-            page.screenshot(path=f"{ARTIFACTS}/edit_0_start.png", full_page=False)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        t0 = time.time()
+        page.goto(f"{url}/Tuning_criteria?data=edited&ebase=wahba2001&n=60&seed=1&res=8")
+        gd = _editor(page)
+        _settle(page)
+        print(f"\nfirst editor chart after {time.time() - t0:.1f} s")
+        assert page.get_by_text("Edited points are kept in one browser session only").count() == 1
+        assert page.get_by_test_id("stException").count() == 0
+        neg0, pos0 = _points(page)
+        assert neg0 + pos0 == 60
+        cap0 = _selected_caption(page)
+        assert cap0.endswith("of 60 points.")
+        bd0 = gd.evaluate(BOUNDARY)
+        assert bd0 and bd0[1] == 90 * 90, bd0
+        gacv0 = page.evaluate(GACV_SURFACE)
+        assert gacv0 and gacv0[1] == 8 * 8, gacv0  # res=8: the 8 × 8 (λ, σ) grid
+        page.screenshot(path=f"{ARTIFACTS}/edit_0_start.png", full_page=False)
 
-            # 1. click on empty space: a +1 point is added there
-            spots = gd.evaluate(SPOTS)
-            t1 = time.time()
-            _click_data(page, gd, *spots["empty"])
-            page.get_by_text(re.compile(r"Added a \+1 point at")).first.wait_for(timeout=60_000)
-            _settle(page)
-            print(f"click → page settled: {time.time() - t1:.2f} s")
-            assert _points(page) == (neg0, pos0 + 1)
-            gd = _editor(page)
-            bd1 = gd.evaluate(BOUNDARY)
-            assert bd1 != bd0, "the boundary did not move after adding a point"
-            gacv1 = page.evaluate(GACV_SURFACE)
-            assert gacv1 and gacv1[1] == gacv0[1] and gacv1 != gacv0, "the GACV surface did not change"
-            cap1 = _selected_caption(page)
-            assert cap1.endswith("of 61 points."), cap1
-            added = gd.evaluate(SPOTS)
-            assert added["n"] == 61
-            page.screenshot(path=f"{ARTIFACTS}/edit_1_added.png", full_page=False)
+        # 1. click on empty space: a +1 point is added there
+        spots = gd.evaluate(SPOTS)
+        t1 = time.time()
+        _click_data(page, gd, *spots["empty"])
+        page.get_by_text(re.compile(r"Added a \+1 point at")).first.wait_for(timeout=60_000)
+        _settle(page)
+        print(f"click → page settled: {time.time() - t1:.2f} s")
+        assert _points(page) == (neg0, pos0 + 1)
+        gd = _editor(page)
+        bd1 = gd.evaluate(BOUNDARY)
+        assert bd1 != bd0, "the boundary did not move after adding a point"
+        gacv1 = page.evaluate(GACV_SURFACE)
+        assert gacv1 and gacv1[1] == gacv0[1] and gacv1 != gacv0, "the GACV surface did not change"
+        cap1 = _selected_caption(page)
+        assert cap1.endswith("of 61 points."), cap1
+        added = gd.evaluate(SPOTS)
+        assert added["n"] == 61
+        page.screenshot(path=f"{ARTIFACTS}/edit_1_added.png", full_page=False)
 
-            # 2. click on a data point: it is removed
-            _click_data(page, gd, *added["plus"])
-            page.get_by_text(re.compile(r"Removed 1 point")).first.wait_for(timeout=60_000)
-            _settle(page)
-            assert _points(page) == (neg0, pos0)
-            gd = _editor(page)
-            assert gd.evaluate(SPOTS)["n"] == 60
-            assert _selected_caption(page).endswith("of 60 points.")
-            page.screenshot(path=f"{ARTIFACTS}/edit_2_removed.png", full_page=False)
+        # 2. click on a data point: it is removed
+        _click_data(page, gd, *added["plus"])
+        page.get_by_text(re.compile(r"Removed 1 point")).first.wait_for(timeout=60_000)
+        _settle(page)
+        assert _points(page) == (neg0, pos0)
+        gd = _editor(page)
+        assert gd.evaluate(SPOTS)["n"] == 60
+        assert _selected_caption(page).endswith("of 60 points.")
+        page.screenshot(path=f"{ARTIFACTS}/edit_2_removed.png", full_page=False)
 
-            # 3. Undo brings the removed point back
-            page.get_by_role("button", name="Undo").first.click()
-            page.get_by_text(re.compile(r"^Undone\.")).first.wait_for(timeout=60_000)
-            _settle(page)
-            assert _points(page) == (neg0, pos0 + 1)
-            assert page.get_by_test_id("stException").count() == 0
-            page.screenshot(path=f"{ARTIFACTS}/edit_3_undone.png")
+        # 3. Undo brings the removed point back
+        page.get_by_role("button", name="Undo").first.click()
+        page.get_by_text(re.compile(r"^Undone\.")).first.wait_for(timeout=60_000)
+        _settle(page)
+        assert _points(page) == (neg0, pos0 + 1)
+        assert page.get_by_test_id("stException").count() == 0
+        page.screenshot(path=f"{ARTIFACTS}/edit_3_undone.png")
 
-            # 4. a box drawn with the modebar's Box Select removes every point inside it
-            gd = _editor(page)
-            x, y = gd.evaluate(SPOTS)["plus"]
-            a = page.evaluate(TO_PIXELS, [gd.element_handle(), x - 0.6, y + 0.6])
-            b = page.evaluate(TO_PIXELS, [gd.element_handle(), x + 0.6, y - 0.6])
-            # points within 2 px of the box's edges may fall either side (mouse positions are whole pixels)
-            fewest = page.evaluate(IN_PX_BOX, [gd.element_handle(), a[0], b[0], a[1], b[1], -2])
-            most = page.evaluate(IN_PX_BOX, [gd.element_handle(), a[0], b[0], a[1], b[1], 2])
-            assert fewest >= 1
-            page.mouse.move(*a)
-            page.wait_for_timeout(300)
-            gd.locator('.modebar-btn[data-title="Box Select"]').first.click()
-            page.mouse.move(*a)
-            page.mouse.down()
-            page.mouse.move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, steps=5)
-            page.mouse.move(*b, steps=5)
-            page.mouse.up()
-            page.wait_for_timeout(500)
-            page.screenshot(path=f"{ARTIFACTS}/edit_4_box_drawn.png")
-            msg = page.get_by_text(re.compile(r"Removed \d+ points?\.")).first
-            msg.wait_for(timeout=60_000)
-            removed = int(re.search(r"Removed (\d+)", msg.inner_text()).group(1))
-            assert fewest <= removed <= most, (fewest, removed, most)
-            _settle(page)
-            assert sum(_points(page)) == 61 - removed
-            assert _selected_caption(page).endswith(f"of {61 - removed} points.")
-            assert page.get_by_test_id("stException").count() == 0
-            page.screenshot(path=f"{ARTIFACTS}/edit_4_box_removed.png")
-            browser.close()
-    finally:
-        stop_server(proc, log)
+        # 4. a box drawn with the modebar's Box Select removes every point inside it
+        gd = _editor(page)
+        x, y = gd.evaluate(SPOTS)["plus"]
+        a = page.evaluate(TO_PIXELS, [gd.element_handle(), x - 0.6, y + 0.6])
+        b = page.evaluate(TO_PIXELS, [gd.element_handle(), x + 0.6, y - 0.6])
+        # points within 2 px of the box's edges may fall either side (mouse positions are whole pixels)
+        fewest = page.evaluate(IN_PX_BOX, [gd.element_handle(), a[0], b[0], a[1], b[1], -2])
+        most = page.evaluate(IN_PX_BOX, [gd.element_handle(), a[0], b[0], a[1], b[1], 2])
+        assert fewest >= 1
+        page.mouse.move(*a)
+        page.wait_for_timeout(300)
+        gd.locator('.modebar-btn[data-title="Box Select"]').first.click()
+        page.mouse.move(*a)
+        page.mouse.down()
+        page.mouse.move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, steps=5)
+        page.mouse.move(*b, steps=5)
+        page.mouse.up()
+        page.wait_for_timeout(500)
+        page.screenshot(path=f"{ARTIFACTS}/edit_4_box_drawn.png")
+        msg = page.get_by_text(re.compile(r"Removed \d+ points?\.")).first
+        msg.wait_for(timeout=60_000)
+        removed = int(re.search(r"Removed (\d+)", msg.inner_text()).group(1))
+        assert fewest <= removed <= most, (fewest, removed, most)
+        _settle(page)
+        assert sum(_points(page)) == 61 - removed
+        assert _selected_caption(page).endswith(f"of {61 - removed} points.")
+        assert page.get_by_test_id("stException").count() == 0
+        page.screenshot(path=f"{ARTIFACTS}/edit_4_box_removed.png")
+        browser.close()
     assert not errors, errors

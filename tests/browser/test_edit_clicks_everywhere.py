@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM, start_server, stop_server
+from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM
 from tests.browser.test_edit import _editor, _points, _settle
 
 pytestmark = pytest.mark.browser
@@ -32,44 +32,41 @@ def _spot(geo, k, inset=4, clearance=16):
     return None
 
 
-def test_every_click_in_the_plotting_area_adds_a_point():
+def test_every_click_in_the_plotting_area_adds_a_point(app_url):
     from playwright.sync_api import sync_playwright
 
-    proc, url, log = start_server("streamlit_edit_everywhere.log")
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1440, "height": 900})
-            page.goto(f"{url}/Tuning_criteria?data=edited&ebase=wahba2001&n=40&seed=1&res=6")
-            gd = _editor(page)
+    url = app_url
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(f"{url}/Tuning_criteria?data=edited&ebase=wahba2001&n=40&seed=1&res=6")
+        gd = _editor(page)
+        _settle(page)
+        missed, clicked, corners = [], 0, 0
+        for k in range(9):  # the view follows the points: measure it again before every click
+            gd.scroll_into_view_if_needed()
+            page.wait_for_timeout(200)
+            geo = gd.evaluate(GEOMETRY)
+            spot = _spot(geo, k)
+            if spot is None:
+                continue
+            x, y = spot
+            clicked += 1
+            corners += k in (0, 2, 6, 8)
+            neg, pos = _points(page)
+            page.mouse.move(x, y)
+            page.wait_for_timeout(200)
+            page.mouse.click(x, y)
+            t_end = time.time() + 20
+            while time.time() < t_end and _points(page) == (neg, pos):
+                page.wait_for_timeout(200)
+            if _points(page) != (neg, pos + 1):
+                missed.append((k, round(x), round(y), geo["area"]))
+                page.screenshot(path=f"{ARTIFACTS}/edit_everywhere_missed_{k}.png")
             _settle(page)
-            missed, clicked, corners = [], 0, 0
-            for k in range(9):  # the view follows the points: measure it again before every click
-                gd.scroll_into_view_if_needed()
-                page.wait_for_timeout(200)
-                geo = gd.evaluate(GEOMETRY)
-                spot = _spot(geo, k)
-                if spot is None:
-                    continue
-                x, y = spot
-                clicked += 1
-                corners += k in (0, 2, 6, 8)
-                neg, pos = _points(page)
-                page.mouse.move(x, y)
-                page.wait_for_timeout(200)
-                page.mouse.click(x, y)
-                t_end = time.time() + 20
-                while time.time() < t_end and _points(page) == (neg, pos):
-                    page.wait_for_timeout(200)
-                if _points(page) != (neg, pos + 1):
-                    missed.append((k, round(x), round(y), geo["area"]))
-                    page.screenshot(path=f"{ARTIFACTS}/edit_everywhere_missed_{k}.png")
-                _settle(page)
-                gd = _editor(page)
-            assert corners >= 3 and clicked >= 6, (corners, clicked)
-            page.screenshot(path=f"{ARTIFACTS}/edit_everywhere.png")
-            assert page.get_by_test_id("stException").count() == 0
-            browser.close()
-    finally:
-        stop_server(proc, log)
+            gd = _editor(page)
+        assert corners >= 3 and clicked >= 6, (corners, clicked)
+        page.screenshot(path=f"{ARTIFACTS}/edit_everywhere.png")
+        assert page.get_by_test_id("stException").count() == 0
+        browser.close()
     assert not missed, f"clicks inside the plotting area that added nothing (spot, x, y, plot area): {missed}"

@@ -15,7 +15,7 @@ import pytest
 from svmviz.ui import charts
 from svmviz.ui.frame import PAGES, tour
 
-from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM, start_server, stop_server
+from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 
@@ -45,53 +45,50 @@ def _download(page, chart) -> bytes:
     return open(info.value.path(), "rb").read()
 
 
-def test_home_tour_and_camera_export_at_slide_resolution():
+def test_home_tour_and_camera_export_at_slide_resolution(app_url):
     from playwright.sync_api import sync_playwright
 
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
-    proc, url, log = start_server("streamlit_export.log")
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            links = page.get_by_test_id("stPageLink")
-            links.first.wait_for(timeout=60_000)
-            assert links.count() == len(PAGES)
-            first = tour()[0]
-            assert f"1. {first.title}" in links.first.inner_text()
-            page.screenshot(path=os.path.join(ARTIFACTS, "teaching_home.png"), full_page=True)
-            page.get_by_text("Glossary: every acronym of the app").click()
-            page.get_by_text("generalized approximate cross-validation").first.wait_for(timeout=10_000)
-            page.screenshot(path=os.path.join(ARTIFACTS, "teaching_glossary.png"), full_page=True)
+    url = app_url
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        links = page.get_by_test_id("stPageLink")
+        links.first.wait_for(timeout=60_000)
+        assert links.count() == len(PAGES)
+        first = tour()[0]
+        assert f"1. {first.title}" in links.first.inner_text()
+        page.screenshot(path=os.path.join(ARTIFACTS, "teaching_home.png"), full_page=True)
+        page.get_by_text("Glossary: every acronym of the app").click()
+        page.get_by_text("generalized approximate cross-validation").first.wait_for(timeout=10_000)
+        page.screenshot(path=os.path.join(ARTIFACTS, "teaching_glossary.png"), full_page=True)
 
-            links.first.click()  # step 1 of the tour: the Loss functions page
-            page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
-            _idle(page)
-            assert page.get_by_test_id("stException").count() == 0
-            chart = page.get_by_test_id("stPlotlyChart").first
-            t0 = time.time()
-            png = _download(page, chart)
-            width, height = png_size(png)
-            print(f"\ncamera PNG: {width} × {height} px in {time.time() - t0:.1f} s (on screen "
-                  f"{chart.bounding_box()['width']:.0f} px wide)")
-            assert width >= charts.MIN_EXPORT_WIDTH
-            assert width == charts.SLIDE_WIDTH * charts.SLIDE_SCALE
+        links.first.click()  # step 1 of the tour: the Loss functions page
+        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
+        _idle(page)
+        assert page.get_by_test_id("stException").count() == 0
+        chart = page.get_by_test_id("stPlotlyChart").first
+        t0 = time.time()
+        png = _download(page, chart)
+        width, height = png_size(png)
+        print(f"\ncamera PNG: {width} × {height} px in {time.time() - t0:.1f} s (on screen "
+              f"{chart.bounding_box()['width']:.0f} px wide)")
+        assert width >= charts.MIN_EXPORT_WIDTH
+        assert width == charts.SLIDE_WIDTH * charts.SLIDE_SCALE
 
-            box = page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(has_text="Figure export")
-            box.scroll_into_view_if_needed()
-            box.locator("input").first.click()
-            page.screenshot(path=os.path.join(ARTIFACTS, "teaching_export_choice.png"))
-            page.get_by_role("option").filter(has_text="SVG").first.click()
-            _idle(page)
-            chart = page.get_by_test_id("stPlotlyChart").first
-            svg = _download(page, chart)
-            assert b"<svg" in svg[:2000], svg[:200]
-            page.screenshot(path=os.path.join(ARTIFACTS, "teaching_losses.png"), full_page=False)
-            assert not errors, errors
-            browser.close()
-    finally:
-        stop_server(proc, log)
+        box = page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(has_text="Figure export")
+        box.scroll_into_view_if_needed()
+        box.locator("input").first.click()
+        page.screenshot(path=os.path.join(ARTIFACTS, "teaching_export_choice.png"))
+        page.get_by_role("option").filter(has_text="SVG").first.click()
+        _idle(page)
+        chart = page.get_by_test_id("stPlotlyChart").first
+        svg = _download(page, chart)
+        assert b"<svg" in svg[:2000], svg[:200]
+        page.screenshot(path=os.path.join(ARTIFACTS, "teaching_losses.png"), full_page=False)
+        assert not errors, errors
+        browser.close()

@@ -2,7 +2,7 @@
 short ("0.324 →…", "72 support v…"), no legend printed over a subplot title, no formula cut off.
 The layout checks no AppTest can make, on every page's default view with every expander opened, in
 a 1400 × 1000 window (Debian chromium driven by Playwright against ``streamlit run app.py``).
-Screenshots go to tests/artifacts/layout_*.png.
+A page with a finding is photographed (tests/artifacts/layout_*.png).
 
 The check flags all three on bare Streamlit scripts reproducing those fragments (the Unbiased SVC
 metric rows, the Tuning page's GCKL and (BR)MISCLASS on one line, a horizontal legend on top of two
@@ -92,16 +92,16 @@ def test_nothing_clipped_or_overlapping_on_any_page(app_url, browser):
         _open_expanders(page)
         _settle(page)
         found = page.evaluate(LAYOUT_PROBLEMS, [OVERFLOW_SLACK_PX, OVERLAP_SLACK_PX])
-        if found:
-            problems[title] = found
         seen["metrics"] += page.get_by_test_id("stMetric").count()
         seen["formulas"] += page.locator(".katex-display").count()
         seen["legends"] += page.locator(".js-plotly-plot g.legend").count()
-        size = page.viewport_size
-        page.set_viewport_size({"width": size["width"], "height": 2400})
-        page.wait_for_timeout(600)
-        page.screenshot(path=os.path.join(ARTIFACTS, f"layout_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}.png"))
-        page.set_viewport_size(size)
+        if found:  # a tall screenshot relayouts every chart twice: only of a page with a finding
+            problems[title] = found
+            size = page.viewport_size
+            page.set_viewport_size({"width": size["width"], "height": 2400})
+            page.wait_for_timeout(600)
+            page.screenshot(path=os.path.join(ARTIFACTS, f"layout_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}.png"))
+            page.set_viewport_size(size)
     page.context.close()
     # the checks looked at something: the default views hold metrics, formulas and legends
     assert seen["metrics"] >= 5 and seen["formulas"] >= 5 and seen["legends"] >= 5, seen
