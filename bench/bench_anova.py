@@ -57,7 +57,7 @@ def main(n=500, d=10):
     ds = make_dataset("anova_structure", n=n, seed=0, d=d)
     X, y = ds.X, ds.y
     sigma = float(np.sqrt(d / 3.0))  # ≈ the median distance of U(−1, 1)^d points / √2
-    print(f"# SS-ANOVA vs Gaussian, anova_structure n = {n}, d = {d}; {machine()} (shared with other engineers)")
+    print(f"# SS-ANOVA vs Gaussian, anova_structure n = {n}, d = {d}; {machine()}")
     kernels = {"Gaussian": "rbf", "SS-ANOVA additive": SSANOVAKernel(),
                "SS-ANOVA two-way": SSANOVAKernel(order="two-way")}
     gram(X[:5], kernel=fit_kernel(SSANOVAKernel(order="two-way"), X))  # compile outside the timings

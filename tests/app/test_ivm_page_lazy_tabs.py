@@ -26,7 +26,7 @@ def test_seed_plus_one_on_the_first_tab_draws_only_its_charts():
     at.number_input(key="ivm_seed").set_value(1).run()
     assert_clean(at)
     titles = figure_titles(at)
-    assert len(titles) == 3, titles  # IVM map, SVM map, Hₖ (before: + the λ path's two + the class map)
+    assert len(titles) == 3, titles  # IVM map, SVM map, Hₖ (not the closed tabs' λ path and class map)
     assert [t.split(":")[0] for t in titles[:2]] == ["IVM", "SVM"] and titles[2].startswith("Hₖ")
     at.session_state["ivm_tab"] = "λ path"
     at.run()

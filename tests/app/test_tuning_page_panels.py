@@ -101,8 +101,8 @@ def test_odd_number_of_panels_and_no_panel(surf):
 
 
 def test_the_tuning_page_draws_two_charts():
-    """The page: the criteria panels and the decision curves (before: four contour charts and the
-    decision curves)."""
+    """The page draws two charts: the criteria panels and the decision curves (not one contour chart
+    per criterion)."""
     at = AppTest.from_file(page_path("1_Tuning_criteria.py"), default_timeout=180)
     at.run()
     at.sidebar.slider(key="tuning_n").set_value(80)

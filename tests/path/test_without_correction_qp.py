@@ -106,10 +106,9 @@ def test_a_correction_that_fails_loses_the_path_with_its_reason():
 
 
 def test_breakpoint_ticks_are_one_line_of_segments_not_a_marker_each():
-    """Warm interaction: the coefficient chart's breakpoint ticks were one SVG marker node
-    per breakpoint (463 at the default view, redrawn at every rerun: chart DOM records 15.6k → 9.4k
-    in bench_warm_breakdown). Now one line trace of vertical segments: each breakpoint's x twice,
-    NaN between ticks (fails before: mode "markers", one x per breakpoint)."""
+    """The coefficient chart's breakpoint ticks are one line trace of vertical segments (each
+    breakpoint's x twice, NaN between ticks), not one SVG marker node per breakpoint (hundreds at the
+    default view, redrawn at every rerun; ``bench/bench_warm_breakdown.py`` counts the chart's DOM)."""
     from svmviz.figures import path as figs
 
     ds = D.GENERATORS["banana"](n=120, seed=0)
