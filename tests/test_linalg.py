@@ -1,14 +1,12 @@
-"""svmviz._linalg's LU solve (KLR's Newton systems, written out to compile fast) against numpy, and
-the Kernels page drawing its first charts (GACV, the decomposition) before exact LOO finishes."""
+"""svmviz._linalg: the LU solve (KLR's Newton systems, written out to compile fast) against numpy, and
+the shared weighted least-squares accumulation Φᵀ diag(w) Φ."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from svmviz import _linalg
-
-from tests.apptest_utils import figure_titled
+from svmviz._linalg import weighted_gram_upper
 
 
 # --------------------------------------------------------------------------- _lu_solve (KLR's Newton systems)
@@ -44,23 +42,15 @@ def test_lu_solve_reports_a_singular_or_nonfinite_system(A):
     assert st == 3  # = _klr.NUMERICAL
 
 
-# --------------------------------------------------------------------------- Kernels page: first chart before LOO
-def test_kernels_page_draws_gacv_and_the_decomposition_while_exact_loo_waits(monkeypatch):
-    """Exact LOO is its own step after the fits: when it is not run (here: its estimate is made long, so
-    the page asks first), the criteria chart without LOO and the decomposition at GACV's λ are there.
-    (The long estimate is set by monkeypatch, undone after the test: set in the script, it stayed for
-    every later test of the process and the Kernels page's own test found no LOO panel.)"""
-    from svmviz.ui import anova as anova_page
-
-    monkeypatch.setattr(anova_page, "_LOO_SECONDS_AT_200", 1e6)
-    at = AppTest.from_string("from svmviz.ui import anova\nanova.page()\n", default_timeout=180)
-    at.query_params["n"] = "60"
-    at.run()
-    assert not at.exception, at.exception
-    fig = figure_titled(at, "Tuning criteria along λ")
-    panels = [a["text"] for a in fig["layout"]["annotations"]]
-    assert any(p.startswith("GACV") for p in panels)
-    assert not any("leave-one-out" in p for p in panels)  # not computed: no LOO panel
-    figure_titled(at, "Importance by variable")  # the decomposition, at GACV's λ
-    assert any(b.label.startswith("Run") for b in at.button), [b.label for b in at.button]
-    assert any("GACV's choice" in str(o) for r in at.radio for o in r.options)
+# --------------------------------------------------------------------------- weighted least squares
+def test_weighted_gram_upper_is_phi_t_diag_w_phi():
+    rng = np.random.default_rng(1)
+    Phi = rng.normal(size=(40, 6))
+    w = rng.random(40)
+    w[::5] = 0.0
+    out = np.full((7, 7), 2.0)
+    weighted_gram_upper(Phi, w, out)
+    want = Phi.T @ (w[:, None] * Phi)
+    iu = np.triu_indices(6)
+    np.testing.assert_allclose(out[:6, :6][iu], 2.0 + want[iu], rtol=1e-13)
+    assert np.all(out[:6, :6][np.tril_indices(6, -1)] == 2.0) and np.all(out[6] == 2.0)

@@ -143,3 +143,24 @@ def test_theta_grid_and_other_data_sets():
     at.slider(key="anova_inter").set_value(0.0).run()
     assert_clean(at)
     assert any("Bayes error 0.133" in c.value for c in at.caption)
+
+
+def test_kernels_page_draws_gacv_and_the_decomposition_while_exact_loo_waits(monkeypatch):
+    """Exact LOO is its own step after the fits: when it is not run (here: its estimate is made long, so
+    the page asks first), the criteria chart without LOO and the decomposition at GACV's λ are there.
+    (The long estimate is set by monkeypatch, undone after the test: set in the script, it stayed for
+    every later test of the process and the Kernels page's own test found no LOO panel.)"""
+    from svmviz.ui import anova as anova_page
+
+    monkeypatch.setattr(anova_page, "_LOO_SECONDS_AT_200", 1e6)
+    at = AppTest.from_string("from svmviz.ui import anova\nanova.page()\n", default_timeout=180)
+    at.query_params["n"] = "60"
+    at.run()
+    assert not at.exception, at.exception
+    fig = figure_titled(at, "Tuning criteria along λ")
+    panels = [a["text"] for a in fig["layout"]["annotations"]]
+    assert any(p.startswith("GACV") for p in panels)
+    assert not any("leave-one-out" in p for p in panels)  # not computed: no LOO panel
+    figure_titled(at, "Importance by variable")  # the decomposition, at GACV's λ
+    assert any(b.label.startswith("Run") for b in at.button), [b.label for b in at.button]
+    assert any("GACV's choice" in str(o) for r in at.radio for o in r.options)
