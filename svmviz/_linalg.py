@@ -125,7 +125,7 @@ def gauss_solve(A, x, m, rel_tol):
     ``rel_tol`` times the block's largest |entry| (``rel_tol = 0``: exactly zero).
 
     The one dense elimination of the package: kernel logistic regression's Newton systems
-    (:func:`_lu_solve`) and the exact-LOO active-set pivots (``svmviz._smo._active_set``, whose KKT
+    (:func:`_lu_solve`) and the exact-LOO active-set pivots (``svmviz.svm._smo._active_set``, whose KKT
     systems live in the leading block of a preallocated buffer and are singular to working
     precision below a relative pivot). Written out rather than ``np.linalg.solve``: numba's binding
     to LAPACK's gesv formats its error messages and checks shapes at compile time — 3–4 s of CPU on a

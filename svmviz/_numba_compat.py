@@ -1,9 +1,9 @@
-"""The one private internal of numba that svmviz uses: a cache folder for svmviz's kernels only.
+"""The one private internal of numba that svmviz uses: a cache folder for svmviz's compiled functions only.
 
-Why. numba keys a cached kernel on the stamp of its own source file ("changes in symbols defined in
+Why. numba keys a cached function on the stamp of its own source file ("changes in symbols defined in
 another file are not detected", numba's documentation, *Notes on caching*), yet it compiles every
-kernel a kernel calls into it: after an edit of ``kernels.py`` (or an upgrade of svmviz over an old
-cache) ``_smo``'s cached kernels would keep the old callee. svmviz's kernels are therefore cached
+function a compiled function calls into it: after an edit of ``kernels/_gram.py`` (or an upgrade of
+svmviz over an old cache) ``svm._smo``'s cached functions would keep the old callee. svmviz's compiled functions are therefore cached
 in a folder named after a digest of their sources (:func:`svmviz._jit.cache_folder`): any edit
 compiles afresh. numba's public means of choosing a cache folder is ``NUMBA_CACHE_DIR``, read once
 when numba is imported and applied to every cached function of the process: setting it would move

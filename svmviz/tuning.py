@@ -4,7 +4,7 @@ All fits run on the warm-started λ-sequence SMO solver, one Gaussian kernel mat
 parallel over σ on a pool of threads (the kernels release the GIL), and progress is reported
 through an optional callback ``progress(done, total, message)``. The (σ, λ) surface engine
 (:func:`criteria_surface`, :func:`kfold_cv_surface`, :func:`grid_decision_function`) lives in
-:mod:`svmviz.surface` and is importable from here.
+the private module ``svmviz._grid`` and is importable from here.
 """
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from . import _smo, criteria
+from . import criteria
 from ._docs import fill_doc
+# the (σ, λ) grid engine lives in svmviz/_grid.py; its names are importable from here
+from ._grid import (CriteriaSurface, KFoldSurface, _check_p, _grid_minima, _warn,  # noqa: F401
+                    criteria_surface, grid_decision_function, kfold_cv_surface)
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram
-# the surface engine lives in svmviz/surface.py; its names stay importable from here
-from .surface import (CriteriaSurface, KFoldSurface, _check_p, _grid_minima, _warn,  # noqa: F401
-                      criteria_surface, grid_decision_function, kfold_cv_surface)
+from .svm import _smo
 from ._validation import check_L as _check_L
 from ._validation import check_lambdas as _check_lambdas
 from ._validation import check_solver_params as _check_solver_params

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _irwls
-from ._validation import check_binary_labels, check_matrix, check_positive
+from .._validation import check_binary_labels, check_matrix, check_positive
 
 LOSSES = {"hinge": _irwls.LOSS_HINGE, "smooth_step": _irwls.LOSS_SMOOTH_STEP}
 
@@ -324,6 +324,6 @@ def theoretical_ce(scenario: str, th) -> np.ndarray:
     -------
     ndarray of shape (m,)
     """
-    from .data import usvc_theoretical_ce
+    from ..data import usvc_theoretical_ce
 
     return np.asarray(usvc_theoretical_ce(scenario, _check_grid(th, "th")), dtype=np.float64)

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._linalg import _chol_solve, _cholesky, _column, _lu_solve, _mm, weighted_gram_upper
+from .._jit import njit  # numba.njit whose cache follows the kernels called in other modules
+from .._linalg import _chol_solve, _cholesky, _column, _lu_solve, _mm, weighted_gram_upper
 
 OK = 0
 MAX_IMPORT = 1

@@ -32,8 +32,8 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
 
-from svmviz._jit import njit
-from svmviz._linalg import gauss_solve
+from .._jit import njit
+from .._linalg import gauss_solve
 
 TAU = 1e-12
 #: α within this many ulps (relative to its bound C_i) of 0 or C_i is set exactly to the bound. The

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._linalg import weighted_gram_upper
+from .._jit import njit  # numba.njit whose cache follows the kernels called in other modules
+from .._linalg import weighted_gram_upper
 
 LOSS_HINGE = 0
 LOSS_SMOOTH_STEP = 1

@@ -22,16 +22,17 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
-from . import _smo, _validation
-from ._parallel import task_pool
-from ._docs import fill_doc
-from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
+from .. import _validation
+from . import _smo
+from .._parallel import task_pool
+from .._docs import fill_doc
+from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, check_sample_weight, predict_in_chunks, validate_fit_data,
                           validate_predict_data)
-from ._validation import check_L as _check_L
-from ._validation import check_lambdas as _check_lambdas
-from ._validation import check_solver_params as _check_solver_params
-from .kernels import fit_kernel, gram, squared_distances
+from .._validation import check_L as _check_L
+from .._validation import check_lambdas as _check_lambdas
+from .._validation import check_solver_params as _check_solver_params
+from ..kernels import fit_kernel, gram, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
 #: :class:`SVMClassifier`'s λ when neither ``lam`` nor ``C`` is given

@@ -16,11 +16,11 @@ derivative ``d = dα/dλ`` solves the *derivative QP*
 whose multipliers are ``dt_c = dt_c/dλ``. In the generic case (one point enters or leaves E) this is
 the linear system ``[[G_E, y_E, −1], [y_E', 0, 0], [1', 0, 0]] η = (0, 0, 1)`` of Loosli & Canu
 2006 ("Linear system to solve"); solving it as a QP over the tied points
-(:func:`svmviz._nu_path.asqp.asqp`) is what keeps the path exact when several points reach an event
+(:func:`svmviz.path._solver.asqp.asqp`) is what keeps the path exact when several points reach an event
 at once (ties, duplicated points) — the point the paper warns about ("if a point is missed, the path
-is left"). The step to the next event is :func:`svmviz._nu_path.events.advance`.
+is left"). The step to the next event is :func:`svmviz.path._solver.events.advance`.
 
-Where α is not unique (dependent points, :mod:`svmviz._nu_path.kkt`) f, b and ρ still are. When a class
+Where α is not unique (dependent points, :mod:`svmviz.path._solver.kkt`) f, b and ρ still are. When a class
 has no point strictly inside the box the thresholds are not unique (b and ρ jump); the path takes the
 end of the optimal interval that lets the class continue (``t_c = min_{α_i=0, y_i=c} s_i``) and
 records the jump as two breakpoints at the same λ.
@@ -28,14 +28,14 @@ records the jump as two breakpoints at the same λ.
 Path lost. At every breakpoint the KKT conditions are checked on ``s = Gα``; a violation beyond
 the tolerance triggers a correction (a Simple-ν-SVM solve at the current λ, warm-started from the
 current groups); if that fails too the kernel stops with ``STATUS_LOST`` and a ``LOST_*`` reason
-(:mod:`svmviz._nu_path.config`).
+(:mod:`svmviz.path._solver.config`).
 """
 from __future__ import annotations
 
 import mmap
 
 import numpy as np
-from .._jit import njit
+from ..._jit import njit
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
@@ -342,7 +342,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     A direction whose residual is large is solved again on a refactorized inverse; if the solve
     breaks down (W nearly singular: K with eigenvalues near rounding), W is rebuilt treating nearly
     dependent points as dependent (DEP_TOL_RETRY): first in index order, and should that fail too,
-    largest Schur complement first (:func:`svmviz._nu_path.kkt.rebuild_working_set_pivoted`: in
+    largest Schur complement first (:func:`svmviz.path._solver.kkt.rebuild_working_set_pivoted`: in
     index order, nearly dependent points can inflate the inverse until its dependency test reads
     rounding noise — usvc_B n = 500, σ = 0.2 was lost so). The index-order rebuild stays first so
     that the paths it recovers keep their breakpoints bitwise. Returns (reason, nw, dt0, dt1,
@@ -578,7 +578,7 @@ def _breakpoint_rows(rows, n):
 
 def _start(K):
     """The follower's state at λ = 0 (α = 0, recorded as the first breakpoint): the breakpoint arrays,
-    α, s, t, :func:`svmviz._nu_path.asqp.path_work`'s arrays, nofix, piv, t_end, and ``ints``,
+    α, s, t, :func:`svmviz.path._solver.asqp.path_work`'s arrays, nofix, piv, t_end, and ``ints``,
     ``floats`` its scalars (the ``_I_*``, ``_F_*`` slots) — allocated here, in Python: as a kernel
     this was 2 s more of the first compilation (a CPython wrapper boxing 27 arrays). α's rows:
     :func:`_breakpoint_rows` from BREAKPOINT_MAP_MIN_BYTES on, else ``np.empty``."""
@@ -610,7 +610,7 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
 
     The loop is the kernel :func:`_follow`. Where the KKT check finds the path left (rare: none of
     the page's data sets at n = 200 and 500, three seeds each), it pauses; the Simple-ν-SVM
-    correction (:func:`svmviz._nu_path.asqp.nu_qp_from`) and its check (:func:`_correction_ok`)
+    correction (:func:`svmviz.path._solver.asqp.nu_qp_from`) and its check (:func:`_correction_ok`)
     run here on the loop's state and the loop resumes — the same arithmetic as the correction inside
     the loop (the paths are bitwise those of the follower before the split, with and without
     corrections), so that the correction is not compiled into the follower: numba compiles it on the

@@ -1,6 +1,6 @@
 """Kernel logistic regression and the Import Vector Machine (Zhu & Hastie 2002).
 
-Public layer over the numba kernels of :mod:`svmviz._klr`: input checks, label coding, warnings.
+Public layer over the compiled solver ``svmviz.ivm._klr``: input checks, label coding, warnings.
 
 Model and conventions (Zhu & Hastie 2002). Labels are coded 0/1 internally (Zhu & Hastie 2002, §3): for two classes
 ``classes_[0]`` (−1 in the public ±1 convention) is the base class and ``f(x) = ln(p₊/p₋)``; for
@@ -30,12 +30,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _klr
-from ._docs import fill_doc
-from . import _validation
-from ._validation import (binary_targets, check_positive, check_sample_weight, predict_in_chunks,
+from .._docs import fill_doc
+from .. import _validation
+from .._validation import (binary_targets, check_positive, check_sample_weight, predict_in_chunks,
                           validate_fit_data, validate_predict_data)
-from .kernels import KERNELS, fit_kernel, gram
-from .kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
+from ..kernels import KERNELS, fit_kernel, gram
+from ..kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
 
 DEFAULT_SIGMA = float(1.0 / np.sqrt(2.0))
 METHODS = ("onestep", "full")
@@ -507,12 +507,3 @@ class IVMClassifier(_KernelLogitBase):
         self._theta = theta
         return self
 
-
-# The λ paths live in their own module; they are documented and imported from here.
-from ._ivm_paths import (  # noqa: E402,F401
-    IVMPath, KLRPath, PathSteps, SVMPath, _check_tune, ivm_lambda_path, klr_lambda_path, svm_lambda_path,
-)
-
-for _obj in (IVMPath, KLRPath, PathSteps, SVMPath, ivm_lambda_path, klr_lambda_path, svm_lambda_path):
-    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.ivm
-del _obj

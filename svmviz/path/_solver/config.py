@@ -1,12 +1,12 @@
-"""Named constants of the ν-SVM path kernels: status codes, the reasons a path is lost, every tolerance.
+"""Named constants of the ν-SVM path solver: status codes, the reasons a path is lost, every tolerance.
 
 One place per number, each with the reason for its value (in the manner of stumpy's ``config.py``).
-The kernels read them as module globals, which numba freezes into the compiled code; the package
-keys numba's cache on all its sources (:mod:`svmviz._nu_path`), so an edit here recompiles them.
+The compiled functions read them as module globals, which numba freezes into the compiled code; the package
+keys numba's cache on all its sources (:mod:`svmviz.path._solver`), so an edit here recompiles them.
 
 Scales. The numbers of the ν-problem (``s = Gα``, the thresholds, the gradients of the derivative
 QP) are bounded by ``max_i G_ii · max(λ, 1)`` (``|s_i| ≤ max G_ii · λ``); relative tolerances ``r`` act
-on that scale, ``r · max G_ii · max(λ, 1)`` (:func:`svmviz._nu_path.kkt.kkt_tol`). ``tol`` is the
+on that scale, ``r · max G_ii · max(λ, 1)`` (:func:`svmviz.path._solver.kkt.kkt_tol`). ``tol`` is the
 caller's relative tolerance (default 1e-9, :func:`svmviz.path.nu_path`); the factors below scale it.
 
 The sections look alike (a comment, then ``NAME = value``: ``duplicates`` pairs them by shape):

@@ -34,16 +34,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _irwls
-from ._docs import fill_doc
-from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
+from .._docs import fill_doc
+from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, predict_in_chunks, validate_fit_data, validate_predict_data)
-from .kernels import fit_kernel, gram
-from ._usvc_loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
+from ..kernels import fit_kernel, gram
+from ._loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
     LOSSES, Profile, _check_1d_problem, _check_grid, _check_int, _check_k, _check_loss, _check_s, _check_unit,
     empirical_ce, loss_values, primal_profile, primal_surface, primal_value, theoretical_ce, theta_smooth,
     theta_smooth_derivative,
 )
-from .published import NAVIA2004_TABLE1
+from ..published import NAVIA2004_TABLE1
 
 PROTOTYPE_METHODS = ("kmeans", "fscl")
 STAGES = ("LS", "SVC", "USVC")
@@ -241,7 +241,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     reaches ~a_max·‖Φ‖², and its solutions jitter at ~1e-8 relative — above the default tol: the
     primal had settled to 12 digits after ~1000 iterations, the remaining 49 000 were rounding noise.
     Each weighted solve now also estimates its own rounding error (one step of iterative
-    refinement) and steps at that floor count as converged (:func:`svmviz._irwls.irwls`). The same
+    refinement) and steps at that floor count as converged (:func:`svmviz.usvc._irwls.irwls`). The same
     floor stopped the linear USVC on separable data (iris) at max_iter.
 
     Examples
@@ -449,14 +449,3 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             th = np.where(w != 0, -self.history_.intercept / w, np.nan)
         return th, w.copy(), self.history_.stage.copy()
 
-
-# The studies (Table 1, kernel comparison) live in their own module; they are documented and imported from here.
-from ._usvc_studies import (  # noqa: E402,F401
-    THRESHOLD_RANGE, KernelComparisonFit, Table1Result, kernel_comparison, table1_study, table1_summary,
-)
-
-for _obj in (Profile, empirical_ce, loss_values, primal_profile, primal_surface, primal_value, theoretical_ce,
-             theta_smooth, theta_smooth_derivative, KernelComparisonFit, Table1Result, kernel_comparison,
-             table1_study, table1_summary):
-    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.usvc
-del _obj

@@ -22,7 +22,7 @@ compiles one specialization of the callee per literal value it is called with.
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ..._jit import njit
 
 from .config import DEP_NOISE_FACTOR, DEP_TOL, EPS, NO_POINT, TIE_SCALE_FLOOR, TINY
 
@@ -312,7 +312,7 @@ def invert_in_place(A, p, work):
     holds at least p integers (the row swaps). Returns False, leaving ``A`` garbage, if a pivot is
     exactly zero or underflows (singular in floating point).
 
-    Deliberately not ``svmviz._smo._invert`` (the same elimination): the bordered KKT matrix is
+    Deliberately not ``svmviz.svm._smo._invert`` (the same elimination): the bordered KKT matrix is
     indefinite (a zero 2 × 2 block) and may be ill-conditioned, which the path handles by iterative
     refinement and residual checks — so only an exactly zero pivot is refused here, where ``_invert``
     refuses pivots below 1e-12 of the largest entry and returns a fresh matrix; this one works in
@@ -398,7 +398,7 @@ def rebuild_working_set_pivoted(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv,
     repeatedly the wanted point whose Schur complement relative to its diagonal is largest, while it
     is above ``dep_tol``. Returns (ok, nw).
 
-    The direction's last retry after a breakdown (:func:`svmviz._nu_path.follower._direction`), when
+    The direction's last retry after a breakdown (:func:`svmviz.path._solver.follower._direction`), when
     :func:`rebuild_working_set` did not help either. In its index order, nearly dependent points enter one after another (1-D
     data with close points, a Gaussian kernel of numerical rank ~20: ``usvc_B`` n = 500, σ = 0.2, in
     the stretch ν < ν_min where every point is tied): each inflates the inverse by 1/(its Schur

@@ -3,20 +3,20 @@
 Loosli & Canu 2006. The public wrappers that validate input are in :mod:`svmviz.path`.
 Every kernel takes arrays and scalars only and returns named status codes. Modules, from the leaves:
 
-- :mod:`~svmviz._nu_path.config` — status codes, the reasons a path is lost, every tolerance (why
+- :mod:`~svmviz.path._solver.config` — status codes, the reasons a path is lost, every tolerance (why
   its value);
-- :mod:`~svmviz._nu_path.kkt` — the KKT system: bordered inverse with rank-one updates, working set,
+- :mod:`~svmviz.path._solver.kkt` — the KKT system: bordered inverse with rank-one updates, working set,
   thresholds, KKT checks, the scale of the problem's numbers;
-- :mod:`~svmviz._nu_path.events` — event search and the one step routine (ratio test, step to the
+- :mod:`~svmviz.path._solver.events` — event search and the one step routine (ratio test, step to the
   nearest event, snapping ties) of the path, the leave-one-out homotopy and the active set;
-- :mod:`~svmviz._nu_path.asqp` — the primal active-set QP (Simple-ν-SVM);
-- :mod:`~svmviz._nu_path.follower` — :func:`nu_path_kernel`, the path follower;
-- :mod:`~svmviz._nu_path.loo` — :func:`loo_kernel`, :func:`loo_kernel_parallel`: leave-one-out
+- :mod:`~svmviz.path._solver.asqp` — the primal active-set QP (Simple-ν-SVM);
+- :mod:`~svmviz.path._solver.follower` — :func:`nu_path_kernel`, the path follower;
+- :mod:`~svmviz.path._solver.loo` — :func:`loo_kernel`, :func:`loo_kernel_parallel`: leave-one-out
   homotopy refits.
 
 numba's cache: the kernels here are decorated with :func:`svmviz._jit.njit`, whose cache folder is
 keyed on a digest of every numba module of svmviz, this package's included (its kernels call one
-another and compile in the constants of :mod:`~svmviz._nu_path.config`): any edit compiles afresh.
+another and compile in the constants of :mod:`~svmviz.path._solver.config`): any edit compiles afresh.
 """
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _irwls
-from ._validation import binary_targets, check_binary_labels, check_matrix, check_positive
-from .usvc import (
+from .._validation import binary_targets, check_binary_labels, check_matrix, check_positive
+from ._classes import (
     PAPER_TABLE1, IRWLSClassifier, _check_int, _check_k, _check_s, _check_unit,
 )
 
@@ -101,7 +101,7 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
     -----
     Navia-Vázquez et al. 2004, §3, Table 1 (C = 10, d = 0.2, 500/500 points, 100 trials).
     """
-    from .data import make_dataset
+    from ..data import make_dataset
 
     if scenario not in ("A", "B"):
         raise ValueError(f"scenario must be 'A' or 'B'; got {scenario!r}.")
@@ -264,8 +264,8 @@ def kernel_comparison(X, y, *, sigma: float = 1.0, C: float = 10.0, n_prototypes
         Both fitted machines, the training and test data, and their misclassification rates (a
         point with f = 0 counts as an error).
     """
-    from .data import split_indices
-    from .svm import SVMClassifier
+    from ..data import split_indices
+    from ..svm import SVMClassifier
 
     X = check_matrix(X, "X")
     y, classes = check_binary_labels(y, X.shape[0])
