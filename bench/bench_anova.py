@@ -18,8 +18,7 @@ Best of 3 runs for the short timings (the machine is shared: the load average is
     python bench/bench_anova.py --page [n]    (default n = 200)
 
 The Kernels page's computation of one warm Seed + 1 (three kernels, 11 λ, exact LOO, a test sample):
-the fits then exact LOO from them (``compare_kernels(loo=False)`` + ``add_exact_loo``, the page since
-issue 13's eighth session) against the fits then ``compare_kernels(loo=True)`` (before: every kernel
+the fits then exact LOO from them (``compare_kernels(loo=False)`` + ``add_exact_loo``, what the page runs) against the fits then ``compare_kernels(loo=True)`` (before: every kernel
 fitted twice), alternated in one process, CPU time (``time.process_time``, every thread) and wall time,
 median of 7 pairs, each pair on a fresh seed; each also split into the fits (``compare_kernels(loo=False)``
 with the 2000 test points' grams and errors) and what follows. CPU time counts every thread: also a BLAS

@@ -1,5 +1,5 @@
 """Calibrate and check the cost model of svmviz/_cost.py (the estimates the app shows before a heavy
-computation, issue 13 defect 5).
+computation).
 
 Measures, on this machine with a warm numba cache:
 

@@ -1,4 +1,4 @@
-"""Benchmark: one edit of the data editor (issue 14) at n = 100 and n = 300, warm.
+"""Benchmark: one edit of the data editor at n = 100 and n = 300, warm.
 
 Run by hand: ``.venv/bin/python bench/bench_edit.py``. Three timings per n (median of the repeats,
 after a warm-up; the load average is printed beside them):

@@ -6,7 +6,7 @@ Run by hand:  .venv/bin/python bench/bench_path.py [--sizes 500 1000 2000] [--bi
 For each n (banana data, Gaussian kernel σ = 1, the page's default), at equal resources (one thread
 each: the path follower is sequential, libsvm is too):
 1. the whole path (every breakpoint, exact; best of 3) against, in the same run, (a) one sklearn
-   ``NuSVC`` solve at ν = 0.5 ("one SVM solve", issue 17's ≤ 5× target at n = 500; best of 3) and
+   ``NuSVC`` solve at ν = 0.5 ("one SVM solve"; best of 3) and
    (b) ``NuSVC`` at every breakpoint's ν (what the path replaces; only for n ≤ 1000), with the median
    and largest difference of the decision values (relative to max |f|, after NuSVC's positive scale
    1/ρ) where NuSVC converged and b is unique (both classes have a margin point; otherwise any
@@ -180,10 +180,10 @@ def _instrumented_kernel(tmp):
     fn = os.path.join(dst, "follower.py")
     src = open(fn).read()
     src = src.replace("from .events import", "from .tsc import rdtsc\nfrom .events import", 1)
-    # the loop is the kernel _follow, called by nu_path_kernel (Python) until the path ends
+    # the loop is the kernel _follow, called by follow_path (Python) until the path ends
     for a, b in [("            floats):\n", "            floats, T):\n"),
-                 ("def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):",
-                  "def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter, T):"),
+                 ("def follow_path(K, y, max_breakpoints, tol, refresh, max_qp_iter):",
+                  "def follow_path(K, y, max_breakpoints, tol, refresh, max_qp_iter, T):"),
                  ("_follow(*args, *state)", "_follow(*args, *state, T)"),
                  ("    while True:\n        if resume:", "    _c0 = rdtsc()\n    while True:\n        if resume:")]:
         assert src.count(a) == 1, f"follower._follow changed: update bench_path._instrumented_kernel ({a!r})"
@@ -197,7 +197,7 @@ def _instrumented_kernel(tmp):
     with open(fn, "w") as f:
         f.write(src)
     sys.path.insert(0, tmp)
-    return importlib.import_module("nu_path_timed.follower").nu_path_kernel
+    return importlib.import_module("nu_path_timed.follower").follow_path
 
 
 def _tsc_now_src(kern):

@@ -95,8 +95,8 @@ def _touch_two_rows(K, G, rows, scale):
 def _select_and_update(K, y, G, alpha, C, rows, scale):
     """One SMO iteration's full sweep without shrinking or clipping logic: the first-order max over
     I_up, the second-order pass over row i, the gradient update with rows i, j, written as plain
-    loops with a branch per point (a reference: since issue 17's fifth session the solver's own
-    selection — 0/−∞ set offsets, integer-key maxima, ``_smo._select_all`` — costs less than this)."""
+    loops with a branch per point (a reference: the solver's own selection — 0/−∞ set offsets,
+    integer-key maxima, ``_smo._select_all`` — costs less than this)."""
     n = G.shape[0]
     acc = 0.0
     for q in range(rows.shape[0]):

@@ -1,7 +1,7 @@
 """The (σ, λ) grid engine: criteria surfaces and k-fold cross-validation over a Gaussian-kernel grid.
 
 Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver (``svmviz.svm._smo``), one kernel
-matrix per σ built inside the nogil kernel from squared distances computed once, the σ values spread
+matrix per σ built inside the compiled solver (without the GIL) from squared distances computed once, the σ values spread
 over a pool of threads; the criteria of Wahba, Lin, Lee & Zhang (2001) are then computed from the
 fits for the whole grid at once (:mod:`svmviz.criteria`). A grid that would not fit in memory is
 refused before anything large is allocated (:func:`svmviz.svm.check_grid_memory`).

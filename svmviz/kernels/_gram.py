@@ -21,7 +21,7 @@ import copy
 
 import numpy as np
 
-from .._jit import njit  # numba.njit whose cache follows the kernels called in other modules
+from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
 from .._validation import check_matrix, check_positive
 
 KERNELS = ("rbf", "linear", "poly")
@@ -41,9 +41,10 @@ def _sq_dists(A, B):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rbf_exp(D, sigma, out):
-    """out = exp(−D/(2σ²)) elementwise: the one Gaussian-from-squared-distances loop (``out`` may be ``D``)."""
+    """out = exp(−D/(2σ²)) elementwise: the one Gaussian-from-squared-distances loop (``out`` may be ``D``).
+    It releases the GIL: the (σ, λ) grid's threads call it for their σ at once (``svm._smo``)."""
     scale = -1.0 / (2.0 * sigma * sigma)
     for i in range(D.shape[0]):
         for j in range(D.shape[1]):
@@ -52,7 +53,7 @@ def _rbf_exp(D, sigma, out):
 
 
 def _rbf_gram(A, B, sigma):
-    """exp(−‖a − b‖²/(2σ²)) by the two kernels from Python (not a kernel around them: numba would link
+    """exp(−‖a − b‖²/(2σ²)) by the two compiled functions from Python (not a third around them: numba would link
     both into it and optimise them again, ~0.3 s more of a page's first compilation)."""
     D = _sq_dists(A, B)
     return _rbf_exp(D, sigma, D)  # in place: one n_A × n_B matrix

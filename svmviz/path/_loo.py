@@ -192,10 +192,10 @@ def loo_at(path: NuPath, lam: float, *, tol: float = 1e-9, max_qp_iter: int | No
     threads = numba.get_num_threads()
     if method == "homotopy" and parallel and threads > 1:
         with PARALLEL_LOCK:
-            yg, yf, refit, status, _steps = _solver.loo_kernel_parallel(
+            yg, yf, refit, status, _steps = _solver.loo_refits_parallel(
                 K, path.y, a, float(lam), float(tol), int(max_qp_iter), 4 * threads)
     else:
-        yg, yf, refit, status, _steps = _solver.loo_kernel(K, path.y, a, float(lam), float(tol),
+        yg, yf, refit, status, _steps = _solver.loo_refits(K, path.y, a, float(lam), float(tol),
                                                             int(max_qp_iter), method == "homotopy")
     return yf, yg, refit, status
 

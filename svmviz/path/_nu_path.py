@@ -374,7 +374,7 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
     check_kernel_memory(m, what="nu_path", copies=5)
     kp = _kernel_params(fit_kernel(kernel, X), sigma, degree, gamma, coef0)
     K = np.ascontiguousarray(gram(X, **kp))  # validates the kernel and its parameters
-    lam, alphas, thr, status, ncorr, viol, ndep, reason = _solver.nu_path_kernel(
+    lam, alphas, thr, status, ncorr, viol, ndep, reason = _solver.follow_path(
         K, np.ascontiguousarray(y_pm), int(max_breakpoints), float(tol), int(refresh), int(max_qp_iter))
     path = NuPath(X, y_pm, tuple(classes), kp, lam, alphas, thr, status, ncorr, viol, ndep)
     if reason:

@@ -185,9 +185,9 @@ def path_work(n):
     ``box_lo``, ``box_hi`` (n,) the box [0, 1], and :func:`qp_work`'s ``work``, ``skip``.
 
     Plain numpy, called from Python (the follower's :func:`svmviz.path._solver.follower._start`, each
-    leave-one-out chunk's caller), not a kernel: compiled, its 16 allocations (numba's overloads
+    leave-one-out chunk's caller), not compiled: compiled, its 16 allocations (numba's overloads
     of np.empty / np.zeros / np.full / np.ones) and a CPython wrapper boxing a 16-tuple cost about
-    1 s of CPU on the path page's first chart on a fresh install (issue 13).
+    1 s of CPU on the path page's first chart on a fresh install.
     """
     work, skip = qp_work(n)
     return (np.empty((n + 2, n + 2)), np.empty((n + 2, n + 2)), np.empty(n, np.int64), np.full(n, NO_POINT, np.int64),
@@ -303,7 +303,7 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
     return QP_MAX_ITER, nw, mu0, mu1, it
 
 
-@njit(cache=True)  # called from Python: the path follower's correction (follower.nu_path_kernel), compiled when needed
+@njit(cache=True)  # called from Python: the path follower's correction (follower.follow_path), compiled when needed
 def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, nw, tol_price, max_iter, work, skip):
     """Simple-ν-SVM solve at fixed class sums from a feasible ``x`` (box [0, 1]).
 

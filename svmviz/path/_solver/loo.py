@@ -5,7 +5,7 @@ Each refit drives α_i to 0 from the full solution along a one-dimensional path 
 the paper's warm start), stepping with the path's own step routine
 (:func:`svmviz.path._solver.events.advance`); a refit whose piece fails, or whose result violates the KKT
 conditions, is redone by a warm-started Simple-ν-SVM solve (:func:`_loo_refit_asqp`). Refits are
-independent: :func:`loo_kernel_parallel` spreads them over ``numba.get_num_threads()`` Python threads.
+independent: :func:`loo_refits_parallel` spreads them over ``numba.get_num_threads()`` Python threads.
 
 Same λ (clipped to the reduced set's 2·min(n₊, n₋)) and the same scaling G = YKY/m as the full
 problem; thresholds follow libsvm's convention (:func:`_mid_thresholds`).
@@ -134,7 +134,7 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
         for k in range(nw):
             pos[widx[k]] = NO_POINT
         nw = np.int64(0)
-    tolg = tie_tolerance(s, tol, gs, lam)  # as in the path (nu_path_kernel)
+    tolg = tie_tolerance(s, tol, gs, lam)  # as in the path (follow_path)
     tau = 0.0
     steps = 0
     n_zero = np.int64(0)
@@ -384,7 +384,7 @@ def _loo_prepare(K, y, alpha, lam, gs):
 
 @njit(cache=True)
 def _loo_setup(K, y, alpha, lam):
-    """Shared part of :func:`loo_kernel`: the values of the points not refitted, the base working
+    """Shared part of :func:`loo_refits`: the values of the points not refitted, the base working
     set and the list of points to refit."""
     n = K.shape[0]
     inv_m = 1.0 / n
@@ -406,7 +406,7 @@ def _loo_setup(K, y, alpha, lam):
     return gs, s, yf, yg, Minv0, Mb0, widx0, ok0, nw0, refit, members[:nref].copy()
 
 
-def loo_kernel(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
+def loo_refits(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
     """Leave-one-out decision values at one point of the path.
 
     ``alpha`` is the full solution at ``lam``. Only points with α_i > 0 (E ∪ L) are refitted — a
@@ -448,12 +448,12 @@ def _interleave(idx, n_chunks):
     return perm, bounds
 
 
-def loo_kernel_parallel(K, y, alpha, lam, tol, max_qp_iter, n_chunks):
-    """:func:`loo_kernel` (homotopy) with the refits spread over ``numba.get_num_threads()`` threads:
+def loo_refits_parallel(K, y, alpha, lam, tol, max_qp_iter, n_chunks):
+    """:func:`loo_refits` (homotopy) with the refits spread over ``numba.get_num_threads()`` threads:
     ``n_chunks`` interleaved groups of points, each refitted by :func:`_loo_chunk` (which releases
     the GIL) with work arrays of its own (refits are independent).
 
-    Python threads rather than a ``prange`` loop: numba's parallel compilation of this kernel cost
+    Python threads rather than a ``prange`` loop: numba's parallel compilation of this function cost
     more on the first visit of the path page than its threads gave back (the refits themselves are
     the same compiled code either way). Callers serialise calls (``svmviz._parallel.PARALLEL_LOCK``).
     """
