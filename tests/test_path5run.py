@@ -1,4 +1,4 @@
-"""The ν-path's per-breakpoint loops rewritten for speed (issue 17, svmviz/_nu_path/kkt.py) compute
+"""The ν-path's per-breakpoint loops rewritten for speed (issue 17, svmviz/path/_solver/kkt.py) compute
 exactly the numbers of the plain loops they replaced.
 
 Each rewrite keeps the arithmetic and changes only how the loop runs: s = Gα four kernel rows per
@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from svmviz._nu_path.config import TIE_SCALE_FLOOR
-from svmviz._nu_path.kkt import exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds, thresholds
-from svmviz._nu_path.kkt import tie_tolerance
+from svmviz.path._solver.config import TIE_SCALE_FLOOR
+from svmviz.path._solver.kkt import exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds, thresholds
+from svmviz.path._solver.kkt import tie_tolerance
 
 I64 = np.int64
 
