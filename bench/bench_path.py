@@ -19,7 +19,7 @@ each: the path follower is sequential, libsvm is too):
 ``--breakdown``: the path follower's time per breakpoint by phase (thresholds, KKT check, working
 set, derivative QP, event search and step, exact recomputations, refactorizations, corrections,
 recording), measured with the CPU's cycle counter in an instrumented copy of
-:mod:`svmviz._nu_path` (made in a temporary folder; the package itself is not touched), beside the
+:mod:`svmviz.path._solver` (made in a temporary folder; the package itself is not touched), beside the
 floor: one product ``G[:, W] d_W`` (O(m·|W|), what finding the next event needs) and one O(m) pass.
 """
 from __future__ import annotations
@@ -157,12 +157,12 @@ def rdtsc(typingctx):
 
 
 def _instrumented_kernel(tmp):
-    """A copy of svmviz._nu_path whose path kernel adds the cycles of each phase to an array ``T``."""
+    """A copy of svmviz.path._solver whose path kernel adds the cycles of each phase to an array ``T``."""
     import importlib
     import shutil
     import sys
 
-    import svmviz._nu_path as pkg
+    import svmviz.path._solver as pkg
 
     dst = os.path.join(tmp, "nu_path_timed")
     shutil.copytree(os.path.dirname(pkg.__file__), dst, ignore=shutil.ignore_patterns("__pycache__"))
@@ -175,14 +175,15 @@ def _instrumented_kernel(tmp):
             with open(os.path.join(dst, name)) as f:
                 src = f.read()
             with open(os.path.join(dst, name), "w") as f:
-                f.write(src.replace("from .._jit import njit", "from svmviz._jit import njit"))
+                f.write(src.replace("from ..._jit import", "from svmviz._jit import")
+                        .replace("from ..._parallel import", "from svmviz._parallel import"))
     fn = os.path.join(dst, "follower.py")
     src = open(fn).read()
     src = src.replace("from .events import", "from .tsc import rdtsc\nfrom .events import", 1)
-    # the loop is the kernel _follow, called by nu_path_kernel (Python) until the path ends
+    # the loop is the kernel _follow, called by follow_path (Python) until the path ends
     for a, b in [("            floats):\n", "            floats, T):\n"),
-                 ("def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):",
-                  "def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter, T):"),
+                 ("def follow_path(K, y, max_breakpoints, tol, refresh, max_qp_iter):",
+                  "def follow_path(K, y, max_breakpoints, tol, refresh, max_qp_iter, T):"),
                  ("_follow(*args, *state)", "_follow(*args, *state, T)"),
                  ("    while True:\n        if resume:", "    _c0 = rdtsc()\n    while True:\n        if resume:")]:
         assert src.count(a) == 1, f"follower._follow changed: update bench_path._instrumented_kernel ({a!r})"
@@ -196,7 +197,7 @@ def _instrumented_kernel(tmp):
     with open(fn, "w") as f:
         f.write(src)
     sys.path.insert(0, tmp)
-    return importlib.import_module("nu_path_timed.follower").nu_path_kernel
+    return importlib.import_module("nu_path_timed.follower").follow_path
 
 
 def _tsc_now_src(kern):

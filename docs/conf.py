@@ -70,7 +70,7 @@ nitpick_ignore = [
     ("py:data", "svmviz.losses.LOSSES"),
     ("py:data", "svmviz.path.RHO_ZERO_RTOL"),
     ("py:func", "spec_to_dict"),
-    ("py:func", "svmviz._irwls.irwls"),
+    ("py:func", "svmviz.usvc._irwls.irwls"),
     ("py:func", "svmviz.studies.published.published_table"),
     ("py:func", "svmviz.ui.charts.chart"),
     ("py:meth", "__call__"),
@@ -79,7 +79,7 @@ nitpick_ignore = [
     ("py:meth", "gram_from_coordinate_grams"),
     ("py:meth", "model_at"),
     ("py:meth", "svmviz.kernels.SSANOVAKernel.coordinate_grams"),
-    ("py:mod", "svmviz._nu_path"),
+    ("py:mod", "svmviz.path._solver"),
     ("py:mod", "svmviz.studies.published"),
     ("py:mod", "svmviz.ui.edit"),
 ]

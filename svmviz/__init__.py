@@ -10,7 +10,7 @@ Every public estimator and function is available from the top level (``svmviz.SV
 ``plot_*`` → Plotly figures), one module per paper.
 
 Importing the package is cheap, writes no files and changes no setting of the process: the names
-are resolved lazily, on first use. The compiled numba kernels are cached on disk in a folder of
+are resolved lazily, on first use. The numba-compiled functions are cached on disk in a folder of
 svmviz's own (:mod:`svmviz._jit`); ``svmviz warmup`` compiles them all ahead of time.
 
 Examples
@@ -18,8 +18,8 @@ Examples
 >>> import svmviz
 >>> "SVMClassifier" in svmviz.__all__ and "criteria_surface" in svmviz.__all__
 True
->>> svmviz.SVMClassifier.__module__
-'svmviz.svm'
+>>> svmviz.SVMClassifier is svmviz.svm.SVMClassifier
+True
 """
 from __future__ import annotations
 

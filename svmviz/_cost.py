@@ -1,5 +1,5 @@
-"""How long the app's heavy computations take, estimated before they start (issue 13: "estimate cost
-before starting and ask when it is over ~10 s").
+"""How long the app's heavy computations take, estimated before they start, so that
+the app can ask before one that takes more than about ten seconds.
 
 The model is deliberately simple: a leave-one-out computation refits every support vector, so its
 time is (number of refits) × (seconds per refit at this n); a ν-path's time depends on n alone.
@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-# bench/bench_cost_model.py on the 2-core machine, warm numba cache: n → seconds. Re-measured on the idle
-# machine (load ≈ 1) on 2026-11-23 after the third session's SMO and ν-path speed-ups, times 1.7: a
-# busy machine (load ≈ 9) ran 2–3× slower in the first calibration, and the estimate sits between the
-# two (the app then learns the actual speed from the jobs it finishes).
+# bench/bench_cost_model.py on the 2-core machine, warm numba cache: n → seconds, measured on the idle
+# machine (load ≈ 1) times 1.7: a busy machine (load ≈ 9) runs 2–3× slower, and the estimate sits
+# between the two (the app then learns the actual speed from the jobs it finishes).
 SMO_LOO_REFIT = {200: 2.9e-5, 400: 1.1e-4, 800: 2.4e-4, 1600: 1.4e-3}
 """Exact LOO of Wahba's SVM over a (σ, λ) grid (2 threads): seconds per support vector refitted."""
 SMO_LOO_REFIT_SERIAL_FACTOR = 4.0
@@ -25,7 +24,7 @@ SMO_LOO_REFIT_SERIAL_FACTOR = 4.0
 PATH_LOO_REFIT = {200: 8.3e-5, 500: 1.4e-4, 1000: 3.2e-4, 1500: 5.3e-4, 2000: 8.8e-4}
 """Leave-one-out along the ν-path (numba's threads): seconds per point of E ∪ L refitted."""
 PATH_SECONDS = {200: 0.07, 500: 0.1, 1000: 0.53, 1500: 1.4, 2000: 2.7, 5000: 22.0}
-"""The whole ν-SVM path (one kernel call; banana, σ = 1)."""
+"""The whole ν-SVM path (one call of the compiled path follower; banana, σ = 1)."""
 
 
 def _interp(table: dict, n: float) -> float:

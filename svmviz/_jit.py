@@ -1,40 +1,51 @@
-"""``numba.njit`` for svmviz's kernels, with an on-disk cache that follows every kernel's source.
+"""``numba.njit`` for svmviz's compiled functions: an on-disk cache that follows every source, and a
+one-line notice when one must compile.
 
-numba keys a cached kernel on its own file only, yet it compiles into each kernel the kernels it
-calls (``_klr`` and ``_irwls`` call ``_linalg``, ``_smo`` calls ``kernels``…): after an edit of a
-callee, or an upgrade of svmviz over an old cache, a caller's cached copy would keep the old callee.
-:func:`njit` with ``cache=True`` therefore caches svmviz's kernels in the folder
-:func:`cache_folder`, ``<base>/svmviz-kernels-<digest>``, the digest of every numba module of
-svmviz (:func:`source_digest`): any edit compiles afresh, unchanged sources load from the cache.
-The folder is chosen once per process and applies to svmviz's kernels only: numba's own setting
-(``NUMBA_CACHE_DIR``) is read, never changed (how: :mod:`svmviz._numba_compat`).
+The cache. numba keys a cached function on its own file only, yet it compiles into each function the
+functions it calls (``ivm._klr`` and ``usvc._irwls`` call ``_linalg``, ``svm._smo`` calls
+``kernels._gram``…): after an edit of a callee, or an upgrade of svmviz over an old cache, a caller's
+cached copy would keep the old callee. :func:`njit` with ``cache=True`` therefore caches svmviz's
+compiled functions in the folder :func:`cache_folder`, ``<base>/svmviz-kernels-<digest>``, the digest
+of every numba module of svmviz (:func:`source_digest`): any edit compiles afresh, unchanged sources
+load from the cache. The folder is chosen once per process and applies to svmviz's functions only:
+numba's own setting (``NUMBA_CACHE_DIR``) is read, never changed (how: :mod:`svmviz._numba_compat`).
 
 The base folder (:func:`cache_base`): ``SVMVIZ_CACHE_DIR`` if set, else ``NUMBA_CACHE_DIR`` if set,
 else the first writable of ``$XDG_CACHE_HOME/svmviz-numba``, ``~/.cache/svmviz-numba`` and
 ``$TMPDIR/svmviz-numba-<uid>``. Folders of older sources are not removed (other checkouts may
 share the base): ``rm -rf <base>/svmviz-kernels-*`` frees the space.
+
+The notice. ``svmviz warmup`` (:mod:`svmviz._warmup`) compiles everything ahead of time and leaves
+a stamp in the cache folder (:func:`stamp_path`). Until then, a function that must compile says so
+once per group (:data:`COMPILE_GROUPS`), in plain words (:func:`compile_notice`): on the page's
+progress line (:class:`notices_to`), or as one warning line of the ``svmviz`` logger in a notebook.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import os
+import threading
+from importlib.metadata import version
+from typing import Callable
 
 import numba
 
-from . import _warmup
 from ._numba_compat import njit_cached_in
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 CACHE_PREFIX = "svmviz-kernels-"
-_SKIP_DIRS = frozenset({"__pycache__", "ui", "figures", "studies"})  # no kernels there
-_NOT_KERNELS = frozenset({"_jit.py", "_numba_compat.py", "_warmup.py", "cli.py"})  # about numba, no kernels
+_log = logging.getLogger("svmviz")
+_SKIP_DIRS = frozenset({"__pycache__", "ui", "figures", "studies"})  # nothing compiled there
+_NOT_COMPILED = frozenset({"_jit.py", "_numba_compat.py", "_warmup.py", "cli.py"})  # about numba, nothing compiled
 
 
 @functools.lru_cache(maxsize=None)
 def source_digest() -> str:
     """A digest of svmviz's numba modules: every ``.py`` file that mentions numba or njit, and every
-    module of a sub-package that has one (its constants, e.g. ``_nu_path/config.py``, are compiled in)."""
+    module of a folder below the top that has one (its constants, e.g. ``path/_solver/config.py``,
+    are compiled in)."""
     h = hashlib.sha256()
     for root, dirs, files in os.walk(_PACKAGE):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
@@ -43,10 +54,10 @@ def source_digest() -> str:
             if name.endswith(".py"):
                 with open(os.path.join(root, name), "rb") as f:
                     texts[name] = f.read()
-        kernels = {name for name, text in texts.items()
-                   if (b"numba" in text or b"njit" in text) and name not in _NOT_KERNELS}
+        compiled = {name for name, text in texts.items()
+                    if (b"numba" in text or b"njit" in text) and name not in _NOT_COMPILED}
         for name, text in texts.items():
-            if name in kernels or (root != _PACKAGE and kernels):
+            if name in compiled or (root != _PACKAGE and compiled):
                 rel = os.path.relpath(os.path.join(root, name), _PACKAGE)
                 h.update(rel.encode() + b"\0" + text + b"\0")
     return h.hexdigest()[:16]
@@ -88,7 +99,7 @@ def _candidates() -> list[str]:
 
 
 def cache_base() -> str | None:
-    """The folder holding svmviz's kernel caches (see the module); None when none can be written."""
+    """The folder holding svmviz's caches of compiled functions (see the module); None when none can be written."""
     for path in _candidates():
         if creatable(path):
             return path
@@ -97,7 +108,7 @@ def cache_base() -> str | None:
 
 @functools.lru_cache(maxsize=None)
 def cache_folder() -> str | None:
-    """The folder svmviz's cached kernels are written to, chosen once per process (None: numba's
+    """The folder svmviz's compiled functions are cached in, chosen once per process (None: numba's
     own default locations)."""
     base = cache_base()
     return os.path.join(base, CACHE_PREFIX + source_digest()) if base else None
@@ -120,4 +131,110 @@ def njit(*args, **kwargs):
     return decorate
 
 
-_warmup.install_notices()  # a kernel that must compile says so once (svmviz._warmup.compile_notice)
+# ------------------------------------------------------------------------------------------ the stamp
+def stamp_path() -> str | None:
+    """The file that marks svmviz's cache as compiled for this source and this numba (None: no cache
+    folder). It lies in the cache folder, named after the digest of the compiled sources
+    (:func:`cache_folder`): an edit or an upgrade of svmviz, or emptying the cache, makes it absent."""
+    base = cache_base()
+    if base is None:
+        return None
+    return os.path.join(base, CACHE_PREFIX + source_digest(), f"warmed-numba-{version('numba')}")
+
+
+def is_current() -> bool:
+    """Whether ``svmviz warmup`` has compiled every function into the cache of this source and numba."""
+    path = stamp_path()
+    return path is not None and os.path.exists(path)
+
+
+# ------------------------------------------------------------------------------------------ notices
+COMPILE_GROUPS = {
+    "gram": ("the Gram-matrix functions", 0.03),
+    "svm-grid": ("the SVM solver and the tuning criteria", 0.2),
+    "losses": ("the loss-function and GACV functions", 0.2),
+    "nu-path": ("the ν-path solver", 0.5),
+    "usvc": ("the IRWLS / unbiased-SVC solver", 0.4),
+    "ivm": ("the kernel-logistic-regression and IVM solver", 0.15),
+    "anova": ("the SS-ANOVA kernels", 0.05),
+}
+"""Groups of compiled functions, as ``svmviz warmup`` compiles them (its steps, :data:`svmviz._warmup.STEPS`):
+name -> (what, in the words of :func:`compile_notice`; CPU minutes on an empty cache)."""
+
+_MODULE_GROUPS = (("svmviz.path", "nu-path"), ("svmviz.ivm", "ivm"), ("svmviz.usvc", "usvc"),
+                  ("svmviz.kernels._ssanova", "anova"))  # every other module: "svm-grid"
+_SAID: set = set()
+_LISTENING: list = []  # one listener per process
+_SAID_LOCK = threading.Lock()
+_SINK = threading.local()  # .say: where this thread's notice goes (a page's progress line); unset: the log
+
+
+def compile_notice(module: str) -> str | None:
+    """The sentence shown when a compiled function of ``module`` (``svmviz.path._solver.follower``…)
+    starts compiling: once per group (:data:`COMPILE_GROUPS`) and process, and only while the cache is not current
+    (:func:`is_current`); None otherwise."""
+    name = next((g for prefix, g in _MODULE_GROUPS if module.startswith(prefix)), "svm-grid")
+    with _SAID_LOCK:
+        if name in _SAID or is_current():
+            return None
+        _SAID.add(name)
+    what, minutes = COMPILE_GROUPS[name]
+    span = ("some seconds" if minutes < 0.3 else "about half a minute" if minutes < 0.75
+            else "about a minute")
+    return (f"Compiling {what} once for this installation ({span} on 2 cores); "
+            "`svmviz warmup` does this ahead of time.")
+
+
+class notices_to:
+    """``with notices_to(say):`` — compilation notices of this thread go to ``say(text)`` (a page's
+    progress line) instead of the log."""
+
+    def __init__(self, say: Callable[[str], None]):
+        self.say = say
+
+    def __enter__(self):
+        self.saved = getattr(_SINK, "say", None)
+        _SINK.say = self.say
+        return self
+
+    def __exit__(self, *exc):
+        _SINK.say = self.saved
+        return False
+
+
+def _on_compile(dispatcher) -> None:
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+    if not module.startswith("svmviz."):
+        return
+    msg = compile_notice(module)
+    if msg:
+        say = getattr(_SINK, "say", None)
+        if say is None:
+            _log.warning(msg)  # a notebook or a script: one line on stderr
+        else:
+            say(msg)
+
+
+def install_notices() -> bool:
+    """Listen to numba's compilation events (its event API, ``numba.core.event``) for
+    :func:`compile_notice`; once per process. Returns whether the listener is installed."""
+    if _LISTENING:
+        return True
+    try:
+        from numba.core import event
+    except ImportError:  # pragma: no cover — a numba without its event API: no notices
+        return False
+
+    class _Listener(event.Listener):
+        def on_start(self, ev):
+            _on_compile((ev.data or {}).get("dispatcher"))
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Listener())
+    _LISTENING.append(True)
+    return True
+
+
+install_notices()  # a function that must compile says so once (compile_notice)

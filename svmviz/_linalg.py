@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
+from ._jit import njit  # numba.njit whose cache follows the functions called in other modules
 _FAILED = 3  # = _klr.NUMERICAL: the Cholesky factorisation failed even with jitter
 
 
@@ -17,7 +17,7 @@ def _mm(A, B):
 
     Plain loops (the inner one contiguous, so LLVM vectorises it) rather than BLAS: the products
     here are thin (one side ~ q), where a multithreaded BLAS on a loaded machine spends its time
-    synchronising threads (measured 270x slower Newton solves at N = 1000, q = 30, 2 busy cores).
+    synchronising threads (Newton solves at N = 1000, q = 30 run two orders of magnitude slower).
     """
     n, k = A.shape
     m = B.shape[1]
@@ -37,11 +37,10 @@ def _cholesky(A):
 
     Returns ``(L, status)``; status 0 on success, 3 when even a jitter of 1e-4 * max|diag| fails.
 
-    Written out rather than ``np.linalg.cholesky`` (issue 16): LAPACK's raises instead of retrying with
-    jitter, and it is slower here. Measured (factor + solve of one
-    right-hand side inside numba, best of 3, 2 cores at load 13, 2026-11-23): n = 10: 1.2 µs against
-    4.6 µs (np.linalg.cholesky + np.linalg.solve); n = 30: 12.5 against 38.5 µs; n = 60: 53 against
-    136 µs; n = 400: 21 against 122 ms — the KLR/IVM systems are M·|S| ≤ a few hundred unknowns.
+    Written out rather than ``np.linalg.cholesky``: LAPACK's raises instead of retrying with
+    jitter, and through numba it is slower at the sizes of the KLR/IVM systems (M·|S| ≤ a few
+    hundred unknowns), where a factor and solve of one right-hand side here takes a third to a
+    fifth of the time of ``np.linalg.cholesky`` + ``np.linalg.solve``.
     """
     n = A.shape[0]
     L = np.zeros((n, n))
@@ -80,7 +79,7 @@ def _cholesky(A):
 @njit(cache=True)
 def _column(v):
     """A copy of the vector v as an (n, 1) column (an element loop: ``v.reshape`` and ``[:, 0]`` cost
-    numba's compiler more than the kernels that use them — issue 13)."""
+    numba's compiler more than the functions that use them)."""
     n = v.shape[0]
     out = np.empty((n, 1))
     for i in range(n):
@@ -124,14 +123,17 @@ def gauss_solve(A, x, m, rel_tol):
     is overwritten by its factors, z returned in x. False when a pivot is not finite or not above
     ``rel_tol`` times the block's largest |entry| (``rel_tol = 0``: exactly zero).
 
-    The one dense elimination of the package: kernel logistic regression's Newton systems
-    (:func:`_lu_solve`) and the exact-LOO active-set pivots (``svmviz._smo._active_set``, whose KKT
+    The one dense solve of the package: kernel logistic regression's Newton systems
+    (:func:`_lu_solve`) and the exact-LOO active-set pivots (``svmviz.svm._smo._active_set``, whose KKT
     systems live in the leading block of a preallocated buffer and are singular to working
     precision below a relative pivot). Written out rather than ``np.linalg.solve``: numba's binding
-    to LAPACK's gesv formats its error messages and checks shapes at compile time — 3–4 s of CPU on a
-    fresh install, paid by the first full kernel logistic regression (issue 13) — and the rows here
-    are contiguous, so the elimination vectorises. The pivot is the first largest |A[i, k]|, as
-    LAPACK's.
+    to LAPACK's gesv formats its error messages and checks shapes at compile time, which lengthens
+    the first compilation of every cached function calling it, and the rows here are contiguous, so
+    the elimination vectorises. The pivot is the first largest |A[i, k]|, as LAPACK's.
+
+    A second elimination beside :func:`invert_in_place` on purpose: these callers need one solution
+    per system, and a solve through the inverse costs 1.5–1.7× as much CPU at p = 20–300
+    (``bench/bench_linalg.py``).
     """
     scale = 0.0
     if rel_tol > 0.0:
@@ -168,6 +170,60 @@ def gauss_solve(A, x, m, rel_tol):
         for j in range(i + 1, m):
             t -= A[i, j] * x[j]
         x[i] = t / A[i, i]
+    return True
+
+
+@njit(cache=True)
+def invert_in_place(A, p, work, min_pivot):
+    """Invert ``A[:p, :p]`` in place by Gauss–Jordan elimination with partial pivoting.
+
+    The one dense inverse of the package: the ν-path's bordered KKT matrix (rebuilt from scratch
+    between rank-one updates, ``svmviz.path._solver.kkt.minv_refresh``) and the exact-LOO active
+    set's free-set system (``svmviz.svm._smo._invert``). ``work`` holds at least p integers (the row
+    swaps); nothing is allocated. Returns False, leaving ``A`` garbage, when a pivot's modulus is not
+    above ``min_pivot`` (singular in floating point, or not finite): the path passes an underflow
+    threshold (its bordered matrix is indefinite and may be ill-conditioned, which it handles by
+    iterative refinement and residual checks), the leave-one-out refits a relative one.
+
+    Written out rather than ``np.linalg.inv``: LAPACK through a multithreaded BLAS costs more in
+    thread hand-offs than the arithmetic at these sizes (p ≲ a few hundred) and its spinning threads
+    slow the whole path on a loaded machine (``bench/bench_path.py``), and numba's LAPACK binding
+    lengthens the first compilation of every cached function that calls it.
+    """
+    for k in range(p):
+        r = k
+        big = abs(A[k, k])
+        for i in range(k + 1, p):
+            if abs(A[i, k]) > big:
+                big = abs(A[i, k])
+                r = i
+        if not big > min_pivot:
+            return False
+        work[k] = r
+        if r != k:
+            for c in range(p):
+                tmp = A[k, c]
+                A[k, c] = A[r, c]
+                A[r, c] = tmp
+        piv = 1.0 / A[k, k]
+        A[k, k] = 1.0
+        for c in range(p):
+            A[k, c] *= piv
+        for i in range(p):
+            if i == k:
+                continue
+            f = A[i, k]
+            if f != 0.0:
+                A[i, k] = 0.0
+                for c in range(p):
+                    A[i, c] -= f * A[k, c]
+    for k in range(p - 1, -1, -1):  # undo the row swaps as column swaps of the inverse
+        r = work[k]
+        if r != k:
+            for i in range(p):
+                tmp = A[i, k]
+                A[i, k] = A[i, r]
+                A[i, r] = tmp
     return True
 
 

@@ -1,4 +1,4 @@
-"""One lock around every numba ``parallel=True`` kernel.
+"""One lock around every numba ``parallel=True`` function.
 
 Streamlit runs each browser session in its own thread. numba's default ``workqueue`` threading
 layer is not safe for concurrent calls into parallel kernels from several threads, and the
@@ -22,7 +22,7 @@ def task_pool(workers: int):
     ``with ThreadPoolExecutor() as pool:`` waits at the end of the block for every submitted task,
     also when the block ends with an exception — so a computation whose progress callback raised
     (the app's Cancel, a closed browser tab) went on for every queued task. Here the tasks not yet
-    started are cancelled; the ones running finish (a numba kernel cannot be interrupted).
+    started are cancelled; the ones running finish (a compiled numba function cannot be interrupted).
     """
     pool = ThreadPoolExecutor(max_workers=workers)
     try:

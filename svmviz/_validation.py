@@ -8,9 +8,9 @@ API (gram matrices, solvers on precomputed kernels, studies) use the light check
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+import numbers
 import os
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -194,6 +194,23 @@ def validate_predict_data(estimator, X) -> np.ndarray:
     if not X.flags.writeable:
         X = X.copy()
     return X
+
+def check_int(value, name: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """``value`` as an int in ``[minimum, maximum]``: an integer, or a float with an integral value
+    (not a bool, not None); otherwise a ValueError saying which integers are allowed."""
+    if isinstance(value, bool) or value is None:
+        raise ValueError(f"{name} must be an integer ≥ {minimum}; got {value!r}.")
+    if isinstance(value, numbers.Integral):
+        v = int(value)
+    elif isinstance(value, numbers.Real) and float(value).is_integer():
+        v = int(value)
+    else:
+        raise ValueError(f"{name} must be an integer ≥ {minimum}; got {value!r}.")
+    if v < minimum or (maximum is not None and v > maximum):
+        rng = f"between {minimum} and {maximum}" if maximum is not None else f"≥ {minimum}"
+        raise ValueError(f"{name} must be an integer {rng}; got {value!r}.")
+    return v
+
 
 def check_L(L) -> tuple[float, float]:
     """Wahba's misclassification costs (L(−1), L(+1)): a pair of positive numbers."""

@@ -1,39 +1,36 @@
-"""Compile svmviz's numba kernels once per installation: ``svmviz warmup``.
+"""Compile svmviz's numba functions once per installation: ``svmviz warmup``.
 
-numba compiles a kernel on its first call and keeps it in an on-disk cache (:mod:`svmviz._jit`):
-after an install — or an edit of a kernel's source — the first use of each page or estimator waits
-for its compilation (a minute for the ν-path on two cores). :func:`run` does all of it ahead of time
-by calling the public functions on small data, one step after the other, as a user would: every
-kernel the app and the estimators use is compiled, or loaded from the cache, with the argument types
-they are called with. Then a stamp (:func:`stamp_path`) marks the cache as current for this source
-and this numba; a second run says so and returns at once.
+numba compiles a function on its first call and keeps it in an on-disk cache (:mod:`svmviz._jit`):
+after an install — or an edit of a compiled function's source — the first use of each page or
+estimator waits for its compilation (a minute for the ν-path on two cores). :func:`run` does all of
+it ahead of time by calling the public functions on small data, one step after the other, as a user
+would: every compiled function the app and the estimators use is compiled, or loaded from the cache,
+with the argument types they are called with. Then a stamp (:func:`~svmviz._jit.stamp_path`) marks
+the cache as current for this source and this numba; a second run says so and returns at once.
 
 ``svmviz app`` (and ``streamlit run app.py``) start the same warm-up in one background process at
-low priority when the cache is not current (:func:`start_background`); a kernel that must still compile
-says so once, in plain words (:func:`compile_notice`): on the page's progress line, or as one
-warning line of the ``svmviz`` logger in a notebook.
+low priority when the cache is not current (:func:`start_background`); a function that must still
+compile says so once, in plain words (:func:`svmviz._jit.compile_notice`).
 
 Examples
 --------
 >>> from svmviz import _warmup
 >>> [step.name for step in _warmup.STEPS][:2]
-['kernels', 'svm-grid']
+['gram', 'svm-grid']
 """
 from __future__ import annotations
 
-import logging
 import os
 import subprocess
 import sys
 import threading
 import time
 import warnings
-from importlib.metadata import version
 from typing import Callable, NamedTuple
 
 import numpy as np
 
-_log = logging.getLogger("svmviz")
+from ._jit import COMPILE_GROUPS, cache_folder, compile_notice, is_current, notices_to, stamp_path  # noqa: F401
 
 NICE = 10
 """Niceness of the background warm-up (``os.nice``): a visitor's page comes first on the same cores."""
@@ -41,7 +38,7 @@ NICE = 10
 
 class Step(NamedTuple):
     name: str
-    what: str  # the kernels, in the words of :func:`compile_notice`
+    what: str  # the compiled functions, in the words of :func:`svmviz._jit.compile_notice`
     run: Callable[[], object]
     minutes: float  # CPU minutes on an empty cache (measured: 75 s of CPU for all the steps)
 
@@ -53,7 +50,7 @@ def _data(name="esl_mixture", n=40, seed=0, **params):
     return make_dataset(name, n=n, seed=seed, **params)
 
 
-def _kernels():
+def _gram():
     from svmviz.kernels import SSANOVAKernel, gram
 
     X = _data("wahba2001").X
@@ -65,7 +62,7 @@ def _kernels():
 
 def _svm_grid():
     from svmviz.figures.tuning import compute_decision_curves
-    from svmviz.surface import criteria_surface
+    from svmviz.tuning import criteria_surface
 
     ds = _data("wahba2001")
     p = ds.p_true(ds.X)
@@ -143,46 +140,20 @@ def _anova():
                           p_true=p, loo=loo)
 
 
-STEPS = (
-    Step("kernels", "the kernel (gram) kernels", _kernels, 0.03),
-    Step("svm-grid", "the SVM solver and tuning-criteria kernels", _svm_grid, 0.2),
-    Step("losses", "the loss-function and GACV kernels", _losses, 0.2),
-    Step("nu-path", "the ν-path kernels", _nu_path, 0.5),
-    Step("usvc", "the IRWLS / unbiased-SVC kernels", _usvc, 0.4),
-    Step("ivm", "the kernel-logistic-regression and IVM kernels", _ivm, 0.15),
-    Step("anova", "the SS-ANOVA kernels", _anova, 0.05),
-)
-"""What :func:`run` does, in order; :func:`compile_notice` names each step by its ``what``."""
-
-
-# ------------------------------------------------------------------------------------------ the stamp
-def stamp_path() -> str | None:
-    """The file that marks svmviz's kernel cache as compiled for this source and this numba (None:
-    no cache folder). It lies in the cache folder, named after the package's kernel-source digest
-    (:func:`svmviz._jit.cache_folder`): an edit or an upgrade of svmviz, or emptying the cache,
-    makes it absent."""
-    from svmviz._jit import cache_base, source_digest
-
-    base = cache_base()
-    if base is None:
-        return None
-    return os.path.join(base, f"svmviz-kernels-{source_digest()}", f"warmed-numba-{version('numba')}")
-
-
-def is_current() -> bool:
-    """Whether ``svmviz warmup`` has compiled every kernel into the cache of this source and numba."""
-    path = stamp_path()
-    return path is not None and os.path.exists(path)
+STEPS = tuple(Step(name, COMPILE_GROUPS[name][0], run, COMPILE_GROUPS[name][1]) for name, run in (
+    ("gram", _gram), ("svm-grid", _svm_grid), ("losses", _losses), ("nu-path", _nu_path), ("usvc", _usvc),
+    ("ivm", _ivm), ("anova", _anova)))
+"""What :func:`run` does, in order; each step compiles one group of :data:`svmviz._jit.COMPILE_GROUPS`."""
 
 
 # ------------------------------------------------------------------------------------------ running
 def run(*, force: bool = False, out=None) -> float:
-    """Compile (or load) every kernel, one step after the other; returns the seconds taken.
+    """Compile (or load) every compiled function, one step after the other; returns the seconds taken.
 
     Parameters
     ----------
     force : bool, default False
-        Run the steps even when the cache is current (:func:`is_current`).
+        Run the steps even when the cache is current (:func:`svmviz._jit.is_current`).
     out : file-like, optional
         Where the progress lines go (default ``sys.stdout``): one per step with its seconds, then the total.
 
@@ -194,10 +165,10 @@ def run(*, force: bool = False, out=None) -> float:
     out = sys.stdout if out is None else out
     t0 = time.perf_counter()
     if not force and is_current():
-        print(f"svmviz warmup: the kernel cache is current ({os.path.dirname(stamp_path())}); nothing to do.",
+        print(f"svmviz warmup: the cache of compiled functions is current ({os.path.dirname(stamp_path())}); nothing to do.",
               file=out, flush=True)
         return time.perf_counter() - t0
-    print(f"svmviz warmup: compiling the numba kernels into {_where()} "
+    print(f"svmviz warmup: compiling the numba functions into {_where()} "
           "(about 1.5 minutes on two cores, once per installation)",
           file=out, flush=True)
     for i, step in enumerate(STEPS, start=1):
@@ -217,8 +188,6 @@ def run(*, force: bool = False, out=None) -> float:
 
 
 def _where() -> str:
-    from svmviz._jit import cache_folder
-
     return cache_folder() or "numba's default cache"
 
 
@@ -247,88 +216,10 @@ def start_background() -> subprocess.Popen | None:
         return proc
 
 
-# ------------------------------------------------------------------------------------------ notices
-_GROUPS = (("svmviz._nu_path", "nu-path"), ("svmviz._path", "nu-path"), ("svmviz._klr", "ivm"),
-           ("svmviz._irwls", "usvc"), ("svmviz._usvc", "usvc"), ("svmviz._ssanova", "anova"))
-_SAID: set = set()
-_SAID_LOCK = threading.Lock()
-_SINK = threading.local()  # .say: where this thread's notice goes (a page's progress line); unset: the log
-
-
-def compile_notice(module: str) -> str | None:
-    """The sentence shown when a kernel of ``module`` (``svmviz._nu_path.follower``…) starts compiling:
-    once per group of kernels (a :class:`Step`) and process, and only while the cache is not current
-    (:func:`is_current`); None otherwise."""
-    name = next((g for prefix, g in _GROUPS if module.startswith(prefix)), "svm-grid")
-    with _SAID_LOCK:
-        if name in _SAID or is_current():
-            return None
-        _SAID.add(name)
-    step = next(s for s in STEPS if s.name == name)
-    span = ("some seconds" if step.minutes < 0.3 else "about half a minute" if step.minutes < 0.75
-            else "about a minute")
-    return (f"Compiling {step.what} once for this installation ({span} on 2 cores); "
-            "`svmviz warmup` does this ahead of time.")
-
-
-class notices_to:
-    """``with notices_to(say):`` — compilation notices of this thread go to ``say(text)`` (a page's
-    progress line) instead of the log."""
-
-    def __init__(self, say: Callable[[str], None]):
-        self.say = say
-
-    def __enter__(self):
-        self.saved = getattr(_SINK, "say", None)
-        _SINK.say = self.say
-        return self
-
-    def __exit__(self, *exc):
-        _SINK.say = self.saved
-        return False
-
-
-def _on_compile(dispatcher) -> None:
-    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-    if not module.startswith("svmviz."):
-        return
-    msg = compile_notice(module)
-    if msg:
-        say = getattr(_SINK, "say", None)
-        if say is None:
-            _log.warning(msg)  # a notebook or a script: one line on stderr
-        else:
-            say(msg)
-
-
-def install_notices() -> bool:
-    """Listen to numba's compilation events (its event API, ``numba.core.event``) for
-    :func:`compile_notice`; once per process. Returns whether the listener is installed."""
-    if _BACKGROUND.get("listening"):
-        return True
-    try:
-        from numba.core import event
-    except ImportError:  # pragma: no cover — a numba without its event API: no notices
-        return False
-
-    class _Listener(event.Listener):
-        def on_start(self, ev):
-            _on_compile((ev.data or {}).get("dispatcher"))
-
-        def on_end(self, ev):
-            pass
-
-    event.register("numba:compile", _Listener())
-    _BACKGROUND["listening"] = True
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     """``python -m svmviz._warmup [--force]``: as ``svmviz warmup``."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    from svmviz import _warmup  # run as ``python -m``, this file is ``__main__``: the notices live there
-
-    _warmup.run(force="--force" in argv)
+    run(force="--force" in argv)
     return 0
 
 

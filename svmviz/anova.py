@@ -361,8 +361,8 @@ def _test_decisions(coef, Kt, b) -> np.ndarray:
     whatever OpenBLAS's thread count, and no BLAS thread left spinning. At the Kernels page's default
     (11 × 200 by 200 × 2000, three kernels a rerun) OpenBLAS split each product over both cores and its
     second thread then busy-waited ≈ 0.1 s for more work, beside exact LOO's two threads and the
-    browser: 0.13 s of CPU per rerun (``bench/bench_anova.py --page``, the fits 0.155 -> 0.078 s CPU at
-    the same wall time, issue 13); the einsum takes ≈ 1 ms, one core.
+    browser: about half the CPU of the fits at the same wall time (``bench/bench_anova.py --page``);
+    the einsum takes ≈ 1 ms, one core.
     """
     return np.einsum("kn,tn->kt", coef, Kt) + b[:, None]
 

@@ -5,7 +5,7 @@
 options that are not the command's own go to Streamlit unchanged
 (``svmviz app --port 8600 --server.headless true``), after the app's own Streamlit settings
 (:data:`STREAMLIT_CONFIG`: this machine only — ``--lan`` serves the network —, no usage statistics,
-the viewer's toolbar). ``svmviz warmup`` compiles the numba kernels ahead of time
+the viewer's toolbar). ``svmviz warmup`` compiles the numba functions ahead of time
 (:mod:`svmviz._warmup`). ``svmviz study …`` runs the criteria studies
 (registered by :mod:`svmviz.studies.cli` when that package is installed).
 
@@ -101,8 +101,8 @@ def lan_address() -> str:
 
 def _add_warmup_parser(subparsers) -> None:
     warmup = subparsers.add_parser(
-        "warmup", help="compile the numba kernels once, ahead of time (before a class)",
-        description=("Compile every numba kernel the app and the estimators use into the on-disk cache, one "
+        "warmup", help="compile the numba functions once, ahead of time (before a class)",
+        description=("Compile every numba function the app and the estimators use into the on-disk cache, one "
                      "step after the other (about 1-2 minutes on two cores, once per installation; seconds "
                      "when the cache is current). 'svmviz app' starts it in the background when needed."))
     warmup.add_argument("--force", action="store_true", help="run every step even when the cache is current")
@@ -189,7 +189,7 @@ def run_app(args: argparse.Namespace, extra: list[str]) -> int:
 
     from svmviz import _warmup
 
-    _warmup.start_background()  # with the server, when the kernel cache is not current
+    _warmup.start_background()  # with the server, when the cache of compiled functions is not current
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":

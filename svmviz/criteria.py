@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _smo
+from .svm import _smo
 from ._docs import fill_doc
 from ._validation import check_binary_labels, check_L, check_matrix, check_positive, check_solver_params
 from .kernels import kernel_diagonal

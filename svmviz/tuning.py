@@ -1,10 +1,10 @@
 """(λ, σ) criteria surfaces, λ curves with randomized GACV, and inefficiencies (Wahba et al. 2001).
 
 All fits run on the warm-started λ-sequence SMO solver, one Gaussian kernel matrix per σ, in
-parallel over σ on a pool of threads (the kernels release the GIL), and progress is reported
+parallel over σ on a pool of threads (the compiled solver releases the GIL), and progress is reported
 through an optional callback ``progress(done, total, message)``. The (σ, λ) surface engine
 (:func:`criteria_surface`, :func:`kfold_cv_surface`, :func:`grid_decision_function`) lives in
-:mod:`svmviz.surface` and is importable from here.
+the private module ``svmviz._grid`` and is importable from here.
 """
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from . import _smo, criteria
+from . import criteria
 from ._docs import fill_doc
+# the (σ, λ) grid engine lives in svmviz/_grid.py; its names are importable from here
+from ._grid import (CriteriaSurface, KFoldSurface, _check_p, _grid_minima, _warn,  # noqa: F401
+                    criteria_surface, grid_decision_function, kfold_cv_surface)
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram
-# the surface engine lives in svmviz/surface.py; its names stay importable from here
-from .surface import (CriteriaSurface, KFoldSurface, _check_p, _grid_minima, _warn,  # noqa: F401
-                      criteria_surface, grid_decision_function, kfold_cv_surface)
+from .svm import _smo
 from ._validation import check_L as _check_L
 from ._validation import check_lambdas as _check_lambdas
 from ._validation import check_solver_params as _check_solver_params
@@ -447,11 +448,10 @@ def exact_loo_curves(curves, grams, y, *, L=(1.0, 1.0), tol: float = 1e-3, max_i
     refitted, warm-started; numba without the GIL); all of them form one queue on a pool of
     ``numba.get_num_threads()`` threads, the costliest first — the smallest λ (the largest C, the
     worst-conditioned refits) of every problem, then the next λ, so that no long task starts last and
-    leaves a core idle (a pool per problem or per λ would). Since the
+    leaves a core idle (a pool per problem or per λ would). With the
     active-set refits (``_smo._active_set``) the tasks are short and even: at the Kernels page's
-    default (anova_structure n = 200, three kernels, 11 λ) the 33 tasks took 0.28–0.39 s of CPU
-    together, none over 0.031 s (seeds 0–2, 2026-11-24). The numbers do not depend on the order or
-    the threads.
+    default (anova_structure n = 200, three kernels, 11 λ) 33 tasks of a few hundredths of a second
+    each. The numbers do not depend on the order or the threads.
 
     Parameters
     ----------

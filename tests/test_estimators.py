@@ -20,7 +20,7 @@ from sklearn.datasets import load_iris, make_classification, make_moons
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
-from svmviz import ivm as ivm_module
+from svmviz.ivm import _classes as ivm_module
 from svmviz.criteria import leave_one_out_decisions
 from svmviz.data import make_dataset
 from svmviz.ivm import IVMClassifier, KernelLogisticRegression

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from svmviz import _validation, svm
+from svmviz.svm import _classes as svm_classes
+from svmviz.svm import _classes as svm_classes
 from svmviz.svm import SVMClassifier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,7 +70,7 @@ def _no_kernel(*args, **kwargs):
 def test_svm_fit_refuses_before_the_kernel_with_size_and_largest_n(monkeypatch):
     """SVMClassifier.fit on 200,000 × 2 (a 320 GB kernel matrix): a MemoryError naming the size."""
     monkeypatch.setattr(_validation, "memory_room", lambda: (2 * 10**9, "RLIMIT_AS (2.00 GB)"))
-    monkeypatch.setattr(svm, "gram", _no_kernel)
+    monkeypatch.setattr(svm_classes, "gram", _no_kernel)
     X = np.random.default_rng(0).normal(size=(200_000, 2))
     y = (X[:, 0] > 0).astype(int)
     with pytest.raises(MemoryError) as exc:
@@ -76,7 +78,7 @@ def test_svm_fit_refuses_before_the_kernel_with_size_and_largest_n(monkeypatch):
     msg = str(exc.value)
     assert "n = 200000" in msg and "360.03 GB of working memory" in msg and "RLIMIT_AS" in msg
     n_max = int(msg.split("largest n that fits is about ")[1].split(".")[0])
-    assert svm._fit_memory(n_max) <= 2 * 10**9 < svm._fit_memory(n_max + 1)
+    assert svm_classes._fit_memory(n_max) <= 2 * 10**9 < svm_classes._fit_memory(n_max + 1)
 
 
 def test_svm_fit_refusal_under_ulimit_v_in_a_child():
@@ -146,7 +148,7 @@ def test_every_kernel_entry_point_refuses_before_allocating(monkeypatch):
     from svmviz.kernels import SSANOVAKernel
 
     monkeypatch.setattr(_validation, "memory_room", lambda: (10**6, "the cgroup v2 limit memory.max (0.00 GB)"))
-    for mod in (svm, path, anova):
+    for mod in (svm_classes, path._nu_path, anova):
         monkeypatch.setattr(mod, "gram", _no_kernel)
     rng = np.random.default_rng(0)
     X = rng.normal(size=(600, 2))

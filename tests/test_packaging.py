@@ -66,7 +66,8 @@ def _public_objects(modules):
         for name, obj in vars(mod).items():
             if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
                 continue
-            if getattr(obj, "__module__", None) == mod.__name__:  # not imported from elsewhere
+            defined_in = getattr(obj, "__module__", None) or ""  # the module, or a private module of its package
+            if defined_in == mod.__name__ or defined_in.startswith(mod.__name__ + "._"):
                 yield mod_name, name, obj
 
 

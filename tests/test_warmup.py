@@ -11,7 +11,7 @@ import types
 
 import pytest
 
-from svmviz import _warmup
+from svmviz import _jit, _warmup
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -24,7 +24,7 @@ def own_cache(monkeypatch, tmp_path):
     steps = tuple(_warmup.Step(name, f"the {name} kernels", (lambda n=name: calls.append(n)), 0.1)
                   for name in ("svm-grid", "nu-path"))
     monkeypatch.setattr(_warmup, "STEPS", steps)
-    monkeypatch.setattr(_warmup, "_SAID", set())
+    monkeypatch.setattr(_jit, "_SAID", set())
     return calls
 
 
@@ -58,18 +58,18 @@ def test_stamp_is_keyed_on_the_kernel_sources_and_numba(own_cache):
 
 def test_notice_once_per_group_and_never_when_current(own_cache):
     said = []
-    fake = types.SimpleNamespace(py_func=types.SimpleNamespace(__module__="svmviz._nu_path.follower"))
+    fake = types.SimpleNamespace(py_func=types.SimpleNamespace(__module__="svmviz.path._solver.follower"))
     other = types.SimpleNamespace(py_func=types.SimpleNamespace(__module__="someone_else.kernels"))
     with _warmup.notices_to(said.append):
-        _warmup._on_compile(fake)
-        _warmup._on_compile(fake)
-        _warmup._on_compile(other)
+        _jit._on_compile(fake)
+        _jit._on_compile(fake)
+        _jit._on_compile(other)
     assert len(said) == 1
-    assert said[0].startswith("Compiling the nu-path kernels once for this installation")
+    assert said[0].startswith("Compiling the ν-path solver once for this installation")
     assert "svmviz warmup" in said[0]
     _warmup.run(out=io.StringIO())
-    _warmup._SAID.clear()
-    assert _warmup.compile_notice("svmviz._smo") is None  # current: nothing to say
+    _jit._SAID.clear()
+    assert _jit.compile_notice("svmviz.svm._smo") is None  # current: nothing to say
 
 
 def test_a_notebook_call_that_compiles_logs_one_line(tmp_path):

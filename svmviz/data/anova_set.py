@@ -8,8 +8,9 @@ import numpy as np
 
 from .._validation import check_matrix
 from .._docs import fill_doc
+from .._validation import check_int
 from .dataset import (
-    Dataset, _check_int, _check_n_seed, _check_points, _check_real, _finish, _make_test_sampler, _train_rng,
+    Dataset, _check_n_seed, _check_points, _check_real, _finish, _make_test_sampler, _train_rng,
 )
 
 
@@ -113,7 +114,7 @@ def anova_structure(n=200, seed=0, d=6, interaction=8.0) -> Dataset:
     ((100, 6), 0.1192)
     """
     n, seed = _check_n_seed(n, seed, "anova_structure")
-    p = dict(d=_check_int(d, "d", minimum=2, maximum=100),
+    p = dict(d=check_int(d, "d", minimum=2, maximum=100),
              interaction=_check_real(interaction, "interaction", lo=-100.0, hi=100.0))
     return _anova_sample(n, seed, p, _train_rng)
 

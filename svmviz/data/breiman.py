@@ -9,8 +9,9 @@ import numpy as np
 
 from .._validation import check_matrix
 from .._docs import fill_doc
+from .._validation import check_int
 from .dataset import (
-    Dataset, _binomial_counts, _check_int, _check_n, _check_n_seed, _check_points, _check_seed, _finish,
+    Dataset, _binomial_counts, _check_n, _check_n_seed, _check_points, _check_seed, _finish,
     _make_test_sampler, _norm_pdf, _train_rng,
 )
 
@@ -63,7 +64,7 @@ def twonorm(n=200, seed=0, d=20) -> Dataset:
     Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3; the documentation's References page).
     """
     n, seed = _check_n_seed(n, seed, "twonorm")
-    return _twonorm_sample(n, seed, dict(d=_check_int(d, "d", minimum=1, maximum=1000)), _train_rng)
+    return _twonorm_sample(n, seed, dict(d=check_int(d, "d", minimum=1, maximum=1000)), _train_rng)
 
 
 def _ringnorm_a(d):
@@ -151,7 +152,7 @@ def ringnorm(n=200, seed=0, d=20) -> Dataset:
     Breiman 1996 (the data sets of Navia-Vázquez et al. 2004, Tables 2–3; the documentation's References page).
     """
     n, seed = _check_n_seed(n, seed, "ringnorm")
-    return _ringnorm_sample(n, seed, dict(d=_check_int(d, "d", minimum=2, maximum=1000)), _train_rng)
+    return _ringnorm_sample(n, seed, dict(d=check_int(d, "d", minimum=2, maximum=1000)), _train_rng)
 
 
 def waveform_bases() -> np.ndarray:
@@ -297,6 +298,6 @@ def waveform(n=200, seed=0, n_classes=2) -> Dataset:
     Breiman, Friedman, Olshen & Stone 1984, §2.6.2; the data sets of (Navia-Vázquez et al. 2004, Tables 2–3).
     """
     seed = _check_seed(seed)
-    K = _check_int(n_classes, "n_classes", minimum=2, maximum=3)
+    K = check_int(n_classes, "n_classes", minimum=2, maximum=3)
     n = _check_n(n, "waveform", minimum=4 if K == 2 else 6)
     return _waveform_sample(n, seed, dict(n_classes=K), _train_rng)

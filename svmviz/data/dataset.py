@@ -14,9 +14,9 @@ from typing import Callable
 
 import numpy as np
 # scipy.special is imported inside the functions that use it, not here: ~0.1 s of CPU that the
-# path page's first chart (its default data set, banana) does not need (issue 13).
+# path page's first chart (its default data set, banana) does not need.
 
-from .._validation import check_matrix
+from .._validation import check_int, check_matrix
 
 _TEST_STREAM_KEY = 0x7E57  # spawn key of the test-sample random stream
 _MAX_SEED = 2**63 - 1
@@ -165,23 +165,8 @@ def class_display_names(classes) -> tuple:
 # --------------------------------------------------------------------------------------------
 # Argument checks
 # --------------------------------------------------------------------------------------------
-def _check_int(value, name: str, *, minimum: int, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or value is None:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}; got {value!r}.")
-    if isinstance(value, numbers.Integral):
-        v = int(value)
-    elif isinstance(value, numbers.Real) and float(value).is_integer():
-        v = int(value)
-    else:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}; got {value!r}.")
-    if v < minimum or (maximum is not None and v > maximum):
-        rng = f"between {minimum} and {maximum}" if maximum is not None else f"≥ {minimum}"
-        raise ValueError(f"{name} must be an integer {rng}; got {value!r}.")
-    return v
-
-
 def _check_seed(seed) -> int:
-    return _check_int(seed, "seed", minimum=0, maximum=_MAX_SEED)
+    return check_int(seed, "seed", minimum=0, maximum=_MAX_SEED)
 
 
 def _check_n(n, name: str, *, minimum: int = 4, why: str = "at least 2 points per class") -> int:

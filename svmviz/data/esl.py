@@ -7,8 +7,9 @@ import math
 import numpy as np
 # (scipy.special is imported in the functions that use it: see svmviz/data/dataset.py)
 
+from .._validation import check_int
 from .dataset import (
-    _MAX_SEED, Dataset, _check_int, _check_n, _check_points, _check_seed, _finish, _make_test_sampler, _norm_pdf,
+    _MAX_SEED, Dataset, _check_n, _check_points, _check_seed, _finish, _make_test_sampler, _norm_pdf,
     _train_rng, _trapz_weights,
 )
 
@@ -19,7 +20,7 @@ _ESL_MEANS = {2: ((1.0, 0.0), (0.0, 1.0)), 3: ((0.0, 1.0), (1.0, 0.0), (1.0, 1.0
 
 
 def _esl_means(n_classes, class_means):
-    K = _check_int(n_classes, "n_classes", minimum=2, maximum=10)
+    K = check_int(n_classes, "n_classes", minimum=2, maximum=10)
     if class_means is None:
         if K not in _ESL_MEANS:
             raise ValueError(f"give class_means (one (x1, x2) pair per class) for n_classes = {K}.")
@@ -56,7 +57,7 @@ def esl_centres(centres_seed=_ESL_CENTRES_SEED, n_classes=2, class_means=None) -
     -----
     Hastie, Tibshirani & Friedman, ESL §2.3.3; Zhu & Hastie 2002, §4.
     """
-    seed = _check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
+    seed = check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
     K, means = _esl_means(n_classes, class_means)
     return _esl_centres_cached(seed, means)
 
@@ -175,7 +176,7 @@ def esl_mixture(n=200, seed=0, centres_seed=_ESL_CENTRES_SEED, n_classes=2, clas
     Hastie, Tibshirani & Friedman 2001, §2.3.3; Zhu & Hastie 2002, §4 and §5.
     """
     seed = _check_seed(seed)
-    cs = _check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
+    cs = check_int(centres_seed, "centres_seed", minimum=0, maximum=_MAX_SEED)
     K, means = _esl_means(n_classes, class_means)
     n = _check_n(n, "esl_mixture", minimum=max(4, 2 * K))
     p = dict(centres_seed=cs, n_classes=K, class_means=means)

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from .dataset import Dataset, _check_int, _check_seed
+from .._validation import check_int
+from .dataset import Dataset, _check_seed
 
 #: Seed offsets of :func:`fresh_sample`'s roles: the tuning and the test points of one data set never share a
 #: stream of the generator's test sampler (and neither shares the training stream, see Dataset.test_sample).
@@ -173,7 +174,7 @@ def subsample_dataset(ds: Dataset, n: int, seed: int = 0) -> Dataset:
     ((100, 2), True)
     """
     N = ds.X.shape[0]
-    n = _check_int(n, "n", minimum=1)
+    n = check_int(n, "n", minimum=1)
     seed = _check_seed(seed)
     if n >= N:
         return ds

@@ -93,7 +93,18 @@ def _toml_value(v) -> str:
 
 
 def spec_to_toml(spec: StudySpec) -> str:
-    """The spec as TOML text (``load_spec`` reads it back to an equal spec)."""
+    """The spec as TOML text (``load_spec`` reads it back to an equal spec).
+
+    Parameters
+    ----------
+    spec : StudySpec
+        The study to write.
+
+    Returns
+    -------
+    str
+        TOML text, one table per section, ending with a newline.
+    """
     d = spec_to_dict(spec)
     lines = []
     tables = {k: v for k, v in d.items() if isinstance(v, dict)}

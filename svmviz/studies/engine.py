@@ -347,7 +347,7 @@ class StudyWorkerSetup(_WorkerPlugin):
             return
         from svmviz._jit import creatable
 
-        if not creatable(path) or "svmviz._smo" in sys.modules:
+        if not creatable(path) or "svmviz.svm._smo" in sys.modules:
             return  # not writable here, or the kernels already loaded with the worker's own cache
         os.environ["SVMVIZ_CACHE_DIR"] = path  # read when svmviz's first kernel is decorated
 

@@ -13,14 +13,16 @@ import numpy as np
 import pytest
 from numba.core.registry import CPUDispatcher
 
-from svmviz import _klr, data
+from svmviz import data
+from svmviz.ivm import _klr
 
 
 _PROBE = """
 import warnings, json
 import numpy as np
 from numba.core.registry import CPUDispatcher
-from svmviz import _klr, data, ivm
+from svmviz import data, ivm
+from svmviz.ivm import _klr
 ds = data.esl_mixture(n=80, seed=2)
 ivm.ivm_lambda_path(ds.X, ds.y, ds.X, ds.y, lams=ivm.paper_lambdas(5), sigma=0.71)
 ds3 = data.esl_mixture3(n=60, seed=2)

@@ -15,7 +15,7 @@ from sklearn.datasets import make_blobs, make_moons
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
-from svmviz import _klr
+from svmviz.ivm import _klr
 from svmviz.ivm import (IVMClassifier, KernelLogisticRegression, ivm_lambda_path, klr_lambda_path,
                         paper_lambdas)
 from svmviz.kernels import gram

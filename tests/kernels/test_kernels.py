@@ -164,7 +164,7 @@ def test_gu_k_polynomials_equal_the_bernoulli_form():
 @settings(max_examples=200, deadline=None)
 def test_cubic_rk_equals_gu_formula(s, t):
     assert cubic_spline_rk(s, t) == pytest.approx(_gu_rk(s, t), abs=1e-15)
-    assert _kernels._cubic_rk(s, t) == pytest.approx(_gu_rk(s, t), abs=1e-15)      # the numba kernel
+    assert _kernels._ssanova._cubic_rk(s, t) == pytest.approx(_gu_rk(s, t), abs=1e-15)      # the numba kernel
 
 
 def test_cubic_rk_outside_unit_interval_is_the_same_polynomial():
@@ -172,7 +172,7 @@ def test_cubic_rk_outside_unit_interval_is_the_same_polynomial():
     t = np.array([0.3, 1.3, 0.9, -0.2])
     want = np.array([_gu_rk(a, b) for a, b in zip(s, t)])
     np.testing.assert_allclose(cubic_spline_rk(s, t), want, atol=1e-15)
-    np.testing.assert_allclose([_kernels._cubic_rk(a, b) for a, b in zip(s, t)], want, atol=1e-15)
+    np.testing.assert_allclose([_kernels._ssanova._cubic_rk(a, b) for a, b in zip(s, t)], want, atol=1e-15)
 
 
 def test_cubic_rk_spans_cubic_splines():
@@ -341,6 +341,6 @@ def test_ssanova_refusals_are_clear_value_errors(monkeypatch):
     k = fit_kernel(SSANOVAKernel(), X)
     with pytest.raises(ValueError, match="fitted on 3"):
         gram(X[:, :2], kernel=k)
-    monkeypatch.setattr(_kernels, "COMPONENT_GRAM_BUDGET", 1000)
+    monkeypatch.setattr(_kernels._ssanova, "COMPONENT_GRAM_BUDGET", 1000)
     with pytest.raises(ValueError, match="MiB"):
         k.coordinate_grams(X)

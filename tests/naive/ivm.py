@@ -1,6 +1,6 @@
 """Slow, obviously-correct references for kernel logistic regression and the IVM (Zhu & Hastie 2002).
 
-Plain numpy, written independently of ``svmviz._klr``: the gradient and Hessian are assembled
+Plain numpy, written independently of ``svmviz.ivm._klr``: the gradient and Hessian are assembled
 point by point from Kronecker products, Newton is undamped with ``numpy.linalg.solve``, and the
 basic IVM (B2) refits every candidate from scratch. Never used by the package.
 """

@@ -1,5 +1,5 @@
 """Slow, plain-Python/NumPy references for tests/usvc/test_usvc.py — written from the formulas of
-Navia-Vázquez et al. 2004, independently of svmviz/_irwls.py."""
+Navia-Vázquez et al. 2004, independently of svmviz/usvc/_irwls.py."""
 from __future__ import annotations
 
 import math

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from svmviz._nu_path.config import TIE_SCALE_FLOOR
-from svmviz._nu_path.kkt import exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds, thresholds
-from svmviz._nu_path.kkt import tie_tolerance
+from svmviz.path._solver.config import TIE_SCALE_FLOOR
+from svmviz.path._solver.kkt import exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds, thresholds
+from svmviz.path._solver.kkt import tie_tolerance
 
 I64 = np.int64
 

@@ -17,10 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from svmviz.data import banana
-from svmviz.path import GROUP_E, GROUP_L, GROUP_R, _ALPHA_TOL, groups_from_alpha, nu_path
-from svmviz._nu_path import follower
-from svmviz._nu_path.config import BREAKPOINT_MAP_MIN_BYTES
-from svmviz._nu_path.follower import _breakpoint_rows
+from svmviz.path import GROUP_E, GROUP_L, GROUP_R, groups_from_alpha, nu_path
+from svmviz.path._nu_path import _ALPHA_TOL
+from svmviz.path._solver import follower
+from svmviz.path._solver.config import BREAKPOINT_MAP_MIN_BYTES
+from svmviz.path._solver.follower import _breakpoint_rows
 
 
 def _vm_flags(address):

@@ -2,7 +2,7 @@
 
 ``from svmviz.ui import path`` must not import scikit-learn (most of the page's import time:
 scipy.stats, pandas, joblib) through svmviz._validation, svmviz.path (NuSVMPath's base classes,
-ConvergenceWarning), svmviz._path_loo or svmviz.ivm (sigma_heuristic), none of which the page's path
+ConvergenceWarning), svmviz.path._loo or svmviz.ivm (sigma_heuristic), none of which the page's path
 needs; nor scipy.special, which only some data sets' generators and Bayes rules use (not banana, the
 page's default). The library's contract stays: NuSVMPath is importable from svmviz.path under that
 ``__module__`` and pickles there; the warnings are scikit-learn's ConvergenceWarning.
@@ -50,12 +50,12 @@ def test_nusvmpath_keeps_its_name_module_and_pickles():
     from sklearn.base import BaseEstimator, ClassifierMixin
 
     import svmviz
-    import svmviz._path_estimator
+    import svmviz.path._estimator
     import svmviz.path
     from svmviz.path import NuSVMPath
 
-    assert NuSVMPath is svmviz.path.NuSVMPath is svmviz.NuSVMPath is svmviz._path_estimator.NuSVMPath
-    assert NuSVMPath.__module__ == "svmviz.path" and NuSVMPath.__qualname__ == "NuSVMPath"
+    assert NuSVMPath is svmviz.path.NuSVMPath is svmviz.NuSVMPath is svmviz.path._estimator.NuSVMPath
+    assert NuSVMPath.__module__ == "svmviz.path._estimator" and NuSVMPath.__qualname__ == "NuSVMPath"
     assert issubclass(NuSVMPath, ClassifierMixin) and issubclass(NuSVMPath, BaseEstimator)
     assert "NuSVMPath" in dir(svmviz.path)
     with pytest.raises(AttributeError, match="has no attribute 'NoSuchThing'"):
@@ -91,7 +91,7 @@ def test_sigma_heuristic_is_one_function_in_kernels_also_imported_from_ivm():
     import svmviz.kernels
 
     assert svmviz.ivm.sigma_heuristic is svmviz.kernels.sigma_heuristic is svmviz.sigma_heuristic
-    assert svmviz.kernels.sigma_heuristic.__module__ == "svmviz.kernels"
+    assert svmviz.kernels.sigma_heuristic.__module__ == "svmviz.kernels._gram"
     X = np.random.default_rng(2).normal(size=(50, 3))
     h = svmviz.kernels.sigma_heuristic(X)
     d = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))[np.triu_indices(50, 1)]

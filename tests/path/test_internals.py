@@ -1,4 +1,4 @@
-"""Internals of the ν-path kernels (svmviz._nu_path): the shared step routine, named codes, config values.
+"""Internals of the ν-path kernels (svmviz.path._solver): the shared step routine, named codes, config values.
 
 tests/path/test_path.py checks the path and leave-one-out against independent references; these pin the
 pieces a maintainer edits: the one ratio test and step (events.py) that the path follower, the
@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from svmviz import _nu_path
-from svmviz._nu_path import config as cfg
-from svmviz._nu_path.events import advance, max_zero_steps, ratio_test, step_to_event
-from svmviz._nu_path.follower import _fix_class_sums, _record, _snap_lambda
-from svmviz._nu_path.kkt import kkt_tol, minv_add, minv_build, tie_tolerance
+from svmviz.path import _solver as _nu_path
+from svmviz.path._solver import config as cfg
+from svmviz.path._solver.events import advance, max_zero_steps, ratio_test, step_to_event
+from svmviz.path._solver.follower import _fix_class_sums, _record, _snap_lambda
+from svmviz.path._solver.kkt import kkt_tol, minv_add, minv_build, tie_tolerance
 from svmviz.data import banana, esl_mixture
 from svmviz.path import STATUS_MESSAGES, nu_path
 
@@ -199,7 +199,7 @@ def test_status_codes_and_lost_reasons_are_named_and_distinct():
     assert len(set(statuses)) == 3 and len(set(lost)) == 6 and cfg.LOST_NONE not in lost
     assert set(cfg.LOST_REASONS) == set(lost) and all(cfg.LOST_REASONS[k] for k in lost)
     assert set(STATUS_MESSAGES) == set(statuses)  # svmviz.path words every status
-    for name in ("nu_path_kernel", "loo_kernel", "loo_kernel_parallel", "LOST_REASONS", "STATUS_OK",
+    for name in ("follow_path", "loo_refits", "loo_refits_parallel", "LOST_REASONS", "STATUS_OK",
                  "STATUS_MAX_BREAKPOINTS", "STATUS_LOST"):
         assert getattr(_nu_path, name) is not None  # what svmviz.path uses, re-exported by the package
     for name in ("QP_OK", "QP_MAX_ITER", "QP_NUMERICAL", "LOO_OK", "LOO_QP_FAILED", "LOO_NUMERICAL"):
@@ -299,7 +299,7 @@ def test_record_grows_its_arrays():
 
 
 # ------------------------------------------------------------------------------- numba's cache
-_PROBE = ("import numpy as np; from svmviz._nu_path.kkt import tie_tolerance; "
+_PROBE = ("import numpy as np; from svmviz.path._solver.kkt import tie_tolerance; "
           "print(repr(tie_tolerance(np.zeros(3), 1.0, 1.0, 1.0)))")
 
 
@@ -319,7 +319,7 @@ def test_numba_cache_follows_an_edit_of_another_module(tmp_path):
 
     assert probe() == cfg.TIE_SCALE_FLOOR
     assert probe() == cfg.TIE_SCALE_FLOOR  # from the cache now
-    conf = pkg / "svmviz" / "_nu_path" / "config.py"
+    conf = pkg / "svmviz" / "path" / "_solver" / "config.py"
     text = conf.read_text()
     assert "TIE_SCALE_FLOOR = 1e-3\n" in text
     conf.write_text(text.replace("TIE_SCALE_FLOOR = 1e-3\n", "TIE_SCALE_FLOOR = 0.25\n"))

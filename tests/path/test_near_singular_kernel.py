@@ -7,7 +7,7 @@ there with LOST_DIRECTION_SOLVE after 244 / 314 breakpoints: the direction's ret
 set in index order, nearly dependent points entered one after another, the bordered inverse grew
 until the dependency test read rounding noise (341 of the 344 wanted points entered, ‖M⁻¹M − I‖ ≈ 2e6),
 and no direction could satisfy the class sums. The retry now factorizes W largest Schur complement
-first (:func:`svmviz._nu_path.kkt.rebuild_working_set_pivoted`): both paths reach λ_max and agree with
+first (:func:`svmviz.path._solver.kkt.rebuild_working_set_pivoted`): both paths reach λ_max and agree with
 NuSVC / the interior-point reference at and between breakpoints (the checks of tests/path/test_path.py).
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ import functools
 import numpy as np
 import pytest
 
-from svmviz import _nu_path, data
+from svmviz import data
+from svmviz.path import _solver as _nu_path
 from svmviz.kernels import gram
 from svmviz.path import nu_path
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import make_moons
 from sklearn.exceptions import ConvergenceWarning
 
-from svmviz import _nu_path
+from svmviz.path import _solver as _nu_path
 from svmviz.data import banana, esl_mixture, wahba2001
 from svmviz.kernels import gram
 from svmviz.path import (GROUP_E, GROUP_L, GROUP_NAMES, GROUP_R, LooPath, NuPath, NuSVMPath, auto_stop,

@@ -2,7 +2,7 @@
 
 The Simple-ν-SVM correction (``_nu_path.asqp.nu_qp_from``) runs only where the KKT check finds the
 path left — on none of the page's data sets (n = 200, 500) — so the follower's kernel pauses there,
-``nu_path_kernel`` runs the correction on the paused state and the kernel resumes. Checked: a fresh
+``follow_path`` runs the correction on the paused state and the kernel resumes. Checked: a fresh
 process compiling the follower on an empty numba cache does not compile the correction (a part of
 the path page's first compilation it would rarely use); paths that need corrections (a tolerance far
 below rounding forces them) still take them, and every breakpoint of such a path satisfies the
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from svmviz import data as D
-from svmviz import _nu_path
+from svmviz.path import _solver as _nu_path
 from svmviz.kernels import gram
 from svmviz.path import nu_path
 
@@ -41,7 +41,7 @@ class L(event.Listener):
 event.register("numba:compile", L())
 from svmviz.data import banana
 from svmviz.path import nu_path
-from svmviz._nu_path import asqp, follower
+from svmviz.path._solver import asqp, follower
 ds = banana(n=60, seed=0)
 p = nu_path(ds.X, ds.y, sigma=1.0)
 print(json.dumps({"compiled": names, "n_corrections": int(p.n_corrections), "status": int(p.status),
@@ -99,7 +99,7 @@ def test_a_correction_that_fails_loses_the_path_with_its_reason():
     required accuracy — the path is lost there, saying so (LOST_CORRECTION), with the breakpoints
     before it."""
     X, y, K = _problem("esl_mixture", 200, 0, 0.71)
-    lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.nu_path_kernel(K, y, 10100, 1e-16, 10, 2100)
+    lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.follow_path(K, y, 10100, 1e-16, 10, 2100)
     assert status == _nu_path.STATUS_LOST and reason == _nu_path.config.LOST_CORRECTION and ncorr == 1
     assert lam.shape == (alphas.shape[0],) and thr.shape == (lam.size, 2) and lam.size >= 2
     assert all(isinstance(v, int) for v in (status, ncorr, ndep, reason)) and isinstance(viol, float)

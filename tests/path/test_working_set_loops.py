@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from svmviz._nu_path.asqp import _solve_working_set
-from svmviz._nu_path.config import DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL, DIRECTION_SUM_RTOL, TINY
-from svmviz._nu_path.config import REFINE_TARGET
-from svmviz._nu_path.follower import _count_dependent, _direction_ok
+from svmviz.path._solver.asqp import _solve_working_set
+from svmviz.path._solver.config import DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL, DIRECTION_SUM_RTOL, TINY
+from svmviz.path._solver.config import REFINE_TARGET
+from svmviz.path._solver.follower import _count_dependent, _direction_ok
 
 I64 = np.int64
 

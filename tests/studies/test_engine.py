@@ -108,7 +108,7 @@ def test_workers_load_numba_kernels_from_the_shared_cache(tiny, tmp_path):
         run_study(tiny, None, client=client)
 
         def stats():
-            import svmviz._smo as smo
+            import svmviz.svm._smo as smo
 
             st = smo._lambda_sequence_whole.stats  # the grid's λ-sequence kernel
             from svmviz._jit import cache_folder

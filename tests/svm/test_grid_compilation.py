@@ -16,7 +16,8 @@ import numpy as np
 from numba.core import event
 from numba.core.registry import CPUDispatcher
 
-from svmviz import _smo, data, svm
+from svmviz import data, svm
+from svmviz.svm import _smo
 
 names = []
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svmviz import _smo, _validation, surface, svm, tuning
+from svmviz import _grid, _validation, svm, tuning
+from svmviz.svm import _classes as svm_classes, _smo
 from svmviz.criteria import leave_one_out_decisions
 from svmviz.data import make_dataset
 from svmviz.kernels import rbf_from_squared_distances, squared_distances
@@ -39,8 +40,8 @@ def _no_allocation(*args, **kwargs):
 def test_surfaces_refuse_before_computing_distances(monkeypatch):
     ds = make_dataset("wahba2001", n=600, seed=0)
     monkeypatch.setattr(_validation, "memory_room", lambda: (5 * 10**6, "MemAvailable"))  # 3·600² doubles = 8.6 MB
-    monkeypatch.setattr(surface, "squared_distances", _no_allocation)
-    monkeypatch.setattr(svm, "squared_distances", _no_allocation)
+    monkeypatch.setattr(_grid, "squared_distances", _no_allocation)
+    monkeypatch.setattr(svm_classes, "squared_distances", _no_allocation)
     for call in (lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, n_threads=2),
                  lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, kfold=3),
                  lambda: tuning.kfold_cv_surface(ds.X, ds.y, LAM, SIG, k=3),

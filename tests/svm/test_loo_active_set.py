@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.svm import SVC
 
-from svmviz import _smo, criteria
+from svmviz import criteria
+from svmviz.svm import _smo
 from svmviz.data import make_dataset
 from svmviz.kernels import SSANOVAKernel, fit_kernel, gram
 from svmviz.svm import fit_lambda_sequence

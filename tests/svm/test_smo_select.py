@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from svmviz import _smo
+from svmviz.svm import _smo
 from svmviz.kernels import rbf_from_squared_distances, squared_distances
 
 

@@ -19,7 +19,7 @@ from sklearn.datasets import make_blobs, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
-from svmviz import _irwls
+from svmviz.usvc import _irwls
 from svmviz.kernels import gram
 from svmviz.usvc import (IRWLSClassifier, empirical_ce, fscl_prototypes, primal_profile,
                          primal_surface, primal_value, theta_smooth, theta_smooth_derivative)

@@ -1,12 +1,12 @@
-"""Named constants of the ν-SVM path kernels: status codes, the reasons a path is lost, every tolerance.
+"""Named constants of the ν-SVM path solver: status codes, the reasons a path is lost, every tolerance.
 
 One place per number, each with the reason for its value (in the manner of stumpy's ``config.py``).
-The kernels read them as module globals, which numba freezes into the compiled code; the package
-keys numba's cache on all its sources (:mod:`svmviz._nu_path`), so an edit here recompiles them.
+The compiled functions read them as module globals, which numba freezes into the compiled code; the package
+keys numba's cache on all its sources (:mod:`svmviz.path._solver`), so an edit here recompiles them.
 
 Scales. The numbers of the ν-problem (``s = Gα``, the thresholds, the gradients of the derivative
 QP) are bounded by ``max_i G_ii · max(λ, 1)`` (``|s_i| ≤ max G_ii · λ``); relative tolerances ``r`` act
-on that scale, ``r · max G_ii · max(λ, 1)`` (:func:`svmviz._nu_path.kkt.kkt_tol`). ``tol`` is the
+on that scale, ``r · max G_ii · max(λ, 1)`` (:func:`svmviz.path._solver.kkt.kkt_tol`). ``tol`` is the
 caller's relative tolerance (default 1e-9, :func:`svmviz.path.nu_path`); the factors below scale it.
 
 The sections look alike (a comment, then ``NAME = value``: ``duplicates`` pairs them by shape):
@@ -18,11 +18,11 @@ from __future__ import annotations
 # ----------------------------------------------------------------------------------------------
 # Result codes (module-level ints: numba reads them as compile-time constants)
 # ----------------------------------------------------------------------------------------------
-STATUS_OK = 0  # nu_path_kernel reached λ_max
+STATUS_OK = 0  # follow_path reached λ_max
 STATUS_MAX_BREAKPOINTS = 1  # stopped at the caller's cap on the number of breakpoints
 STATUS_LOST = 2  # the KKT conditions could not be kept; ``reason`` says why
 
-# Why a path was lost (nu_path_kernel's ``reason``; LOST_NONE when it was not)
+# Why a path was lost (follow_path's ``reason``; LOST_NONE when it was not)
 LOST_NONE = 0
 LOST_NO_PIVOT = 1
 LOST_WORKING_SET = 2
@@ -45,7 +45,7 @@ QP_OK = 0
 QP_MAX_ITER = 1  # max_iter iterations without reaching the optimum
 QP_NUMERICAL = 2  # the working-set solve broke down even after a refactorization
 
-# One leave-one-out refit (loo.loo_kernel's ``status``)
+# One leave-one-out refit (loo.loo_refits's ``status``)
 LOO_OK = 0
 LOO_QP_FAILED = 1  # the fallback active-set solve did not converge
 LOO_NUMERICAL = 2  # the fallback active-set solve broke down
@@ -82,8 +82,8 @@ TINY = 1e-300
 # Iterative refinement of each working-set solve against the true bordered matrix: each pass gains
 # the digits the inverse has (all of them for a fresh inverse); four passes recover a solve from an
 # inverse accurate to ~4 digits, and the best iterate is kept should a pass diverge.
-# Refining only where the direction's residual on W (free from G·d) is large was measured and left
-# out (issue 17): the derivative QP solved unrefined, continued with refined solves when its residual
+# Refining only where the direction's residual on W (free from G·d) is large is left out: the
+# derivative QP solved unrefined, continued with refined solves when its residual
 # exceeded 1e-12 of the scale, was 1.16× faster at m = 500 (1.05× at 1000; with 1e-14 the gate fired
 # almost always: 0.8×), but its unrefined solves take another route of pivots that ends elsewhere
 # within the pricing tolerance (tol·max G_ii): esl σ = 3 and 8 ended with 357 and 323 breakpoints
@@ -136,10 +136,10 @@ ZERO_STEPS_SLACK = 10
 # largest m the path accepts (svmviz.path.MAX_N = 5000) in one allocation: the rows a path never
 # reaches are never written, and pages never written take no memory (an anonymous mapping in
 # small pages, follower._breakpoint_rows) —
-# only address space. With 4, banana m = 5000 grew twice (20008 → 30012 → 45018 rows, 0.8 + 1.2 GB
-# copied, each new page faulted in): 1.10 M minor page faults and 3.0–5.2 s of system time, against
-# 0.61 M and 1.2–1.3 s with 8 (same breakpoints and peak RSS; load 6). On this virtual machine a
-# page fault costs more the busier the host, which is what made the m = 5000 wall time swing.
+# only address space. With 4, banana m = 5000 grows twice (20008 → 30012 → 45018 rows, 0.8 + 1.2 GB
+# copied, each new page faulted in): about twice the minor page faults and system time of 8, at the
+# same breakpoints and peak RSS. On a virtual machine a page fault costs more the busier the host,
+# which makes the m = 5000 wall time swing.
 CAPACITY_MIN = 64
 # From BREAKPOINT_MAP_MIN_BYTES of capacity (CAPACITY_PER_POINT·m² doubles: m ≥ 1810) α's rows
 # live in an anonymous mapping in 4 kB pages (follower._breakpoint_rows) and the path returns them

@@ -1,8 +1,8 @@
-"""Private numba kernels: kernel logistic regression (KLR) and the Import Vector Machine.
+"""The compiled solver of kernel logistic regression (KLR) and the Import Vector Machine.
 
 Zhu & Hastie 2002. Everything here works on C-contiguous float64 arrays and returns a
-status code; :mod:`svmviz.ivm` validates input and wraps these kernels. The IVM's greedy loop
-(:func:`_ivm_fit`) is plain Python over the kernels of one step.
+status code; :mod:`svmviz.ivm` validates input and wraps these functions. The IVM's greedy loop
+(:func:`_ivm_fit`) is plain Python over the compiled functions of one step.
 
 Model (binary and multi-class alike, M = number of non-base classes, M = 1 for binary):
 ``F = Phi @ theta`` with ``Phi = [1, K[:, S]]`` (the intercept column only when ``icpt``) and
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._linalg import _chol_solve, _cholesky, _column, _lu_solve, _mm, weighted_gram_upper
+from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
+from .._linalg import _chol_solve, _cholesky, _column, _lu_solve, _mm, weighted_gram_upper
 
 OK = 0
 MAX_IMPORT = 1
@@ -110,7 +110,7 @@ def _penalty(Pen, theta):
 
 def _build_phi(K, idx, icpt):
     """Φ = [1, K[:, S]] (N, p), C-contiguous (the intercept column only when ``icpt``). numpy, not a
-    kernel: an O(N q) copy per greedy step, called from Python (issue 13: one compilation less)."""
+    compiled function: an O(N q) copy per greedy step, called from Python (one compilation less)."""
     cols = K[:, idx]
     if icpt:
         return np.ascontiguousarray(np.concatenate([np.ones((K.shape[0], 1)), cols], axis=1))
@@ -183,9 +183,9 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
     Converged when the Newton decrement g'H^{-1}g <= tol * max(1, |H|) (the last step is taken).
     With ``finish`` it also returns what the (B2*) scores of the next greedy step start from, at the
     final θ: the fitted logits F = Φθ, the gradient G (M p,) and the lower Cholesky factor Lh of the
-    Hessian (``chol_status`` ≠ 0: it has none); without, F, G and Lh are empty. One kernel for both
-    (issue 13: the page's first compilation had a second kernel around this one, whose compilation
-    optimised and emitted this one's code again).
+    Hessian (``chol_status`` ≠ 0: it has none); without, F, G and Lh are empty. One compiled function
+    for both: a second one around it would optimise and emit this one's code again at its first
+    compilation.
 
     Returns ``(status, H, n_iter, F, P, G, Lh, chol_status)``; P (N, M) the probabilities at θ.
     """
@@ -236,7 +236,7 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
                 # no decrease possible: at rounding level this is convergence, otherwise failure
                 status, n_iter = (OK if dec <= 1e-8 * scale else NUMERICAL), it + 1
                 break
-            for r in range(p):  # element loops, not slice assignments (issue 13: compile time)
+            for r in range(p):  # element loops, not slice assignments (compile time)
                 for j in range(M):
                     theta[r, j] = theta_new[r, j]
             P, P_new = P_new, P
@@ -404,7 +404,7 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
     for i in range(N):
         for j in range(M):
             PmY[i, j] = P[i, j] - Y[i, j]
-    W = np.empty((M * M, N))  # W[j M + k] = P_j (δ_jk − P_k): 2-D arrays only (issue 13: compilation)
+    W = np.empty((M * M, N))  # W[j M + k] = P_j (δ_jk − P_k): 2-D arrays only (compile time)
     for j in range(M):
         for k in range(M):
             for i in range(N):
@@ -571,12 +571,11 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
     the smallest H(x_l) ((B2*) one-step or (B2) full Newton), refits the enlarged sub-model exactly
     and records H_k, until |H_k - H_{k-r}| / |H_k| < eps (k >= r, H_0 = the starting fit).
 
-    The greedy loop itself is Python around two numba kernels per step (:func:`_refit`, then
-    :func:`_scores_onestep` or :func:`_scores_full`): a few dozen steps per fit (the page's warm λ
-    path took 0.39 s of CPU, as with the loop in numba), against compiling the loop — and with it both scoring methods — on a
-    fresh install. Issue 13, the IVM page's default λ path on an empty numba cache: 18.9 s of CPU
-    (compilation) with the loop in numba and slice assignments in the kernels, 11.3 s with element
-    loops instead of slice assignments, 13 % less again with this loop in Python.
+    The greedy loop itself is Python around two compiled functions per step (:func:`_refit`, then
+    :func:`_scores_onestep` or :func:`_scores_full`): a few dozen steps per fit, as fast as with the
+    loop in numba once compiled, against compiling the loop — and with it both scoring methods — on a
+    fresh install (element loops rather than slice assignments inside the compiled functions shorten
+    that first compilation too).
 
     Parameters are those of :class:`svmviz.ivm.IVMClassifier` after validation (K (N, N) and Y (N, M)
     C-contiguous float64, idx0 int64, theta0 (len(idx0) + icpt, M)).

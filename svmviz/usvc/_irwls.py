@@ -1,4 +1,4 @@
-"""Private numba kernels for iterated re-weighted least squares (IRWLS) training of the SVC and of
+"""The compiled solver: iterated re-weighted least squares (IRWLS) training of the SVC and of
 the unbiased SVC (Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal 2004).
 
 Arrays and scalars only; every solver returns a status code (``STATUS_*``). The public, validated
@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._linalg import weighted_gram_upper
+from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
+from .._linalg import weighted_gram_upper
 
 LOSS_HINGE = 0
 LOSS_SMOOTH_STEP = 1

@@ -1,13 +1,12 @@
-"""The (σ, λ) surface engine: criteria surfaces and k-fold cross-validation over a Gaussian-kernel grid.
+"""The (σ, λ) grid engine: criteria surfaces and k-fold cross-validation over a Gaussian-kernel grid.
 
-Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver (:mod:`svmviz._smo`), one kernel
-matrix per σ built inside the nogil kernel from squared distances computed once, the σ values spread
+Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver (``svmviz.svm._smo``), one kernel
+matrix per σ built inside the compiled solver (without the GIL) from squared distances computed once, the σ values spread
 over a pool of threads; the criteria of Wahba, Lin, Lee & Zhang (2001) are then computed from the
 fits for the whole grid at once (:mod:`svmviz.criteria`). A grid that would not fit in memory is
 refused before anything large is allocated (:func:`svmviz.svm.check_grid_memory`).
 
-The public names are re-exported by :mod:`svmviz.tuning` (``svmviz.tuning.criteria_surface`` and
-``svmviz.tuning.kfold_cv_surface`` stay where they were).
+Private module: its public names are documented and imported from :mod:`svmviz.tuning`.
 """
 from __future__ import annotations
 
@@ -19,11 +18,12 @@ from typing import Callable, NamedTuple
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from . import _smo, criteria
+from . import criteria
+from .svm import _smo
 from ._parallel import task_pool
 from ._validation import check_matrix
 from .kernels import gram, rbf_from_squared_distances, squared_distances
-from .svm import (DEFAULT_MAX_ITER, GRID_ARRAYS, GRID_SHRINKING, _check_grid_problem, _sigma_lambda_grid,
+from .svm._classes import (DEFAULT_MAX_ITER, GRID_ARRAYS, GRID_SHRINKING, _check_grid_problem, _sigma_lambda_grid,
                   check_grid_memory)
 
 

@@ -11,11 +11,11 @@ import numpy as np
 from sklearn.base import clone
 
 from . import _klr
-from ._validation import check_binary_labels, check_matrix
-from .ivm import (
+from .._validation import check_binary_labels, check_matrix
+from ._classes import (
     DEFAULT_SIGMA, IVMClassifier, KernelLogisticRegression, _check_kernel, _check_memory, _klr_full, _warn, paper_lambdas,
 )
-from .kernels import fit_kernel, gram
+from ..kernels import fit_kernel, gram
 
 
 # --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, C1–C5)
@@ -405,7 +405,7 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
     -----
     Zhu & Hastie 2002, (Zhu & Hastie 2002, eq. 1) and §4; Wahba et al. 2001, (Wahba et al. 2001, eq. 1).
     """
-    from .svm import GRID_SHRINKING, SVMClassifier, fit_lambda_sequence
+    from ..svm import GRID_SHRINKING, SVMClassifier, fit_lambda_sequence
 
     X = check_matrix(X, "X", min_rows=2)
     y_pm, classes = check_binary_labels(y, X.shape[0])
@@ -427,7 +427,7 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
     n_sv = np.sum(seq.alphas > 0, axis=1)
     best = int(np.argmin(tune))
     # the chosen machine is the sequence's solution at that λ (the one its tuning error is of), not a
-    # second solve: issue 13, the IVM page compiled and ran SVMClassifier's own SMO variant for it
+    # second solve, which would compile and run SVMClassifier's own SMO variant for it
     est = SVMClassifier(lam=float(lams[best]), sigma=sigma, kernel=kernel, tol=tol,
                         shrinking=GRID_SHRINKING)._fit_from_sequence(X, y, seq, best)
     return SVMPath(lams, lams_ivm, tune, n_sv, best, float(lams[best]), est)

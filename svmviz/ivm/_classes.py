@@ -1,6 +1,6 @@
 """Kernel logistic regression and the Import Vector Machine (Zhu & Hastie 2002).
 
-Public layer over the numba kernels of :mod:`svmviz._klr`: input checks, label coding, warnings.
+Public layer over the compiled solver ``svmviz.ivm._klr``: input checks, label coding, warnings.
 
 Model and conventions (Zhu & Hastie 2002). Labels are coded 0/1 internally (Zhu & Hastie 2002, §3): for two classes
 ``classes_[0]`` (−1 in the public ±1 convention) is the base class and ``f(x) = ln(p₊/p₋)``; for
@@ -30,12 +30,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _klr
-from ._docs import fill_doc
-from . import _validation
-from ._validation import (binary_targets, check_positive, check_sample_weight, predict_in_chunks,
+from .._docs import fill_doc
+from .. import _validation
+from .._validation import (binary_targets, check_int, check_positive, check_sample_weight, predict_in_chunks,
                           validate_fit_data, validate_predict_data)
-from .kernels import KERNELS, fit_kernel, gram
-from .kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
+from ..kernels import KERNELS, fit_kernel, gram
+from ..kernels import sigma_heuristic  # noqa: F401  (a kernel-width rule, defined in kernels; importable from here too)
 
 DEFAULT_SIGMA = float(1.0 / np.sqrt(2.0))
 METHODS = ("onestep", "full")
@@ -130,12 +130,6 @@ def _check_kernel(kernel, sigma, degree, gamma, coef0):
     check_positive(sigma, "sigma")
 
 
-def _check_int(v, name, lo=1):
-    if isinstance(v, bool) or int(v) != v or v < lo:
-        raise ValueError(f"{name} must be an integer ≥ {lo}; got {v!r}.")
-    return int(v)
-
-
 def _warn(status: int, what: str) -> None:
     if status != _klr.OK:
         warnings.warn(f"{what}: {_STATUS_TEXT.get(int(status), 'status ' + str(status))}. "
@@ -206,7 +200,7 @@ class _KernelLogitBase(ClassifierMixin, BaseEstimator):
         _check_kernel(self.kernel, self.sigma, self.degree, self.gamma, self.coef0)
         lam = check_positive(self.lam, "lam")
         tol = check_positive(self.tol, "tol")
-        max_iter = _check_int(self.max_iter, "max_iter")
+        max_iter = check_int(self.max_iter, "max_iter")
         self.kernel_ = fit_kernel(self.kernel, X)  # the kernel every later gram of this model uses
         return X, Y, classes, codes, lam, tol, max_iter
 
@@ -457,16 +451,16 @@ class IVMClassifier(_KernelLogitBase):
         return self.import_points_
 
     def _check_ivm_params(self, n):
-        r = _check_int(self.r, "r")
+        r = check_int(self.r, "r")
         eps = check_positive(self.eps, "eps")
         if self.max_import is None:
             max_import = n
         else:
-            max_import = _check_int(self.max_import, "max_import")
+            max_import = check_int(self.max_import, "max_import")
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS} ('onestep' = B2*, 'full' = B2); "
                              f"got {self.method!r}.")
-        chunk = _check_int(self.chunk, "chunk")
+        chunk = check_int(self.chunk, "chunk")
         return r, eps, max_import, (_klr.METHOD_ONESTEP if self.method == "onestep" else _klr.METHOD_FULL), chunk
 
     @fill_doc
@@ -507,12 +501,3 @@ class IVMClassifier(_KernelLogitBase):
         self._theta = theta
         return self
 
-
-# The λ paths live in their own module; they are documented and imported from here.
-from ._ivm_paths import (  # noqa: E402,F401
-    IVMPath, KLRPath, PathSteps, SVMPath, _check_tune, ivm_lambda_path, klr_lambda_path, svm_lambda_path,
-)
-
-for _obj in (IVMPath, KLRPath, PathSteps, SVMPath, ivm_lambda_path, klr_lambda_path, svm_lambda_path):
-    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.ivm
-del _obj

@@ -3,16 +3,16 @@
 It lives here, apart from :func:`~svmviz.path.nu_path`, because a scikit-learn estimator imports
 scikit-learn (``BaseEstimator``, ``ClassifierMixin``, its validation: ~0.7 s of CPU, with scipy.stats,
 pandas and joblib), which the path itself and the app's path page do not need. :mod:`svmviz.path`
-hands it out on first use (``from svmviz.path import NuSVMPath``, a module ``__getattr__``), and
-its ``__module__`` says ``svmviz.path``: it pickles, prints and is checked under that name.
+hands it out on first use (``from svmviz.path import NuSVMPath``, a module ``__getattr__``).
 """
 from __future__ import annotations
 
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from ._docs import fill_doc
-from ._validation import BinaryClassifierMixin, validate_fit_data, validate_predict_data
-from .path import loo_path, nu_path
+from .._docs import fill_doc
+from .._validation import BinaryClassifierMixin, validate_fit_data, validate_predict_data
+from ._loo import loo_path
+from ._nu_path import nu_path
 
 
 class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -151,7 +151,3 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         X = validate_predict_data(self, X)
         return self.path_.decision_function(X, self.lambda_)
 
-
-NuSVMPath.__module__ = "svmviz.path"  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.path
-#: doctest finds the examples through this: the class's ``__module__`` is not this module's name
-__test__ = {"NuSVMPath": NuSVMPath}

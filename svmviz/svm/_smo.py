@@ -1,4 +1,4 @@
-"""Private numba kernels: SMO for the general SVM dual on a precomputed kernel matrix.
+"""The compiled solver: SMO for the general SVM dual on a precomputed kernel matrix.
 
 Problem (libsvm's form, with the kernel scale pulled out)::
 
@@ -15,7 +15,7 @@ final check). Everything here takes arrays and scalars only and returns a status
 
     0 converged, 1 max_iter reached.
 
-Every kernel is compiled with ``nogil=True``: grids over σ run these serial, cached kernels on a
+Every function is compiled with ``nogil=True``: grids over σ run these serial, cached functions on a
 pool of Python threads (one σ per task), which needs no numba threading layer — so two Streamlit
 sessions computing at once are safe — and nothing to compile at start-up beyond the cache load.
 
@@ -32,8 +32,9 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
 
-from svmviz._jit import njit
-from svmviz._linalg import gauss_solve
+from .._jit import njit
+from .._linalg import gauss_solve, invert_in_place
+from ..kernels._gram import _rbf_exp  # the Gaussian from squared distances (releases the GIL)
 
 TAU = 1e-12
 #: α within this many ulps (relative to its bound C_i) of 0 or C_i is set exactly to the bound. The
@@ -189,11 +190,9 @@ def _key(x):
     the sign, negated for x < 0.
 
     The selection's maxima are taken over these keys: LLVM turns a maximum of integers into vector
-    code but leaves a float maximum's compare-and-select chain scalar (as four scalar chains, the
-    two reductions and their last indices were 0.11 µs at n = 500 against 0.06 µs over the keys,
-    and the keys let each reduction run inside the loop that computes the values: issue 17, the
-    30×30 grid 1.39× at n = 500, 1.34× at 200, 1.40× at 1000, CPU time in one process, bitwise the
-    same solutions)."""
+    code but leaves a float maximum's compare-and-select chain scalar, and the keys let each
+    reduction run inside the loop that computes the values (``bench/bench_svm.py breakdown``; the
+    solutions are bitwise the same)."""
     b = _float_bits(x)
     m = b & _MAGNITUDE
     return m if b >= 0 else -m
@@ -232,17 +231,15 @@ def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
     keys (:func:`_key`) into ``keys`` (n, int64) and takes their maximum on the way;
     :func:`_last_key` then finds the last index with it, the one ``_select`` keeps on ties: the
     same (i, j, Gmax). Adding 0 or −∞ instead of testing α against 0 and C_i for the sign of y
-    halves the time of the two passes (issue 17: the 30×30 grid 1.28× at n = 500, 1.27× at 1000,
-    1.16× at 200; same process, CPU time); it changes at most the sign of a zero, which no
-    comparison here sees.
+    halves the time of the two passes (``bench/bench_svm.py breakdown``); it changes at most the sign
+    of a zero, which no comparison here sees.
 
     Gmax2 (the largest y_t G_t over I_low) serves only the stopping test ``Gmax + Gmax2 < tol``, and
     the chosen j is in I_low: when ``Gmax + y_j G_j ≥ tol`` the test fails whatever Gmax2 is
     (rounded addition is monotone, so ``Gmax + Gmax2 ≥ Gmax + y_j G_j`` in floating point too), and
     ``y_j G_j`` is returned in its place. Only near the end of a solve is the exact maximum taken (one
     more pass): every decision is the one ``_select`` makes, without a third reduction per
-    iteration (issue 17: 1.11× the serial 30×30 grid at n = 500, 1.17× at n = 1000, bitwise the same
-    solutions)."""
+    iteration (the solutions are bitwise the same)."""
     n = y.shape[0]
     a = _NO_KEY
     for t in range(n):
@@ -350,8 +347,8 @@ def _smo_loop(shrinking):
     closure variable, whose branches numba prunes before typing): the variant without shrinking —
     the grid engine's (:data:`svmviz.svm.GRID_SHRINKING`) and the exact-LOO refits' — compiles
     neither :func:`_shrink`, :func:`_select` nor :func:`_unshrink`, which the first compilation of
-    the Tuning and Kernels pages' λ sequences paid for without running them (issue 13). One source
-    for both variants; each has a name of its own (numba's cache keys a kernel on its name).
+    the Tuning and Kernels pages' λ sequences would pay for without running them. One source
+    for both variants; each has a name of its own (numba's cache keys a compiled function on its name).
     """
     def solve(K, y, s, p, C, alpha, G, tol, max_iter):
         n = y.shape[0]
@@ -579,27 +576,10 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     status (n_lam,).
     """
     # the solving order from Python (numpy's stable sort of −λ: ties in the order given), not a
-    # kernel compiled into the sequence's (numba's np.argsort costs ≈ 4 s of first compilation)
+    # function compiled into the sequence's (numba's np.argsort costs seconds of first compilation)
     order = np.argsort(-lambdas, kind="stable").astype(np.int64)
     kernel = _lambda_sequence_shrinking if shrinking else _lambda_sequence_whole
     return kernel(K, y, lambdas, order, C, p, alpha0, tol, max_iter)
-
-
-@njit(cache=True, nogil=True)
-def _gaussian_kernel(D, sigma):
-    """exp(−D/(2σ²)): the loop of ``kernels._rbf_exp``, written here on purpose.
-
-    Calling kernels.py's function from these cached kernels compiled a copy of it into this file's
-    numba cache, which numba keys on this file alone: after kernels.py changed, the stale copy and
-    the new function shared one symbol name and every Gaussian gram failed with "In
-    'NRT_adapt_ndarray_to_python', 'descr' is NULL" until the cache was cleared (seen on the shared
-    cache on 2026-11-23). Four lines of the same formula are the lesser evil."""
-    out = np.empty_like(D)
-    scale = -1.0 / (2.0 * sigma * sigma)
-    for i in range(D.shape[0]):
-        for j in range(D.shape[1]):
-            out[i, j] = np.exp(D[i, j] * scale)
-    return out
 
 
 @njit(cache=True, nogil=True)
@@ -687,58 +667,17 @@ def _remove_point(K, y, s, C, a, G, i):
 
 @njit(cache=True, nogil=True)
 def _invert(M):
-    """Gauss–Jordan inverse with partial pivoting; (inverse, ok). ok is False when M is singular to
-    working precision — callers then fall back to a cruder warm start instead of failing.
-
-    Kept instead of ``np.linalg.inv`` after measuring both (issue 16 item 5, 2 cores): LAPACK
-    inverts a 300×300 matrix in 2.6 ms against 13.5 ms here (0.43 vs 1.55 ms at 150), but the
-    inversions are ≤ 3 % of a leave-one-out surface (n = 1000, 5×5 sub-grid: 9.06 s with LAPACK
-    against 9.37 s, one thread), while compiling ``np.linalg.inv`` into the cached leave-one-out
-    kernels adds 1.2 s to their first compilation (6.6 s against 5.4 s, fresh NUMBA_CACHE_DIR) —
-    paid at every cold start of the app."""
+    """The inverse of M by :func:`svmviz._linalg.invert_in_place`; (inverse, ok). ok is False when a
+    pivot is not above 1e-12 of M's largest |entry| (singular to working precision) — callers then
+    fall back to a cruder warm start instead of failing."""
     m = M.shape[0]
     A = M.copy()
-    Inv = np.empty((m, m))  # the identity, filled by loops (np.eye adds ≈ 0.5 s of first compilation)
-    for i in range(m):
-        for j in range(m):
-            Inv[i, j] = 1.0 if i == j else 0.0
     scale = 0.0
     for i in range(m):
         for j in range(m):
             scale = max(scale, abs(A[i, j]))
-    for c in range(m):
-        piv = c
-        best = abs(A[c, c])
-        for r in range(c + 1, m):
-            if abs(A[r, c]) > best:
-                best = abs(A[r, c])
-                piv = r
-        if best <= 1e-12 * scale:
-            return Inv, False
-        if piv != c:
-            for j in range(m):
-                t = A[c, j]
-                A[c, j] = A[piv, j]
-                A[piv, j] = t
-                t = Inv[c, j]
-                Inv[c, j] = Inv[piv, j]
-                Inv[piv, j] = t
-        d = 1.0 / A[c, c]
-        for j in range(c, m):
-            A[c, j] *= d
-        for j in range(m):
-            Inv[c, j] *= d
-        for r in range(m):
-            if r == c:
-                continue
-            f = A[r, c]
-            if f == 0.0:
-                continue
-            for j in range(c, m):
-                A[r, j] -= f * A[c, j]
-            for j in range(m):
-                Inv[r, j] -= f * Inv[c, j]
-    return Inv, True
+    ok = invert_in_place(A, m, np.empty(m, np.int64), 1e-12 * scale)
+    return A, ok
 
 
 #: Exact refits by a primal active-set method (below): used when the full solution has at most this
@@ -937,11 +876,8 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     a = np.empty(n)
     Gi = np.empty(n)
     # The refits do not shrink: on the whole set every iteration runs the vector selection
-    # (_select_all), which costs less than the points shrinking leaves out (issue 17, after the
-    # selection's key maxima: CPU time of rbf_sigma_loo 1.26× at n = 200, 1.09× at 500, 1.12× at
-    # 1000 without shrinking, LOO values within 2.4e-3 of the shrinking refits at tol 1e-3, no sign
-    # changed; with the older selection shrinking had been faster, 0.84× without): the grid's SMO
-    # variant, _solve_whole.
+    # (_select_all), which costs less than the points shrinking leaves out (the LOO values agree with
+    # shrinking refits within the tolerance, no sign changes): the grid's SMO variant, _solve_whole.
     dx = np.empty(nf + 1)
     cap = min(n, 2 * ACTIVE_SET_MAX_FREE) if use_active_set else 0
     A_as = np.empty((cap + 1, cap + 1))
@@ -1027,10 +963,10 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
 def rbf_sigma_sequence(D, sigma, y, lambdas, C, p, tol, max_iter, shrinking):
     """Gaussian kernel of width σ from squared distances D, then :func:`lambda_sequence` from α = 0.
 
-    Python over the two kernels (both release the GIL: the grid's threads run them in parallel), not
-    a kernel around them: numba links every kernel a kernel calls into it and optimises and emits
+    Python over the two compiled functions (both release the GIL: the grid's threads run them in
+    parallel), not a third around them: numba links every function a compiled function calls into it and optimises and emits
     the whole again, ~0.5–0.9 s CPU of the Tuning page's first compilation for this one level."""
-    K = _gaussian_kernel(D, sigma)
+    K = _rbf_exp(D, sigma, np.empty_like(D))
     return lambda_sequence(K, y, lambdas, C, p, np.zeros(y.shape[0]), tol, max_iter, shrinking)
 
 
@@ -1042,7 +978,7 @@ def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     """
     n = y.shape[0]
     m = lambdas.shape[0]
-    K = _gaussian_kernel(D, sigma)
+    K = _rbf_exp(D, sigma, np.empty_like(D))
     out = np.empty((m, n))
     stats = np.empty(m, dtype=np.int64)
     for k in range(m):

@@ -5,7 +5,7 @@ leave-one-out homotopy) the next breakpoint is the nearest event of the four kin
 2006, Summary): a point of W reaching 0 or 1, or a bound point whose g reaches 0.
 
 - :func:`ratio_test` — the largest step keeping the members of W within their bounds, with the
-  variable that blocks it. The active-set QP (:func:`svmviz._nu_path.asqp.asqp`) takes its steps
+  variable that blocks it. The active-set QP (:func:`svmviz.path._solver.asqp.asqp`) takes its steps
   with it; the path and the homotopy through :func:`step_to_event`.
 - :func:`advance` — one piece of a path: the step to the nearest event, the end of the parameter
   range, zero-length steps counted, the move with every point that reaches its event within the
@@ -16,7 +16,7 @@ leave-one-out homotopy) the next breakpoint is the nearest event of the four kin
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ..._jit import njit
 
 from .config import (BOX_SNAP, DIRECTION_TINY, STEP_SNAP_ATOL, STEP_SNAP_RTOL, ZERO_STEPS_PER_POINT,
                      ZERO_STEPS_SLACK)

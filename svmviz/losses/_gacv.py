@@ -10,8 +10,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ._docs import fill_doc
-from ._validation import check_binary_labels, check_kernel_memory, check_matrix, check_positive
+from .._docs import fill_doc
+from .._validation import check_binary_labels, check_kernel_memory, check_matrix, check_positive
 
 
 @fill_doc
@@ -79,9 +79,9 @@ def gacv_curves(X, y, lambdas, sigma, *, p_true=None, loo: bool = True, ran_gacv
     leave-one-out decision values from :func:`svmviz.criteria.leave_one_out_decisions`, from which
     both V_0 with g = (1 − τ)_+ and the leave-one-out misclassification are formed.
     """
-    from . import criteria
-    from .kernels import gram
-    from .tuning import criteria_curves
+    from .. import criteria
+    from ..kernels import gram
+    from ..tuning import criteria_curves
 
     X = check_matrix(X, "X", min_rows=4)
     y_pm, _ = check_binary_labels(y, X.shape[0], min_per_class=2)

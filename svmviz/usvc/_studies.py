@@ -11,9 +11,9 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _irwls
-from ._validation import binary_targets, check_binary_labels, check_matrix, check_positive
-from .usvc import (
-    PAPER_TABLE1, IRWLSClassifier, _check_int, _check_k, _check_s, _check_unit,
+from .._validation import binary_targets, check_binary_labels, check_int, check_matrix, check_positive
+from ._classes import (
+    PAPER_TABLE1, IRWLSClassifier, _check_k, _check_s, _check_unit,
 )
 
 
@@ -101,13 +101,13 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
     -----
     Navia-Vázquez et al. 2004, §3, Table 1 (C = 10, d = 0.2, 500/500 points, 100 trials).
     """
-    from .data import make_dataset
+    from ..data import make_dataset
 
     if scenario not in ("A", "B"):
         raise ValueError(f"scenario must be 'A' or 'B'; got {scenario!r}.")
-    n_trials = _check_int(n_trials, "n_trials", 1)
-    n_train = _check_int(n_train, "n_train", 4)
-    n_test = _check_int(n_test, "n_test", 1)
+    n_trials = check_int(n_trials, "n_trials", 1)
+    n_train = check_int(n_train, "n_train", 4)
+    n_test = check_int(n_test, "n_test", 1)
     C = check_positive(C, "C")
     s_arr = np.ascontiguousarray(np.atleast_1d(np.asarray(s_values, dtype=np.float64)))
     for v in s_arr:
@@ -115,10 +115,10 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
     k = _check_k(k_eps)
     damping = _check_unit(damping, "damping")
     tol, tol_f = check_positive(tol, "tol"), check_positive(tol_f, "tol_f")
-    max_iter = _check_int(max_iter, "max_iter", 1)
+    max_iter = check_int(max_iter, "max_iter", 1)
     a_max = check_positive(a_max, "a_max")
     factor = check_positive(weight_factor, "weight_factor")
-    chunk = _check_int(chunk, "chunk", 1)
+    chunk = check_int(chunk, "chunk", 1)
     methods = ("LS", "SVC") + tuple(f"USVC(s={v:g})" for v in s_arr)
     seeds = np.random.SeedSequence(int(seed)).generate_state(n_trials, dtype=np.uint32).astype(np.int64)
 
@@ -264,8 +264,8 @@ def kernel_comparison(X, y, *, sigma: float = 1.0, C: float = 10.0, n_prototypes
         Both fitted machines, the training and test data, and their misclassification rates (a
         point with f = 0 counts as an error).
     """
-    from .data import split_indices
-    from .svm import SVMClassifier
+    from ..data import split_indices
+    from ..svm import SVMClassifier
 
     X = check_matrix(X, "X")
     y, classes = check_binary_labels(y, X.shape[0])

@@ -3,9 +3,9 @@
 At a point of the path only the points with α_i > 0 need refitting (a point of R leaves α unchanged).
 Each refit drives α_i to 0 from the full solution along a one-dimensional path (:func:`_loo_homotopy`,
 the paper's warm start), stepping with the path's own step routine
-(:func:`svmviz._nu_path.events.advance`); a refit whose piece fails, or whose result violates the KKT
+(:func:`svmviz.path._solver.events.advance`); a refit whose piece fails, or whose result violates the KKT
 conditions, is redone by a warm-started Simple-ν-SVM solve (:func:`_loo_refit_asqp`). Refits are
-independent: :func:`loo_kernel_parallel` spreads them over ``numba.get_num_threads()`` Python threads.
+independent: :func:`loo_refits_parallel` spreads them over ``numba.get_num_threads()`` Python threads.
 
 Same λ (clipped to the reduced set's 2·min(n₊, n₋)) and the same scaling G = YKY/m as the full
 problem; thresholds follow libsvm's convention (:func:`_mid_thresholds`).
@@ -13,7 +13,7 @@ problem; thresholds follow libsvm's convention (:func:`_mid_thresholds`).
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ..._jit import njit
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (ALPHA_EPS, DEP_TOL, HOMOTOPY_EXACT_S_EVERY, HOMOTOPY_STEPS_PER_POINT, HOMOTOPY_STEPS_SLACK,
@@ -27,7 +27,7 @@ from .kkt import (add_column, base_without, exact_s, first_free, gram_scale, int
 @njit(cache=True)
 def _mid_thresholds(y, x, s, skip, t):
     """Thresholds of a leave-``skip``-out solution (libsvm's convention,
-    :func:`svmviz._nu_path.kkt.interval_thresholds`), α within ALPHA_EPS of a bound counting as bound."""
+    :func:`svmviz.path._solver.kkt.interval_thresholds`), α within ALPHA_EPS of a bound counting as bound."""
     interval_thresholds(y, x, s, np.zeros(0, np.bool_), skip, ALPHA_EPS, np.inf, np.inf, t)
 
 
@@ -134,7 +134,7 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
         for k in range(nw):
             pos[widx[k]] = NO_POINT
         nw = np.int64(0)
-    tolg = tie_tolerance(s, tol, gs, lam)  # as in the path (nu_path_kernel)
+    tolg = tie_tolerance(s, tol, gs, lam)  # as in the path (follow_path)
     tau = 0.0
     steps = 0
     n_zero = np.int64(0)
@@ -325,7 +325,7 @@ def _kkt_accepts(y, x, sx, i, tt, tolg):
 def _loo_chunk(K, y, inv_m, lam, npos, alpha, s, gs, tol, max_qp_iter, Minv0, Mb0, widx0, nw0, ok0,
                idx, lo_k, hi_k, yf, yg, status, steps, homotopy, ws):
     """Refit the points ``idx[lo_k:hi_k]`` (each needs α_i > 0), with work arrays of its own: ``ws``,
-    :func:`svmviz._nu_path.asqp.path_work`'s tuple (allocated by the caller, in Python)."""
+    :func:`svmviz.path._solver.asqp.path_work`'s tuple (allocated by the caller, in Python)."""
     n = K.shape[0]
     Minv, Mb, widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip = ws
     x = np.empty(n)
@@ -384,7 +384,7 @@ def _loo_prepare(K, y, alpha, lam, gs):
 
 @njit(cache=True)
 def _loo_setup(K, y, alpha, lam):
-    """Shared part of :func:`loo_kernel`: the values of the points not refitted, the base working
+    """Shared part of :func:`loo_refits`: the values of the points not refitted, the base working
     set and the list of points to refit."""
     n = K.shape[0]
     inv_m = 1.0 / n
@@ -406,7 +406,7 @@ def _loo_setup(K, y, alpha, lam):
     return gs, s, yf, yg, Minv0, Mb0, widx0, ok0, nw0, refit, members[:nref].copy()
 
 
-def loo_kernel(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
+def loo_refits(K, y, alpha, lam, tol, max_qp_iter, homotopy=True):
     """Leave-one-out decision values at one point of the path.
 
     ``alpha`` is the full solution at ``lam``. Only points with α_i > 0 (E ∪ L) are refitted — a
@@ -448,18 +448,18 @@ def _interleave(idx, n_chunks):
     return perm, bounds
 
 
-def loo_kernel_parallel(K, y, alpha, lam, tol, max_qp_iter, n_chunks):
-    """:func:`loo_kernel` (homotopy) with the refits spread over ``numba.get_num_threads()`` threads:
+def loo_refits_parallel(K, y, alpha, lam, tol, max_qp_iter, n_chunks):
+    """:func:`loo_refits` (homotopy) with the refits spread over ``numba.get_num_threads()`` threads:
     ``n_chunks`` interleaved groups of points, each refitted by :func:`_loo_chunk` (which releases
     the GIL) with work arrays of its own (refits are independent).
 
-    Python threads rather than a ``prange`` loop: numba's parallel compilation of this kernel cost
+    Python threads rather than a ``prange`` loop: numba's parallel compilation of this function cost
     more on the first visit of the path page than its threads gave back (the refits themselves are
     the same compiled code either way). Callers serialise calls (``svmviz._parallel.PARALLEL_LOCK``).
     """
     import numba
 
-    from .._parallel import task_pool
+    from ..._parallel import task_pool
 
     n = K.shape[0]
     npos = n_positive(y)

@@ -34,16 +34,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _irwls
-from ._docs import fill_doc
-from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
+from .._docs import fill_doc
+from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_int, check_matrix,
                           check_positive, predict_in_chunks, validate_fit_data, validate_predict_data)
-from .kernels import fit_kernel, gram
-from ._usvc_loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
-    LOSSES, Profile, _check_1d_problem, _check_grid, _check_int, _check_k, _check_loss, _check_s, _check_unit,
+from ..kernels import fit_kernel, gram
+from ._loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
+    LOSSES, Profile, _check_1d_problem, _check_grid, _check_k, _check_loss, _check_s, _check_unit,
     empirical_ce, loss_values, primal_profile, primal_surface, primal_value, theoretical_ce, theta_smooth,
     theta_smooth_derivative,
 )
-from .published import NAVIA2004_TABLE1
+from ..published import NAVIA2004_TABLE1
 
 PROTOTYPE_METHODS = ("kmeans", "fscl")
 STAGES = ("LS", "SVC", "USVC")
@@ -80,10 +80,10 @@ def fscl_prototypes(X, n_prototypes: int, *, n_epochs: int = 20, lr0: float = 0.
         Wins of each prototype in the last epoch.
     """
     X = check_matrix(X, "X")
-    R = _check_int(n_prototypes, "n_prototypes", 1)
+    R = check_int(n_prototypes, "n_prototypes", 1)
     if R > X.shape[0]:
         raise ValueError(f"n_prototypes ({R}) cannot exceed the number of points ({X.shape[0]}).")
-    n_epochs = _check_int(n_epochs, "n_epochs", 1)
+    n_epochs = check_int(n_epochs, "n_epochs", 1)
     lr0, lr1 = check_positive(lr0, "lr0"), check_positive(lr1, "lr1")
     return _irwls.fscl(X, R, n_epochs, lr0, lr1, int(random_state) % (2**32 - 1))
 
@@ -241,7 +241,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     reaches ~a_max·‖Φ‖², and its solutions jitter at ~1e-8 relative — above the default tol: the
     primal had settled to 12 digits after ~1000 iterations, the remaining 49 000 were rounding noise.
     Each weighted solve now also estimates its own rounding error (one step of iterative
-    refinement) and steps at that floor count as converged (:func:`svmviz._irwls.irwls`). The same
+    refinement) and steps at that floor count as converged (:func:`svmviz.usvc._irwls.irwls`). The same
     floor stopped the linear USVC on separable data (iris) at max_iter.
 
     Examples
@@ -339,7 +339,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         s, k = _check_s(self.s), _check_k(self.k_eps)
         damping = _check_unit(self.damping, "damping")
         tol_f = check_positive(self.tol_f, "tol_f")
-        max_iter = _check_int(self.max_iter, "max_iter", 1)
+        max_iter = check_int(self.max_iter, "max_iter", 1)
         a_max = check_positive(self.a_max, "a_max")
         factor = check_positive(self.weight_factor, "weight_factor")
         if self.prototypes not in PROTOTYPE_METHODS:
@@ -348,7 +348,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         if R is None and not (isinstance(self.kernel, str) and self.kernel == "linear"):
             R = min(n, DEFAULT_R)
         if R is not None:
-            R = _check_int(R, "n_prototypes", 1)
+            R = check_int(R, "n_prototypes", 1)
             if R > n:
                 raise ValueError(f"n_prototypes ({R}) cannot exceed the number of training points ({n}).")
         tol = check_positive(self.tol, "tol")
@@ -449,14 +449,3 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             th = np.where(w != 0, -self.history_.intercept / w, np.nan)
         return th, w.copy(), self.history_.stage.copy()
 
-
-# The studies (Table 1, kernel comparison) live in their own module; they are documented and imported from here.
-from ._usvc_studies import (  # noqa: E402,F401
-    THRESHOLD_RANGE, KernelComparisonFit, Table1Result, kernel_comparison, table1_study, table1_summary,
-)
-
-for _obj in (Profile, empirical_ce, loss_values, primal_profile, primal_surface, primal_value, theoretical_ce,
-             theta_smooth, theta_smooth_derivative, KernelComparisonFit, Table1Result, kernel_comparison,
-             table1_study, table1_summary):
-    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.usvc
-del _obj

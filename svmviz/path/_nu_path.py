@@ -26,11 +26,9 @@ factor (``NuSVC`` divides by its ρ): ``m (f + b) = r · decision_function`` wit
 
 Layout: the path (:func:`nu_path`, :class:`NuPath`) is here; leave-one-out along the path and the
 stopping rule (:func:`loo_path`, :func:`loo_at`, :func:`auto_stop`, :class:`LooPath`) live in
-``_path_loo.py`` and are imported from here; the estimator :class:`NuSVMPath` (a scikit-learn
-estimator) lives in ``_path_estimator.py`` and is imported from here on first use (``from svmviz.path
-import NuSVMPath``; its ``__module__`` says ``svmviz.path``), so that importing this module does not
-import scikit-learn (~0.7 s of CPU: the path page needs none of it); the numba kernels are the
-``_nu_path`` package.
+``_loo.py``; the estimator :class:`NuSVMPath` (a scikit-learn estimator) lives in ``_estimator.py``,
+handed out by :mod:`svmviz.path` on first use, so that importing the path does not import
+scikit-learn (the path page needs none of it); the compiled solver is the ``_solver`` package.
 """
 from __future__ import annotations
 
@@ -38,19 +36,16 @@ import warnings
 
 import numpy as np
 
-from . import _nu_path
-from ._path_loo import (  # noqa: F401  (leave-one-out along the path lives there; documented and imported from here)
-    RHO_ZERO_RTOL, LooPath, auto_stop, default_loo_lambdas, loo_at, loo_path, zero_margin,
-)
-from ._validation import check_binary_labels, check_kernel_memory, check_matrix, check_positive, predict_in_chunks
-from .kernels import fit_kernel, gram
+from . import _solver
+from .._validation import check_binary_labels, check_kernel_memory, check_matrix, check_positive, predict_in_chunks
+from ..kernels import fit_kernel, gram
 
 GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
 GROUP_NAMES = {GROUP_R: "R (α = 0)", GROUP_E: "E (margin, 0 < α < 1)", GROUP_L: "L (bounded, α = 1)"}
 STATUS_MESSAGES = {
-    _nu_path.STATUS_OK: "path complete",
-    _nu_path.STATUS_MAX_BREAKPOINTS: "stopped at max_breakpoints before λ_max",
-    _nu_path.STATUS_LOST: "path lost: the KKT conditions could not be restored",
+    _solver.STATUS_OK: "path complete",
+    _solver.STATUS_MAX_BREAKPOINTS: "stopped at max_breakpoints before λ_max",
+    _solver.STATUS_LOST: "path lost: the KKT conditions could not be restored",
 }
 _ALPHA_TOL = 1e-12
 MAX_N = 5000
@@ -351,7 +346,7 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
     Notes
     -----
     Loosli & Canu 2006, Summary, for the four events, and "Linear system to solve" for the direction;
-    ties and singular systems as described in the private module ``svmviz._nu_path``.
+    ties and singular systems as described in the private module ``svmviz.path._solver``.
     """
     X = check_matrix(X, "X", min_rows=2)
     y_pm, classes = check_binary_labels(y, X.shape[0])
@@ -375,38 +370,19 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         max_qp_iter = 10 * m + 100
     if isinstance(max_qp_iter, bool) or int(max_qp_iter) != max_qp_iter or max_qp_iter < 1:
         raise ValueError(f"max_qp_iter must be a positive integer; got {max_qp_iter!r}.")
-    # the (m, m) kernel and the breakpoint rows of α (about 4m of them, _nu_path.config): 5 m² doubles
+    # the (m, m) kernel and the breakpoint rows of α (about 4m of them, _solver.config): 5 m² doubles
     check_kernel_memory(m, what="nu_path", copies=5)
     kp = _kernel_params(fit_kernel(kernel, X), sigma, degree, gamma, coef0)
     K = np.ascontiguousarray(gram(X, **kp))  # validates the kernel and its parameters
-    lam, alphas, thr, status, ncorr, viol, ndep, reason = _nu_path.nu_path_kernel(
+    lam, alphas, thr, status, ncorr, viol, ndep, reason = _solver.follow_path(
         K, np.ascontiguousarray(y_pm), int(max_breakpoints), float(tol), int(refresh), int(max_qp_iter))
     path = NuPath(X, y_pm, tuple(classes), kp, lam, alphas, thr, status, ncorr, viol, ndep)
     if reason:
-        path.message += f" ({_nu_path.LOST_REASONS.get(int(reason), 'unknown')})"
-    if status != _nu_path.STATUS_OK:
+        path.message += f" ({_solver.LOST_REASONS.get(int(reason), 'unknown')})"
+    if status != _solver.STATUS_OK:
         from sklearn.exceptions import ConvergenceWarning  # (users filter scikit-learn's class)
 
         warnings.warn(f"nu_path: {path.message} (λ reached {lam[-1]:.6g} of {path.lambda_max:.6g}).",
                       ConvergenceWarning, stacklevel=2)
     return path
 
-
-for _obj in (LooPath, auto_stop, default_loo_lambdas, loo_at, loo_path, zero_margin):
-    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.path
-del _obj
-
-
-def __getattr__(name: str):
-    # the estimator on first use (module __getattr__, PEP 562): its module imports scikit-learn. Not
-    # stored in this module's globals: doctest would then collect its examples here too, besides in
-    # _path_estimator (its __test__), depending on what imported it first.
-    if name == "NuSVMPath":
-        from ._path_estimator import NuSVMPath
-
-        return NuSVMPath
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | {"NuSVMPath"})

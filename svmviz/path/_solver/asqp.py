@@ -1,19 +1,19 @@
 """Primal active-set QP at fixed class sums (the Simple-ν-SVM step of Loosli & Canu 2006).
 
 ``min ½ x'Gx  s.t.  Σ_{y_i = c} x_i fixed (per class),  lo ≤ x ≤ hi``, on the bordered inverse of
-:mod:`svmviz._nu_path.kkt`. It solves the path's derivative QPs (direction ``d = dα/dλ`` over the tied
+:mod:`svmviz.path._solver.kkt`. It solves the path's derivative QPs (direction ``d = dα/dλ`` over the tied
 points), its corrections when the KKT conditions were lost, the leave-one-out homotopy's pieces and
 the leave-one-out fallback refits.
 
 Each iteration solves the equality-constrained problem on W (iteratively refined against the true
-matrix), steps towards its solution until a member of W blocks (:func:`svmviz._nu_path.events.ratio_test`,
+matrix), steps towards its solution until a member of W blocks (:func:`svmviz.path._solver.events.ratio_test`,
 the ratio test the paths step with), and drops the blocking member exactly onto its bound — or, at
 the working set's optimum, prices the variables outside W and lets the most violating one in.
 """
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ..._jit import njit
 
 from .config import (DEP_TOL, DIRECTION_SUM_RTOL, DIRECTION_TINY, NO_POINT, QP_MAX_ITER, QP_NUMERICAL,
                      QP_OK, REFINE_PASSES, REFINE_TARGET, TINY)
@@ -184,10 +184,10 @@ def path_work(n):
     derivative QP's bounds and g, ``tied``, ``want`` (n,) flags, ``members`` (n,) an index list,
     ``box_lo``, ``box_hi`` (n,) the box [0, 1], and :func:`qp_work`'s ``work``, ``skip``.
 
-    Plain numpy, called from Python (the follower's :func:`svmviz._nu_path.follower._start`, each
-    leave-one-out chunk's caller), not a kernel: compiled, its 16 allocations (numba's overloads
+    Plain numpy, called from Python (the follower's :func:`svmviz.path._solver.follower._start`, each
+    leave-one-out chunk's caller), not compiled: compiled, its 16 allocations (numba's overloads
     of np.empty / np.zeros / np.full / np.ones) and a CPython wrapper boxing a 16-tuple cost about
-    1 s of CPU on the path page's first chart on a fresh install (issue 13).
+    1 s of CPU on the path page's first chart on a fresh install.
     """
     work, skip = qp_work(n)
     return (np.empty((n + 2, n + 2)), np.empty((n + 2, n + 2)), np.empty(n, np.int64), np.full(n, NO_POINT, np.int64),
@@ -303,7 +303,7 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
     return QP_MAX_ITER, nw, mu0, mu1, it
 
 
-@njit(cache=True)  # called from Python: the path follower's correction (follower.nu_path_kernel), compiled when needed
+@njit(cache=True)  # called from Python: the path follower's correction (follower.follow_path), compiled when needed
 def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, nw, tol_price, max_iter, work, skip):
     """Simple-ν-SVM solve at fixed class sums from a feasible ``x`` (box [0, 1]).
 

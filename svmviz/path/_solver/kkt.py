@@ -16,13 +16,14 @@ points than a linear kernel's rank) cannot enter: its Schur complement is ~0 (``
 needed — the solution restricted to W reaches the same G·d, hence the same decision function and
 thresholds — and it stays "tied" (g = 0) until the points it depends on leave W.
 
-Integers passed to another kernel are made ``np.int64`` (never a literal or a constant): numba
+Integers passed to another compiled function are made ``np.int64`` (never a literal or a constant): numba
 compiles one specialization of the callee per literal value it is called with.
 """
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ..._jit import njit
+from ..._linalg import invert_in_place
 
 from .config import DEP_NOISE_FACTOR, DEP_TOL, EPS, NO_POINT, TIE_SCALE_FLOOR, TINY
 
@@ -97,7 +98,7 @@ def exact_s(K, y, inv_m, alpha, s):
     per sweep of s (a quarter of its loads and stores). The same numbers as adding the columns one
     at a time (:func:`add_column`, ``s_r += (c_j y_r) K_jr``): the additions run in the same order
     and a sign flip commutes exactly with rounding. At m = 500 (≈ 250 points with α > 0) a
-    recomputation every 10 breakpoints was ≈ 1/5 of the path's time (issue 17).
+    recomputation every 10 breakpoints would be ≈ 1/5 of the path's time.
     """
     n = alpha.shape[0]
     for r in range(n):
@@ -267,7 +268,7 @@ def minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol):
     if a < 0 or b < 0:
         return False, np.int64(0)
     # the bordered matrix of the pair written into Mb directly (a 4 x 4 np.zeros compiled numba's
-    # 2-D zeros overload into this kernel for nothing, issue 13)
+    # 2-D zeros overload into this function for nothing)
     for r in range(4):
         for c in range(4):
             Mb[r, c] = 0.0
@@ -303,59 +304,6 @@ def minv_build(K, y, inv_m, Minv, Mb, widx, pos, nw, members, nmem, dep_tol):
 
 
 @njit(cache=True)
-def invert_in_place(A, p, work):
-    """Invert ``A[:p, :p]`` in place by Gauss–Jordan elimination with partial pivoting.
-
-    Written out rather than ``np.linalg.inv``: LAPACK through a multithreaded BLAS costs more in
-    thread hand-offs than the arithmetic at these sizes (p ≲ a few hundred), and on a loaded machine
-    its spinning threads made the whole path 4× slower (measured, bench/bench_path.py). ``work``
-    holds at least p integers (the row swaps). Returns False, leaving ``A`` garbage, if a pivot is
-    exactly zero or underflows (singular in floating point).
-
-    Deliberately not ``svmviz._smo._invert`` (the same elimination): the bordered KKT matrix is
-    indefinite (a zero 2 × 2 block) and may be ill-conditioned, which the path handles by iterative
-    refinement and residual checks — so only an exactly zero pivot is refused here, where ``_invert``
-    refuses pivots below 1e-12 of the largest entry and returns a fresh matrix; this one works in
-    place on the leading block of a preallocated (n + 2)² buffer, allocating nothing per call.
-    """
-    for k in range(p):
-        r = k
-        big = abs(A[k, k])
-        for i in range(k + 1, p):
-            if abs(A[i, k]) > big:
-                big = abs(A[i, k])
-                r = i
-        if not big > TINY:
-            return False
-        work[k] = r
-        if r != k:
-            for c in range(p):
-                tmp = A[k, c]
-                A[k, c] = A[r, c]
-                A[r, c] = tmp
-        piv = 1.0 / A[k, k]
-        A[k, k] = 1.0
-        for c in range(p):
-            A[k, c] *= piv
-        for i in range(p):
-            if i == k:
-                continue
-            f = A[i, k]
-            if f != 0.0:
-                A[i, k] = 0.0
-                for c in range(p):
-                    A[i, c] -= f * A[k, c]
-    for k in range(p - 1, -1, -1):  # undo the row swaps as column swaps of the inverse
-        r = work[k]
-        if r != k:
-            for i in range(p):
-                tmp = A[i, k]
-                A[i, k] = A[i, r]
-                A[i, r] = tmp
-    return True
-
-
-@njit(cache=True)
 def minv_refresh(K, y, inv_m, Minv, Mb, widx, nw):
     """Recompute the inverse of the current bordered matrix (``Mb``, kept beside it) from scratch
     (removes the error that the rank-one updates accumulate); the updated inverse is kept if the
@@ -365,7 +313,7 @@ def minv_refresh(K, y, inv_m, Minv, Mb, widx, nw):
     for a in range(p):
         for b in range(p):
             M[a, b] = Mb[a, b]
-    if not invert_in_place(M, p, np.empty(p, np.int64)):
+    if not invert_in_place(M, p, np.empty(p, np.int64), TINY):
         return False
     for a in range(p):
         for b in range(p):
@@ -398,7 +346,7 @@ def rebuild_working_set_pivoted(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv,
     repeatedly the wanted point whose Schur complement relative to its diagonal is largest, while it
     is above ``dep_tol``. Returns (ok, nw).
 
-    The direction's last retry after a breakdown (:func:`svmviz._nu_path.follower._direction`), when
+    The direction's last retry after a breakdown (:func:`svmviz.path._solver.follower._direction`), when
     :func:`rebuild_working_set` did not help either. In its index order, nearly dependent points enter one after another (1-D
     data with close points, a Gaussian kernel of numerical rank ~20: ``usvc_B`` n = 500, σ = 0.2, in
     the stretch ν < ν_min where every point is tied): each inflates the inverse by 1/(its Schur

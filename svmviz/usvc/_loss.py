@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _irwls
-from ._validation import check_binary_labels, check_matrix, check_positive
+from .._validation import check_binary_labels, check_int, check_matrix, check_positive
 
 LOSSES = {"hinge": _irwls.LOSS_HINGE, "smooth_step": _irwls.LOSS_SMOOTH_STEP}
 
@@ -46,12 +46,6 @@ def _check_unit(v, name) -> float:
     if not (0.0 <= v < 1.0):
         raise ValueError(f"{name} must lie in [0, 1) (0 = no damping); got {v!r}.")
     return v
-
-
-def _check_int(v, name, lo) -> int:
-    if isinstance(v, bool) or int(v) != v or v < lo:
-        raise ValueError(f"{name} must be an integer ≥ {lo}; got {v!r}.")
-    return int(v)
 
 
 def _check_1d_problem(x, y):
@@ -281,7 +275,7 @@ def primal_profile(x, y, th, *, C: float = 10.0, loss: str = "hinge", s: float =
     thg = _check_grid(th, "th")
     C = check_positive(C, "C")
     code, s, k = _check_loss(loss), _check_s(s), _check_k(k_eps)
-    n_w = _check_int(n_w, "n_w", 3)
+    n_w = check_int(n_w, "n_w", 3)
     if w_max is None:
         L0 = _irwls.primal_grid_1d(xv, y_pm, thg[:1], np.zeros(1), C, code, s, k)[0, 0]
         w_max = math.sqrt(2.0 * L0)
@@ -324,6 +318,6 @@ def theoretical_ce(scenario: str, th) -> np.ndarray:
     -------
     ndarray of shape (m,)
     """
-    from .data import usvc_theoretical_ce
+    from ..data import usvc_theoretical_ce
 
     return np.asarray(usvc_theoretical_ce(scenario, _check_grid(th, "th")), dtype=np.float64)

@@ -1,4 +1,4 @@
-"""Smoothing-spline ANOVA kernels (Wahba 1998, §1.1, Remarks 6–8, eqs. 1.12–1.13): numba kernels and SSANOVAKernel.
+"""Smoothing-spline ANOVA kernels (Wahba 1998, §1.1, Remarks 6–8, eqs. 1.12–1.13): compiled gram functions and SSANOVAKernel.
 
 Private module: import the names from :mod:`svmviz.kernels`.
 """
@@ -8,8 +8,14 @@ import inspect
 
 import numpy as np
 
-from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._validation import check_matrix, check_positive
+from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
+from .._validation import check_matrix, check_positive
+
+#: Largest stack of per-coordinate gram matrices (d × n_A × n_B float64) that
+#: :meth:`SSANOVAKernel.coordinate_grams` builds: 512 MiB, a quarter of what a Streamlit session on
+#: the project's 2-core, shared machines can hold beside the solver's own n² matrix. n = 500,
+#: d = 20 needs 40 MB; n = 2000, d = 20 needs 640 MB and is refused with a ValueError.
+COMPONENT_GRAM_BUDGET = 512 * 2**20
 
 
 # ==============================================================================================
@@ -310,7 +316,7 @@ class SSANOVAKernel(KernelParamsMixin):
 
     Notes
     -----
-    Grams are computed by numba kernels directly (memory n_A × n_B, time ∝ n_A n_B · n_components):
+    Grams are computed by compiled functions directly (memory n_A × n_B, time ∝ n_A n_B · n_components):
     :meth:`__call__` never stores the per-component grams. For a grid over λ or over the weights,
     :meth:`coordinate_grams` computes the d per-coordinate grams once (d × n² floats, refused above
     :data:`COMPONENT_GRAM_BUDGET`) and :meth:`gram_from_coordinate_grams` assembles any weighting
@@ -472,9 +478,7 @@ class SSANOVAKernel(KernelParamsMixin):
         """
         U = self.transform(A)
         V = U if B is None else self.transform(B)
-        from . import kernels  # the budget is svmviz.kernels.COMPONENT_GRAM_BUDGET, read at each call
-
-        budget = kernels.COMPONENT_GRAM_BUDGET
+        budget = COMPONENT_GRAM_BUDGET  # the module's global, read at each call
         need = 8.0 * U.shape[1] * U.shape[0] * V.shape[0]
         if need > budget:
             raise ValueError(

@@ -22,16 +22,17 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
-from . import _smo, _validation
-from ._parallel import task_pool
-from ._docs import fill_doc
-from ._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
+from .. import _validation
+from . import _smo
+from .._parallel import task_pool
+from .._docs import fill_doc
+from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
                           check_positive, check_sample_weight, predict_in_chunks, validate_fit_data,
                           validate_predict_data)
-from ._validation import check_L as _check_L
-from ._validation import check_lambdas as _check_lambdas
-from ._validation import check_solver_params as _check_solver_params
-from .kernels import fit_kernel, gram, squared_distances
+from .._validation import check_L as _check_L
+from .._validation import check_lambdas as _check_lambdas
+from .._validation import check_solver_params as _check_solver_params
+from ..kernels import fit_kernel, gram, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
 #: :class:`SVMClassifier`'s λ when neither ``lam`` nor ``C`` is given
@@ -217,11 +218,9 @@ class LambdaSequence(NamedTuple):
 #: The grid engine's default: no shrinking. With nothing shrunk every SMO iteration runs the
 #: whole-set selection and gradient update in vector code (``_smo._select_all``); a shrunk active
 #: set is walked through its index list in scalar code, which costs more than the points shrinking
-#: leaves out. Measured on the serial 30×30 grid of ``bench/bench_svm.py`` (same process, CPU
-#: time, 2026-11-23, load 1.1–1.6): 1.17× (n = 200), 1.20× (500), 1.18× (1000), 1.50× (2000)
-#: faster without shrinking, iterations within ±0.8 %; shrinking only from the whole set down to
-#: half or less of it was 1.13× at n = 500 and 2000. Single solves (``SVMClassifier``) keep
-#: libsvm's default ``shrinking=True``.
+#: leaves out: the serial 30×30 grid of ``bench/bench_svm.py`` runs about 1.2× faster without
+#: shrinking at n = 200–1000 (1.5× at 2000) in as many iterations. Single solves
+#: (``SVMClassifier``) keep libsvm's default ``shrinking=True``.
 GRID_SHRINKING = False
 
 
@@ -445,7 +444,7 @@ def check_grid_memory(n: int, n_sigmas: int, n_lambdas: int, n_threads: int, *, 
 
 def _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, shrinking=GRID_SHRINKING, progress=None, n_threads=None):
     """The grid on validated arrays: one warm-started λ sequence per σ (kernel built from the squared
-    distances ``D`` inside the nogil kernel), σ values spread over threads."""
+    distances ``D`` inside the compiled solver, which releases the GIL), σ values spread over threads."""
     n, ns, m = y.size, sig.size, lam.size
     alphas = np.empty((ns, m, n))
     bs = np.empty((ns, m))
@@ -474,7 +473,7 @@ def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1
 
     One kernel matrix per σ (from squared distances computed once), every λ warm-started from the
     previous one (:func:`fit_lambda_sequence`), the σ values spread over ``n_threads`` threads
-    (default: one per core; the numba kernel releases the GIL).
+    (default: one per core; the compiled solver releases the GIL).
 
     Parameters
     ----------

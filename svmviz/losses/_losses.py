@@ -43,8 +43,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import expit
 
-from ._docs import fill_doc
-from ._validation import check_positive
+from .._docs import fill_doc
+from .._validation import check_positive
 
 DEFAULT_PARAMS = {"a": 1.0, "eps_plus": 1.0, "eps_minus": 0.0, "s": 2.0, "k_eps": 1e-4}
 
@@ -224,7 +224,7 @@ def smooth_step(tau, s: float = 2.0, k_eps: float = 1e-4) -> np.ndarray:
     -----
     (Navia-Vázquez et al. 2004, eq. 6), drawn as θ̃_s(1 − τ).
     """
-    from .usvc import theta_smooth
+    from ..usvc import theta_smooth
 
     t = _tau(tau)
     xi = np.where(np.isfinite(t), np.maximum(1.0 - np.where(np.isfinite(t), t, 0.0), 0.0), 0.0)
@@ -343,7 +343,7 @@ def loss_derivative(name: str, tau, **params) -> np.ndarray:
             return np.where(t < ep, -1.0, 0.0)
         return np.where(t < em, -1.0, np.where(t < ep, (t - ep) / (ep - em), 0.0))
     # smooth_step: d/dτ θ̃_s((1 − τ)_+) = −θ̃_s'(1 − τ) for τ < 1, 0 for τ ≥ 1
-    from .usvc import theta_smooth_derivative
+    from ..usvc import theta_smooth_derivative
 
     fin = np.isfinite(t)
     xi = np.maximum(1.0 - np.where(fin, t, 1.0), 0.0)
@@ -598,10 +598,3 @@ def population_minimizer(name: str, p, **params) -> Minimizer:
     return Minimizer(pp, np.asarray(f, float).reshape(shape), np.asarray(lo, float).reshape(shape),
                      np.asarray(hi, float).reshape(shape))
 
-
-# The GACV / ranGACV / LOO curves live in their own module; they are documented and imported from here.
-from ._gacv_curves import GacvCurves, gacv_curves  # noqa: E402,F401
-
-for _obj in (GacvCurves, gacv_curves):
-    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.losses
-del _obj

@@ -1,9 +1,9 @@
-"""Kernels and gram matrices (numba); SS-ANOVA kernel objects (defined in _ssanova_kernel) imported from here.
+"""Gaussian, linear and polynomial kernels and their gram matrices; kernel objects (:func:`fit_kernel`).
 
 Conventions (the documentation's Conventions page): Gaussian ``K(x, x') = exp(-||x - x'||² / (2σ²))`` — sklearn's
 ``gamma = 1/(2σ²)``; linear ``x·x'``; polynomial ``(γ x·x' + c0)^degree``.
 
-Two layers: private ``@njit`` kernels on contiguous float64 arrays, and :func:`gram`, the public
+Two layers: private ``@njit`` functions on contiguous float64 arrays, and :func:`gram`, the public
 wrapper that validates and dispatches.
 
 Kernel objects. Wherever ``kernel=`` is accepted it is either a name in :data:`KERNELS` or a *kernel
@@ -21,16 +21,10 @@ import copy
 
 import numpy as np
 
-from ._jit import njit  # numba.njit whose cache follows the kernels called in other modules
-from ._validation import check_matrix, check_positive
+from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
+from .._validation import check_matrix, check_positive
 
 KERNELS = ("rbf", "linear", "poly")
-
-#: Largest stack of per-coordinate gram matrices (d × n_A × n_B float64) that
-#: :meth:`SSANOVAKernel.coordinate_grams` builds: 512 MiB, a quarter of what a Streamlit session on
-#: the project's 2-core, shared machines can hold beside the solver's own n² matrix. n = 500,
-#: d = 20 needs 40 MB; n = 2000, d = 20 needs 640 MB and is refused with a ValueError.
-COMPONENT_GRAM_BUDGET = 512 * 2**20
 
 
 @njit(cache=True)
@@ -47,9 +41,10 @@ def _sq_dists(A, B):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rbf_exp(D, sigma, out):
-    """out = exp(−D/(2σ²)) elementwise: the one Gaussian-from-squared-distances loop (``out`` may be ``D``)."""
+    """out = exp(−D/(2σ²)) elementwise: the one Gaussian-from-squared-distances loop (``out`` may be ``D``).
+    It releases the GIL: the (σ, λ) grid's threads call it for their σ at once (``svm._smo``)."""
     scale = -1.0 / (2.0 * sigma * sigma)
     for i in range(D.shape[0]):
         for j in range(D.shape[1]):
@@ -58,7 +53,7 @@ def _rbf_exp(D, sigma, out):
 
 
 def _rbf_gram(A, B, sigma):
-    """exp(−‖a − b‖²/(2σ²)) by the two kernels from Python (not a kernel around them: numba would link
+    """exp(−‖a − b‖²/(2σ²)) by the two compiled functions from Python (not a third around them: numba would link
     both into it and optimise them again, ~0.3 s more of a page's first compilation)."""
     D = _sq_dists(A, B)
     return _rbf_exp(D, sigma, D)  # in place: one n_A × n_B matrix
@@ -314,12 +309,3 @@ def sigma_heuristic(X, *, max_points: int = 400, seed: int = 0) -> float:
     med = float(np.median(d))
     return float(med / np.sqrt(2.0)) if med > 0 else 1.0
 
-
-# The SS-ANOVA kernel objects live in their own module; they are documented and imported from here.
-from ._ssanova_kernel import (  # noqa: E402,F401
-    MAX_COMPONENTS, SSANOVA_BASES, SSANOVA_ORDERS, KernelParamsMixin, SSANOVAKernel, _cubic_rk, cubic_spline_rk,
-)
-
-for _obj in (KernelParamsMixin, SSANOVAKernel, cubic_spline_rk):
-    _obj.__module__ = __name__  # numpy's set_module pattern: pickles, reprs and API checks say svmviz.kernels
-del _obj

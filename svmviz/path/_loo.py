@@ -1,9 +1,9 @@
 """Leave-one-out along the ν-SVM path and its automatic stopping point (Loosli & Canu 2006).
 
-The public layer of :mod:`svmviz._nu_path.loo`: :func:`loo_at` (leave-one-out decision values at one
+The public layer of ``svmviz.path._solver.loo``: :func:`loo_at` (leave-one-out decision values at one
 λ of a :class:`~svmviz.path.NuPath`), :func:`loo_path` (LOO1, LOO2 and the test error along the path),
 :func:`auto_stop` (the stopping rule), :func:`zero_margin` and :func:`default_loo_lambdas`. Documented
-and imported from :mod:`svmviz.path`, which is also what their ``__module__`` says.
+and imported from :mod:`svmviz.path`.
 """
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 import numba
 import numpy as np
 
-from . import _nu_path
-from ._parallel import PARALLEL_LOCK
-from ._validation import check_matrix, check_positive
-from .kernels import kernel_diagonal
+from . import _solver
+from .._parallel import PARALLEL_LOCK
+from .._validation import check_matrix, check_positive
+from ..kernels import kernel_diagonal
 
 if TYPE_CHECKING:
-    from .path import NuPath
+    from ._nu_path import NuPath
 
 
 RHO_ZERO_RTOL = 1e-9
@@ -192,10 +192,10 @@ def loo_at(path: NuPath, lam: float, *, tol: float = 1e-9, max_qp_iter: int | No
     threads = numba.get_num_threads()
     if method == "homotopy" and parallel and threads > 1:
         with PARALLEL_LOCK:
-            yg, yf, refit, status, _steps = _nu_path.loo_kernel_parallel(
+            yg, yf, refit, status, _steps = _solver.loo_refits_parallel(
                 K, path.y, a, float(lam), float(tol), int(max_qp_iter), 4 * threads)
     else:
-        yg, yf, refit, status, _steps = _nu_path.loo_kernel(K, path.y, a, float(lam), float(tol),
+        yg, yf, refit, status, _steps = _solver.loo_refits(K, path.y, a, float(lam), float(tol),
                                                             int(max_qp_iter), method == "homotopy")
     return yf, yg, refit, status
 
@@ -312,7 +312,7 @@ def loo_path(path: NuPath, lambdas=None, *, max_evals: int = 60, X_test=None, y_
     """
     import time
 
-    from .path import NuPath
+    from ._nu_path import NuPath
 
     if not isinstance(path, NuPath):
         raise ValueError("path must be the NuPath returned by nu_path.")

@@ -1,4 +1,4 @@
-"""The path follower: ``nu_path_kernel``, the exact ν-SVM regularization path from λ = 0⁺ to λ_max.
+"""The path follower: ``follow_path``, the exact ν-SVM regularization path from λ = 0⁺ to λ_max.
 
 Problem (Loosli & Canu 2006, "Dual"), with ``m`` points::
 
@@ -16,11 +16,11 @@ derivative ``d = dα/dλ`` solves the *derivative QP*
 whose multipliers are ``dt_c = dt_c/dλ``. In the generic case (one point enters or leaves E) this is
 the linear system ``[[G_E, y_E, −1], [y_E', 0, 0], [1', 0, 0]] η = (0, 0, 1)`` of Loosli & Canu
 2006 ("Linear system to solve"); solving it as a QP over the tied points
-(:func:`svmviz._nu_path.asqp.asqp`) is what keeps the path exact when several points reach an event
+(:func:`svmviz.path._solver.asqp.asqp`) is what keeps the path exact when several points reach an event
 at once (ties, duplicated points) — the point the paper warns about ("if a point is missed, the path
-is left"). The step to the next event is :func:`svmviz._nu_path.events.advance`.
+is left"). The step to the next event is :func:`svmviz.path._solver.events.advance`.
 
-Where α is not unique (dependent points, :mod:`svmviz._nu_path.kkt`) f, b and ρ still are. When a class
+Where α is not unique (dependent points, :mod:`svmviz.path._solver.kkt`) f, b and ρ still are. When a class
 has no point strictly inside the box the thresholds are not unique (b and ρ jump); the path takes the
 end of the optimal interval that lets the class continue (``t_c = min_{α_i=0, y_i=c} s_i``) and
 records the jump as two breakpoints at the same λ.
@@ -28,14 +28,14 @@ records the jump as two breakpoints at the same λ.
 Path lost. At every breakpoint the KKT conditions are checked on ``s = Gα``; a violation beyond
 the tolerance triggers a correction (a Simple-ν-SVM solve at the current λ, warm-started from the
 current groups); if that fails too the kernel stops with ``STATUS_LOST`` and a ``LOST_*`` reason
-(:mod:`svmviz._nu_path.config`).
+(:mod:`svmviz.path._solver.config`).
 """
 from __future__ import annotations
 
 import mmap
 
 import numpy as np
-from .._jit import njit
+from ..._jit import njit
 
 from .asqp import asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
@@ -61,7 +61,7 @@ def _record(lam_out, alpha_out, t_out, nb, lam, alpha, t):
         a2 = np.empty((cap, m))
         t2 = np.empty((cap, 2))
         # element loops, not slice assignments: those compile numba's shape-mismatch error path with
-        # its message formatting — 10 s of the path kernel's first compilation (measured, issue 13)
+        # its message formatting — seconds of the path follower's first compilation
         for k in range(nb):
             l2[k] = lam_out[k]
             t2[k, 0] = t_out[k, 0]
@@ -126,7 +126,7 @@ def _fix_class_sums(K, y, inv_m, x, s, half):
     difference goes to the free point of the class with the most room; ``s`` follows.
 
     Sums and candidates in scalars, not small arrays: np.zeros / np.full compiled two numba
-    overloads into this kernel (0.2-0.3 s of CPU on an empty cache, issue 13); the same additions
+    overloads into this function (0.2-0.3 s of CPU on an empty cache); the same additions
     in the same order."""
     n = x.shape[0]
     acc0 = 0.0  # the class sums
@@ -225,7 +225,7 @@ def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol):
     return viol, viol2 > KKT_CORRECT_FACTOR * tol
 
 
-@njit(cache=True)  # called by nu_path_kernel after the correction: compiled when a path needs one
+@njit(cache=True)  # called by follow_path after the correction: compiled when a path needs one
 def _correction_ok(K, y, inv_m, alpha, s, t, lam, gs, tol, qst):
     """After the Simple-ν-SVM correction (status ``qst``): s and t recomputed; whether the KKT
     conditions and the class sums λ/2 hold again."""
@@ -342,7 +342,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     A direction whose residual is large is solved again on a refactorized inverse; if the solve
     breaks down (W nearly singular: K with eigenvalues near rounding), W is rebuilt treating nearly
     dependent points as dependent (DEP_TOL_RETRY): first in index order, and should that fail too,
-    largest Schur complement first (:func:`svmviz._nu_path.kkt.rebuild_working_set_pivoted`: in
+    largest Schur complement first (:func:`svmviz.path._solver.kkt.rebuild_working_set_pivoted`: in
     index order, nearly dependent points can inflate the inverse until its dependency test reads
     rounding noise — usvc_B n = 500, σ = 0.2 was lost so). The index-order rebuild stays first so
     that the paths it recovers keep their breakpoints bitwise. Returns (reason, nw, dt0, dt1,
@@ -408,7 +408,7 @@ def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
 
 PAUSED_FOR_CORRECTION = -1
 """``_follow``'s status when the path was left and the Simple-ν-SVM correction must run (never
-returned by :func:`nu_path_kernel`, which runs it and resumes)."""
+returned by :func:`follow_path`, which runs it and resumes)."""
 # the follower's scalar state between a pause and its resumption: int64 and float64 slots
 _I_NB, _I_NW, _I_N_CORR, _I_N_DEP, _I_N_ZERO, _I_STEP, _I_RESUME, _I_OK, _N_INTS = range(9)
 _F_LAM, _F_MAX_VIOL, _F_VIOL, _F_PRICE_TOL, _F_GS, _N_FLOATS = range(6)
@@ -418,7 +418,7 @@ _F_LAM, _F_MAX_VIOL, _F_VIOL, _F_PRICE_TOL, _F_GS, _N_FLOATS = range(6)
 def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out, t_out, alpha, s, t, Minv, Mb,
             widx, pos, d, gd, lo, hi, g, tied, want, members, box_lo, box_hi, work, skip, nofix, piv, t_end, ints,
             floats):
-    """The path follower's loop (:func:`nu_path_kernel`), from its state at λ = 0 (:func:`_start`)
+    """The path follower's loop (:func:`follow_path`), from its state at λ = 0 (:func:`_start`)
     or from a pause (``ints[_I_RESUME]``: the correction has run, ``ints[_I_OK]`` whether it
     succeeded).
 
@@ -426,11 +426,11 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
     grow; their first ``ints[_I_NB]`` rows are the breakpoints), STATUS_* or PAUSED_FOR_CORRECTION
     (the state saved in the arrays, ``ints`` and ``floats``), LOST_*.
 
-    Compile time (the path page's first visit, issue 13): the helpers called once here that wrap the
+    Compile time (the path page's first visit): the helpers called once here that wrap the
     active-set QP (``_settle``, ``_direction``) are inlined by numba (``inline='always'``) rather
     than compiled as functions of their own, each of which would optimise its own copy of the QP's
-    code: 18 s instead of 21 s of CPU on an empty cache (one run each, load 6–7); inlining the
-    smaller helpers as well gained nothing measurable.
+    code (about a seventh of the first compilation's CPU); inlining the smaller helpers as well
+    gains nothing measurable.
     """
     n = K.shape[0]
     inv_m = 1.0 / n
@@ -453,7 +453,7 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
     max_zero = max_zero_steps(n)
     no_point = np.int64(NO_POINT)
     while True:
-        if resume:  # back from the correction, which nu_path_kernel ran on the state saved below
+        if resume:  # back from the correction, which follow_path ran on the state saved below
             resume = False
             viol = floats[_F_VIOL]
             corrected = True
@@ -562,9 +562,8 @@ def _breakpoint_rows(rows, n):
     The α breakpoint array (``CAPACITY_PER_POINT·n`` rows: 1.6 GB of address space at n = 5000, of
     which a path writes ~80 %). numpy asks the kernel for transparent huge pages on large arrays
     (``madvise(MADV_HUGEPAGE)``): each first write then faults in and zeroes 2 MB, and the kernel
-    compacts memory to find them — banana n = 5000 (31278 breakpoints), load 6: 5.8–5.9 s of system
-    time against 1.4–1.9 s in 4 kB pages, and without the copy of the returned rows a peak RSS of
-    1.97–2.08 GB against 2.87 GB. ``MADV_NOHUGEPAGE`` keeps that so where the
+    compacts memory to find them — at banana n = 5000 (31278 breakpoints) three to four times the
+    system time of 4 kB pages, and a peak RSS higher by a third without the copy of the returned rows. ``MADV_NOHUGEPAGE`` keeps that so where the
     system enables huge pages for every mapping. Pages never written still take no memory.
     """
     buf = mmap.mmap(-1, max(rows * n, 1) * 8, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
@@ -578,9 +577,9 @@ def _breakpoint_rows(rows, n):
 
 def _start(K):
     """The follower's state at λ = 0 (α = 0, recorded as the first breakpoint): the breakpoint arrays,
-    α, s, t, :func:`svmviz._nu_path.asqp.path_work`'s arrays, nofix, piv, t_end, and ``ints``,
-    ``floats`` its scalars (the ``_I_*``, ``_F_*`` slots) — allocated here, in Python: as a kernel
-    this was 2 s more of the first compilation (a CPython wrapper boxing 27 arrays). α's rows:
+    α, s, t, :func:`svmviz.path._solver.asqp.path_work`'s arrays, nofix, piv, t_end, and ``ints``,
+    ``floats`` its scalars (the ``_I_*``, ``_F_*`` slots) — allocated here, in Python: as a compiled
+    function it would add seconds to the first compilation (a CPython wrapper boxing 27 arrays). α's rows:
     :func:`_breakpoint_rows` from BREAKPOINT_MAP_MIN_BYTES on, else ``np.empty``."""
     n = K.shape[0]
     cap0 = max(CAPACITY_MIN, CAPACITY_PER_POINT * n + CAPACITY_EXTRA)
@@ -597,7 +596,7 @@ def _start(K):
             np.zeros(n, np.bool_), np.empty(2, np.int64), np.zeros(2), ints, np.zeros(_N_FLOATS)]
 
 
-def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
+def follow_path(K, y, max_breakpoints, tol, refresh, max_qp_iter):
     """Follow the ν-SVM path from λ = 0⁺ (sparse end) to λ_max = 2·min(n₊, n₋).
 
     Parameters: K (m, m) kernel matrix (C-contiguous float64), y (m,) ±1 (float64), max_breakpoints,
@@ -610,13 +609,12 @@ def nu_path_kernel(K, y, max_breakpoints, tol, refresh, max_qp_iter):
 
     The loop is the kernel :func:`_follow`. Where the KKT check finds the path left (rare: none of
     the page's data sets at n = 200 and 500, three seeds each), it pauses; the Simple-ν-SVM
-    correction (:func:`svmviz._nu_path.asqp.nu_qp_from`) and its check (:func:`_correction_ok`)
+    correction (:func:`svmviz.path._solver.asqp.nu_qp_from`) and its check (:func:`_correction_ok`)
     run here on the loop's state and the loop resumes — the same arithmetic as the correction inside
     the loop (the paths are bitwise those of the follower before the split, with and without
     corrections), so that the correction is not compiled into the follower: numba compiles it on the
     first path that needs it. The follower's first compilation (the path page's first visit on a
-    fresh install, issue 13) is ~10 % shorter: 14.6 s against 16.1–16.4 s of CPU in back-to-back pairs
-    on empty caches (banana n = 200, load 6–7); run time unchanged (0.98× at n = 500, same process).
+    fresh install) is about 10 % shorter for it, at the same run time.
     """
     state = _start(K)
     rows0 = state[1]
