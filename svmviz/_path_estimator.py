@@ -32,7 +32,7 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         See :func:`svmviz.kernels.gram`.
     sigma : float, default=1.0
-        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
+        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)); used by kernel="rbf" only. Refused (a ValueError) at another value beside a kernel that does not read it.
     degree, gamma, coef0 : polynomial kernel parameters.
     max_evals : int, default=60
         λ values where LOO is evaluated (``nu="auto"`` only; :func:`default_loo_lambdas`).

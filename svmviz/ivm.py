@@ -122,7 +122,12 @@ def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: 
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
-    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters)."""
+    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters); σ or γ
+    beside a kernel that does not read them is refused."""
+    if isinstance(kernel, str) and kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS} or a kernel object; got {kernel!r}.")
+    _validation.check_kernel_params_used(kernel, sigma=sigma, gamma=gamma, sigma_default=DEFAULT_SIGMA,
+                                         gamma_default=1.0)
     if not isinstance(kernel, str) and callable(kernel):
         return
     if kernel not in KERNELS:
@@ -222,7 +227,7 @@ class KernelLogisticRegression(_KernelLogitBase):
     lam : float, default=1.0
         λ > 0, the penalty (λ/2) Σ_j a_j' K a_j on a loss *summed* over the N points.
     sigma : float, default=1/√2
-        Gaussian kernel width, K = exp(−‖x − x'‖²/(2σ²)).
+        Gaussian kernel width, K = exp(−‖x − x'‖²/(2σ²)); used by kernel="rbf" only. Refused (a ValueError) at another value beside a kernel that does not read it.
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         See :func:`svmviz.kernels.gram`.
     fit_intercept : bool, default=True
@@ -353,7 +358,7 @@ class IVMClassifier(_KernelLogitBase):
     lam : float, default=1.0
         λ > 0 of (Zhu & Hastie 2002, eqs. 4 and 9) (loss summed over the N points).
     sigma : float, default=1/√2
-        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
+        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)); used by kernel="rbf" only. Refused (a ValueError) at another value beside a kernel that does not read it.
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         See :func:`svmviz.kernels.gram`.
     r : int, default=1
