@@ -475,19 +475,34 @@ class IVMClassifier(_KernelLogitBase):
         return r, eps, max_import, (_klr.METHOD_ONESTEP if self.method == "onestep" else _klr.METHOD_FULL), chunk
 
     @fill_doc
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on X and labels y with two or more classes.
 
-        {fit_multiclass}
+        {fit_multiclass_weighted}
+
+        Notes
+        -----
+        ``sample_weight`` s_i multiplies point i's negative log-likelihood in H (Zhu & Hastie 2002,
+        eq. 4), in the exact refits of the sub-model and in the greedy criterion H(x_l) (B2*, B2) alike,
+        so integer weights are repeated rows at the same λ. A point of weight 0 is never imported (a
+        removed row could not be): the fit equals the fit without it. With every point of positive
+        weight imported the model is :class:`KernelLogisticRegression` with the same weights.
         """
-        X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
+        X, Y, classes, codes, lam, tol, max_iter = self._check_common(X, y)
+        Sw = None
+        if sample_weight is not None:
+            Sw = check_sample_weight(sample_weight, X.shape[0])
+            per_class = np.bincount(codes, weights=Sw, minlength=classes.size)
+            if np.any(per_class <= 0):
+                raise ValueError(f"sample_weight gives class {classes[np.argmax(per_class <= 0)]!r} a total weight "
+                                 "of 0; every class needs a point of positive weight (or leave the class out of y).")
         r, eps, max_import, method, chunk = self._check_ivm_params(X.shape[0])
         _check_memory(type(self).__name__, X.shape[0], classes.size, full=False,
                       max_import=max_import, chunk=chunk)
         K = self._kernel(X)
         off = 1 if self.fit_intercept else 0
         res = _klr._ivm_fit(K, Y, lam, bool(self.fit_intercept), np.zeros(0, np.int64),
-                            np.zeros((off, Y.shape[1])), r, eps, max_import, method, tol, max_iter, chunk)
+                            np.zeros((off, Y.shape[1])), r, eps, max_import, method, tol, max_iter, chunk, Sw)
         _warn(res[0], "IVMClassifier")
         self._set_state(X, classes, res)
         return self
