@@ -152,8 +152,10 @@ def _primal(Phi, G, y, beta, b, C, cw, loss, s, k):
 def _weights(f, y, C, cw, loss, s, k, a_max, factor, a):
     """IRWLS weights (Navia-Vázquez et al. 2004, eqs. 21–22) into ``a``; returns Σ a_i.
 
-    Per-sample weights c_i (``cw``) make the bound of point i C_i = c_i·C, so α_i = C_i θ'(ξ_i); a
-    point of weight 0 gets a_i = 0 and drops out of the weighted solve, as a removed row would.
+    Per-sample weights c_i (``cw``) make the bound of point i C_i = c_i·C, so α_i = C_i θ'(ξ_i), and
+    its cap c_i·a_max: the weights of one row of weight c_i are then those of c_i copies of it, cap
+    included (the margin points' slack ξ ≈ α_i/a_max is the same either way). A point of weight 0
+    gets a_i = 0 and drops out of the weighted solve, as a removed row would.
     """
     tot = 0.0
     for i in range(y.shape[0]):
@@ -162,10 +164,11 @@ def _weights(f, y, C, cw, loss, s, k, a_max, factor, a):
             a[i] = 0.0
         else:
             alpha = C * cw[i] * _dtheta(xi, loss, s, k)
+            cap = a_max * cw[i]
             if alpha <= 0.0:
                 a[i] = 0.0
-            elif xi * a_max <= factor * alpha:
-                a[i] = a_max
+            elif xi * cap <= factor * alpha:
+                a[i] = cap
             else:
                 a[i] = factor * alpha / xi
         tot += a[i]

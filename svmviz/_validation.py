@@ -268,6 +268,17 @@ def check_kernel_params_used(kernel, *, sigma=None, gamma=None, sigma_default=No
     set instead. ``gamma_means_sigma``: the estimator maps ``gamma`` to σ = 1/√(2γ) for the rbf kernel
     (scikit-learn's name), so ``gamma`` is read there too.
 
+    Parameters
+    ----------
+    kernel : str or kernel object
+        The estimator's ``kernel``.
+    sigma, gamma : float or None
+        The estimator's ``sigma`` and ``gamma``.
+    sigma_default, gamma_default : float or None
+        Their defaults in the estimator's signature.
+    gamma_means_sigma : bool
+        The estimator reads ``gamma`` as σ = 1/√(2γ) for the rbf kernel.
+
     Raises
     ------
     ValueError

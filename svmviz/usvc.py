@@ -174,7 +174,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         multiplier α_i* approaches it at the rate α_i*/(C θ'(0)) per iteration, so problems with a
         margin multiplier close to its bound need thousands of (cheap) iterations.
     a_max : float, default=1e8
-        Cap on the weights a_i near ξ_i = 0; margin points settle at ξ ≈ α_i/a_max.
+        Cap on the weights a_i near ξ_i = 0 (c_i·a_max with sample weights c_i); margin points settle
+        at ξ ≈ α_i/(c_i·a_max).
     weight_factor : float, default=1.0
         1: a_i = α_i/ξ_i, the KKT-consistent weights. 2: the paper's literal a_i = 2α_i/(e_i y_i)
         (Navia-Vázquez et al. 2004, eq. 22), equivalent to C → 2C.
