@@ -1,8 +1,14 @@
-"""Benchmark: IRWLS-SVC (svmviz.usvc) vs libsvm's linear SVC (sklearn), same data, same run.
+"""Benchmark: IRWLS-SVC (svmviz.usvc) vs libsvm's linear SVC and liblinear's LinearSVC (sklearn), same
+data, same run.
 
-Run by hand: ``.venv/bin/python bench/bench_usvc.py``. Prints wall times (best of 3, after a
-warm-up that compiles the numba kernels), the ratio to sklearn and the largest relative
-difference in (w, b); then the Table 1 study timing (100 trials per scenario).
+Run by hand: ``.venv/bin/python bench/bench_usvc.py [--quick]``. Prints wall times (best of 3, after a
+warm-up that compiles the numba kernels), the IRWLS iterations, the ratio to SVC(kernel="linear")
+and to LinearSVC, the largest relative difference of (w, b) to SVC, and the load average beside every
+figure; then the cost of one IRWLS iteration against n (a fixed number of iterations, d = 21) — the
+linear machine solves a (d+1)×(d+1) weighted least-squares system per iteration (Navia-Vázquez et
+al. 2004, eq. 20), O(n·d²), with no n×n matrix, so the time per iteration grows linearly in n; then
+the Table 1 study timing (100 trials per scenario). The waveform / twonorm training sets of
+n = 5,000–6,000 are those of the reproduction study (Navia-Vázquez et al. 2004, Tables 2–3).
 """
 from __future__ import annotations
 
@@ -16,7 +22,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sklearn.datasets import make_classification  # noqa: E402
-from sklearn.svm import SVC  # noqa: E402
+from sklearn.svm import SVC, LinearSVC  # noqa: E402
 
 from svmviz.data import make_dataset  # noqa: E402
 from svmviz.usvc import IRWLSClassifier, table1_study  # noqa: E402
@@ -31,28 +37,50 @@ def best_of(fn, reps=3):
     return out, best
 
 
-def main():
+def load():
+    return os.getloadavg()[0]
+
+
+def main(quick=False):
     warnings.simplefilter("ignore")
     IRWLSClassifier(C=1.0).fit(*make_classification(50, 2, n_redundant=0, random_state=0))  # compile
+    reps = 1 if quick else 3
     cases = []
-    for n, d in ((200, 2), (1000, 2), (1000, 10), (5000, 10), (5000, 50)):
-        X, y = make_classification(n, d, n_informative=min(d, 5), n_redundant=0, flip_y=0.1, random_state=n + d)
-        cases.append((f"make_classification n={n} d={d}, C=1", X, 2.0 * y - 1, 1.0))
-    for sc in "AB":
-        ds = make_dataset(f"usvc_{sc}", n=500, seed=1)
-        cases.append((f"usvc_{sc} n=500 d=1, C=10", ds.X, ds.y, 10.0))
-    print(f"{'case':42s} {'IRWLS s':>9s} {'iters':>6s} {'sklearn s':>10s} {'ratio':>7s} {'max rel diff (w,b)':>19s}")
+    for name, n in (("waveform", 5000), ("waveform", 6000), ("twonorm", 5000), ("twonorm", 6000)):
+        ds = make_dataset(name, n=n, seed=0)
+        for C in (0.1, 1.0):
+            cases.append((f"{name} n={n} d={ds.X.shape[1]}, C={C:g}", ds.X, ds.y, C))
+    if not quick:
+        for n, d in ((200, 2), (1000, 10), (5000, 50)):
+            X, y = make_classification(n, d, n_informative=min(d, 5), n_redundant=0, flip_y=0.1, random_state=n + d)
+            cases.append((f"make_classification n={n} d={d}, C=1", X, 2.0 * y - 1, 1.0))
+        for sc in "AB":
+            ds = make_dataset(f"usvc_{sc}", n=500, seed=1)
+            cases.append((f"usvc_{sc} n=500 d=1, C=10", ds.X, ds.y, 10.0))
+    print(f"{'case':36s} {'IRWLS s':>8s} {'iters':>6s} {'ms/iter':>8s} {'SVC s':>8s} {'/SVC':>6s} "
+          f"{'LinSVC s':>8s} {'/LinSVC':>8s} {'rel diff (w,b)':>14s} {'load':>5s}")
     for name, X, y, C in cases:
-        ours, t_ours = best_of(lambda: IRWLSClassifier(C=C).fit(X, y))
-        ref, t_ref = best_of(lambda: SVC(kernel="linear", C=C, tol=1e-10).fit(X, y))
+        ours, t_ours = best_of(lambda: IRWLSClassifier(C=C).fit(X, y), reps)
+        ref, t_ref = best_of(lambda: SVC(kernel="linear", C=C, tol=1e-10).fit(X, y), reps)
+        _, t_lin = best_of(lambda: LinearSVC(C=C, loss="hinge", dual=True, tol=1e-8, max_iter=100_000).fit(X, y), reps)
         a, r = np.r_[ours.coef_[0], ours.intercept_], np.r_[ref.coef_[0], ref.intercept_[0]]
         rel = np.max(np.abs(a - r)) / np.max(np.abs(r))
-        print(f"{name:42s} {t_ours:9.4f} {ours.n_iter_:6d} {t_ref:10.4f} {t_ours / t_ref:7.2f} {rel:19.2e}")
+        iters = sum(ours.n_iter_stages_.values())
+        print(f"{name:36s} {t_ours:8.3f} {iters:6d} {1e3 * t_ours / max(iters, 1):8.3f} {t_ref:8.3f} "
+              f"{t_ours / t_ref:6.2f} {t_lin:8.3f} {t_ours / t_lin:8.2f} {rel:14.2e} {load():5.2f}", flush=True)
+    # the cost of one iteration against n: 200 iterations on waveform (d = 21), C = 0.1
+    print(f"\n{'waveform d=21, 200 iterations':36s} {'n':>6s} {'s':>8s} {'ms/iter':>8s} {'µs/iter/n':>10s} {'load':>5s}")
+    for n in (1500, 3000, 6000):
+        ds = make_dataset("waveform", n=n, seed=0)
+        _, t = best_of(lambda: IRWLSClassifier(C=0.1, max_iter=200, tol=1e-300, tol_f=1e-300).fit(ds.X, ds.y), reps)
+        print(f"{'':36s} {n:6d} {t:8.3f} {5.0 * t:8.3f} {5e3 * t / n:10.4f} {load():5.2f}", flush=True)
+    if quick:
+        return
     table1_study("A", n_trials=2)  # compile
     for sc in "AB":
         _, t = best_of(lambda: table1_study(sc, n_trials=100), reps=1)
-        print(f"Table 1 study, scenario {sc}, 100 trials × (LS, SVC, USVC s=2, s=4): {t:.2f} s")
+        print(f"Table 1 study, scenario {sc}, 100 trials × (LS, SVC, USVC s=2, s=4): {t:.2f} s (load {load():.2f})")
 
 
 if __name__ == "__main__":
-    main()
+    main(quick="--quick" in sys.argv)

@@ -35,19 +35,6 @@ def _add(name: str, text: str) -> None:
 # ---------------------------------------------------------------------------------- estimators
 _Y_FIT = {"binary": "Two distinct class labels: ``classes_[0]`` ↔ −1, ``classes_[1]`` ↔ +1.",
           "multiclass": "Class labels, two or more classes."}
-for _kind, _y in _Y_FIT.items():  # fit_binary, fit_multiclass
-    _add(f"fit_{_kind}", f"""
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-            Training points (a DataFrame's column names are kept in ``feature_names_in_``).
-        y : array-like of shape (n,)
-            {_y}
-
-        Returns
-        -------
-        self
-    """)
 for _kind, _y in _Y_FIT.items():  # fit_binary_weighted, fit_multiclass_weighted
     _add(f"fit_{_kind}_weighted", f"""
         Parameters

@@ -273,6 +273,57 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
     return np.ascontiguousarray(w)
 
 
+
+def check_kernel_params_used(kernel, *, sigma=None, gamma=None, sigma_default=None, gamma_default=None,
+                             gamma_means_sigma: bool = False) -> None:
+    """Refuse a kernel parameter the chosen kernel would ignore.
+
+    ``sigma`` is the Gaussian width of ``kernel="rbf"``; ``gamma`` the γ of the polynomial kernel
+    (γ x·x' + c0)^degree. A kernel object computes its gram from its own parameters. A parameter set
+    to anything but its default (``sigma_default`` / ``gamma_default``; None when the default is None)
+    beside a kernel that does not read it would leave the fit silently unchanged: refused, with what to
+    set instead. ``gamma_means_sigma``: the estimator maps ``gamma`` to σ = 1/√(2γ) for the rbf kernel
+    (scikit-learn's name), so ``gamma`` is read there too.
+
+    Parameters
+    ----------
+    kernel : str or kernel object
+        The estimator's ``kernel``.
+    sigma, gamma : float or None
+        The estimator's ``sigma`` and ``gamma``.
+    sigma_default, gamma_default : float or None
+        Their defaults in the estimator's signature.
+    gamma_means_sigma : bool
+        The estimator reads ``gamma`` as σ = 1/√(2γ) for the rbf kernel.
+
+    Raises
+    ------
+    ValueError
+        ``sigma`` given for a kernel other than "rbf", or ``gamma`` for one that does not read it.
+    """
+    name = kernel if isinstance(kernel, str) else None
+    what = f"kernel={kernel!r}" if name is not None else f"the kernel object {type(kernel).__name__}"
+    own = "" if name is not None else " A kernel object computes its gram from its own parameters: set them on it."
+    if sigma is not None and name != "rbf" and not _same(sigma, sigma_default):
+        raise ValueError(f"sigma={sigma!r} has no meaning for {what}: σ is the width of the Gaussian (rbf) kernel "
+                         f"exp(−‖x − x'‖²/(2σ²)) and would be ignored. Use kernel='rbf', or leave sigma at "
+                         f"{sigma_default!r}.{own}")
+    reads_gamma = name == "poly" or (gamma_means_sigma and name == "rbf")
+    if gamma is not None and not reads_gamma and not _same(gamma, gamma_default):
+        mapping = ("" if gamma_means_sigma or name != "rbf" else
+                   " For the rbf kernel set sigma = 1/√(2γ) instead (scikit-learn's gamma = 1/(2σ²)).")
+        raise ValueError(f"gamma={gamma!r} has no meaning for {what}: γ is the coefficient of the polynomial kernel "
+                         f"(γ x·x' + c0)^degree and would be ignored. Leave gamma at {gamma_default!r}.{mapping}{own}")
+
+
+def _same(value, default) -> bool:
+    if default is None:
+        return value is None
+    try:
+        return float(value) == float(default)
+    except (TypeError, ValueError):
+        return False
+
 # ----------------------------------------------------------------------------------------------
 # memory: what this process may still allocate, and the refusal before a large allocation
 # ----------------------------------------------------------------------------------------------

@@ -141,18 +141,195 @@ def test_klr_bad_weights_are_refused(data):
         KernelLogisticRegression().fit(X, y, sample_weight=(y == 1) * 1.0)
 
 
-@pytest.mark.parametrize("name", ["IVMClassifier", "IRWLSClassifier", "NuSVMPath"])
-def test_estimators_without_weights_say_so(data, name):
-    """The IVM (greedy import set), IRWLS (prototypes from k-means / FSCL of the rows) and the ν-path
-    (its events are those of the unit box) take no sample_weight: scikit-learn's meta-estimators see
-    it (has_fit_parameter is False) and a direct call names the argument."""
+# ------------------------------------------------------------------------- IRWLS (Navia-Vázquez et al. 2004)
+from svmviz.usvc import IRWLSClassifier  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def linear_data():
+    from sklearn.datasets import make_classification
+    X, y = make_classification(120, 4, n_informative=3, n_redundant=0, flip_y=0.1, random_state=3)
+    w = np.random.default_rng(7).integers(0, 4, size=120).astype(float)
+    return X, y, w
+
+
+def test_irwls_weights_match_linear_svc(linear_data):
+    """C_i = c_i·C in eq. 5: the IRWLS-SVC fixed point is SVC(kernel="linear", C, sample_weight)."""
+    X, y, _ = linear_data
+    w = np.random.default_rng(8).uniform(0.2, 3.0, X.shape[0])
+    ours = IRWLSClassifier(C=2.0).fit(X, y, sample_weight=w)
+    ref = SVC(kernel="linear", C=2.0, tol=1e-10).fit(X, y, sample_weight=w)
+    assert ours.status_ == 0
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X), atol=1e-5)
+    # α_i ≤ C_i, and the primal is the weighted one
+    assert np.all(ours.alpha_ <= 2.0 * w * (1 + 1e-12))
+    f = ours.decision_function(X)
+    y_pm = 2.0 * y - 1
+    primal = 0.5 * ours.coef_[0] @ ours.coef_[0] + 2.0 * np.sum(w * np.maximum(0, 1 - y_pm * f))
+    assert ours.primal_ == pytest.approx(primal, rel=1e-10)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "smooth_step"])
+def test_irwls_integer_weights_are_repeated_rows_and_zero_weights_removed_rows(linear_data, loss):
+    X, y, w = linear_data
+    k = w.astype(int)
+    weighted = IRWLSClassifier(C=1.0, loss=loss).fit(X, y, sample_weight=w)
+    repeated = IRWLSClassifier(C=1.0, loss=loss).fit(np.repeat(X, k, 0), np.repeat(y, k))
+    np.testing.assert_allclose(weighted.decision_function(X), repeated.decision_function(X), atol=1e-6)
+    keep = w > 0
+    zero = IRWLSClassifier(C=1.0, loss=loss).fit(X, y, sample_weight=keep * 1.0)
+    removed = IRWLSClassifier(C=1.0, loss=loss).fit(X[keep], y[keep])
+    np.testing.assert_allclose(zero.decision_function(X), removed.decision_function(X), atol=1e-8)
+    assert np.all(zero.alpha_[~keep] == 0) and not np.isin(np.flatnonzero(~keep), zero.support_).any()
+
+
+def test_irwls_prototype_machine_weights_match_svc_on_its_features():
+    """The prototype machine f = Σ β_r K(c_r, x) + b with ½β'K(c, c)β (eqs. 23–27) is the linear SVM on
+    the features K(x, c) K(c, c)^{-1/2}: SVC(kernel="precomputed") with Φ K(c, c)⁻¹ Φ' and the same weights."""
+    from svmviz.kernels import gram
+    X, y = make_moons(100, noise=0.3, random_state=2)
+    w = np.random.default_rng(9).uniform(0.3, 2.5, X.shape[0])
+    ours = IRWLSClassifier(C=3.0, kernel="rbf", sigma=0.8, n_prototypes=8).fit(X, y, sample_weight=w)
+    Phi = gram(X, ours.prototypes_, sigma=0.8)
+    K = Phi @ np.linalg.solve(gram(ours.prototypes_, sigma=0.8), Phi.T)
+    ref = SVC(kernel="precomputed", C=3.0, tol=1e-10).fit(K, y, sample_weight=w)
+    np.testing.assert_allclose(ours.train_decision_, ref.decision_function(K), atol=1e-4)
+    # the prototypes are the weighted k-means centres
+    from sklearn.cluster import KMeans
+    km = KMeans(n_clusters=8, n_init=4, random_state=0).fit(X, sample_weight=w)
+    np.testing.assert_allclose(ours.prototypes_, km.cluster_centers_)
+
+
+def test_irwls_weights_refusals(linear_data):
+    X, y, _ = linear_data
+    with pytest.raises(ValueError, match="prototypes='fscl' takes no sample_weight.*prototypes='kmeans'"):
+        IRWLSClassifier(kernel="rbf", prototypes="fscl").fit(X, y, sample_weight=np.ones(len(y)))
+    with pytest.raises(ValueError, match="total weight 0"):
+        IRWLSClassifier().fit(X, y, sample_weight=(y == 1) * 1.0)
+    with pytest.raises(ValueError, match="non-negative"):
+        IRWLSClassifier().fit(X, y, sample_weight=-np.ones(len(y)))
+    with pytest.raises(ValueError, match=r"n_prototypes \(5\) cannot exceed .*\(4 of positive weight\)"):
+        four = np.zeros(len(y))
+        four[np.r_[np.flatnonzero(y == 0)[:2], np.flatnonzero(y == 1)[:2]]] = 1.0
+        IRWLSClassifier(kernel="rbf", n_prototypes=5).fit(X, y, sample_weight=four)
+
+
+def test_irwls_weights_in_pipeline_and_grid_search(linear_data):
+    X, y, w = linear_data
+    pipe = make_pipeline(StandardScaler(), IRWLSClassifier(C=1.0)).fit(X, y, irwlsclassifier__sample_weight=w)
+    Z = StandardScaler().fit_transform(X)
+    direct = IRWLSClassifier(C=1.0).fit(Z, y, sample_weight=w)
+    np.testing.assert_allclose(pipe.decision_function(X), direct.decision_function(Z), atol=1e-10)
+    gs = GridSearchCV(IRWLSClassifier(), {"C": [0.1, 1.0]}, cv=3).fit(X, y, sample_weight=w)
+    ref = IRWLSClassifier(C=gs.best_params_["C"]).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(gs.best_estimator_.coef_, ref.coef_)
+
+
+# ------------------------------------------------------------------------- IVM (Zhu & Hastie 2002)
+from svmviz.ivm import IVMClassifier  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def small():
+    X, y = make_moons(40, noise=0.3, random_state=6)
+    w = np.random.default_rng(11).integers(0, 4, size=40).astype(float)
+    w[[np.flatnonzero(y == 0)[0], np.flatnonzero(y == 1)[0]]] = 1.0
+    return X, y, w
+
+
+def test_ivm_with_every_point_imported_is_weighted_klr(small):
+    """All points imported (eps far below any change of H): the weighted IVM is the weighted KLR."""
+    X, y, _ = small
+    w = np.random.default_rng(12).uniform(0.2, 3.0, X.shape[0])
+    ivm = IVMClassifier(lam=0.5, sigma=0.7, eps=1e-300, tol=1e-12).fit(X, y, sample_weight=w)
+    klr = KernelLogisticRegression(lam=0.5, sigma=0.7).fit(X, y, sample_weight=w)
+    assert ivm.n_import_ == X.shape[0]
+    np.testing.assert_allclose(ivm.decision_function(X), klr.decision_function(X), atol=1e-7)
+    assert ivm.objective_ == pytest.approx(klr.objective_, rel=1e-10)
+
+
+def test_ivm_linear_kernel_with_every_point_imported_is_logistic_regression(small):
+    X, y, _ = small
+    w = np.random.default_rng(13).uniform(0.2, 3.0, X.shape[0])
+    ivm = IVMClassifier(lam=0.5, kernel="linear", eps=1e-300, tol=1e-12).fit(X, y, sample_weight=w)
+    ref = LogisticRegression(C=2.0, tol=1e-12, max_iter=10_000).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(ivm.decision_function(X), ref.decision_function(X), atol=1e-6)
+
+
+@pytest.mark.parametrize("method", ["onestep", "full"])
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # max_import caps the fits
+def test_ivm_integer_weights_are_repeated_rows(small, method):
+    """The greedy criterion H(x_l) carries the weights: the same import points, the same model."""
+    X, y, w = small
+    k = w.astype(int)
+    weighted = IVMClassifier(lam=0.3, sigma=0.7, max_import=8, method=method).fit(X, y, sample_weight=w)
+    Xr, yr = np.repeat(X, k, 0), np.repeat(y, k)
+    repeated = IVMClassifier(lam=0.3, sigma=0.7, max_import=8, method=method).fit(Xr, yr)
+    np.testing.assert_allclose(weighted.import_points_, repeated.import_points_)
+    np.testing.assert_allclose(weighted.decision_function(X), repeated.decision_function(X), atol=1e-8)
+    np.testing.assert_allclose(weighted.history_["H"], repeated.history_["H"], rtol=1e-10)
+
+
+def test_ivm_zero_weights_are_removed_rows(small):
+    X, y, w = small
+    keep = w > 0
+    zero = IVMClassifier(lam=0.3, sigma=0.7, eps=1e-4).fit(X, y, sample_weight=keep * 1.0)
+    removed = IVMClassifier(lam=0.3, sigma=0.7, eps=1e-4).fit(X[keep], y[keep])
+    assert keep[zero.import_indices_].all()
+    np.testing.assert_allclose(zero.import_points_, removed.import_points_)
+    np.testing.assert_allclose(zero.decision_function(X), removed.decision_function(X), atol=1e-9)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # max_import caps the fits
+def test_ivm_weights_refusals_and_grid_search(small):
+    X, y, w = small
+    with pytest.raises(ValueError, match="total weight of 0"):
+        IVMClassifier().fit(X, y, sample_weight=(y == 1) * 1.0)
+    with pytest.raises(ValueError, match="non-negative"):
+        IVMClassifier().fit(X, y, sample_weight=-np.ones(len(y)))
+    gs = GridSearchCV(IVMClassifier(sigma=0.7, max_import=6), {"lam": [0.1, 1.0]}, cv=3).fit(X, y, sample_weight=w)
+    ref = IVMClassifier(sigma=0.7, max_import=6, lam=gs.best_params_["lam"]).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(gs.best_estimator_.decision_function(X), ref.decision_function(X))
+
+
+# ------------------------------------------------------------------------- ν-path (Loosli & Canu 2006)
+from svmviz.path import NuSVMPath  # noqa: E402
+
+
+def test_nu_path_weights_are_per_point_boxes_matching_svc(small):
+    """Box 0 ≤ α_i ≤ w_i, m = Σ w_i: at a point of the path with margin ρ > 0 the decision function
+    divided by ρ is the C-SVM's with C = 1/(ρ m) and the same per-sample bounds C·w_i (SVC)."""
+    X, y, w = small
+    est = NuSVMPath(nu=0.4, sigma=0.7, tol=1e-10).fit(X, y, sample_weight=w)
+    a, b, rho = est.path_.state_at(est.lambda_)
+    m = w.sum()
+    assert est.path_.m == m and rho > 0
+    agg = np.bincount(np.repeat(np.arange(len(w)), w.astype(int)), weights=a, minlength=len(w))
+    assert np.all(agg <= w * (1 + 1e-12)) and np.any((agg > 0) & (agg < w))  # per-point boxes, free points
+    ref = SVC(C=1.0 / (rho * m), gamma=1.0 / (2 * 0.7**2), tol=1e-12).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(est.decision_function(X) / rho, ref.decision_function(X), atol=1e-6)
+
+
+def test_nu_path_zero_weights_are_removed_rows(small):
+    X, y, w = small
+    keep = w > 0
+    zero = NuSVMPath(nu=0.4, sigma=0.7).fit(X, y, sample_weight=keep * 1.0)
+    removed = NuSVMPath(nu=0.4, sigma=0.7).fit(X[keep], y[keep])
+    np.testing.assert_allclose(zero.decision_function(X), removed.decision_function(X), atol=1e-12)
+
+
+def test_nu_path_fractional_weights_are_refused_with_what_to_do(small):
+    X, y, _ = small
+    with pytest.raises(ValueError, match=r"whole-number sample weights only \(got 0.5 at row 0\).*SVMClassifier"):
+        NuSVMPath().fit(X, y, sample_weight=np.r_[0.5, np.ones(len(y) - 1)])
+    with pytest.raises(ValueError, match="total weight 0"):
+        NuSVMPath().fit(X, y, sample_weight=(y == 1) * 1.0)
+
+
+def test_weighted_estimators_declare_sample_weight():
+    """scikit-learn's meta-estimators (GridSearchCV, Pipeline routing, check_estimator) see the argument."""
     from sklearn.utils.validation import has_fit_parameter
 
-    from svmviz.ivm import IVMClassifier
-    from svmviz.path import NuSVMPath
-    from svmviz.usvc import IRWLSClassifier
-    est = {"IVMClassifier": IVMClassifier, "IRWLSClassifier": IRWLSClassifier, "NuSVMPath": NuSVMPath}[name]()
-    assert not has_fit_parameter(est, "sample_weight")
-    X, y, w = data
-    with pytest.raises(TypeError, match="sample_weight"):
-        est.fit(X, y, sample_weight=w)
+    for est in (IVMClassifier(), IRWLSClassifier(), NuSVMPath(), SVMClassifier(), KernelLogisticRegression()):
+        assert has_fit_parameter(est, "sample_weight"), type(est).__name__

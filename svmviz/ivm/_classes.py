@@ -122,7 +122,12 @@ def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: 
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
-    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters)."""
+    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters); σ or γ
+    beside a kernel that does not read them is refused."""
+    if isinstance(kernel, str) and kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS} or a kernel object; got {kernel!r}.")
+    _validation.check_kernel_params_used(kernel, sigma=sigma, gamma=gamma, sigma_default=DEFAULT_SIGMA,
+                                         gamma_default=1.0)
     if not isinstance(kernel, str) and callable(kernel):
         return
     if kernel not in KERNELS:
@@ -216,7 +221,7 @@ class KernelLogisticRegression(_KernelLogitBase):
     lam : float, default=1.0
         λ > 0, the penalty (λ/2) Σ_j a_j' K a_j on a loss *summed* over the N points.
     sigma : float, default=1/√2
-        Gaussian kernel width, K = exp(−‖x − x'‖²/(2σ²)).
+        Gaussian kernel width, K = exp(−‖x − x'‖²/(2σ²)); used by kernel="rbf" only. Refused (a ValueError) at another value beside a kernel that does not read it.
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         See :func:`svmviz.kernels.gram`.
     fit_intercept : bool, default=True
@@ -347,7 +352,7 @@ class IVMClassifier(_KernelLogitBase):
     lam : float, default=1.0
         λ > 0 of (Zhu & Hastie 2002, eqs. 4 and 9) (loss summed over the N points).
     sigma : float, default=1/√2
-        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
+        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)); used by kernel="rbf" only. Refused (a ValueError) at another value beside a kernel that does not read it.
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         See :func:`svmviz.kernels.gram`.
     r : int, default=1
@@ -464,19 +469,34 @@ class IVMClassifier(_KernelLogitBase):
         return r, eps, max_import, (_klr.METHOD_ONESTEP if self.method == "onestep" else _klr.METHOD_FULL), chunk
 
     @fill_doc
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on X and labels y with two or more classes.
 
-        {fit_multiclass}
+        {fit_multiclass_weighted}
+
+        Notes
+        -----
+        ``sample_weight`` s_i multiplies point i's negative log-likelihood in H (Zhu & Hastie 2002,
+        eq. 4), in the exact refits of the sub-model and in the greedy criterion H(x_l) (B2*, B2) alike,
+        so integer weights are repeated rows at the same λ. A point of weight 0 is never imported (a
+        removed row could not be): the fit equals the fit without it. With every point of positive
+        weight imported the model is :class:`KernelLogisticRegression` with the same weights.
         """
-        X, Y, classes, _, lam, tol, max_iter = self._check_common(X, y)
+        X, Y, classes, codes, lam, tol, max_iter = self._check_common(X, y)
+        Sw = None
+        if sample_weight is not None:
+            Sw = check_sample_weight(sample_weight, X.shape[0])
+            per_class = np.bincount(codes, weights=Sw, minlength=classes.size)
+            if np.any(per_class <= 0):
+                raise ValueError(f"sample_weight gives class {classes[np.argmax(per_class <= 0)]!r} a total weight "
+                                 "of 0; every class needs a point of positive weight (or leave the class out of y).")
         r, eps, max_import, method, chunk = self._check_ivm_params(X.shape[0])
         _check_memory(type(self).__name__, X.shape[0], classes.size, full=False,
                       max_import=max_import, chunk=chunk)
         K = self._kernel(X)
         off = 1 if self.fit_intercept else 0
         res = _klr._ivm_fit(K, Y, lam, bool(self.fit_intercept), np.zeros(0, np.int64),
-                            np.zeros((off, Y.shape[1])), r, eps, max_import, method, tol, max_iter, chunk)
+                            np.zeros((off, Y.shape[1])), r, eps, max_import, method, tol, max_iter, chunk, Sw)
         _warn(res[0], "IVMClassifier")
         self._set_state(X, classes, res)
         return self

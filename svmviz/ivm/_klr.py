@@ -68,18 +68,19 @@ def _loss_probs(F, Y, P, S):
 
 
 @njit(cache=True)
-def _loss_only_T(FT, YT):
-    """The negative log-likelihood of :func:`_loss_probs` for class-major (M, N) arrays, without the
+def _loss_only_T(FT, YT, S):
+    """The (``S``-weighted, as in :func:`_loss_probs`) negative log-likelihood of :func:`_loss_probs` for class-major (M, N) arrays, without the
     probabilities: the (B2*) score of every candidate (:func:`_scores_onestep`) evaluates it on
     contiguous class-major rows and needs no P. Deliberately a second loop of the same shape as
     :func:`_loss_probs` (which writes P, sample-major): one routine would transpose or branch in the
     innermost loop of the candidate scores."""
     M, N = FT.shape
+    weighted = S.shape[0] > 0
     tot = 0.0
     if M == 1:  # binary: ln(1 + e^f) - y f = max(f, 0) + ln1p(e^{-|f|}) - y f
         for i in range(N):
             f = FT[0, i]
-            tot += max(f, 0.0) + np.log1p(np.exp(-abs(f))) - YT[0, i] * f
+            tot += (S[i] if weighted else 1.0) * (max(f, 0.0) + np.log1p(np.exp(-abs(f))) - YT[0, i] * f)
         return tot
     for i in range(N):
         mx = 0.0
@@ -91,7 +92,7 @@ def _loss_only_T(FT, YT):
         for j in range(M):
             s += np.exp(FT[j, i] - mx)
             yf += YT[j, i] * FT[j, i]
-        tot += mx + np.log(s) - yf
+        tot += (S[i] if weighted else 1.0) * (mx + np.log(s) - yf)
     return tot
 
 
@@ -177,8 +178,12 @@ def _hessian(Phi, PhiT, Pen, P):
 
 # --------------------------------------------------------------------------- Newton / WLS (Zhu & Hastie 2002, eq. 5)
 @njit(cache=True)
-def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
+def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish, S):
     """Damped Newton (the weighted least squares step (Zhu & Hastie 2002, eq. 5)) for the sub-model; theta in place.
+
+    ``S``: the sample weights s_i of the loss Σ_i s_i ℓ_i, or :data:`_UNWEIGHTED` (every s_i = 1, the
+    paper's H). The gradient and Hessian take them through the rows √s_i φ_i (Φ'diag(s w)Φ =
+    (√s Φ)' diag(w) (√s Φ)).
 
     Converged when the Newton decrement g'H^{-1}g <= tol * max(1, |H|) (the last step is taken).
     With ``finish`` it also returns what the (B2*) scores of the next greedy step start from, at the
@@ -191,9 +196,23 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
     """
     N, p = Phi.shape
     M = Y.shape[1]
+    weighted = S.shape[0] > 0
+    Phs = Phi  # √s_i φ_i
+    rs = np.ones(N)
+    if weighted:
+        Phs = np.empty((N, p))
+        for i in range(N):
+            rs[i] = np.sqrt(S[i])
+            for r in range(p):
+                Phs[i, r] = rs[i] * Phi[i, r]
+    Ys = np.empty((N, M))  # √s_i y_i and √s_i p_i: the gradient Σ s_i (p_i − y_i) φ_i on the rows of Phs
+    Ps = np.empty((N, M))
+    for i in range(N):
+        for j in range(M):
+            Ys[i, j] = rs[i] * Y[i, j]
     P = np.empty((N, M))
     F = _mm(Phi, theta)
-    H = _loss_probs(F, Y, P, _UNWEIGHTED) + _penalty(Pen, theta)
+    H = _loss_probs(F, Y, P, S) + _penalty(Pen, theta)
     status = OK
     n_iter = 0
     if p > 0:
@@ -202,8 +221,11 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
         status = NEWTON_MAXITER
         n_iter = max_iter
         for it in range(max_iter):
-            G = _gradient(Phi, Pen, Y, P, theta)
-            L, st = _cholesky(_hessian(Phi, Phi, Pen, P))
+            for i in range(N):
+                for j in range(M):
+                    Ps[i, j] = rs[i] * P[i, j]
+            G = _gradient(Phs, Pen, Ys, Ps, theta)
+            L, st = _cholesky(_hessian(Phs, Phs, Pen, P))
             if st != 0:
                 status, n_iter = NUMERICAL, it
                 break
@@ -217,7 +239,7 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
                     for r in range(p):
                         theta[r, j] -= d[j * p + r, 0]
                 F = _mm(Phi, theta)
-                H = _loss_probs(F, Y, P, _UNWEIGHTED) + _penalty(Pen, theta)
+                H = _loss_probs(F, Y, P, S) + _penalty(Pen, theta)
                 status, n_iter = OK, it + 1
                 break
             step = 1.0
@@ -227,7 +249,7 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
                     for r in range(p):
                         theta_new[r, j] = theta[r, j] - step * d[j * p + r, 0]
                 F = _mm(Phi, theta_new)
-                H_new = _loss_probs(F, Y, P_new, _UNWEIGHTED) + _penalty(Pen, theta_new)
+                H_new = _loss_probs(F, Y, P_new, S) + _penalty(Pen, theta_new)
                 if H_new <= H - 1e-4 * step * dec:
                     accepted = True
                     break
@@ -244,15 +266,18 @@ def _newton_fit(Phi, Pen, Y, theta, tol, max_iter, finish):
     if not finish:
         return status, H, n_iter, np.empty((0, M)), P, np.empty(0), np.empty((0, 0)), 0
     F = _mm(Phi, theta)
-    _loss_probs(F, Y, P, _UNWEIGHTED)
-    G = _gradient(Phi, Pen, Y, P, theta)
-    Lh, stc = _cholesky(_hessian(Phi, Phi, Pen, P))  # p = 0: empty, status 0
+    _loss_probs(F, Y, P, S)
+    for i in range(N):
+        for j in range(M):
+            Ps[i, j] = rs[i] * P[i, j]
+    G = _gradient(Phs, Pen, Ys, Ps, theta)
+    Lh, stc = _cholesky(_hessian(Phs, Phs, Pen, P))  # p = 0: empty, status 0
     return status, H, n_iter, F, P, G, Lh, stc
 
 
-def _newton(Phi, Pen, Y, theta, tol, max_iter):
+def _newton(Phi, Pen, Y, theta, tol, max_iter, S=_UNWEIGHTED):
     """:func:`_newton_fit` without the next step's state: ``(status, H, n_iter)``."""
-    st, H, it, _, _, _, _, _ = _newton_fit(Phi, Pen, Y, theta, float(tol), int(max_iter), False)
+    st, H, it, _, _, _, _, _ = _newton_fit(Phi, Pen, Y, theta, float(tol), int(max_iter), False, S)
     return st, H, it
 
 
@@ -382,8 +407,10 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter, Sw):
 
 # --------------------------------------------------------------------------- candidate scores
 @njit(cache=True)
-def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk):
+def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S):
     """(B2*) H(x_l) after one Newton / WLS step (Zhu & Hastie 2002, eq. 5) from the current fit, for every candidate.
+
+    ``S``: the sample weights of the loss (as in :func:`_newton_fit`; ``G`` and ``Lh`` carry them).
 
     The current Hessian factor ``Lh`` is reused: each candidate borders the system with M rows and
     columns, solved through the M x M Schur complement, O(N q) per candidate (Zhu & Hastie 2002, §3.2).
@@ -400,15 +427,16 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
         for r in range(p):
             umat[r, j] = u[j * p + r, 0]
     Phi_u = _mm(Phi, umat)  # (N, M)
+    weighted = S.shape[0] > 0
     PmY = np.empty((N, M))
     for i in range(N):
         for j in range(M):
-            PmY[i, j] = P[i, j] - Y[i, j]
-    W = np.empty((M * M, N))  # W[j M + k] = P_j (δ_jk − P_k): 2-D arrays only (compile time)
+            PmY[i, j] = (S[i] if weighted else 1.0) * (P[i, j] - Y[i, j])
+    W = np.empty((M * M, N))  # W[j M + k] = s P_j (δ_jk − P_k): 2-D arrays only (compile time)
     for j in range(M):
         for k in range(M):
             for i in range(N):
-                W[j * M + k, i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
+                W[j * M + k, i] = (S[i] if weighted else 1.0) * P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
     PhiT = np.empty((p, N))  # Φ' by element loops, not np.ascontiguousarray(Phi.T) (one compilation less)
     for i in range(N):
         for r in range(p):
@@ -516,7 +544,7 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                     db = dn[b]
                     for i in range(N):
                         FnT[j, i] -= PhiUT[j * mc * M + c * M + b, i] * db
-            val = _loss_only_T(FnT, YT) + _penalty(Pen, thn)
+            val = _loss_only_T(FnT, YT, S) + _penalty(Pen, thn)
             for j in range(M):
                 t = 0.0
                 for s in range(q):
@@ -526,7 +554,7 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
     return scores
 
 
-def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter):
+def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter, S=_UNWEIGHTED):
     """(B2) H(x_l) after a full Newton solve for every candidate (warm start (theta, 0)).
 
     A loop in Python over :func:`_newton_fit` (one Newton solve per candidate outweighs the call).
@@ -542,14 +570,14 @@ def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter):
         th = np.zeros((q + 1 + off, M))
         th[:q + off] = theta[:q + off]
         st, H, _, _, _, _, _, _ = _newton_fit(_build_phi(K, idx_l, icpt), _build_pen(K, idx_l, icpt, lam), Y, th,
-                                              tol, max_iter, False)
+                                              tol, max_iter, False, S)
         worst = max(worst, int(st))
         scores[c] = H
     return scores, worst
 
 
 # --------------------------------------------------------------------------- the IVM (Zhu & Hastie 2002, B1-B4)
-def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter):
+def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S=_UNWEIGHTED):
     """Refit the sub-model on the import set ``idx`` by :func:`_newton_fit` (theta in place) and return
     what the (B2*) scores of the next step start from.
 
@@ -559,11 +587,11 @@ def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter):
     """
     Phi = _build_phi(K, idx, icpt)
     Pen = _build_pen(K, idx, icpt, lam)
-    st, H, _, F, P, G, Lh, stc = _newton_fit(Phi, Pen, Y, theta, tol, max_iter, True)
+    st, H, _, F, P, G, Lh, stc = _newton_fit(Phi, Pen, Y, theta, tol, max_iter, True, S)
     return st, H, Phi, Pen, F, P, G, Lh, stc
 
 
-def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk):
+def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S=None):
     """Greedy forward selection of import points with the stopping rule of (Zhu & Hastie 2002, §3.3).
 
     Starts from the import set ``idx0`` (empty, or warm-started from a larger lambda (Zhu & Hastie 2002, C5)) with
@@ -580,9 +608,15 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
     Parameters are those of :class:`svmviz.ivm.IVMClassifier` after validation (K (N, N) and Y (N, M)
     C-contiguous float64, idx0 int64, theta0 (len(idx0) + icpt, M)).
 
+    ``S``: sample weights s_i of the loss Σ_i s_i ℓ_i in H, in the refits and in the candidates' scores
+    alike (None: every s_i = 1, the paper's H). A point of weight 0 is no candidate: it adds no loss,
+    and as an import point it would add a basis function K(x_l, ·) a removed row would not.
+
     Returns ``(status, idx, theta, H_hist, nS_hist, H_score_hist)``.
     """
     N = K.shape[0]
+    S = _UNWEIGHTED if S is None else np.ascontiguousarray(S, dtype=np.float64)
+    eligible = np.ones(N, dtype=bool) if S.shape[0] == 0 else S > 0
     M = Y.shape[1]
     off = 1 if icpt else 0
     lam, icpt, tol, max_iter, chunk = float(lam), bool(icpt), float(tol), int(max_iter), int(chunk)
@@ -591,27 +625,27 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
     selected = np.zeros(N, dtype=bool)
     selected[idx] = True
     theta = np.array(theta0, dtype=np.float64, order="C")
-    st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter)
+    st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S)
     worst = int(st)
     Hh, nS, Hsc = [H], [q], [np.nan]
     k = 0
     status = OK
     while True:
-        if q >= N:
+        cand = np.flatnonzero(~selected & eligible).astype(np.int64)
+        if cand.size == 0:
             status = OK
             break
         if q >= max_import:
             status = MAX_IMPORT
             break
-        cand = np.flatnonzero(~selected).astype(np.int64)
         if method == METHOD_ONESTEP:
             if stc != 0:
                 worst = NUMERICAL
                 status = NUMERICAL
                 break
-            scores = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk)
+            scores = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S)
         else:
-            scores, stf = _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter)
+            scores, stf = _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter, S)
             worst = max(worst, int(stf))
         usable = scores < np.inf  # inf: the candidate adds no new direction (NaN never wins either)
         if not usable.any():
@@ -627,7 +661,7 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
         th = np.zeros((q + off, M))
         th[:q + off - 1] = theta
         theta = th
-        st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter)
+        st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S)
         worst = max(worst, int(st))
         k += 1
         Hh.append(H)

@@ -428,6 +428,7 @@ def svm_lambda_path(X, y, X_tune, y_tune, *, lams_ivm=None, sigma=DEFAULT_SIGMA,
     best = int(np.argmin(tune))
     # the chosen machine is the sequence's solution at that λ (the one its tuning error is of), not a
     # second solve, which would compile and run SVMClassifier's own SMO variant for it
-    est = SVMClassifier(lam=float(lams[best]), sigma=sigma, kernel=kernel, tol=tol,
+    est = SVMClassifier(lam=float(lams[best]), sigma=sigma if isinstance(kernel, str) and kernel == "rbf" else None,
+                        kernel=kernel, tol=tol,
                         shrinking=GRID_SHRINKING)._fit_from_sequence(X, y, seq, best)
     return SVMPath(lams, lams_ivm, tune, n_sv, best, float(lams[best]), est)

@@ -7,10 +7,11 @@ hands it out on first use (``from svmviz.path import NuSVMPath``, a module ``__g
 """
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._docs import fill_doc
-from .._validation import BinaryClassifierMixin, validate_fit_data, validate_predict_data
+from .._validation import BinaryClassifierMixin, check_sample_weight, validate_fit_data, validate_predict_data
 from ._loo import loo_path
 from ._nu_path import nu_path
 
@@ -32,7 +33,7 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         See :func:`svmviz.kernels.gram`.
     sigma : float, default=1.0
-        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
+        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)); used by kernel="rbf" only. Refused (a ValueError) at another value beside a kernel that does not read it.
     degree, gamma, coef0 : polynomial kernel parameters.
     max_evals : int, default=60
         λ values where LOO is evaluated (``nu="auto"`` only; :func:`default_loo_lambdas`).
@@ -107,10 +108,18 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.tol = tol
 
     @fill_doc
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Compute the path and choose ν on it.
 
-        {fit_binary}
+        ``sample_weight`` takes whole numbers w_i ≥ 0: the box of point i becomes 0 ≤ α_i ≤ w_i, which
+        is the path of w_i copies of the row (the unit box of each copy; their α add up), and m = Σ w_i.
+        The path is computed on those copies (the follower keeps duplicated points exact: their
+        events tie), weight 0 drops the row, and ``nu="auto"``'s leave-one-out leaves out one copy at
+        a time. Weights that are not whole numbers are refused: the path's events are those of the
+        unit box (Loosli & Canu 2006), whose per-point form 0 ≤ α_i ≤ w_i with fractional w_i it does
+        not follow — use :class:`svmviz.svm.SVMClassifier` with ``sample_weight`` at a fixed λ.
+
+        {fit_binary_weighted}
         """
         auto = isinstance(self.nu, str) and self.nu == "auto"
         if not auto:
@@ -121,6 +130,22 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             if isinstance(self.nu, (bool, str)) or not 0 < nu <= 1:
                 raise ValueError(f"nu must be 'auto' or a number in (0, 1]; got {self.nu!r}.")
         X, y, classes = validate_fit_data(self, X, y, binary=True)
+        if sample_weight is not None:
+            w = check_sample_weight(sample_weight, X.shape[0])
+            copies = np.rint(w)
+            frac = np.abs(w - copies) > 1e-12 * np.maximum(1.0, w)
+            if np.any(frac):
+                i = int(np.flatnonzero(frac)[0])
+                raise ValueError(
+                    f"NuSVMPath takes whole-number sample weights only (got {float(w[i])!r} at row {i}): a weight w_i "
+                    "is w_i copies of the row, the box 0 ≤ α_i ≤ w_i of the ν-path (Loosli & Canu 2006), "
+                    "whose events the path follows for whole numbers only. Round or rescale the weights to "
+                    "whole numbers, or use SVMClassifier(...).fit(X, y, sample_weight=...) at a fixed λ.")
+            copies = copies.astype(np.int64)
+            if len(np.unique(y[copies > 0])) < 2:
+                raise ValueError("sample_weight leaves a class with total weight 0; each class needs a point of "
+                                 "positive weight.")
+            X, y = np.repeat(X, copies, axis=0), np.repeat(y, copies)
         path = nu_path(X, y, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
                        gamma=self.gamma, coef0=self.coef0, tol=self.tol)
         if auto:

@@ -37,7 +37,8 @@ import warnings
 import numpy as np
 
 from . import _solver
-from .._validation import check_binary_labels, check_kernel_memory, check_matrix, check_positive, predict_in_chunks
+from .._validation import (check_binary_labels, check_kernel_memory, check_kernel_params_used, check_matrix,
+                           check_positive, predict_in_chunks)
 from ..kernels import fit_kernel, gram
 
 GROUP_R, GROUP_E, GROUP_L = 0, 1, 2
@@ -311,7 +312,8 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
     kernel : {"rbf", "linear", "poly"} or kernel object, default "rbf"
         A name, or a kernel object (fitted on ``X`` by :func:`svmviz.kernels.fit_kernel`).
     sigma : float, default 1.0
-        Gaussian width, ``exp(-||x - x'||² / (2σ²))`` (as in :func:`svmviz.kernels.gram`).
+        Gaussian width, ``exp(-||x - x'||² / (2σ²))`` (as in :func:`svmviz.kernels.gram`); used by
+        ``kernel="rbf"`` only. Refused (a ValueError) at another value beside a kernel that does not read it.
     degree : int, default 3
         Degree of the polynomial kernel ``(γ x·x' + c0)^degree``.
     gamma, coef0 : float, default 1.0
@@ -355,6 +357,7 @@ def nu_path(X, y, *, kernel: str = "rbf", sigma: float = 1.0, degree: int = 3, g
         raise ValueError(f"the path stores α at every breakpoint (~O(m²) numbers); use at most {MAX_N} "
                          f"points (got {m}) — subsample the data.")
     # every scalar is checked before the (m, m) kernel matrix is allocated
+    check_kernel_params_used(kernel, sigma=sigma, gamma=gamma, sigma_default=1.0, gamma_default=1.0)
     tol = check_positive(tol, "tol")
     if not tol < 1e-3:
         raise ValueError(f"tol must be below 1e-3 (a relative tolerance); got {tol!r}.")

@@ -547,7 +547,7 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         Regularization λ > 0; None means 1e-3, or λ = 1/(2nC) when ``C`` is given.
     sigma : float, default=None
         Gaussian kernel width, ``K = exp(−‖x − x'‖²/(2σ²))``; None means 1.0, or σ = 1/√(2γ) when
-        ``gamma`` is given with the rbf kernel.
+        ``gamma`` is given with the rbf kernel. Refused with any other kernel (it would be ignored).
     kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
         A name in :data:`svmviz.kernels.KERNELS`, or a callable ``kernel(A, B=None)`` returning the
         (n_A, n_B) gram matrix (with a ``fit(X)`` method it is fitted on the training X first); see
@@ -690,6 +690,7 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         else:
             lam = check_positive(DEFAULT_LAM if self.lam is None else self.lam, "lam")
         kernel = self.kernel
+        _validation.check_kernel_params_used(kernel, sigma=self.sigma, gamma=self.gamma, gamma_means_sigma=True)
         sigma, poly_gamma = None, 1.0
         if isinstance(kernel, str) and kernel == "rbf":
             if self.sigma is not None and self.gamma is not None:
@@ -702,10 +703,6 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         elif isinstance(kernel, str) and kernel == "poly":
             if self.gamma is not None:
                 poly_gamma = check_positive(self.gamma, "gamma")
-        elif self.gamma is not None:
-            raise ValueError(f"gamma={self.gamma!r} has no meaning for kernel={kernel!r}: it is the coefficient "
-                             "of the rbf (gamma = 1/(2σ²)) and poly kernels. Leave gamma=None, or set a kernel "
-                             "object's own parameters.")
         return lam, sigma, poly_gamma
 
     @fill_doc

@@ -35,8 +35,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _irwls
 from .._docs import fill_doc
-from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_int, check_matrix,
-                          check_positive, predict_in_chunks, validate_fit_data, validate_predict_data)
+from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_int,
+                          check_kernel_params_used, check_matrix, check_positive, check_sample_weight,
+                          predict_in_chunks, validate_fit_data, validate_predict_data)
 from ..kernels import fit_kernel, gram
 from ._loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
     LOSSES, Profile, _check_1d_problem, _check_grid, _check_k, _check_loss, _check_s, _check_unit,
@@ -88,10 +89,10 @@ def fscl_prototypes(X, n_prototypes: int, *, n_epochs: int = 20, lr0: float = 0.
     return _irwls.fscl(X, R, n_epochs, lr0, lr1, int(random_state) % (2**32 - 1))
 
 
-def _kmeans_prototypes(X, R, seed):
+def _kmeans_prototypes(X, R, seed, sample_weight=None):
     from sklearn.cluster import KMeans
 
-    km = KMeans(n_clusters=R, n_init=4, random_state=int(seed)).fit(X)
+    km = KMeans(n_clusters=R, n_init=4, random_state=int(seed)).fit(X, sample_weight=sample_weight)
     return np.ascontiguousarray(km.cluster_centers_)
 
 
@@ -157,7 +158,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         semiparametric machine f(x) = Σ_r β_r K(c_r, x) + b (Navia-Vázquez et al. 2004, eq. 27).
         A kernel object is a callable ``kernel(A, B=None)`` (see :func:`svmviz.kernels.gram`).
     sigma : float, default=1.0
-        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)).
+        Gaussian width, K = exp(−‖x − x'‖²/(2σ²)); used by kernel="rbf" only. Refused (a ValueError) at another value beside a kernel that does not read it.
     n_prototypes : int or None, default=None
         R. None: the linear machine for ``kernel="linear"``, R = min(n, 20) otherwise.
     prototypes : {"kmeans", "fscl"}, default="kmeans"
@@ -173,7 +174,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         multiplier α_i* approaches it at the rate α_i*/(C θ'(0)) per iteration, so problems with a
         margin multiplier close to its bound need thousands of (cheap) iterations.
     a_max : float, default=1e8
-        Cap on the weights a_i near ξ_i = 0; margin points settle at ξ ≈ α_i/a_max.
+        Cap on the weights a_i near ξ_i = 0 (c_i·a_max with sample weights c_i); margin points settle
+        at ξ ≈ α_i/(c_i·a_max).
     weight_factor : float, default=1.0
         1: a_i = α_i/ξ_i, the KKT-consistent weights. 2: the paper's literal a_i = 2α_i/(e_i y_i)
         (Navia-Vázquez et al. 2004, eq. 22), equivalent to C → 2C.
@@ -196,9 +198,10 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     threshold_ : float
         Th = −b/w for one-dimensional linear machines, else NaN.
     alpha_ : ndarray of shape (n,)
-        α_i = C θ'(ξ_i) for ξ_i ≥ 0, else 0, at the solution (Navia-Vázquez et al. 2004, eq. 21).
+        α_i = C_i θ'(ξ_i) for ξ_i ≥ 0, else 0, at the solution (Navia-Vázquez et al. 2004, eq. 21);
+        C_i = c_i·C with the sample weights c_i (all 1 without ``sample_weight``).
     support_ : ndarray of int
-        Indices with ξ_i ≥ 0 (on or inside the margin).
+        Indices with ξ_i ≥ 0 (on or inside the margin) and positive weight.
     n_iter_ : int
         IRWLS iterations of the final stage; ``n_iter_stages_`` per stage.
     status_ : int
@@ -226,8 +229,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     Navia-Vázquez et al. 2004: primal (eqs. 5 and 4); loss (eq. 6); IRWLS (eqs. 20–22) with
-    damping (§3); semiparametric machine (eqs. 23–27). ``fit`` takes no ``sample_weight`` (the
-    prototypes are k-means / FSCL centres of the rows); :class:`svmviz.svm.SVMClassifier` does.
+    damping (§3); semiparametric machine (eqs. 23–27). ``fit``'s ``sample_weight`` sets per-point
+    bounds C_i = c_i·C (k-means prototypes only).
 
     Why the kernel machine used to end with a ``ConvergenceWarning`` (rbf, default settings, σ from
     1 to 300 on make_moons(200)), and what changed. Two causes. (1) Large σ: K(c, c) is numerically
@@ -326,14 +329,25 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         return np.ascontiguousarray(Phi @ T), np.eye(int(keep.sum())), np.ascontiguousarray(T)
 
     @fill_doc
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit the LS start, the SVC and (``loss="smooth_step"``) the USVC.
 
-        {fit_binary}
+        ``sample_weight`` c_i weighs point i's loss by C_i = c_i·C in L̃ (Navia-Vázquez et al. 2004,
+        eq. 5), so α_i = C_i θ'(ξ_i) and a_i = α_i/ξ_i in the IRWLS weights (eqs. 21–22); the LS start
+        solves with a_i = c_i. Integer weights give the fit on repeated rows, weight 0 the fit without
+        the row; with the hinge the linear machine is ``SVC(kernel="linear", C).fit(X, y,
+        sample_weight)``. The prototype machine's k-means centres are weighed by the same c_i;
+        ``prototypes="fscl"`` (one online pass over the rows, with no weighted form) refuses weights.
+
+        {fit_binary_weighted}
         """
         X, y, classes = validate_fit_data(self, X, y, binary=True)
         y_pm = binary_targets(y, classes)
         n, d = X.shape
+        cw = check_sample_weight(sample_weight, n)
+        if min(np.sum(cw[y_pm < 0]), np.sum(cw[y_pm > 0])) <= 0:
+            raise ValueError("sample_weight leaves a class with total weight 0; each class needs a point of "
+                             "positive weight.")
         C = check_positive(self.C, "C")
         code = _check_loss(self.loss)
         s, k = _check_s(self.s), _check_k(self.k_eps)
@@ -349,14 +363,22 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             R = min(n, DEFAULT_R)
         if R is not None:
             R = check_int(R, "n_prototypes", 1)
-            if R > n:
-                raise ValueError(f"n_prototypes ({R}) cannot exceed the number of training points ({n}).")
+            n_pos = n if sample_weight is None else int(np.count_nonzero(cw))
+            if R > n_pos:
+                raise ValueError(f"n_prototypes ({R}) cannot exceed the number of training points "
+                                 f"({n_pos}{'' if n_pos == n else ' of positive weight'}).")
+            if sample_weight is not None and self.prototypes == "fscl":
+                raise ValueError("prototypes='fscl' takes no sample_weight: FSCL moves the prototypes by one "
+                                 "online pass over the rows, which has no weighted form. Use "
+                                 "prototypes='kmeans' (its centres are weighed by sample_weight), or repeat "
+                                 "the rows.")
         tol = check_positive(self.tol, "tol")
+        check_kernel_params_used(self.kernel, sigma=self.sigma, gamma=self.gamma, sigma_default=1.0, gamma_default=1.0)
         self.kernel_ = fit_kernel(self.kernel, X)
         if R is not None:
             self._gram(X[:1])  # the kernel and its parameters are valid, before the prototype search
             if self.prototypes == "kmeans":
-                centres = _kmeans_prototypes(X, R, self.random_state)
+                centres = _kmeans_prototypes(X, R, self.random_state, None if sample_weight is None else cw)
             else:
                 centres, _ = fscl_prototypes(X, R, random_state=self.random_state)
             self.prototypes_ = np.ascontiguousarray(centres)
@@ -373,7 +395,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         stages_g, stages_b, stages_P, stages_id = [], [], [], []
         n_iter_stages, status_stages = {}, {}
         # the options every stage shares, by name (numba's dispatcher folds keywords into the signature)
-        common = dict(Phi=Psi, G=Gs, y=y_pm, C=C, k=k, a_max=a_max, factor=factor, damping=damping, tol=tol,
+        common = dict(Phi=Psi, G=Gs, y=y_pm, C=C, cw=cw, k=k, a_max=a_max, factor=factor, damping=damping, tol=tol,
                       tol_f=tol_f, record=True)
         # stage 0: regularised LS (a_i = 1)
         gl, b_l, _, st_l, hb, hbb, hp = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=0, beta0=np.zeros(q),
@@ -415,9 +437,9 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         f = _irwls._decision(Phi, beta, float(b))
         self.train_decision_ = f
         xi = 1.0 - y_pm * f
-        self.alpha_ = np.where(xi >= 0, C * _irwls._dtheta_array(np.maximum(xi, 0.0), code, s, k), 0.0)
-        self.support_ = np.flatnonzero(xi >= 0)
-        self.primal_ = float(_irwls._primal(Phi, G, y_pm, beta, float(b), C, code, s, k))
+        self.alpha_ = np.where(xi >= 0, C * cw * _irwls._dtheta_array(np.maximum(xi, 0.0), code, s, k), 0.0)
+        self.support_ = np.flatnonzero((xi >= 0) & (cw > 0))
+        self.primal_ = float(_irwls._primal(Phi, G, y_pm, beta, float(b), C, cw, code, s, k))
         self.threshold_ = (-float(b) / float(beta[0])
                            if (self.prototypes_ is None and d == 1 and beta[0] != 0) else float("nan"))
         bad = {name: v for name, v in status_stages.items() if v != _irwls.STATUS_CONVERGED}

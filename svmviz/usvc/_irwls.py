@@ -130,8 +130,9 @@ def _decision(Phi, beta, b):
 
 
 @njit(cache=True)
-def _primal(Phi, G, y, beta, b, C, loss, s, k):
-    """L̃ = ½β'Gβ + C Σ θ((1 − y_i f_i)_+)  (Navia-Vázquez et al. 2004, eq. 5; hinge: eq. 4)."""
+def _primal(Phi, G, y, beta, b, C, cw, loss, s, k):
+    """L̃ = ½β'Gβ + C Σ c_i θ((1 − y_i f_i)_+)  (Navia-Vázquez et al. 2004, eq. 5; hinge: eq. 4), with
+    the per-sample weights c_i (``cw``; all 1 in the paper): C_i = c_i·C."""
     p = beta.shape[0]
     reg = 0.0
     for i in range(p):
@@ -142,24 +143,32 @@ def _primal(Phi, G, y, beta, b, C, loss, s, k):
     f = _decision(Phi, beta, b)
     tot = 0.0
     for i in range(y.shape[0]):
-        tot += _theta(1.0 - y[i] * f[i], loss, s, k)
+        if cw[i] != 0.0:
+            tot += cw[i] * _theta(1.0 - y[i] * f[i], loss, s, k)
     return 0.5 * reg + C * tot
 
 
 @njit(cache=True)
-def _weights(f, y, C, loss, s, k, a_max, factor, a):
-    """IRWLS weights (Navia-Vázquez et al. 2004, eqs. 21–22) into ``a``; returns Σ a_i."""
+def _weights(f, y, C, cw, loss, s, k, a_max, factor, a):
+    """IRWLS weights (Navia-Vázquez et al. 2004, eqs. 21–22) into ``a``; returns Σ a_i.
+
+    Per-sample weights c_i (``cw``) make the bound of point i C_i = c_i·C, so α_i = C_i θ'(ξ_i), and
+    its cap c_i·a_max: the weights of one row of weight c_i are then those of c_i copies of it, cap
+    included (the margin points' slack ξ ≈ α_i/a_max is the same either way). A point of weight 0
+    gets a_i = 0 and drops out of the weighted solve, as a removed row would.
+    """
     tot = 0.0
     for i in range(y.shape[0]):
         xi = 1.0 - y[i] * f[i]
-        if xi < 0.0:
+        if xi < 0.0 or cw[i] == 0.0:
             a[i] = 0.0
         else:
-            alpha = C * _dtheta(xi, loss, s, k)
+            alpha = C * cw[i] * _dtheta(xi, loss, s, k)
+            cap = a_max * cw[i]
             if alpha <= 0.0:
                 a[i] = 0.0
-            elif xi * a_max <= factor * alpha:
-                a[i] = a_max
+            elif xi * cap <= factor * alpha:
+                a[i] = cap
             else:
                 a[i] = factor * alpha / xi
         tot += a[i]
@@ -218,11 +227,12 @@ def _solve_wls(Phi, G, y, a, beta_out, err_out):
 
 
 @njit(cache=True)
-def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter,
+def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter,
           beta0, b0, from_ls, record):
     """Iterate (Navia-Vázquez et al. 2004, eqs. 20 and 21–22) to the fixed point.
 
-    ``from_ls``: start from the regularised LS solution (a_i = 1, undamped; history row 0);
+    ``cw``: per-sample weights c_i ≥ 0 (C_i = c_i·C; all 1 in the paper). ``from_ls``: start from the
+    regularised LS solution (a_i = c_i, undamped; history row 0);
     otherwise start from (beta0, b0) (history row 0). Damped update
     ``β_k = d·β_{k−1} + (1 − d)·β_WLS`` (Navia-Vázquez et al. 2004, §3). Converged when, for PATIENCE consecutive
     iterations, the estimated remaining relative change of (β, b), d_k/(1 − d_k/d_{k−1}) with d_k
@@ -243,13 +253,13 @@ def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter
     err_buf = np.zeros(1)
     if from_ls:
         for i in range(n):
-            a[i] = 1.0
+            a[i] = cw[i]
         b = _solve_wls(Phi, G, y, a, beta, err_buf)
     else:
         for j in range(p):
             beta[j] = beta0[j]
         b = b0
-    prim = _primal(Phi, G, y, beta, b, C, loss, s, k)
+    prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
     hist_beta[0] = beta
     hist_b[0] = b
     hist_primal[0] = prim
@@ -271,7 +281,7 @@ def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter
         if not np.all(np.isfinite(f)):
             status = STATUS_NONFINITE
             break
-        if _weights(f, y, C, loss, s, k, a_max, factor, a) == 0.0:
+        if _weights(f, y, C, cw, loss, s, k, a_max, factor, a) == 0.0:
             status = STATUS_DEGENERATE
             break
         b_new = _solve_wls(Phi, G, y, a, new_beta, err_buf)
@@ -287,7 +297,7 @@ def irwls(Phi, G, y, C, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter
         num += (v - b) ** 2
         den += v * v
         b = v
-        prim_new = _primal(Phi, G, y, beta, b, C, loss, s, k)
+        prim_new = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
         if not np.isfinite(prim_new):
             status = STATUS_NONFINITE
             break
@@ -472,6 +482,7 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
     st = np.zeros((T, M), dtype=np.int64)
     G = np.eye(1)
     dummy = np.zeros(1)
+    ones = np.ones(Xtr.shape[1])
     for t in range(T):
         Phi = np.ascontiguousarray(Xtr[t]).reshape(-1, 1)
         y = np.ascontiguousarray(ytr[t])
@@ -479,9 +490,9 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
         xt = np.ascontiguousarray(Xte[t])
         yt = np.ascontiguousarray(yte[t])
         # LS (a_i = 1) and SVC from it
-        bl, b_l, _, s_l, _, _, _ = irwls(Phi, G, y, C, LOSS_HINGE, 1.0, k, a_max, factor, damping,
+        bl, b_l, _, s_l, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
                                          tol, tol_f, 0, dummy, 0.0, True, False)
-        bh, b_h, n_h, s_h, _, _, _ = irwls(Phi, G, y, C, LOSS_HINGE, 1.0, k, a_max, factor, damping,
+        bh, b_h, n_h, s_h, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
                                            tol, tol_f, max_iter, bl, b_l, False, False)
         res_w = np.empty(M)
         res_b = np.empty(M)
@@ -494,7 +505,7 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
         nit[t, 1] = n_h
         st[t, 1] = s_h
         for q in range(s_values.shape[0]):
-            bu, b_u, n_u, s_u, _, _, _ = irwls(Phi, G, y, C, LOSS_SMOOTH_STEP, s_values[q], k, a_max,
+            bu, b_u, n_u, s_u, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_SMOOTH_STEP, s_values[q], k, a_max,
                                                factor, damping, tol, tol_f, max_iter, bh, b_h,
                                                False, False)
             res_w[2 + q] = bu[0]

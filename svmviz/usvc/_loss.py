@@ -176,7 +176,7 @@ def primal_value(X, y, coef, intercept, *, C: float = 10.0, loss: str = "hinge",
     if w.shape[0] != X.shape[1] or not np.all(np.isfinite(w)):
         raise ValueError(f"coef must hold {X.shape[1]} finite numbers; got shape {w.shape}.")
     b = float(intercept)
-    return float(_irwls._primal(X, np.eye(X.shape[1]), y_pm, w, b, check_positive(C, "C"),
+    return float(_irwls._primal(X, np.eye(X.shape[1]), y_pm, w, b, check_positive(C, "C"), np.ones(X.shape[0]),
                                 _check_loss(loss), _check_s(s), _check_k(k_eps)))
 
 

@@ -121,7 +121,7 @@ def test_onestep_scores_equal_naive_one_newton_step(M, icpt, q):
     else:
         G, Lh = np.zeros(0), np.zeros((0, 0))
     cand = np.array([i for i in range(36) if i not in S], dtype=np.int64)
-    scores = _klr._scores_onestep(K, S, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, 7)
+    scores = _klr._scores_onestep(K, S, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, 7, _klr._UNWEIGHTED)
     ref = np.array([nv.one_step_score(K, S, l, Y, lam, theta, icpt) for l in cand])
     np.testing.assert_allclose(scores, ref, rtol=1e-9)
 
@@ -464,3 +464,16 @@ def test_sigma_heuristic_is_median_distance_over_root_two():
     X = np.random.default_rng(1).normal(size=(30, 3))
     d = [np.linalg.norm(X[i] - X[j]) for i in range(30) for j in range(i + 1, 30)]
     assert abs(sigma_heuristic(X) - np.median(d) / np.sqrt(2)) < 1e-12
+
+
+@pytest.mark.parametrize("cls", ["KernelLogisticRegression", "IVMClassifier"])
+@pytest.mark.parametrize("params, words", [
+    (dict(kernel="linear", sigma=0.3), "sigma=0.3 has no meaning for kernel='linear'"),
+    (dict(kernel="poly", sigma=2.0), "sigma=2.0 has no meaning for kernel='poly'"),
+    (dict(gamma=4.0), "sigma = 1/√(2γ)"),
+])
+def test_kernel_parameter_the_kernel_ignores_is_refused(cls, params, words):
+    X, y = make_moons(60, noise=0.2, random_state=0)
+    est = {"KernelLogisticRegression": KernelLogisticRegression, "IVMClassifier": IVMClassifier}[cls]
+    with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        est(**params).fit(X, y)

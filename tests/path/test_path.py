@@ -522,3 +522,11 @@ def test_labels_columns_and_estimator():
     with pytest.raises(ValueError, match="nu"):
         NuSVMPath(nu=1.5, **kp).fit(X, y)
     assert isinstance(p, NuPath)
+
+
+def test_sigma_beside_a_kernel_without_width_is_refused():
+    X, y = make_moons(40, noise=0.2, random_state=0)
+    with pytest.raises(ValueError, match="sigma=0.5 has no meaning for kernel='linear'"):
+        NuSVMPath(kernel="linear", sigma=0.5).fit(X, y)
+    with pytest.raises(ValueError, match="gamma=3.0 has no meaning for kernel='rbf'"):
+        nu_path(X, y, gamma=3.0)

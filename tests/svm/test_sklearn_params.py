@@ -72,3 +72,22 @@ def test_defaults_are_lambda_1e3_and_sigma_1(moons):
     assert clf.lam_ == 1e-3 and clf.sigma_ == 1.0
     np.testing.assert_array_equal(clf.decision_function(X),
                                   SVMClassifier(lam=1e-3, sigma=1.0).fit(X, y).decision_function(X))
+
+
+@pytest.mark.parametrize("kernel", ["poly", "linear", "object"])
+def test_sigma_beside_a_kernel_without_width_is_refused(moons, kernel):
+    """σ is the Gaussian width only: with any other kernel the fit would be the default one."""
+    from svmviz.kernels import SSANOVAKernel
+    X, y = moons
+    k = SSANOVAKernel() if kernel == "object" else kernel
+    with pytest.raises(ValueError) as exc:
+        SVMClassifier(kernel=k, sigma=0.3).fit(X, y)
+    assert "sigma=0.3 has no meaning" in str(exc.value) and "rbf" in str(exc.value)
+    SVMClassifier(kernel=k).fit(X, y)  # without sigma the same kernel fits
+
+
+def test_gamma_beside_a_kernel_object_is_refused(moons):
+    from svmviz.kernels import SSANOVAKernel
+    X, y = moons
+    with pytest.raises(ValueError, match="gamma=2.0 has no meaning for the kernel object SSANOVAKernel"):
+        SVMClassifier(kernel=SSANOVAKernel(), gamma=2.0).fit(X, y)

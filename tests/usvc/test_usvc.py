@@ -171,7 +171,7 @@ def _kkt_parts(clf, X, y, s, k):
     xi = 1 - y * f
     # effective multipliers of the last weighted LS system: α_i = a_i ξ_i
     a = np.zeros(len(y))
-    _irwls._weights(f, y, C, _irwls.LOSS_SMOOTH_STEP, s, k, clf.a_max, 1.0, a)
+    _irwls._weights(f, y, C, np.ones(y.shape[0]), _irwls.LOSS_SMOOTH_STEP, s, k, clf.a_max, 1.0, a)
     return w, b, xi, a * np.maximum(xi, 0)
 
 
@@ -467,3 +467,15 @@ def test_figures_compute_and_plot():
     for fig in figs:
         assert fig.layout.title.text and fig.layout.xaxis.title.text
         assert all(t.hovertemplate or t.hoverinfo == "skip" for t in fig.data)
+
+
+@pytest.mark.parametrize("params, words", [
+    (dict(kernel="linear", sigma=0.3), "sigma=0.3 has no meaning for kernel='linear'"),
+    (dict(kernel="poly", sigma=0.3), "sigma=0.3 has no meaning for kernel='poly'"),
+    (dict(kernel="rbf", gamma=5.0), "sigma = 1/√(2γ)"),
+    (dict(kernel="linear", gamma=5.0), "gamma=5.0 has no meaning for kernel='linear'"),
+])
+def test_irwls_kernel_parameter_the_kernel_ignores_is_refused(params, words):
+    X, y = make_blobs(60, centers=2, random_state=0)
+    with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        IRWLSClassifier(n_prototypes=5, **params).fit(X, y)
