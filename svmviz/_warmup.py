@@ -292,16 +292,19 @@ def _load() -> None:
         _no_run_in_progress(me)  # a visitor's page first: it would import or load the same itself
         with _SERVER["unit"], notices_to(lambda _text: None), warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            t0 = time.perf_counter()
             try:
                 unit()
             except Exception as exc:  # noqa: BLE001 — the page that needs it reports it, in its own words
                 _log.debug("svmviz: loading %s in the server failed: %r", name, exc)
+            _log.debug("svmviz: loaded %s in the server in %.2f s", name, time.perf_counter() - t0)
     _no_run_in_progress(me)
     with _SERVER["unit"]:
         # modules, kernels and what they built live as long as the server: out of the collector's
         # scans (Streamlit collects every generation after each script run)
         gc.collect()
         gc.freeze()
+        _log.debug("svmviz: the server's loading is done; %d objects frozen", gc.get_freeze_count())
 
 
 def _browser_session() -> bool:
@@ -333,8 +336,11 @@ def load_in_server() -> threading.Thread | None:
             _SERVER["thread"].start()
         _SERVER["runs"].add(me)
         loader = _SERVER["thread"]
-    if me is not loader and loader.is_alive() and _SERVER["unit"].acquire(timeout=RUN_WAIT):
-        _SERVER["unit"].release()
+    if me is not loader and loader.is_alive():
+        t0 = time.perf_counter()
+        if _SERVER["unit"].acquire(timeout=RUN_WAIT):
+            _SERVER["unit"].release()
+        _log.debug("svmviz: a script run waited %.2f s for the server's loading", time.perf_counter() - t0)
     return loader
 
 
