@@ -127,16 +127,19 @@ def _settled(page, t0: float, quiet: float = 1.5, limit: float = 600.0) -> float
     raise RuntimeError("the page did not settle")
 
 
-def _first_chart(page, t0: float, limit: float = 900.0) -> float:
+def _first_chart(page, t0: float, limit: float = 900.0, quiet: float = 10.0) -> float:
     """Seconds from ``t0`` to the first Plotly chart; NaN for a page whose view has none (it settled
-    without one)."""
+    without one: no change for ``quiet`` seconds once the script ended). ``quiet`` is long because the
+    browser's main thread may be busy for seconds on a loaded machine between a chart's message and its
+    drawing (fetching and running Streamlit's Plotly bundle, then the first draw): no DOM change and no
+    status widget then, with the chart still to come."""
     t_end = time.time() + limit
     page.wait_for_timeout(300)
     while time.time() < t_end:
         if page.evaluate("() => document.querySelector('[data-testid=\"stPlotlyChart\"]') !== null"):
             return (page.evaluate("() => performance.now()") - t0) / 1000.0
         running, last, now = page.evaluate(PROBE)
-        if not running and now - last > 3000:
+        if not running and now - last > quiet * 1000:
             return float("nan")
         page.wait_for_timeout(50)
     raise RuntimeError("no chart")

@@ -1,13 +1,16 @@
 """``svmviz warmup`` (svmviz._warmup): every step once, a line each with its time and the total, a
 stamp that makes the next run return at once; the background start; the one-line notice of a kernel
-that must compile."""
+that must compile; a server's loading of its pages' modules and kernels between page runs."""
 from __future__ import annotations
 
 import io
 import os
 import subprocess
 import sys
+import threading
+import time
 import types
+import weakref
 
 import pytest
 
@@ -125,3 +128,83 @@ def test_cli_warmup_command(own_cache, capsys):
     assert "current" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["warmup", "--nonsense"])
+
+
+@pytest.fixture
+def server(monkeypatch):
+    """A Streamlit server's process as the loading thread sees it: fresh state, units that record."""
+    monkeypatch.setattr(_warmup, "_browser_session", lambda: True)
+    monkeypatch.setattr(_warmup, "_SERVER", {"thread": None, "lock": threading.Lock(), "unit": threading.Lock(),
+                                             "runs": weakref.WeakSet()})
+    froze = []
+    monkeypatch.setattr(_warmup.gc, "freeze", lambda: froze.append(time.monotonic()))
+    return froze
+
+
+def test_server_loads_after_the_run_in_progress_and_a_new_run_waits_for_the_unit(server, monkeypatch):
+    events = []
+    unit_started = threading.Event()
+
+    def unit(name, seconds=0.0):
+        def run():
+            events.append((f"{name} start", time.monotonic()))
+            unit_started.set()
+            time.sleep(seconds)
+            events.append((f"{name} end", time.monotonic()))
+        return name, run
+
+    monkeypatch.setattr(_warmup, "_server_units", lambda: [unit("imports"), unit("kernels", 0.5)])
+    loaders = []
+
+    def first_run():  # the home page's run: the loading begins once it has ended
+        loaders.append(_warmup.load_in_server())
+        time.sleep(0.3)
+        events.append(("first run end", time.monotonic()))
+
+    t = threading.Thread(target=first_run)
+    t.start()
+    t.join()
+    assert unit_started.wait(10)
+    while not any(e == "kernels start" for e, _ in events):
+        time.sleep(0.01)
+
+    def second_run():  # a page opened while a unit runs: it waits for that unit, not for the rest
+        loaders.append(_warmup.load_in_server())
+        events.append(("second run go", time.monotonic()))
+
+    t2 = threading.Thread(target=second_run)
+    t2.start()
+    t2.join(10)
+    loader = loaders[0]
+    loader.join(10)
+    assert not loader.is_alive() and loaders[1] is loader  # one loading thread per process
+    at = dict(events)
+    assert at["first run end"] < at["imports start"] < at["kernels start"]
+    assert at["kernels end"] <= at["second run go"]
+    assert len(server) == 1 and server[0] >= at["kernels end"]  # frozen once, after everything loaded
+
+
+def test_server_units_import_the_pages_then_load_the_kernels_only_when_the_cache_is_current(own_cache, monkeypatch):
+    monkeypatch.setattr(_warmup, "_page_modules", lambda: ["json", "csv"])
+    assert [name for name, _ in _warmup._server_units()] == ["json", "csv"]  # compiling is the background's
+    _warmup.run(out=io.StringIO())
+    units = _warmup._server_units()
+    assert [name for name, _ in units] == ["json", "csv", "svm-grid", "nu-path"]
+    units[-1][1]()
+    assert own_cache[-1] == "nu-path"
+    from svmviz.ui.frame import PAGES
+
+    monkeypatch.undo()
+    assert _warmup._page_modules() == [f"svmviz.ui.{spec.module}" for spec in PAGES]
+
+
+def test_no_loading_thread_outside_a_browser_session(monkeypatch):
+    """A plain interpreter and AppTest (no request headers) load nothing ahead; a browser's session does."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setattr(_warmup, "_SERVER", {"thread": None, "lock": threading.Lock(), "unit": threading.Lock(),
+                                             "runs": weakref.WeakSet()})
+    assert _warmup.load_in_server() is None and _warmup._SERVER["thread"] is None
+    at = AppTest.from_string("import streamlit as st\nfrom svmviz import _warmup\n"
+                             "st.text(repr((_warmup._browser_session(), _warmup.load_in_server())))").run(timeout=30)
+    assert not at.exception and at.text[0].value == "(False, None)"
