@@ -1,0 +1,51 @@
+"""The "Python code of this view" panel: each page's view as a script and a notebook (:mod:`svmviz.codegen`).
+
+A page calls one function of this module beside its downloads, with the settings it computed from;
+the panel shows the script (copyable), and offers it as a ``.py`` file and as a Jupyter notebook.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from svmviz import codegen
+from svmviz.ui import common
+
+TITLE = "Python code of this view"
+
+
+def data_source(ds, key: str) -> codegen.DataSource:
+    """Where the page's data set ``ds`` comes from: the sidebar of the page with data-set key ``key``
+    (an uploaded file's name and the loader's options, or the generator's)."""
+    shared = common._shared()
+    if st.session_state.get(f"{key}_data") == common.UPLOAD_CHOICE and "upload" in shared:
+        return codegen.data_source(ds, file_name=shared["upload"][0],
+                                   label_column=st.session_state.get(f"{key}_labelcol"),
+                                   standardize=bool(st.session_state.get(f"{key}_std", True)),
+                                   missing=st.session_state.get(f"{key}_missing", "drop"))
+    return codegen.data_source(ds)
+
+
+def panel(script: codegen.Script, *, page: str) -> None:
+    """The expander: the script, and its downloads as ``svmviz_<page>.py`` and ``svmviz_<page>.ipynb``."""
+    with st.expander(TITLE):
+        files = ", ".join(f"`{f}`" for f in script.files)
+        st.caption("A script that draws this page's figures again from the settings on screen, with the public "
+                   "API of svmviz" + (f"; it reads {files} (the page's download of it)." if files else "."))
+        text = script.python()
+        st.code(text, language="python")
+        c1, c2 = st.columns(2)
+        with c1:
+            st.download_button("Download the script (.py)", text.encode(), file_name=f"svmviz_{page}.py",
+                               mime="text/x-python", key=f"{page}_code_py")
+        with c2:
+            st.download_button("Download the notebook (.ipynb)", script.notebook_json().encode(),
+                               file_name=f"svmviz_{page}.ipynb", mime="application/x-ipynb+json",
+                               key=f"{page}_code_ipynb")
+
+
+def tuning(ds, setting, grid, surf, selected, keys) -> None:
+    """The panel of the Tuning criteria page (:func:`svmviz.codegen.tuning_script`)."""
+    # the surface on screen: without leave-one-out when the user stopped it (the page then shows the rest)
+    grid = grid._replace(loo="loo" in surf.values)
+    panel(codegen.tuning_script(data_source(ds, "tuning"), setting, grid, selected=selected, keys=keys,
+                                truth=ds.p_true is not None, two_d=ds.X.shape[1] == 2), page="tuning")

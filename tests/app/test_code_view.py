@@ -1,0 +1,75 @@
+"""The "Python code of this view" panel: each page's generated script and notebook, run in a fresh
+interpreter, draw the page's charts with the same numbers; every control that changes a chart
+changes the code."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ..apptest_utils import two_class_csv
+from .codeview_utils import Downloads, check_reproduces, code_of, open_page, walk_every_widget
+
+TUNING = "1_Tuning_criteria.py"
+SMALL_TUNING = {"res": "6", "n": "40"}
+
+
+def _edit(at, adds=((0.5, 0.5, 1.0), (2.5, 1.0, -1.0)), removes=(0, 3)):
+    """Edit the session's points as clicks would (add two points, remove two), then rerun."""
+    state = at.session_state["_svmviz_edit"]
+    for x1, x2, label in adds:
+        state.add(x1, x2, label)
+    state.remove(list(removes))
+    return at.run()
+
+
+def test_tuning_code_reproduces_a_nonstandard_view_with_a_moved_grid_point(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(TUNING, SMALL_TUNING | {"data": "wahba2001", "seed": "3", "mode": "non-standard", "cp": "1.5",
+                                           "pp": "0.2", "lam_lo": "-4.0", "sig_hi": "0.75"})
+    at.select_slider(key="tuning_pt_l").set_value(at.select_slider(key="tuning_pt_l").value).run()
+    opts = at.select_slider(key="tuning_pt_s").options
+    at.select_slider(key="tuning_pt_s").set_value(float(opts[1])).run()
+    text = check_reproduces(at, dl, tmp_path, "tuning")
+    assert "nonstandard=True" in text and "C_plus=1.5" in text and "pi_plus=0.2" in text
+    assert "sigmas[1]" in text
+
+
+def test_tuning_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    content = two_class_csv(50, seed=2)
+    at = open_page(TUNING, SMALL_TUNING | {"mode": "non-standard", "cm": "3.0"},
+                   shared={"data": "Upload CSV…", "upload": ("my points.csv", content), "standardize": False})
+    text = check_reproduces(at, dl, tmp_path, "tuning", {"my points.csv": content})
+    assert 'svmviz.data.dataset_from_csv("my points.csv", label_column="label")' in text
+    assert "wahba_costs(" in text
+
+
+def test_tuning_code_reproduces_edited_points(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(TUNING, SMALL_TUNING | {"data": "edited"}, shared={"data": "edited", "n": 40})
+    _edit(at)
+    assert not at.exception
+    assert "edited_points.csv" in dl.files, "the editor offers the points as edited_points.csv"
+    text = check_reproduces(at, dl, tmp_path, "tuning", {"edited_points.csv": dl.files["edited_points.csv"]})
+    assert "edited_points.csv" in text
+
+
+def test_tuning_notebook_is_a_valid_nbformat_4_notebook(monkeypatch):
+    dl = Downloads(monkeypatch)
+    open_page(TUNING, SMALL_TUNING)
+    nb = json.loads(dl.files["svmviz_tuning.ipynb"])
+    import nbformat
+
+    nbformat.validate(nbformat.from_dict(nb))
+    assert [c["cell_type"] for c in nb["cells"][:3]] == ["markdown", "markdown", "code"]
+
+
+def test_every_tuning_control_that_changes_a_chart_changes_the_code():
+    at = open_page(TUNING, SMALL_TUNING | {"data": "banana"})
+    code_of(at)
+    done, undriven = walk_every_widget(at)
+    assert {"tuning_data", "tuning_n", "tuning_seed", "tuning_mode", "tuning_lam", "tuning_sig", "tuning_res",
+            "tuning_loo", "tuning_pt_l", "tuning_pt_s", "tuning_cp", "tuning_cm", "tuning_pp"} <= set(done), \
+        (done, undriven)
