@@ -91,3 +91,81 @@ def tuning_script(data: DataSource, setting, grid, *, selected: tuple, keys: Seq
                           "    print(f\"{r.criterion:12s} {r.inefficiency:.4f}\")"))
     return Script("Tuning criteria (Wahba, Lin, Lee & Zhang 2001): the view of the app's page", tuple(cells),
                   data.files)
+
+
+def losses_script(data: DataSource | None, loss_view, curve_view, *, hinge_keys: Sequence[str] = (),
+                  misclass_keys: Sequence[str] = (), truth: bool = False) -> Script:
+    """The code of the Loss functions & randomized GACV page (Wahba 1998).
+
+    Parameters
+    ----------
+    data : DataSource or None
+        The page's data set (None: the page shows the losses only).
+    loss_view : NamedTuple or None
+        The page's ``LossView``: ``names`` (losses), ``a``, ``eps_plus``, ``eps_minus``, ``s_values``,
+        ``tau_range``, ``deviance_scaled`` (None: the loss settings were refused, no loss chart).
+    curve_view : NamedTuple or None
+        The page's ``CurveView``: ``log_sigma``, ``log_lambda``, ``n_lambda``, ``replicates``,
+        ``sigma_z``, ``perturbation``, ``z_seed``, ``loo``.
+    hinge_keys, misclass_keys : sequence of str
+        The criteria of the hinge-scale and of the misclassification panel (the second is drawn when
+        not empty).
+    truth : bool
+        Whether the data know p(x) (GCKL and MISCLASS).
+
+    Returns
+    -------
+    Script
+        Figures ``fig_loss_curves``, ``fig_mu_curves``, ``fig_fstar_curves``, ``fig_gacv_curves`` and
+        ``fig_loo_curves``, those the page draws.
+    """
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import losses\nfrom svmviz.figures import losses as figs")]
+    if loss_view is not None:
+        expect_fields(loss_view, ("names", "a", "eps_plus", "eps_minus", "s_values", "tau_range", "deviance_scaled"),
+                      "losses_script")
+        cells.append(Cell("The losses g(τ) of the margin τ = y f (Wahba 1998, §1) and their parameters.",
+                          f"names = {literal(tuple(loss_view.names))}\n"
+                          f"params = {literal({'a': loss_view.a, 'eps_plus': loss_view.eps_plus, 'eps_minus': loss_view.eps_minus})}\n"
+                          f"s_values = {literal(tuple(loss_view.s_values))}  # θ̃ₛ's exponents\n"
+                          f"tau_range = {literal(tuple(loss_view.tau_range))}\n"
+                          "lc = " + call("figs.compute_loss_curves", Code("names"), tau_range=Code("tau_range"),
+                                         params=Code("params"), s_values=Code("s_values"),
+                                         deviance_scaled=bool(loss_view.deviance_scaled)) + "\n"
+                          "fig_loss_curves = figs.plot_loss_curves(lc)", ("fig_loss_curves",)))
+        cells.append(Cell("Prediction functions μ(f) (Wahba 1998, eq. 1.39) and the population minimizers f*(p).",
+                          "pc = figs.compute_prediction_functions(names, f_range=tau_range, params=params, "
+                          "s_values=s_values)\n"
+                          "fig_mu_curves = figs.plot_prediction_functions(pc)\n"
+                          "mc = figs.compute_population_minimizers(names, params=params, s_values=s_values)\n"
+                          "fig_fstar_curves = figs.plot_population_minimizers(mc)",
+                          ("fig_mu_curves", "fig_fstar_curves")))
+    if data is not None and curve_view is not None:
+        expect_fields(curve_view, ("log_sigma", "log_lambda", "n_lambda", "replicates", "sigma_z", "perturbation",
+                                   "z_seed", "loo"), "losses_script")
+        cells.append(data_cell(data))
+        cells.append(Cell("GACV, randomized GACV" + (" and exact leave-one-out" if curve_view.loo else "")
+                          + " of the standard SVM along λ, at one σ.",
+                          f"sigma = 10.0 ** {literal(curve_view.log_sigma)}\n"
+                          f"lambdas = np.logspace({literal(curve_view.log_lambda[0])}, "
+                          f"{literal(curve_view.log_lambda[1])}, {int(curve_view.n_lambda)})\n"
+                          f"p_true = {'ds.p_true(ds.X)' if truth else 'None'}\n"
+                          "gc = " + call("losses.gacv_curves", Code("ds.X"), Code("ds.y"), Code("lambdas"),
+                                         Code("sigma"), p_true=Code("p_true"), loo=bool(curve_view.loo),
+                                         ran_gacv_replicates=int(curve_view.replicates),
+                                         sigma_z=curve_view.sigma_z, perturbation=curve_view.perturbation,
+                                         seed=int(curve_view.z_seed))))
+        cells.append(Cell("The hinge-scale criteria; each one's minimizer starred.",
+                          f"cp = figs.compute_criteria_panel(gc, {literal(list(hinge_keys))})\n"
+                          "fig_gacv_curves = figs.plot_criteria_panel(\n"
+                          "    cp, title=f\"Hinge scale: GACV, ranGACV, V₀ — σ = {gc.sigma:.3g}\", "
+                          "ytitle=\"criterion value\")", ("fig_gacv_curves",)))
+        if misclass_keys:
+            what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)"))
+                                if k in misclass_keys)
+            cells.append(Cell("The misclassification rates along λ.",
+                              f"cpm = figs.compute_criteria_panel(gc, {literal(list(misclass_keys))})\n"
+                              "fig_loo_curves = figs.plot_criteria_panel(\n"
+                              f"    cpm, title=f\"Misclassification: {what} — σ = {{gc.sigma:.3g}}\", "
+                              "ytitle=\"misclassification rate\")", ("fig_loo_curves",)))
+    return Script("Loss functions & randomized GACV (Wahba 1998): the view of the app's page", tuple(cells),
+                  data.files if data is not None else ())

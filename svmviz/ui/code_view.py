@@ -49,3 +49,15 @@ def tuning(ds, setting, grid, surf, selected, keys) -> None:
     grid = grid._replace(loo="loo" in surf.values)
     panel(codegen.tuning_script(data_source(ds, "tuning"), setting, grid, selected=selected, keys=keys,
                                 truth=ds.p_true is not None, two_d=ds.X.shape[1] == 2), page="tuning")
+
+
+def losses(ds, loss_view, curve_view, gc) -> None:
+    """The panel of the Loss functions page (:func:`svmviz.codegen.losses_script`)."""
+    from svmviz.figures import losses as figs
+
+    # the curves on screen: without leave-one-out when the user stopped it
+    curve_view = curve_view._replace(loo="loo" in gc.values)
+    panel(codegen.losses_script(data_source(ds, "loss"), loss_view, curve_view,
+                                hinge_keys=[k for k in figs.HINGE_SCALE if k in gc.values],
+                                misclass_keys=[k for k in figs.MISCLASS_SCALE if k in gc.values],
+                                truth=ds.p_true is not None), page="losses")

@@ -155,6 +155,8 @@ def _other_value(w):
     v = w.value
     if kind == "Checkbox":
         return not v
+    if kind == "Multiselect":
+        return list(v[:-1]) if len(v) > 1 else None
     if kind in ("Slider", "NumberInput"):
         lo, hi, step = w.min, w.max, w.step or 1
         if isinstance(v, (tuple, list)):
@@ -209,7 +211,7 @@ def _set(w, change) -> bool:
     return False
 
 
-WIDGETS = ("checkbox", "slider", "select_slider", "number_input", "selectbox", "radio")
+WIDGETS = ("checkbox", "slider", "select_slider", "number_input", "selectbox", "radio", "multiselect")
 
 
 def widgets(at) -> dict:

@@ -73,3 +73,41 @@ def test_every_tuning_control_that_changes_a_chart_changes_the_code():
     assert {"tuning_data", "tuning_n", "tuning_seed", "tuning_mode", "tuning_lam", "tuning_sig", "tuning_res",
             "tuning_loo", "tuning_pt_l", "tuning_pt_s", "tuning_cp", "tuning_cm", "tuning_pp"} <= set(done), \
         (done, undriven)
+
+
+LOSSES = "2_Loss_functions.py"
+SMALL_LOSSES = {"lf_m": "5", "lf_R": "0", "lf_loo": "0", "n": "40"}
+
+
+def test_losses_code_reproduces_chosen_losses_and_rangacv(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(LOSSES, SMALL_LOSSES | {"data": "banana", "seed": "2", "lf_losses": "hinge,deviance,smooth_step",
+                                           "lf_a": "2.0", "lf_s": "3.0", "lf_tlo": "-2.0", "lf_R": "2", "lf_sz": "0.2",
+                                           "lf_pert": "bernoulli", "lf_zseed": "5", "lf_loo": "1", "lf_sig": "0.2"})
+    text = check_reproduces(at, dl, tmp_path, "losses")
+    assert "ran_gacv_replicates=2" in text and 'perturbation="bernoulli"' in text and "loo=True" in text
+    assert "fig_loo_curves" in text
+
+
+def test_losses_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    content = two_class_csv(44, seed=5)
+    at = open_page(LOSSES, SMALL_LOSSES | {"lf_dev2": "1"},
+                   shared={"data": "Upload CSV…", "upload": ("points.csv", content)})
+    text = check_reproduces(at, dl, tmp_path, "losses", {"points.csv": content})
+    assert 'dataset_from_csv("points.csv", label_column="label", standardize=True)' in text
+
+
+def test_losses_code_reproduces_edited_points(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(LOSSES, SMALL_LOSSES | {"data": "edited"}, shared={"data": "edited", "n": 40})
+    _edit(at)
+    assert not at.exception
+    check_reproduces(at, dl, tmp_path, "losses", {"edited_points.csv": dl.files["edited_points.csv"]})
+
+
+def test_every_losses_control_that_changes_a_chart_changes_the_code():
+    at = open_page(LOSSES, SMALL_LOSSES | {"data": "banana"})
+    done, undriven = walk_every_widget(at)
+    assert {"loss_data", "loss_n", "loss_seed", "lf_losses", "lf_a", "lf_eps", "lf_s", "lf_tau", "lf_dev2", "lf_sig",
+            "lf_lam", "lf_m", "lf_R", "lf_sz", "lf_pert", "lf_zseed", "lf_loo"} <= set(done), (done, undriven)
