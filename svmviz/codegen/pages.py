@@ -169,3 +169,76 @@ def losses_script(data: DataSource | None, loss_view, curve_view, *, hinge_keys:
                               "ytitle=\"misclassification rate\")", ("fig_loo_curves",)))
     return Script("Loss functions & randomized GACV (Wahba 1998): the view of the app's page", tuple(cells),
                   data.files if data is not None else ())
+
+
+def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None, two_d: bool,
+                max_lines: int = 400) -> Script:
+    """The code of the Regularization path page (Loosli & Canu 2006).
+
+    Parameters
+    ----------
+    data : DataSource
+        The page's data set.
+    settings : NamedTuple
+        The page's ``Settings``: ``kernel`` ("rbf" or "linear"), ``sigma``, ``x_axis`` ("lambda" or
+        "nu"), ``loo`` (leave-one-out along the path, as drawn), ``loo_evals`` (its evaluation points).
+    lam : float
+        The λ cursor (λ = m ν).
+    test_seed : int or None
+        The seed of the 2,000-point test sample drawn from the data's law (None: the data have none).
+    two_d : bool
+        Whether the boundary map is drawn (two features).
+    max_lines : int
+        Coefficient paths drawn at most (the page's ``MAX_LINES``).
+
+    Returns
+    -------
+    Script
+        Figures ``fig_path_coefs``, ``fig_path_map`` (2-D data), ``fig_path_summary`` and
+        ``fig_path_loo_fig`` (with leave-one-out).
+    """
+    expect_fields(settings, ("kernel", "sigma", "x_axis", "loo", "loo_evals"), "path_script")
+    kernel = {"kernel": settings.kernel} | ({"sigma": settings.sigma} if settings.kernel == "rbf" else {})
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import path\nfrom svmviz.figures import path as figs\n"
+                  "from svmviz.figures.labels import axis_names, feature_scale"),
+             data_cell(data),
+             Cell("The whole ν-SVM path: α piecewise linear in λ = m ν (Loosli & Canu 2006).",
+                  "p = " + call("path.nu_path", Code("ds.X"), Code("ds.y"), **kernel))]
+    test = "None"
+    if test_seed is not None:
+        test = "te"
+        cells.append(Cell("2,000 new points from the same law (the test error).",
+                          "te = " + call("svmviz.data.fresh_sample", Code("ds"), 2000, seed=int(test_seed),
+                                         role="test")))
+    tx, ty = ("te.X", "te.y") if test_seed is not None else ("None", "None")
+    if settings.loo:
+        cells.append(Cell(f"Leave-one-out along the path at {settings.loo_evals} breakpoints, with the automatic "
+                          "stopping point.",
+                          f"loo = path.loo_path(p, path.default_loo_lambdas(p, {int(settings.loo_evals)}), "
+                          f"X_test={tx}, y_test={ty})"))
+    cells.append(Cell("The λ cursor and the horizontal axis.",
+                      f"lam = {literal(float(lam))}\nx_axis = {literal(settings.x_axis)}\n"
+                      "cursor = float(figs.axis_values(p, lam, x_axis))"
+                      + ("\nstop = float(figs.axis_values(p, float(loo.lambdas[loo.stop]), x_axis))"
+                         if settings.loo else "")))
+    cells.append(Cell("The coefficient paths αᵢyᵢ(λ).",
+                      f"cp = figs.compute_coef_paths(p, x_axis=x_axis, max_points={int(max_lines)})\n"
+                      "fig_path_coefs = figs.plot_coef_paths(cp, cursor=cursor, classes=ds.class_names, X=p.X, "
+                      f"stop={'stop' if settings.loo else 'None'})", ("fig_path_coefs",)))
+    if two_d:
+        cells.append(Cell("The data and the decision boundary at the cursor.",
+                          "bm = " + call("figs.compute_boundary_map", Code("p"), Code("lam"), grid_n=70,
+                                         X_test=Code(tx), y_test=Code(ty)) + "\n"
+                          "fig_path_map = figs.plot_boundary_map(bm, classes=ds.class_names, "
+                          "axis_titles=axis_names(ds),\n"
+                          "                                      feature_names=ds.feature_names[:2], "
+                          "scale=feature_scale(ds))", ("fig_path_map",)))
+    cells.append(Cell("b, ρ and the groups E, L, R along the path.",
+                      "summ = figs.compute_path_summary(p, x_axis=x_axis)\n"
+                      "fig_path_summary = figs.plot_path_summary(summ, cursor=cursor)", ("fig_path_summary",)))
+    if settings.loo:
+        cells.append(Cell("LOO1, LOO2" + (" and the test error" if test_seed is not None else "")
+                          + " along the path.",
+                          "lc = figs.compute_loo_curves(p, loo, x_axis=x_axis)\n"
+                          "fig_path_loo_fig = figs.plot_loo_curves(lc, cursor=cursor)", ("fig_path_loo_fig",)))
+    return Script("Regularization path (Loosli & Canu 2006): the view of the app's page", tuple(cells), data.files)

@@ -61,3 +61,9 @@ def losses(ds, loss_view, curve_view, gc) -> None:
                                 hinge_keys=[k for k in figs.HINGE_SCALE if k in gc.values],
                                 misclass_keys=[k for k in figs.MISCLASS_SCALE if k in gc.values],
                                 truth=ds.p_true is not None), page="losses")
+
+
+def path(ds, settings, lam, loo, te) -> None:
+    """The panel of the Regularization path page (:func:`svmviz.codegen.path_script`)."""
+    panel(codegen.path_script(data_source(ds, "path"), settings._replace(loo=loo is not None), lam=lam,
+                              test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2), page="path")

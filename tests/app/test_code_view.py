@@ -111,3 +111,42 @@ def test_every_losses_control_that_changes_a_chart_changes_the_code():
     done, undriven = walk_every_widget(at)
     assert {"loss_data", "loss_n", "loss_seed", "lf_losses", "lf_a", "lf_eps", "lf_s", "lf_tau", "lf_dev2", "lf_sig",
             "lf_lam", "lf_m", "lf_R", "lf_sz", "lf_pert", "lf_zseed", "lf_loo"} <= set(done), (done, undriven)
+
+
+PATH = "3_Regularization_path.py"
+SMALL_PATH = {"n": "40", "ploo": "0"}
+
+
+def test_path_code_reproduces_leave_one_out_a_moved_cursor_and_the_nu_axis(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(PATH, SMALL_PATH | {"data": "esl_mixture", "seed": "1", "ploo": "1", "pevals": "10",
+                                       "psigma": "0.5", "pxaxis": "nu"})
+    lam = at.slider(key="path_lam")
+    lam.set_value(round(lam.max * 0.6, 3)).run()
+    text = check_reproduces(at, dl, tmp_path, "path")
+    assert "sigma=0.5" in text and 'x_axis = "nu"' in text and "loo_path(" in text and "fresh_sample(" in text
+
+
+def test_path_code_reproduces_an_uploaded_file_with_a_linear_kernel(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    content = two_class_csv(40, seed=7)
+    at = open_page(PATH, SMALL_PATH | {"pkernel": "linear"},
+                   shared={"data": "Upload CSV…", "upload": ("two clouds.csv", content)})
+    text = check_reproduces(at, dl, tmp_path, "path", {"two clouds.csv": content})
+    assert 'kernel="linear"' in text
+
+
+def test_path_code_reproduces_edited_points(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(PATH, SMALL_PATH | {"data": "edited", "ploo": "1", "pevals": "10"},
+                   shared={"data": "edited", "n": 40})
+    _edit(at)
+    assert not at.exception
+    check_reproduces(at, dl, tmp_path, "path", {"edited_points.csv": dl.files["edited_points.csv"]})
+
+
+def test_every_path_control_that_changes_a_chart_changes_the_code():
+    at = open_page(PATH, SMALL_PATH | {"data": "banana", "ploo": "1", "pevals": "10"})
+    done, undriven = walk_every_widget(at)
+    assert {"path_data", "path_n", "path_seed", "path_kernel", "path_sigma", "path_xaxis", "path_loo",
+            "path_evals", "path_lam"} <= set(done), (done, undriven)
