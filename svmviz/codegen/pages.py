@@ -242,3 +242,105 @@ def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None
                           "lc = figs.compute_loo_curves(p, loo, x_axis=x_axis)\n"
                           "fig_path_loo_fig = figs.plot_loo_curves(lc, cursor=cursor)", ("fig_path_loo_fig",)))
     return Script("Regularization path (Loosli & Canu 2006): the view of the app's page", tuple(cells), data.files)
+
+
+def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None, table1=None, kernel=None,
+                test_seed: int | None = None, seed: int = 0, two_d: bool = False) -> Script:
+    """The code of the Unbiased SVC page (Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal 2004).
+
+    Parameters
+    ----------
+    data : DataSource or None
+        The sidebar's data set (the kernel section, and the 1-D section when its source is "sidebar").
+    one_d : NamedTuple or None
+        The page's ``Settings1D`` (``source``, ``n``, ``seed``, ``C``, ``s``, ``k_eps``, ``damping``); None
+        when the 1-D section draws nothing.
+    steps : int
+        The IRWLS iterates shown on the error surfaces.
+    table1 : NamedTuple or None
+        The page's ``Table1Settings`` (``scenario``, ``n_trials``, ``n_train``, ``n_test``, ``C``,
+        ``seed``) when the study is shown.
+    kernel : tuple or None
+        The kernel section's (σ, C, R prototypes, s, prototype method), when it is drawn.
+    test_seed : int or None
+        Seed of the 2,000-point test sample of the kernel section (None: 30 % held out).
+    seed : int
+        The kernel section's seed (prototypes, split).
+    two_d : bool
+        Whether the kernel section's boundary maps are drawn.
+
+    Returns
+    -------
+    Script
+        Figures ``fig_usvc_dens``, ``fig_usvc_surf_svc``, ``fig_usvc_surf_usvc``, ``fig_usvc_ce``,
+        ``fig_usvc_t1_fig``, ``fig_usvc_kernel``, ``fig_usvc_size``: those the page draws.
+    """
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import usvc\nfrom svmviz.figures import usvc as figs\n"
+                  "from svmviz.figures.labels import axis_names, feature_scale")]
+    uses_data = data is not None and (kernel is not None or (one_d is not None and one_d.source == "sidebar"))
+    if uses_data:
+        cells.append(data_cell(data))
+    if one_d is not None:
+        expect_fields(one_d, ("source", "n", "seed", "C", "s", "k_eps", "damping"), "usvc_script")
+        if one_d.source == "sidebar":
+            cells.append(Cell("1-D: the sidebar's one-feature data.", "X, y = ds.X, ds.y"))
+        else:
+            cells.append(Cell(f"1-D: scenario {one_d.source} (Navia-Vázquez et al. 2004, eqs. 28–29) and its class "
+                              "densities.",
+                              "ds1 = " + call("svmviz.make_dataset", f"usvc_{one_d.source}", n=int(one_d.n),
+                                              seed=int(one_d.seed)) + "\nX, y = ds1.X, ds1.y\n"
+                              f"fig_usvc_dens = figs.plot_scenario(figs.compute_scenario_view({literal(one_d.source)}))",
+                              ("fig_usvc_dens",)))
+        cells.append(Cell("IRWLS from least squares to the SVC, then the USVC (smooth step θ̃ₛ), and both error "
+                          "surfaces L̃(Th, w) on a grid that holds the trajectory.",
+                          "clf = " + call("usvc.IRWLSClassifier", C=one_d.C, loss="smooth_step", s=one_d.s,
+                                          k_eps=one_d.k_eps, damping=one_d.damping) + ".fit(X, y)\n"
+                          "traj = figs.compute_trajectory(clf)\n"
+                          "lo, hi = float(np.min(X[:, 0])), float(np.max(X[:, 0]))\n"
+                          "pad = 0.05 * (hi - lo)\n"
+                          "th_range = (min(lo - pad, float(np.nanmin(traj.th)) - pad), "
+                          "max(hi + pad, float(np.nanmax(traj.th)) + pad))\n"
+                          "w_max = max(float(np.nanmax(traj.w)) * 1.6, 20.0 / max(hi - lo, 1e-12))\n"
+                          f"kw = dict(C={literal(one_d.C)}, s={literal(one_d.s)}, k_eps={literal(one_d.k_eps)}, "
+                          "th_range=th_range, w_max=w_max)\n"
+                          'svc = figs.compute_error_surface(X, y, loss="hinge", **kw)\n'
+                          'usv = figs.compute_error_surface(X, y, loss="smooth_step", **kw)'))
+        theory = one_d.source != "sidebar"
+        cells.append(Cell(f"The surfaces with the first {steps} IRWLS iterates, and the CE profiles.",
+                          f"steps = {int(steps)}\n"
+                          "fig_usvc_surf_svc = figs.plot_error_surface(svc, traj, stages=(0, 1), n_steps=steps)\n"
+                          "fig_usvc_surf_usvc = figs.plot_error_surface(usv, traj, stages=(0, 1, 2), n_steps=steps)\n"
+                          + ("th_theory = np.linspace(svc.th[0], svc.th[-1], 400)\n"
+                             f"ce_theory = usvc.theoretical_ce({literal(one_d.source)}, th_theory)\n" if theory else
+                             "th_theory = ce_theory = None\n")
+                          + "fig_usvc_ce = figs.plot_ce_profiles([svc, usv], ce_theory=ce_theory, th_theory=th_theory,\n"
+                          '                                   marks={"SVC": traj.svc[0], "USVC": traj.usvc[0]})',
+                          ("fig_usvc_surf_svc", "fig_usvc_surf_usvc", "fig_usvc_ce")))
+    if table1 is not None:
+        expect_fields(table1, ("scenario", "n_trials", "n_train", "n_test", "C", "seed"), "usvc_script")
+        cells.append(Cell("Table 1: LS, SVC and USVC on independent samples.",
+                          "res = " + call("usvc.table1_study", table1.scenario, n_trials=int(table1.n_trials),
+                                          n_train=int(table1.n_train), n_test=int(table1.n_test), C=table1.C,
+                                          seed=int(table1.seed)) + "\n"
+                          "rows = usvc.table1_summary(res)\n"
+                          f"fig_usvc_t1_fig = figs.plot_table1(rows, {literal(table1.scenario)})", ("fig_usvc_t1_fig",)))
+    if kernel is not None:
+        sigma, C, R, s, method = kernel
+        tx, ty = ("te.X", "te.y") if test_seed is not None else ("None", "None")
+        code = ("te = " + call("svmviz.data.fresh_sample", Code("ds"), 2000, seed=int(test_seed), role="test") + "\n"
+                if test_seed is not None else "")
+        code += ("fit = " + call("usvc.kernel_comparison", Code("ds.X"), Code("ds.y"), sigma=float(sigma), C=float(C),
+                                 n_prototypes=int(R), s=float(s), prototypes=method, seed=int(seed),
+                                 X_test=Code(tx), y_test=Code(ty)) + "\n"
+                 "kc = figs.compute_kernel_comparison(fit)")
+        shows = ()
+        if two_d:
+            code += ("\nfig_usvc_kernel = figs.plot_kernel_comparison(kc, class_names=ds.class_names, "
+                     "feature_names=ds.feature_names[:2],\n"
+                     "                                            axis_titles=axis_names(ds), scale=feature_scale(ds))")
+            shows = ("fig_usvc_kernel",)
+        code += "\nfig_usvc_size = figs.plot_machine_size(kc)"
+        cells.append(Cell(f"2-D: the kernel USVC with R = {int(R)} prototypes against the SVM.", code,
+                          shows + ("fig_usvc_size",)))
+    return Script("Unbiased SVC (Navia-Vázquez et al. 2004): the view of the app's page", tuple(cells),
+                  data.files if uses_data else ())

@@ -67,3 +67,15 @@ def path(ds, settings, lam, loo, te) -> None:
     """The panel of the Regularization path page (:func:`svmviz.codegen.path_script`)."""
     panel(codegen.path_script(data_source(ds, "path"), settings._replace(loo=loo is not None), lam=lam,
                               test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2), page="path")
+
+
+def usvc(ds, one_d, table1, kernel) -> None:
+    """The panel of the Unbiased SVC page (:func:`svmviz.codegen.usvc_script`). ``one_d``: (Settings1D,
+    iterates shown) or None; ``table1``: the study's settings when shown; ``kernel``: the kernel
+    section's (σ, C, R, s, prototypes) when drawn."""
+    seed = common.dataset_seed(ds) if ds is not None else 0
+    panel(codegen.usvc_script(None if ds is None else data_source(ds, "usvc"),
+                              None if one_d is None else one_d[0], steps=None if one_d is None else one_d[1],
+                              table1=table1, kernel=kernel,
+                              test_seed=seed if ds is not None and ds.test_sample is not None else None, seed=seed,
+                              two_d=ds is not None and ds.X.shape[1] == 2), page="usvc")

@@ -196,9 +196,6 @@ def _set(w, change) -> bool:
         w.set_value(change)
         return True
     j = change[1]
-    if type(w).__name__ == "Selectbox":
-        w.select_index(j)
-        return True
     want = w.options[j]
     for cand in _candidates(want):
         try:
@@ -208,7 +205,7 @@ def _set(w, change) -> bool:
         if str(shown) == want:
             w.set_value(cand)
             return True
-    if type(w).__name__ == "Radio":  # a format_func the test cannot invert: the browser sends the index
+    if type(w).__name__ in ("Radio", "Selectbox"):  # a format_func the test cannot invert: send the index
         w.__class__ = type("RadioAtIndex", (type(w),), {"index": property(lambda self: j)})
         return True
     return False

@@ -150,3 +150,38 @@ def test_every_path_control_that_changes_a_chart_changes_the_code():
     done, undriven = walk_every_widget(at)
     assert {"path_data", "path_n", "path_seed", "path_kernel", "path_sigma", "path_xaxis", "path_loo",
             "path_evals", "path_lam"} <= set(done), (done, undriven)
+
+
+USVC = "4_Unbiased_SVC.py"
+SMALL_USVC = {"u_n": "100", "n": "40"}
+
+
+def test_usvc_code_reproduces_scenario_b_the_table1_study_and_the_kernel_machines(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(USVC, SMALL_USVC | {"data": "esl_mixture", "seed": "2", "u_src": "B", "u_s": "4.0", "u_d": "0.3",
+                                       "u_k": "0.001", "u_C": "3.0", "u_t1": "1", "u_t1_trials": "2",
+                                       "u_t1_ntr": "50", "u_t1_nte": "50", "u_t1_scen": "B", "u_R": "5",
+                                       "u_proto": "fscl", "u_sigma": "0.75", "u_s2": "3.0"})
+    steps = at.slider(key="usvc_steps")
+    steps.set_value(max(1, steps.value - 2)).run()
+    text = check_reproduces(at, dl, tmp_path, "usvc")
+    for part in ('"usvc_B"', "table1_study(", 'prototypes="fscl"', "n_prototypes=5", "fresh_sample("):
+        assert part in text, part
+
+
+def test_usvc_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    content = two_class_csv(40, seed=3)
+    at = open_page(USVC, SMALL_USVC, shared={"data": "Upload CSV…", "upload": ("u.csv", content)})
+    text = check_reproduces(at, dl, tmp_path, "usvc", {"u.csv": content})
+    assert 'dataset_from_csv("u.csv"' in text and "fresh_sample(" not in text
+
+
+def test_every_usvc_control_that_changes_a_chart_changes_the_code():
+    at = open_page(USVC, SMALL_USVC | {"data": "banana", "u_t1": "1", "u_t1_trials": "2", "u_t1_ntr": "50",
+                                       "u_t1_nte": "50"})
+    done, undriven = walk_every_widget(at)
+    assert {"usvc_data", "usvc_n", "usvc_seed", "usvc_scenario", "usvc_n1", "usvc_seed1", "usvc_C1", "usvc_s",
+            "usvc_k", "usvc_damp", "usvc_steps", "usvc_t1_scen", "usvc_t1_trials", "usvc_t1_ntr", "usvc_t1_nte",
+            "usvc_t1_seed", "usvc_sigma", "usvc_C2", "usvc_R", "usvc_proto", "usvc_s2"} <= set(done), \
+        (done, undriven)
