@@ -344,3 +344,128 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
                           shows + ("fig_usvc_size",)))
     return Script("Unbiased SVC (Navia-Vázquez et al. 2004): the view of the app's page", tuple(cells),
                   data.files if uses_data else ())
+
+
+def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: bool, multiclass: bool,
+               two_d: bool, truth: bool, klr: bool, maps: bool = True, lam_path: bool = True,
+               classes3: bool = True, source: str = "path", ln_lambda3: float = -1.0) -> Script:
+    """The code of the Import vector machine page (Zhu & Hastie 2002).
+
+    Parameters
+    ----------
+    data : DataSource
+        The page's data set.
+    settings : NamedTuple
+        The page's ``Settings``: ``sigma``, ``r``, ``eps``, ``method``, ``max_import``, ``n_tune``,
+        ``n_lams``.
+    lam_index : int
+        The λ of the maps (index into the path's grid).
+    seed : int
+        The seed of the tuning / test samples (or of the 50 / 25 / 25 split).
+    fresh : bool
+        Tuning and test points are new samples from the data's law (else a split of the data).
+    multiclass, two_d, truth : bool
+        The data have more than two classes / two features / a known p(x) (used where the page uses it).
+    klr : bool
+        Whether the full KLR path is drawn beside the IVM's (the page's ``KLR_MAX_N``).
+    maps, lam_path, classes3 : bool
+        Which of the page's tabs are drawn: the maps, the λ path, the multi-class map.
+    source : {"path", "scratch"}
+        The IVM of the maps: the path's at the chosen λ, or one fitted from scratch there.
+    ln_lambda3 : float
+        ln λ of the 3-class fit shown beside two-class data.
+
+    Returns
+    -------
+    Script
+        Figures ``fig_ivm_map_ivm``, ``fig_ivm_map_svm``, ``fig_ivm_steps``, ``fig_ivm_path_err``,
+        ``fig_ivm_path_size``, ``fig_ivm_classmap``: those the page draws.
+    """
+    expect_fields(settings, ("sigma", "r", "eps", "method", "max_import", "n_tune", "n_lams"), "ivm_script")
+    s = settings
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import ivm\nfrom svmviz.figures import ivm as figs\n"
+                  "from svmviz.figures.labels import axis_names, feature_scale"),
+             data_cell(data)]
+    if fresh:
+        cells.append(Cell(f"Tuning ({s.n_tune} points) and test (2,000) samples from the same law.",
+                          "tu = " + call("svmviz.data.fresh_sample", Code("ds"), int(s.n_tune), seed=int(seed),
+                                         role="tuning") + "\n"
+                          "te = " + call("svmviz.data.fresh_sample", Code("ds"), 2000, seed=int(seed), role="test")
+                          + "\nX, y, X_tune, y_tune, X_test, y_test = ds.X, ds.y, tu.X, tu.y, te.X, te.y"))
+    else:
+        cells.append(Cell("A seeded, stratified 50 / 25 / 25 split into training, tuning and test points.",
+                          f"tr, tu, te = svmviz.data.split_indices(ds.y, (0.5, 0.25, 0.25), {int(seed)})\n"
+                          "X, y, X_tune, y_tune, X_test, y_test = ds.X[tr], ds.y[tr], ds.X[tu], ds.y[tu], "
+                          "ds.X[te], ds.y[te]"))
+    fit_kw = dict(sigma=s.sigma, r=int(s.r), eps=s.eps, method=s.method, max_import=s.max_import)
+    cells.append(Cell("The IVM along Zhu & Hastie's λ grid (warm-started import set), tuned on the tuning set.",
+                      f"lams = ivm.paper_lambdas({int(s.n_lams)})\n"
+                      "path = " + call("ivm.ivm_lambda_path", Code("X"), Code("y"), Code("X_tune"), Code("y_tune"),
+                                       lams=Code("lams"), **fit_kw) + "\n"
+                      f"li = {int(lam_index)}  # index of the λ shown in the maps"))
+    p_true = "ds.p_true" if truth and fresh else "None"
+    if maps and not multiclass and two_d:
+        model = ("path.model_at(li)" if source == "path" else
+                 call("ivm.IVMClassifier", lam=Code("float(path.lams[li])"), **fit_kw) + ".fit(X, y)")
+        cells.append(Cell("Import points against the SVM at that λ: the IVM's map"
+                          + (" (the path's model)." if source == "path" else " (fitted from scratch at that λ)."),
+                          f"model = {model}\n"
+                          "im = " + call("figs.compute_import_map", Code("model"), Code("X"), Code("y"),
+                                         p_true=Code(p_true), bayes_threshold=Code("ds.bayes_threshold"),
+                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80) + "\n"
+                          "fig_ivm_map_ivm = figs.plot_import_map(im, class_names=ds.class_names, "
+                          "axis_titles=axis_names(ds),\n"
+                          "                                       feature_names=ds.feature_names[:2], "
+                          "scale=feature_scale(ds))", ("fig_ivm_map_ivm",)))
+        cells.append(Cell("The SVM tuned on the same tuning set (λ_SVM = λ/(2N)), its map, and Hₖ along the "
+                          "IVM's greedy steps.",
+                          "svm = " + call("ivm.svm_lambda_path", Code("X"), Code("y"), Code("X_tune"),
+                                          Code("y_tune"), lams_ivm=Code("lams"), sigma=s.sigma) + ".estimator\n"
+                          "sm = " + call("figs.compute_svm_map", Code("svm"), Code("X"), Code("y"),
+                                         p_true=Code(p_true), bayes_threshold=Code("ds.bayes_threshold"),
+                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80) + "\n"
+                          "fig_ivm_map_svm = figs.plot_svm_map(sm, class_names=ds.class_names, "
+                          "axis_titles=axis_names(ds),\n"
+                          "                                    feature_names=ds.feature_names[:2], "
+                          "scale=feature_scale(ds))\n"
+                          f"steps = figs.compute_step_curve(model.history_, r={int(s.r)}, eps={literal(s.eps)})\n"
+                          "fig_ivm_steps = figs.plot_steps(steps, title=f\"Hₖ along the greedy steps at "
+                          "λ = {path.lams[li]:.3g}\")", ("fig_ivm_map_svm", "fig_ivm_steps")))
+    if lam_path:
+        code = ("klr = " + (call("ivm.klr_lambda_path", Code("X"), Code("y"), Code("X_tune"), Code("y_tune"),
+                                 lams=Code("lams"), sigma=s.sigma) if klr else "None") + "\n")
+        if multiclass:
+            code += "svm_tune_error = None\n"
+        else:
+            code += ("svm_tune_error = " + call("ivm.svm_lambda_path", Code("X"), Code("y"), Code("X_tune"),
+                                                Code("y_tune"), lams_ivm=Code("lams"), sigma=s.sigma)
+                     + ".tune_error\n")
+        code += ("curves = figs.compute_path_curves(path, klr_path=klr, svm_tune_error=svm_tune_error)\n"
+                 "fig_ivm_path_err = figs.plot_path_error(curves, bayes_error=ds.bayes_error)\n"
+                 "fig_ivm_path_size = figs.plot_path_size(curves)")
+        cells.append(Cell("The λ path: tuning error and machine size"
+                          + (", beside full KLR" if klr else "") + (" and the SVM." if not multiclass else "."),
+                          code, ("fig_ivm_path_err", "fig_ivm_path_size")))
+    if classes3 and multiclass and two_d:
+        cells.append(Cell("The multi-class IVM's class map at the chosen λ.",
+                          "model = path.model_at(li)\n"
+                          "cm = " + call("figs.compute_class_map", Code("model"), Code("X"), Code("y"),
+                                         p_true=Code(p_true), X_test=Code("X_test"), y_test=Code("y_test"),
+                                         grid_n=100, class_names=Code("ds.classes")) + "\n"
+                          "fig_ivm_classmap = figs.plot_class_map(cm, axis_titles=axis_names(ds), "
+                          "feature_names=ds.feature_names[:2],\n"
+                          "                                       scale=feature_scale(ds))", ("fig_ivm_classmap",)))
+    elif classes3 and not multiclass:
+        cells.append(Cell("The 3-class ESL mixture of Zhu & Hastie (2002, Fig. 4), N = 300, same seed and σ.",
+                          "ds3 = " + call("svmviz.make_dataset", "esl_mixture3", n=300, seed=int(seed)) + "\n"
+                          "te3 = " + call("svmviz.data.fresh_sample", Code("ds3"), 2000, seed=int(seed), role="test")
+                          + "\nmodel3 = " + call("ivm.IVMClassifier", lam=Code(f"float(np.exp({literal(float(ln_lambda3))}))"),
+                                                sigma=s.sigma, r=int(s.r), eps=s.eps, method="onestep",
+                                                max_import=s.max_import) + ".fit(ds3.X, ds3.y)\n"
+                          "cm = " + call("figs.compute_class_map", Code("model3"), Code("ds3.X"), Code("ds3.y"),
+                                         p_true=Code("ds3.p_true"), X_test=Code("te3.X"), y_test=Code("te3.y"),
+                                         grid_n=100, class_names=Code("ds3.classes")) + "\n"
+                          "fig_ivm_classmap = figs.plot_class_map(cm, axis_titles=axis_names(ds3), "
+                          "feature_names=ds3.feature_names[:2],\n"
+                          "                                       scale=feature_scale(ds3))", ("fig_ivm_classmap",)))
+    return Script("Import vector machine (Zhu & Hastie 2002): the view of the app's page", tuple(cells), data.files)

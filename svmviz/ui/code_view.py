@@ -79,3 +79,16 @@ def usvc(ds, one_d, table1, kernel) -> None:
                               table1=table1, kernel=kernel,
                               test_seed=seed if ds is not None and ds.test_sample is not None else None, seed=seed,
                               two_d=ds is not None and ds.X.shape[1] == 2), page="usvc")
+
+
+def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool) -> None:
+    """The panel of the Import vector machine page (:func:`svmviz.codegen.ivm_script`): the tabs drawn,
+    and the maps' IVM and the 3-class fit's ln λ as their widgets hold them."""
+    from svmviz.ui.ivm import KLR_MAX_N
+
+    panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=common.dataset_seed(ds),
+                             fresh=ds.test_sample is not None, multiclass=ds.is_multiclass,
+                             two_d=ds.X.shape[1] == 2, truth=ds.p_true is not None,
+                             klr=splits.X.shape[0] <= KLR_MAX_N, maps=maps, lam_path=lam_path, classes3=classes3,
+                             source=st.session_state.get("ivm_source", "path"),
+                             ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0))), page="ivm")

@@ -185,3 +185,40 @@ def test_every_usvc_control_that_changes_a_chart_changes_the_code():
             "usvc_k", "usvc_damp", "usvc_steps", "usvc_t1_scen", "usvc_t1_trials", "usvc_t1_ntr", "usvc_t1_nte",
             "usvc_t1_seed", "usvc_sigma", "usvc_C2", "usvc_R", "usvc_proto", "usvc_s2"} <= set(done), \
         (done, undriven)
+
+
+IVM = "5_Import_vector_machine.py"
+SMALL_IVM = {"i_nlams": "11", "i_ntune": "50", "n": "40"}
+
+
+def test_ivm_code_reproduces_a_scratch_fit_a_moved_lambda_and_the_three_class_map(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(IVM, SMALL_IVM | {"data": "esl_mixture", "seed": "1", "i_source": "scratch", "i_eps": "0.003",
+                                     "i_mc_lnlam": "-2.0", "i_r": "2"})
+    lam = at.select_slider(key="ivm_lam")
+    lam.set_value(float(lam.options[2])).run()
+    text = check_reproduces(at, dl, tmp_path, "ivm")
+    assert "ivm.IVMClassifier(" in text and "li = 2" in text
+    for tab in ("λ path", "Multi-class"):
+        dl = Downloads(monkeypatch)
+        at = open_page(IVM, SMALL_IVM | {"data": "esl_mixture", "seed": "1", "i_mc_lnlam": "-2.0", "i_tab": tab})
+        text = check_reproduces(at, dl, tmp_path, "ivm")
+        assert ("np.exp(-2.0)" in text) == (tab == "Multi-class")
+
+
+def test_ivm_code_reproduces_an_uploaded_file_and_a_multiclass_one(tmp_path, monkeypatch):
+    from ..apptest_utils import three_class_csv
+
+    for name, content, tab in (("two.csv", two_class_csv(60, seed=4), "λ path"),
+                               ("three.csv", three_class_csv(60, seed=1), "Multi-class")):
+        dl = Downloads(monkeypatch)
+        at = open_page(IVM, SMALL_IVM | {"i_tab": tab}, shared={"data": "Upload CSV…", "upload": (name, content)})
+        text = check_reproduces(at, dl, tmp_path, "ivm", {name: content})
+        assert "split_indices(" in text
+
+
+def test_every_ivm_control_that_changes_a_chart_changes_the_code():
+    at = open_page(IVM, SMALL_IVM | {"data": "banana"})
+    done, undriven = walk_every_widget(at)
+    assert {"ivm_data", "ivm_n", "ivm_seed", "ivm_sigma", "ivm_method", "ivm_eps", "ivm_r", "ivm_cap", "ivm_ntune",
+            "ivm_nlams", "ivm_lam", "ivm_source", "ivm_mc_lnlam"} <= set(done), (done, undriven)
