@@ -469,3 +469,41 @@ def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: 
                           "feature_names=ds3.feature_names[:2],\n"
                           "                                       scale=feature_scale(ds3))", ("fig_ivm_classmap",)))
     return Script("Import vector machine (Zhu & Hastie 2002): the view of the app's page", tuple(cells), data.files)
+
+
+def study_command(name: str) -> str:
+    """The command that runs the study of the spec file ``<name>.toml`` into ``results/<name>``."""
+    return f"svmviz study run {name}.toml --out results/{name}"
+
+
+def studies_script(spec_name: str, n_figures: int) -> Script:
+    """The code of the Criteria studies page: load a study's results folder and draw the page's charts.
+
+    Parameters
+    ----------
+    spec_name : str
+        The study's name: its spec file is ``<spec_name>.toml`` and :func:`study_command` writes its
+        results to ``results/<spec_name>``, which the script reads.
+    n_figures : int
+        The charts the page draws (:func:`svmviz.studies.report.report_figures`, in order).
+
+    Returns
+    -------
+    Script
+        Figures ``fig_studies_fig_0`` … ``fig_studies_fig_<n − 1>``; the files it needs are the spec
+        file (and the results folder the command writes from it).
+    """
+    if n_figures < 0:
+        raise ValueError(f"studies_script: n_figures must be ≥ 0, got {n_figures}.")
+    names = tuple(f"fig_studies_fig_{k}" for k in range(int(n_figures)))
+    cells = [Cell("Imports.", "import svmviz\nfrom svmviz.studies import load_results, summary_table\n"
+                  "from svmviz.studies.published import published_table\n"
+                  "from svmviz.studies.report import report_figures"),
+             Cell(f"The results of the study: first run it from a shell, beside its spec file "
+                  f"`{spec_name}.toml` —\n`{study_command(spec_name)}`",
+                  f"results = load_results({literal(f'results/{spec_name}')})\n"
+                  "print(summary_table(results.table, published=published_table(results.spec.published)))"),
+             Cell("The page's charts: distributions over replicates per data set and criterion, published values "
+                  "overlaid.", "figures = report_figures(results)\n"
+                  + "".join(f"{n} = figures[{k}]\n" for k, n in enumerate(names)).rstrip(), names)]
+    return Script("Criteria studies: the view of the app's page", tuple(cells), (f"{spec_name}.toml",))

@@ -92,3 +92,19 @@ def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3
                              klr=splits.X.shape[0] <= KLR_MAX_N, maps=maps, lam_path=lam_path, classes3=classes3,
                              source=st.session_state.get("ivm_source", "path"),
                              ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0))), page="ivm")
+
+
+def studies(results, n_figures: int) -> None:
+    """The panel of the Criteria studies page: the study's spec file, the command that runs it, and
+    :func:`svmviz.codegen.studies_script` (which loads the folder the command writes)."""
+    from svmviz.studies import spec_to_toml
+
+    name = results.spec.name
+    with st.expander("Spec file and command of this study"):
+        toml = spec_to_toml(results.spec)
+        st.code(toml, language="toml")
+        st.download_button("Download the spec file (.toml)", toml.encode(), file_name=f"{name}.toml",
+                           mime="application/toml", key="studies_code_toml")
+        st.caption("Run it from a shell, beside the spec file (every core, or a cluster with --scheduler):")
+        st.code(codegen.study_command(name), language="bash")
+    panel(codegen.studies_script(name, n_figures), page="studies")
