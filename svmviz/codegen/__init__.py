@@ -20,8 +20,8 @@ reuse them.
 from __future__ import annotations
 
 from .core import Cell, DataSource, Script, data_cell, data_source, literal
-from .pages import (ivm_script, losses_script, path_script, studies_script, study_command, tuning_script,
+from .pages import (anova_script, ivm_script, losses_script, path_script, studies_script, study_command, tuning_script,
                     usvc_script)
 
 __all__ = ["Cell", "Script", "DataSource", "data_source", "data_cell", "literal", "tuning_script", "losses_script", "path_script", "usvc_script", "ivm_script",
-           "studies_script", "study_command"]
+           "anova_script", "studies_script", "study_command"]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
+
 from .core import Cell, Code, DataSource, Script, call, data_cell, expect_fields, literal
 
 IMPORTS = "import numpy as np\n\nimport svmviz\n"
@@ -507,3 +509,121 @@ def studies_script(spec_name: str, n_figures: int) -> Script:
                   "overlaid.", "figures = report_figures(results)\n"
                   + "".join(f"{n} = figures[{k}]\n" for k, n in enumerate(names)).rstrip(), names)]
     return Script("Criteria studies: the view of the app's page", tuple(cells), (f"{spec_name}.toml",))
+
+
+def anova_script(data: DataSource, settings, *, kernel_labels: dict, test_seed: int | None, n_test: int,
+                 truth: bool, decomposition: dict | None = None, theta: dict | None = None) -> Script:
+    """The code of the Kernels & variable selection page (Wahba 1998, §1.1 eqs. 1.12–1.13, §2).
+
+    Parameters
+    ----------
+    data : DataSource
+        The page's data set.
+    settings : NamedTuple
+        The page's ``Settings``: ``kernels``, ``base``, ``sigma``, ``sigma_1d``, ``lambdas``, ``loo``.
+    kernel_labels : dict
+        Label of each kernel choice (the names the fits carry).
+    test_seed : int or None
+        Seed of the ``n_test``-point test sample (None: the data have no generator).
+    truth : bool
+        Whether the data know p(x) (MISCLASS).
+    decomposition : dict, optional
+        The decomposed fit: ``q`` (kernel index), ``machine`` ("svm" or "klr"), ``lam`` (a criterion's
+        name, or a λ index chosen by hand), ``measure``, ``pairs`` (interaction ranks shown),
+        ``true_effects`` (the known main effects drawn, with ``interaction``).
+    theta : dict, optional
+        The θ grid when computed: ``coordinate``, ``criterion``, ``scales``.
+
+    Returns
+    -------
+    Script
+        Figures ``fig_anova_curves``, ``fig_anova_imp``, ``fig_anova_main``, ``fig_anova_interactions``,
+        ``fig_anova_thgrid``: those the page draws.
+    """
+    expect_fields(settings, ("kernels", "base", "sigma", "sigma_1d", "lambdas", "loo"), "anova_script")
+    s = settings
+    kernels = ",\n".join(
+        f"    {literal(kernel_labels[k])}: "
+        + ('"rbf"' if k == "gaussian" else call("SSANOVAKernel", order=k, base=s.base, sigma=s.sigma_1d))
+        for k in s.kernels)
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import anova\nfrom svmviz.figures import anova as figs\n"
+                  "from svmviz.figures.labels import feature_scale\nfrom svmviz.ivm import KernelLogisticRegression\n"
+                  "from svmviz.kernels import SSANOVAKernel"),
+             data_cell(data)]
+    if test_seed is not None:
+        cells.append(Cell(f"{n_test} new points from the same law (the test error).",
+                          f"test = ds.test_sample({int(n_test)}, seed={int(test_seed)})"))
+    tx, ty = ("test.X", "test.y") if test_seed is not None else ("None", "None")
+    cells.append(Cell("Every kernel along λ: the Gaussian on all variables and the SS-ANOVA kernels "
+                      "K = Π_α [1 + θ_α R_α] cut after the main effects or the two-factor interactions; "
+                      "GACV, XA" + (", exact LOO" if s.loo else "") + (" and MISCLASS." if truth else "."),
+                      f"lambdas = np.array({literal(np.asarray(s.lambdas).tolist())})\n"
+                      f"kernels = {{\n{kernels},\n}}\n"
+                      f"p_true = {'ds.p_true(ds.X)' if truth else 'None'}\n"
+                      "kc = " + call("anova.compare_kernels", Code("ds.X"), Code("ds.y"), Code("lambdas"),
+                                     Code("kernels"), sigma=s.sigma, p_true=Code("p_true"), loo=False,
+                                     X_test=Code(tx), y_test=Code(ty))
+                      + ("\nkc = anova.add_exact_loo(kc, ds.y)  # refits every support vector at every λ"
+                         if s.loo else "") + "\n"
+                      "fig_anova_curves = figs.plot_kernel_curves(figs.compute_kernel_curves(kc))",
+                      ("fig_anova_curves",)))
+    if decomposition is not None:
+        d = decomposition
+        lam = (f"kc.curves[q].best[{literal(d['lam'])}]  # that criterion's choice" if isinstance(d["lam"], str)
+               else f"{int(d['lam'])}  # chosen by hand")
+        if d["machine"] == "svm":
+            fit = ("exp = anova.expansion_from_dual(kc.kernels[q], ds.X, ds.y, cur.alphas[j], cur.b[j], lam,\n"
+                   "                                 feature_names=ds.feature_names)")
+        else:
+            fit = ("klr = KernelLogisticRegression(lam=2.0 * ds.X.shape[0] * lam, "
+                   "kernel=list(kernels.values())[q]).fit(ds.X, ds.y)\n"
+                   "exp = anova.expansion_of(klr, feature_names=ds.feature_names)")
+        cells.append(Cell(f"The {'SVM' if d['machine'] == 'svm' else 'KLR'} fit of one SS-ANOVA kernel at one λ, "
+                          "split exactly into main effects and interactions; their importances.",
+                          f"q = {int(d['q'])}  # {_label_of(kernel_labels, s.kernels, d['q'])}\n"
+                          f"j = {lam}\ncur = kc.curves[q]\nlam = float(cur.lambdas[j])\n{fit}\n"
+                          f"measure = {literal(d['measure'])}\n"
+                          "fig_anova_imp = figs.plot_importance_panels(figs.compute_importances(exp, X=ds.X, "
+                          "measure=measure))", ("fig_anova_imp",)))
+        truth_code = "truth = None\n"
+        if d.get("true_effects"):
+            truth_code = ("def truth(a, t):  # the known main effects of the logit\n"
+                          "    Xq = np.zeros((t.size, ds.X.shape[1]))\n"
+                          "    Xq[:, a] = t\n"
+                          f"    return svmviz.data.anova_structure_terms(Xq, {literal(float(d['interaction']))})"
+                          ".get((a,), np.zeros(t.size))\n\n\n")
+        units = "SVM decision value" if d["machine"] == "svm" else "logit log(p/(1 − p))"
+        cells.append(Cell("The main effects f_α(x_α).",
+                          truth_code
+                          + "me = figs.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth, measure=measure)\n"
+                          f"fig_anova_main = figs.plot_main_effects(me, ylabel={literal(f'f_α ({units})')}, "
+                          "class_names=ds.class_names,\n"
+                          "                                       standardised=ds.is_standardized, "
+                          "scale=feature_scale(ds, range(ds.X.shape[1])))", ("fig_anova_main",)))
+        if d.get("pairs"):
+            cells.append(Cell("The interactions f_αβ, ranked by importance.",
+                              "imp = anova.importances(exp)\n"
+                              "pairs = [c for _, c in sorted(((v, c) for v, c in zip(imp.values, imp.components) "
+                              "if len(c) == 2),\n"
+                              "                              key=lambda t: -t[0])]\n"
+                              f"its = [figs.compute_interaction(exp, *pairs[k], ds.X, ds.y, grid_n=41) "
+                              f"for k in {literal(list(d['pairs']))}]\n"
+                              "fig_anova_interactions = figs.plot_interaction_panels(its, class_names=ds.class_names, "
+                              "standardised=ds.is_standardized,\n"
+                              "                                                     "
+                              "scale=feature_scale(ds, range(ds.X.shape[1])))", ("fig_anova_interactions",)))
+    if theta is not None:
+        cells.append(Cell("θ_α of one variable times a factor, refitted along λ.",
+                          "tg = " + call("anova.theta_lambda_grid", Code("ds.X"), Code("ds.y"), Code("lambdas"),
+                                         Code("list(kernels.values())[q]"), Code(f"np.array({literal(list(theta['scales']))})"),
+                                         coordinate=int(theta["coordinate"]), p_true=Code("p_true"),
+                                         loo=theta["criterion"] == "loo") + "\n"
+                          f"fig_anova_thgrid = figs.plot_theta_grid(figs.compute_theta_grid(tg, "
+                          f"{literal(theta['criterion'])}, ds.feature_names[{int(theta['coordinate'])}]))",
+                          ("fig_anova_thgrid",)))
+    return Script("Kernels & variable selection (Wahba 1998): the view of the app's page", tuple(cells), data.files)
+
+
+def _label_of(labels: dict, kernels, q: int) -> str:
+    """The label of the q-th chosen kernel (a comment in the code)."""
+    return labels[kernels[q]]

@@ -261,3 +261,41 @@ def test_studies_command_spec_and_script_reproduce_the_page(tmp_path, monkeypatc
     work.mkdir()
     os.symlink(served / "results", work / "results")
     check_reproduces(at, dl, work, "studies")
+
+
+ANOVA = "6_Kernels_and_variable_selection.py"
+SMALL_ANOVA = {"n": "40", "a_nlam": "6", "a_loo": "0"}
+
+
+def test_anova_code_reproduces_a_klr_decomposition_by_hand_and_the_theta_grid(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(ANOVA, SMALL_ANOVA | {"data": "anova_structure", "a_d": "3", "a_inter": "4.0", "seed": "2",
+                                         "a_machine": "klr", "a_lamsrc": "hand", "a_lamhand": "2",
+                                         "a_measure": "rms", "a_loo": "1"})
+    at.checkbox(key="anova_thgo").check().run()
+    text = check_reproduces(at, dl, tmp_path, "anova")
+    for part in ("KernelLogisticRegression(", "j = 2", 'measure = "rms"', "def truth(", "theta_lambda_grid(",
+                 "add_exact_loo(", "fig_anova_interactions"):
+        assert part in text, part
+
+
+def test_anova_code_reproduces_an_uploaded_file_with_gaussian_coordinates(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    content = two_class_csv(50, seed=6)
+    at = open_page(ANOVA, SMALL_ANOVA | {"a_base": "gaussian", "a_sigma1": "0.5", "a_kernels": "gaussian,additive"},
+                   shared={"data": "Upload CSV…", "upload": ("a.csv", content)})
+    text = check_reproduces(at, dl, tmp_path, "anova", {"a.csv": content})
+    assert 'base="gaussian", sigma=0.5' in text
+
+
+def test_every_anova_control_that_changes_a_chart_changes_the_code():
+    at = open_page(ANOVA, SMALL_ANOVA | {"data": "anova_structure", "a_d": "3"})
+    at.checkbox(key="anova_thgo").check().run()
+    done, undriven = walk_every_widget(at, skip=("anova_thgo",))
+    assert {"anova_data", "anova_n", "anova_seed", "anova_d", "anova_inter", "anova_kernels", "anova_base",
+            "anova_lamrange", "anova_nlam", "anova_loo", "anova_which", "anova_machine", "anova_lamsrc",
+            "anova_measure", "anova_thvar", "anova_thcrit"} <= set(done), (done, undriven)
+    # the interaction choices belong to the two-way kernel: walked while it stays the decomposed one
+    at = open_page(ANOVA, SMALL_ANOVA | {"data": "anova_structure", "a_d": "3"})
+    done, undriven = walk_every_widget(at, skip=("anova_which", "anova_kernels", "anova_data"))
+    assert {"anova_pair0", "anova_pair1"} <= set(done), (done, undriven)
