@@ -17,8 +17,15 @@ EDITED = "edited"
 class Cell(NamedTuple):
     """One step of a script: what it does (a markdown line) and its code.
 
-    ``show`` names the figures the step draws: the notebook shows them at the end of the cell, the
-    script at its end (``if __name__ == "__main__"``).
+    Attributes
+    ----------
+    markdown : str
+        What the step does (the notebook's markdown cell, the script's ``# %%`` line).
+    code : str
+        The step's code.
+    show : tuple of str
+        The figures the step draws: the notebook shows them at the end of the cell, the script at its
+        end (``if __name__ == "__main__"``).
     """
 
     markdown: str
@@ -91,8 +98,16 @@ def _markdown_cell(i: int, text: str) -> dict:
 def literal(value) -> str:
     """``value`` as Python source that evaluates to an equal value (floats with every digit).
 
-    Numbers, strings, None, booleans, and tuples, lists and dicts of them; numpy scalars and arrays
-    become Python numbers and lists.
+    Parameters
+    ----------
+    value : number, str, None, bool, tuple, list, dict or ndarray
+        Numbers, strings, None, booleans, and tuples, lists and dicts of them; numpy scalars and
+        arrays become Python numbers and lists.
+
+    Returns
+    -------
+    str
+        The source text (strings in double quotes where they allow it).
 
     Raises
     ------
@@ -127,8 +142,20 @@ def literal(value) -> str:
 
 
 def call(func: str, *args, **kwargs) -> str:
-    """Source of the call ``func(args…, key=value…)`` with literal arguments (a :class:`Code`
-    argument is written as it is)."""
+    """Source of the call ``func(args…, key=value…)`` with literal arguments.
+
+    Parameters
+    ----------
+    func : str
+        The function's name as the script spells it.
+    *args, **kwargs
+        The arguments: values written by :func:`literal`, a :class:`Code` written as it is.
+
+    Returns
+    -------
+    str
+        One line, or one argument a line when the call is longer than 110 characters.
+    """
     parts = [a.text if isinstance(a, Code) else literal(a) for a in args]
     parts += [f"{k}={v.text if isinstance(v, Code) else literal(v)}" for k, v in kwargs.items()]
     one = f"{func}({', '.join(parts)})"
@@ -138,7 +165,13 @@ def call(func: str, *args, **kwargs) -> str:
 
 
 class Code(NamedTuple):
-    """Source text used as it is inside :func:`call` (a variable, an expression)."""
+    """Source text used as it is inside :func:`call` (a variable, an expression).
+
+    Attributes
+    ----------
+    text : str
+        The source text.
+    """
 
     text: str
 
@@ -235,7 +268,26 @@ def _equal(a, b) -> bool:
 
 
 def data_cell(src: DataSource, *, var: str = "ds") -> Cell:
-    """The cell that makes (or reads) the data set ``var``."""
+    """The cell that makes (or reads) the data set.
+
+    Parameters
+    ----------
+    src : DataSource
+        Where the data come from.
+    var : str
+        The variable the data set is assigned to.
+
+    Returns
+    -------
+    Cell
+        :func:`svmviz.make_dataset` for a generator; :func:`svmviz.data.dataset_from_csv` (then
+        :func:`svmviz.data.subsample_dataset` for a subsample) for a file.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``src.kind``.
+    """
     if src.kind == "generated":
         code = f"{var} = " + call("svmviz.make_dataset", src.name, n=src.n, seed=src.seed, **dict(src.params))
         what = f"The data: `{src.name}`, n = {src.n}, seed {src.seed}."
@@ -264,6 +316,20 @@ def expect_fields(obj, names: Sequence[str], what: str) -> None:
 
     A page's settings are NamedTuples; a field added to one must be added to its generator too, or the
     code of the view would silently leave it out.
+
+    Parameters
+    ----------
+    obj : NamedTuple
+        The settings.
+    names : sequence of str
+        The fields the generator writes.
+    what : str
+        The generator's name (for the message).
+
+    Raises
+    ------
+    ValueError
+        Naming the fields the generator does not know.
     """
     fields = tuple(getattr(obj, "_fields", ()))
     unknown = [f for f in fields if f not in names]

@@ -474,7 +474,18 @@ def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: 
 
 
 def study_command(name: str) -> str:
-    """The command that runs the study of the spec file ``<name>.toml`` into ``results/<name>``."""
+    """The command that runs a study.
+
+    Parameters
+    ----------
+    name : str
+        The study's name: its spec file is ``<name>.toml``.
+
+    Returns
+    -------
+    str
+        ``svmviz study run <name>.toml --out results/<name>``.
+    """
     return f"svmviz study run {name}.toml --out results/{name}"
 
 
@@ -524,7 +535,9 @@ def anova_script(data: DataSource, settings, *, kernel_labels: dict, test_seed: 
     kernel_labels : dict
         Label of each kernel choice (the names the fits carry).
     test_seed : int or None
-        Seed of the ``n_test``-point test sample (None: the data have no generator).
+        Seed of the test sample (None: the data have no generator).
+    n_test : int
+        Size of the test sample.
     truth : bool
         Whether the data know p(x) (MISCLASS).
     decomposition : dict, optional

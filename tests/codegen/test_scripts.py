@@ -127,3 +127,12 @@ def test_the_notebook_is_valid_nbformat_4_with_a_markdown_and_a_code_cell_per_st
     kinds = [c["cell_type"] for c in nb["cells"]]
     assert kinds == ["markdown", "markdown", "code", "markdown", "code"]
     assert "".join(nb["cells"][4]["source"]) == "b = a + 1\nb.show()"
+
+
+def test_every_public_name_has_complete_numpydoc_sections():
+    from tests.test_packaging import _numpydoc_problems, _public_objects
+
+    objects = list(_public_objects(("codegen.core", "codegen.pages")))
+    assert {name for _, name, _ in objects} >= {"tuning_script", "data_source", "Script", "literal"}
+    problems = [p for module, name, obj in objects for p in _numpydoc_problems(obj, f"{module}.{name}")]
+    assert not problems, "\n".join(problems)
