@@ -509,7 +509,7 @@ def studies_script(spec_name: str, n_figures: int) -> Script:
     if n_figures < 0:
         raise ValueError(f"studies_script: n_figures must be ≥ 0, got {n_figures}.")
     names = tuple(f"fig_studies_fig_{k}" for k in range(int(n_figures)))
-    cells = [Cell("Imports.", "import svmviz\nfrom svmviz.studies import load_results, summary_table\n"
+    cells = [Cell("Imports.", "from svmviz.studies import load_results, summary_table\n"
                   "from svmviz.studies.published import published_table\n"
                   "from svmviz.studies.report import report_figures"),
              Cell(f"The results of the study: first run it from a shell, beside its spec file "
