@@ -16,7 +16,7 @@ from svmviz import ivm
 from svmviz.figures import anova as fig
 from svmviz.figures.labels import feature_scale
 from svmviz.kernels import SSANOVAKernel
-from svmviz.ui import charts, common, glossary
+from svmviz.ui import charts, code_view, common, glossary
 from svmviz.ui.compute import cached_result
 
 KEY = "anova"
@@ -440,3 +440,4 @@ def page() -> None:
     else:
         render_curves(ds, kc, test)
     render_decomposition(ds, s, kc, test)
+    code_view.anova(ds, s, kc, test)

@@ -15,7 +15,7 @@ from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
 from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
-from svmviz.ui import charts, common
+from svmviz.ui import charts, code_view, common
 from svmviz.ui.common import cached_compute, control
 
 KEY = "ivm"
@@ -352,6 +352,8 @@ def page() -> None:
             render_path(ds, splits, settings, path)
     with tab_mc:
         render_multiclass(ds, splits, settings, path, li, draw=_is_open(tab_mc))
+    code_view.ivm(ds, settings, splits, li, maps=not ds.is_multiclass and _is_open(tab_map),
+                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc))
 
 
 def _is_open(tab) -> bool:

@@ -11,7 +11,7 @@ from svmviz import _cost
 from svmviz import losses as _losses
 from svmviz.figures import losses as figs
 
-from . import charts, common, glossary
+from . import charts, code_view, common, glossary
 from .common import cached_compute, control
 from .compute import Cost, smaller_n
 
@@ -326,3 +326,4 @@ def page() -> None:
     st.markdown("**The λ each criterion chooses** (grid minimizer)")
     st.dataframe(minimizer_table(gc), hide_index=True, width="stretch")
     csv_download("Download the λ curves (CSV)", curves_table(gc), "gacv_curves.csv", key="dl_curves")
+    code_view.losses(ds, lview, cview, gc)

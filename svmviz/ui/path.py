@@ -18,7 +18,7 @@ from svmviz import path as _path
 from svmviz.figures import path as figs
 from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.kernels import sigma_heuristic
-from svmviz.ui import charts, common
+from svmviz.ui import charts, code_view, common
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
 
 KEY = "path"
@@ -316,6 +316,7 @@ def render(ds, s: Settings) -> None:
                             {"lambda": p.lambdas, "nu": p.nus, "b": p.b, "rho": p.rho, "n_E": summ.n_E,
                              "n_L": summ.n_L, "n_R": summ.n_R}, f"nu_path_breakpoints_{ds.name}.csv",
                             key=f"{KEY}_bp_csv")
+    code_view.path(ds, s, lam, loo, te)
 
 
 def _csv(columns: dict) -> bytes:

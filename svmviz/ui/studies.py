@@ -24,7 +24,7 @@ from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
 
-from . import charts, common
+from . import charts, code_view, common
 from .common import StreamlitProgress, cached_compute, control, show_error
 
 SOURCES = ("Ready-made study", "Open a results folder")
@@ -188,7 +188,8 @@ def show_results(results) -> None:
     if not notes.empty:
         st.caption("Published values (black bars): " + "; ".join(f"{r.source} — {r.note}" for r in
                                                                  notes.itertuples() if r.note) + ".")
-    for k, fig in enumerate(report_figures(results)):
+    figures = report_figures(results)
+    for k, fig in enumerate(figures):
         charts.chart(fig, key=f"studies_fig_{k}", width="stretch")
     d1, d2 = st.columns(2)
     d1.download_button("Download the table (CSV)", results.table.to_csv(index=False).encode(),
@@ -202,6 +203,7 @@ def show_results(results) -> None:
         where = (os.path.relpath(results.directory, root) if storage.is_inside(results.directory, root)
                  else storage.describe_location(results.directory))
         st.caption(f"Results folder: `{where}` (`svmviz study show` / `svmviz study report` read it).")
+    code_view.studies(results, len(figures))
 
 
 def page() -> None:

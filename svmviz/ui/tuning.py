@@ -11,7 +11,7 @@ from svmviz import data as _data
 from svmviz.figures import tuning as fig_tuning
 from svmviz.tuning import criteria_surface, criterion_label
 
-from . import charts, common
+from . import charts, code_view, common
 from .common import cached_compute, control
 from .compute import Cost, smaller_n
 
@@ -301,6 +301,7 @@ def page() -> None:
     with d2:
         if rows:
             csv_download("Download the table (CSV)", table, "inefficiencies.csv", key="dl_table")
+    code_view.tuning(ds, setting, grid, surf, sel, keys)
 
     if ds.p_true is not None and ds.name in DATASETS:
         with st.expander("Monte Carlo: inefficiency over many data sets"):

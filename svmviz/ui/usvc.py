@@ -15,7 +15,7 @@ from svmviz import usvc
 from svmviz.figures import usvc as figs
 from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.ivm import sigma_heuristic
-from svmviz.ui import charts, common
+from svmviz.ui import charts, code_view, common
 from svmviz.ui.common import cached_compute, control
 
 KEY = "usvc"
@@ -200,6 +200,7 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
                "solution and moves to a minimum of the smooth-step primal (☆). The dashed curve is the locus of "
                "the minimum over w for each Th; below, that profile (divided by C n) is the CE each algorithm "
                "really minimises (right axis), beside the empirical and theoretical CE.")
+    return s1, steps
 
 
 def surface_table(svc: figs.ErrorSurface, usv: figs.ErrorSurface) -> dict:
@@ -252,6 +253,7 @@ def render_table1() -> None:
             "iterations": res.n_iter.ravel(), "status": res.status.ravel()}
     common.csv_download("Download the study (CSV, one row per trial and method)", cols,
                         f"usvc_table1_{args.scenario}_{n_tr}trials.csv", key=f"{KEY}_t1_csv")
+    return args
 
 
 def _paper(row, key, digits=1) -> str:
@@ -279,8 +281,9 @@ def render_kernel(ds) -> None:
     method = control(c[3].selectbox, "Prototypes by", ["kmeans", "fscl"], key=f"{KEY}_proto", default="kmeans",
                      url="u_proto", format_func=lambda v: {"kmeans": "k-means", "fscl": "FSCL"}[v])
     s = control(c[4].slider, "s ", 1.0, 8.0, step=0.5, key=f"{KEY}_s2", default=2.0, url="u_s2")
+    args = (float(sigma), float(C), int(R), float(s), method)
     try:
-        kc = kernel_comparison(ds, float(sigma), float(C), int(R), float(s), method)
+        kc = kernel_comparison(ds, *args)
     except ValueError as exc:
         common.show_error(exc)
         return
@@ -305,6 +308,7 @@ def render_kernel(ds) -> None:
     st.caption(f"Test error on an {kc.test_kind}. The USVC's machine has R kernels whatever n is "
                "(Navia-Vázquez et al. 2004, eqs. 23–27); the SVM's grows with the number of support vectors "
                "(Navia-Vázquez et al. 2004, Table 3).")
+    return args
 
 
 # ------------------------------------------------------------------ the page
@@ -329,11 +333,11 @@ def page() -> None:
                     "the SVC. The paper's literal $a_i = 2\\alpha_i/(e_iy_i)$ would solve the problem with 2C.")
 
     st.header("1-D: error surfaces and trajectories")
-    render_1d(settings_1d(), ds)
+    one_d = render_1d(settings_1d(), ds)
 
     st.header("Table 1: repeated trials")
-    render_table1()
+    table = render_table1()
 
     st.header("2-D: kernel USVC with R prototypes vs the SVM")
     st.caption("Uses the data set chosen in the sidebar.")
-    render_kernel(ds)
+    code_view.usvc(ds, one_d, table, render_kernel(ds))

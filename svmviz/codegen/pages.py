@@ -1,0 +1,642 @@
+"""One generator per app page: the page's settings in, the :class:`~svmviz.codegen.core.Script` of its view out."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .core import Cell, Code, DataSource, Script, call, data_cell, expect_fields, literal
+
+IMPORTS = "import numpy as np\n\nimport svmviz\n"
+
+
+def tuning_script(data: DataSource, setting, grid, *, selected: tuple, keys: Sequence[str], truth: bool,
+                  two_d: bool) -> Script:
+    """The code of the Tuning criteria page (Wahba, Lin, Lee & Zhang 2001).
+
+    Parameters
+    ----------
+    data : DataSource
+        The page's data set (:func:`svmviz.codegen.data_source`).
+    setting : NamedTuple
+        The page's ``Setting``: ``nonstandard``, ``C_plus``, ``C_minus``, ``pi_plus``, ``pi_minus``
+        (misclassification costs and target-population shares, §5 of the paper).
+    grid : NamedTuple
+        The page's ``Grid``: ``log_lambda`` and ``log_sigma`` (ranges, log10), ``resolution`` (points
+        per axis), ``loo`` (exact leave-one-out).
+    selected : (int, int)
+        The selected grid point (index of σ, index of λ).
+    keys : sequence of str
+        The criteria drawn as contour panels, in the page's order.
+    truth : bool
+        Whether the data know their class probability p(x) (GCKL, MISCLASS and the Bayes curve).
+    two_d : bool
+        Whether the data have two features (the decision curves are drawn for those only).
+
+    Returns
+    -------
+    Script
+        Figures ``fig_contours`` and, for 2-D data, ``fig_curves``.
+    """
+    expect_fields(setting, ("nonstandard", "C_plus", "C_minus", "pi_plus", "pi_minus"), "tuning_script")
+    expect_fields(grid, ("log_lambda", "log_sigma", "resolution", "loo"), "tuning_script")
+    i, j = (int(v) for v in selected)
+    cells = [Cell("Imports.", IMPORTS + "from svmviz.figures import tuning as figs\n"
+                  "from svmviz.figures.labels import axis_names, feature_scale\n"
+                  "from svmviz.tuning import criteria_surface"),
+             data_cell(data)]
+    if not setting.nonstandard:
+        cells.append(Cell("Standard setting: equal misclassification weights L(−1) = L(+1) = 1, Bayes threshold ½.",
+                          "L = (1.0, 1.0)\nthreshold = 0.5"))
+    elif data.kind == "generated" and data.name == "wahba2001":
+        cells.append(Cell("Non-standard setting (Wahba et al. 2001, §5): the generator's weights L(±1) and "
+                          "Bayes threshold.", "L = tuple(ds.L)\nthreshold = float(ds.bayes_threshold)"))
+    else:
+        cells.append(Cell("Non-standard setting (Wahba et al. 2001, §5): weights L(±1) and the Bayes threshold "
+                          "from the costs C±, the target shares π± and the sample's share πₛ⁺ of +1.",
+                          "pi_s_plus = float(np.mean(ds.y > 0))\n"
+                          "L_minus, L_plus, threshold = "
+                          + call("svmviz.data.wahba_costs", setting.C_plus, setting.C_minus, setting.pi_plus,
+                                 setting.pi_minus, Code("pi_s_plus"))
+                          + "\nL = (L_minus, L_plus)"))
+    cells.append(Cell(f"The (λ, σ) grid: {grid.resolution} × {grid.resolution} points, log-spaced.",
+                      f"lambdas = np.logspace({literal(grid.log_lambda[0])}, {literal(grid.log_lambda[1])}, "
+                      f"{grid.resolution})\n"
+                      f"sigmas = np.logspace({literal(grid.log_sigma[0])}, {literal(grid.log_sigma[1])}, "
+                      f"{grid.resolution})"))
+    p_code = "ds.p_true(ds.X)" if truth else "None"
+    cells.append(Cell("Every criterion over the grid" + (" (with exact leave-one-out)." if grid.loo else "."),
+                      f"p_true = {p_code}  # the true P(y = +1 | x) at the points (simulated data only)\n"
+                      + "surf = " + call("criteria_surface", Code("ds.X"), Code("ds.y"), Code("lambdas"),
+                                         Code("sigmas"), L=Code("L"), p_true=Code("p_true"), loo=bool(grid.loo))))
+    cells.append(Cell("The contour panels; the selected grid point in red.",
+                      f"keys = {literal(list(keys))}\n"
+                      f"selected = (float(np.log10(lambdas[{j}])), float(np.log10(sigmas[{i}])))  "
+                      "# (log10 λ, log10 σ)\n"
+                      "fig_contours = figs.plot_contour_panels([figs.compute_contour(surf, k) for k in keys], "
+                      "selected=selected)", ("fig_contours",)))
+    if two_d:
+        cells.append(Cell("The decision curves chosen by each criterion"
+                          + (", the Bayes curve" if truth else "") + " and the selected grid point's.",
+                          'chosen = {k: surf.best[k] for k in ("gacv", "xa", "misclass", "loo") if k in surf.best}\n'
+                          "dc = " + call("figs.compute_decision_curves", Code("surf"), Code("chosen"),
+                                         p_true=Code("ds.p_true" if truth else "None"), threshold=Code("threshold"),
+                                         selected=(i, j)) + "\n"
+                          "fig_curves = figs.plot_decision_curves(dc, feature_names=ds.feature_names, "
+                          "class_names=ds.class_names,\n"
+                          "                                       axis_titles=axis_names(ds), scale=feature_scale(ds))",
+                          ("fig_curves",)))
+    if truth:
+        cells.append(Cell("Inefficiency: MISCLASS at each criterion's minimizer over its minimum on the grid.",
+                          'rows = figs.compute_inefficiency_table(surf, target="misclass")\n'
+                          "for r in rows:\n"
+                          "    print(f\"{r.criterion:12s} {r.inefficiency:.4f}\")"))
+    return Script("Tuning criteria (Wahba, Lin, Lee & Zhang 2001): the view of the app's page", tuple(cells),
+                  data.files)
+
+
+def losses_script(data: DataSource | None, loss_view, curve_view, *, hinge_keys: Sequence[str] = (),
+                  misclass_keys: Sequence[str] = (), truth: bool = False) -> Script:
+    """The code of the Loss functions & randomized GACV page (Wahba 1998).
+
+    Parameters
+    ----------
+    data : DataSource or None
+        The page's data set (None: the page shows the losses only).
+    loss_view : NamedTuple or None
+        The page's ``LossView``: ``names`` (losses), ``a``, ``eps_plus``, ``eps_minus``, ``s_values``,
+        ``tau_range``, ``deviance_scaled`` (None: the loss settings were refused, no loss chart).
+    curve_view : NamedTuple or None
+        The page's ``CurveView``: ``log_sigma``, ``log_lambda``, ``n_lambda``, ``replicates``,
+        ``sigma_z``, ``perturbation``, ``z_seed``, ``loo``.
+    hinge_keys, misclass_keys : sequence of str
+        The criteria of the hinge-scale and of the misclassification panel (the second is drawn when
+        not empty).
+    truth : bool
+        Whether the data know p(x) (GCKL and MISCLASS).
+
+    Returns
+    -------
+    Script
+        Figures ``fig_loss_curves``, ``fig_mu_curves``, ``fig_fstar_curves``, ``fig_gacv_curves`` and
+        ``fig_loo_curves``, those the page draws.
+    """
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import losses\nfrom svmviz.figures import losses as figs")]
+    if loss_view is not None:
+        expect_fields(loss_view, ("names", "a", "eps_plus", "eps_minus", "s_values", "tau_range", "deviance_scaled"),
+                      "losses_script")
+        cells.append(Cell("The losses g(τ) of the margin τ = y f (Wahba 1998, §1) and their parameters.",
+                          f"names = {literal(tuple(loss_view.names))}\n"
+                          f"params = {literal({'a': loss_view.a, 'eps_plus': loss_view.eps_plus, 'eps_minus': loss_view.eps_minus})}\n"
+                          f"s_values = {literal(tuple(loss_view.s_values))}  # θ̃ₛ's exponents\n"
+                          f"tau_range = {literal(tuple(loss_view.tau_range))}\n"
+                          "lc = " + call("figs.compute_loss_curves", Code("names"), tau_range=Code("tau_range"),
+                                         params=Code("params"), s_values=Code("s_values"),
+                                         deviance_scaled=bool(loss_view.deviance_scaled)) + "\n"
+                          "fig_loss_curves = figs.plot_loss_curves(lc)", ("fig_loss_curves",)))
+        cells.append(Cell("Prediction functions μ(f) (Wahba 1998, eq. 1.39) and the population minimizers f*(p).",
+                          "pc = figs.compute_prediction_functions(names, f_range=tau_range, params=params, "
+                          "s_values=s_values)\n"
+                          "fig_mu_curves = figs.plot_prediction_functions(pc)\n"
+                          "mc = figs.compute_population_minimizers(names, params=params, s_values=s_values)\n"
+                          "fig_fstar_curves = figs.plot_population_minimizers(mc)",
+                          ("fig_mu_curves", "fig_fstar_curves")))
+    if data is not None and curve_view is not None:
+        expect_fields(curve_view, ("log_sigma", "log_lambda", "n_lambda", "replicates", "sigma_z", "perturbation",
+                                   "z_seed", "loo"), "losses_script")
+        cells.append(data_cell(data))
+        cells.append(Cell("GACV, randomized GACV" + (" and exact leave-one-out" if curve_view.loo else "")
+                          + " of the standard SVM along λ, at one σ.",
+                          f"sigma = 10.0 ** {literal(curve_view.log_sigma)}\n"
+                          f"lambdas = np.logspace({literal(curve_view.log_lambda[0])}, "
+                          f"{literal(curve_view.log_lambda[1])}, {int(curve_view.n_lambda)})\n"
+                          f"p_true = {'ds.p_true(ds.X)' if truth else 'None'}\n"
+                          "gc = " + call("losses.gacv_curves", Code("ds.X"), Code("ds.y"), Code("lambdas"),
+                                         Code("sigma"), p_true=Code("p_true"), loo=bool(curve_view.loo),
+                                         ran_gacv_replicates=int(curve_view.replicates),
+                                         sigma_z=curve_view.sigma_z, perturbation=curve_view.perturbation,
+                                         seed=int(curve_view.z_seed))))
+        cells.append(Cell("The hinge-scale criteria; each one's minimizer starred.",
+                          f"cp = figs.compute_criteria_panel(gc, {literal(list(hinge_keys))})\n"
+                          "fig_gacv_curves = figs.plot_criteria_panel(\n"
+                          "    cp, title=f\"Hinge scale: GACV, ranGACV, V₀ — σ = {gc.sigma:.3g}\", "
+                          "ytitle=\"criterion value\")", ("fig_gacv_curves",)))
+        if misclass_keys:
+            what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)"))
+                                if k in misclass_keys)
+            cells.append(Cell("The misclassification rates along λ.",
+                              f"cpm = figs.compute_criteria_panel(gc, {literal(list(misclass_keys))})\n"
+                              "fig_loo_curves = figs.plot_criteria_panel(\n"
+                              f"    cpm, title=f\"Misclassification: {what} — σ = {{gc.sigma:.3g}}\", "
+                              "ytitle=\"misclassification rate\")", ("fig_loo_curves",)))
+    return Script("Loss functions & randomized GACV (Wahba 1998): the view of the app's page", tuple(cells),
+                  data.files if data is not None else ())
+
+
+def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None, two_d: bool,
+                max_lines: int = 400) -> Script:
+    """The code of the Regularization path page (Loosli & Canu 2006).
+
+    Parameters
+    ----------
+    data : DataSource
+        The page's data set.
+    settings : NamedTuple
+        The page's ``Settings``: ``kernel`` ("rbf" or "linear"), ``sigma``, ``x_axis`` ("lambda" or
+        "nu"), ``loo`` (leave-one-out along the path, as drawn), ``loo_evals`` (its evaluation points).
+    lam : float
+        The λ cursor (λ = m ν).
+    test_seed : int or None
+        The seed of the 2,000-point test sample drawn from the data's law (None: the data have none).
+    two_d : bool
+        Whether the boundary map is drawn (two features).
+    max_lines : int
+        Coefficient paths drawn at most (the page's ``MAX_LINES``).
+
+    Returns
+    -------
+    Script
+        Figures ``fig_path_coefs``, ``fig_path_map`` (2-D data), ``fig_path_summary`` and
+        ``fig_path_loo_fig`` (with leave-one-out).
+    """
+    expect_fields(settings, ("kernel", "sigma", "x_axis", "loo", "loo_evals"), "path_script")
+    kernel = {"kernel": settings.kernel} | ({"sigma": settings.sigma} if settings.kernel == "rbf" else {})
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import path\nfrom svmviz.figures import path as figs\n"
+                  "from svmviz.figures.labels import axis_names, feature_scale"),
+             data_cell(data),
+             Cell("The whole ν-SVM path: α piecewise linear in λ = m ν (Loosli & Canu 2006).",
+                  "p = " + call("path.nu_path", Code("ds.X"), Code("ds.y"), **kernel))]
+    test = "None"
+    if test_seed is not None:
+        test = "te"
+        cells.append(Cell("2,000 new points from the same law (the test error).",
+                          "te = " + call("svmviz.data.fresh_sample", Code("ds"), 2000, seed=int(test_seed),
+                                         role="test")))
+    tx, ty = ("te.X", "te.y") if test_seed is not None else ("None", "None")
+    if settings.loo:
+        cells.append(Cell(f"Leave-one-out along the path at {settings.loo_evals} breakpoints, with the automatic "
+                          "stopping point.",
+                          f"loo = path.loo_path(p, path.default_loo_lambdas(p, {int(settings.loo_evals)}), "
+                          f"X_test={tx}, y_test={ty})"))
+    cells.append(Cell("The λ cursor and the horizontal axis.",
+                      f"lam = {literal(float(lam))}\nx_axis = {literal(settings.x_axis)}\n"
+                      "cursor = float(figs.axis_values(p, lam, x_axis))"
+                      + ("\nstop = float(figs.axis_values(p, float(loo.lambdas[loo.stop]), x_axis))"
+                         if settings.loo else "")))
+    cells.append(Cell("The coefficient paths αᵢyᵢ(λ).",
+                      f"cp = figs.compute_coef_paths(p, x_axis=x_axis, max_points={int(max_lines)})\n"
+                      "fig_path_coefs = figs.plot_coef_paths(cp, cursor=cursor, classes=ds.class_names, X=p.X, "
+                      f"stop={'stop' if settings.loo else 'None'})", ("fig_path_coefs",)))
+    if two_d:
+        cells.append(Cell("The data and the decision boundary at the cursor.",
+                          "bm = " + call("figs.compute_boundary_map", Code("p"), Code("lam"), grid_n=70,
+                                         X_test=Code(tx), y_test=Code(ty)) + "\n"
+                          "fig_path_map = figs.plot_boundary_map(bm, classes=ds.class_names, "
+                          "axis_titles=axis_names(ds),\n"
+                          "                                      feature_names=ds.feature_names[:2], "
+                          "scale=feature_scale(ds))", ("fig_path_map",)))
+    cells.append(Cell("b, ρ and the groups E, L, R along the path.",
+                      "summ = figs.compute_path_summary(p, x_axis=x_axis)\n"
+                      "fig_path_summary = figs.plot_path_summary(summ, cursor=cursor)", ("fig_path_summary",)))
+    if settings.loo:
+        cells.append(Cell("LOO1, LOO2" + (" and the test error" if test_seed is not None else "")
+                          + " along the path.",
+                          "lc = figs.compute_loo_curves(p, loo, x_axis=x_axis)\n"
+                          "fig_path_loo_fig = figs.plot_loo_curves(lc, cursor=cursor)", ("fig_path_loo_fig",)))
+    return Script("Regularization path (Loosli & Canu 2006): the view of the app's page", tuple(cells), data.files)
+
+
+def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None, table1=None, kernel=None,
+                test_seed: int | None = None, seed: int = 0, two_d: bool = False) -> Script:
+    """The code of the Unbiased SVC page (Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal 2004).
+
+    Parameters
+    ----------
+    data : DataSource or None
+        The sidebar's data set (the kernel section, and the 1-D section when its source is "sidebar").
+    one_d : NamedTuple or None
+        The page's ``Settings1D`` (``source``, ``n``, ``seed``, ``C``, ``s``, ``k_eps``, ``damping``); None
+        when the 1-D section draws nothing.
+    steps : int
+        The IRWLS iterates shown on the error surfaces.
+    table1 : NamedTuple or None
+        The page's ``Table1Settings`` (``scenario``, ``n_trials``, ``n_train``, ``n_test``, ``C``,
+        ``seed``) when the study is shown.
+    kernel : tuple or None
+        The kernel section's (σ, C, R prototypes, s, prototype method), when it is drawn.
+    test_seed : int or None
+        Seed of the 2,000-point test sample of the kernel section (None: 30 % held out).
+    seed : int
+        The kernel section's seed (prototypes, split).
+    two_d : bool
+        Whether the kernel section's boundary maps are drawn.
+
+    Returns
+    -------
+    Script
+        Figures ``fig_usvc_dens``, ``fig_usvc_surf_svc``, ``fig_usvc_surf_usvc``, ``fig_usvc_ce``,
+        ``fig_usvc_t1_fig``, ``fig_usvc_kernel``, ``fig_usvc_size``: those the page draws.
+    """
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import usvc\nfrom svmviz.figures import usvc as figs\n"
+                  "from svmviz.figures.labels import axis_names, feature_scale")]
+    uses_data = data is not None and (kernel is not None or (one_d is not None and one_d.source == "sidebar"))
+    if uses_data:
+        cells.append(data_cell(data))
+    if one_d is not None:
+        expect_fields(one_d, ("source", "n", "seed", "C", "s", "k_eps", "damping"), "usvc_script")
+        if one_d.source == "sidebar":
+            cells.append(Cell("1-D: the sidebar's one-feature data.", "X, y = ds.X, ds.y"))
+        else:
+            cells.append(Cell(f"1-D: scenario {one_d.source} (Navia-Vázquez et al. 2004, eqs. 28–29) and its class "
+                              "densities.",
+                              "ds1 = " + call("svmviz.make_dataset", f"usvc_{one_d.source}", n=int(one_d.n),
+                                              seed=int(one_d.seed)) + "\nX, y = ds1.X, ds1.y\n"
+                              f"fig_usvc_dens = figs.plot_scenario(figs.compute_scenario_view({literal(one_d.source)}))",
+                              ("fig_usvc_dens",)))
+        cells.append(Cell("IRWLS from least squares to the SVC, then the USVC (smooth step θ̃ₛ), and both error "
+                          "surfaces L̃(Th, w) on a grid that holds the trajectory.",
+                          "clf = " + call("usvc.IRWLSClassifier", C=one_d.C, loss="smooth_step", s=one_d.s,
+                                          k_eps=one_d.k_eps, damping=one_d.damping) + ".fit(X, y)\n"
+                          "traj = figs.compute_trajectory(clf)\n"
+                          "lo, hi = float(np.min(X[:, 0])), float(np.max(X[:, 0]))\n"
+                          "pad = 0.05 * (hi - lo)\n"
+                          "th_range = (min(lo - pad, float(np.nanmin(traj.th)) - pad), "
+                          "max(hi + pad, float(np.nanmax(traj.th)) + pad))\n"
+                          "w_max = max(float(np.nanmax(traj.w)) * 1.6, 20.0 / max(hi - lo, 1e-12))\n"
+                          f"kw = dict(C={literal(one_d.C)}, s={literal(one_d.s)}, k_eps={literal(one_d.k_eps)}, "
+                          "th_range=th_range, w_max=w_max)\n"
+                          'svc = figs.compute_error_surface(X, y, loss="hinge", **kw)\n'
+                          'usv = figs.compute_error_surface(X, y, loss="smooth_step", **kw)'))
+        theory = one_d.source != "sidebar"
+        cells.append(Cell(f"The surfaces with the first {steps} IRWLS iterates, and the CE profiles.",
+                          f"steps = {int(steps)}\n"
+                          "fig_usvc_surf_svc = figs.plot_error_surface(svc, traj, stages=(0, 1), n_steps=steps)\n"
+                          "fig_usvc_surf_usvc = figs.plot_error_surface(usv, traj, stages=(0, 1, 2), n_steps=steps)\n"
+                          + ("th_theory = np.linspace(svc.th[0], svc.th[-1], 400)\n"
+                             f"ce_theory = usvc.theoretical_ce({literal(one_d.source)}, th_theory)\n" if theory else
+                             "th_theory = ce_theory = None\n")
+                          + "fig_usvc_ce = figs.plot_ce_profiles([svc, usv], ce_theory=ce_theory, th_theory=th_theory,\n"
+                          '                                   marks={"SVC": traj.svc[0], "USVC": traj.usvc[0]})',
+                          ("fig_usvc_surf_svc", "fig_usvc_surf_usvc", "fig_usvc_ce")))
+    if table1 is not None:
+        expect_fields(table1, ("scenario", "n_trials", "n_train", "n_test", "C", "seed"), "usvc_script")
+        cells.append(Cell("Table 1: LS, SVC and USVC on independent samples.",
+                          "res = " + call("usvc.table1_study", table1.scenario, n_trials=int(table1.n_trials),
+                                          n_train=int(table1.n_train), n_test=int(table1.n_test), C=table1.C,
+                                          seed=int(table1.seed)) + "\n"
+                          "rows = usvc.table1_summary(res)\n"
+                          f"fig_usvc_t1_fig = figs.plot_table1(rows, {literal(table1.scenario)})", ("fig_usvc_t1_fig",)))
+    if kernel is not None:
+        sigma, C, R, s, method = kernel
+        tx, ty = ("te.X", "te.y") if test_seed is not None else ("None", "None")
+        code = ("te = " + call("svmviz.data.fresh_sample", Code("ds"), 2000, seed=int(test_seed), role="test") + "\n"
+                if test_seed is not None else "")
+        code += ("fit = " + call("usvc.kernel_comparison", Code("ds.X"), Code("ds.y"), sigma=float(sigma), C=float(C),
+                                 n_prototypes=int(R), s=float(s), prototypes=method, seed=int(seed),
+                                 X_test=Code(tx), y_test=Code(ty)) + "\n"
+                 "kc = figs.compute_kernel_comparison(fit)")
+        shows = ()
+        if two_d:
+            code += ("\nfig_usvc_kernel = figs.plot_kernel_comparison(kc, class_names=ds.class_names, "
+                     "feature_names=ds.feature_names[:2],\n"
+                     "                                            axis_titles=axis_names(ds), scale=feature_scale(ds))")
+            shows = ("fig_usvc_kernel",)
+        code += "\nfig_usvc_size = figs.plot_machine_size(kc)"
+        cells.append(Cell(f"2-D: the kernel USVC with R = {int(R)} prototypes against the SVM.", code,
+                          shows + ("fig_usvc_size",)))
+    return Script("Unbiased SVC (Navia-Vázquez et al. 2004): the view of the app's page", tuple(cells),
+                  data.files if uses_data else ())
+
+
+def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: bool, multiclass: bool,
+               two_d: bool, truth: bool, klr: bool, maps: bool = True, lam_path: bool = True,
+               classes3: bool = True, source: str = "path", ln_lambda3: float = -1.0) -> Script:
+    """The code of the Import vector machine page (Zhu & Hastie 2002).
+
+    Parameters
+    ----------
+    data : DataSource
+        The page's data set.
+    settings : NamedTuple
+        The page's ``Settings``: ``sigma``, ``r``, ``eps``, ``method``, ``max_import``, ``n_tune``,
+        ``n_lams``.
+    lam_index : int
+        The λ of the maps (index into the path's grid).
+    seed : int
+        The seed of the tuning / test samples (or of the 50 / 25 / 25 split).
+    fresh : bool
+        Tuning and test points are new samples from the data's law (else a split of the data).
+    multiclass, two_d, truth : bool
+        The data have more than two classes / two features / a known p(x) (used where the page uses it).
+    klr : bool
+        Whether the full KLR path is drawn beside the IVM's (the page's ``KLR_MAX_N``).
+    maps, lam_path, classes3 : bool
+        Which of the page's tabs are drawn: the maps, the λ path, the multi-class map.
+    source : {"path", "scratch"}
+        The IVM of the maps: the path's at the chosen λ, or one fitted from scratch there.
+    ln_lambda3 : float
+        ln λ of the 3-class fit shown beside two-class data.
+
+    Returns
+    -------
+    Script
+        Figures ``fig_ivm_map_ivm``, ``fig_ivm_map_svm``, ``fig_ivm_steps``, ``fig_ivm_path_err``,
+        ``fig_ivm_path_size``, ``fig_ivm_classmap``: those the page draws.
+    """
+    expect_fields(settings, ("sigma", "r", "eps", "method", "max_import", "n_tune", "n_lams"), "ivm_script")
+    s = settings
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import ivm\nfrom svmviz.figures import ivm as figs\n"
+                  "from svmviz.figures.labels import axis_names, feature_scale"),
+             data_cell(data)]
+    if fresh:
+        cells.append(Cell(f"Tuning ({s.n_tune} points) and test (2,000) samples from the same law.",
+                          "tu = " + call("svmviz.data.fresh_sample", Code("ds"), int(s.n_tune), seed=int(seed),
+                                         role="tuning") + "\n"
+                          "te = " + call("svmviz.data.fresh_sample", Code("ds"), 2000, seed=int(seed), role="test")
+                          + "\nX, y, X_tune, y_tune, X_test, y_test = ds.X, ds.y, tu.X, tu.y, te.X, te.y"))
+    else:
+        cells.append(Cell("A seeded, stratified 50 / 25 / 25 split into training, tuning and test points.",
+                          f"tr, tu, te = svmviz.data.split_indices(ds.y, (0.5, 0.25, 0.25), {int(seed)})\n"
+                          "X, y, X_tune, y_tune, X_test, y_test = ds.X[tr], ds.y[tr], ds.X[tu], ds.y[tu], "
+                          "ds.X[te], ds.y[te]"))
+    fit_kw = dict(sigma=s.sigma, r=int(s.r), eps=s.eps, method=s.method, max_import=s.max_import)
+    cells.append(Cell("The IVM along Zhu & Hastie's λ grid (warm-started import set), tuned on the tuning set.",
+                      f"lams = ivm.paper_lambdas({int(s.n_lams)})\n"
+                      "path = " + call("ivm.ivm_lambda_path", Code("X"), Code("y"), Code("X_tune"), Code("y_tune"),
+                                       lams=Code("lams"), **fit_kw) + "\n"
+                      f"li = {int(lam_index)}  # index of the λ shown in the maps"))
+    p_true = "ds.p_true" if truth and fresh else "None"
+    if maps and not multiclass and two_d:
+        model = ("path.model_at(li)" if source == "path" else
+                 call("ivm.IVMClassifier", lam=Code("float(path.lams[li])"), **fit_kw) + ".fit(X, y)")
+        cells.append(Cell("Import points against the SVM at that λ: the IVM's map"
+                          + (" (the path's model)." if source == "path" else " (fitted from scratch at that λ)."),
+                          f"model = {model}\n"
+                          "im = " + call("figs.compute_import_map", Code("model"), Code("X"), Code("y"),
+                                         p_true=Code(p_true), bayes_threshold=Code("ds.bayes_threshold"),
+                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80) + "\n"
+                          "fig_ivm_map_ivm = figs.plot_import_map(im, class_names=ds.class_names, "
+                          "axis_titles=axis_names(ds),\n"
+                          "                                       feature_names=ds.feature_names[:2], "
+                          "scale=feature_scale(ds))", ("fig_ivm_map_ivm",)))
+        cells.append(Cell("The SVM tuned on the same tuning set (λ_SVM = λ/(2N)), its map, and Hₖ along the "
+                          "IVM's greedy steps.",
+                          "svm = " + call("ivm.svm_lambda_path", Code("X"), Code("y"), Code("X_tune"),
+                                          Code("y_tune"), lams_ivm=Code("lams"), sigma=s.sigma) + ".estimator\n"
+                          "sm = " + call("figs.compute_svm_map", Code("svm"), Code("X"), Code("y"),
+                                         p_true=Code(p_true), bayes_threshold=Code("ds.bayes_threshold"),
+                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80) + "\n"
+                          "fig_ivm_map_svm = figs.plot_svm_map(sm, class_names=ds.class_names, "
+                          "axis_titles=axis_names(ds),\n"
+                          "                                    feature_names=ds.feature_names[:2], "
+                          "scale=feature_scale(ds))\n"
+                          f"steps = figs.compute_step_curve(model.history_, r={int(s.r)}, eps={literal(s.eps)})\n"
+                          "fig_ivm_steps = figs.plot_steps(steps, title=f\"Hₖ along the greedy steps at "
+                          "λ = {path.lams[li]:.3g}\")", ("fig_ivm_map_svm", "fig_ivm_steps")))
+    if lam_path:
+        code = ("klr = " + (call("ivm.klr_lambda_path", Code("X"), Code("y"), Code("X_tune"), Code("y_tune"),
+                                 lams=Code("lams"), sigma=s.sigma) if klr else "None") + "\n")
+        if multiclass:
+            code += "svm_tune_error = None\n"
+        else:
+            code += ("svm_tune_error = " + call("ivm.svm_lambda_path", Code("X"), Code("y"), Code("X_tune"),
+                                                Code("y_tune"), lams_ivm=Code("lams"), sigma=s.sigma)
+                     + ".tune_error\n")
+        code += ("curves = figs.compute_path_curves(path, klr_path=klr, svm_tune_error=svm_tune_error)\n"
+                 "fig_ivm_path_err = figs.plot_path_error(curves, bayes_error=ds.bayes_error)\n"
+                 "fig_ivm_path_size = figs.plot_path_size(curves)")
+        cells.append(Cell("The λ path: tuning error and machine size"
+                          + (", beside full KLR" if klr else "") + (" and the SVM." if not multiclass else "."),
+                          code, ("fig_ivm_path_err", "fig_ivm_path_size")))
+    if classes3 and multiclass and two_d:
+        cells.append(Cell("The multi-class IVM's class map at the chosen λ.",
+                          "model = path.model_at(li)\n"
+                          "cm = " + call("figs.compute_class_map", Code("model"), Code("X"), Code("y"),
+                                         p_true=Code(p_true), X_test=Code("X_test"), y_test=Code("y_test"),
+                                         grid_n=100, class_names=Code("ds.classes")) + "\n"
+                          "fig_ivm_classmap = figs.plot_class_map(cm, axis_titles=axis_names(ds), "
+                          "feature_names=ds.feature_names[:2],\n"
+                          "                                       scale=feature_scale(ds))", ("fig_ivm_classmap",)))
+    elif classes3 and not multiclass:
+        cells.append(Cell("The 3-class ESL mixture of Zhu & Hastie (2002, Fig. 4), N = 300, same seed and σ.",
+                          "ds3 = " + call("svmviz.make_dataset", "esl_mixture3", n=300, seed=int(seed)) + "\n"
+                          "te3 = " + call("svmviz.data.fresh_sample", Code("ds3"), 2000, seed=int(seed), role="test")
+                          + "\nmodel3 = " + call("ivm.IVMClassifier", lam=Code(f"float(np.exp({literal(float(ln_lambda3))}))"),
+                                                sigma=s.sigma, r=int(s.r), eps=s.eps, method="onestep",
+                                                max_import=s.max_import) + ".fit(ds3.X, ds3.y)\n"
+                          "cm = " + call("figs.compute_class_map", Code("model3"), Code("ds3.X"), Code("ds3.y"),
+                                         p_true=Code("ds3.p_true"), X_test=Code("te3.X"), y_test=Code("te3.y"),
+                                         grid_n=100, class_names=Code("ds3.classes")) + "\n"
+                          "fig_ivm_classmap = figs.plot_class_map(cm, axis_titles=axis_names(ds3), "
+                          "feature_names=ds3.feature_names[:2],\n"
+                          "                                       scale=feature_scale(ds3))", ("fig_ivm_classmap",)))
+    return Script("Import vector machine (Zhu & Hastie 2002): the view of the app's page", tuple(cells), data.files)
+
+
+def study_command(name: str) -> str:
+    """The command that runs a study.
+
+    Parameters
+    ----------
+    name : str
+        The study's name: its spec file is ``<name>.toml``.
+
+    Returns
+    -------
+    str
+        ``svmviz study run <name>.toml --out results/<name>``.
+    """
+    return f"svmviz study run {name}.toml --out results/{name}"
+
+
+def studies_script(spec_name: str, n_figures: int) -> Script:
+    """The code of the Criteria studies page: load a study's results folder and draw the page's charts.
+
+    Parameters
+    ----------
+    spec_name : str
+        The study's name: its spec file is ``<spec_name>.toml`` and :func:`study_command` writes its
+        results to ``results/<spec_name>``, which the script reads.
+    n_figures : int
+        The charts the page draws (:func:`svmviz.studies.report.report_figures`, in order).
+
+    Returns
+    -------
+    Script
+        Figures ``fig_studies_fig_0`` … ``fig_studies_fig_<n − 1>``; the files it needs are the spec
+        file (and the results folder the command writes from it).
+    """
+    if n_figures < 0:
+        raise ValueError(f"studies_script: n_figures must be ≥ 0, got {n_figures}.")
+    names = tuple(f"fig_studies_fig_{k}" for k in range(int(n_figures)))
+    cells = [Cell("Imports.", "from svmviz.studies import load_results, summary_table\n"
+                  "from svmviz.studies.published import published_table\n"
+                  "from svmviz.studies.report import report_figures"),
+             Cell(f"The results of the study: first run it from a shell, beside its spec file "
+                  f"`{spec_name}.toml` —\n`{study_command(spec_name)}`",
+                  f"results = load_results({literal(f'results/{spec_name}')})\n"
+                  "print(summary_table(results.table, published=published_table(results.spec.published)))"),
+             Cell("The page's charts: distributions over replicates per data set and criterion, published values "
+                  "overlaid.", "figures = report_figures(results)\n"
+                  + "".join(f"{n} = figures[{k}]\n" for k, n in enumerate(names)).rstrip(), names)]
+    return Script("Criteria studies: the view of the app's page", tuple(cells), (f"{spec_name}.toml",))
+
+
+def anova_script(data: DataSource, settings, *, kernel_labels: dict, test_seed: int | None, n_test: int,
+                 truth: bool, decomposition: dict | None = None, theta: dict | None = None) -> Script:
+    """The code of the Kernels & variable selection page (Wahba 1998, §1.1 eqs. 1.12–1.13, §2).
+
+    Parameters
+    ----------
+    data : DataSource
+        The page's data set.
+    settings : NamedTuple
+        The page's ``Settings``: ``kernels``, ``base``, ``sigma``, ``sigma_1d``, ``lambdas``, ``loo``.
+    kernel_labels : dict
+        Label of each kernel choice (the names the fits carry).
+    test_seed : int or None
+        Seed of the test sample (None: the data have no generator).
+    n_test : int
+        Size of the test sample.
+    truth : bool
+        Whether the data know p(x) (MISCLASS).
+    decomposition : dict, optional
+        The decomposed fit: ``q`` (kernel index), ``machine`` ("svm" or "klr"), ``lam`` (a criterion's
+        name, or a λ index chosen by hand), ``measure``, ``pairs`` (interaction ranks shown),
+        ``true_effects`` (the known main effects drawn, with ``interaction``).
+    theta : dict, optional
+        The θ grid when computed: ``coordinate``, ``criterion``, ``scales``.
+
+    Returns
+    -------
+    Script
+        Figures ``fig_anova_curves``, ``fig_anova_imp``, ``fig_anova_main``, ``fig_anova_interactions``,
+        ``fig_anova_thgrid``: those the page draws.
+    """
+    expect_fields(settings, ("kernels", "base", "sigma", "sigma_1d", "lambdas", "loo"), "anova_script")
+    s = settings
+    kernels = ",\n".join(
+        f"    {literal(kernel_labels[k])}: "
+        + ('"rbf"' if k == "gaussian" else call("SSANOVAKernel", order=k, base=s.base, sigma=s.sigma_1d))
+        for k in s.kernels)
+    cells = [Cell("Imports.", IMPORTS + "from svmviz import anova\nfrom svmviz.figures import anova as figs\n"
+                  "from svmviz.figures.labels import feature_scale\nfrom svmviz.ivm import KernelLogisticRegression\n"
+                  "from svmviz.kernels import SSANOVAKernel"),
+             data_cell(data)]
+    if test_seed is not None:
+        cells.append(Cell(f"{n_test} new points from the same law (the test error).",
+                          f"test = ds.test_sample({int(n_test)}, seed={int(test_seed)})"))
+    tx, ty = ("test.X", "test.y") if test_seed is not None else ("None", "None")
+    cells.append(Cell("Every kernel along λ: the Gaussian on all variables and the SS-ANOVA kernels "
+                      "K = Π_α [1 + θ_α R_α] cut after the main effects or the two-factor interactions; "
+                      "GACV, XA" + (", exact LOO" if s.loo else "") + (" and MISCLASS." if truth else "."),
+                      f"lambdas = np.array({literal(np.asarray(s.lambdas).tolist())})\n"
+                      f"kernels = {{\n{kernels},\n}}\n"
+                      f"p_true = {'ds.p_true(ds.X)' if truth else 'None'}\n"
+                      "kc = " + call("anova.compare_kernels", Code("ds.X"), Code("ds.y"), Code("lambdas"),
+                                     Code("kernels"), sigma=s.sigma, p_true=Code("p_true"), loo=False,
+                                     X_test=Code(tx), y_test=Code(ty))
+                      + ("\nkc = anova.add_exact_loo(kc, ds.y)  # refits every support vector at every λ"
+                         if s.loo else "") + "\n"
+                      "fig_anova_curves = figs.plot_kernel_curves(figs.compute_kernel_curves(kc))",
+                      ("fig_anova_curves",)))
+    if decomposition is not None:
+        d = decomposition
+        lam = (f"kc.curves[q].best[{literal(d['lam'])}]  # that criterion's choice" if isinstance(d["lam"], str)
+               else f"{int(d['lam'])}  # chosen by hand")
+        if d["machine"] == "svm":
+            fit = ("exp = anova.expansion_from_dual(kc.kernels[q], ds.X, ds.y, cur.alphas[j], cur.b[j], lam,\n"
+                   "                                 feature_names=ds.feature_names)")
+        else:
+            fit = ("klr = KernelLogisticRegression(lam=2.0 * ds.X.shape[0] * lam, "
+                   "kernel=list(kernels.values())[q]).fit(ds.X, ds.y)\n"
+                   "exp = anova.expansion_of(klr, feature_names=ds.feature_names)")
+        cells.append(Cell(f"The {'SVM' if d['machine'] == 'svm' else 'KLR'} fit of one SS-ANOVA kernel at one λ, "
+                          "split exactly into main effects and interactions; their importances.",
+                          f"q = {int(d['q'])}  # {_label_of(kernel_labels, s.kernels, d['q'])}\n"
+                          f"j = {lam}\ncur = kc.curves[q]\nlam = float(cur.lambdas[j])\n{fit}\n"
+                          f"measure = {literal(d['measure'])}\n"
+                          "fig_anova_imp = figs.plot_importance_panels(figs.compute_importances(exp, X=ds.X, "
+                          "measure=measure))", ("fig_anova_imp",)))
+        truth_code = "truth = None\n"
+        if d.get("true_effects"):
+            truth_code = ("def truth(a, t):  # the known main effects of the logit\n"
+                          "    Xq = np.zeros((t.size, ds.X.shape[1]))\n"
+                          "    Xq[:, a] = t\n"
+                          f"    return svmviz.data.anova_structure_terms(Xq, {literal(float(d['interaction']))})"
+                          ".get((a,), np.zeros(t.size))\n\n\n")
+        units = "SVM decision value" if d["machine"] == "svm" else "logit log(p/(1 − p))"
+        cells.append(Cell("The main effects f_α(x_α).",
+                          truth_code
+                          + "me = figs.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth, measure=measure)\n"
+                          f"fig_anova_main = figs.plot_main_effects(me, ylabel={literal(f'f_α ({units})')}, "
+                          "class_names=ds.class_names,\n"
+                          "                                       standardised=ds.is_standardized, "
+                          "scale=feature_scale(ds, range(ds.X.shape[1])))", ("fig_anova_main",)))
+        if d.get("pairs"):
+            cells.append(Cell("The interactions f_αβ, ranked by importance.",
+                              "imp = anova.importances(exp)\n"
+                              "pairs = [c for _, c in sorted(((v, c) for v, c in zip(imp.values, imp.components) "
+                              "if len(c) == 2),\n"
+                              "                              key=lambda t: -t[0])]\n"
+                              f"its = [figs.compute_interaction(exp, *pairs[k], ds.X, ds.y, grid_n=41) "
+                              f"for k in {literal(list(d['pairs']))}]\n"
+                              "fig_anova_interactions = figs.plot_interaction_panels(its, class_names=ds.class_names, "
+                              "standardised=ds.is_standardized,\n"
+                              "                                                     "
+                              "scale=feature_scale(ds, range(ds.X.shape[1])))", ("fig_anova_interactions",)))
+    if theta is not None:
+        cells.append(Cell("θ_α of one variable times a factor, refitted along λ.",
+                          "tg = " + call("anova.theta_lambda_grid", Code("ds.X"), Code("ds.y"), Code("lambdas"),
+                                         Code("list(kernels.values())[q]"), Code(f"np.array({literal(list(theta['scales']))})"),
+                                         coordinate=int(theta["coordinate"]), p_true=Code("p_true"),
+                                         loo=theta["criterion"] == "loo") + "\n"
+                          f"fig_anova_thgrid = figs.plot_theta_grid(figs.compute_theta_grid(tg, "
+                          f"{literal(theta['criterion'])}, ds.feature_names[{int(theta['coordinate'])}]))",
+                          ("fig_anova_thgrid",)))
+    return Script("Kernels & variable selection (Wahba 1998): the view of the app's page", tuple(cells), data.files)
+
+
+def _label_of(labels: dict, kernels, q: int) -> str:
+    """The label of the q-th chosen kernel (a comment in the code)."""
+    return labels[kernels[q]]

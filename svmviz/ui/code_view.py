@@ -1,0 +1,146 @@
+"""The "Python code of this view" panel: each page's view as a script and a notebook (:mod:`svmviz.codegen`).
+
+A page calls one function of this module beside its downloads, with the settings it computed from;
+the panel shows the script (copyable), and offers it as a ``.py`` file and as a Jupyter notebook.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from svmviz import codegen
+from svmviz.ui import common
+
+TITLE = "Python code of this view"
+
+
+def data_source(ds, key: str) -> codegen.DataSource:
+    """Where the page's data set ``ds`` comes from: the sidebar of the page with data-set key ``key``
+    (an uploaded file's name and the loader's options, or the generator's)."""
+    shared = common._shared()
+    if st.session_state.get(f"{key}_data") == common.UPLOAD_CHOICE and "upload" in shared:
+        return codegen.data_source(ds, file_name=shared["upload"][0],
+                                   label_column=st.session_state.get(f"{key}_labelcol"),
+                                   standardize=bool(st.session_state.get(f"{key}_std", True)),
+                                   missing=st.session_state.get(f"{key}_missing", "drop"))
+    return codegen.data_source(ds)
+
+
+def panel(script: codegen.Script, *, page: str) -> None:
+    """The expander: the script, and its downloads as ``svmviz_<page>.py`` and ``svmviz_<page>.ipynb``."""
+    with st.expander(TITLE):
+        files = ", ".join(f"`{f}`" for f in script.files)
+        st.caption("A script that draws this page's figures again from the settings on screen, with the public "
+                   "API of svmviz" + (f"; it reads {files} (the page's download of it)." if files else "."))
+        text = script.python()
+        st.code(text, language="python")
+        c1, c2 = st.columns(2)
+        with c1:
+            st.download_button("Download the script (.py)", text.encode(), file_name=f"svmviz_{page}.py",
+                               mime="text/x-python", key=f"{page}_code_py")
+        with c2:
+            st.download_button("Download the notebook (.ipynb)", script.notebook_json().encode(),
+                               file_name=f"svmviz_{page}.ipynb", mime="application/x-ipynb+json",
+                               key=f"{page}_code_ipynb")
+
+
+def tuning(ds, setting, grid, surf, selected, keys) -> None:
+    """The panel of the Tuning criteria page (:func:`svmviz.codegen.tuning_script`)."""
+    # the surface on screen: without leave-one-out when the user stopped it (the page then shows the rest)
+    grid = grid._replace(loo="loo" in surf.values)
+    panel(codegen.tuning_script(data_source(ds, "tuning"), setting, grid, selected=selected, keys=keys,
+                                truth=ds.p_true is not None, two_d=ds.X.shape[1] == 2), page="tuning")
+
+
+def losses(ds, loss_view, curve_view, gc) -> None:
+    """The panel of the Loss functions page (:func:`svmviz.codegen.losses_script`)."""
+    from svmviz.figures import losses as figs
+
+    # the curves on screen: without leave-one-out when the user stopped it
+    curve_view = curve_view._replace(loo="loo" in gc.values)
+    panel(codegen.losses_script(data_source(ds, "loss"), loss_view, curve_view,
+                                hinge_keys=[k for k in figs.HINGE_SCALE if k in gc.values],
+                                misclass_keys=[k for k in figs.MISCLASS_SCALE if k in gc.values],
+                                truth=ds.p_true is not None), page="losses")
+
+
+def path(ds, settings, lam, loo, te) -> None:
+    """The panel of the Regularization path page (:func:`svmviz.codegen.path_script`)."""
+    panel(codegen.path_script(data_source(ds, "path"), settings._replace(loo=loo is not None), lam=lam,
+                              test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2), page="path")
+
+
+def usvc(ds, one_d, table1, kernel) -> None:
+    """The panel of the Unbiased SVC page (:func:`svmviz.codegen.usvc_script`). ``one_d``: (Settings1D,
+    iterates shown) or None; ``table1``: the study's settings when shown; ``kernel``: the kernel
+    section's (σ, C, R, s, prototypes) when drawn."""
+    seed = common.dataset_seed(ds) if ds is not None else 0
+    panel(codegen.usvc_script(None if ds is None else data_source(ds, "usvc"),
+                              None if one_d is None else one_d[0], steps=None if one_d is None else one_d[1],
+                              table1=table1, kernel=kernel,
+                              test_seed=seed if ds is not None and ds.test_sample is not None else None, seed=seed,
+                              two_d=ds is not None and ds.X.shape[1] == 2), page="usvc")
+
+
+def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool) -> None:
+    """The panel of the Import vector machine page (:func:`svmviz.codegen.ivm_script`): the tabs drawn,
+    and the maps' IVM and the 3-class fit's ln λ as their widgets hold them."""
+    from svmviz.ui.ivm import KLR_MAX_N
+
+    panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=common.dataset_seed(ds),
+                             fresh=ds.test_sample is not None, multiclass=ds.is_multiclass,
+                             two_d=ds.X.shape[1] == 2, truth=ds.p_true is not None,
+                             klr=splits.X.shape[0] <= KLR_MAX_N, maps=maps, lam_path=lam_path, classes3=classes3,
+                             source=st.session_state.get("ivm_source", "path"),
+                             ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0))), page="ivm")
+
+
+def studies(results, n_figures: int) -> None:
+    """The panel of the Criteria studies page: the study's spec file, the command that runs it, and
+    :func:`svmviz.codegen.studies_script` (which loads the folder the command writes)."""
+    from svmviz.studies import spec_to_toml
+
+    name = results.spec.name
+    with st.expander("Spec file and command of this study"):
+        toml = spec_to_toml(results.spec)
+        st.code(toml, language="toml")
+        st.download_button("Download the spec file (.toml)", toml.encode(), file_name=f"{name}.toml",
+                           mime="application/toml", key="studies_code_toml")
+        st.caption("Run it from a shell, beside the spec file (every core, or a cluster with --scheduler):")
+        st.code(codegen.study_command(name), language="bash")
+    panel(codegen.studies_script(name, n_figures), page="studies")
+
+
+def anova(ds, settings, kc, test) -> None:
+    """The panel of the Kernels & variable selection page (:func:`svmviz.codegen.anova_script`): the
+    decomposition's choices as its widgets hold them (kernel, machine, λ, measure, interactions, θ grid)."""
+    from svmviz.ui import anova as page
+
+    ss = st.session_state
+    # the fits on screen: without exact LOO while it is not computed (the user is asked first)
+    settings = settings._replace(loo=all("loo" in c.values for c in kc.curves))
+    decomposition = theta = None
+    ssanova = [q for q, k in enumerate(kc.kernels) if not isinstance(k, str)]
+    if ssanova:
+        q = ss.get("anova_which", ssanova[-1])
+        q = q if q in ssanova else ssanova[-1]
+        how = ss.get("anova_lamsrc")
+        lam = int(ss.get("anova_lamhand", kc.curves[q].best["gacv"])) if how == "hand" else how
+        if lam is None or (isinstance(lam, str) and lam not in kc.curves[q].best):
+            lam = "loo" if "loo" in kc.curves[q].best else "gacv"
+        machine = ss.get("anova_machine", "svm")
+        two_way = settings.kernels[q] == "two-way" and ds.X.shape[1] >= 2
+        n_pairs = ds.X.shape[1] * (ds.X.shape[1] - 1) // 2
+        decomposition = dict(q=q, machine=machine, lam=lam, measure=ss.get("anova_measure", "norm"),
+                             pairs=[int(ss.get(f"anova_pair{i}", i)) for i in range(min(2, n_pairs))] if two_way
+                             else [],
+                             true_effects=machine == "klr" and ds.name == "anova_structure" and settings.base == "cubic",
+                             interaction=float(ds.params.get("interaction", 8.0)) if isinstance(ds.params, dict)
+                             else 8.0)
+        if ss.get("anova_thgo"):
+            theta = dict(coordinate=int(ss.get("anova_thvar", 0)), criterion=ss.get("anova_thcrit", "gacv"),
+                         scales=[float(v) for v in page.THETA_SCALES])
+    panel(codegen.anova_script(data_source(ds, "anova"), settings,
+                               kernel_labels={k: page.SHORT[k] for k in settings.kernels},
+                               test_seed=None if test is None else 10_000 + int(ds.params.get("seed", 0)),
+                               n_test=page.N_TEST, truth=ds.p_true is not None, decomposition=decomposition,
+                               theta=theta), page="anova")
