@@ -127,7 +127,7 @@ def test_verdicts_follow_the_papers_sd_and_the_replicates_interval(small_run):
 
 def test_report_numbers_are_the_results_statistics(small_run):
     out, table, _, _ = small_run
-    from svmviz.studies.results import load_results
+    from svmviz.studies.folders import load_results
 
     res = load_results(os.path.join(out, "navia2004_linear"))
     t = res.table
