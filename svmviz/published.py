@@ -79,7 +79,7 @@ ZHU_HASTIE_FIG2 = {"tune_error": 0.219, "lam": 0.135, "machine_size": 21}
 ZHU_HASTIE_FIG4 = {"lam": 0.368, "machine_size": 32}
 
 PUBLISHED_SETS = ("wahba2001_standard", "wahba2001_nonstandard", "navia2004_table1", "navia2004_linear",
-                  "navia2004_kernel", "zhu_hastie2002")
+                  "navia2004_kernel", "zhu_hastie2002", "zhu_hastie2002_fig4")
 
 _WAHBA = "Wahba et al. 2001, §6"
 _WAHBA_NOTE = "one realization on a grid the paper does not state"
@@ -167,6 +167,15 @@ def _zhu_hastie() -> list[dict]:
             _row("esl_mixture", "IVM", "lam", f["lam"], text=f"λ = {f['lam']}", source=src, note=note)]
 
 
+def _zhu_hastie_fig4() -> list[dict]:
+    src = "Zhu & Hastie 2002, Fig. 4"
+    note = "one draw of the three-class mixture, N = 300; how λ was chosen is not stated"
+    f = ZHU_HASTIE_FIG4
+    return [_row("esl_mixture3", "IVM", "machine_size", f["machine_size"], text=f"|S| = {f['machine_size']}",
+                 source=src, note=note),
+            _row("esl_mixture3", "IVM", "lam", f["lam"], text=f"λ = {f['lam']}", source=src, note=note)]
+
+
 def published_table(key: str | None) -> pd.DataFrame:
     """The published numbers of set ``key`` (one of :data:`PUBLISHED_SETS`; None: an empty table).
 
@@ -195,7 +204,7 @@ def published_table(key: str | None) -> pd.DataFrame:
         return pd.DataFrame(columns=cols)
     builders = {"wahba2001_standard": lambda: _wahba("standard"), "wahba2001_nonstandard": lambda: _wahba("nonstandard"),
                 "navia2004_table1": _table1, "navia2004_linear": _linear, "navia2004_kernel": _kernel,
-                "zhu_hastie2002": _zhu_hastie}
+                "zhu_hastie2002": _zhu_hastie, "zhu_hastie2002_fig4": _zhu_hastie_fig4}
     if key not in builders:
         raise ValueError(f"no published numbers {key!r}; choose one of {', '.join(PUBLISHED_SETS)}.")
     return pd.DataFrame(builders[key](), columns=cols)

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from .engine import monte_carlo_study, run_study, shared_client
 from .published import published_table
-from .results import StudyResults, comparable, load_results, summary_table
+from .folders import load_results
+from .results import StudyResults, comparable, summary_table
 from .spec import (DataSpec, IRWLSSpec, IVMSpec, SpecError, StudySpec, SVMSpec, load_spec, ready_made_specs,
                    spec_from_dict, spec_to_toml)
 

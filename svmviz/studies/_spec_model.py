@@ -1,4 +1,6 @@
-"""The objects of a study spec (:class:`StudySpec` and its sections), its limits and its error.
+"""The sections of a study spec (:class:`DataSpec`, :class:`SVMSpec`, :class:`IRWLSSpec`, :class:`IVMSpec`),
+its limits and its error; the whole spec, :class:`StudySpec`, is built and checked in
+:mod:`svmviz.studies._spec_read`.
 
 Public through :mod:`svmviz.studies.spec` (the module to import from); checking a TOML structure is
 :mod:`svmviz.studies._spec_read`, writing one back :mod:`svmviz.studies._spec_write`.
@@ -11,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["SpecError", "DataSpec", "SVMSpec", "IRWLSSpec", "IVMSpec", "StudySpec", "SVM_CRITERIA", "IRWLS_METHODS",
-           "IVM_METHODS", "SETTINGS", "SPECS_DIR", "MAX_TASKS", "MAX_GRID"]
+__all__ = ["SpecError", "DataSpec", "SVMSpec", "IRWLSSpec", "IVMSpec", "SVM_CRITERIA", "IRWLS_METHODS",
+           "IVM_METHODS", "SETTINGS", "SPECS_DIR", "MAX_TASKS", "MAX_GRID", "multiclass_sections"]
 
 #: criteria of the [svm] section that choose a grid point (the truth, "gckl" and "misclass", is
 #: added by itself where p(x) is known)
@@ -168,55 +170,18 @@ class IVMSpec:
     tune_size: int = 200
 
 
-@dataclass(frozen=True)
-class StudySpec:
-    """A whole study (see the module docstring for the TOML form).
+def multiclass_sections(svm, irwls, ivm) -> bool:
+    """Whether a spec of these sections may study data of three or more classes: only the IVM is
+    multi-class (Zhu & Hastie 2002, §5, eqs. 7–9); the SVM criteria and the IRWLS machines are binary.
 
-    Attributes
+    Parameters
     ----------
-    name : str
-        Letters, digits, ``_ . -``.
-    datasets : tuple of DataSpec
-    replicates : int
-    seed : int
-        Root seed: replicate r of every data set trains on seed ``SeedSequence([seed, r])``
-        (common random numbers across data sets); test, tuning and fold seeds are drawn from
-        ``SeedSequence([seed, r, 1])``.
-    test_size : int
-        Independent test points per replicate (simulated data).
-    setting : {"standard", "nonstandard"}
-    costs : dict
-        C_plus, C_minus, pi_plus, pi_minus of the non-standard setting (Wahba et al. 2001, §5).
-    svm, irwls, ivm : section objects or None
-    title, description : str
-    published : str or None
-        Key of the published numbers shown beside the results (:mod:`svmviz.studies.published`).
-    base_dir : str
-        Folder CSV paths are relative to (not written to TOML).
+    svm, irwls, ivm : SVMSpec, IRWLSSpec, IVMSpec or None
+        The spec's sections.
+
+    Returns
+    -------
+    bool
+        True when the spec has an [ivm] section with the IVM alone and no other section.
     """
-
-    name: str
-    datasets: tuple
-    replicates: int = 10
-    seed: int = 0
-    test_size: int = 10_000
-    setting: str = "standard"
-    costs: dict = field(default_factory=lambda: dict(C_plus=1.0, C_minus=2.0, pi_plus=0.1, pi_minus=0.9))
-    svm: SVMSpec | None = None
-    irwls: IRWLSSpec | None = None
-    ivm: IVMSpec | None = None
-    title: str = ""
-    description: str = ""
-    published: str | None = None
-    base_dir: str = field(default="", compare=False)
-
-    @property
-    def n_tasks(self) -> int:
-        return len(self.datasets) * self.replicates
-
-    def replace(self, **changes) -> "StudySpec":
-        """A copy with fields changed, validated again (e.g. ``spec.replace(replicates=5)``)."""
-        from ._spec_read import spec_from_dict
-        from ._spec_write import spec_to_dict
-
-        return spec_from_dict({**spec_to_dict(self), **changes}, base_dir=self.base_dir)
+    return svm is None and irwls is None and ivm is not None and tuple(ivm.methods) == ("IVM",)

@@ -1,16 +1,75 @@
-"""Checking a study spec: the TOML structure (a dict) → a validated :class:`StudySpec`, every error
-naming its field (:func:`spec_from_dict`, public through :mod:`svmviz.studies.spec`)."""
+"""The whole study spec, :class:`StudySpec`, and its checking: the TOML structure (a dict) → a validated
+:class:`StudySpec`, every error naming its field (:func:`spec_from_dict`; both public through
+:mod:`svmviz.studies.spec`)."""
 from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._spec_model import (_NAME, IRWLS_METHODS, IVM_METHODS, MAX_GRID, MAX_TASKS, SETTINGS, SVM_CRITERIA, DataSpec,
-                          IRWLSSpec, IVMSpec, SpecError, StudySpec, SVMSpec)
+                          IRWLSSpec, IVMSpec, SpecError, SVMSpec, multiclass_sections)
+from ._spec_write import spec_to_dict
 
-__all__ = ["spec_from_dict"]
+__all__ = ["StudySpec", "spec_from_dict"]
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """A whole study (its TOML form: :mod:`svmviz.studies.spec`).
+
+    Attributes
+    ----------
+    name : str
+        Letters, digits, ``_ . -``.
+    datasets : tuple of DataSpec
+    replicates : int
+    seed : int
+        Root seed: replicate r of every data set trains on seed ``SeedSequence([seed, r])``
+        (common random numbers across data sets); test, tuning and fold seeds are drawn from
+        ``SeedSequence([seed, r, 1])``.
+    test_size : int
+        Independent test points per replicate (simulated data).
+    setting : {"standard", "nonstandard"}
+    costs : dict
+        C_plus, C_minus, pi_plus, pi_minus of the non-standard setting (Wahba et al. 2001, §5).
+    svm, irwls, ivm : section objects or None
+    title, description : str
+    published : str or None
+        Key of the published numbers shown beside the results (:mod:`svmviz.studies.published`).
+    base_dir : str
+        Folder CSV paths are relative to (not written to TOML).
+    """
+
+    name: str
+    datasets: tuple
+    replicates: int = 10
+    seed: int = 0
+    test_size: int = 10_000
+    setting: str = "standard"
+    costs: dict = field(default_factory=lambda: dict(C_plus=1.0, C_minus=2.0, pi_plus=0.1, pi_minus=0.9))
+    svm: SVMSpec | None = None
+    irwls: IRWLSSpec | None = None
+    ivm: IVMSpec | None = None
+    title: str = ""
+    description: str = ""
+    published: str | None = None
+    base_dir: str = field(default="", compare=False)
+
+    @property
+    def n_tasks(self) -> int:
+        return len(self.datasets) * self.replicates
+
+    @property
+    def multiclass(self) -> bool:
+        """Whether the spec's data may have three or more classes (:func:`multiclass_sections`)."""
+        return multiclass_sections(self.svm, self.irwls, self.ivm)
+
+    def replace(self, **changes) -> "StudySpec":
+        """A copy with fields changed, validated again (e.g. ``spec.replace(replicates=5)``)."""
+        return spec_from_dict({**spec_to_dict(self), **changes}, base_dir=self.base_dir)
 
 
 # ------------------------------------------------------------------------------------ checking
@@ -353,7 +412,10 @@ def spec_from_dict(d: dict, *, base_dir: str = "") -> StudySpec:
                             "params.keep_classes to two class names.")
         if ds.name in ("esl_mixture3",) or (ds.name == "waveform" and ds.params.get("n_classes", 2) != 2) \
                 or (ds.name == "esl_mixture" and ds.params.get("n_classes", 2) != 2):
-            raise SpecError(f"datasets[{i}]: {ds.name} with three classes cannot be studied (binary criteria).")
+            if not multiclass_sections(svm, irwls, ivm):
+                raise SpecError(f"datasets[{i}]: {ds.name} with three classes can be studied by the IVM only (the "
+                                "SVM criteria and the IRWLS machines are binary): keep only an [ivm] section with "
+                                "methods = [\"IVM\"].")
     if setting == "nonstandard":
         if svm is not None and "rangacv" in svm.criteria:
             raise SpecError("svm.criteria: the randomized GACV is defined for the standard SVM only (Wahba 1998); "

@@ -10,8 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from ._spec_model import StudySpec
-
 __all__ = ["spec_to_dict", "spec_to_toml"]
 
 

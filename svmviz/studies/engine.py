@@ -29,7 +29,6 @@ import atexit
 import dataclasses
 import logging
 import os
-import re
 import threading
 import time
 import traceback
@@ -39,81 +38,16 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from . import provenance as _prov
+from .folders import TASKS_DIR, _paths, _read_task, _record_mismatch, _slug, _tasks, collect_results, task_id
+from .provenance import RESUMABLE_CHANGES, describe_versions, read_parquet_record, spec_digest, task_record, \
+    versions_of, write_parquet
+from .provenance import provenance as _provenance
 from .results import (COLUMNS, ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, StudyResults, read_folder_spec,
                       rows_to_frame, sort_table, stored_table, write_json)
 from .spec import SpecError, StudySpec, load_spec, spec_from_dict, spec_to_dict, spec_to_toml
 
 __all__ = ["run_study", "collect_results", "task_id", "check_spec_data", "StudyWorkerSetup", "shared_client",
            "close_shared_client", "default_workers", "monte_carlo_study"]
-
-TASKS_DIR = "tasks"
-#: fields that may differ between the spec of a results folder and the spec resuming it
-RESUMABLE_CHANGES = ("replicates", "title", "description")
-
-
-# ------------------------------------------------------------------------------------ task ids, files
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:40] or "data"
-
-
-def task_id(spec: StudySpec, index: int, replicate: int) -> str:
-    """File-name id of a task: ``<index>-<data set label>-r<replicate>``."""
-    return f"{index:03d}-{_slug(spec.datasets[index].label)}-r{replicate:05d}"
-
-
-def _tasks(spec: StudySpec) -> list[tuple[int, int]]:
-    return [(i, r) for r in range(spec.replicates) for i in range(len(spec.datasets))]
-
-
-def _paths(directory: str, tid: str) -> tuple[str, str]:
-    base = os.path.join(directory, TASKS_DIR, tid)
-    return base + ".parquet", base + ".error.json"
-
-
-def _read_task(path: str):
-    from .results import read_table
-
-    try:
-        return read_table(path)
-    except Exception:  # noqa: BLE001 — a file cut short by a kill: computed again
-        return None
-
-
-def collect_results(directory: str, spec: StudySpec) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The table of every saved task of ``spec`` in ``directory``, and the table of failed tasks."""
-    import json
-
-    frames, errors = [], []
-    for i, r in _tasks(spec):
-        tid = task_id(spec, i, r)
-        res, err = _paths(directory, tid)
-        df = _read_task(res) if os.path.exists(res) else None
-        if df is not None and _record_mismatch(_prov.read_parquet_record(res), spec, i, r) is None:
-            frames.append(df)
-        elif os.path.exists(err):
-            try:
-                with open(err, encoding="utf-8") as fh:
-                    errors.append(json.load(fh))
-            except (OSError, ValueError):
-                pass
-    table = sort_table(pd.concat(frames, ignore_index=True)) if frames else rows_to_frame([])
-    return table, rows_to_frame(errors, ERROR_COLUMNS)
-
-
-def _record_mismatch(record: dict | None, spec: StudySpec, index: int, replicate: int) -> str | None:
-    """Why a task file's record is not task (index, replicate) of ``spec`` (None: it is, or it has no record)."""
-    if record is None or "task" not in record:
-        return None
-    want, got = _prov.task_record(spec, index, replicate), record["task"]
-    if got.get("spec_digest") != want["spec_digest"]:
-        return (f"it was computed for the study {got.get('study', '?')!r} with another spec "
-                f"(digest {str(got.get('spec_digest'))[:12]}…, this spec's is {want['spec_digest'][:12]}…)")
-    for key in ("dataset_index", "dataset", "replicate", "seed"):
-        if got.get(key) != want[key]:
-            return f"its {key} is {got.get(key)!r}, this task's is {want[key]!r}"
-    return None
-
 
 def _comparable_dict(spec: StudySpec) -> dict:
     d = spec_to_dict(spec)
@@ -156,7 +90,7 @@ def _write_folder_spec(directory: str, spec: StudySpec, prov: dict, task_version
 
     lines = ["", "# What computed these results (svmviz.studies.provenance); not part of the spec.", "[provenance]"]
     lines += [f"{k.replace('-', '_')} = {_toml_value(str(v))}" for k, v in prov.items()]
-    lines.append(f"task_versions = {_toml_value([_prov.describe_versions(v) for v in task_versions])}")
+    lines.append(f"task_versions = {_toml_value([describe_versions(v) for v in task_versions])}")
     path = os.path.join(directory, SPEC_FILE)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -173,14 +107,14 @@ def _check_saved_tasks(directory: str, spec: StudySpec, stored_prov: dict | None
     """
     reusable, versions, where = set(), [], {}
     if stored_prov is not None:
-        v = _prov.versions_of({k.replace("_", "-"): x for k, x in stored_prov.items()})
+        v = versions_of({k.replace("_", "-"): x for k, x in stored_prov.items()})
         versions.append(v)
-        where[_prov.describe_versions(v)] = os.path.join(directory, SPEC_FILE)
+        where[describe_versions(v)] = os.path.join(directory, SPEC_FILE)
     for i, r in _tasks(spec):
         res, _ = _paths(directory, task_id(spec, i, r))
         if not os.path.exists(res) or _read_task(res) is None:
             continue
-        record = _prov.read_parquet_record(res)
+        record = read_parquet_record(res)
         if record is None or "task" not in record:
             raise ValueError(f"{res!r} holds rows without a record of the spec, task and seed they were computed "
                              "from (written by an older svmviz, or by something else); it cannot be resumed safely. "
@@ -189,17 +123,17 @@ def _check_saved_tasks(directory: str, spec: StudySpec, stored_prov: dict | None
         if why is not None:
             raise ValueError(f"{res!r} is not task {task_id(spec, i, r)} of the study {spec.name!r}: {why}. Choose "
                              "another results folder; results of different studies are never mixed.")
-        v = _prov.versions_of(record.get("provenance", {}))
+        v = versions_of(record.get("provenance", {}))
         if v not in versions:
             versions.append(v)
-            where[_prov.describe_versions(v)] = res
+            where[describe_versions(v)] = res
         reusable.add((i, r))
-    cur = _prov.versions_of(now)
+    cur = versions_of(now)
     other = [v for v in versions if v != cur]
     if other and not allow_mixed:
-        old = _prov.describe_versions(other[0])
+        old = describe_versions(other[0])
         raise ValueError(f"{directory!r} holds results computed with {old} (e.g. {where[old]}); this run would add "
-                         f"results of {_prov.describe_versions(cur)}. Resume with those versions, choose another "
+                         f"results of {describe_versions(cur)}. Resume with those versions, choose another "
                          "results folder, or mix them knowingly (svmviz study run --allow-mixed-versions, "
                          "run_study(..., allow_mixed_versions=True)).")
     if cur not in versions:
@@ -279,7 +213,8 @@ def check_spec_data(spec: StudySpec, csv: dict | None = None) -> None:
             hint = (f"use n below its {td.train.params.get('n_rows')} rows so that the others are held out"
                     if d.name in SHIPPED else "it has no test sample")
             raise SpecError(f"{where}: no test points — {hint}.")
-        counts = np.bincount((td.train.y > 0).astype(int), minlength=2)
+        counts = (np.unique(td.train.y, return_counts=True)[1] if td.train.is_multiclass
+                  else np.bincount((td.train.y > 0).astype(int), minlength=2))
         k_needed = 2
         if spec.svm is not None and "kfold" in spec.svm.criteria:
             k_needed = max(k_needed, spec.svm.k)
@@ -504,8 +439,8 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
     check_spec_data(spec, csv)
     directory = None if out is None else os.fspath(out)
     stored = _absolute_csv_paths(spec)
-    now = _prov.provenance()
-    saved, task_versions = set(), [_prov.versions_of(now)]
+    now = _provenance()
+    saved, task_versions = set(), [versions_of(now)]
     if directory is not None:
         stored_prov = _prepare_directory(directory, stored)
         saved, task_versions = _check_saved_tasks(directory, spec, stored_prov, now, allow_mixed_versions)
@@ -525,8 +460,8 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
         if outcome[0] == "ok":
             if directory is not None:
                 res, err = _paths(directory, tid)
-                _prov.write_parquet(res, stored_table(outcome[1]), {"task": _prov.task_record(spec, i, r),
-                                                      "provenance": _prov.provenance()})
+                write_parquet(res, stored_table(outcome[1]), {"task": task_record(spec, i, r),
+                                                      "provenance": _provenance()})
                 if os.path.exists(err):
                     os.remove(err)
             else:
@@ -558,9 +493,9 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
 
     if directory is not None:
         table, errors = collect_results(directory, spec)
-        record = {"provenance": now, "task_versions": task_versions, "spec_digest": _prov.spec_digest(spec)}
-        _prov.write_parquet(os.path.join(directory, RESULTS_FILE), stored_table(table), record)
-        _prov.write_parquet(os.path.join(directory, ERRORS_FILE), errors, record)
+        record = {"provenance": now, "task_versions": task_versions, "spec_digest": spec_digest(spec)}
+        write_parquet(os.path.join(directory, RESULTS_FILE), stored_table(table), record)
+        write_parquet(os.path.join(directory, ERRORS_FILE), errors, record)
     else:
         table = sort_table(pd.concat(list(memory.values()), ignore_index=True)) if memory else rows_to_frame([])
         errors = rows_to_frame(list(errors_now.values()), ERROR_COLUMNS)

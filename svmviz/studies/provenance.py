@@ -24,13 +24,15 @@ import os
 import platform
 import socket
 
-__all__ = ["VERSION_KEYS", "META_KEY", "provenance", "versions_of", "spec_digest", "task_record",
+__all__ = ["VERSION_KEYS", "META_KEY", "RESUMABLE_CHANGES", "provenance", "versions_of", "spec_digest", "task_record",
            "write_parquet", "read_parquet_record", "describe_versions"]
 
 #: the packages whose versions decide the numbers: tasks computed under other versions are not mixed in
 VERSION_KEYS = ("svmviz", "numba", "numpy", "scikit-learn")
 #: the key of the record in a Parquet file's schema metadata
 META_KEY = b"svmviz"
+#: fields that may differ between the spec of a results folder and the spec resuming it (not in the digest)
+RESUMABLE_CHANGES = ("replicates", "title", "description")
 
 
 def _version(module: str) -> str:
@@ -80,7 +82,6 @@ def spec_digest(spec) -> str:
     str
         64 hexadecimal digits; two specs that may share task files have the same digest.
     """
-    from .engine import RESUMABLE_CHANGES
     from .spec import spec_to_dict
 
     d = spec_to_dict(spec)

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .published import published_table
-from .results import StudyResults, load_results, summary_table
+from .folders import load_results
+from .results import StudyResults, summary_table
 
 __all__ = ["report_figures", "build_report", "write_report"]
 

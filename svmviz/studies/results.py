@@ -52,7 +52,6 @@ __all__ = [
     "rows_to_frame",
     "sort_table",
     "comparable",
-    "load_results",
     "StudyResults",
     "summary_table",
     "format_summary",
@@ -323,43 +322,6 @@ def read_folder_spec(path) -> tuple:
         raise SpecError(f"{path}: not valid TOML — {exc}.") from None
     prov = d.pop("provenance", None)
     return spec_from_dict(d, base_dir=os.path.dirname(os.path.abspath(path))), prov
-
-
-def load_results(directory) -> StudyResults:
-    """Read a results directory written by :func:`svmviz.studies.run_study` (or the ``svmviz study run`` command).
-
-    Parameters
-    ----------
-    directory : str or os.PathLike
-
-    Returns
-    -------
-    StudyResults
-
-    Raises
-    ------
-    ValueError
-        Not a results directory (no ``spec.toml``), or an unreadable table.
-    """
-    from .engine import collect_results
-
-    directory = os.fspath(directory)
-    spec_path = os.path.join(directory, SPEC_FILE)
-    if not os.path.isdir(directory):
-        raise ValueError(f"no folder {directory!r}.")
-    if not os.path.isfile(spec_path):
-        raise ValueError(f"{directory!r} is not a study results folder: it has no {SPEC_FILE} "
-                         "(run 'svmviz study run SPEC --out DIR' to make one).")
-    spec, _ = read_folder_spec(spec_path)
-    res_path, err_path = os.path.join(directory, RESULTS_FILE), os.path.join(directory, ERRORS_FILE)
-    stamps = [os.stat(os.path.join(directory, p)).st_mtime_ns for p in (SPEC_FILE, "tasks") if
-              os.path.exists(os.path.join(directory, p))]
-    if (os.path.exists(res_path) and os.path.exists(err_path)
-            and os.stat(res_path).st_mtime_ns >= max(stamps, default=0)):  # the table of a finished run
-        table, errors = read_table(res_path), pd.read_parquet(err_path)
-    else:  # a run in progress or interrupted: the saved tasks
-        table, errors = collect_results(directory, spec)
-    return StudyResults(table, errors, spec, directory)
 
 
 # ------------------------------------------------------------------------------------ summary

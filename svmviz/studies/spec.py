@@ -37,8 +37,8 @@ Example TOML (the ready-made specs in ``svmviz/studies/specs/`` are complete exa
 
 :func:`load_spec` reads a file (or a ready-made name), :func:`spec_from_dict` builds and checks the
 object, :func:`spec_to_toml` writes it back (the results directory keeps a copy beside the table).
-The objects live in :mod:`svmviz.studies._spec_model`, the checking in :mod:`svmviz.studies._spec_read`,
-the writing in :mod:`svmviz.studies._spec_write`; import them all from here.
+The sections live in :mod:`svmviz.studies._spec_model`, the whole spec and its checking in
+:mod:`svmviz.studies._spec_read`, the writing in :mod:`svmviz.studies._spec_write`; import them all from here.
 """
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ import os
 import tomllib
 
 from ._spec_model import (IRWLS_METHODS, IVM_METHODS, MAX_GRID, MAX_TASKS, SETTINGS, SPECS_DIR,
-                          SVM_CRITERIA, DataSpec, IRWLSSpec, IVMSpec, SpecError, StudySpec, SVMSpec)
-from ._spec_read import spec_from_dict
+                          SVM_CRITERIA, DataSpec, IRWLSSpec, IVMSpec, SpecError, SVMSpec)
+from ._spec_read import StudySpec, spec_from_dict
 from ._spec_write import spec_to_dict, spec_to_toml
 
 __all__ = [

@@ -106,8 +106,9 @@ def make_task_data(spec: StudySpec, index: int, replicate: int, csv_arrays=None)
             size = None if ds_spec.name in SHIPPED else (ds_spec.test_size or spec.test_size)
             test = train.test_sample(size, seeds.test)
             Xt, yt = test.X, test.y
-    if train.is_multiclass:
-        raise SpecError(f"{ds_spec.label} has {train.n_classes} classes; studies are binary.")
+    if train.is_multiclass and not spec.multiclass:
+        raise SpecError(f"{ds_spec.label} has {train.n_classes} classes; only a spec whose one section is [ivm] "
+                        "with methods = [\"IVM\"] studies more than two (the other machines are binary).")
     if ds_spec.L is not None:
         L = tuple(ds_spec.L)
     else:
@@ -121,6 +122,15 @@ def make_task_data(spec: StudySpec, index: int, replicate: int, csv_arrays=None)
 def _error(f, y, L=(1.0, 1.0)) -> float:
     """(1/m) Σ L(y_i)[−y_i f_i]_*: the (weighted) error rate, f = 0 counted as an error."""
     return float(_criteria.loo_misclass(f, y, L))
+
+
+def _machine_error(est, X, y, multiclass: bool) -> float:
+    """The error rate of a fitted IVM or SVM on (X, y): from the sign of f (two classes, f = 0 an error)
+    or, with three or more classes, the share of points whose largest multi-logit is not their class
+    (Zhu & Hastie 2002, §5: the class M + 1 is the base, f_{M+1} = 0)."""
+    if multiclass:
+        return float(np.mean(est.predict(X) != y))
+    return _error(est.decision_function(X), y)
 
 
 # ------------------------------------------------------------------------------ the [svm] section
@@ -334,13 +344,17 @@ def ivm_rows(td: TaskData, ivm: IVMSpec, tune_size: int) -> list[dict]:
     """Rows of the IVM and the SVM, both tuned along λ on an independent tuning sample (Zhu & Hastie 2002, §3.4).
 
     The SVM runs on the IVM's λ grid, λ_SVM = λ/(2n) (:func:`svmviz.ivm.svm_lambda_path`); its
-    machine size is its number of support vectors, the IVM's its import points |S|.
+    machine size is its number of support vectors, the IVM's its import points |S|. Data of three
+    or more classes get the multi-class IVM (Zhu & Hastie 2002, §5, Fig. 4) and no SVM.
     """
     from ..ivm import ivm_lambda_path, paper_lambdas, svm_lambda_path
 
     ds = td.train
     if ds.test_sample is None or ds.name in SHIPPED:
         raise SpecError(f"{ds.name}: the [ivm] section needs simulated data (an independent tuning sample).")
+    multi = ds.is_multiclass
+    if multi and "SVM" in ivm.methods:
+        raise SpecError(f"{ds.name} has {ds.n_classes} classes; the SVM is binary — use methods = [\"IVM\"].")
     tune = ds.test_sample(tune_size, td.seeds.tune)
     lams = paper_lambdas() if ivm.lambdas is None else np.asarray(ivm.lambdas)
     rows = []
@@ -350,10 +364,10 @@ def ivm_rows(td: TaskData, ivm: IVMSpec, tune_size: int) -> list[dict]:
         est, b = path.estimator, path.best_index
         row = dict(family="ivm", criterion="IVM", label="IVM (tuning set)", lam=path.best_lam, sigma=ivm.sigma,
                    machine_size=int(path.n_import[b]), tune_error=float(path.tune_error[b]),
-                   criterion_value=float(path.tune_error[b]), train_error=_error(est.decision_function(ds.X), ds.y),
+                   criterion_value=float(path.tune_error[b]), train_error=_machine_error(est, ds.X, ds.y, multi),
                    status=int(path.status[b] != 0))
         if td.X_test is not None:
-            row["test_error"] = _error(est.decision_function(td.X_test), td.y_test)
+            row["test_error"] = _machine_error(est, td.X_test, td.y_test, multi)
         row["seconds"] = time.perf_counter() - t0
         rows.append(row)
     if "SVM" in ivm.methods:

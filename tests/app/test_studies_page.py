@@ -41,7 +41,7 @@ def test_defaults_offer_every_ready_made_study_and_wait_for_run():
     assert at.title[0].value == "Criteria studies"
     from svmviz.studies import load_spec, ready_made_specs
 
-    assert len(ready_made_specs()) == 6
+    assert len(ready_made_specs()) == 7
     assert at.selectbox(key="studies_spec").options == [load_spec(n).title for n in ready_made_specs()]
     assert any("Press Run" in i.value for i in at.info)
     assert not figures(at)

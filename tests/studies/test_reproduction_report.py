@@ -80,6 +80,10 @@ def test_report_has_one_row_per_published_number_with_a_verdict(small_run):
     pd.testing.assert_frame_equal(stored.reset_index(drop=True), table.reset_index(drop=True), check_dtype=False)
     md = open(os.path.join(out, RP.MARKDOWN_FILE), encoding="utf-8").read().splitlines()
     assert len(md) == len(table) + 2 and md[0].startswith("| paper | table/figure |")
+    # the three-class IVM of Zhu & Hastie's Fig. 4: its λ and |S| rows, from the multi-class task
+    fig4 = table[table["study"] == "zhu_hastie2002_fig4"].set_index("metric")
+    assert set(fig4.index) == {"lam", "machine_size"} and (fig4["dataset"] == "esl_mixture3").all()
+    assert (fig4["table_figure"] == "Fig. 4").all() and (fig4["R"] == R_SMALL).all()
 
 
 def test_every_published_value_is_read_from_svmviz_published(small_run, monkeypatch):
@@ -127,7 +131,7 @@ def test_verdicts_follow_the_papers_sd_and_the_replicates_interval(small_run):
 
 def test_report_numbers_are_the_results_statistics(small_run):
     out, table, _, _ = small_run
-    from svmviz.studies.results import load_results
+    from svmviz.studies.folders import load_results
 
     res = load_results(os.path.join(out, "navia2004_linear"))
     t = res.table
@@ -168,6 +172,15 @@ def test_reproduce_command_options(capsys):
     with pytest.raises(SystemExit):
         main(["study", "reproduce", "--workers", "0"])
     assert "expected an integer ≥ 1" in capsys.readouterr().err
+
+
+def test_a_studys_notes_are_appended_to_their_rows_note_only(tmp_path):
+    study = RP.ReproductionStudy("zhu_hastie2002_fig4", "Zhu & Hastie 2002",
+                                 notes=((("esl_mixture3", "IVM", "lam"), "a measured reason"),))
+    plain = RP.reproduction_table(tmp_path, studies=[dataclasses.replace(study, notes=())]).set_index("metric")
+    noted = RP.reproduction_table(tmp_path, studies=[study]).set_index("metric")
+    assert noted.loc["lam", "note"] == plain.loc["lam", "note"] + "; a measured reason"
+    assert noted.loc["machine_size", "note"] == plain.loc["machine_size", "note"]
 
 
 def test_report_specs_are_the_ready_made_ones_less_exact_loo():

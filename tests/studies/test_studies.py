@@ -198,11 +198,46 @@ def test_ivm_rows_and_csv_data(tmp_path):
     assert rows.loc["SVM", "machine_size"] > rows.loc["IVM", "machine_size"]  # Zhu & Hastie 2002, §4
 
 
+def test_three_class_ivm_task_rows_equal_the_multiclass_ivm_path():
+    """The multi-class IVM (Zhu & Hastie 2002, §5, Fig. 4) as a study task: its λ, |S| and errors are those of
+    ivm_lambda_path on the task's samples, the test error the share of points whose most probable class is wrong."""
+    spec = spec_from_dict({"name": "z3", "replicates": 1, "test_size": 2000, "seed": 4,
+                           "datasets": [{"name": "esl_mixture3", "n": 90}],
+                           "ivm": {"methods": ["IVM"], "tune_size": 90, "ln_lambda": [-3.0, 3.0], "n_lambda": 4}})
+    assert spec.multiclass
+    row = run_study(spec, workers=0).table.set_index("criterion").loc["IVM"]
+    from svmviz.ivm import ivm_lambda_path
+
+    td = make_task_data(spec, 0, 0)
+    assert set(np.unique(td.y_test)) == {0, 1, 2}
+    tune = td.train.test_sample(90, td.seeds.tune)
+    path = ivm_lambda_path(td.train.X, td.train.y, tune.X, tune.y, lams=np.exp(np.linspace(3, -3, 4)))
+    est = path.estimator
+    proba = est.predict_proba(td.X_test)
+    assert row["machine_size"] == len(est.import_indices_) == path.n_import[path.best_index]
+    assert row["lam"] == pytest.approx(path.best_lam)
+    assert row["tune_error"] == path.tune_error[path.best_index]
+    assert row["test_error"] == pytest.approx(np.mean(est.classes_[np.argmax(proba, axis=1)] != td.y_test))
+    assert row["train_error"] == pytest.approx(np.mean(est.predict(td.train.X) != td.train.y))
+
+
+def test_three_class_data_need_an_ivm_only_spec():
+    three = [{"name": "esl_mixture3", "n": 90}]
+    for sections in ({"svm": {"criteria": ["gacv"]}}, {"irwls": {"methods": ["SVC"]}}, {"ivm": {}},
+                     {"ivm": {"methods": ["IVM"]}, "svm": {"criteria": ["gacv"]}}):
+        with pytest.raises(SpecError, match="IVM only"):
+            spec_from_dict({"name": "b", "datasets": three, **sections})
+    with pytest.raises(SpecError, match="IVM only"):
+        spec_from_dict({"name": "b", "datasets": [{"name": "waveform", "n": 90, "params": {"n_classes": 3}}],
+                        "ivm": {"methods": ["IVM", "SVM"]}})
+    assert not spec_from_dict({"name": "b", "datasets": [{"name": "esl_mixture", "n": 90}], "ivm": {}}).multiclass
+
+
 # --------------------------------------------------------------------------- specs
 def test_ready_made_specs_load_round_trip_and_carry_published_numbers():
     names = set(ready_made_specs())
     assert names == {"wahba2001_standard", "wahba2001_nonstandard", "navia2004_table1", "navia2004_linear",
-                     "navia2004_kernel", "zhu_hastie2002"}
+                     "navia2004_kernel", "zhu_hastie2002", "zhu_hastie2002_fig4"}
     import tomllib
 
     for name in names:
