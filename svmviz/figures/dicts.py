@@ -1,14 +1,13 @@
-"""Figures built as plain specifications: traces and layout as dictionaries, one ``go.Figure`` at the end.
+"""Figures built as plain dictionaries: traces and layout, one ``go.Figure`` at the end.
 
 Plotly validates every property as it is assigned (``go.Scatter(...)``, ``add_trace``, each
-``update_layout`` / ``update_xaxes``, ``make_subplots``): building the Kernels page's four figures that
-way cost ~0.1 s of server CPU at every rerun, for figures whose
+``update_layout`` / ``update_xaxes``, ``make_subplots``), at every rerun of a page, for figures whose
 properties are fixed by this code. Here a figure is a list of trace dictionaries (each with its
 ``type``) and a layout dictionary, handed to :func:`figure`, which constructs the ``go.Figure`` once
 without validating (:mod:`svmviz.figures._plotly_compat`: each property stored as given). The figure
-and the JSON a chart sends are those of the validated construction: ``tests/test_kernels10_spec.py``
-builds every converted figure both ways (:data:`VALIDATE`) and compares their ``to_dict()``, and
-re-validates each one (``go.Figure(fig.to_dict())``), so a misspelt property still fails a test.
+and the JSON a chart sends are those of the validated construction: the tests build every figure
+both ways (:data:`VALIDATE`) and compare their ``to_dict()``, and re-validate each one
+(``go.Figure(fig.to_dict())``), so a misspelt property still fails a test.
 
 * :func:`subplot_grid` — ``make_subplots``' layout (axes' domains and anchors, the panels' title
   annotations) for a grid shape, computed once per shape and copied;

@@ -240,9 +240,8 @@ def _level_trace(gx, gy, fields, name, line, short=None, **kw) -> go.Scatter:
     """The contour lines ``field = level`` of every (field (g, g), level) in ``fields`` as ONE line
     trace, traced here (:func:`svmviz.figures.tuning.level_lines`, the pieces separated by NaN).
 
-    A ``go.Contour`` trace per level sent the whole grid to the browser and left it to trace the
-    lines: the three maps were 1.44 MB a rerun (0.39 + 0.39 + 0.67 MB at 80 × 80 and 100 × 100) —
-    issue 13, the page's warm interaction. ``short`` names the field in the hover text
+    Traced on the server, a line is a few hundred points; a ``go.Contour`` trace per level would
+    send the whole grid to the browser at every rerun and leave the tracing to it. ``short`` names the field in the hover text
     (``"p̂ = 0.25"``); without it the line has no hover. A level not crossed in view draws nothing
     and says so in the legend."""
     xs, ys, text = [], [], []
@@ -283,7 +282,7 @@ def _surface_traces(fig, gx, gy, z, zrange, name, hover, short, boundary, band):
 
     ``boundary`` and ``band`` are (legend name, levels) of the contour lines (:func:`_level_trace`);
     ``hover`` names z on the surface, ``short`` on the lines."""
-    # z as float32: shaded and hovered to 3 decimals (half the bytes of float64; issue 13, warm interaction)
+    # z as float32: shaded and hovered to 3 decimals, in half the bytes of float64 sent at every rerun
     fig.add_trace(go.Heatmap(x=gx, y=gy, z=np.asarray(z, dtype=np.float32), zmin=zrange[0], zmax=zrange[1],
                              showscale=True, opacity=0.35,
                              colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
