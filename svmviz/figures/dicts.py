@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import re
 from typing import NamedTuple
 
@@ -135,6 +136,7 @@ class Grid(NamedTuple):
         return self.layout[_axis_key(self.refs[row, col][1])]
 
 
+_LIST = "list"  # marks a list argument of make_subplots, held as its JSON text in the cache key
 _AXIS_KEY = re.compile(r"xaxis\d*")  # one per panel of a grid
 
 
@@ -155,8 +157,8 @@ def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
     titles : sequence of str, default ()
         The panels' titles, row by row, each non-empty.
     **kwargs
-        make_subplots' spacing and size arguments (``horizontal_spacing``, ``vertical_spacing``,
-        ``column_widths``, ``row_heights``, ``shared_xaxes``…), hashable or lists.
+        make_subplots' spacing, size and layout arguments (``horizontal_spacing``, ``vertical_spacing``,
+        ``column_widths``, ``row_heights``, ``shared_xaxes``, ``specs``…), hashable or lists of JSON values.
 
     Returns
     -------
@@ -175,7 +177,7 @@ def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
     titles = [str(t) for t in titles]
     if any(not t for t in titles):
         raise ValueError("subplot_grid: every panel title must be a non-empty string.")
-    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items()))
+    frozen = tuple(sorted((k, (_LIST, json.dumps(v)) if isinstance(v, list) else v) for k, v in kwargs.items()))
     layout, refs = _grid(int(rows), int(cols), len(titles), frozen)
     layout = copy.deepcopy(layout)
     for ann, text in zip(layout.get("annotations", ()), titles):
@@ -187,7 +189,8 @@ def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
 def _grid(rows: int, cols: int, n_titles: int, frozen: tuple) -> tuple[dict, dict]:
     from plotly.subplots import make_subplots
 
-    kwargs = {k: list(v) if isinstance(v, tuple) else v for k, v in frozen}
+    kwargs = {k: json.loads(v[1]) if isinstance(v, tuple) and v[:1] == (_LIST,) else list(v) if isinstance(v, tuple)
+              else v for k, v in frozen}
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[f"title {i}" for i in range(n_titles)] or None,
                         **kwargs)
     layout = fig.layout.to_plotly_json()
