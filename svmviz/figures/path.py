@@ -268,8 +268,8 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
         if X is not None and X.shape[1] >= 2:
             safe = np.where(pts >= 0, pts, 0)
             # float32: the point number is exact (below 2**24) and the coordinates are shown to two
-            # decimals; the hover data were half of this chart's bytes as float64 (0.73 of 1.39 MB
-            # a rerun at the default n = 200), sent and parsed again at every interaction
+            # decimals; as float64 the hover data would be about half of this chart's bytes, sent and
+            # parsed again at every interaction
             cd = np.column_stack([pts, X[safe, 0], X[safe, 1]]).astype(np.float32)
             hov = ("point %{customdata[0]} at (%{customdata[1]:.2f}, %{customdata[2]:.2f})<br>"
                    "α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0] + " = %{x:.4g}<extra>"
