@@ -15,7 +15,6 @@ import plotly.graph_objects as go
 
 from . import dicts
 from .theme import CLASS_COLORS
-from .tuning import zero_line_trace
 
 #: click targets per axis: their spacing must stay under Plotly's hover distance (20 px) on a chart
 #: ~700 px wide, so a click anywhere in the view lands on one (60 → ~11 px apart)
@@ -274,6 +273,10 @@ def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2")
         hovertemplate=f"click: {what}<br>{fx} = %{{x:.2f}}, {fy} = %{{y:.2f}}<extra></extra>",
     )]
     if v.fitted:
+        # imported here: figures.tuning brings in svmviz.tuning and scikit-learn, which the pages with
+        # the editor do not otherwise need before their first chart
+        from .tuning import zero_line_trace
+
         data.append(zero_line_trace(v.xs, v.ys, v.f, 0.0, "boundary f = 0", dict(color="black", dash="solid"),
                                     width=2.5))
         for lev in (-1.0, 1.0):
