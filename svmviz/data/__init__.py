@@ -38,7 +38,7 @@ from .anova_set import anova_structure, anova_structure_terms
 from .banana_set import banana
 from .breiman import ringnorm, twonorm, waveform, waveform_bases
 from .csv_upload import CSV_DELIMITERS, MAX_CSV_CLASSES, csv_header, dataset_from_csv, pick_delimiter
-from .csv_upload import _is_number  # noqa: F401  (tests/test_data.py checks it directly)
+from .csv_upload import _is_number  # noqa: F401  (tests/data/test_data.py checks it directly)
 from .dataset import Dataset
 from .esl import esl_centres, esl_mixture, esl_mixture3
 from .real import breast_cancer, iris, sklearn_dataset, wine

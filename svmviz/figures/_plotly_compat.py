@@ -1,7 +1,7 @@
 """Every use of plotly's private internals by svmviz, in one place, each with its fallback.
 
 Why: plotly validates every property as it is assigned. The figures of the Kernels and path pages
-are built as plain dictionaries (:mod:`svmviz.figures.spec`) and every chart carries plotly_white's
+are built as plain dictionaries (:mod:`svmviz.figures.dicts`) and every chart carries plotly_white's
 template: validating them again costs tens of milliseconds of server CPU per figure at every rerun
 of a page, for values fixed by this code (checked once by the tests, which build each figure both
 ways and re-validate it). plotly's public API has no switch for it; these are plotly's own
@@ -13,7 +13,7 @@ unvalidated paths (``BaseFigure(..., _validate=False)``, the one it uses for its
 * :func:`raw_property` — a layout property as it is stored (``layout._props``), not a validated copy.
   Fallback: the property's ``to_plotly_json()``.
 
-Canary: ``tests/test_plotly_compat.py`` (the unvalidated paths still skip validation and give the
+Canary: the tests of this module (the unvalidated paths still skip validation and give the
 same figure as the validated ones). The fallbacks give the same figures, only slower.
 """
 from __future__ import annotations

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from .. import anova
 from ..tuning import criterion_label
-from . import spec
+from . import dicts
 from .labels import point_hover
 from .theme import CLASS_COLORS, LEGEND_BELOW
 
@@ -20,17 +20,15 @@ from .theme import CLASS_COLORS, LEGEND_BELOW
 KERNEL_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 #: the criteria drawn along λ, in panel order; MISCLASS (the truth) only when it is known
 CURVE_KEYS = ("gacv", "xa", "loo", "misclass")
-#: the page's charts start with the margins Plotly's automargin widens them to (measured in chromium
-#: at the Kernels page's default, 940 px wide: criteria l 75 b 176, importances l 75, main effects l 68,
-#: interactions l 79 r 95 — the y tick labels and titles, the legend below, the colour bars), a little
+#: the page's charts start with the margins Plotly's automargin widens them to at the page's default
+#: (940 px wide, in chromium: the y tick labels and titles, the legend below, the colour bars), a little
 #: more: Plotly then draws each chart once instead of drawing it again after measuring (its
-#: doAutoMargin redraw, ~0.45–0.7 s of the browser's CPU a Seed + 1 for four charts). Wider labels
-#: still widen a margin (automargin stays on), at the cost of that redraw.
+#: doAutoMargin redraw). Wider labels still widen a margin (automargin stays on), at the cost of that redraw.
 MARGINS = {"curves": dict(l=80, b=185), "importances": dict(l=80), "main": dict(l=75), "interactions": dict(l=85, r=100)}
 
 
 def _margins(layout: dict, which: str) -> dict:
-    return spec.merge(layout, {"margin": MARGINS[which]})
+    return dicts.merge(layout, {"margin": MARGINS[which]})
 
 
 def _check_grid_n(grid_n, lo=5):
@@ -131,11 +129,9 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
     ticks' lower part) are clipped away by the plot area: what shows is a tick from the panel's
     bottom edge up to ``top`` at every x.
 
-    One SVG path per class and panel instead of one marker node per point (issue 13, warm
-    interaction: 6 panels × 200 points were ~30k DOM mutations a redraw), and unbroken: the same
-    ticks as separate segments (NaN between them) cost Plotly about as much to draw as the rest of
-    the chart (chromium, the page's default: the main effects chart 47-52 ms with NaN gaps, 22-27 ms
-    unbroken, 21-23 ms without a rug).
+    One SVG path per class and panel instead of one marker node per point (6 panels × 200 points
+    would be tens of thousands of DOM mutations a redraw), and unbroken: the same ticks as separate
+    segments (NaN between them) cost Plotly about as much to draw as the rest of the chart.
     """
     xs = np.sort(np.asarray(xs, dtype=np.float64))
     rx = np.repeat(xs, 3)
@@ -186,7 +182,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     cols = max(1, min(columns, order.size))
     rows = int(np.ceil(order.size / cols))
     titles = [f"{me.names[a]} (importance {me.importance[a]:.3g})" for a in order]
-    grid = spec.subplot_grid(rows, cols, titles, horizontal_spacing=0.07,
+    grid = dicts.subplot_grid(rows, cols, titles, horizontal_spacing=0.07,
                              vertical_spacing=min(0.3, 110.0 / (260 * rows)) if rows > 1 else 0.1)
     data = []
     both = me.values[order] if me.truth is None else np.concatenate([me.values[order], me.truth[order]])
@@ -219,19 +215,19 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
                              name=f"data ({label})", legendgroup=label, showlegend=p == 0, customdata=orig,
                              hovertemplate=f"{lines} ({label})<extra></extra>", **at))
         g0, g1 = float(me.grids[a][0]), float(me.grids[a][-1])
-        spec.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + (" (standardised)" if standardised else "")),
+        dicts.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + (" (standardised)" if standardised else "")),
                                           range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)]))
         grid.yaxis(r, c)["range"] = list(y_range)
     for r in range(1, rows + 1):
-        spec.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
-    layout = spec.theme(grid.layout, title="Main effects f_α(x_α) — most important first; ticks: the data",
+        dicts.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
+    layout = dicts.theme(grid.layout, title="Main effects f_α(x_α) — most important first; ticks: the data",
                         height=260 * rows + 120)
     # the legend at the figure's bottom edge (container coordinates), under the last row's axis
     # titles: a fraction of the plot's height below it ran over a long title ("flipper_length_mm
     # (standardised)")
-    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
                                        xanchor="left"), "margin": dict(b=150)})
-    return spec.figure(data, _margins(layout, "main"))
+    return dicts.figure(data, _margins(layout, "main"))
 
 
 # ----------------------------------------------------------------------------- interactions
@@ -358,12 +354,12 @@ def _check_scale(scale, d):
 
 def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"), scale=None) -> list:
     """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top (trace
-    dictionaries, :mod:`svmviz.figures.spec`); ``class_names`` name the classes −1 and +1."""
+    dictionaries, :mod:`svmviz.figures.dicts`); ``class_names`` name the classes −1 and +1."""
     if scale is not None and len(scale) <= max(it.a, it.b):
         raise ValueError(f"scale must give (mean, sd) for every feature (at least {max(it.a, it.b) + 1}); "
                          f"got {len(scale)}.")
     lim = float(np.max(np.abs(it.Z))) or 1.0
-    traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=spec.colorscale("RdBu"), reversescale=True, zmin=-lim,
+    traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=dicts.colorscale("RdBu"), reversescale=True, zmin=-lim,
                    zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                   "<br>f_αβ = %{z:.3g}<extra></extra>"))]
@@ -415,7 +411,7 @@ def plot_interaction(it: Interaction, class_names=("class −1", "class +1"), sc
     compute_interaction : The values drawn here.
     plot_interaction_panels : Several interactions side by side in one figure.
     """
-    return spec.figure(_interaction_traces(it, class_names, scale), spec.theme({}, title=_interaction_title(it), xtitle=it.names[0],
+    return dicts.figure(_interaction_traces(it, class_names, scale), dicts.theme({}, title=_interaction_title(it), xtitle=it.names[0],
                                                            ytitle=it.names[1], height=430))
 
 
@@ -459,14 +455,14 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
     if not its:
         raise ValueError("plot_interaction_panels needs at least one interaction.")
     cols = len(its)
-    grid = spec.subplot_grid(1, cols, [_interaction_title(it) for it in its],
+    grid = dicts.subplot_grid(1, cols, [_interaction_title(it) for it in its],
                              horizontal_spacing=INTERACTION_GAP if cols > 1 else 0.1)
     data = []
     for c, it in enumerate(its, start=1):
         xdom = grid.xaxis(1, c)["domain"]
         for tr in _interaction_traces(it, class_names, scale):
             if tr["type"] == "contour":
-                spec.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction"))
+                dicts.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction"))
             else:
                 tr["legendgroup"] = tr["name"]
                 tr["showlegend"] = c == 1
@@ -476,11 +472,11 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
         grid.yaxis(1, c)["title"] = dict(text=it.names[1] + unit)
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
-    layout = spec.theme(grid.layout, title=title, height=520)
+    layout = dicts.theme(grid.layout, title=title, height=520)
     # the classes' legend under the panels (container coordinates), clear of the panels' two-line titles
-    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
                                        xanchor="left"), "margin": dict(t=110, b=110)})
-    return spec.figure(data, _margins(layout, "interactions"))
+    return dicts.figure(data, _margins(layout, "interactions"))
 
 
 # ----------------------------------------------------------------------------- importances
@@ -618,8 +614,8 @@ def plot_importances(bars: ImportanceBars) -> go.Figure:
     """
     _, _, xlabel, what = MEASURES[bars.measure]
     layout = {"yaxis": dict(categoryorder="array", categoryarray=list(reversed(bars.names)))}
-    return spec.figure(_component_bar_traces(bars),
-                       spec.theme(layout, title="Importance by component", xtitle=f"{what}", ytitle="component",
+    return dicts.figure(_component_bar_traces(bars),
+                       dicts.theme(layout, title="Importance by component", xtitle=f"{what}", ytitle="component",
                                   height=_component_height(bars)))
 
 
@@ -642,7 +638,7 @@ def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
     plot_importances : The same importances by component.
     """
     _, _, ylabel, _ = MEASURES[bars.measure]
-    return spec.figure(_variable_bar_traces(bars), spec.theme({}, title="Importance by variable", xtitle=_VARIABLE_AXIS,
+    return dicts.figure(_variable_bar_traces(bars), dicts.theme({}, title="Importance by variable", xtitle=_VARIABLE_AXIS,
                                                               ytitle=ylabel, height=380, legend=False))
 
 
@@ -673,27 +669,27 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
     lower = _component_height(bars) - 100
     gap = 60 + min(120, 5 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
     plot_height = upper + gap + lower
-    grid = spec.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
+    grid = dicts.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
                              row_heights=[upper / (upper + lower), lower / (upper + lower)],
                              vertical_spacing=round(gap / plot_height, 3))
     data = [dict(tr, showlegend=False, **grid.trace_axes(1, 1)) for tr in _variable_bar_traces(bars)]
     data += [dict(tr, **grid.trace_axes(2, 1)) for tr in _component_bar_traces(bars)]
     grid.xaxis(1, 1)["title"] = dict(text=_VARIABLE_AXIS)
-    spec.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
+    dicts.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
     grid.xaxis(2, 1)["title"] = dict(text=what)
-    spec.merge(grid.yaxis(2, 1), dict(title=dict(text="component"), categoryorder="array",
+    dicts.merge(grid.yaxis(2, 1), dict(title=dict(text="component"), categoryorder="array",
                                       categoryarray=list(reversed(bars.names)), automargin=True))
-    layout = spec.theme(grid.layout, title=f"Importance by variable and by component — {what}",
+    layout = dicts.theme(grid.layout, title=f"Importance by variable and by component — {what}",
                         height=plot_height + 150)
     # the legend (main effect / interaction) at the figure's bottom edge, clear of the panels' titles
-    spec.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
                                        xanchor="left"), "margin": dict(b=110)})
     layout = _margins(layout, "importances")
     # the left margin the component names and the axis title need from the first draw (~7 px a
     # character at the theme's font): Plotly's automargin would otherwise widen it and draw again
     names = max([len(str(v)) for v in bars.names] + [1])
     layout["margin"]["l"] = max(int(layout["margin"].get("l", 80)), 7 * names + 50)
-    return spec.figure(data, layout)
+    return dicts.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------- criteria per kernel
@@ -793,7 +789,7 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
         vals["test"] = kcv.test_error
     cols = 2
     rows = int(np.ceil(len(keys) / cols))
-    grid = spec.subplot_grid(rows, cols, [_CURVE_TITLES[k] for k in keys], vertical_spacing=0.14,
+    grid = dicts.subplot_grid(rows, cols, [_CURVE_TITLES[k] for k in keys], vertical_spacing=0.14,
                              horizontal_spacing=0.08)
     data = []
     ll = np.log10(kcv.lambdas)
@@ -816,13 +812,13 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
                                            "<extra></extra>", **at))
         grid.xaxis(r, c)["title"] = dict(text="log10 λ")
         if key == "gacv":
-            spec.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **_log_ticks(V)))
+            dicts.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **_log_ticks(V)))
         else:
             grid.yaxis(r, c)["title"] = dict(
                 text="error rate" if key in ("xa", "loo", "misclass", "test") else name)
-    layout = spec.theme(grid.layout, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
+    layout = dicts.theme(grid.layout, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
                         height=330 * rows + 90)
-    return spec.figure(data, _margins(spec.merge(layout, LEGEND_BELOW), "curves"))
+    return dicts.figure(data, _margins(dicts.merge(layout, LEGEND_BELOW), "curves"))
 
 
 # ----------------------------------------------------------------------------- θ × λ grid
@@ -902,7 +898,7 @@ def plot_theta_grid(tm: ThetaGridMap) -> go.Figure:
     z = np.log10(tm.Z) if tm.criterion == "gacv" else tm.Z
     ztitle = "log10 GACV" if tm.criterion == "gacv" else name
     i, j = tm.best
-    data = [dict(type="heatmap", x=tm.log_lambdas, y=tm.log_scales, z=z, colorscale=spec.colorscale("Viridis"),
+    data = [dict(type="heatmap", x=tm.log_lambdas, y=tm.log_scales, z=z, colorscale=dicts.colorscale("Viridis"),
                  colorbar=dict(title=dict(text=ztitle)), customdata=tm.Z, name=name,
                  hovertemplate=("log10 λ = %{x:.2f}<br>log10 factor = %{y:.2f}"
                                 f"<br>{name} = %{{customdata:.4g}}<extra></extra>")),
@@ -910,5 +906,5 @@ def plot_theta_grid(tm: ThetaGridMap) -> go.Figure:
                  name="minimum", marker=dict(symbol="star", size=16, color="white", line=dict(width=1.5, color="black")),
                  hovertemplate=f"minimum of {name}<br>log10 λ = %{{x:.2f}}<br>log10 factor = %{{y:.2f}}"
                                "<extra></extra>")]
-    return spec.figure(data, spec.theme({}, title=f"{name} over λ and the θ factor of {tm.variable}", xtitle="log10 λ",
+    return dicts.figure(data, dicts.theme({}, title=f"{name} over λ and the θ factor of {tm.variable}", xtitle="log10 λ",
                                         ytitle=f"log10 (factor on θ of {tm.variable})", height=420))

@@ -13,7 +13,8 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from .theme import CLASS_COLORS, apply_theme
+from . import dicts
+from .theme import CLASS_COLORS
 
 #: click targets per axis: their spacing must stay under Plotly's hover distance (20 px) on a chart
 #: ~700 px wide, so a click anywhere in the view lands on one (60 → ~11 px apart)
@@ -260,30 +261,33 @@ def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2")
     compute_edit_view : The values drawn here.
     """
     fx, fy = feature_names[0], feature_names[1]
-    fig = go.Figure()
     neg_name, pos_name = class_names(classes)
     what = {"pos": f"add a point of {pos_name}", "neg": f"add a point of {neg_name}",
             "remove": "nothing here (remove mode: click a point)"}[mode]
-    fig.add_trace(go.Scatter(
-        x=v.targets[:, 0], y=v.targets[:, 1], mode="markers", name="click targets", showlegend=False,
-        customdata=v.targets, marker=dict(size=6, color="rgba(120,120,120,0.02)", line=dict(width=0)),
+    data = [dict(
+        type="scatter", x=v.targets[:, 0], y=v.targets[:, 1], mode="markers", name="click targets",
+        showlegend=False, customdata=v.targets,
+        marker=dict(size=6, color="rgba(120,120,120,0.02)", line=dict(width=0)),
         selected=dict(marker=dict(color="rgba(120,120,120,0.02)")),
         unselected=dict(marker=dict(color="rgba(120,120,120,0.02)", opacity=1.0)),
         hovertemplate=f"click: {what}<br>{fx} = %{{x:.2f}}, {fy} = %{{y:.2f}}<extra></extra>",
-    ))
+    )]
     if v.fitted:
-        from .tuning import _zero_line
+        # imported here: figures.tuning brings in svmviz.tuning and scikit-learn, which the pages with
+        # the editor do not otherwise need before their first chart
+        from .tuning import zero_line_trace
 
-        _zero_line(fig, v.xs, v.ys, v.f, 0.0, "boundary f = 0", dict(color="black", dash="solid"), width=2.5)
+        data.append(zero_line_trace(v.xs, v.ys, v.f, 0.0, "boundary f = 0", dict(color="black", dash="solid"),
+                                    width=2.5))
         for lev in (-1.0, 1.0):
-            _zero_line(fig, v.xs, v.ys, v.f, lev, "margins f = ±1", dict(color="black", dash="dot"), width=1.2,
-                       legend=lev > 0)
+            data.append(zero_line_trace(v.xs, v.ys, v.f, lev, "margins f = ±1", dict(color="black", dash="dot"),
+                                        width=1.2, legend=lev > 0))
     idx = np.arange(v.X.shape[0])
     for cls, name in ((-1.0, neg_name), (1.0, pos_name)):
         m = v.y == cls
         color = CLASS_COLORS[int(cls)]
-        fig.add_trace(go.Scatter(
-            x=v.X[m, 0], y=v.X[m, 1], mode="markers", name=name, customdata=idx[m],
+        data.append(dict(
+            type="scatter", x=v.X[m, 0], y=v.X[m, 1], mode="markers", name=name, customdata=idx[m],
             marker=dict(color=color, size=9, symbol="circle" if cls > 0 else "diamond",
                         line=dict(width=1, color="white")),
             selected=dict(marker=dict(color=color)), unselected=dict(marker=dict(opacity=1.0)),
@@ -291,19 +295,21 @@ def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2")
                           "<br>click to remove<extra></extra>",
         ))
     if v.support.any():
-        fig.add_trace(go.Scatter(
-            x=v.X[v.support, 0], y=v.X[v.support, 1], mode="markers", name="support vectors (α > 0)",
+        data.append(dict(
+            type="scatter", x=v.X[v.support, 0], y=v.X[v.support, 1], mode="markers",
+            name="support vectors (α > 0)",
             marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(width=1.4, color="black")), hoverinfo="skip",
         ))
     title = (f"Click to edit — SVM at log10 λ = {np.log10(v.lam):.2f}, σ = {v.sigma:g}" if v.fitted
              else "Click to edit — add points: each class needs at least 2")
-    apply_theme(fig, title=title, xtitle=fx, ytitle=fy, height=height)
+    layout = dicts.theme({}, title=title, xtitle=fx, ytitle=fy, height=height)
     # constrain="domain": with equal scales Plotly otherwise widens one axis's range to fill the chart,
-    # and a click in that margin (beyond the click targets) did nothing; shrinking the plot area
+    # and a click in that margin (beyond the click targets) would do nothing; shrinking the plot area
     # instead keeps the plotting area exactly the targets' box, so every click in it lands on one
-    fig.update_xaxes(range=[float(v.xs[0]), float(v.xs[-1])], constrain="domain")
-    fig.update_yaxes(range=[float(v.ys[0]), float(v.ys[-1])], scaleanchor="x", scaleratio=1, constrain="domain")
-    fig.update_layout(hovermode="closest", hoverdistance=20, clickmode="event+select", dragmode="zoom",
-                      legend=dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
-                      margin=dict(b=90))
-    return fig
+    dicts.merge(layout, {
+        "xaxis": dict(range=[float(v.xs[0]), float(v.xs[-1])], constrain="domain"),
+        "yaxis": dict(range=[float(v.ys[0]), float(v.ys[-1])], scaleanchor="x", scaleratio=1, constrain="domain"),
+        "hovermode": "closest", "hoverdistance": 20, "clickmode": "event+select", "dragmode": "zoom",
+        "legend": dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
+        "margin": dict(b=90)})
+    return dicts.figure(data, layout)

@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import copy
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -12,24 +13,29 @@ import plotly.graph_objects as go
 
 from ..data.dataset import class_display_names
 from .labels import point_hover
-from .theme import CLASS_COLORS, MULTI_COLORS, apply_theme, legend_below
+from . import dicts
+from .theme import CLASS_COLORS, LEGEND_BELOW, MULTI_COLORS
 from .tuning import level_lines
 
 IMPORT_STYLE = dict(symbol="circle-open", size=13, color="black", line=dict(width=2.2))
 SUPPORT_STYLE = dict(symbol="circle-open", size=12, color="#444", line=dict(width=1.6))
 
 
-def _import_points_trace(X, imp, text, names=("x1", "x2"), scale=None) -> go.Scatter:
+def _import_points_trace(X, imp, text, names=("x1", "x2"), scale=None) -> dict:
     """The import points (rows ``imp`` of ``X``) as one trace, with their hover ``text``."""
-    return _points_trace(X[imp], text, names, scale, name=f"import points ({imp.size})", marker=IMPORT_STYLE)
+    return _points_trace(X[imp], text, names, scale, name=f"import points ({imp.size})",
+                         marker=copy.deepcopy(IMPORT_STYLE))
 
 
-def _points_trace(P, text, names, scale, **kw) -> go.Scatter:
+def _points_trace(P, text, names, scale, **kw) -> dict:
     # hover: the point's text, then its coordinates (in the data's units beside the standardised
     # values when ``scale`` is given: svmviz.figures.labels.point_hover)
     lines, custom = point_hover(P, names, scale)
-    return go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", text=text, customdata=custom,
-                      hovertemplate=f"%{{text}}<br>{lines}<extra></extra>", **kw)
+    trace = dict(type="scatter", x=P[:, 0], y=P[:, 1], mode="markers", text=text,
+                 hovertemplate=f"%{{text}}<br>{lines}<extra></extra>", **kw)
+    if custom is not None:
+        trace["customdata"] = custom
+    return trace
 
 
 # --------------------------------------------------------------------------- helpers
@@ -226,23 +232,25 @@ def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_thresh
                   float(model.lam))
 
 
-def _data_traces(fig, X, y, hover_extra=None, class_names=("class −1", "class +1"), names=("x1", "x2"),
-                 scale=None):
+def _data_traces(X, y, hover_extra=None, class_names=("class −1", "class +1"), names=("x1", "x2"),
+                 scale=None) -> list:
+    """The training points of the two classes, one trace each."""
+    out = []
     for c, name in ((-1, class_names[0]), (1, class_names[1])):
         sel = np.flatnonzero(y == c)
         text = [f"point {i}<br>{name} (y = {c:+d})" + ("" if hover_extra is None else hover_extra[i])
                 for i in sel]
-        fig.add_trace(_points_trace(X[sel], text, names, scale, name=name,
-                                    marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75)))
+        out.append(_points_trace(X[sel], text, names, scale, name=name,
+                                 marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75)))
+    return out
 
 
-def _level_trace(gx, gy, fields, name, line, short=None, **kw) -> go.Scatter:
+def _level_trace(gx, gy, fields, name, line, short=None, **kw) -> dict:
     """The contour lines ``field = level`` of every (field (g, g), level) in ``fields`` as ONE line
     trace, traced here (:func:`svmviz.figures.tuning.level_lines`, the pieces separated by NaN).
 
-    A ``go.Contour`` trace per level sent the whole grid to the browser and left it to trace the
-    lines: the three maps were 1.44 MB a rerun (0.39 + 0.39 + 0.67 MB at 80 × 80 and 100 × 100) —
-    issue 13, the page's warm interaction. ``short`` names the field in the hover text
+    Traced on the server, a line is a few hundred points; a ``go.Contour`` trace per level would
+    send the whole grid to the browser at every rerun and leave the tracing to it. ``short`` names the field in the hover text
     (``"p̂ = 0.25"``); without it the line has no hover. A level not crossed in view draws nothing
     and says so in the legend."""
     xs, ys, text = [], [], []
@@ -264,34 +272,36 @@ def _level_trace(gx, gy, fields, name, line, short=None, **kw) -> go.Scatter:
     else:
         hover = dict(text=text, hovertemplate="%{text}<extra></extra>")
     # float32: the lines are drawn, not read back (half the bytes)
-    return go.Scatter(x=np.concatenate(xs).astype(np.float32) if xs else [],
-                      y=np.concatenate(ys).astype(np.float32) if ys else [], mode="lines",
-                      name=name, line=line, **hover, **kw)
+    return dict(type="scatter", x=np.concatenate(xs).astype(np.float32) if xs else [],
+                y=np.concatenate(ys).astype(np.float32) if ys else [], mode="lines",
+                name=name, line=line, **hover, **kw)
 
 
-def _bayes_trace(fig, gx, gy, bayes):
+def _bayes_traces(gx, gy, bayes) -> list:
+    """The Bayes boundary's line, if the truth is known."""
     if bayes is None:
-        return
+        return []
     # purple dashed, as in (Zhu & Hastie 2002, Fig. 3); black is taken by the fitted boundary here
-    fig.add_trace(_level_trace(gx, gy, [(bayes, 0.0)], "Bayes boundary",
-                               dict(color="#9467bd", dash="dash", width=2.5), "Bayes: p(x) − threshold"))
+    return [_level_trace(gx, gy, [(bayes, 0.0)], "Bayes boundary",
+                         dict(color="#9467bd", dash="dash", width=2.5), "Bayes: p(x) − threshold")]
 
 
-def _surface_traces(fig, gx, gy, z, zrange, name, hover, short, boundary, band):
+def _surface_traces(gx, gy, z, zrange, name, hover, short, boundary, band) -> list:
     """The layers the IVM's and the SVM's maps share (Zhu & Hastie 2002, Fig. 3): the shaded surface
     z (g, g) with its colour bar, its boundary line (solid) and a pair of band lines (dashed).
 
     ``boundary`` and ``band`` are (legend name, levels) of the contour lines (:func:`_level_trace`);
     ``hover`` names z on the surface, ``short`` on the lines."""
-    # z as float32: shaded and hovered to 3 decimals (half the bytes of float64; issue 13, warm interaction)
-    fig.add_trace(go.Heatmap(x=gx, y=gy, z=np.asarray(z, dtype=np.float32), zmin=zrange[0], zmax=zrange[1],
-                             showscale=True, opacity=0.35,
-                             colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
-                             colorbar=dict(title=name, len=0.6), name=name, showlegend=False,
-                             hovertemplate=f"x = (%{{x:.2f}}, %{{y:.2f}})<br>{hover} = %{{z:.3f}}<extra></extra>"))
-    for (label, levels), width, dash in ((boundary, 2.5, None), (band, 1.3, "dash")):
-        fig.add_trace(_level_trace(gx, gy, [(z, lev) for lev in levels], label,
-                                   dict(color="black", width=width, dash=dash), short))
+    # z as float32: shaded and hovered to 3 decimals, in half the bytes of float64 sent at every rerun
+    out = [dict(type="heatmap", x=gx, y=gy, z=np.asarray(z, dtype=np.float32), zmin=zrange[0], zmax=zrange[1],
+                showscale=True, opacity=0.35,
+                colorscale=[[0, CLASS_COLORS[-1]], [0.5, "#ffffff"], [1, CLASS_COLORS[1]]],
+                colorbar=dict(title=dict(text=name), len=0.6), name=name, showlegend=False,
+                hovertemplate=f"x = (%{{x:.2f}}, %{{y:.2f}})<br>{hover} = %{{z:.3f}}<extra></extra>")]
+    for (label, levels), line in ((boundary, dict(color="black", width=2.5)),
+                                  (band, dict(color="black", width=1.3, dash="dash"))):
+        out.append(_level_trace(gx, gy, [(z, lev) for lev in levels], label, line, short))
+    return out
 
 
 def _class_of(y, class_names) -> str:
@@ -332,21 +342,20 @@ def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("cla
     compute_import_map : The values drawn here.
     plot_svm_map : The SVM's figure beside it.
     """
-    fig = go.Figure()
     plus = class_names[1]
-    _surface_traces(fig, m.gx, m.gy, m.p, (0, 1), "p̂(x)", f"p̂({plus} | x)", "p̂",
-                    ("p̂(x) = 0.5 (IVM boundary)", (0.5,)), ("p̂(x) = 0.25, 0.75", (0.25, 0.75)))
-    _bayes_trace(fig, m.gx, m.gy, m.bayes)
+    data = _surface_traces(m.gx, m.gy, m.p, (0, 1), "p̂(x)", f"p̂({plus} | x)", "p̂",
+                           ("p̂(x) = 0.5 (IVM boundary)", (0.5,)), ("p̂(x) = 0.25, 0.75", (0.25, 0.75)))
+    data += _bayes_traces(m.gx, m.gy, m.bayes)
     extra = [f"<br>p̂({plus}) = {v:.3f}" for v in m.p_train]
     names = feature_names or axis_titles
-    _data_traces(fig, m.X, m.y, extra, class_names, names, scale)
+    data += _data_traces(m.X, m.y, extra, class_names, names, scale)
     imp = m.import_idx
-    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), {_class_of(m.y[i], class_names)}"
-                                                  for k, i in enumerate(imp)], names, scale))
+    data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), {_class_of(m.y[i], class_names)}"
+                                              for k, i in enumerate(imp)], names, scale))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
-    apply_theme(fig, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
-                xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
-    return legend_below(fig, 600)
+    layout = dicts.theme({}, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
+                         xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
+    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 600}))
 
 
 def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −1", "class +1"),
@@ -382,20 +391,19 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −
     compute_svm_map : The values drawn here.
     plot_import_map : The IVM's figure beside it.
     """
-    fig = go.Figure()
     lim = float(np.max(np.abs(m.f))) or 1.0
-    _surface_traces(fig, m.gx, m.gy, m.f, (-lim, lim), "f(x)", "f(x)", "f",
-                    ("f(x) = 0 (SVM boundary)", (0.0,)), ("margins f(x) = ±1", (-1.0, 1.0)))
-    _bayes_trace(fig, m.gx, m.gy, m.bayes)
+    data = _surface_traces(m.gx, m.gy, m.f, (-lim, lim), "f(x)", "f(x)", "f",
+                           ("f(x) = 0 (SVM boundary)", (0.0,)), ("margins f(x) = ±1", (-1.0, 1.0)))
+    data += _bayes_traces(m.gx, m.gy, m.bayes)
     names = feature_names or axis_titles
-    _data_traces(fig, m.X, m.y, None, class_names, names, scale)
+    data += _data_traces(m.X, m.y, None, class_names, names, scale)
     sv = m.support_idx
-    fig.add_trace(_points_trace(m.X[sv], [f"support point (point {i}), {_class_of(m.y[i], class_names)}" for i in sv],
-                                names, scale, name=f"support points ({sv.size})", marker=SUPPORT_STYLE))
+    data.append(_points_trace(m.X[sv], [f"support point (point {i}), {_class_of(m.y[i], class_names)}" for i in sv],
+                            names, scale, name=f"support points ({sv.size})", marker=copy.deepcopy(SUPPORT_STYLE)))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
-    apply_theme(fig, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
-                xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
-    return legend_below(fig, 600)
+    layout = dicts.theme({}, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
+                         xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
+    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 600}))
 
 
 # --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, Fig. 2)
@@ -480,15 +488,18 @@ def _lam_hover(c: PathCurves):
     return [f"ln λ = {a:.1f}, λ = {np.exp(a):.3g}" for a in c.ln_lam]
 
 
-def _best_line(fig, c: PathCurves, y=None, name=None, hover="tuning error %{y:.3f}"):
-    """The chosen λ: a dotted vertical line and a star at (ln λ, ``y``) (default: the tuning error)."""
+def _best_line(c: PathCurves, y=None, name=None, hover="tuning error %{y:.3f}") -> tuple[dict, dict]:
+    """The chosen λ: a dotted vertical line (a layout shape) and a star at (ln λ, ``y``) (default: the
+    tuning error)."""
     b = c.best_index
     y = c.tune_error if y is None else y
     name = name or f"chosen λ: ln λ = {c.ln_lam[b]:.1f} (λ = {np.exp(c.ln_lam[b]):.3g})"
-    fig.add_vline(x=c.ln_lam[b], line=dict(color="#d62728", dash="dot", width=1.5))
-    fig.add_trace(go.Scatter(x=[c.ln_lam[b]], y=[y[b]], mode="markers", name=name,
-                             marker=dict(color="#d62728", size=11, symbol="star"),
-                             hovertemplate=f"chosen λ<br>{hover}<extra></extra>"))
+    line = dict(type="line", x0=c.ln_lam[b], x1=c.ln_lam[b], xref="x", y0=0, y1=1, yref="y domain",
+                line=dict(color="#d62728", dash="dot", width=1.5))
+    star = dict(type="scatter", x=[c.ln_lam[b]], y=[y[b]], mode="markers", name=name,
+                marker=dict(color="#d62728", size=11, symbol="star"),
+                hovertemplate=f"chosen λ<br>{hover}<extra></extra>")
+    return line, star
 
 
 def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Figure:
@@ -512,29 +523,36 @@ def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Fi
     compute_path_curves : The values drawn here.
     plot_path_size : The number of import points along the same path.
     """
-    fig = go.Figure()
     hov = _lam_hover(c)
-    fig.add_trace(go.Scatter(x=c.ln_lam, y=c.tune_error, mode="lines+markers", name="IVM tuning error",
-                             line=dict(color="black"), text=hov,
-                             hovertemplate="%{text}<br>tuning error %{y:.3f}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=c.ln_lam, y=c.train_error, mode="lines", name="IVM training error",
-                             line=dict(color="#7f7f7f", dash="dot"), text=hov,
-                             hovertemplate="%{text}<br>training error %{y:.3f}<extra></extra>"))
+    data = []
+    shapes, notes = [], []
+    data.append(dict(type="scatter", x=c.ln_lam, y=c.tune_error, mode="lines+markers", name="IVM tuning error",
+                     line=dict(color="black"), text=hov,
+                     hovertemplate="%{text}<br>tuning error %{y:.3f}<extra></extra>"))
+    data.append(dict(type="scatter", x=c.ln_lam, y=c.train_error, mode="lines", name="IVM training error",
+                     line=dict(color="#7f7f7f", dash="dot"), text=hov,
+                     hovertemplate="%{text}<br>training error %{y:.3f}<extra></extra>"))
     if c.klr_tune_error is not None:
-        fig.add_trace(go.Scatter(x=c.ln_lam, y=c.klr_tune_error, mode="lines", name="full KLR tuning error",
-                                 line=dict(color="#17becf", dash="dash"), text=hov,
-                                 hovertemplate="%{text}<br>full KLR %{y:.3f}<extra></extra>"))
+        data.append(dict(type="scatter", x=c.ln_lam, y=c.klr_tune_error, mode="lines", name="full KLR tuning error",
+                         line=dict(color="#17becf", dash="dash"), text=hov,
+                         hovertemplate="%{text}<br>full KLR %{y:.3f}<extra></extra>"))
     if c.svm_tune_error is not None:
-        fig.add_trace(go.Scatter(x=c.ln_lam, y=c.svm_tune_error, mode="lines", name="SVM tuning error",
-                                 line=dict(color="#2ca02c", dash="dashdot"), text=hov,
-                                 hovertemplate="%{text}<br>SVM %{y:.3f}<extra></extra>"))
+        data.append(dict(type="scatter", x=c.ln_lam, y=c.svm_tune_error, mode="lines", name="SVM tuning error",
+                         line=dict(color="#2ca02c", dash="dashdot"), text=hov,
+                         hovertemplate="%{text}<br>SVM %{y:.3f}<extra></extra>"))
     if bayes_error is not None:
-        fig.add_hline(y=bayes_error, line=dict(color="#9467bd", dash="dash"),
-                      annotation_text=f"Bayes error {bayes_error:.3f}", annotation_position="top left")
-    _best_line(fig, c)
-    apply_theme(fig, title="Tuning misclassification along the λ path", xtitle=LN_LAMBDA_TITLE,
+        # plotly's add_hline with an annotation at the top left
+        shapes.append(dict(type="line", x0=0, x1=1, xref="x domain", y0=bayes_error, y1=bayes_error, yref="y",
+                           line=dict(color="#9467bd", dash="dash")))
+        notes.append(dict(showarrow=False, text=f"Bayes error {bayes_error:.3f}", x=0, xanchor="left",
+                          xref="x domain", y=bayes_error, yanchor="bottom", yref="y"))
+    line, star = _best_line(c)
+    shapes.append(line)
+    data.append(star)
+    layout = {"shapes": shapes, **({"annotations": notes} if notes else {})}
+    dicts.theme(layout, title="Tuning misclassification along the λ path", xtitle=LN_LAMBDA_TITLE,
                 ytitle="misclassification rate")
-    return legend_below(fig, 520)
+    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 520}))
 
 
 def plot_path_size(c: PathCurves) -> go.Figure:
@@ -555,14 +573,13 @@ def plot_path_size(c: PathCurves) -> go.Figure:
     compute_path_curves : The values drawn here.
     plot_path_error : The errors along the same path.
     """
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=c.ln_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
-                             line=dict(color="black"), text=_lam_hover(c),
-                             hovertemplate="%{text}<br>|S| = %{y}<extra></extra>"))
-    _best_line(fig, c, y=c.n_import, name=f"chosen λ: |S| = {c.n_import[c.best_index]}", hover="|S| = %{y}")
-    apply_theme(fig, title="Number of import points along the λ path", xtitle=LN_LAMBDA_TITLE,
-                ytitle="|S| (import points)")
-    return legend_below(fig, 520)
+    line, star = _best_line(c, y=c.n_import, name=f"chosen λ: |S| = {c.n_import[c.best_index]}", hover="|S| = %{y}")
+    data = [dict(type="scatter", x=c.ln_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
+                 line=dict(color="black"), text=_lam_hover(c), hovertemplate="%{text}<br>|S| = %{y}<extra></extra>"),
+            star]
+    layout = dicts.theme({"shapes": [line]}, title="Number of import points along the λ path", xtitle=LN_LAMBDA_TITLE,
+                         ytitle="|S| (import points)")
+    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 520}))
 
 
 class StepCurve(NamedTuple):
@@ -648,28 +665,28 @@ def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
     --------
     compute_step_curve : The values drawn here.
     """
-    fig = go.Figure()
+    data = []
     text = [f"k = {k}, |S| = {n}<br>ratio = {r:.2e}" if np.isfinite(r) else f"k = {k}, |S| = {n}"
             for k, n, r in zip(s.k, s.n_import, s.ratio)]
-    fig.add_trace(go.Scatter(x=s.k, y=s.H, mode="lines+markers", name="Hₖ (exact refit)",
-                             line=dict(color="black"), text=text,
-                             hovertemplate="%{text}<br>Hₖ = %{y:.4f}<extra></extra>"))
+    data.append(dict(type="scatter", x=s.k, y=s.H, mode="lines+markers", name="Hₖ (exact refit)",
+                     line=dict(color="black"), text=text,
+                     hovertemplate="%{text}<br>Hₖ = %{y:.4f}<extra></extra>"))
     ok = np.isfinite(s.H_score)
     if np.any(ok):
-        fig.add_trace(go.Scatter(x=s.k[ok], y=s.H_score[ok], mode="markers", name="selecting score H(xₗ*)",
-                                 marker=dict(color="#ff7f0e", symbol="x", size=8),
-                                 hovertemplate="k = %{x}<br>score = %{y:.4f}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=[s.stop_k], y=[s.H[-1]], mode="markers",
-                             name=f"stop: |S| = {s.n_import[-1]}",
-                             marker=dict(color="#d62728", size=12, symbol="star"),
-                             hovertemplate=f"stopping rule (r = {s.r}, ε = {s.eps:g})<br>"
-                                           "k = %{x}, H = %{y:.4f}<extra></extra>"))
-    apply_theme(fig, title=title or "Regularized NLL Hₖ along the greedy steps", xtitle="step k",
-                ytitle="Hₖ (regularized negative log-likelihood)")
+        data.append(dict(type="scatter", x=s.k[ok], y=s.H_score[ok], mode="markers", name="selecting score H(xₗ*)",
+                         marker=dict(color="#ff7f0e", symbol="x", size=8),
+                         hovertemplate="k = %{x}<br>score = %{y:.4f}<extra></extra>"))
+    data.append(dict(type="scatter", x=[s.stop_k], y=[s.H[-1]], mode="markers",
+                     name=f"stop: |S| = {s.n_import[-1]}",
+                     marker=dict(color="#d62728", size=12, symbol="star"),
+                     hovertemplate=f"stopping rule (r = {s.r}, ε = {s.eps:g})<br>"
+                                   "k = %{x}, H = %{y:.4f}<extra></extra>"))
+    layout = dicts.theme({}, title=title or "Regularized NLL Hₖ along the greedy steps", xtitle="step k",
+                         ytitle="Hₖ (regularized negative log-likelihood)")
     # k counts steps: ticks on whole steps only (Plotly's automatic ticks put 0.5, 1.5, … on a short axis),
     # at most about ten of them
-    fig.update_xaxes(tick0=0, dtick=max(1, int(np.ceil((int(np.max(s.k)) + 1) / 10))))
-    return fig
+    dicts.merge(layout, {"xaxis": dict(tick0=0, dtick=max(1, int(np.ceil((int(np.max(s.k)) + 1) / 10))))})
+    return dicts.figure(data, layout)
 
 
 # --------------------------------------------------------------------------- multi-class (Zhu & Hastie 2002, Fig. 4)
@@ -811,28 +828,28 @@ def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", 
     colorscale = []
     for i, c in enumerate(cols):
         colorscale += [[i / K, c], [(i + 1) / K, c]]
-    fig = go.Figure()
+    data = []
     names = np.array([str(c) for c in m.classes])
-    fig.add_trace(go.Heatmap(x=m.gx, y=m.gy, z=m.label, zmin=-0.5, zmax=K - 0.5, colorscale=colorscale,
-                             opacity=0.3, showscale=False, name="class regions", showlegend=False,
-                             customdata=np.asarray(m.pmax, dtype=np.float32),  # one number a cell, binary
-                             text=names[m.label],
-                             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>predicted: %{text}"
-                                           "<br>p̂ = %{customdata:.3f}<extra></extra>"))
+    data.append(dict(type="heatmap", x=m.gx, y=m.gy, z=m.label, zmin=-0.5, zmax=K - 0.5, colorscale=colorscale,
+                     opacity=0.3, showscale=False, name="class regions", showlegend=False,
+                     customdata=np.asarray(m.pmax, dtype=np.float32),  # one number a cell, binary
+                     text=names[m.label],
+                     hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>predicted: %{text}"
+                                   "<br>p̂ = %{customdata:.3f}<extra></extra>"))
     if m.bayes_label is not None:
         # the Bayes boundaries as the 0.5 contour of each class indicator, one line trace
-        fig.add_trace(_level_trace(m.gx, m.gy, [((m.bayes_label == i).astype(float), 0.5) for i in range(K)],
-                                   "Bayes boundaries", dict(color="#9467bd", dash="dash", width=2)))
+        data.append(_level_trace(m.gx, m.gy, [((m.bayes_label == i).astype(float), 0.5) for i in range(K)],
+                                 "Bayes boundaries", dict(color="#9467bd", dash="dash", width=2)))
     fnames = feature_names or axis_titles
     for i in range(K):
         sel = np.flatnonzero(m.y_index == i)
-        fig.add_trace(_points_trace(m.X[sel], [f"point {j}, {names[i]}" for j in sel], fnames, scale,
-                                    name=names[i], marker=dict(color=cols[i], size=6, opacity=0.8)))
+        data.append(_points_trace(m.X[sel], [f"point {j}, {names[i]}" for j in sel], fnames, scale,
+                                  name=names[i], marker=dict(color=cols[i], size=6, opacity=0.8)))
     imp = m.import_idx
-    fig.add_trace(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), {names[m.y_index[j]]}"
-                                                  for k, j in enumerate(imp)], fnames, scale))
+    data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), {names[m.y_index[j]]}"
+                                                for k, j in enumerate(imp)], fnames, scale))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
-    apply_theme(fig, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
+    layout = dicts.theme({}, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
                                     f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle=axis_titles[0], ytitle=axis_titles[1],
                 height=520)
-    return legend_below(fig, 600)
+    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 600}))

@@ -8,7 +8,8 @@ import plotly.graph_objects as go
 
 from .. import losses as L
 from ..losses import GacvCurves
-from .theme import METHOD_STYLES, apply_theme
+from . import dicts
+from .theme import METHOD_STYLES
 
 #: one colour and dash per loss (smooth_step: one dash per s, see :func:`_smooth_style`)
 LOSS_STYLES = {
@@ -52,6 +53,16 @@ NO_MINIMIZER = ("hinge_obs",)
 
 def _smooth_style(i: int) -> dict:
     return dict(LOSS_STYLES["smooth_step"], dash=_SMOOTH_DASHES[i % len(_SMOOTH_DASHES)])
+
+
+def _vline(x: float, line: dict) -> dict:
+    """A vertical line at ``x`` across the plot (plotly's ``add_vline`` shape)."""
+    return dict(type="line", x0=x, x1=x, xref="x", y0=0, y1=1, yref="y domain", line=line)
+
+
+def _hline(y: float, line: dict) -> dict:
+    """A horizontal line at ``y`` across the plot (plotly's ``add_hline`` shape)."""
+    return dict(type="line", x0=0, x1=1, xref="x domain", y0=y, y1=y, yref="y", line=line)
 
 
 def _selected_curves(names: Sequence[str], params: dict, s_values: Sequence[float]):
@@ -180,21 +191,19 @@ def plot_loss_curves(lc: LossCurves, *, height: int = 480) -> go.Figure:
     compute_loss_curves : The values drawn here.
     plot_prediction_functions : What each loss's minimizer predicts.
     """
-    fig = go.Figure()
-    for k, lab, v, st in zip(lc.keys, lc.labels, lc.values, lc.styles):
-        fig.add_trace(go.Scatter(x=lc.tau, y=v, mode="lines", name=lab, line=st,
-                                 hovertemplate=f"{lab}<br>τ = %{{x:.3f}}<br>g(τ) = %{{y:.4f}}<extra></extra>"))
+    data = [dict(type="scatter", x=lc.tau, y=v, mode="lines", name=lab, line=dict(st),
+                 hovertemplate=f"{lab}<br>τ = %{{x:.3f}}<br>g(τ) = %{{y:.4f}}<extra></extra>")
+            for lab, v, st in zip(lc.labels, lc.values, lc.styles)]
     fin = lc.values[np.isfinite(lc.values)]
     bounded = fin[fin <= 1.0 + 1e-12]
     # up to the hinge's largest value (the exponential's e^{−τ} would flatten everything else)
     top = min(float(fin.max()) if fin.size else 1.25, max(1.25, 1.0 - float(lc.tau[0]))) + 0.1
-    fig.add_vline(x=0.0, line=dict(color="#bbbbbb", width=1))
-    apply_theme(fig, title="Loss functions of τ = y f (Wahba 1998, Fig 1.1)", xtitle="τ = y f(x)",
-                ytitle="loss g(τ)", height=height)
-    fig.update_yaxes(range=[min(-0.05, float(bounded.min()) - 0.05) if bounded.size else -0.05, top])
-    fig.update_layout(legend=dict(orientation="v", y=1.0, x=1.02, xanchor="left", yanchor="top"),
-                      margin=dict(r=250))
-    return fig
+    layout = dicts.theme({"shapes": [_vline(0.0, dict(color="#bbbbbb", width=1))]},
+                         title="Loss functions of τ = y f (Wahba 1998, Fig 1.1)", xtitle="τ = y f(x)",
+                         ytitle="loss g(τ)", height=height)
+    return dicts.figure(data, dicts.merge(layout, {
+        "yaxis": {"range": [min(-0.05, float(bounded.min()) - 0.05) if bounded.size else -0.05, top]},
+        "legend": dict(orientation="v", y=1.0, x=1.02, xanchor="left", yanchor="top"), "margin": dict(r=250)}))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -292,17 +301,15 @@ def plot_prediction_functions(pc: PredictionCurves, *, height: int = 560) -> go.
     compute_prediction_functions : The values drawn here.
     plot_loss_curves : The losses themselves.
     """
-    fig = go.Figure()
-    for lab, mu, st in zip(pc.labels, pc.mu, pc.styles):
-        fig.add_trace(go.Scatter(x=pc.f, y=mu, mode="lines", name=lab, line=st,
-                                 hovertemplate=f"{lab}<br>f = %{{x:.3f}}<br>μ(f) = %{{y:.4f}}<extra></extra>"))
-    for yv in (-1.0, 1.0):
-        fig.add_hline(y=yv, line=dict(color="#bbbbbb", width=1, dash="dot"))
-    apply_theme(fig, title="Prediction functions μ(f) = g′(f) − g′(−f) (Wahba 1998, Fig 1.2)",
-                xtitle="f", ytitle="μ(f)", height=height)
-    fig.update_yaxes(range=[-1.6, 1.6])
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0, xanchor="left", yanchor="top"), margin=dict(b=150))
-    return fig
+    data = [dict(type="scatter", x=pc.f, y=mu, mode="lines", name=lab, line=dict(st),
+                 hovertemplate=f"{lab}<br>f = %{{x:.3f}}<br>μ(f) = %{{y:.4f}}<extra></extra>")
+            for lab, mu, st in zip(pc.labels, pc.mu, pc.styles)]
+    shapes = [_hline(yv, dict(color="#bbbbbb", width=1, dash="dot")) for yv in (-1.0, 1.0)]
+    layout = dicts.theme({"shapes": shapes}, title="Prediction functions μ(f) = g′(f) − g′(−f) (Wahba 1998, Fig 1.2)",
+                         xtitle="f", ytitle="μ(f)", height=height)
+    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"range": [-1.6, 1.6]}, "margin": dict(b=150),
+                                                   "legend": dict(orientation="h", y=-0.2, x=0, xanchor="left",
+                                                                  yanchor="top")}))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -407,19 +414,20 @@ def plot_population_minimizers(mc: MinimizerCurves, *, clip: float = 3.0, height
     --------
     compute_population_minimizers : The values drawn here.
     """
-    fig = go.Figure()
+    data = []
     for lab, f, lo, hi, st in zip(mc.labels, mc.f, mc.lo, mc.hi, mc.styles):
         shown = np.clip(f, -clip, clip)
         text = [f"f* = {_fmt_f(a)}" + ("" if lo_ == hi_ else f"; minimizers from {_fmt_f(lo_)} to {_fmt_f(hi_)}")
                 for a, lo_, hi_ in zip(f, lo, hi)]
-        fig.add_trace(go.Scatter(x=mc.p, y=shown, mode="lines", name=lab, line=st, text=text,
-                                 hovertemplate=f"{lab}<br>p = %{{x:.3f}}<br>%{{text}}<extra></extra>"))
-    fig.add_vline(x=0.5, line=dict(color="#bbbbbb", width=1, dash="dot"))
-    apply_theme(fig, title="What f estimates: f*(p) = the f minimizing p·g(f) + (1−p)·g(−f)",
-                xtitle="p = P(y = +1 | x)", ytitle=f"f*(p) (±∞ drawn at ±{clip:g})", height=height)
-    fig.update_yaxes(range=[-clip - 0.2, clip + 0.2])
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0, xanchor="left", yanchor="top"), margin=dict(b=150))
-    return fig
+        data.append(dict(type="scatter", x=mc.p, y=shown, mode="lines", name=lab, line=dict(st), text=text,
+                         hovertemplate=f"{lab}<br>p = %{{x:.3f}}<br>%{{text}}<extra></extra>"))
+    layout = dicts.theme({"shapes": [_vline(0.5, dict(color="#bbbbbb", width=1, dash="dot"))]},
+                         title="What f estimates: f*(p) = the f minimizing p·g(f) + (1−p)·g(−f)",
+                         xtitle="p = P(y = +1 | x)", ytitle=f"f*(p) (±∞ drawn at ±{clip:g})", height=height)
+    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"range": [-clip - 0.2, clip + 0.2]},
+                                                   "margin": dict(b=150),
+                                                   "legend": dict(orientation="h", y=-0.2, x=0, xanchor="left",
+                                                                  yanchor="top")}))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -521,37 +529,36 @@ def plot_criteria_panel(cp: CriteriaPanel, *, title: str, ytitle: str, height: i
     --------
     compute_criteria_panel : The values drawn here.
     """
-    fig = go.Figure()
+    data = []
     x = cp.log_lambda
     if cp.replicates is not None:
         col = METHOD_STYLES["rangacv"]["color"]
-        fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[cp.band_hi, cp.band_lo[::-1]], fill="toself",
-                                 fillcolor="rgba(227,119,194,0.15)", line=dict(width=0), mode="lines",
-                                 name=f"ranGACV: min–max over {cp.replicates.shape[0]} replicates", hoverinfo="skip"))
+        data.append(dict(type="scatter", x=np.r_[x, x[::-1]], y=np.r_[cp.band_hi, cp.band_lo[::-1]], fill="toself",
+                         fillcolor="rgba(227,119,194,0.15)", line=dict(width=0), mode="lines",
+                         name=f"ranGACV: min–max over {cp.replicates.shape[0]} replicates", hoverinfo="skip"))
         for r, rep in enumerate(cp.replicates):
-            fig.add_trace(go.Scatter(x=x, y=rep, mode="lines", line=dict(color=col, width=1), opacity=0.35,
-                                     name="ranGACV replicates", legendgroup="reps", showlegend=r == 0,
-                                     hovertemplate=f"replicate {r + 1}<br>log10 λ = %{{x:.2f}}<br>"
-                                                   "ranGACV = %{y:.4f}<extra></extra>"))
+            data.append(dict(type="scatter", x=x, y=rep, mode="lines", line=dict(color=col, width=1), opacity=0.35,
+                             name="ranGACV replicates", legendgroup="reps", showlegend=r == 0,
+                             hovertemplate=f"replicate {r + 1}<br>log10 λ = %{{x:.2f}}<br>"
+                                           "ranGACV = %{y:.4f}<extra></extra>"))
     for k, (lab, v) in cp.curves.items():
         st = dict(CRITERIA[k][1])
-        fig.add_trace(go.Scatter(x=x, y=v, mode="lines+markers", name=lab, legendgroup=k,
-                                 line=dict(color=st.get("color"), dash=st.get("dash"), width=2.5),
-                                 marker=dict(size=4, color=st.get("color")),
-                                 hovertemplate=f"{lab}<br>log10 λ = %{{x:.2f}}<br>value = %{{y:.4f}}<extra></extra>"))
+        data.append(dict(type="scatter", x=x, y=v, mode="lines+markers", name=lab, legendgroup=k,
+                         line=dict(color=st.get("color"), dash=st.get("dash"), width=2.5),
+                         marker=dict(size=4, color=st.get("color")),
+                         hovertemplate=f"{lab}<br>log10 λ = %{{x:.2f}}<br>value = %{{y:.4f}}<extra></extra>"))
         if k not in cp.best:
             continue
         bx, by = cp.best[k]
-        fig.add_trace(go.Scatter(x=[bx], y=[by], mode="markers", legendgroup=k, showlegend=False,
-                                 marker=dict(symbol="star", size=15, color=st.get("color"),
-                                             line=dict(color="black", width=1)),
-                                 name=f"min {lab}",
-                                 hovertemplate=f"minimizer of {lab}<br>log10 λ = {bx:.2f}<br>value = {by:.4f}"
-                                               "<extra></extra>"))
-    apply_theme(fig, title=title, xtitle="log10 λ", ytitle=ytitle, height=height)
-    fig.update_yaxes(range=list(cp.y_range))
+        data.append(dict(type="scatter", x=[bx], y=[by], mode="markers", legendgroup=k, showlegend=False,
+                         marker=dict(symbol="star", size=15, color=st.get("color"),
+                                     line=dict(color="black", width=1)),
+                         name=f"min {lab}",
+                         hovertemplate=f"minimizer of {lab}<br>log10 λ = {bx:.2f}<br>value = {by:.4f}"
+                                       "<extra></extra>"))
+    layout = dicts.theme({}, title=title, xtitle="log10 λ", ytitle=ytitle, height=height)
     # the legend at the bottom of the figure (container coordinates), under the axis title: placed a
-    # fraction of the plot's height below the plot, it ran over "log10 λ" at the page's heights
-    fig.update_layout(legend=dict(orientation="h", yref="container", y=0.0, x=0, xanchor="left", yanchor="bottom"),
-                      margin=dict(b=140))
-    return fig
+    # fraction of the plot's height below the plot, it would run over "log10 λ" at the page's heights
+    return dicts.figure(data, dicts.merge(layout, {
+        "yaxis": {"range": list(cp.y_range)}, "margin": dict(b=140),
+        "legend": dict(orientation="h", yref="container", y=0.0, x=0, xanchor="left", yanchor="bottom")}))

@@ -11,21 +11,19 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..path import GROUP_E, GROUP_L, GROUP_R, zero_margin
-from . import spec
+from . import dicts
 from .labels import point_hover
 from .theme import CLASS_COLORS, LEGEND_BELOW
 
 X_AXES = ("lambda", "nu")
 X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
-#: the page's charts start with the margins Plotly's automargin widens them to, a little more (measured
-#: in chromium, 1400 px window, Streamlit's theme — its axes have automargin on and title standoffs —
-#: over eight views: banana n = 200 / 500, λ or ν axis, esl_mixture, wahba2001, twonorm, usvc_B, linear
-#: kernel): coefficient paths l 79 r 20–22, boundary map l 68–75 b 200–216 (the legend below), group
-#: sizes l 75 r 68–85 (the dual axis' labels on the right), leave-one-out l 71–78. Plotly then draws
-#: each chart once instead of drawing it again after measuring (its doAutoMargin redraw: ~40 % of the
-#: coefficient chart's first draw, standalone 300–420 → ~205 ms). Wider labels still widen a margin
-#: (automargin stays on), at the cost of that redraw. (The group sizes' legend, in a plot 17 px
-#: narrower than after the widening, lists its five entries in one column instead of two.)
+#: the page's charts start with the margins Plotly's automargin widens them to, a little more (in
+#: chromium, 1400 px window, Streamlit's theme, over the page's data sets, both x axes and the linear
+#: kernel: the y tick labels, the boundary map's legend below, the group sizes' dual axis on the right).
+#: Plotly then draws each chart once instead of drawing it again after measuring (its doAutoMargin
+#: redraw, a large part of a chart's first draw). Wider labels still widen a margin (automargin stays
+#: on), at the cost of that redraw. (The group sizes' legend, in a plot slightly narrower than after
+#: the widening, lists its five entries in one column instead of two.)
 MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=80, r=90),
            "loo": dict(l=85)}
 GROUP_STYLES = {  # marker of each group on the data map
@@ -238,7 +236,7 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
     """α_i y_i against λ or ν: one line per training point, coloured by class (Loosli & Canu 2006, Fig. "Path").
 
     Breakpoints show as ticks along the bottom, the λ cursor and the LOO stopping point as vertical
-    lines. Built as a plain specification (:mod:`svmviz.figures.spec`: the page's first chart, redrawn
+    lines. Built as plain dictionaries (:mod:`svmviz.figures.dicts`: the page's first chart, redrawn
     at every rerun, skips plotly's property-by-property validation of its arrays).
 
     Parameters
@@ -270,8 +268,8 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
         if X is not None and X.shape[1] >= 2:
             safe = np.where(pts >= 0, pts, 0)
             # float32: the point number is exact (below 2**24) and the coordinates are shown to two
-            # decimals; the hover data were half of this chart's bytes as float64 (0.73 of 1.39 MB
-            # a rerun at the default n = 200), sent and parsed again at every interaction
+            # decimals; as float64 the hover data would be about half of this chart's bytes, sent and
+            # parsed again at every interaction
             cd = np.column_stack([pts, X[safe, 0], X[safe, 1]]).astype(np.float32)
             hov = ("point %{customdata[0]} at (%{customdata[1]:.2f}, %{customdata[2]:.2f})<br>"
                    "α y = %{y:.4f} at " + X_TITLES[cp.x_axis].split(" ")[0] + " = %{x:.4g}<extra>"
@@ -302,10 +300,10 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
     title = "Coefficient paths αᵢyᵢ (piecewise linear in λ)"
     if cp.n_points < cp.n_total:
         title += f"<br><sup>{cp.n_points} of the {cp.n_total} points' lines (a seeded sample, classes in proportion)</sup>"
-    layout = spec.theme({}, title=title, xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
-    spec.merge(layout, {"yaxis": {"range": [-1.15, 1.15]}})
-    spec.merge(layout, LEGEND_BELOW)
-    return spec.figure(data, spec.merge(layout, {"margin": MARGINS["coefs"]}))
+    layout = dicts.theme({}, title=title, xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
+    dicts.merge(layout, {"yaxis": {"range": [-1.15, 1.15]}})
+    dicts.merge(layout, LEGEND_BELOW)
+    return dicts.figure(data, dicts.merge(layout, {"margin": MARGINS["coefs"]}))
 
 
 # --------------------------------------------------------------------------- groups, b and ρ
@@ -363,7 +361,7 @@ def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
 def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figure:
     """The sizes of the groups E, L, R along the path (left axis) with b and ρ (right axis).
 
-    Built as a plain specification (:mod:`svmviz.figures.spec`), redrawn at every rerun.
+    Built as plain dictionaries (:mod:`svmviz.figures.dicts`), redrawn at every rerun.
 
     Parameters
     ----------
@@ -394,14 +392,14 @@ def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figu
     if cursor is not None:  # plotly's add_vline: a line shape over the whole plot height
         layout["shapes"] = [dict(type="line", x0=cursor, x1=cursor, xref="x", y0=0, y1=1, yref="y domain",
                                  line=dict(color="black", width=2))]
-    spec.theme(layout, title="Group sizes, offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
+    dicts.theme(layout, title="Group sizes, offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
                ytitle="number of points", height=560)
-    spec.merge(layout, {"margin": {"t": 80},
+    dicts.merge(layout, {"margin": {"t": 80},
                         "yaxis2": dict(title={"text": "b, ρ (dual scale)"}, overlaying="y", side="right",
                                        showgrid=False, tickmode="auto", zeroline=False)})
-    spec.merge(layout, LEGEND_BELOW)
+    dicts.merge(layout, LEGEND_BELOW)
     # five entries wrap to several rows in half a row's width: keep them clear of the axis title
-    return spec.figure(data, spec.merge(layout, {"legend": {"y": -0.22},
+    return dicts.figure(data, dicts.merge(layout, {"legend": {"y": -0.22},
                                                  "margin": dict(b=190, **MARGINS["summary"])}))
 
 
@@ -500,7 +498,7 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
                       feature_names=None, scale=None) -> go.Figure:
     """Data coloured by class and marked by group (E / L / R), with f + b = 0 and the margins ±ρ.
 
-    Built as a plain specification (:mod:`svmviz.figures.spec`), redrawn at every rerun.
+    Built as plain dictionaries (:mod:`svmviz.figures.dicts`), redrawn at every rerun.
 
     Parameters
     ----------
@@ -529,7 +527,7 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
     compute_boundary_map : The values drawn here.
     """
     data = [dict(type="contour", x=bm.gx, y=bm.gy, z=bm.F, showscale=False, name="f(x) + b",
-                 contours=dict(coloring="heatmap"), colorscale=spec.colorscale("RdBu_r"), opacity=0.35,
+                 contours=dict(coloring="heatmap"), colorscale=dicts.colorscale("RdBu_r"), opacity=0.35,
                  zmid=0.0, line=dict(width=0),
                  hovertemplate="f + b = %{z:.3g}<extra>(%{x:.2f}, %{y:.2f})</extra>")]
     for lev, name, dash in ((0.0, "boundary f + b = 0", "solid"), (bm.rho, "margin f + b = ±ρ", "dash"),
@@ -563,10 +561,10 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
         sub += f", test error {bm.test_error:.3f}"
     # two lines: the plot sits half a row wide, one line would be cut off
     title = f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f})<br><sup>{sub}</sup>"
-    layout = spec.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
-    spec.merge(layout, {"margin": {"t": 80}})
-    spec.merge(layout, LEGEND_BELOW)
-    return spec.figure(data, spec.merge(layout, {"margin": MARGINS["map"]}))
+    layout = dicts.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
+    dicts.merge(layout, {"margin": {"t": 80}})
+    dicts.merge(layout, LEGEND_BELOW)
+    return dicts.figure(data, dicts.merge(layout, {"margin": MARGINS["map"]}))
 
 
 # --------------------------------------------------------------------------- leave-one-out
@@ -665,7 +663,7 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
 
     The error rates — LOO1 and the test error, linear — above; LOO2 (a hinge loss that runs from
     hundreds to below 1) on a log axis below; the automatic stopping point, the cursor and the
-    zero-margin stretch (ν < ν_min) on both. Built as a plain specification (:mod:`svmviz.figures.spec`).
+    zero-margin stretch (ν < ν_min) on both. Built as plain dictionaries (:mod:`svmviz.figures.dicts`).
 
     Parameters
     ----------
@@ -684,7 +682,7 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
     compute_loo_curves : The values drawn here.
     """
     has_test = bool(np.any(np.isfinite(lc.test_error)))
-    grid = spec.subplot_grid(2, 1, ("Error rates: LOO1 and the test error" if has_test else "Error rate: LOO1",
+    grid = dicts.subplot_grid(2, 1, ("Error rates: LOO1 and the test error" if has_test else "Error rate: LOO1",
                                     "LOO2: left-out hinge loss in margin units (log scale)"),
                              shared_xaxes=True, vertical_spacing=0.14, row_heights=[0.55, 0.45])
     top_panel, low_panel = grid.trace_axes(1, 1), grid.trace_axes(2, 1)
@@ -725,17 +723,17 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                          **top_panel))
         data.append(dict(type="scatter", x=[x0, x0], y=[lo2 / 1.3, hi2 * 1.3], mode="lines", name=label,
                          line=dict(style), legendgroup=label, showlegend=False, hoverinfo="skip", **low_panel))
-    layout = spec.theme(grid.layout, title="Leave-one-out along the path, with the automatic stopping point",
+    layout = dicts.theme(grid.layout, title="Leave-one-out along the path, with the automatic stopping point",
                         height=640)
     if shapes:
         layout["shapes"] = shapes
-    spec.merge(grid.yaxis(1, 1), {"title": {"text": "error rate"}, "range": [0, top]})
+    dicts.merge(grid.yaxis(1, 1), {"title": {"text": "error rate"}, "range": [0, top]})
     # log ticks 1, 2, 5 per decade, written out (plotly's own minor labels read "5" for 0.5)
     ticks = [m * 10.0 ** e for e in range(int(np.floor(np.log10(lo2 / 1.3))), int(np.ceil(np.log10(hi2 * 1.3))) + 1)
              for m in (1, 2, 5) if lo2 / 1.3 <= m * 10.0 ** e <= hi2 * 1.3]
-    spec.merge(grid.yaxis(2, 1), {"title": {"text": "LOO2 (log scale)"}, "type": "log", "tickvals": ticks,
+    dicts.merge(grid.yaxis(2, 1), {"title": {"text": "LOO2 (log scale)"}, "type": "log", "tickvals": ticks,
                                   "ticktext": [f"{t:g}" for t in ticks]})
-    spec.merge(grid.xaxis(2, 1), {"title": {"text": X_TITLES[lc.x_axis]}})
-    spec.merge(layout, LEGEND_BELOW)
-    return spec.figure(data, spec.merge(layout, {"legend": {"y": -0.12},
+    dicts.merge(grid.xaxis(2, 1), {"title": {"text": X_TITLES[lc.x_axis]}})
+    dicts.merge(layout, LEGEND_BELOW)
+    return dicts.figure(data, dicts.merge(layout, {"legend": {"y": -0.12},
                                                  "margin": dict(t=90, b=150, **MARGINS["loo"])}))

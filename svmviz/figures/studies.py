@@ -9,9 +9,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .theme import METHOD_STYLES, apply_theme, legend_below
+from . import dicts
+from .theme import LEGEND_BELOW, METHOD_STYLES
 
 #: axis titles of the metrics a distribution can show
 METRIC_LABELS = {
@@ -161,21 +161,24 @@ def plot_distribution(dd: DistributionData, *, title: str | None = None, height:
     compute_distribution : The values drawn here.
     """
     n_ds = max(1, len(dd.datasets))
-    fig = make_subplots(rows=1, cols=n_ds, shared_yaxes=True, subplot_titles=list(dd.datasets) or [""],
-                        horizontal_spacing=0.04 if n_ds > 1 else 0.0)
+    grid = dicts.subplot_grid(1, n_ds, list(dd.datasets), shared_yaxes=True,
+                              horizontal_spacing=0.04 if n_ds > 1 else 0.0)
+    data, shapes, notes = [], [], []
     shown = set()
     for col, ds in enumerate(dd.datasets, start=1):
+        axes = grid.trace_axes(1, col)
+        n_before = len(data)
         for ci, c in enumerate(dd.criteria):
             v = dd.values.get((ds, c))
             if v is None or v.size == 0:
                 continue
             lab = dd.labels[c]
-            fig.add_trace(go.Box(
-                x=[lab] * v.size, y=v, name=lab, legendgroup=c, showlegend=c not in shown, boxpoints="all",
-                jitter=0.4, pointpos=0, marker=dict(color=criterion_color(c, ci), size=5), line=dict(width=1.5),
-                customdata=dd.replicates[(ds, c)],
-                hovertemplate=f"{ds}, {lab}<br>{dd.metric}: %{{y:.4g}}<br>replicate %{{customdata}}<extra></extra>"),
-                row=1, col=col)
+            data.append(dict(
+                type="box", x=[lab] * v.size, y=v, name=lab, legendgroup=c, showlegend=c not in shown,
+                boxpoints="all", jitter=0.4, pointpos=0, marker=dict(color=criterion_color(c, ci), size=5),
+                line=dict(width=1.5), customdata=dd.replicates[(ds, c)],
+                hovertemplate=f"{ds}, {lab}<br>{dd.metric}: %{{y:.4g}}<br>replicate %{{customdata}}<extra></extra>",
+                **axes))
             shown.add(c)
         for (pds, c, val, lo, hi, sd, text) in dd.published:
             if pds != ds:
@@ -186,23 +189,36 @@ def plot_distribution(dd: DistributionData, *, title: str | None = None, height:
                            thickness=2, width=10)
             elif np.isfinite(sd) and sd > 0:
                 err = dict(type="data", array=[sd], color="black", thickness=2, width=10)
-            fig.add_trace(go.Scatter(
-                x=[dd.labels[c]], y=[val], mode="markers", name="published", legendgroup="published",
-                showlegend="published" not in shown, error_y=err,
+            trace = dict(
+                type="scatter", x=[dd.labels[c]], y=[val], mode="markers", name="published",
+                legendgroup="published", showlegend="published" not in shown,
                 marker=dict(symbol="line-ew-open", size=34, line=dict(width=3, color="black"), color="black"),
-                hovertemplate=f"{ds}, {dd.labels[c]}<br>published: {text}<extra></extra>"), row=1, col=col)
+                hovertemplate=f"{ds}, {dd.labels[c]}<br>published: {text}<extra></extra>", **axes)
+            if err is not None:
+                trace["error_y"] = err
+            data.append(trace)
             shown.add("published")
-        if ds in dd.bayes:
-            fig.add_hline(y=dd.bayes[ds], line=dict(color="gray", dash="dot"), row=1, col=col,
-                          annotation_text="Bayes error", annotation_position="bottom left")
+        if ds in dd.bayes and len(data) > n_before:  # a line across the panel (a panel without traces shows none)
+            xref, yref = f"{axes['xaxis']} domain", axes["yaxis"]
+            y = dd.bayes[ds]
+            shapes.append(dict(type="line", x0=0, x1=1, xref=xref, y0=y, y1=y, yref=yref,
+                               line=dict(color="gray", dash="dot")))
+            notes.append(dict(text="Bayes error", showarrow=False, x=0, xanchor="left", xref=xref, y=y,
+                              yanchor="top", yref=yref))
+    layout = grid.layout
+    if shapes:
+        layout["shapes"] = shapes
+        layout["annotations"] = list(layout.get("annotations", ())) + notes
     n_rep = max((v.size for v in dd.values.values()), default=0)
-    apply_theme(fig, title=title or f"{METRIC_TITLES.get(dd.metric, dd.metric)} over {n_rep} replicates",
+    dicts.theme(layout, title=title or f"{METRIC_TITLES.get(dd.metric, dd.metric)} over {n_rep} replicates",
                 ytitle=dd.metric_label, height=height)
-    if n_ds > 1:  # several panels: the legend names the boxes (and the hover does)
-        fig.update_xaxes(showticklabels=False)
-    else:
-        fig.update_xaxes(tickangle=0, automargin=True)
-    return legend_below(fig)
+    xaxes = [k for k in layout if k.startswith("xaxis")] or ["xaxis"]
+    for k in xaxes:
+        if n_ds > 1:  # several panels: the legend names the boxes (and the hover does)
+            dicts.merge(layout.setdefault(k, {}), {"showticklabels": False})
+        else:
+            dicts.merge(layout.setdefault(k, {}), {"tickangle": 0, "automargin": True})
+    return dicts.figure(data, dicts.merge(layout, LEGEND_BELOW))
 
 
 class CostData(NamedTuple):
@@ -278,12 +294,13 @@ def plot_costs(cd: CostData, *, height: int = 360) -> go.Figure:
     --------
     compute_costs : The values drawn here.
     """
-    fig = go.Figure(go.Bar(
-        x=list(cd.labels), y=cd.relative, marker_color=[criterion_color(c, i) for i, c in enumerate(cd.criteria)],
-        customdata=cd.median_seconds, name="cost",
-        hovertemplate="%{x}: %{y:.3g} × one GACV surface<br>median %{customdata:.3g} s per replicate<extra></extra>"))
-    apply_theme(fig, title="Cost of each criterion per replicate, relative to one GACV surface<br><sup>timed warm: "
-                "each worker runs the criteria once, untimed, on 12 points first (numba compiles then)</sup>",
-                xtitle="criterion", ytitle="seconds / seconds of GACV (log axis)", height=height, legend=False)
-    fig.update_yaxes(type="log")
-    return fig
+    data = [dict(type="bar", x=list(cd.labels), y=cd.relative,
+                 marker=dict(color=[criterion_color(c, i) for i, c in enumerate(cd.criteria)]),
+                 customdata=cd.median_seconds, name="cost",
+                 hovertemplate="%{x}: %{y:.3g} × one GACV surface<br>median %{customdata:.3g} s per replicate"
+                               "<extra></extra>")]
+    layout = dicts.theme({}, title="Cost of each criterion per replicate, relative to one GACV surface<br><sup>timed "
+                         "warm: each worker runs the criteria once, untimed, on 12 points first (numba compiles "
+                         "then)</sup>", xtitle="criterion", ytitle="seconds / seconds of GACV (log axis)",
+                         height=height, legend=False)
+    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"type": "log"}}))

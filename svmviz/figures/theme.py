@@ -52,7 +52,7 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
 
     See Also
     --------
-    svmviz.figures.spec.theme : The same on a layout dictionary.
+    svmviz.figures.dicts.theme : The same on a layout dictionary.
     theme_layout : The layout entries applied.
     """
     _white_template(fig)
@@ -106,7 +106,7 @@ def _white_json() -> dict:
 
 
 def white_template_json() -> dict:
-    """plotly_white as a plain dictionary, for figures built as dictionaries (:mod:`svmviz.figures.spec`).
+    """plotly_white as a plain dictionary, for figures built as dictionaries (:mod:`svmviz.figures.dicts`).
 
     Returns
     -------
@@ -118,8 +118,7 @@ def white_template_json() -> dict:
 
 def _white_template(fig: go.Figure) -> None:
     """``fig.layout.template = "plotly_white"`` without plotly validating and copying the whole
-    template again (≈ 13 ms a figure, the largest part of building a page's figures on a warm
-    rerun): plotly's own way for its default template (``BaseFigure._initialize_layout_template``);
+    template again (the largest part of building a small figure): plotly's own way for its default template (``BaseFigure._initialize_layout_template``);
     the figure's JSON is the same."""
     import plotly.io as pio
 
@@ -185,7 +184,7 @@ def has_panel_titles(n_panels: int, annotations) -> bool:
 
     Titles are annotations (dictionaries) at the top in paper coordinates, as
     ``make_subplots(subplot_titles=...)`` puts them. The one rule of :func:`apply_theme` and
-    :func:`svmviz.figures.spec.theme` for a legend below the plot.
+    :func:`svmviz.figures.dicts.theme` for a legend below the plot.
 
     Parameters
     ----------

@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 from ..published import WAHBA2001_INEFFICIENCY, range_text
 from ..tuning import CriteriaSurface, InefficiencyStudy, criterion_label, grid_decision_function, inefficiency
 from .labels import point_hover
-from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme
+from . import dicts
+from .theme import CLASS_COLORS, METHOD_STYLES
 
 MARKERS = {"gacv": "star", "xa": "diamond", "xa_j": "triangle-up", "gckl": "square", "misclass": "circle",
            "loo": "x", "selected": "cross"}
@@ -86,8 +87,8 @@ def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suf
     (its own last, large and white) and the ``selected`` grid point."""
     lo, hi = color_range(cd.z)
     clipped = hi < np.nanmax(cd.z)
-    traces = [go.Contour(
-        x=cd.log_lambda, y=cd.log_sigma, z=cd.z, colorscale="Viridis", ncontours=25,
+    traces = [dict(
+        type="contour", x=cd.log_lambda, y=cd.log_sigma, z=cd.z, colorscale=dicts.colorscale("Viridis"), ncontours=25,
         zmin=lo, zmax=hi, zauto=False, contours=dict(start=lo, end=hi, size=(hi - lo) / 25 or 1.0),
         colorbar=dict(title=dict(text=cd.label + (" (colour clipped)" if clipped else ""), side="right"),
                       thickness=12),
@@ -95,7 +96,7 @@ def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suf
         name=cd.label, showlegend=False,
     )]
     if len(cd.tie_points) > 1:
-        traces.append(go.Scatter(x=cd.tie_points[:, 0], y=cd.tie_points[:, 1], mode="markers",
+        traces.append(dict(type="scatter", x=cd.tie_points[:, 0], y=cd.tie_points[:, 1], mode="markers",
                                  marker=dict(symbol="circle-open", size=9, color="white"),
                                  name=f"{cd.label}: tied minima", hoverinfo="skip"))
     for k in tuple(o for o in overlay if o != cd.key) + (cd.key,):
@@ -104,8 +105,8 @@ def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suf
         x, y, lab = cd.minimizers[k]
         own = k == cd.key
         style = METHOD_STYLES.get(k, {})
-        traces.append(go.Scatter(
-            x=[x], y=[y], mode="markers",
+        traces.append(dict(
+            type="scatter", x=[x], y=[y], mode="markers",
             marker=dict(symbol=MARKERS.get(k, "circle"), size=16 if own else 11,
                         color="white" if own else style.get("color", "black"),
                         line=dict(color="black", width=1.5)),
@@ -113,7 +114,7 @@ def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suf
             hovertemplate=f"minimizer of {lab}<br>log10 λ = {x:.2f}<br>log10 σ = {y:.2f}<extra></extra>",
         ))
     if selected is not None:
-        traces.append(go.Scatter(x=[selected[0]], y=[selected[1]], mode="markers",
+        traces.append(dict(type="scatter", x=[selected[0]], y=[selected[1]], mode="markers",
                                  marker=dict(symbol="cross-thin", size=18, line=dict(color="red", width=3)),
                                  name="selected (λ, σ)", hoverinfo="skip"))
     return traces
@@ -144,14 +145,13 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
     compute_contour : The values drawn here.
     plot_contour_panels : Several criteria in one figure.
     """
-    fig = go.Figure(_contour_traces(cd, selected=selected, overlay=overlay))
-    apply_theme(fig, title=cd.label, xtitle="log10 λ", ytitle="log10 σ", height=height)
-    # margins as wide as the colour bar and the legend below take on a ~480-px panel (measured in
-    # chromium): with smaller ones Plotly widens them after drawing and draws the chart a second time
-    # (60–70 ms a panel on every rerun against 25–30 ms); wider labels still widen them
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0, xanchor="left", yanchor="top"),
-                      margin=dict(l=70, r=130, b=170))
-    return fig
+    layout = dicts.theme({}, title=cd.label, xtitle="log10 λ", ytitle="log10 σ", height=height)
+    # margins as wide as the colour bar and the legend below take on a ~480-px panel (in chromium):
+    # with smaller ones Plotly widens them after drawing and draws the chart a second time, on every
+    # rerun; wider labels still widen them
+    dicts.merge(layout, {"legend": dict(orientation="h", y=-0.25, x=0, xanchor="left", yanchor="top"),
+                         "margin": dict(l=70, r=130, b=170)})
+    return dicts.figure(_contour_traces(cd, selected=selected, overlay=overlay), layout)
 
 
 PANEL_GAP = 0.22
@@ -195,8 +195,6 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
     --------
     compute_contour : The values drawn here.
     """
-    from plotly.subplots import make_subplots
-
     contours = list(contours)
     if not contours:
         raise ValueError("plot_contour_panels needs at least one criterion surface.")
@@ -206,29 +204,31 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
     for cd in contours:
         lo, hi = color_range(cd.z)
         titles.append(cd.label + (" (colour clipped)" if hi < np.nanmax(cd.z) else ""))
-    fig = make_subplots(rows=rows, cols=2, subplot_titles=titles, horizontal_spacing=PANEL_GAP,
-                        vertical_spacing=vgap)
+    grid = dicts.subplot_grid(rows, 2, titles, horizontal_spacing=PANEL_GAP, vertical_spacing=vgap)
+    data = []
     seen = set()
     for i, cd in enumerate(contours):
         r, c = i // 2 + 1, i % 2 + 1
-        xdom = fig.get_subplot(r, c).xaxis.domain
-        ydom = fig.get_subplot(r, c).yaxis.domain
+        xdom = grid.xaxis(r, c)["domain"]
+        ydom = grid.yaxis(r, c)["domain"]
         for tr in _contour_traces(cd, selected=selected, overlay=overlay,
                                   own_suffix=" (white, its own panel)"):
-            if tr.type == "contour":
-                tr.colorbar.update(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2, yanchor="middle",
-                                   len=ydom[1] - ydom[0], lenmode="fraction", title_text=None)
+            if tr["type"] == "contour":
+                dicts.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2,
+                                                 yanchor="middle", len=ydom[1] - ydom[0], lenmode="fraction"))
+                tr["colorbar"]["title"].pop("text", None)  # the panel's title names the criterion
             else:
                 # one legend entry per name: the overlaid minimizers and the selected point are
                 # the same in every panel (legendgroup: clicking the entry toggles all of them)
-                tr.legendgroup = tr.name
-                tr.showlegend = tr.name not in seen
-                seen.add(tr.name)
-            fig.add_trace(tr, row=r, col=c)
-    apply_theme(fig, title=title, xtitle="log10 λ", ytitle="log10 σ", height=panel_height * rows + 190)
-    fig.update_layout(legend=dict(orientation="h", y=-0.08 * 2 / rows, x=0, xanchor="left", yanchor="top"),
-                      margin=dict(l=70, r=90, t=80, b=150))
-    return fig
+                tr["legendgroup"] = tr["name"]
+                tr["showlegend"] = tr["name"] not in seen
+                seen.add(tr["name"])
+            data.append({**tr, **grid.trace_axes(r, c)})
+    layout = dicts.theme(grid.layout, title=title, xtitle="log10 λ", ytitle="log10 σ",
+                         height=panel_height * rows + 190)
+    dicts.merge(layout, {"legend": dict(orientation="h", y=-0.08 * 2 / rows, x=0, xanchor="left", yanchor="top"),
+                         "margin": dict(l=70, r=90, t=80, b=150)})
+    return dicts.figure(data, layout)
 
 
 def color_range(z) -> tuple[float, float]:
@@ -381,61 +381,84 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
     --------
     compute_decision_curves : The values drawn here.
     """
-    fig = go.Figure()
+    data = []
     for cls, name in ((-1.0, class_names[0]), (1.0, class_names[1])):
         m = dc.y == cls
         lines, custom = point_hover(dc.X[m], feature_names, scale)
-        fig.add_trace(go.Scatter(
-            x=dc.X[m, 0], y=dc.X[m, 1], mode="markers", name=name, customdata=custom,
+        data.append(dict(
+            type="scatter", x=dc.X[m, 0], y=dc.X[m, 1], mode="markers", name=name, customdata=custom,
             marker=dict(color=CLASS_COLORS[int(cls)], size=6, symbol="circle" if cls > 0 else "circle-open",
                         line=dict(width=1.2, color=CLASS_COLORS[int(cls)])),
             hovertemplate=f"{name}<br>{lines}<extra></extra>",
         ))
     if dc.support is not None and dc.support.any():
-        fig.add_trace(go.Scatter(
-            x=dc.X[dc.support, 0], y=dc.X[dc.support, 1], mode="markers", name="support vectors (selected)",
+        data.append(dict(
+            type="scatter", x=dc.X[dc.support, 0], y=dc.X[dc.support, 1], mode="markers", name="support vectors (selected)",
             marker=dict(size=11, color="rgba(0,0,0,0)", line=dict(width=1.3, color="black")),
             hoverinfo="skip",
         ))
     for label, (style_key, field) in dc.fields.items():
-        _zero_line(fig, dc.xs, dc.ys, field, 0.0, label, METHOD_STYLES.get(style_key, {}), width=3,
-                   as_contour=False)
+        data.append(zero_line_trace(dc.xs, dc.ys, field, 0.0, label, METHOD_STYLES.get(style_key, {}), width=3,
+                                    as_contour=False))
     if dc.selected_field is not None:
         sty = dict(color="red", dash="solid")
-        _zero_line(fig, dc.xs, dc.ys, dc.selected_field, 0.0, dc.selected_label, sty, width=2, as_contour=False)
+        data.append(zero_line_trace(dc.xs, dc.ys, dc.selected_field, 0.0, dc.selected_label, sty, width=2,
+                                    as_contour=False))
         for lev in (-1.0, 1.0):
-            _zero_line(fig, dc.xs, dc.ys, dc.selected_field, lev, f"margin f = {lev:+.0f} (selected)",
-                       dict(color="red", dash="dot"), width=1, legend=lev > 0, as_contour=False)
+            data.append(zero_line_trace(dc.xs, dc.ys, dc.selected_field, lev, f"margin f = {lev:+.0f} (selected)",
+                                        dict(color="red", dash="dot"), width=1, legend=lev > 0, as_contour=False))
     axis_titles = axis_titles or feature_names
-    apply_theme(fig, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    layout = dicts.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
     # room for the legend on the right from the start (Plotly would widen the margin after drawing
     # and draw again: see plot_contour)
-    fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"),
-                      margin=dict(l=65, r=310, b=55))
-    return fig
+    dicts.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1), "margin": dict(l=65, r=310, b=55),
+                         "legend": dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top")})
+    return dicts.figure(data, layout)
 
 
-def _zero_line(fig, xs, ys, field, level, name, style, width=2, legend=True, *, as_contour=True):
-    """The contour line of ``field`` at ``level`` drawn as a legend-bearing trace: a ``go.Contour``
-    of the whole field (the data editor's chart, whose tests read the field back from it), or with
-    ``as_contour=False`` the line itself (:func:`level_lines`, ~1 % of the bytes)."""
+def zero_line_trace(xs, ys, field, level, name, style, width=2, legend=True, *, as_contour=True) -> dict:
+    """The contour line of ``field`` at ``level`` as a legend-bearing trace dictionary.
+
+    A contour trace of the whole field (the data editor's chart, whose tests read the field back
+    from it), or with ``as_contour=False`` the line itself (:func:`level_lines`, ~1 % of the bytes).
+    A level not crossed in view gives an empty line whose legend entry says so.
+
+    Parameters
+    ----------
+    xs, ys : ndarray of shape (nx,), (ny,)
+        The grid's coordinates.
+    field : ndarray of shape (ny, nx)
+        The values on the grid.
+    level : float
+        The level drawn.
+    name : str
+        The legend entry.
+    style : dict
+        ``color`` and ``dash`` of the line (black, solid by default).
+    width : float, default 2
+        Line width in pixels.
+    legend : bool, default True
+        Show the legend entry.
+    as_contour : bool, default True
+        A contour trace of the field instead of the traced line.
+
+    Returns
+    -------
+    dict
+        A plotly trace ("contour" or "scatter").
+    """
     crosses = bool(np.nanmin(field) < level < np.nanmax(field))
     lx, ly = level_lines(xs, ys, field, level) if crosses and not as_contour else ((), ())
     if not crosses or (not as_contour and not len(lx)):
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{name} (no crossing in view)",
-                                 line=dict(color=style.get("color", "black"), dash=style.get("dash", "solid"))))
-        return
+        return dict(type="scatter", x=[None], y=[None], mode="lines", name=f"{name} (no crossing in view)",
+                    line=dict(color=style.get("color", "black"), dash=style.get("dash", "solid")))
     line = dict(color=style.get("color", "black"), dash=style.get("dash", "solid"), width=width)
     if as_contour:
-        fig.add_trace(go.Contour(
-            x=xs, y=ys, z=field, showscale=False, name=name, showlegend=legend,
-            contours=dict(start=level, end=level, size=1.0, coloring="none"), line=line,
-            hoverinfo="skip", legendgroup=name,
-        ))
-    else:
-        fig.add_trace(go.Scatter(x=lx, y=ly, mode="lines", name=name, showlegend=legend, line=line,
-                                 hoverinfo="skip", legendgroup=name))
+        return dict(type="contour", x=xs, y=ys, z=field, showscale=False, name=name, showlegend=legend,
+                    contours=dict(start=level, end=level, size=1.0, coloring="none"), line=line,
+                    hoverinfo="skip", legendgroup=name)
+    return dict(type="scatter", x=lx, y=ly, mode="lines", name=name, showlegend=legend, line=line,
+                hoverinfo="skip", legendgroup=name)
 
 
 def _published_text(mode: str, key: str) -> str:
@@ -536,20 +559,21 @@ def plot_inefficiency_study(study: InefficiencyStudy, L=(1.0, 1.0), height: int 
     svmviz.tuning.inefficiency_study : The values drawn here.
     compute_inefficiency_table : The same on one data set.
     """
-    fig = go.Figure()
+    data = []
     mode = "standard" if tuple(map(float, L)) == (1.0, 1.0) else "nonstandard"
     for k in study.criteria:
         lab = criterion_label(k, L)
-        fig.add_trace(go.Box(y=study.value[k], name=lab, boxpoints="all", jitter=0.4, pointpos=0,
-                             marker=dict(color=METHOD_STYLES.get(_style_key(k, L), {}).get("color", "gray")),
-                             hovertemplate=lab + " inefficiency %{y:.4f}<extra></extra>"))
+        data.append(dict(type="box", y=study.value[k], name=lab, boxpoints="all", jitter=0.4, pointpos=0,
+                         marker=dict(color=METHOD_STYLES.get(_style_key(k, L), {}).get("color", "gray")),
+                         hovertemplate=lab + " inefficiency %{y:.4f}<extra></extra>"))
         pub = WAHBA2001_INEFFICIENCY[mode].get(k)
         if pub:
-            fig.add_trace(go.Scatter(x=[lab], y=[pub[0]], mode="markers", name=f"published {lab} ({range_text(*pub)})",
-                                     marker=dict(symbol="line-ew-open", size=40, line=dict(width=3, color="black"))))
-    apply_theme(fig, title=f"Inefficiency over {len(study.seeds)} simulated data sets",
-                xtitle="criterion", ytitle=f"{criterion_label(study.target, L)}(chosen) / min", height=height)
-    return fig
+            data.append(dict(type="scatter", x=[lab], y=[pub[0]], mode="markers",
+                             name=f"published {lab} ({range_text(*pub)})",
+                             marker=dict(symbol="line-ew-open", size=40, line=dict(width=3, color="black"))))
+    layout = dicts.theme({}, title=f"Inefficiency over {len(study.seeds)} simulated data sets",
+                         xtitle="criterion", ytitle=f"{criterion_label(study.target, L)}(chosen) / min", height=height)
+    return dicts.figure(data, layout)
 
 
 # ------------------------------------------------------------------ level lines (drawn as polylines)

@@ -8,12 +8,12 @@ from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from .. import usvc
 from ..data import make_dataset
 from .labels import point_hover
-from .theme import CLASS_COLORS, METHOD_STYLES, apply_theme, legend_below
+from . import dicts
+from .theme import CLASS_COLORS, LEGEND_BELOW, METHOD_STYLES
 from .tuning import level_lines
 
 STAGE_STYLE = {  # trajectory colours per IRWLS stage
@@ -98,6 +98,9 @@ def compute_scenario_view(scenario: str, *, n_sample: int = 40_000, n_bins: int 
                         usvc.theoretical_ce(scenario, th), ds.p_true(th.reshape(-1, 1)))
 
 
+_SECONDARY = {"xaxis": "x", "yaxis": "y2"}  # a trace on the right-hand y axis of a one-panel secondary_y grid
+
+
 def plot_scenario(view: ScenarioView) -> go.Figure:
     """The two class-weighted densities and the theoretical CE(Th) with its minimum (Navia-Vázquez et al. 2004, Fig. 2).
 
@@ -115,25 +118,22 @@ def plot_scenario(view: ScenarioView) -> go.Figure:
     --------
     compute_scenario_view : The values drawn here.
     """
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
-    for dens, lab, cls in ((view.dens_plus, "P(+1) f(x | +1)", 1), (view.dens_minus, "P(−1) f(x | −1)", -1)):
-        fig.add_trace(go.Scatter(x=view.bin_centres, y=dens, name=lab, mode="lines", line_shape="hvh",
-                                 line=dict(color=CLASS_COLORS[cls]),
-                                 hovertemplate="x = %{x:.3f}<br>density = %{y:.3f}<extra>" + lab + "</extra>"),
-                      secondary_y=False)
-    fig.add_trace(go.Scatter(x=view.th, y=view.ce_theory, name="theoretical CE(Th)", mode="lines",
-                             line=dict(color="black", **{"dash": METHOD_STYLES["bayes"]["dash"]}),
-                             hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra></extra>"),
-                  secondary_y=True)
+    grid = dicts.subplot_grid(1, 1, specs=[[{"secondary_y": True}]])
+    data = [dict(type="scatter", x=view.bin_centres, y=dens, name=lab, mode="lines",
+                 line=dict(color=CLASS_COLORS[cls], shape="hvh"),
+                 hovertemplate="x = %{x:.3f}<br>density = %{y:.3f}<extra>" + lab + "</extra>", **grid.trace_axes(1, 1))
+            for dens, lab, cls in ((view.dens_plus, "P(+1) f(x | +1)", 1), (view.dens_minus, "P(−1) f(x | −1)", -1))]
+    data.append(dict(type="scatter", x=view.th, y=view.ce_theory, name="theoretical CE(Th)", mode="lines",
+                     line=dict(color="black", dash=METHOD_STYLES["bayes"]["dash"]),
+                     hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra></extra>", **_SECONDARY))
     j = int(np.argmin(view.ce_theory))
-    fig.add_trace(go.Scatter(x=[view.th[j]], y=[view.ce_theory[j]], mode="markers", name="CE minimum",
-                             marker=dict(symbol="star", size=13, color="black"),
-                             hovertemplate="min CE %{y:.3f} at Th = %{x:.3f}<extra></extra>"),
-                  secondary_y=True)
-    apply_theme(fig, title=f"Scenario {view.scenario}: class densities and theoretical CE of “+1 when x > Th”",
-                xtitle="x (and threshold Th)", ytitle="class-weighted density", height=380)
-    fig.update_yaxes(title_text="CE(Th)", secondary_y=True, rangemode="tozero")
-    return fig
+    data.append(dict(type="scatter", x=[view.th[j]], y=[view.ce_theory[j]], mode="markers", name="CE minimum",
+                     marker=dict(symbol="star", size=13, color="black"),
+                     hovertemplate="min CE %{y:.3f} at Th = %{x:.3f}<extra></extra>", **_SECONDARY))
+    layout = dicts.theme(grid.layout, title=f"Scenario {view.scenario}: class densities and theoretical CE of "
+                         "“+1 when x > Th”", xtitle="x (and threshold Th)", ytitle="class-weighted density", height=380)
+    dicts.merge(layout, {"yaxis2": {"title": {"text": "CE(Th)"}, "rangemode": "tozero"}})
+    return dicts.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -302,15 +302,14 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
     compute_error_surface : The surface drawn here.
     compute_trajectory : The trajectory drawn here.
     """
-    fig = go.Figure()
     what = "SVC (hinge)" if surf.loss == "hinge" else f"USVC (smooth step, s = {surf.s:g})"
-    fig.add_trace(go.Contour(x=surf.th, y=surf.w, z=np.log10(surf.L), colorscale="Viridis", ncontours=30,
-                             colorbar=dict(title="log10 L̃", len=0.8), name="log10 L̃(Th, w)",
-                             hovertemplate="Th = %{x:.3f}<br>w = %{y:.2f}<br>log10 L̃ = %{z:.4f}<extra></extra>"))
+    data = [dict(type="contour", x=surf.th, y=surf.w, z=np.log10(surf.L), colorscale=dicts.colorscale("Viridis"),
+                 ncontours=30, colorbar=dict(title=dict(text="log10 L̃"), len=0.8), name="log10 L̃(Th, w)",
+                 hovertemplate="Th = %{x:.3f}<br>w = %{y:.2f}<br>log10 L̃ = %{z:.4f}<extra></extra>")]
     inside = surf.profile_w <= surf.w[-1]
-    fig.add_trace(go.Scatter(x=surf.th[inside], y=surf.profile_w[inside], mode="lines", name="min over w (profile)",
-                             line=dict(color="white", dash="dash", width=2),
-                             hovertemplate="Th = %{x:.3f}<br>argmin w = %{y:.2f}<extra>profile</extra>"))
+    data.append(dict(type="scatter", x=surf.th[inside], y=surf.profile_w[inside], mode="lines",
+                     name="min over w (profile)", line=dict(color="white", dash="dash", width=2),
+                     hovertemplate="Th = %{x:.3f}<br>argmin w = %{y:.2f}<extra>profile</extra>"))
     if traj is not None:
         T = traj.th.size if n_steps is None else max(1, min(traj.th.size, int(n_steps)))
         th, w, st = traj.th[:T], traj.w[:T], traj.stage[:T]
@@ -321,11 +320,11 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
             if not np.any(m) or k == 0:
                 continue
             sty = STAGE_STYLE[k]
-            fig.add_trace(go.Scatter(x=th[m], y=w[m], mode="lines+markers", name=sty["name"],
-                                     line=dict(color=sty["color"], width=2), marker=dict(size=4),
-                                     customdata=np.flatnonzero(m),
-                                     hovertemplate="iterate %{customdata}<br>Th = %{x:.4f}<br>w = %{y:.3f}"
-                                                   "<extra>" + sty["name"] + "</extra>"))
+            data.append(dict(type="scatter", x=th[m], y=w[m], mode="lines+markers", name=sty["name"],
+                             line=dict(color=sty["color"], width=2), marker=dict(size=4),
+                             customdata=np.flatnonzero(m),
+                             hovertemplate="iterate %{customdata}<br>Th = %{x:.4f}<br>w = %{y:.3f}"
+                                           "<extra>" + sty["name"] + "</extra>"))
         marks = [("circle", "LS start", traj.ls, "white", 0)]
         if T > 1 and np.any(traj.stage[:T] == 1):
             marks.append(("x", "SVC solution", traj.svc, STAGE_STYLE[1]["color"], 1))
@@ -334,15 +333,14 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
         for sym, lab, (tx, wy), col, k in marks:
             if k not in stages and k != 0:
                 continue
-            fig.add_trace(go.Scatter(x=[tx], y=[wy], mode="markers", name=lab,
-                                     marker=dict(symbol=sym, size=14, color=col, line=dict(color="black", width=1.5)),
-                                     hovertemplate=lab + "<br>Th = %{x:.4f}<br>w = %{y:.3f}<extra></extra>"))
-    apply_theme(fig, title=f"Error surface L̃(Th, w) of the {what}", xtitle="threshold Th = −b/w",
-                ytitle="slope w")
-    legend_below(fig, 600)
-    fig.update_xaxes(range=[surf.th[0], surf.th[-1]])
-    fig.update_yaxes(range=[surf.w[0], surf.w[-1]])
-    return fig
+            data.append(dict(type="scatter", x=[tx], y=[wy], mode="markers", name=lab,
+                             marker=dict(symbol=sym, size=14, color=col, line=dict(color="black", width=1.5)),
+                             hovertemplate=lab + "<br>Th = %{x:.4f}<br>w = %{y:.3f}<extra></extra>"))
+    layout = dicts.theme({}, title=f"Error surface L̃(Th, w) of the {what}", xtitle="threshold Th = −b/w",
+                         ytitle="slope w")
+    dicts.merge(layout, {**LEGEND_BELOW, "height": 600, "xaxis": {"range": [surf.th[0], surf.th[-1]]},
+                         "yaxis": {"range": [surf.w[0], surf.w[-1]]}})
+    return dicts.figure(data, layout)
 
 
 def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) -> go.Figure:
@@ -368,39 +366,41 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
     --------
     compute_error_surface : The profiles drawn here.
     """
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    grid = dicts.subplot_grid(1, 1, specs=[[{"secondary_y": True}]])
+    primary = grid.trace_axes(1, 1)
     surf0 = surfaces[0]
+    data = []
     if ce_theory is not None:
-        fig.add_trace(go.Scatter(x=th_theory, y=ce_theory, name="theoretical CE", mode="lines",
-                                 line=dict(color="black"),
-                                 hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra>theory</extra>"),
-                      secondary_y=False)
-    fig.add_trace(go.Scatter(x=surf0.th, y=surf0.ce_emp, name="empirical CE (training)", mode="lines",
-                             line=dict(color="black", dash="dot"),
-                             hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra>empirical</extra>"),
-                  secondary_y=False)
+        data.append(dict(type="scatter", x=th_theory, y=ce_theory, name="theoretical CE", mode="lines",
+                         line=dict(color="black"),
+                         hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra>theory</extra>", **primary))
+    data.append(dict(type="scatter", x=surf0.th, y=surf0.ce_emp, name="empirical CE (training)", mode="lines",
+                     line=dict(color="black", dash="dot"),
+                     hovertemplate="Th = %{x:.3f}<br>CE = %{y:.3f}<extra>empirical</extra>", **primary))
     for surf in surfaces:
         if surf.loss == "hinge":
             lab, col = "profile: min over w of L̃/(Cn), SVC", STAGE_STYLE[1]["color"]
         else:
             lab, col = f"profile: min over w of L̃/(Cn), USVC s = {surf.s:g}", STAGE_STYLE[2]["color"]
-        fig.add_trace(go.Scatter(x=surf.th, y=surf.profile_ce, name=lab, mode="lines",
-                                 line=dict(color=col, dash="dash"),
-                                 hovertemplate="Th = %{x:.3f}<br>min over w of L̃/(Cn) = %{y:.4f}<extra>" + lab + "</extra>"),
-                      secondary_y=True)
+        data.append(dict(type="scatter", x=surf.th, y=surf.profile_ce, name=lab, mode="lines",
+                         line=dict(color=col, dash="dash"),
+                         hovertemplate="Th = %{x:.3f}<br>min over w of L̃/(Cn) = %{y:.4f}<extra>" + lab + "</extra>",
+                         **_SECONDARY))
         j = int(np.argmin(surf.profile_ce))
-        fig.add_trace(go.Scatter(x=[surf.th[j]], y=[surf.profile_ce[j]], mode="markers", showlegend=False,
-                                 marker=dict(symbol="x" if surf.loss == "hinge" else "star", size=12, color=col),
-                                 hovertemplate="profile minimum at Th = %{x:.3f}<extra></extra>"),
-                      secondary_y=True)
-    for lab, t in (marks or {}).items():
-        fig.add_vline(x=float(t), line=dict(color="#555", dash="dot", width=1),
-                      annotation_text=lab, annotation_position="bottom right")
-    apply_theme(fig, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
+        data.append(dict(type="scatter", x=[surf.th[j]], y=[surf.profile_ce[j]], mode="markers", showlegend=False,
+                         marker=dict(symbol="x" if surf.loss == "hinge" else "star", size=12, color=col),
+                         hovertemplate="profile minimum at Th = %{x:.3f}<extra></extra>", **_SECONDARY))
+    layout = grid.layout
+    for lab, t in (marks or {}).items():  # plotly's add_vline with an annotation at the bottom right
+        layout.setdefault("shapes", []).append(dict(type="line", x0=float(t), x1=float(t), xref="x", y0=0, y1=1,
+                                                    yref="y domain", line=dict(color="#555", dash="dot", width=1)))
+        layout.setdefault("annotations", []).append(dict(showarrow=False, text=lab, x=float(t), xanchor="left",
+                                                         xref="x", y=0, yanchor="bottom", yref="y domain"))
+    dicts.theme(layout, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
                 ytitle="classification error")
-    legend_below(fig, 560)
-    fig.update_yaxes(title_text="profile: min over w of L̃(Th, w) / (C n)", secondary_y=True)
-    return fig
+    dicts.merge(layout, {**LEGEND_BELOW, "height": 560,
+                         "yaxis2": {"title": {"text": "profile: min over w of L̃(Th, w) / (C n)"}}})
+    return dicts.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -426,23 +426,22 @@ def plot_table1(rows, scenario: str) -> go.Figure:
     --------
     svmviz.usvc.table1_study : The trials summarised.
     """
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("test CE (%)", "threshold Th"))
+    grid = dicts.subplot_grid(1, 2, ("test CE (%)", "threshold Th"))
     methods = [r["method"] for r in rows]
+    data = []
     for who, key, col in (("svmviz", "", "#1f77b4"), ("paper", "paper_", "#ff7f0e")):
         for c, stat in ((1, "test_ce"), (2, "threshold")):
             mean = [r[f"{key}{stat}_mean"] for r in rows]
             sd = [r[f"{key}{stat}_sd"] for r in rows]
-            fig.add_trace(go.Bar(x=methods, y=mean, name=who, marker_color=col, showlegend=(c == 1),
-                                 error_y=dict(type="data", array=[0 if not np.isfinite(v) else v for v in sd]),
-                                 hovertemplate=f"{who}<br>%{{x}}: %{{y:.3f}}<extra>{stat}</extra>"),
-                          row=1, col=c)
-    apply_theme(fig, title=f"Table 1, scenario {scenario}: mean ± sd over trials, svmviz vs the paper",
-                xtitle=None, ytitle=None, height=400)
-    fig.update_layout(barmode="group")
-    fig.update_xaxes(title_text="method")
-    fig.update_yaxes(title_text="test CE (%)", row=1, col=1)
-    fig.update_yaxes(title_text="Th = −b/w", row=1, col=2)
-    return fig
+            data.append(dict(type="bar", x=methods, y=mean, name=who, marker=dict(color=col), showlegend=(c == 1),
+                             error_y=dict(type="data", array=[0 if not np.isfinite(v) else v for v in sd]),
+                             hovertemplate=f"{who}<br>%{{x}}: %{{y:.3f}}<extra>{stat}</extra>", **grid.trace_axes(1, c)))
+    layout = dicts.theme(grid.layout, title=f"Table 1, scenario {scenario}: mean ± sd over trials, svmviz vs the paper",
+                         xtitle="method", height=400)
+    dicts.merge(layout, {"barmode": "group"})
+    dicts.merge(grid.yaxis(1, 1), {"title": {"text": "test CE (%)"}})
+    dicts.merge(grid.yaxis(1, 2), {"title": {"text": "Th = −b/w"}})
+    return dicts.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -574,58 +573,59 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
               f"SVM, {kc.size_svm} support vectors<br>test error {kc.test_error_svm:.3f}")
     fx, fy = (str(v) for v in feature_names)
     where = f"{fx} = %{{x:.2f}}<br>{fy} = %{{y:.2f}}"
-    fig = make_subplots(rows=1, cols=2, subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.04)
+    grid = dicts.subplot_grid(1, 2, titles, shared_yaxes=True, horizontal_spacing=0.04)
+    data = []
     legend_drawn = False
     for c, f, machine in ((1, kc.f_usvc, "USVC"), (2, kc.f_svm, "SVM")):
+        axes = grid.trace_axes(1, c)
         # the map's values as float32 (hover shows two decimals of values clipped to ±2): half the bytes
         # of float64, sent again at every rerun that changes the data
-        fig.add_trace(go.Contour(x=kc.gx, y=kc.gy, z=np.clip(f, -2, 2).astype(np.float32), colorscale="RdBu_r",
-                                 zmid=0, contours=dict(start=-2, end=2, size=0.25), opacity=0.55, showscale=(c == 2),
-                                 colorbar=dict(title="f(x) (clipped ±2)"), name="f(x)", showlegend=False,
-                                 hovertemplate=where + "<br>f = %{z:.2f}<extra></extra>"),
-                      row=1, col=c)
+        data.append(dict(type="contour", x=kc.gx, y=kc.gy, z=np.clip(f, -2, 2).astype(np.float32),
+                         colorscale=dicts.colorscale("RdBu_r"), zmid=0, contours=dict(start=-2, end=2, size=0.25),
+                         opacity=0.55, showscale=(c == 2), colorbar=dict(title=dict(text="f(x) (clipped ±2)")),
+                         name="f(x)", showlegend=False, hovertemplate=where + "<br>f = %{z:.2f}<extra></extra>",
+                         **axes))
         # the boundary as the line itself (marching squares on the same grid, what a contour trace of the
-        # whole field at level 0 drew in the browser): a few kB instead of the field again
+        # whole field at level 0 would leave to the browser): a few kB instead of the field again
         bx, by = level_lines(kc.gx, kc.gy, f, 0.0)
         if bx.size:  # one legend entry for the boundaries of both panels
-            fig.add_trace(go.Scatter(x=bx, y=by, mode="lines", line=dict(color="black", width=2.5),
-                                     name="boundary f = 0", legendgroup="boundary", showlegend=not legend_drawn,
-                                     hoverinfo="skip"), row=1, col=c)
+            data.append(dict(type="scatter", x=bx, y=by, mode="lines", line=dict(color="black", width=2.5),
+                             name="boundary f = 0", legendgroup="boundary", showlegend=not legend_drawn,
+                             hoverinfo="skip", **axes))
             legend_drawn = True
         else:
-            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color="black", width=2.5),
-                                     name=f"{machine}: no boundary f = 0 in view (one sign everywhere)",
-                                     hoverinfo="skip"), row=1, col=c)
+            data.append(dict(type="scatter", x=[None], y=[None], mode="lines", line=dict(color="black", width=2.5),
+                             name=f"{machine}: no boundary f = 0 in view (one sign everywhere)",
+                             hoverinfo="skip", **axes))
         for cls, cname in ((-1, class_names[0]), (1, class_names[1])):
             m = kc.y == cls
             lines, orig = point_hover(kc.X[m], (fx, fy), scale)
-            fig.add_trace(go.Scatter(x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=cname,
-                                     marker=dict(color=CLASS_COLORS[cls], size=5, opacity=0.8),
-                                     showlegend=(c == 1), legendgroup=f"c{cls}", customdata=orig,
-                                     hovertemplate=lines + f"<extra>{cname}</extra>"),
-                          row=1, col=c)
+            data.append(dict(type="scatter", x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=cname,
+                             marker=dict(color=CLASS_COLORS[cls], size=5, opacity=0.8),
+                             showlegend=(c == 1), legendgroup=f"c{cls}", customdata=orig,
+                             hovertemplate=lines + f"<extra>{cname}</extra>", **axes))
     lines, orig = point_hover(kc.prototypes, (fx, fy), scale)
-    fig.add_trace(go.Scatter(x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers", name="USVC prototypes cᵣ",
-                             marker=dict(symbol="star", size=14, color="gold", line=dict(color="black", width=1)),
-                             customdata=orig, hovertemplate="prototype<br>" + lines + "<extra></extra>"),
-                  row=1, col=1)
+    data.append(dict(type="scatter", x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers",
+                     name="USVC prototypes cᵣ",
+                     marker=dict(symbol="star", size=14, color="gold", line=dict(color="black", width=1)),
+                     customdata=orig, hovertemplate="prototype<br>" + lines + "<extra></extra>", **grid.trace_axes(1, 1)))
     sv = kc.X[kc.support]
     lines, orig = point_hover(sv, (fx, fy), scale)
-    fig.add_trace(go.Scatter(x=sv[:, 0], y=sv[:, 1], mode="markers", name="SVM support vectors",
-                             marker=dict(symbol="circle-open", size=10, color="black", line=dict(width=1.5)),
-                             customdata=orig, hovertemplate="support vector<br>" + lines + "<extra></extra>"),
-                  row=1, col=2)
+    data.append(dict(type="scatter", x=sv[:, 0], y=sv[:, 1], mode="markers", name="SVM support vectors",
+                     marker=dict(symbol="circle-open", size=10, color="black", line=dict(width=1.5)),
+                     customdata=orig, hovertemplate="support vector<br>" + lines + "<extra></extra>",
+                     **grid.trace_axes(1, 2)))
     axis_titles = axis_titles or (fx, fy)
-    apply_theme(fig, title="Kernel USVC with R prototypes vs the SVM (same σ and C)", xtitle=axis_titles[0],
-                ytitle=axis_titles[1], height=560)
-    fig.update_layout(margin=dict(t=110))
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
-                      margin=dict(b=90))
-    fig.update_yaxes(title_text=None, row=1, col=2)
+    layout = dicts.theme(grid.layout, title="Kernel USVC with R prototypes vs the SVM (same σ and C)",
+                         xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
+    dicts.merge(layout, {"margin": dict(t=110, b=90),
+                         "legend": dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0)})
+    grid.yaxis(1, 2)["title"].pop("text", None)  # the shared axis is titled once, on the left
     # the maps' extent, as the contour traces alone gave it (a line reaching the border would pad it)
-    fig.update_xaxes(range=[float(kc.gx[0]), float(kc.gx[-1])])
-    fig.update_yaxes(range=[float(kc.gy[0]), float(kc.gy[-1])])
-    return fig
+    for r, c in ((1, 1), (1, 2)):
+        dicts.merge(grid.xaxis(r, c), {"range": [float(kc.gx[0]), float(kc.gx[-1])]})
+        dicts.merge(grid.yaxis(r, c), {"range": [float(kc.gy[0]), float(kc.gy[-1])]})
+    return dicts.figure(data, layout)
 
 
 def plot_machine_size(kc: KernelComparison) -> go.Figure:
@@ -645,20 +645,22 @@ def plot_machine_size(kc: KernelComparison) -> go.Figure:
     --------
     compute_kernel_comparison : The values drawn here.
     """
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("machine size (kernels)", "error"))
+    grid = dicts.subplot_grid(1, 2, ("machine size (kernels)", "error"))
     names = ["USVC", "SVM"]
-    fig.add_trace(go.Bar(x=names, y=[kc.size_usvc, kc.size_svm], marker_color=["#2ca02c", "#d62728"],
-                         name="kernels", hovertemplate="%{x}: %{y} kernels<extra></extra>"), row=1, col=1)
-    fig.add_trace(go.Bar(x=names, y=[kc.test_error_usvc, kc.test_error_svm], name=f"test ({kc.test_kind})",
-                         marker_color="#1f77b4", hovertemplate="%{x}: test error %{y:.3f}<extra></extra>"),
-                  row=1, col=2)
-    fig.add_trace(go.Bar(x=names, y=[kc.train_error_usvc, kc.train_error_svm], name="training",
-                         marker_color="#aec7e8", hovertemplate="%{x}: training error %{y:.3f}<extra></extra>"),
-                  row=1, col=2)
-    apply_theme(fig, title="Machine size and error", xtitle="machine", ytitle="number of kernels", height=400)
+    data = [dict(type="bar", x=names, y=[kc.size_usvc, kc.size_svm], marker=dict(color=["#2ca02c", "#d62728"]),
+                 name="kernels", hovertemplate="%{x}: %{y} kernels<extra></extra>", **grid.trace_axes(1, 1)),
+            dict(type="bar", x=names, y=[kc.test_error_usvc, kc.test_error_svm], name=f"test ({kc.test_kind})",
+                 marker=dict(color="#1f77b4"), hovertemplate="%{x}: test error %{y:.3f}<extra></extra>",
+                 **grid.trace_axes(1, 2)),
+            dict(type="bar", x=names, y=[kc.train_error_usvc, kc.train_error_svm], name="training",
+                 marker=dict(color="#aec7e8"), hovertemplate="%{x}: training error %{y:.3f}<extra></extra>",
+                 **grid.trace_axes(1, 2))]
+    layout = dicts.theme(grid.layout, title="Machine size and error", xtitle="machine", ytitle="number of kernels",
+                         height=400)
     # the legend at the figure's bottom edge (container coordinates), under the "machine" axis title
-    # it sat on
-    fig.update_layout(barmode="group", legend=dict(orientation="h", yref="container", y=0.0, yanchor="bottom",
-                                                   xanchor="left", x=0.0), margin=dict(b=110))
-    fig.update_yaxes(title_text="error rate", row=1, col=2)
-    return fig
+    # it would sit on otherwise
+    dicts.merge(layout, {"barmode": "group", "margin": dict(b=110),
+                         "legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", xanchor="left",
+                                        x=0.0)})
+    dicts.merge(grid.yaxis(1, 2), {"title": {"text": "error rate"}})
+    return dicts.figure(data, layout)

@@ -165,7 +165,7 @@ class _Job:
         self.seconds = float("nan")
         self.waiters = 0
         self.detached_at = None
-        self.count_speed = True  # False when the job also compiled kernels
+        self.count_speed = True  # False when the job also compiled numba functions
         self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._run, name=f"svmviz-job-{name}", daemon=True)
 
@@ -198,7 +198,7 @@ class _Job:
             self.check()
             from svmviz import _warmup
 
-            with _warmup.notices_to(self._waiting):  # a kernel that must compile says so on the progress line
+            with _warmup.notices_to(self._waiting):  # a numba function that must compile says so on the progress line
                 self.result = self.fn(self.progress)
             self.check()  # a cancelled job's result is not cached (it may be the stopped remainder)
         except BaseException as exc:  # noqa: BLE001 — handed to the waiting script thread
@@ -229,7 +229,7 @@ class _Job:
                 self.waiters = 0
                 self.detached_at = time.monotonic()
         if self.waiters == 0:
-            # the job may sit in one long kernel chunk without reporting: a timer makes sure the
+            # the job may sit in one long chunk of compiled code without reporting: a timer makes sure the
             # cancel flag is set as soon as the grace has passed, so the next report stops it
             t = threading.Timer(ORPHAN_GRACE_SECONDS + 0.05, self._orphan_check)
             t.daemon = True
@@ -373,9 +373,9 @@ _watch_started = False
 
 def _install_shutdown_watch() -> None:
     """Under a real Streamlit server (not AppTest or a notebook), end the process at shutdown
-    even while a numba kernel runs: ``concurrent.futures`` joins its (non-daemon) pool threads
-    at exit, so a computation of several minutes kept a SIGTERM'd server alive that long
-    (issue 13). The watcher wakes when the main thread finishes (after Streamlit's own SIGTERM
+    even while numba-compiled code runs: ``concurrent.futures`` joins its (non-daemon) pool threads
+    at exit, so a computation of several minutes would keep a SIGTERM'd server alive that long.
+    The watcher wakes when the main thread finishes (after Streamlit's own SIGTERM
     handling), cancels every job and, if work is still running after :data:`EXIT_GRACE_SECONDS`,
     exits the process with status 0 — what Streamlit returns after a SIGTERM."""
     global _watch_started

@@ -2,7 +2,7 @@
 
 Streamlit's public API has no equivalent for these (checked against 1.5x: ``st.navigation``,
 ``st.Page``, ``st.query_params``, ``st.session_state``, ``st.context``); each is needed by the view
-in the URL (shared links, Back/Forward, :mod:`svmviz.ui.common`). Canary: ``tests/test_streamlit_compat.py``
+in the URL (shared links, Back/Forward, :mod:`svmviz.ui.url_state`). The canary test of this module
 fails on an upgrade that moves any of them; the fallbacks keep the app working (with what each says
 it loses).
 

@@ -16,7 +16,7 @@ from svmviz import ivm
 from svmviz.figures import anova as fig
 from svmviz.figures.labels import feature_scale
 from svmviz.kernels import SSANOVAKernel
-from svmviz.ui import charts, code_view, common, glossary
+from svmviz.ui import charts, code_view, compute, data_sidebar, errors, glossary, page_head, url_state, widgets
 from svmviz.ui.compute import cached_result
 
 KEY = "anova"
@@ -32,15 +32,14 @@ SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0, 5.6, 8.0]
 SIGMAS_1D = [0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.5, 0.75, 1.0]
 THETA_SCALES = np.array([0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0])
 N_TEST = 2000
-#: seconds of ``compare_kernels(loo=True)`` for the three kernels, 11 λ values, n = 200, 2 idle cores:
-#: 0.34–0.38 s (anova_structure, seeds 0–1; 3.5–4.1 s at n = 600, hence the exponent 2.2 below), since
-#: the exact-LOO refits that SMO does not settle are solved by the active-set method (5d3d4ec; 4.0 before)
+#: seconds of ``compare_kernels(loo=True)`` for the three kernels, 11 λ values, n = 200, 2 idle cores
+#: (bench/bench_anova.py, anova_structure data: about 0.35 s, and ten times that at n = 600, hence the
+#: exponent 2.2 below)
 _LOO_SECONDS_AT_200 = 0.4
 #: exact LOO estimated to take longer than this (seconds) draws the criteria chart of the fits first and
-#: redraws it with LOO's curve; a shorter one is awaited (issue 13, warm interaction: a chart drawn and
-#: replaced within a second costs the browser a second Plotly draw, ~0.1–0.2 s of its CPU, to show a
-#: chart for a fraction of a second). The first exact LOO of a server is always preceded by the fits'
-#: chart: it may compile numba kernels (issue 13, first chart).
+#: redraws it with LOO's curve; a shorter one is awaited (a chart drawn and replaced within a second
+#: costs the browser a second Plotly draw to show a chart for a fraction of a second). The first exact
+#: LOO of a server is always preceded by the fits' chart: it may compile numba functions first.
 PRELIMINARY_ABOVE_SECONDS = 1.5
 _LOO_RAN = [False]  # exact LOO has completed in this server process
 
@@ -59,45 +58,45 @@ def _structure_params(name: str) -> dict:
     if name != "anova_structure":
         return {}
     sb = st.sidebar
-    d = common.control(sb.slider, "Variables d (x1, x2 informative, the rest noise)", 2, 12, key=f"{KEY}_d",
+    d = widgets.control(sb.slider, "Variables d (x1, x2 informative, the rest noise)", 2, 12, key=f"{KEY}_d",
                        default=6, url="a_d")
-    a = common.control(sb.slider, "Interaction a in the logit 4·x1 + 4·cos(π·x2) + a·x1·x2", 0.0, 12.0, step=1.0,
+    a = widgets.control(sb.slider, "Interaction a in the logit 4·x1 + 4·cos(π·x2) + a·x1·x2", 0.0, 12.0, step=1.0,
                        key=f"{KEY}_inter", default=8.0, url="a_inter",
                        help="a = 0 makes the truth additive: then the additive kernel has the right structure.")
     return {"d": int(d), "interaction": float(a)}
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _sigma_heuristic(X):
-    return ivm.sigma_heuristic(X)
+def _sigma_heuristic(X) -> float:
+    """The median-distance σ of ``X`` (:func:`svmviz.ivm.sigma_heuristic`), kept in the app's cache."""
+    return compute.cached("sigma_heuristic", X, lambda: ivm.sigma_heuristic(X))
 
 
 def sidebar_settings(ds) -> Settings:
     sb = st.sidebar
     sb.header("Kernels")
-    chosen = common.control(sb.multiselect, "Kernels to compare", list(KERNEL_LABELS), key=f"{KEY}_kernels",
+    chosen = widgets.control(sb.multiselect, "Kernels to compare", list(KERNEL_LABELS), key=f"{KEY}_kernels",
                             default=list(KERNEL_LABELS), url="a_kernels", format_func=KERNEL_LABELS.get)
-    base = common.control(sb.radio, "One-dimensional kernel R_α of the SS-ANOVA kernels", list(BASE_LABELS),
+    base = widgets.control(sb.radio, "One-dimensional kernel R_α of the SS-ANOVA kernels", list(BASE_LABELS),
                           key=f"{KEY}_base", default="cubic", url="a_base", format_func=BASE_LABELS.get,
                           help="Cubic spline: R(s, t) = k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|) on each coordinate "
                                "rescaled to [0, 1] by its training range (a linear and a smooth part). "
                                "Gaussian: exp(−(s − t)²/(2σ₁²)) on the same rescaled coordinate.")
     sigma_1d = 0.25
     if base == "gaussian":
-        sigma_1d = common.control(sb.select_slider,
+        sigma_1d = widgets.control(sb.select_slider,
                                   "σ₁ of the per-coordinate Gaussian (fraction of each variable's range)", SIGMAS_1D,
                                   key=f"{KEY}_sigma1d", default=0.25, url="a_sigma1")
     h = _sigma_heuristic(ds.X)
     default = min(SIGMAS, key=lambda s: abs(np.log(s / h)))
-    sigma = common.control(sb.select_slider, "σ of the Gaussian kernel on all variables", SIGMAS,
+    sigma = widgets.control(sb.select_slider, "σ of the Gaussian kernel on all variables", SIGMAS,
                            key=f"{KEY}_sigma_{ds.name}", default=default, url="a_sigma", depends=default,
                            keep_choice=True,
                            help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: the median-distance heuristic ({h:.2g}).")
     sb.header("λ grid")
-    lo, hi = common.control(sb.slider, "log10 λ from … to", -9, 1, step=1, key=f"{KEY}_lamrange",
+    lo, hi = widgets.control(sb.slider, "log10 λ from … to", -9, 1, step=1, key=f"{KEY}_lamrange",
                             default=(-6, -1), url=("a_lo", "a_hi"))
-    m = common.control(sb.select_slider, "λ values", [6, 8, 11, 16, 21], key=f"{KEY}_nlam", default=11, url="a_nlam")
-    loo = common.control(sb.checkbox, "Exact leave-one-out (refits every support vector at every λ)", key=f"{KEY}_loo",
+    m = widgets.control(sb.select_slider, "λ values", [6, 8, 11, 16, 21], key=f"{KEY}_nlam", default=11, url="a_nlam")
+    loo = widgets.control(sb.checkbox, "Exact leave-one-out (refits every support vector at every λ)", key=f"{KEY}_loo",
                          default=True, url="a_loo")
     if lo >= hi:
         hi = lo + 1
@@ -120,10 +119,10 @@ def _test_sample(ds):
 
 def _cost_kwargs(n: int, s: Settings) -> dict:
     """A cost estimate for the compute helper when it takes one (seconds scale as n^2.2 with LOO)."""
-    if not hasattr(common, "Cost") or not s.loo:
+    if not s.loo:
         return {}
     sec = _LOO_SECONDS_AT_200 * (n / 200.0) ** 2.2 * (s.lambdas.size / 11.0) * (len(s.kernels) / 3.0)
-    return {"cost": common.Cost(sec, f"exact leave-one-out for {len(s.kernels)} kernels × {s.lambdas.size} λ values")}
+    return {"cost": compute.Cost(sec, f"exact leave-one-out for {len(s.kernels)} kernels × {s.lambdas.size} λ values")}
 
 
 def _comparison_key(ds, s: Settings, test):
@@ -142,7 +141,7 @@ def compute_comparison(ds, s: Settings, test):
                                      X_test=None if test is None else test.X,
                                      y_test=None if test is None else test.y, progress=progress)
 
-    return common.cached_compute("anova_kernels", _comparison_key(ds, s._replace(loo=False), test), run,
+    return compute.cached_compute("anova_kernels", _comparison_key(ds, s._replace(loo=False), test), run,
                                  progress_text="Fitting every kernel along λ…")
 
 
@@ -153,14 +152,14 @@ def compute_loo(ds, s: Settings, test, kc, *, optional: bool = True):
     def run(progress):
         return anova.add_exact_loo(kc, ds.y, progress=progress)
 
-    return common.cached_compute("anova_loo", _comparison_key(ds, s._replace(loo=True), test), run,
+    return compute.cached_compute("anova_loo", _comparison_key(ds, s._replace(loo=True), test), run,
                                  progress_text="Exact leave-one-out for every kernel along λ…", optional=optional,
                                  **_cost_kwargs(ds.X.shape[0], s))
 
 
 def _loo_is_quick(ds, s: Settings, test) -> bool:
     """Exact LOO is awaited without drawing the criteria chart first: its result is cached, or this
-    server has run exact LOO before (its kernels are compiled) and the estimate is under
+    server has run exact LOO before (its numba functions are compiled) and the estimate is under
     :data:`PRELIMINARY_ABOVE_SECONDS`."""
     if cached_result("anova_loo", _comparison_key(ds, s._replace(loo=True), test)) is not None:
         return True
@@ -211,12 +210,12 @@ def _lambda_choice(kc, q: int) -> tuple[int, str]:
     labels = {k: f"{_LABEL[k]}'s choice (λ = {cur.lambdas[cur.best[k]]:.2g})" for k in options}
     labels["hand"] = "chosen by hand"
     default = options.index("loo") if "loo" in options else 0
-    how = common.control(st.radio, "λ of the fit to decompose", list(labels), key=f"{KEY}_lamsrc",
+    how = widgets.control(st.radio, "λ of the fit to decompose", list(labels), key=f"{KEY}_lamsrc",
                          default=list(labels)[default], url="a_lamsrc", depends=tuple(options), keep_choice=True,
                          format_func=labels.get, horizontal=True,
                          help="Default: exact leave-one-out's choice when it was computed, else GACV's.")
     if how == "hand":
-        j = common.control(st.select_slider, "λ", list(range(cur.lambdas.size)), key=f"{KEY}_lamhand",
+        j = widgets.control(st.select_slider, "λ", list(range(cur.lambdas.size)), key=f"{KEY}_lamhand",
                            default=int(cur.best["gacv"]), url="a_lamhand", depends=cur.lambdas.size,
                            keep_choice=True, format_func=lambda i: f"{cur.lambdas[i]:.2g}")
         return int(j), f"λ = {cur.lambdas[j]:.2g} (by hand)"
@@ -233,15 +232,15 @@ def _klr_fit(ds, kernel_proto, lam_svm):
         progress(0, 1, "kernel logistic regression")
         return KernelLogisticRegression(lam=2.0 * n * lam_svm, kernel=kernel_proto).fit(ds.X, ds.y)
 
-    return common.cached_compute("anova_klr", key, run, progress_text="Fitting kernel logistic regression…")
+    return compute.cached_compute("anova_klr", key, run, progress_text="Fitting kernel logistic regression…")
 
 
 def _test_error(kc, q: int, j: int, exp, test, machine: str) -> float:
     """The decomposed fit's error on the test sample. The SVM's is the fits' own
     ``kc.test_error[q, j]`` (its decision values on the same sample, computed with the fits): the
-    decomposition of the 2000 test points gave the same signs, so it is not evaluated again (issue
-    13, warm interaction: one decomposition of the test sample less per rerun). KLR's fit is not
-    among the fits: its test sample is decomposed."""
+    decomposition of the 2000 test points gives the same signs, so it is not evaluated again (one
+    decomposition of the test sample less per rerun). KLR's fit is not among the fits: its test
+    sample is decomposed."""
     if machine == "svm" and kc.test_error is not None:
         return float(kc.test_error[q, j])
     f_test = anova.decompose(exp, test.X).total
@@ -256,9 +255,9 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                 "Gaussian kernel on all variables has no such decomposition.")
         return
     c1, c2 = st.columns(2)
-    q = common.control(c1.selectbox, "Kernel", ss, key=f"{KEY}_which", default=ss[-1], url="a_dkernel",
+    q = widgets.control(c1.selectbox, "Kernel", ss, key=f"{KEY}_which", default=ss[-1], url="a_dkernel",
                        depends=tuple(kc.names), keep_choice=True, format_func=lambda i: kc.names[i])
-    machine = common.control(c2.radio, "Machine", ["svm", "klr"], key=f"{KEY}_machine", default="svm",
+    machine = widgets.control(c2.radio, "Machine", ["svm", "klr"], key=f"{KEY}_machine", default="svm",
                              url="a_machine", horizontal=True,
                              format_func={"svm": "SVM (support vector machine)",
                                           "klr": "KLR (kernel logistic regression), same λ"}.get,
@@ -278,7 +277,7 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
         try:
             klr = _klr_fit(ds, proto, lam)
         except ValueError as exc:
-            common.show_error(exc, what="Kernel logistic regression failed")
+            errors.show_error(exc, what="Kernel logistic regression failed")
             return
         exp = anova.expansion_of(klr, feature_names=names)
         what = f"KLR, {kc.names[q]}, λ_KLR = 2nλ = {2 * ds.X.shape[0] * lam:.3g}"
@@ -294,7 +293,7 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
               else "KLR's decision_function, b + K(x, X)·a")
     st.caption(f"{what}. f(x) = b + Σ_c f_c(x) exactly: the largest difference between f ({source}) and "
                f"b + Σ_c f_c over the training points is {gap:.1e} — rounding; b = {exp.intercept:.3g}.")
-    measure = common.control(st.radio, "Importance measure", list(fig.MEASURES), key=f"{KEY}_measure",
+    measure = widgets.control(st.radio, "Importance measure", list(fig.MEASURES), key=f"{KEY}_measure",
                              default=list(fig.MEASURES)[0], url="a_measure", horizontal=True,
                              format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
                                           "rms": "size over the data (root mean square of f_c)"}.get)
@@ -334,7 +333,7 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
         cols = st.columns(2)
         its = []
         for i, col in enumerate(cols[:min(2, len(pairs))]):
-            at = common.control(col.selectbox, f"Interaction {i + 1} (most important first)",
+            at = widgets.control(col.selectbox, f"Interaction {i + 1} (most important first)",
                                 list(range(len(pairs))), key=f"{KEY}_pair{i}", default=i, url=f"a_pair{i + 1}",
                                 depends=len(pairs), keep_choice=True, format_func=lambda k: label[pairs[k]])
             pick = pairs[at]
@@ -354,9 +353,9 @@ def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
                     "variable. For the additive kernel a factor on every θ at once only relabels λ (s·K at λ is "
                     "K at λ/s), which is why the grid varies one variable.")
         names = ds.feature_names
-        a = common.control(st.selectbox, "Variable", list(range(len(names))), key=f"{KEY}_thvar", default=0,
+        a = widgets.control(st.selectbox, "Variable", list(range(len(names))), key=f"{KEY}_thvar", default=0,
                            url="a_thvar", depends=tuple(names), keep_choice=True, format_func=lambda i: names[i])
-        crit = common.control(st.radio, "Criterion", ["gacv", "xa", "loo"], key=f"{KEY}_thcrit", default="gacv",
+        crit = widgets.control(st.radio, "Criterion", ["gacv", "xa", "loo"], key=f"{KEY}_thcrit", default="gacv",
                               url="a_thcrit", horizontal=True, format_func=_LABEL.get)
         if not st.checkbox("Compute this grid", value=False, key=f"{KEY}_thgo"):
             return
@@ -369,17 +368,17 @@ def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
                                            p_true=p_true, loo=crit == "loo", progress=progress)
 
         try:
-            tg = common.cached_compute("anova_theta", key, run, progress_text=f"θ grid for {names[a]}…")
+            tg = compute.cached_compute("anova_theta", key, run, progress_text=f"θ grid for {names[a]}…")
         except ValueError as exc:
-            common.show_error(exc)
+            errors.show_error(exc)
             return
         charts.chart(fig.plot_theta_grid(fig.compute_theta_grid(tg, crit, names[a])), key=f"{KEY}_thgrid")
 
 
 # --------------------------------------------------------------------------- the page
-@common.page_view
+@url_state.page_view
 def page() -> None:
-    common.page_header("anova")
+    page_head.page_header("anova")
     st.markdown(glossary.spell(
         "SS-ANOVA (smoothing-spline analysis of variance) kernels build a kernel on d variables from one-dimensional "
         "kernels R_α, one per variable: K(s, t) = Π_α [1 + θ_α·R_α(s_α, t_α)] = 1 + Σ_α θ_α·R_α + "
@@ -390,7 +389,7 @@ def page() -> None:
         "The constant 1 is left to the intercept b, which every machine here fits freely. Per kernel, GACV, XA "
         "and exact LOO choose λ; the fit of the SVM or of KLR at that λ is then split into its components."
     ))
-    ds = common.dataset_sidebar(CHOICES, "anova_structure", key=KEY, params=_structure_params, n_range=(40, 600),
+    ds = data_sidebar.dataset_sidebar(CHOICES, "anova_structure", key=KEY, params=_structure_params, n_range=(40, 600),
                                 default_n=200)
     if ds is None:
         return
@@ -406,10 +405,10 @@ def page() -> None:
     try:
         # the fits and GACV / XA first (a fraction of a second); exact LOO, which refits every support
         # vector at every λ, follows as its own cached step from these fits. When it may take long (or
-        # compile, issue 13 first chart) the fits' chart is drawn first and redrawn with LOO's curve.
+        # compile numba functions first) the fits' chart is drawn first and redrawn with LOO's curve.
         kc = compute_comparison(ds, s, test)
     except ValueError as exc:
-        common.show_error(exc, what="Could not fit these kernels")
+        errors.show_error(exc, what="Could not fit these kernels")
         return
     if s.loo:
         slot = spelled_before = None
@@ -422,7 +421,7 @@ def page() -> None:
         try:
             kc_loo = compute_loo(ds, s, test, kc)
         except ValueError as exc:
-            common.show_error(exc, what="Exact leave-one-out failed")
+            errors.show_error(exc, what="Exact leave-one-out failed")
             kc_loo = None
         if kc_loo is not None:
             _LOO_RAN[0] = True

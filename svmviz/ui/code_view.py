@@ -8,7 +8,9 @@ from __future__ import annotations
 import streamlit as st
 
 from svmviz import codegen
-from svmviz.ui import common
+from svmviz.ui.data_sidebar import UPLOAD_CHOICE
+from svmviz.ui.datasets import dataset_seed
+from svmviz.ui.session import shared_choice
 
 TITLE = "Python code of this view"
 
@@ -16,8 +18,8 @@ TITLE = "Python code of this view"
 def data_source(ds, key: str) -> codegen.DataSource:
     """Where the page's data set ``ds`` comes from: the sidebar of the page with data-set key ``key``
     (an uploaded file's name and the loader's options, or the generator's)."""
-    shared = common._shared()
-    if st.session_state.get(f"{key}_data") == common.UPLOAD_CHOICE and "upload" in shared:
+    shared = shared_choice()
+    if st.session_state.get(f"{key}_data") == UPLOAD_CHOICE and "upload" in shared:
         return codegen.data_source(ds, file_name=shared["upload"][0],
                                    label_column=st.session_state.get(f"{key}_labelcol"),
                                    standardize=bool(st.session_state.get(f"{key}_std", True)),
@@ -73,7 +75,7 @@ def usvc(ds, one_d, table1, kernel) -> None:
     """The panel of the Unbiased SVC page (:func:`svmviz.codegen.usvc_script`). ``one_d``: (Settings1D,
     iterates shown) or None; ``table1``: the study's settings when shown; ``kernel``: the kernel
     section's (σ, C, R, s, prototypes) when drawn."""
-    seed = common.dataset_seed(ds) if ds is not None else 0
+    seed = dataset_seed(ds) if ds is not None else 0
     panel(codegen.usvc_script(None if ds is None else data_source(ds, "usvc"),
                               None if one_d is None else one_d[0], steps=None if one_d is None else one_d[1],
                               table1=table1, kernel=kernel,
@@ -86,7 +88,7 @@ def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3
     and the maps' IVM and the 3-class fit's ln λ as their widgets hold them."""
     from svmviz.ui.ivm import KLR_MAX_N
 
-    panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=common.dataset_seed(ds),
+    panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=dataset_seed(ds),
                              fresh=ds.test_sample is not None, multiclass=ds.is_multiclass,
                              two_d=ds.X.shape[1] == 2, truth=ds.p_true is not None,
                              klr=splits.X.shape[0] <= KLR_MAX_N, maps=maps, lam_path=lam_path, classes3=classes3,

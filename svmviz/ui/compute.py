@@ -1,24 +1,42 @@
-"""The app's one cached-compute helper: cache, progress, cost estimate, Cancel, readable warnings.
+"""The app's one cache, and its compute helper: progress, cost estimate, Cancel, readable warnings.
 
+The cache
+---------
+Everything the app keeps between runs — results, data sets, parsed uploads, built figures — is held
+in one store, under one policy:
+
+- **key = content hash**: ``"<name>:<digest of key_parts>"`` (:func:`digest` hashes arrays, numbers,
+  strings and nested sequences / dicts by their content), so equal inputs find the same entry
+  whatever session, page or object they come from;
+- **bounded**: at most ``max_entries`` entries per ``name``, and all entries together at most
+  :data:`MAX_CACHE_BYTES` of the numpy arrays they hold; least recently used first;
+- **per server**: one store for the process (held by ``st.cache_resource``, so
+  ``st.cache_resource.clear()`` empties it too), shared by every session;
+- **safe across sessions**: entries are shared read-only (a page never modifies what it gets), and
+  what one session must not see of another (its uploaded file, its edits) is in the key.
+
+Two ways in: :func:`cached` builds a quick value in the script's own thread (a data set, a figure);
+:func:`cached_compute` runs the numerics in a background job with progress and Cancel.
+
+The compute helper
+------------------
 Every page computes through :func:`cached_compute`::
 
     result = cached_compute("surface", (X, y, grid), lambda progress: criteria_surface(..., progress=progress),
                             progress_text="Fitting the grid…", cost=Cost(42.0, "exact leave-one-out"))
 
-- **One cache for every session** (like ``st.cache_resource``): the key is a content hash of
-  ``key_parts`` (arrays, numbers, strings, nested sequences); least recently used entries go first,
-  bounded by a count and by the bytes of the arrays the results hold.
+- **The cache above**: the result is stored under its name and the content hash of ``key_parts``.
 - **The work runs in a background thread** ("job"), one per key for the whole server: a second
   session (or the rerun a widget triggers) asking for the same key waits for the same job instead
   of starting another. The script thread only waits, updating a progress bar and offering Cancel
   once the work has lasted :data:`PROGRESS_AFTER_SECONDS` (quicker work shows nothing).
 - **Cancel** stops the job: its progress callback raises :class:`Cancelled` at the next call, which
   unwinds the numerics; their thread pools drop the tasks not yet started
-  (:func:`svmviz._parallel.task_pool`). The kernel running at that moment finishes its chunk (a
-  numba kernel cannot be interrupted), so the numerics report progress in small chunks. Nor can
-  numba's first compilation of a kernel: on a fresh install without the background warm-up, a job
+  (:func:`svmviz._parallel.task_pool`). The compiled function running at that moment finishes its chunk
+  (numba-compiled code cannot be interrupted), so the numerics report progress in small chunks. Nor can
+  numba's first compilation of a function: on a fresh install without the background warm-up, a job
   cancelled while compiling says "Stopped" at once, and its thread finishes that compilation
-  (≈ 15–20 s of one core for LOO along the path, measured) — kept in the on-disk cache for the next run.
+  (tens of seconds of one core for LOO along the path) — kept in the on-disk cache for the next run.
 - **Work nobody waits for stops**: when a browser tab closes, Streamlit asks the session's script
   thread to stop, and the next ``st.*`` call in it raises ``StopException`` — the waiting loop makes
   such a call every :data:`POLL_SECONDS`, detaches, and a job without waiters for
@@ -28,7 +46,7 @@ Every page computes through :func:`cached_compute`::
 - **Warnings** raised inside ``fn`` (on its thread) are collected and shown as ``st.warning`` in
   plain words: no internal function names, no advice about parameters the page has no control for.
 - **Server shutdown** (SIGTERM): a watcher thread notices the main thread's end, cancels every job
-  and, if a numba kernel still runs after :data:`EXIT_GRACE_SECONDS`, ends the process — the pool
+  and, if numba-compiled code still runs after :data:`EXIT_GRACE_SECONDS`, ends the process — the pool
   threads of ``concurrent.futures`` are joined at exit and would otherwise keep the server alive for
   the rest of the computation.
 
@@ -45,6 +63,7 @@ from typing import Callable
 import numpy as np
 import streamlit as st
 
+from .session import shared_choice
 from ._jobs import (  # noqa: F401  (the job machinery lives in _jobs.py; app, tests and bench import it from here)
     EXIT_GRACE_SECONDS, MAX_CACHE_BYTES, ORPHAN_GRACE_SECONDS, Cancelled, Cost, _SHUTDOWN, _Entry, _Job, _Store,
     _attach_job, _install_shutdown_watch, _install_warning_hook, _speed_factor, digest, nbytes, readable,
@@ -52,16 +71,16 @@ from ._jobs import (  # noqa: F401  (the job machinery lives in _jobs.py; app, t
 )
 
 ASK_ABOVE_SECONDS = 10.0
-"""Estimated durations above this ask the user first (issue 13: "ask when it is over ~10 s")."""
+"""Estimated durations above this ask the user first (ten seconds: longer than a user waits unasked)."""
 SUBSAMPLE_TARGET_SECONDS = 8.0
 """The subsample offered when asking is the largest whose estimate stays under this."""
 POLL_SECONDS = 0.25
 """How often the waiting script thread updates the progress bar (and so notices a stop request)."""
 PROGRESS_AFTER_SECONDS = 0.3
 """A computation that ends within this shows nothing; longer work shows its progress bar and Cancel
-from then on. Most of a warm interaction's computations end in a few ms to ~0.2 s (issue 13): each
-drew a bar and a Cancel button and removed them again — four delta messages and a flash of the
-layout a computation, 2–11 of them a rerun. The script thread makes no ``st`` call meanwhile, which
+from then on. Most computations of an interaction with cached inputs end in a few ms to a fraction
+of a second: a bar and a Cancel button drawn and removed again for each would cost four delta
+messages and a flash of the layout, several times a rerun. The script thread makes no ``st`` call meanwhile, which
 delays its noticing a closed tab by this much (well within :data:`ORPHAN_GRACE_SECONDS`)."""
 
 
@@ -113,9 +132,7 @@ def smaller_n(page_key: str) -> Callable[[int], None] | None:
         return None
 
     def use(m: int) -> None:
-        from svmviz.ui import common
-
-        common._shared()["n"] = int(m)
+        shared_choice()["n"] = int(m)
         st.session_state[k] = int(m)
 
     return use
@@ -264,6 +281,43 @@ def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | N
     if show_warnings:
         for m in entry.messages:
             st.warning(m, icon="⚠️")
+    return entry.value
+
+
+def cache_key(name: str, key_parts) -> str:
+    """The cache's key of ``key_parts`` under ``name``: ``"<name>:<content hash>"``."""
+    return f"{name}:{digest(key_parts)}"
+
+
+def cached(name: str, key_parts, build: Callable[[], object], *, max_entries: int = 16):
+    """``build()``, kept in the app's one cache under ``name`` and the content of ``key_parts``.
+
+    For values quick to make in the script's own thread (a data set, a parsed upload, a figure):
+    no job, no progress bar, no Cancel — :func:`cached_compute` is the way for numerics.
+
+    Parameters
+    ----------
+    name : str
+        What is kept (the cache keeps at most ``max_entries`` values of one name).
+    key_parts : anything :func:`digest` hashes (arrays, numbers, strings, nested sequences, dicts)
+        Everything the value depends on.
+    build : callable() -> value
+        Makes the value; what it raises propagates and nothing is kept.
+    max_entries : int, default 16
+        How many values of this ``name`` the cache keeps.
+
+    Returns
+    -------
+    The value, shared read-only with every session asking for the same key (a Plotly figure is
+    copied by ``st.plotly_chart``; a data set is never modified).
+    """
+    store = _store()
+    key = cache_key(name, key_parts)
+    entry = store.get(key)
+    if entry is None:
+        value = build()
+        entry = _Entry(value, (), nbytes(value))
+        store.put(key, name, entry, max_entries)
     return entry.value
 
 

@@ -10,7 +10,7 @@ removes it; dragging a box or lasso (modebar) removes every point inside. After 
 chart shows the standard SVM (Wahba, Lin, Lee & Zhang 2001, eq. 1; :class:`svmviz.svm.SVMClassifier`) at
 the editor's λ and σ — boundary f = 0, margins f = ±1, support vectors circled — right beside the click,
 and the page's own charts below (criteria surfaces, λ curves, the ν-path) are recomputed from the same
-points, since :func:`svmviz.ui.common.dataset_sidebar` returns the edited data set. Undo, "Reset to the
+points, since :func:`svmviz.ui.data_sidebar.dataset_sidebar` returns the edited data set. Undo, "Reset to the
 generated data" and a CSV download of the points (which the upload choice reads back) complete it.
 The edited points are shared by the pages of one browser session.
 
@@ -49,7 +49,7 @@ import streamlit as st
 
 from svmviz import data as _data
 from svmviz.figures import edit as fig_edit
-from svmviz.ui import charts, common
+from svmviz.ui import charts, datasets, export, session, url_state, widgets
 
 CHOICE = "edited"
 """The data-set choice (and its URL value ``data=edited``)."""
@@ -258,10 +258,10 @@ def remember_base(shared: dict, ds, name: str, n: int, seed: int) -> None:
 
 def _base(default: str, default_n: int, params, n_range: tuple[int, int]) -> tuple[tuple, object]:
     """(base key, base Dataset): the session's last generated 2-D set, else the page's default, else banana."""
-    shared = common._shared()
+    shared = session.shared_choice()
     n, seed = int(np.clip(int(shared.get("n", default_n)), *n_range)), int(shared.get("seed", 0))
     tries = []
-    linked = common.query_value(BASE_URL, None, str)  # a link names what its edits started from
+    linked = url_state.query_value(BASE_URL, None, str)  # a link names what its edits started from
     if linked is not None:
         tries.append((linked, n, seed))
     if BASE in shared:
@@ -271,7 +271,7 @@ def _base(default: str, default_n: int, params, n_range: tuple[int, int]) -> tup
         if name not in _data.GENERATORS:
             continue
         try:
-            ds = common.load_dataset(name, n, seed, params(name) if callable(params) else params)
+            ds = datasets.load_dataset(name, n, seed, params(name) if callable(params) else params)
         except ValueError:
             continue
         if ds.X.shape[1] == 2 and not ds.is_multiclass:
@@ -309,7 +309,7 @@ def edited_dataset(*, key: str, default: str, params=None, n_range: tuple[int, i
     has fewer than :data:`MIN_PER_CLASS` points.
     """
     sb = st.sidebar
-    fresh_link = STATE not in st.session_state and common.url_speaks() and st.query_params.get("data") == CHOICE
+    fresh_link = STATE not in st.session_state and url_state.url_speaks() and st.query_params.get("data") == CHOICE
     base, base_ds = _base(default, default_n, params, n_range)
     st_ = state()
     restarted = st_ is not None and st_.base != base
@@ -324,7 +324,7 @@ def edited_dataset(*, key: str, default: str, params=None, n_range: tuple[int, i
         st_ = new
         st.session_state[STATE] = st_
     name, n0, seed0 = base
-    common.set_query(**{BASE_URL: name, "n": n0, "seed": seed0})  # a link restarts from these points
+    url_state.set_query(**{BASE_URL: name, "n": n0, "seed": seed0})  # a link restarts from these points
     sb.caption(f"Editing a copy of {name} (n = {n0}, seed {seed0}). To start from other points, choose a "
                "generated data set, n and seed, then “edited” again.")
     if fresh_link:
@@ -340,7 +340,7 @@ def edited_dataset(*, key: str, default: str, params=None, n_range: tuple[int, i
 def render_editor(st_: EditState, *, key: str, max_n: int):
     """The editor panel (main area): chart, mode, λ and σ, Undo / Reset / CSV. Returns the edited
     Dataset, or None while a class has too few points."""
-    from svmviz.ui.path import SIGMAS, default_sigma
+    from svmviz.ui.kernel_width import SIGMAS, default_sigma
 
     b = st_.base_ds
     fx, fy = b.feature_names[0], b.feature_names[1]
@@ -353,17 +353,17 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
         with right:
             mode_key = f"{key}_edit_mode"
             names = fig_edit.class_names(tuple(str(c) for c in b.classes))
-            mode = common.control(st.radio, "Click adds", list(MODES), key=mode_key, default="pos", url="emode",
+            mode = widgets.control(st.radio, "Click adds", list(MODES), key=mode_key, default="pos", url="emode",
                                   format_func=lambda m: {"pos": names[1], "neg": names[0],
                                                          "remove": "nothing (remove only)"}[m],
                                   help="A click on a point always removes it.")
-            loglam = common.control(st.slider, "log10 λ (editor's SVM)", LOG_LAMBDA[0], LOG_LAMBDA[1], step=0.25,
+            loglam = widgets.control(st.slider, "log10 λ (editor's SVM)", LOG_LAMBDA[0], LOG_LAMBDA[1], step=0.25,
                                     key=f"{key}_edit_lam", default=DEFAULT_LOG_LAMBDA, url="elam",
                                     help="λ of the standard SVM drawn here; scikit-learn's C = 1/(2nλ).")
             # the width the Regularization path page starts from on edited data (the median-distance
             # heuristic of the generated points; it stays put while the points are edited)
             s_default, why = default_sigma(_edited(b, b.X, b.y, int(st_.base[2])))
-            sigma = common.control(st.select_slider, "σ (editor's SVM)", SIGMAS, key=f"{key}_edit_sigma",
+            sigma = widgets.control(st.select_slider, "σ (editor's SVM)", SIGMAS, key=f"{key}_edit_sigma",
                                    default=s_default, url="esigma", depends=st_.base,
                                    help=f"Gaussian kernel width; default: {why}.")
             c1, c2 = st.columns(2)
@@ -387,7 +387,7 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
             if v.fitted:
                 st.metric("Support vectors", int(v.support.sum()))
                 st.metric("Training error", f"{v.train_error:.3f}")
-            common.csv_download("Download the points (CSV)", points_table(st_), "edited_points.csv",
+            export.csv_download("Download the points (CSV)", points_table(st_), "edited_points.csv",
                                 key=f"{key}_edit_csv")
         if st_.message:
             st.caption(f"{st_.message} Fit and chart: {seconds * 1000:.0f} ms.")

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from svmviz.ui.common import HISTORY_SCRIPT
+from svmviz.ui.url_state import HISTORY_SCRIPT
 
 
 class PageSpec(NamedTuple):
@@ -135,7 +135,7 @@ def run_app(root: str | None = None) -> None:
     from svmviz import _warmup
 
     _warmup.start_background()  # once per server process, if the kernel cache is not current
-    # one browser-history entry per user action (see svmviz.ui.common, "The view in the URL")
+    # one browser-history entry per user action (see svmviz.ui.url_state)
     st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
     for spec in tour():  # the sidebar lists the pages in the home page's tour order

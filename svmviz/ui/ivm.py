@@ -15,8 +15,9 @@ from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
 from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
-from svmviz.ui import charts, code_view, common
-from svmviz.ui.common import cached_compute, control
+from svmviz.ui import charts, code_view, data_sidebar, datasets, errors, export, page_head, url_state, widgets
+from svmviz.ui.compute import cached_compute
+from svmviz.ui.widgets import control
 
 KEY = "ivm"
 TABS = f"{KEY}_tab"
@@ -122,7 +123,7 @@ def sidebar_settings(ds) -> Settings:
     sb.header("Import vector machine")
     sigma0, why = default_sigma(ds)
     sigma = control(sb.select_slider, "σ (Gaussian kernel width)", SIGMAS, key=f"{KEY}_sigma", default=sigma0,
-                    url="i_sigma", depends=common.data_token(ds.X, ds.y), keep_choice=True,
+                    url="i_sigma", depends=datasets.data_token(ds.X, ds.y), keep_choice=True,
                     help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: {why}. The paper does not state its σ.")
     method = control(sb.radio, "Candidate scoring", list(METHOD_LABELS), key=f"{KEY}_method", default="onestep",
                      url="i_method", format_func=METHOD_LABELS.get,
@@ -177,7 +178,7 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
     im = None
     if sp.X.shape[1] == 2:
         # the IVM's map first: it needs only the IVM path, so it is drawn before the SVM comparison
-        # (its own cached step, with its own progress line) is computed — issue 13, first chart
+        # (its own cached step, with its own progress line) is computed, so the first chart comes sooner
         p_true = ds.p_true if ds.p_true is not None and ds.test_sample is not None else None
         im = fig_ivm.compute_import_map(model, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                         X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
@@ -200,7 +201,7 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
                  key=f"{KEY}_map_svm", where=b)
     if ds.sign_note:
         st.caption(f"p̂ is the probability of {ds.class_names[1]}; f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
-    common.csv_download(f"Download the maps (CSV: each grid point's IVM P({ds.class_names[1]}), SVM f and the Bayes margin)",
+    export.csv_download(f"Download the maps (CSV: each grid point's IVM P({ds.class_names[1]}), SVM f and the Bayes margin)",
                         map_table(im, sm, feature_names=ds.feature_names[:2], plus_name=ds.class_names[1]),
                         f"ivm_maps_{ds.name}.csv", key=f"{KEY}_maps_csv")
     steps = fig_ivm.compute_step_curve(model.history_, r=s.r, eps=s.eps)
@@ -232,7 +233,7 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
         cols["svm_lambda"] = svm.lams
         cols["svm_tune_error"] = svm.tune_error
         cols["svm_n_support"] = svm.n_support
-    common.csv_download("Download the λ path (CSV)", cols, f"ivm_path_{ds.name}.csv", key=f"{KEY}_csv")
+    export.csv_download("Download the λ path (CSV)", cols, f"ivm_path_{ds.name}.csv", key=f"{KEY}_csv")
 
 
 def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True) -> None:
@@ -247,7 +248,7 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
                                        grid_n=100, class_names=ds.classes)
         charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds), feature_names=ds.feature_names[:2],
                                             scale=feature_scale(ds)), key=f"{KEY}_classmap")
-        common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
+        export.csv_download("Download the class map (CSV: each grid point's class probabilities)",
                             class_map_table(cm, feature_names=ds.feature_names[:2]), f"ivm_class_map_{ds.name}.csv",
                             key=f"{KEY}_classmap_csv")
         return
@@ -262,15 +263,15 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
                                            f"(|S| = {ZHU_HASTIE_FIG4['machine_size']}).")
     if not draw:
         return
-    seed = common.dataset_seed(ds)
-    ds3 = common.load_dataset("esl_mixture3", 300, seed)
+    seed = datasets.dataset_seed(ds)
+    ds3 = datasets.load_dataset("esl_mixture3", 300, seed)
     te = _data.fresh_sample(ds3, 2000, seed, role="test")
     model = fit(ds3.X, ds3.y, float(np.exp(lnlam)), s, method="onestep")
     cm = fig_ivm.compute_class_map(model, ds3.X, ds3.y, p_true=ds3.p_true, X_test=te.X, y_test=te.y,
                                    grid_n=100, class_names=ds3.classes)
     charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds3), feature_names=ds3.feature_names[:2],
                                         scale=feature_scale(ds3)), key=f"{KEY}_classmap")
-    common.csv_download("Download the class map (CSV: each grid point's class probabilities)",
+    export.csv_download("Download the class map (CSV: each grid point's class probabilities)",
                         class_map_table(cm), "ivm_class_map_esl_mixture3.csv", key=f"{KEY}_classmap_csv")
     st.caption(f"Bayes error {ds3.bayes_error:.3f}; test error {cm.test_error:.3f} with "
                f"{model.n_import_} import points (paper: |S| = {ZHU_HASTIE_FIG4['machine_size']} at λ = e^−1).")
@@ -308,22 +309,22 @@ def describe_available() -> list[str]:
 
 
 # ------------------------------------------------------------------ the page
-@common.page_view
+@url_state.page_view
 def page() -> None:
     """Import vector machine (Zhu & Hastie 2002): kernel logistic regression on a few import points."""
-    common.page_header("ivm", (
+    page_head.page_header("ivm", (
         "The IVM: KLR on a few greedily chosen import points, its λ path and the SVM beside it — Zhu & Hastie "
         "2002, Figs. 2–4."))
 
-    ds = common.dataset_sidebar(describe_available(), "esl_mixture", key="ivm", allow_multiclass=True)
+    ds = data_sidebar.dataset_sidebar(describe_available(), "esl_mixture", key="ivm", allow_multiclass=True)
     if ds is None:
         return
     settings = sidebar_settings(ds)
     try:
-        splits = make_splits(ds, settings.n_tune, common.dataset_seed(ds))
+        splits = make_splits(ds, settings.n_tune, datasets.dataset_seed(ds))
         path = lambda_path(splits, settings)
     except ValueError as exc:
-        common.show_error(exc)
+        errors.show_error(exc)
         return
     li = lam_picker(path)
     best = path.best_index
@@ -333,16 +334,14 @@ def page() -> None:
                + ("" if li == best else f"; at the tuning set's choice (ln λ = {np.log(path.lams[best]):.1f}): "
                                         f"|S| = {path.n_import[best]}") + ".")
     # only the open tab computes and draws (Streamlit's lazy tabs: a tab switch reruns the page; the
-    # other tabs keep their controls, so their values and the link stay); every tab drew before —
-    # issue 13, the page's warm interaction. Seed + 1 (bench_warm_breakdown --pages ivm, same minutes,
-    # load 8-10): server CPU 0.77-1.03 -> 0.44-0.61 s, renderer 1.05-1.58 -> 0.84-1.03 s, 391-398 ->
-    # 205-213 kB a rerun
+    # other tabs keep their controls, so their values and the link stay): a rerun builds and sends
+    # one tab's charts, not three (bench/bench_warm_breakdown.py --pages ivm measures a rerun)
     if ds.is_multiclass:  # the SVM comparison is for two classes: these data's class map first
-        tab_mc, tab_path = common.control(st.tabs, ["Multi-class", "λ path"], key=TABS_MULTICLASS,
+        tab_mc, tab_path = widgets.control(st.tabs, ["Multi-class", "λ path"], key=TABS_MULTICLASS,
                                           default="Multi-class", url="i_tab", on_change="rerun")
         st.caption(f"{ds.name} has {ds.n_classes} classes: the import-point vs SVM maps are for two classes.")
     else:
-        tab_map, tab_path, tab_mc = common.control(st.tabs, ["Import points vs SVM", "λ path", "Multi-class"],
+        tab_map, tab_path, tab_mc = widgets.control(st.tabs, ["Import points vs SVM", "λ path", "Multi-class"],
                                                    key=TABS, default="Import points vs SVM", url="i_tab",
                                                    on_change="rerun")
         with tab_map:

@@ -1,7 +1,6 @@
 """Cached computations and widgets of the "Loss functions & randomized GACV" page (Wahba 1998)."""
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -11,9 +10,9 @@ from svmviz import _cost
 from svmviz import losses as _losses
 from svmviz.figures import losses as figs
 
-from . import charts, code_view, common, glossary
-from .common import cached_compute, control
-from .compute import Cost, smaller_n
+from . import charts, code_view, compute, glossary, page_head, url_state
+from .compute import Cost, cached_compute, smaller_n
+from .widgets import control
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm"]
 LOSS_NAMES = list(_losses.LOSSES)
@@ -55,7 +54,7 @@ class CurveView(NamedTuple):
 
 
 # ----------------------------------------------------------------------------------------------
-# widgets (every one in the URL, see svmviz.ui.common.control)
+# widgets (every one in the URL, see svmviz.ui.widgets.control)
 # ----------------------------------------------------------------------------------------------
 def loss_widgets() -> LossView:
     """The loss choice and parameters (a, ε±, s, τ range)."""
@@ -112,22 +111,21 @@ def curve_widgets() -> CurveView:
 # ----------------------------------------------------------------------------------------------
 # numerics (the loss curves take milliseconds: computed directly; the λ curves through the cache)
 # ----------------------------------------------------------------------------------------------
-# (a view is hashable: the curves of the last views are kept — they do not depend on the data)
-@functools.lru_cache(maxsize=32)
+# (they do not depend on the data: the curves of the last views are kept for every session)
 def loss_curves(view: LossView) -> figs.LossCurves:
-    return figs.compute_loss_curves(view.names, tau_range=view.tau_range, params=view.params,
-                                    s_values=view.s_values, deviance_scaled=view.deviance_scaled)
+    return compute.cached("loss_curves_data", view, lambda: figs.compute_loss_curves(
+        view.names, tau_range=view.tau_range, params=view.params, s_values=view.s_values,
+        deviance_scaled=view.deviance_scaled), max_entries=32)
 
 
-@functools.lru_cache(maxsize=32)
 def prediction_curves(view: LossView) -> figs.PredictionCurves:
-    return figs.compute_prediction_functions(view.names, f_range=view.tau_range, params=view.params,
-                                             s_values=view.s_values)
+    return compute.cached("prediction_curves_data", view, lambda: figs.compute_prediction_functions(
+        view.names, f_range=view.tau_range, params=view.params, s_values=view.s_values), max_entries=32)
 
 
-@functools.lru_cache(maxsize=32)
 def minimizer_curves(view: LossView) -> figs.MinimizerCurves:
-    return figs.compute_population_minimizers(view.names, params=view.params, s_values=view.s_values)
+    return compute.cached("minimizer_curves_data", view, lambda: figs.compute_population_minimizers(
+        view.names, params=view.params, s_values=view.s_values), max_entries=32)
 
 
 def gacv_curves(ds, view: CurveView) -> _losses.GacvCurves:
@@ -205,14 +203,16 @@ def minimizer_table(gc: _losses.GacvCurves) -> dict:
 
 
 # ------------------------------------------------------------------ the page
-@common.page_view
+@url_state.page_view
 def page() -> None:
     """Loss functions & randomized GACV (Wahba 1998): the losses, μ(f), and GACV / ranGACV / LOO along λ."""
     from svmviz import losses
     from svmviz.figures import losses as figs
-    from svmviz.ui.common import csv_download, dataset_sidebar, show_error
+    from svmviz.ui.data_sidebar import dataset_sidebar
+    from svmviz.ui.errors import show_error
+    from svmviz.ui.export import csv_download
 
-    common.page_header("losses", (
+    page_head.page_header("losses", (
         "Wahba (1998), *Support vector machines, reproducing kernel Hilbert spaces and the randomized GACV*: "
         "the losses g(τ) of the margin τ = y f(x), what each makes f estimate, and choosing λ of the SVM by "
         "GACV, its randomized version ranGACV and exact LOO, beside GCKL and MISCLASS where the truth is known."))
@@ -230,7 +230,7 @@ def page() -> None:
         lview = lc = None
     if lc is not None:
         # sections 1–2 do not depend on the data: their figures are kept between runs
-        charts.chart(common.cached_figure("loss_curves", lview, lambda: figs.plot_loss_curves(lc)),
+        charts.chart(compute.cached("loss_curves", lview, lambda: figs.plot_loss_curves(lc)),
                      key="loss_curves", width="stretch")
         st.caption("How to read it: everything right of τ = 0 is classified correctly, left of it wrongly. "
                    "Convex losses (hinge, deviance, exponential, v) keep penalizing correct points with small "
@@ -262,13 +262,13 @@ def page() -> None:
         if pc is not None:
             c1, c2 = st.columns(2)
             with c1:
-                charts.chart(common.cached_figure("mu_curves", lview, lambda: figs.plot_prediction_functions(pc)),
+                charts.chart(compute.cached("mu_curves", lview, lambda: figs.plot_prediction_functions(pc)),
                              key="mu_curves", width="stretch")
                 st.caption("Deviance: μ(f) = 2p − 1 with p = 1/(1 + exp(−f)) — a smooth, strictly increasing prediction. "
                            "v(τ; ε₊, ε₋): −1, then piecewise linear, then +1 (switching at ±max(ε₊, −ε₋)). Hinge: a step "
                            "−1, 0, +1. Sigmoid and [−τ]∗ give μ ≡ 0 (their slopes cancel), the exponential 2 sinh f.")
             with c2:
-                charts.chart(common.cached_figure("fstar_curves", lview,
+                charts.chart(compute.cached("fstar_curves", lview,
                                                   lambda: figs.plot_population_minimizers(mc)),
                              key="fstar_curves", width="stretch")
                 st.caption("Hinge: sign(p − ½) — the SVM estimates the Bayes rule, not p. Deviance: the log-odds; "

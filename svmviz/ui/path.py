@@ -17,15 +17,12 @@ from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
 from svmviz.figures.labels import axis_names, feature_scale
-from svmviz.kernels import sigma_heuristic
-from svmviz.ui import charts, code_view, common
+from svmviz.ui.kernel_width import SIGMAS, default_sigma
+from svmviz.ui import charts, code_view, data_sidebar, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
 
 KEY = "path"
 CHOICES = ["banana", "esl_mixture", "wahba2001", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
-SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.71, 0.85, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0,
-          7.0, 10.0, 15.0, 20.0]
-PAPER_SIGMA = {"banana": 1.0, "esl_mixture": 0.71, "wahba2001": 1.0}
 LOO_EVALS = [10, 20, 30, 45, 60]
 N_RANGE = (20, 5000)  # the sidebar's n range (the path itself accepts up to svmviz.path.MAX_N)
 LOO_DEFAULT_MAX_N = 300  # LOO computed by default up to this n (it refits every support vector)
@@ -54,42 +51,29 @@ def available() -> list[str]:
     return [c for c in CHOICES if c in _data.GENERATORS]
 
 
-def default_sigma(ds) -> tuple[float, str]:
-    """σ for these data: the papers' width on their 2-D data sets, else the median-distance heuristic
-    (:func:`svmviz.ivm.sigma_heuristic`) rounded to the nearest σ offered."""
-    if ds.name in PAPER_SIGMA and ds.X.shape[1] == 2:
-        return PAPER_SIGMA[ds.name], "the width the paper uses for these data"
-    h = sigma_heuristic(ds.X)
-    return _nearest_sigma(h), f"the median-distance heuristic for these data ({h:.3g})"
-
-
-def _nearest_sigma(s: float) -> float:
-    return min(SIGMAS, key=lambda v: abs(np.log(v / s))) if s > 0 and np.isfinite(s) else 1.0
-
-
 def sidebar_settings(ds) -> Settings:
     """The page's controls (sidebar), each kept in the URL; σ and the LOO default follow the data."""
     sb = st.sidebar
     sb.header("ν-SVM path")
-    kernel = common.control(sb.radio, "Kernel", ["rbf", "linear"], key=f"{KEY}_kernel", default="rbf",
+    kernel = widgets.control(sb.radio, "Kernel", ["rbf", "linear"], key=f"{KEY}_kernel", default="rbf",
                             url="pkernel", horizontal=True, format_func={"rbf": "Gaussian", "linear": "linear"}.get)
     sigma = 1.0
     if kernel == "rbf":
         s_default, why = default_sigma(ds)
-        sigma = common.control(sb.select_slider, "σ (Gaussian kernel width)", SIGMAS, key=f"{KEY}_sigma",
+        sigma = widgets.control(sb.select_slider, "σ (Gaussian kernel width)", SIGMAS, key=f"{KEY}_sigma",
                                default=s_default, url="psigma", depends=(ds.name, int(ds.X.shape[1])),
                                help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: {why}, σ = {s_default:g}; it "
                                     "follows the data set when you choose another.")
-    x_axis = common.control(sb.radio, "Horizontal axis", list(figs.X_AXES), key=f"{KEY}_xaxis", default="lambda",
+    x_axis = widgets.control(sb.radio, "Horizontal axis", list(figs.X_AXES), key=f"{KEY}_xaxis", default="lambda",
                             url="pxaxis", format_func=figs.X_TITLES.get, horizontal=True,
                             help="λ = m·ν runs from 0 to 2·min(m₊, m₋); ν = λ/m is sklearn's ν.")
     small = ds.X.shape[0] <= LOO_DEFAULT_MAX_N
-    loo = common.control(sb.checkbox, "Leave-one-out along the path", key=f"{KEY}_loo", default=small, url="ploo",
+    loo = widgets.control(sb.checkbox, "Leave-one-out along the path", key=f"{KEY}_loo", default=small, url="ploo",
                          depends=small, keep_choice=True,
                          help=f"Refits without each margin or bounded point (E ∪ L), warm-started, at evenly "
                               f"spaced breakpoints; points of R need no refit. On by default up to n = "
                               f"{LOO_DEFAULT_MAX_N}; above about 10 s you are asked first.")
-    evals = common.control(sb.select_slider, "LOO evaluation points", LOO_EVALS, key=f"{KEY}_evals", default=30,
+    evals = widgets.control(sb.select_slider, "LOO evaluation points", LOO_EVALS, key=f"{KEY}_evals", default=30,
                            url="pevals", disabled=not loo,
                            help="Breakpoints (evenly thinned) where LOO1 / LOO2 are computed.")
     return Settings(kernel, float(sigma), x_axis, bool(loo), int(evals))
@@ -138,9 +122,9 @@ def _loo_key(ds, s: Settings, lambdas, te) -> tuple:
 _LOO_DONE = threading.Event()  # a leave-one-out along the path has run in this server process
 
 
-def _loo_kernels_ready() -> bool:
+def _loo_compiled() -> bool:
     """Whether this process has run leave-one-out along the path before: until then its numba
-    kernels may still have to be compiled (tens of seconds on a fresh install) or loaded, so the
+    functions may still have to be compiled (tens of seconds on a fresh install) or loaded, so the
     path's charts are drawn first and LOO after them."""
     return _LOO_DONE.is_set()
 
@@ -181,7 +165,7 @@ def lam_cursor(p, loo) -> float:
         why = "a quarter of λ_max"
     step = max(lam_max / 2000.0, 1e-6)
     default = min(lam_max, round(default / step) * step)
-    lam = common.control(st.slider, "λ cursor (= m·ν)", 0.0, lam_max, key=f"{KEY}_lam", default=default,
+    lam = widgets.control(st.slider, "λ cursor (= m·ν)", 0.0, lam_max, key=f"{KEY}_lam", default=default,
                          url="plam", depends=(p.m, lam_max, default), keep_choice=True, clamp=True, step=step,
                          format="%.3f", help=f"Where the data view below is drawn. Default: {why}. "
                                              f"ν = λ/m = λ/{p.m}; λ_max = 2·min(m₊, m₋) = {lam_max:g}.")
@@ -242,7 +226,7 @@ def render(ds, s: Settings) -> None:
     try:
         p = compute_path(ds, s)
     except ValueError as exc:
-        common.show_error(exc, what="Could not compute the path")
+        errors.show_error(exc, what="Could not compute the path")
         return
     nd = n_distinct_breakpoints(p)
     jumps = p.n_breakpoints - nd
@@ -256,7 +240,7 @@ def render(ds, s: Settings) -> None:
     loo = None
     if s.loo:
         loo = cached_loo(ds, s, p, te)
-        if loo is None and _loo_kernels_ready() and \
+        if loo is None and _loo_compiled() and \
                 loo_cost(ds, p, _path.default_loo_lambdas(p, s.loo_evals)).seconds <= LOO_UPFRONT_SECONDS:
             try:
                 loo = compute_loo(ds, s, p, te)
@@ -297,7 +281,7 @@ def render(ds, s: Settings) -> None:
         try:
             loo = compute_loo(ds, s, p, te)  # cached: shows its warnings; else estimate / progress / Cancel
         except ValueError as exc:
-            common.show_error(exc, what="Could not compute leave-one-out")
+            errors.show_error(exc, what="Could not compute leave-one-out")
             loo = None
         if loo is not None and not had:
             st.rerun()  # draw the cursor default and the stopping point above with it
@@ -312,7 +296,7 @@ def render(ds, s: Settings) -> None:
                            help="Each point's α at the breakpoints where its slope changes: exact, since α "
                                 "is linear in λ in between (columns point, y, lambda, nu, alpha).")
     with d2:
-        common.csv_download("Download the breakpoints (CSV: λ, ν, b, ρ, |E|, |L|, |R|)",
+        export.csv_download("Download the breakpoints (CSV: λ, ν, b, ρ, |E|, |L|, |R|)",
                             {"lambda": p.lambdas, "nu": p.nus, "b": p.b, "rho": p.rho, "n_E": summ.n_E,
                              "n_L": summ.n_L, "n_R": summ.n_R}, f"nu_path_breakpoints_{ds.name}.csv",
                             key=f"{KEY}_bp_csv")
@@ -343,7 +327,7 @@ def render_loo(ds, p, loo, s: Settings, lam: float) -> None:
     st.markdown(text)
     if ds.bayes_error is not None:
         st.caption(f"Bayes error of these data: {ds.bayes_error:.3f}.")
-    common.csv_download("Download leave-one-out along the path (CSV)",
+    export.csv_download("Download leave-one-out along the path (CSV)",
                         {"lambda": loo.lambdas, "nu": loo.nus, "loo1": loo.loo1, "loo2": loo.loo2,
                          "n_support": loo.n_sv, "test_error": loo.test_error, "rho": loo.rho,
                          "margin_zero": loo.rho_zero,
@@ -352,13 +336,13 @@ def render_loo(ds, p, loo, s: Settings, lam: float) -> None:
 
 
 # ------------------------------------------------------------------ the page
-@common.page_view
+@url_state.page_view
 def page() -> None:
     """Regularization path (Loosli & Canu 2006): the whole ν-SVM path with leave-one-out along it."""
-    common.page_header("path", (
+    page_head.page_header("path", (
         "Loosli & Canu (2006): the ν-SVM solution for every ν at once — α is piecewise linear in λ = mν — and "
         "LOO along the path to choose ν automatically (Loosli & Canu 2006, Figs. “Path” and “LOO”)."))
-    ds = common.dataset_sidebar(available(), "banana", key=KEY, n_range=N_RANGE)
+    ds = data_sidebar.dataset_sidebar(available(), "banana", key=KEY, n_range=N_RANGE)
     if ds is None:
         st.stop()
     settings = sidebar_settings(ds)

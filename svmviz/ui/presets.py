@@ -1,6 +1,6 @@
 """“Reproduce the paper's figure”: each page's presets, the paper's settings as URL parameters.
 
-A preset is a view: the URL parameters of the page (see :mod:`svmviz.ui.common`, "The view in the
+A preset is a view: the URL parameters of the page (see :mod:`svmviz.ui.url_state`, "The view in the
 URL") set to the paper's values. Choosing one writes them as the page's URL and makes the next run
 read the view from the URL, exactly as when a shared link is opened: every control named takes the
 preset's value, every other control of the page its default. The address bar then holds the
@@ -14,7 +14,7 @@ from typing import NamedTuple
 import streamlit as st
 
 from svmviz.published import WAHBA2001_INEFFICIENCY, ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4, range_text
-from svmviz.ui import common
+from svmviz.ui import url_state
 
 
 class Preset(NamedTuple):
@@ -152,13 +152,13 @@ _APPLIED = "_svmviz_preset_applied"  # session_state: (page, label) of the prese
 
 def url_values(preset: Preset) -> dict:
     """The preset's URL parameters as the text the URL holds."""
-    return {k: common.url_text(v) for k, v in preset.params.items()}
+    return {k: url_state.url_text(v) for k, v in preset.params.items()}
 
 
 def apply(page: str, label: str) -> None:
     """Make ``page``'s view the preset ``label``: its URL parameters, read by the next run as a link's."""
     preset = next(p for p in PRESETS[page] if p.label == label)
-    common.open_view(preset.params, forget=WIDGET_PREFIXES[page])
+    url_state.open_view(preset.params, forget=WIDGET_PREFIXES[page])
     st.session_state[_APPLIED] = (page, label)
 
 
@@ -185,7 +185,7 @@ def picker(page: str) -> None:
     preset = None
     if applied and applied[0] == page:
         preset = next(p for p in presets if p.label == applied[1])
-    elif common.url_speaks():  # a shared link (or Back/Forward) opening a preset's view: its note with it
+    elif url_state.url_speaks():  # a shared link (or Back/Forward) opening a preset's view: its note with it
         preset = view_preset(page, st.query_params.to_dict())
     if preset is not None:
         st.info(f"**{preset.label}.** {preset.note}", icon="📄")

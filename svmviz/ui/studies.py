@@ -24,8 +24,11 @@ from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
 
-from . import charts, code_view, common
-from .common import StreamlitProgress, cached_compute, control, show_error
+from . import charts, code_view, page_head
+from .compute import cached_compute
+from .errors import show_error
+from .progress import StreamlitProgress
+from .widgets import control
 
 SOURCES = ("Ready-made study", "Open a results folder")
 #: the app's small runs: at most this many replicates and grid points per axis
@@ -208,7 +211,7 @@ def show_results(results) -> None:
 
 def page() -> None:
     """Criteria studies: many data sets × replicates × criteria, against k-fold CV."""
-    common.page_header("studies", (
+    page_head.page_header("studies", (
         "Which criterion picks a good (λ, σ), on which data, how often, at what cost — GACV, XA, XA_J and exact LOO "
         "against k-fold CV? The papers' studies re-run as distributions over replicates, published numbers beside."))
     source = control(st.radio, "Study", SOURCES, key="studies_source", default=SOURCES[0], url="s_source",

@@ -11,9 +11,9 @@ from svmviz import data as _data
 from svmviz.figures import tuning as fig_tuning
 from svmviz.tuning import criteria_surface, criterion_label
 
-from . import charts, code_view, common
-from .common import cached_compute, control
-from .compute import Cost, smaller_n
+from . import charts, code_view, datasets, page_head, url_state
+from .compute import Cost, cached_compute, smaller_n
+from .widgets import control
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm", "waveform"]
 
@@ -144,7 +144,7 @@ def point_selector(surf):
     i0, j0 = surf.best["gacv"]
     # the grid's values are the options (not their positions), so a new grid cannot show one point
     # and plot another; a new grid or new data start again from GACV's choice
-    depends = (common.data_token(surf.X, surf.y), tuple(ll), tuple(ls))
+    depends = (datasets.data_token(surf.X, surf.y), tuple(ll), tuple(ls))
     c1, c2 = st.columns(2)
     lam = control(c1.select_slider, "Grid point: log10 λ", ll, key="tuning_pt_l", default=ll[j0], url="pt_l",
                   depends=depends, format_func=lambda v: f"{v:.2f}",
@@ -205,15 +205,17 @@ def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
 
 
 # ------------------------------------------------------------------ the page
-@common.page_view
+@url_state.page_view
 def page() -> None:
     """Tuning criteria (Wahba et al. 2001): GACV, ξα (XA), BRXA against GCKL, (BR)MISCLASS and exact LOO."""
     from svmviz.figures import tuning as figs
     from svmviz.figures.labels import axis_names, feature_scale
     from svmviz.tuning import criterion_label
-    from svmviz.ui.common import csv_download, dataset_sidebar, show_error
+    from svmviz.ui.data_sidebar import dataset_sidebar
+    from svmviz.ui.errors import show_error
+    from svmviz.ui.export import csv_download
 
-    common.page_header("tuning", (
+    page_head.page_header("tuning", (
         "Wahba, Lin, Lee & Zhang (2001): choosing λ and σ of the SVM by the GACV and by Joachims' ξα estimate "
         "XA (BRXA when costs are unequal), standard and non-standard, against the truth they stand in for: "
         "GCKL, MISCLASS (BRMISCLASS) and exact LOO."))

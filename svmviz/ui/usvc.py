@@ -15,8 +15,9 @@ from svmviz import usvc
 from svmviz.figures import usvc as figs
 from svmviz.figures.labels import axis_names, feature_scale
 from svmviz.ivm import sigma_heuristic
-from svmviz.ui import charts, code_view, common
-from svmviz.ui.common import cached_compute, control
+from svmviz.ui import charts, code_view, compute, data_sidebar, datasets, errors, export, page_head, url_state
+from svmviz.ui.compute import cached_compute
+from svmviz.ui.widgets import control
 
 KEY = "usvc"
 SOURCES = {"A": "Scenario A (Navia-Vázquez et al. 2004, eq. 28)", "B": "Scenario B (Navia-Vázquez et al. 2004, eq. 29)",
@@ -77,13 +78,13 @@ def settings_table1() -> tuple[Table1Settings, bool]:
     seed = control(c[4].number_input, "Study seed", 0, 2**31 - 1, key=f"{KEY}_t1_seed", default=0, url="u_t1_seed")
     args = Table1Settings(scen, int(n_trials), int(n_train), int(n_test), 10.0, int(seed))
     shown = f"{KEY}_t1_shown"
-    if common.url_speaks():  # a link (or Back) that showed a study shows it again
-        st.session_state[shown] = common.query_value("u_t1", None, str) == "1"
+    if url_state.url_speaks():  # a link (or Back) that showed a study shows it again
+        st.session_state[shown] = url_state.query_value("u_t1", None, str) == "1"
     # below the five inputs, not in a sixth column: at 1280 px that column cut the label ("Run the Table 1 st…")
     if st.button("Run the Table 1 study", key=f"{KEY}_t1_run", type="primary"):
         st.session_state[shown] = True
     run = bool(st.session_state.get(shown))
-    common.set_query(u_t1=int(run))
+    url_state.set_query(u_t1=int(run))
     return args, run
 
 
@@ -123,7 +124,7 @@ def table1(args: Table1Settings):
 
 def kernel_comparison(ds, sigma: float, C: float, R: int, s: float, prototypes: str) -> figs.KernelComparison:
     """Kernel USVC with R prototypes against the SVM (test sample from the generator, or 30 % held out)."""
-    seed = common.dataset_seed(ds)
+    seed = datasets.dataset_seed(ds)
 
     def run(_cb):
         te = _data.fresh_sample(ds, 2000, seed, role="test") if ds.test_sample is not None else None
@@ -152,15 +153,15 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
         X, y = ds_sidebar.X, ds_sidebar.y
         ce_theory = th_theory = None
     else:
-        ds = common.load_dataset(f"usvc_{s1.source}", s1.n, s1.seed)
+        ds = datasets.load_dataset(f"usvc_{s1.source}", s1.n, s1.seed)
         X, y = ds.X, ds.y
-        charts.chart(common.cached_figure("usvc_dens", s1.source, lambda: figs.plot_scenario(scenario_view(s1.source))),
+        charts.chart(compute.cached("usvc_dens", s1.source, lambda: figs.plot_scenario(scenario_view(s1.source))),
                      key=f"{KEY}_dens")
 
     try:
         traj, svc, usv = surfaces(X, y, s1)
     except ValueError as exc:
-        common.show_error(exc)
+        errors.show_error(exc)
         return
     if s1.source != "sidebar":
         th_theory = np.linspace(svc.th[0], svc.th[-1], 400)
@@ -180,20 +181,20 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
 
     T = traj.th.size
     steps = control(st.slider, "IRWLS iterates shown (LS → SVC → USVC)", 1, T, key=f"{KEY}_steps", default=T,
-                    url="u_steps", depends=(common.data_token(X, y), tuple(s1)),
+                    url="u_steps", depends=(datasets.data_token(X, y), tuple(s1)),
                     help="Step through the trajectory: first the hinge (SVC) iterations from the LS start, "
                          "then the smooth-step (USVC) iterations from the SVC solution.")
     # this section does not depend on the sidebar: its figures are kept between runs
     view = (X, y, tuple(s1))
     left, right = st.columns(2)
-    charts.chart(common.cached_figure("usvc_surf_svc", view + (steps,), lambda: figs.plot_error_surface(
+    charts.chart(compute.cached("usvc_surf_svc", view + (steps,), lambda: figs.plot_error_surface(
         svc, traj, stages=(0, 1), n_steps=steps)), key=f"{KEY}_surf_svc", where=left)
-    charts.chart(common.cached_figure("usvc_surf_usvc", view + (steps,), lambda: figs.plot_error_surface(
+    charts.chart(compute.cached("usvc_surf_usvc", view + (steps,), lambda: figs.plot_error_surface(
         usv, traj, stages=(0, 1, 2), n_steps=steps)), key=f"{KEY}_surf_usvc", where=right)
-    charts.chart(common.cached_figure("usvc_ce", view, lambda: figs.plot_ce_profiles(
+    charts.chart(compute.cached("usvc_ce", view, lambda: figs.plot_ce_profiles(
         [svc, usv], ce_theory=ce_theory, th_theory=th_theory, marks={"SVC": traj.svc[0], "USVC": traj.usvc[0]})),
         key=f"{KEY}_ce")
-    common.csv_download("Download the error surfaces (CSV: L̃(Th, w) of the SVC and the USVC on the grid)",
+    export.csv_download("Download the error surfaces (CSV: L̃(Th, w) of the SVC and the USVC on the grid)",
                         surface_table(svc, usv), f"usvc_error_surfaces_{s1.source}.csv", key=f"{KEY}_surf_csv")
     st.caption("Left: the SVC's surface is convex; IRWLS goes from the regularised LS start (○) to the QP "
                "solution (×). Right: the smooth-step surface has several minima; the USVC starts at the SVC "
@@ -227,7 +228,7 @@ def render_table1() -> None:
     try:
         res, rows = table1(args)
     except ValueError as exc:
-        common.show_error(exc)
+        errors.show_error(exc)
         return
     n_tr = args.n_trials
     table = {
@@ -251,7 +252,7 @@ def render_table1() -> None:
             "train_ce_percent": res.train_ce.ravel(), "test_ce_percent": res.test_ce.ravel(),
             "threshold": res.threshold.ravel(), "w": res.coef.ravel(), "b": res.intercept.ravel(),
             "iterations": res.n_iter.ravel(), "status": res.status.ravel()}
-    common.csv_download("Download the study (CSV, one row per trial and method)", cols,
+    export.csv_download("Download the study (CSV, one row per trial and method)", cols,
                         f"usvc_table1_{args.scenario}_{n_tr}trials.csv", key=f"{KEY}_t1_csv")
     return args
 
@@ -272,7 +273,7 @@ def render_kernel(ds) -> None:
         return
     c = st.columns(5)
     sigma = control(c[0].select_slider, "σ", SIGMAS, key=f"{KEY}_sigma", default=default_sigma(ds), url="u_sigma",
-                    depends=common.data_token(ds.X, ds.y), keep_choice=True,
+                    depends=datasets.data_token(ds.X, ds.y), keep_choice=True,
                     help="Gaussian width for both machines, K = exp(−‖x − x'‖²/(2σ²)). Default: the option "
                          "nearest the median-distance heuristic of these data (median distance / √2).")
     C = control(c[1].select_slider, "C ", C_VALUES, key=f"{KEY}_C2", default=10.0, url="u_C2",
@@ -285,7 +286,7 @@ def render_kernel(ds) -> None:
     try:
         kc = kernel_comparison(ds, *args)
     except ValueError as exc:
-        common.show_error(exc)
+        errors.show_error(exc)
         return
     m = st.columns(4)
     m[0].metric("USVC machine size (kernels)", kc.size_usvc)
@@ -299,7 +300,7 @@ def render_kernel(ds) -> None:
                      key=f"{KEY}_kernel")
         if ds.sign_note:
             st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
-        common.csv_download("Download the maps (CSV: each grid point's f of the USVC and of the SVM)",
+        export.csv_download("Download the maps (CSV: each grid point's f of the USVC and of the SVM)",
                             kernel_map_table(kc, ds.feature_names[:2]), f"usvc_kernel_maps_{ds.name}.csv",
                             key=f"{KEY}_kernel_csv")
     else:
@@ -312,15 +313,15 @@ def render_kernel(ds) -> None:
 
 
 # ------------------------------------------------------------------ the page
-@common.page_view
+@url_state.page_view
 def page() -> None:
     """Unbiased SVC (Navia-Vázquez et al. 2004): IRWLS-trained SVC and the unbiased SVC."""
-    common.page_header("usvc", (
+    page_head.page_header("usvc", (
         "Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal (2004): the SVC trained by IRWLS instead of "
         "the QP, and the USVC, whose smooth step loss θ̃ₛ counts errors: thresholds, CE and machine sizes "
         "against LS and the SVM."))
 
-    ds = common.dataset_sidebar(CHOICES_2D, "banana", key=KEY, allow_multiclass=True)
+    ds = data_sidebar.dataset_sidebar(CHOICES_2D, "banana", key=KEY, allow_multiclass=True)
 
     with st.expander("The primal and the algorithm", expanded=False):
         st.latex(r"\tilde L(w,b) = \tfrac12\|w\|^2 + C\sum_i \theta(\xi_i),\quad \xi_i = (1 - y_i f(x_i))_+")

@@ -175,16 +175,16 @@ def test_figure_texts_are_unicode_not_tex(module):
 def _stops_before_its_control():
     import streamlit as st
 
-    from svmviz.ui import common
+    from svmviz.ui import widgets
 
-    common.control(st.checkbox, "y", key="y", default=False, url="y")  # a control before the stop
+    widgets.control(st.checkbox, "y", key="y", default=False, url="y")  # a control before the stop
     if not st.session_state.get("go"):
         st.info("A long computation: start it when you are ready.")
         if st.button("Run", key="go_btn"):
             st.session_state["go"] = True
             st.rerun()
         st.stop()
-    common.control(st.slider, "x", 0, 10, key="x", default=3, url="x")
+    widgets.control(st.slider, "x", 0, 10, key="x", default=3, url="x")
 
 
 def test_a_link_whose_page_stops_first_still_sets_the_controls_after():

@@ -43,7 +43,7 @@ def test_a_generated_data_set_keeps_only_the_parameters_that_differ_from_the_def
 
 
 def test_edited_points_are_read_back_from_the_editors_csv_file(tmp_path):
-    from svmviz.ui.common import csv_bytes
+    from svmviz.ui.export import csv_bytes
     from svmviz.ui.edit import EditState, points_table
 
     base = svmviz.make_dataset("esl_mixture", n=30, seed=2)

@@ -6,7 +6,7 @@ import gc
 import numpy as np
 import pytest
 
-from svmviz.ui import common, compute
+from svmviz.ui import compute, uploads
 
 
 def _csv(seed: int, rows: int = 400) -> bytes:
@@ -25,9 +25,9 @@ def store():
     yield s
     s.max_bytes = saved
     s.clear()
-    with common._uploads_lock:
-        common._upload_users.clear()
-        common._upload_seen.clear()
+    with uploads._uploads_lock:
+        uploads._upload_users.clear()
+        uploads._upload_seen.clear()
 
 
 def _upload_keys(store):
@@ -36,29 +36,29 @@ def _upload_keys(store):
 
 def test_uploads_count_against_the_compute_cache_byte_budget(store):
     state = {}
-    one = common._cached_csv(_csv(0), None, True, state=state)
+    one = uploads.parsed_csv(_csv(0), None, True, state=state)
     size = store.bytes
     assert size >= one.X.nbytes + one.y.nbytes > 0
     store.max_bytes = int(2.5 * size)
     for seed in (1, 2, 3, 4):
-        common._cached_csv(_csv(seed), None, True, state=state)
+        uploads.parsed_csv(_csv(seed), None, True, state=state)
         assert store.bytes <= store.max_bytes
     assert len(_upload_keys(store)) == 2  # the two most recent
-    again = common._cached_csv(_csv(4), None, True, state=state)
+    again = uploads.parsed_csv(_csv(4), None, True, state=state)
     assert len(_upload_keys(store)) == 2 and again.X.shape == (400, 5)
 
 
 def test_same_file_is_parsed_once_for_every_session(store):
     a, b = {}, {}
-    assert common._cached_csv(_csv(7), None, True, state=a) is common._cached_csv(_csv(7), None, True, state=b)
+    assert uploads.parsed_csv(_csv(7), None, True, state=a) is uploads.parsed_csv(_csv(7), None, True, state=b)
     assert len(_upload_keys(store)) == 1
 
 
 def test_sessions_end_frees_their_uploads(store):
     a, b = {}, {}
-    common._cached_csv(_csv(1), None, True, state=a)
-    common._cached_csv(_csv(2), None, True, state=a)
-    common._cached_csv(_csv(2), None, True, state=b)
+    uploads.parsed_csv(_csv(1), None, True, state=a)
+    uploads.parsed_csv(_csv(2), None, True, state=a)
+    uploads.parsed_csv(_csv(2), None, True, state=b)
     assert len(_upload_keys(store)) == 2
     del a  # the session ends: Streamlit drops its state
     gc.collect()
@@ -66,27 +66,27 @@ def test_sessions_end_frees_their_uploads(store):
     del b
     gc.collect()
     assert _upload_keys(store) == [] and store.bytes == 0
-    assert not common._upload_users and not common._upload_seen
+    assert not uploads._upload_users and not uploads._upload_seen
 
 
 def test_unused_upload_expires(store, monkeypatch):
     t = [1000.0]
-    monkeypatch.setattr(common, "_clock", lambda: t[0])
+    monkeypatch.setattr(uploads, "_clock", lambda: t[0])
     state = {}
-    common._cached_csv(_csv(1), None, True, state=state)
-    t[0] += common.UPLOAD_TTL_SECONDS - 1
-    common._cached_csv(_csv(2), None, True, state=state)
+    uploads.parsed_csv(_csv(1), None, True, state=state)
+    t[0] += uploads.UPLOAD_TTL_SECONDS - 1
+    uploads.parsed_csv(_csv(2), None, True, state=state)
     assert len(_upload_keys(store)) == 2
     t[0] += 2  # the first file unused for longer than the time to live; the second not
-    common._cached_csv(_csv(2), None, True, state=state)
+    uploads.parsed_csv(_csv(2), None, True, state=state)
     assert len(_upload_keys(store)) == 1
-    ds = common._cached_csv(_csv(1), None, True, state=state)  # back: parsed again from the session's bytes
+    ds = uploads.parsed_csv(_csv(1), None, True, state=state)  # back: parsed again from the session's bytes
     assert ds.X.shape == (400, 5)
 
 
 def test_bad_upload_caches_nothing(store):
     with pytest.raises(ValueError):
-        common._cached_csv(b"a,b\nx,y\n", None, True, state={})
+        uploads.parsed_csv(b"a,b\nx,y\n", None, True, state={})
     assert _upload_keys(store) == []
 
 

@@ -7,14 +7,14 @@ import os
 import numpy as np
 import streamlit as st
 
-from svmviz.ui import common, compute
+from svmviz.ui import compute, uploads
 
 mode = st.query_params.get("mode", "check")
 if mode == "upload":
     X = np.random.default_rng(0).normal(size=(300, 3))
     content = ("a,b,c,label\n" + "\n".join(f"{r[0]},{r[1]},{r[2]},{'x' if r[0] > 0 else 'y'}" for r in X)).encode()
-    st.write(common._cached_csv(content, None, True).X.shape)
+    st.write(uploads.parsed_csv(content, None, True).X.shape)
 gc.collect()
 with open(os.environ["UPLOAD_APP_OUT"], "a", encoding="utf-8") as fh:
-    fh.write(json.dumps({"mode": mode, "sessions": {k: len(v) for k, v in common._upload_users.items()},
+    fh.write(json.dumps({"mode": mode, "sessions": {k: len(v) for k, v in uploads._upload_users.items()},
                          "store": [k for k in compute._store().data if k.startswith("upload:")]}) + "\n")

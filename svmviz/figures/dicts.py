@@ -1,14 +1,13 @@
-"""Figures built as plain specifications: traces and layout as dictionaries, one ``go.Figure`` at the end.
+"""Figures built as plain dictionaries: traces and layout, one ``go.Figure`` at the end.
 
 Plotly validates every property as it is assigned (``go.Scatter(...)``, ``add_trace``, each
-``update_layout`` / ``update_xaxes``, ``make_subplots``): building the Kernels page's four figures that
-way cost ~0.1 s of server CPU at every rerun, for figures whose
+``update_layout`` / ``update_xaxes``, ``make_subplots``), at every rerun of a page, for figures whose
 properties are fixed by this code. Here a figure is a list of trace dictionaries (each with its
 ``type``) and a layout dictionary, handed to :func:`figure`, which constructs the ``go.Figure`` once
 without validating (:mod:`svmviz.figures._plotly_compat`: each property stored as given). The figure
-and the JSON a chart sends are those of the validated construction: ``tests/test_kernels10_spec.py``
-builds every converted figure both ways (:data:`VALIDATE`) and compares their ``to_dict()``, and
-re-validates each one (``go.Figure(fig.to_dict())``), so a misspelt property still fails a test.
+and the JSON a chart sends are those of the validated construction: the tests build every figure
+both ways (:data:`VALIDATE`) and compare their ``to_dict()``, and re-validate each one
+(``go.Figure(fig.to_dict())``), so a misspelt property still fails a test.
 
 * :func:`subplot_grid` — ``make_subplots``' layout (axes' domains and anchors, the panels' title
   annotations) for a grid shape, computed once per shape and copied;
@@ -20,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import re
 from typing import NamedTuple
 
@@ -136,6 +136,7 @@ class Grid(NamedTuple):
         return self.layout[_axis_key(self.refs[row, col][1])]
 
 
+_LIST = "list"  # marks a list argument of make_subplots, held as its JSON text in the cache key
 _AXIS_KEY = re.compile(r"xaxis\d*")  # one per panel of a grid
 
 
@@ -156,8 +157,8 @@ def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
     titles : sequence of str, default ()
         The panels' titles, row by row, each non-empty.
     **kwargs
-        make_subplots' spacing and size arguments (``horizontal_spacing``, ``vertical_spacing``,
-        ``column_widths``, ``row_heights``, ``shared_xaxes``…), hashable or lists.
+        make_subplots' spacing, size and layout arguments (``horizontal_spacing``, ``vertical_spacing``,
+        ``column_widths``, ``row_heights``, ``shared_xaxes``, ``specs``…), hashable or lists of JSON values.
 
     Returns
     -------
@@ -176,7 +177,7 @@ def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
     titles = [str(t) for t in titles]
     if any(not t for t in titles):
         raise ValueError("subplot_grid: every panel title must be a non-empty string.")
-    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items()))
+    frozen = tuple(sorted((k, (_LIST, json.dumps(v)) if isinstance(v, list) else v) for k, v in kwargs.items()))
     layout, refs = _grid(int(rows), int(cols), len(titles), frozen)
     layout = copy.deepcopy(layout)
     for ann, text in zip(layout.get("annotations", ()), titles):
@@ -188,7 +189,8 @@ def subplot_grid(rows: int, cols: int, titles=(), **kwargs) -> Grid:
 def _grid(rows: int, cols: int, n_titles: int, frozen: tuple) -> tuple[dict, dict]:
     from plotly.subplots import make_subplots
 
-    kwargs = {k: list(v) if isinstance(v, tuple) else v for k, v in frozen}
+    kwargs = {k: json.loads(v[1]) if isinstance(v, tuple) and v[:1] == (_LIST,) else list(v) if isinstance(v, tuple)
+              else v for k, v in frozen}
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[f"title {i}" for i in range(n_titles)] or None,
                         **kwargs)
     layout = fig.layout.to_plotly_json()

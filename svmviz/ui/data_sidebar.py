@@ -1,0 +1,182 @@
+"""The data-set sidebar every page starts with: generator, n and seed, scikit-learn's shipped data sets,
+a CSV upload, or the data editor's points — shared by the pages of a browser session and kept in the URL."""
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import streamlit as st
+
+from svmviz.ui import edit, uploads, url_state
+from svmviz.ui.datasets import load_dataset
+from svmviz.ui.errors import show_error
+from svmviz.ui.session import shared_choice
+from svmviz.ui.widgets import control
+
+UPLOAD_CHOICE = "Upload CSV…"
+SHIPPED = ("breast_cancer", "iris", "wine")
+MISSING_RULES = {"drop": "Drop the row", "median": "Fill with the column median"}
+"""The sidebar's choices for an uploaded file's missing cells (:func:`svmviz.data.dataset_from_csv`'s ``missing``)."""
+
+
+def label_of(name: str) -> str:
+    """The sidebar's label of a data-set choice: the generator's name and its description."""
+    if name == UPLOAD_CHOICE:
+        return name
+    if name == "edited":  # the data editor's choice (svmviz.ui.edit)
+        return edit.CHOICE_LABEL
+    try:
+        from svmviz import data
+
+        return f"{name} — {data.describe(name)}"
+    except Exception:  # noqa: BLE001 — a description is cosmetic
+        return name
+
+
+
+def _remember(field: str, key: str) -> None:
+    """on_change of a shared widget: the user's choice becomes the session's (every page's)."""
+    shared_choice()[field] = st.session_state[key]
+
+
+def _shared_from_url(shared: dict) -> None:
+    """A link or a Back/Forward step sets the session's data-set choice (before the widgets)."""
+    qp = st.query_params
+    for url, field, cast in (("data", "data", str), ("n", "n", int), ("seed", "seed", int),
+                             ("label", "label_column", str), ("std", "standardize", lambda r: url_state.parse_as(r, True)),
+                             ("na", "missing", str)):
+        raw = qp.get(url)
+        if raw is None:
+            continue
+        try:
+            shared[field] = cast(raw)
+        except (TypeError, ValueError):
+            pass
+
+
+def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upload: bool = True,
+                    allow_multiclass: bool = False, params: Mapping | Callable | None = None,
+                    n_range: tuple[int, int] = (20, 2000), default_n: int = 200):
+    """Render the shared data-set widgets in the sidebar and return the chosen ``Dataset``.
+
+    ``choices`` are the generator names the page accepts; scikit-learn's shipped data sets and the
+    CSV upload are added when ``allow_upload``. Returns ``None`` (after a message saying what to
+    do) when the data are unusable for this page. ``params`` are extra generator parameters, or a
+    function of the chosen generator name returning them. ``n_range`` is what the page computes
+    with: a larger uploaded file is used through a seeded, stratified subsample
+    (:func:`svmviz.data.subsample_dataset`). The choice is shared by the pages: a page changes it
+    only when the user changes it there (a value outside this page's range is shown clamped here and
+    kept for the others).
+    """
+    from svmviz import data
+
+    shared = shared_choice()
+    if url_state.url_speaks():
+        _shared_from_url(shared)
+    options = list(choices)
+    if allow_upload:
+        options += [s for s in SHIPPED if s not in options and s in data.GENERATORS]
+        options.append(UPLOAD_CHOICE)
+    if key in edit.PAGES:  # the data editor: offered on the pages with a 2-D view
+        options.append(edit.CHOICE)
+    wanted = shared.get("data", default)
+    sb = st.sidebar
+    sb.header("Data")
+    name = control(sb.selectbox, "Data set", options, key=f"{key}_data", default=wanted if wanted in options else default,
+                   url="data", format_func=label_of, help="Shared by every page that can use it.",
+                   on_change=_remember, args=("data", f"{key}_data"))
+    if wanted != name and wanted not in options:
+        sb.caption(f"{wanted} (chosen on another page) is not offered here; showing {name}.")
+    lo, hi = n_range
+    if name == edit.CHOICE:
+        return edit.edited_dataset(key=key, default=default, params=params, n_range=n_range, default_n=default_n)
+    if name == UPLOAD_CHOICE:
+        ds = _uploaded(sb, key, shared, lo, hi)
+        if ds is None:
+            return None
+    else:
+        want_n = int(shared.get("n", default_n))
+        n = control(sb.slider, "n (training points)", lo, hi, key=f"{key}_n", default=int(np.clip(want_n, lo, hi)),
+                    url="n", clamp=True, step=10, on_change=_remember, args=("n", f"{key}_n"),
+                    help="Real data sets are subsampled to n points (at most all rows).")
+        if want_n != n and not lo <= want_n <= hi:
+            sb.caption(f"n = {want_n} (chosen on another page or in the link) is outside what this page computes "
+                       f"with ({lo}–{hi}): it uses n = {n}; the other pages keep {want_n}.")
+        seed = control(sb.number_input, "Seed", 0, 2**31 - 1, key=f"{key}_seed", default=int(shared.get("seed", 0)),
+                       url="seed", step=1, on_change=_remember, args=("seed", f"{key}_seed"),
+                       help="Same seed, same data.")
+        try:
+            ds = load_dataset(name, int(n), int(seed), params(name) if callable(params) else params)
+        except ValueError as exc:
+            show_error(exc, what=f"Could not make {name}")
+            return None
+        if name in SHIPPED and ds.X.shape[0] < n:
+            sb.caption(f"{name} has {ds.X.shape[0]} rows; all are used.")
+        if key in edit.PAGES:
+            edit.remember_base(shared, ds, name, int(n), int(seed))
+    if ds.is_multiclass and not allow_multiclass:
+        show_error(f"{ds.name} has {ds.n_classes} classes; this page is for two classes. "
+                   "Choose another data set or upload a file with two label values.")
+        return None
+    counts = ", ".join(f"{c}: {int(np.sum(ds.y == v))}" for c, v in _class_values(ds))
+    sb.caption(f"{ds.X.shape[0]} points, {ds.X.shape[1]} features — {counts}")
+    return ds
+
+
+def _uploaded(sb, key: str, shared: dict, lo: int, hi: int):
+    """The uploaded CSV file as a Dataset (subsampled to at most ``hi`` rows), or None after saying why."""
+    up = sb.file_uploader("CSV file (numeric features, one label column)", type=["csv", "txt"], key=f"{key}_upload")
+    if up is not None:
+        shared["upload"] = (up.name, up.getvalue())
+    if "upload" not in shared:
+        sb.info("Choose a CSV file: one row per point, numeric feature columns and a label column. "
+                "(A link cannot carry the file: whoever opens it is asked for it.)")
+        return None
+    from svmviz import data
+
+    fname, content = shared["upload"]
+    header = data.csv_header(content)
+    label_col = None
+    if header:
+        stored = shared.get("label_column")
+        label_col = control(sb.selectbox, "Label column", header, key=f"{key}_labelcol",
+                            default=stored if stored in header else header[-1], url="label",
+                            on_change=_remember, args=("label_column", f"{key}_labelcol"))
+    standardize = control(sb.checkbox, "Standardize features", key=f"{key}_std",
+                          default=bool(shared.get("standardize", True)), url="std",
+                          on_change=_remember, args=("standardize", f"{key}_std"),
+                          help="Scale each column to mean 0, sd 1 so one σ suits all columns.")
+    missing = control(sb.radio, "Rows with missing values", list(MISSING_RULES), key=f"{key}_missing",
+                      default=shared.get("missing") if shared.get("missing") in MISSING_RULES else "drop", url="na",
+                      format_func=MISSING_RULES.get, on_change=_remember, args=("missing", f"{key}_missing"),
+                      help="An empty cell (or NA, NaN, null): leave the row out, or fill the cell with the median "
+                           "of its column (a row without a label is left out either way).")
+    sb.caption(f"Uploaded: {fname}")
+    try:
+        ds = uploads.parsed_csv(content, label_col, bool(standardize), missing)
+    except ValueError as exc:
+        show_error(exc, what=f"Could not use {fname}")
+        return None
+    for note in ds.notes:  # what the loader decided for the user (e.g. a dropped index column)
+        sb.info(note)
+    rows = ds.X.shape[0]
+    if rows <= hi:
+        return ds
+    sb.warning(f"{fname} has {rows} rows; this page computes with at most {hi} (its work and memory grow like "
+               "n²). It uses a seeded, stratified random subsample of the rows:")
+    want_n = int(shared.get("n", hi))
+    n = control(sb.slider, "Subsample size n", max(lo, 2 * ds.n_classes), hi, key=f"{key}_n",
+                default=int(np.clip(want_n, max(lo, 2 * ds.n_classes), hi)), url="n", clamp=True, step=10,
+                on_change=_remember, args=("n", f"{key}_n"),
+                help="Rows drawn at random, each class keeping its share of the file.")
+    seed = control(sb.number_input, "Subsample seed", 0, 2**31 - 1, key=f"{key}_seed",
+                   default=int(shared.get("seed", 0)), url="seed", step=1,
+                   on_change=_remember, args=("seed", f"{key}_seed"), help="Same seed, same rows.")
+    return data.subsample_dataset(ds, int(n), int(seed))
+
+
+def _class_values(ds):
+    """(class name, label value) of each class: ±1 for two classes, 0, 1, … for more."""
+    if ds.is_multiclass:
+        return [(c, i) for i, c in enumerate(ds.classes)]
+    return [(ds.classes[0], -1.0), (ds.classes[1], 1.0)]
