@@ -210,14 +210,17 @@ def _where() -> str:
 _BACKGROUND: dict = {"proc": None, "lock": threading.Lock()}
 
 
-def start_background() -> subprocess.Popen | None:
+def start_background(page_modules: tuple[str, ...] = ()) -> subprocess.Popen | None:
     """Start ``svmviz warmup`` in one background process at low priority, unless the cache is current
     or this process (or the ``svmviz app`` command that became this server) started one already, or
     ``SVMVIZ_WARMUP=0``; returns the process (None: nothing started).
 
     The process outlives nobody's interest: it only fills the cache, and a server that stops leaves
     it to finish (a second start after it finds the cache current). In a server, it also starts the
-    loading of what the pages use in the server itself (:func:`load_in_server`)."""
+    loading of what the pages use in the server itself (:func:`load_in_server`): ``page_modules``, the
+    app's page modules (the app passes them: this module imports nothing of the app)."""
+    if page_modules:
+        _SERVER["pages"] = tuple(page_modules)
     load_in_server()
     with _BACKGROUND["lock"]:
         proc = _BACKGROUND["proc"]
@@ -238,13 +241,12 @@ def start_background() -> subprocess.Popen | None:
 RUN_WAIT = 60.0
 """Seconds a page's run waits at most for the loading unit in progress (one import or one step)."""
 
-_SERVER: dict = {"thread": None, "lock": threading.Lock(), "unit": threading.Lock(), "runs": weakref.WeakSet()}
+_SERVER: dict = {"pages": (), "thread": None, "lock": threading.Lock(), "unit": threading.Lock(), "runs": weakref.WeakSet()}
 
 
 def _page_modules() -> list[str]:
-    from svmviz.ui.frame import PAGES
-
-    return [f"svmviz.ui.{spec.module}" for spec in PAGES]
+    """The page modules the app registered with :func:`start_background`."""
+    return list(_SERVER["pages"])
 
 
 def _server_units() -> list[tuple[str, Callable[[], object]]]:

@@ -439,4 +439,4 @@ def page() -> None:
     else:
         render_curves(ds, kc, test)
     render_decomposition(ds, s, kc, test)
-    code_view.anova(ds, s, kc, test)
+    code_view.anova(ds, s, kc, test, theta_scales=THETA_SCALES, short_names=SHORT, n_test=N_TEST)

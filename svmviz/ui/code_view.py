@@ -83,15 +83,14 @@ def usvc(ds, one_d, table1, kernel) -> None:
                               two_d=ds is not None and ds.X.shape[1] == 2), page="usvc")
 
 
-def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool) -> None:
+def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool, klr_max_n: int) -> None:
     """The panel of the Import vector machine page (:func:`svmviz.codegen.ivm_script`): the tabs drawn,
-    and the maps' IVM and the 3-class fit's ln λ as their widgets hold them."""
-    from svmviz.ui.ivm import KLR_MAX_N
-
+    and the maps' IVM and the 3-class fit's ln λ as their widgets hold them; ``klr_max_n``: the page's
+    largest n for a full kernel logistic regression."""
     panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=dataset_seed(ds),
                              fresh=ds.test_sample is not None, multiclass=ds.is_multiclass,
                              two_d=ds.X.shape[1] == 2, truth=ds.p_true is not None,
-                             klr=splits.X.shape[0] <= KLR_MAX_N, maps=maps, lam_path=lam_path, classes3=classes3,
+                             klr=splits.X.shape[0] <= klr_max_n, maps=maps, lam_path=lam_path, classes3=classes3,
                              source=st.session_state.get("ivm_source", "path"),
                              ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0))), page="ivm")
 
@@ -112,10 +111,10 @@ def studies(results, n_figures: int) -> None:
     panel(codegen.studies_script(name, n_figures), page="studies")
 
 
-def anova(ds, settings, kc, test) -> None:
+def anova(ds, settings, kc, test, *, theta_scales, short_names, n_test) -> None:
     """The panel of the Kernels & variable selection page (:func:`svmviz.codegen.anova_script`): the
-    decomposition's choices as its widgets hold them (kernel, machine, λ, measure, interactions, θ grid)."""
-    from svmviz.ui import anova as page
+    decomposition's choices as its widgets hold them (kernel, machine, λ, measure, interactions, θ grid);
+    the page's θ scales, short kernel names and test-sample size are passed by the page."""
 
     ss = st.session_state
     # the fits on screen: without exact LOO while it is not computed (the user is asked first)
@@ -140,9 +139,9 @@ def anova(ds, settings, kc, test) -> None:
                              else 8.0)
         if ss.get("anova_thgo"):
             theta = dict(coordinate=int(ss.get("anova_thvar", 0)), criterion=ss.get("anova_thcrit", "gacv"),
-                         scales=[float(v) for v in page.THETA_SCALES])
+                         scales=[float(v) for v in theta_scales])
     panel(codegen.anova_script(data_source(ds, "anova"), settings,
-                               kernel_labels={k: page.SHORT[k] for k in settings.kernels},
+                               kernel_labels={k: short_names[k] for k in settings.kernels},
                                test_seed=None if test is None else 10_000 + int(ds.params.get("seed", 0)),
-                               n_test=page.N_TEST, truth=ds.p_true is not None, decomposition=decomposition,
+                               n_test=n_test, truth=ds.p_true is not None, decomposition=decomposition,
                                theta=theta), page="anova")

@@ -134,7 +134,9 @@ def run_app(root: str | None = None) -> None:
     st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
     from svmviz import _warmup
 
-    _warmup.start_background()  # once per server process, if the kernel cache is not current
+    # once per server process, if the compiled functions' cache is not current; in a server, the pages'
+    # modules are then loaded between page runs
+    _warmup.start_background(page_modules=tuple(f"svmviz.ui.{spec.module}" for spec in PAGES))
     # one browser-history entry per user action (see svmviz.ui.url_state)
     st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}

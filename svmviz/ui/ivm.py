@@ -352,7 +352,7 @@ def page() -> None:
     with tab_mc:
         render_multiclass(ds, splits, settings, path, li, draw=_is_open(tab_mc))
     code_view.ivm(ds, settings, splits, li, maps=not ds.is_multiclass and _is_open(tab_map),
-                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc))
+                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc), klr_max_n=KLR_MAX_N)
 
 
 def _is_open(tab) -> bool:

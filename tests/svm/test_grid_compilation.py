@@ -38,7 +38,7 @@ print(json.dumps({"compiled": names,
 
 
 def _run(code: str) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="svmviz-cold7-"), PYTHONPATH=ROOT)
+    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="svmviz-grid-compile-"), PYTHONPATH=ROOT)
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]

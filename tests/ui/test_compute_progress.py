@@ -48,7 +48,7 @@ def _page_quick():
     from svmviz.ui.compute import cached_compute
 
     seed = st.session_state.setdefault("seed", 0)
-    out = cached_compute("t_chrome8_quick", ("quick", seed), lambda progress: seed * 2,
+    out = cached_compute("t_progress_quick", ("quick", seed), lambda progress: seed * 2,
                          progress_text="Quick…")
     st.write(f"answer {out}")
 
@@ -66,7 +66,7 @@ def _page_slow():
             progress(i + 1, 12, "")
         return 7
 
-    out = cached_compute("t_chrome8_slow", ("slow",), fn, progress_text="Slow…")
+    out = cached_compute("t_progress_slow", ("slow",), fn, progress_text="Slow…")
     st.write(f"answer {out}")
 
 
@@ -116,7 +116,7 @@ def _page_restarted():
             progress(i + 1, 8, "")
         return len(T.RUNS)
 
-    store, key = compute._store(), f"t_chrome8_restart:{compute.digest(('r',))}"
+    store, key = compute._store(), f"t_progress_restart:{compute.digest(('r',))}"
 
     def another_session_stops_it():  # as _on_cancel does in another session
         time.sleep(0.5)
@@ -126,7 +126,7 @@ def _page_restarted():
 
     if not T.RUNS:
         threading.Thread(target=another_session_stops_it, daemon=True).start()
-    out = compute.cached_compute("t_chrome8_restart", ("r",), fn, progress_text="Restarted…")
+    out = compute.cached_compute("t_progress_restart", ("r",), fn, progress_text="Restarted…")
     st.write(f"answer {out}")
 
 
