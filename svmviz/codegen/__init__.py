@@ -2,7 +2,7 @@
 
 Every page of the app computes its charts from a few settings (the data set, the grid, the selected
 point …). The functions here write those settings out as literals in a short script that calls only
-the public API (:func:`svmviz.make_dataset`, :func:`svmviz.data.dataset_from_csv`, the estimators and
+the public API (:func:`svmviz.data.make_dataset`, :func:`svmviz.data.dataset_from_csv`, the estimators and
 the ``compute_*`` / ``plot_*`` functions of :mod:`svmviz.figures`), one step per cell, so that the
 script — or the notebook made of the same cells — draws the page's figures again, outside the app.
 
@@ -10,8 +10,8 @@ The generators take the settings objects the pages themselves compute from, so a
 the code by construction. They need neither Streamlit nor a running app: the documentation can
 reuse them.
 
-* :class:`Script` — cells (a markdown line and the code of one step); :meth:`Script.python` (a
-  script in the "percent" cell format Jupyter, VS Code and jupytext read) and :meth:`Script.notebook`
+* :class:`Script` — cells (a markdown line and the code of one step); ``Script.python()`` (a
+  script in the "percent" cell format Jupyter, VS Code and jupytext read) and ``Script.notebook()``
   (a Jupyter notebook, nbformat 4).
 * :class:`DataSource` and :func:`data_source` — where a page's data set comes from (a generator, a
   CSV file) and the cell that loads it.

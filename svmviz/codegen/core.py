@@ -217,7 +217,7 @@ def data_source(ds, *, file_name: str | None = None, label_column=None, standard
     file_name : str, optional
         The name of the uploaded CSV file ``ds`` was read from (with the next three arguments, those
         the page passed to :func:`svmviz.data.dataset_from_csv`). Points edited with the mouse are
-        read from :data:`EDITED_POINTS_CSV`, the file the editor's download button saves.
+        read from ``EDITED_POINTS_CSV``, the file the editor's download button saves.
     label_column, standardize, missing
         As given to :func:`svmviz.data.dataset_from_csv` for ``file_name``.
 
@@ -280,7 +280,7 @@ def data_cell(src: DataSource, *, var: str = "ds") -> Cell:
     Returns
     -------
     Cell
-        :func:`svmviz.make_dataset` for a generator; :func:`svmviz.data.dataset_from_csv` (then
+        :func:`svmviz.data.make_dataset` for a generator; :func:`svmviz.data.dataset_from_csv` (then
         :func:`svmviz.data.subsample_dataset` for a subsample) for a file.
 
     Raises

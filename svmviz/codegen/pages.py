@@ -498,7 +498,7 @@ def studies_script(spec_name: str, n_figures: int) -> Script:
         The study's name: its spec file is ``<spec_name>.toml`` and :func:`study_command` writes its
         results to ``results/<spec_name>``, which the script reads.
     n_figures : int
-        The charts the page draws (:func:`svmviz.studies.report.report_figures`, in order).
+        The charts the page draws (``svmviz.studies.report.report_figures``, in order).
 
     Returns
     -------

@@ -18,7 +18,7 @@ __all__ = ["StudySpec", "spec_from_dict"]
 
 @dataclass(frozen=True)
 class StudySpec:
-    """A whole study (its TOML form: :mod:`svmviz.studies.spec`).
+    """A whole study (its TOML form: ``svmviz.studies.spec``).
 
     Attributes
     ----------
