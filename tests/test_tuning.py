@@ -106,7 +106,15 @@ def test_an_exception_in_progress_cancels_the_queue(problem, monkeypatch):
     _, y, grams, curves = problem
     ran = []
     real = criteria.leave_one_out_decisions
-    monkeypatch.setattr(criteria, "leave_one_out_decisions", lambda *a, **kw: ran.append(1) or real(*a, **kw))
+    gate = threading.Event()
+
+    def refit(*a, **kw):
+        ran.append(1)
+        if len(ran) > 1:  # every refit after the first waits, so the first one's progress report (which
+            gate.wait(timeout=2.0)  # raises) comes before the pool could run the whole queue
+        return real(*a, **kw)
+
+    monkeypatch.setattr(criteria, "leave_one_out_decisions", refit)
 
     class Stop(Exception):
         pass
@@ -114,9 +122,16 @@ def test_an_exception_in_progress_cancels_the_queue(problem, monkeypatch):
     def progress(d, t, msg):
         raise Stop
 
-    with pytest.raises(Stop):
-        tuning.exact_loo_curves(curves, grams, y, L=L, progress=progress)
-    assert len(ran) < 2 * LAMS.size  # at most the running refits ended, the queued ones never ran
+    threads = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))  # the pool's size: 2 refits at a time
+    try:
+        with pytest.raises(Stop):
+            tuning.exact_loo_curves(curves, grams, y, L=L, progress=progress)
+    finally:
+        gate.set()
+        numba.set_num_threads(threads)
+    # the first refit, and at most one more running on each of the pool's 2 threads; the queued never ran
+    assert len(ran) <= 3 < 2 * LAMS.size
 
 
 def test_one_gram_per_curve(problem):
