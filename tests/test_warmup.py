@@ -195,7 +195,12 @@ def test_server_units_import_the_pages_then_load_the_kernels_only_when_the_cache
     from svmviz.ui.frame import PAGES
 
     monkeypatch.undo()
-    assert _warmup._page_modules() == [f"svmviz.ui.{spec.module}" for spec in PAGES]
+    # the app hands its page modules over when it starts the warm-up (svmviz.ui.frame.run_app)
+    monkeypatch.setenv("SVMVIZ_WARMUP", "0")
+    monkeypatch.setitem(_warmup._SERVER, "pages", ())
+    pages = [f"svmviz.ui.{spec.module}" for spec in PAGES]
+    assert _warmup.start_background(page_modules=tuple(pages)) is None
+    assert _warmup._page_modules() == pages
 
 
 def test_no_loading_thread_outside_a_browser_session(monkeypatch):
