@@ -42,11 +42,11 @@ _NOT_COMPILED = frozenset({"_jit.py", "_numba_compat.py", "_warmup.py", "cli.py"
 
 
 @functools.lru_cache(maxsize=None)
-def source_digest() -> str:
-    """A digest of svmviz's numba modules: every ``.py`` file that mentions numba or njit, and every
-    module of a folder below the top that has one (its constants, e.g. ``path/_solver/config.py``,
-    are compiled in)."""
-    h = hashlib.sha256()
+def compiled_sources() -> tuple[str, ...]:
+    """The sources of svmviz's compiled functions, as absolute paths: every ``.py`` file that mentions
+    numba or njit, and every module of a folder below the top that has one (its constants, e.g.
+    ``path/_solver/config.py``, are compiled in)."""
+    out = []
     for root, dirs, files in os.walk(_PACKAGE):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
         texts = {}
@@ -56,11 +56,34 @@ def source_digest() -> str:
                     texts[name] = f.read()
         compiled = {name for name, text in texts.items()
                     if (b"numba" in text or b"njit" in text) and name not in _NOT_COMPILED}
-        for name, text in texts.items():
-            if name in compiled or (root != _PACKAGE and compiled):
-                rel = os.path.relpath(os.path.join(root, name), _PACKAGE)
-                h.update(rel.encode() + b"\0" + text + b"\0")
+        out += [os.path.join(root, name) for name in texts if name in compiled or (root != _PACKAGE and compiled)]
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def source_digest() -> str:
+    """A digest of the contents of :func:`compiled_sources` (and their paths inside the package)."""
+    h = hashlib.sha256()
+    for path in compiled_sources():
+        with open(path, "rb") as f:
+            h.update(os.path.relpath(path, _PACKAGE).encode() + b"\0" + f.read() + b"\0")
     return h.hexdigest()[:16]
+
+
+def numba_source_key() -> str:
+    """A digest of what numba keys a cached function on besides its code: the folder of its source file
+    and the file's modification time and size (numba's documentation, *Notes on caching*; a cache entry
+    saved for another path or another time is not loaded, it is compiled again).
+
+    Two copies of the same sources — a second checkout or environment sharing the cache base, or a
+    reinstall that gives the files new times — share :func:`cache_folder` (keyed on contents), yet
+    each must compile once: the stamp (:func:`stamp_path`) is therefore keyed on this too.
+    """
+    h = hashlib.sha256()
+    for path in compiled_sources():
+        st = os.stat(path)
+        h.update(f"{path}\0{st.st_mtime!r}\0{st.st_size}\0".encode())
+    return h.hexdigest()[:12]
 
 
 def _nearest_existing(path: str) -> str:
@@ -133,13 +156,15 @@ def njit(*args, **kwargs):
 
 # ------------------------------------------------------------------------------------------ the stamp
 def stamp_path() -> str | None:
-    """The file that marks svmviz's cache as compiled for this source and this numba (None: no cache
-    folder). It lies in the cache folder, named after the digest of the compiled sources
-    (:func:`cache_folder`): an edit or an upgrade of svmviz, or emptying the cache, makes it absent."""
+    """The file that marks svmviz's cache as compiled for these sources, at this place, and this numba
+    (None: no cache folder). It lies in the cache folder, named after the digest of the compiled sources
+    (:func:`cache_folder`), and its name holds numba's version and :func:`numba_source_key`: an edit,
+    an upgrade or a reinstall of svmviz, a copy of it elsewhere, or emptying the cache makes it absent."""
     base = cache_base()
     if base is None:
         return None
-    return os.path.join(base, CACHE_PREFIX + source_digest(), f"warmed-numba-{version('numba')}")
+    return os.path.join(base, CACHE_PREFIX + source_digest(),
+                        f"warmed-numba-{version('numba')}-{numba_source_key()}")
 
 
 def is_current() -> bool:

@@ -69,3 +69,32 @@ def test_kernel_cache_folder_is_svmviz_own_and_numba_setting_untouched(tmp_path)
     assert os.path.basename(folder).startswith("svmviz-kernels-")
     written = [f for _, _, fs in os.walk(folder) for f in fs]
     assert any(f.endswith(".nbi") for f in written) and any(f.endswith(".nbc") for f in written)
+
+
+def test_warmup_stamp_of_one_copy_does_not_mark_another_copy_compiled(tmp_path):
+    """numba loads a cached function only for the source path and file times it was saved with: two
+    copies of the same sources (a second checkout or environment, a reinstall with new file times)
+    share svmviz's content-keyed cache folder, but each must compile once, so ``svmviz warmup``'s stamp
+    of one must not stand for the other."""
+    code = "from svmviz import _jit; print(_jit.cache_folder()); print(_jit.stamp_path())"
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "SVMVIZ_CACHE_DIR")}
+    env.update(SVMVIZ_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+
+    def folder_and_stamp(copy):
+        res = subprocess.run([sys.executable, "-c", code], env={**env, "PYTHONPATH": str(copy)}, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+        return tuple(res.stdout.split())
+
+    for name in ("a", "b"):
+        shutil.copytree(os.path.join(ROOT, "svmviz"), tmp_path / name / "svmviz",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    folder_a, stamp_a = folder_and_stamp(tmp_path / "a")
+    folder_b, stamp_b = folder_and_stamp(tmp_path / "b")
+    assert folder_a == folder_b and stamp_a != stamp_b
+
+    gram = tmp_path / "b" / "svmviz" / "kernels" / "_gram.py"
+    t = os.stat(gram).st_mtime + 60.0
+    os.utime(gram, (t, t))  # the same contents, a new time: numba compiles again
+    folder_touched, stamp_touched = folder_and_stamp(tmp_path / "b")
+    assert folder_touched == folder_b and stamp_touched != stamp_b
