@@ -11,13 +11,16 @@ fresh server):
 * ``cold-read``    background warm-up on, the home page read for ``--read`` seconds first;
 * ``warm``         the cache filled by ``svmviz warmup`` (its total is printed), a fresh server:
                    first chart, then a warm interaction (the sidebar's Seed + 1: new data, every
-                   computation of the default view redone).
+                   computation of the default view redone);
+* ``warm-read``    as ``warm``, the home page read for ``--read`` seconds first (the server loads the
+                   pages' modules and compiled functions meanwhile), no interaction.
 
 The server logs are kept in a folder named at the end, with the times of the browser's click and
 first chart (``<page>-<scenario>.timeline``). Runs unattended; the last lines are a Markdown table.
 
-"First chart" = the first Plotly chart drawn after navigating to the page; "settled" = the page's
-script finished (nothing changes for 1.5 s). Times in seconds from the click / navigation.
+"First chart" = the first Plotly chart of the page drawn after navigating to it from the home page
+(once the home page's run is over and its own chart drawn; that chart does not count); "settled" = the
+page's script finished (nothing changes for 1.5 s). Times in seconds from the click / navigation.
 
 A warm interaction (Seed + 1, ``--repeat`` times, median and range shown) is reported three ways:
 "settled" (the last change of the page's DOM, once nothing changed for 1.0 s and Streamlit's status
@@ -70,6 +73,12 @@ OBSERVE = """() => {
 # main thread per interaction, competing with the page being measured)
 PROBE = """() => [document.querySelector('[data-testid="stStatusWidget"]') !== null, window.__svLast,
                   performance.now()]"""
+
+
+# the home page's own chart is marked before the click: the page's first chart is an unmarked one
+MARK_HOME_CHARTS = """() => document.querySelectorAll('[data-testid="stPlotlyChart"]').forEach(
+  (el) => { el.dataset.svHome = '1'; })"""
+NEW_CHART = """'[data-testid="stPlotlyChart"]:not([data-sv-home])'"""
 
 
 def _free_port() -> int:
@@ -136,7 +145,7 @@ def _first_chart(page, t0: float, limit: float = 900.0, quiet: float = 10.0) -> 
     t_end = time.time() + limit
     page.wait_for_timeout(300)
     while time.time() < t_end:
-        if page.evaluate("() => document.querySelector('[data-testid=\"stPlotlyChart\"]') !== null"):
+        if page.evaluate("() => document.querySelector(" + NEW_CHART + ") !== null"):
             return (page.evaluate("() => performance.now()") - t0) / 1000.0
         running, last, now = page.evaluate(PROBE)
         if not running and now - last > quiet * 1000:
@@ -183,11 +192,14 @@ def visit(browser, url: str, url_path: str, read: float, interact: bool, repeat:
         t_home = time.time()
         page.goto(url + "/")
         page.get_by_role("heading", name="svmviz").wait_for(timeout=120_000)
+        page.wait_for_timeout(300)  # the home page's run over: its chart drawn, as a reader sees it
+        page.get_by_test_id("stStatusWidget").wait_for(state="detached", timeout=120_000)
         t_home = time.time() - t_home
         if read:
             page.wait_for_timeout(read * 1000)
         link = page.locator('[data-testid="stSidebarNav"] a[href$="/' + url_path + '"]').first
         page.evaluate(OBSERVE)
+        page.evaluate(MARK_HOME_CHARTS)
         t0 = page.evaluate("() => performance.now()")
         _mark(timeline, "home page drawn, click")
         link.click()
@@ -236,22 +248,23 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
     warm_cache = warm_cache or tempfile.mkdtemp(prefix="svmviz-warm-cache-")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        if "warm" in scenarios:  # fill the warm cache once (or check it is current): svmviz warmup
+        if any(sc.startswith("warm") for sc in scenarios):  # fill the warm cache once (or check it is current): svmviz warmup
             t0 = time.time()
             out = subprocess.run([sys.executable, "-m", "svmviz.cli", "warmup"], cwd=ROOT, check=True, text=True,
                                  env={**os.environ, "SVMVIZ_CACHE_DIR": warm_cache}, capture_output=True).stdout
             print(out.rstrip(), f"\n(svmviz warmup: {time.time() - t0:.1f} s wall, load {os.getloadavg()[0]:.1f})",
                   flush=True)
         for spec in specs:
-            for sc, k in [(sc, k) for sc in scenarios for k in range(1 if sc == "warm" else cold_repeat)]:
-                cache = warm_cache if sc == "warm" else tempfile.mkdtemp(prefix="svmviz-cold-cache-")
-                run_name = f"{spec.module}-{sc}" + (f"-{k + 1}" if cold_repeat > 1 and sc != "warm" else "")
+            for sc, k in [(sc, k) for sc in scenarios for k in range(1 if sc.startswith("warm") else cold_repeat)]:
+                warm = sc.startswith("warm")
+                cache = warm_cache if warm else tempfile.mkdtemp(prefix="svmviz-cold-cache-")
+                run_name = f"{spec.module}-{sc}" + (f"-{k + 1}" if cold_repeat > 1 and not warm else "")
                 timeline = os.path.join(logdir, f"{run_name}.timeline")
                 with open(os.path.join(logdir, f"{run_name}.log"), "w") as log:
                     t_start = time.time()
-                    proc, url = _server(cache, warmup=sc not in ("cold-none", "warm"), log=log)
+                    proc, url = _server(cache, warmup=sc != "cold-none" and not warm, log=log)
                     try:
-                        res = visit(browser, url, spec.url_path, read if sc == "cold-read" else 0.0,
+                        res = visit(browser, url, spec.url_path, read if sc in ("cold-read", "warm-read") else 0.0,
                                     interact=sc == "warm", repeat=repeat, server_pid=proc.pid, timeline=timeline)
                     finally:
                         _stop(proc)
@@ -267,7 +280,7 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
                     print(f"{'':20s}Seed + 1, median [range] of {len(res['interactions'])}: settled "
                           f"{_spread(res['interactions'])} s, charts drawn {_spread(res['charts'])} s, CPU server "
                           f"{_spread(res['cpu_server'])} s + browser {_spread(res['cpu_browser'])} s", flush=True)
-                if sc != "warm":
+                if not warm:
                     shutil.rmtree(cache, ignore_errors=True)
         browser.close()
     if own_cache:
@@ -280,7 +293,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", nargs="*", default=[], help="page modules (tuning, losses, path, usvc, ivm, …)")
     ap.add_argument("--scenarios", nargs="*", default=["cold-none", "cold-now", "cold-read", "warm"])
-    ap.add_argument("--read", type=float, default=30.0, help="seconds on the home page in cold-read")
+    ap.add_argument("--read", type=float, default=30.0, help="seconds on the home page in cold-read and warm-read")
     ap.add_argument("--warm-cache", default=None,
                     help="use this kernel cache folder (SVMVIZ_CACHE_DIR) for the warm rows instead of a new one; "
                          "svmviz warmup fills it if it is not current (warm rows never run the background warm-up)")

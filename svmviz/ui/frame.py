@@ -85,8 +85,27 @@ def tour() -> list[PageSpec]:
     return sorted(PAGES, key=lambda spec: spec.lecture)
 
 
+#: the losses of the home page's figure: what the pages' classifiers minimise, and the count they stand in
+#: for (numpy only: the home page never waits for a compilation)
+HOME_LOSSES = ("misclassification", "hinge", "deviance")
+
+
+def home_losses_figure():
+    """The home page's figure: the losses of :data:`HOME_LOSSES` against the margin τ = y f(x) (Wahba
+    1998, Fig. 1.1), the deviance divided by ln 2 so that all pass through (0, 1).
+
+    Drawing it on the home page also has the browser load its charting code while the page is read,
+    so the first page opened from there draws its charts sooner."""
+    from svmviz.figures.losses import compute_loss_curves, plot_loss_curves
+
+    fig = plot_loss_curves(compute_loss_curves(HOME_LOSSES, deviance_scaled=True), height=380)
+    fig.layout.title.text = "What the classifiers minimise: losses of the margin τ = y f(x)"
+    return fig
+
+
 def home() -> None:
     from svmviz.ui import glossary
+    from svmviz.ui.charts import chart
 
     st.title("svmviz")
     st.markdown(glossary.spell(
@@ -100,6 +119,12 @@ def home() -> None:
         st.caption(glossary.spell(spec.question))
     st.caption("Each page has a “Reproduce the paper's figure” choice that sets every control to the paper's "
                "setting (and says what the paper leaves unstated); the address bar then holds that view.")
+    chart(home_losses_figure(), key="home_losses", width="stretch")
+    st.caption(glossary.spell(
+        "What the classifiers here minimise, as a function of the margin τ = y f(x): the SVM's hinge "
+        "(Wahba et al.; Loosli & Canu's ν-path) and the binomial deviance of kernel logistic regression and the "
+        "IVM (Zhu & Hastie), convex stand-ins for the misclassification count [−τ]∗. The Loss functions page "
+        "has these and the others (the unbiased SVC's smooth step among them), and what each one estimates."))
     with st.expander("What each page shows", expanded=False):
         for spec in tour():
             st.markdown(f"**{spec.title}** ({spec.paper}) — {glossary.spell(spec.what)}")

@@ -1,9 +1,13 @@
 """AppTest of the frame (app.py): navigation and landing page."""
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from svmviz.ui.frame import ENTRY_SCRIPT, PAGES
@@ -25,6 +29,40 @@ def test_landing_page_lists_every_page():
         assert page.index("ensure_app_frame()") < page.index(f"{spec.module}.page()"), spec.file
     captions = " ".join(c.value for c in at.caption)
     assert "GACV" in captions
+
+
+def test_home_page_draws_the_papers_losses_from_the_library():
+    """The home page's one chart: the losses of HOME_LOSSES as svmviz.losses computes them (the deviance
+    over ln 2), with the caption that says what they are."""
+    from svmviz.losses import loss_values
+    from svmviz.ui.frame import HOME_LOSSES, home_losses_figure
+
+    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60).run()
+    assert_clean(at)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1
+    fig = json.loads(charts[0].proto.spec)
+    assert "losses of the margin" in fig["layout"]["title"]["text"]
+    assert "hinge" in " ".join(c.value for c in at.caption)
+
+    traces = home_losses_figure().data
+    assert len(traces) == len(HOME_LOSSES)
+    for name, trace in zip(HOME_LOSSES, traces):
+        tau = np.asarray(trace.x)
+        want = loss_values(name, tau) / (np.log(2.0) if name == "deviance" else 1.0)
+        np.testing.assert_allclose(np.asarray(trace.y), want, rtol=0, atol=0)
+
+
+def test_home_page_figure_compiles_nothing(tmp_path):
+    """The home page is the first thing a fresh install shows: its figure must not wait for numba (an
+    empty cache folder stays empty)."""
+    cache = tmp_path / "cache"
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "SVMVIZ_CACHE_DIR")}
+    env.update(SVMVIZ_CACHE_DIR=str(cache), PYTHONPATH=ROOT)
+    res = subprocess.run([sys.executable, "-c", "from svmviz.ui.frame import home_losses_figure; home_losses_figure()"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert not [f for _, _, fs in os.walk(cache) for f in fs]
 
 
 def test_installed_entry_runs_the_same_frame():

@@ -115,6 +115,9 @@ def _open(page, url, title):
     page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
     _wait_idle(page)
     page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+    # the page's own run over (the home page's chart is gone), then its first chart
+    page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
+    _wait_idle(page)
     page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
 
 
@@ -128,6 +131,7 @@ def test_installed_command_serves_the_app(served):
         browser, page = _new_page(p, errors)
         page.goto(served)
         page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
+        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=60_000)  # the home page drawn to its figure
         _wait_idle(page)
         nav = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
         for spec in PAGES:  # every page of the registry, reachable from the installed package
@@ -137,7 +141,8 @@ def test_installed_command_serves_the_app(served):
 
         t1 = time.time()
         page.locator('[data-testid="stSidebarNav"] a', has_text="Loss functions").first.click()
-        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
+        page.get_by_role("heading", name="Loss functions").first.wait_for(timeout=60_000)
+        page.get_by_test_id("stPlotlyChart").filter(has_text="Loss functions of τ").first.wait_for(timeout=120_000)
         first_chart = time.time() - t1
         n_charts = _chart_count_when_settled(page, timeout_s=150.0)
         assert n_charts >= 1

@@ -23,6 +23,9 @@ def _open_tuning(page, url):
     page.get_by_role("heading", name="svmviz").wait_for(timeout=60_000)
     _wait_idle(page)
     page.locator('[data-testid="stSidebarNav"] a', has_text="Tuning criteria").first.click()
+    # the page's own run over (the home page's chart is gone), then its first chart
+    page.get_by_role("heading", name="Tuning criteria").first.wait_for(timeout=60_000)
+    _wait_idle(page, timeout=180_000)
     page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=180_000)
 
 
