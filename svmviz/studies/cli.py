@@ -118,9 +118,8 @@ def cmd_list(args) -> int:
 
 
 REPRODUCE_HELP = ("Run every ready-made study of the papers' published numbers (Navia-Vázquez et al. 2004 "
-                  "Tables 1–4, Wahba et al. 2001 §6, Zhu & Hastie 2002 Fig. 2) on one Dask cluster, each in "
-                  "DIR/<study>, "
-                  "resumable, and write one table beside them: DIR/reproduction.md and DIR/reproduction.parquet "
+                  "Tables 1–4, Wahba et al. 2001 §6, Zhu & Hastie 2002 Figs. 2 and 4) on one Dask cluster, each in "
+                  "DIR/<study>, resumable, and write one table beside them: DIR/reproduction.md and DIR/reproduction.parquet "
                   "(published value, svmviz's mean ± sd or median [interval], R, verdict, note).")
 #: R of every study with --quick
 QUICK_REPLICATES = 2

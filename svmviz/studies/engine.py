@@ -42,7 +42,7 @@ from .folders import TASKS_DIR, _paths, _read_task, _record_mismatch, _slug, _ta
 from .provenance import RESUMABLE_CHANGES, describe_versions, read_parquet_record, spec_digest, task_record, \
     versions_of, write_parquet
 from .provenance import provenance as _provenance
-from .results import (COLUMNS, ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, StudyResults, read_folder_spec,
+from .results import (ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, StudyResults, read_folder_spec,
                       rows_to_frame, sort_table, stored_table, write_json)
 from .spec import SpecError, StudySpec, load_spec, spec_from_dict, spec_to_dict, spec_to_toml
 
