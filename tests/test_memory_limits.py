@@ -11,8 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from svmviz import _validation, svm
-from svmviz.svm import _classes as svm_classes
+from svmviz import _validation
 from svmviz.svm import _classes as svm_classes
 from svmviz.svm import SVMClassifier
 

@@ -14,7 +14,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import tomllib
 import zipfile
@@ -104,7 +103,7 @@ def test_all_resolves_to_the_defining_modules():
 # importing writes nothing and sets nothing; svmviz's kernel cache goes to a folder it can write
 # ------------------------------------------------------------------------------------------
 def _clean_env(home: str, tmp: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env = {k: v for k, v in os.environ.items() if k not in ("SVMVIZ_CACHE_DIR", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
     env.update(HOME=home, TMPDIR=tmp, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=ROOT)
     return env
 

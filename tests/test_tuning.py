@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from svmviz import anova, criteria, data, tuning
-from svmviz.kernels import SSANOVAKernel, fit_kernel, gram, kernel_diagonal
+from svmviz.kernels import SSANOVAKernel, fit_kernel, gram
 
 LAMS = np.array([3e-2, 1e-4, 1e-3, 1e-2])  # not sorted: the queue orders by λ itself
 L = (1.0, 2.0)

@@ -300,7 +300,6 @@ def _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
 
 @njit(cache=True, nogil=True)
 def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
-    n = y.shape[0]
     Gmax1 = -np.inf  # max over I_up of -y G
     Gmax2 = -np.inf  # max over I_low of y G
     for k in range(n_active):

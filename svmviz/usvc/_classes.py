@@ -35,7 +35,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _irwls
 from .._docs import fill_doc
-from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_int,
+from .._validation import (BinaryClassifierMixin, binary_targets, check_int,
                           check_kernel_params_used, check_matrix, check_positive, check_sample_weight,
                           predict_in_chunks, validate_fit_data, validate_predict_data)
 from ..kernels import fit_kernel, gram

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
-import pytest
 
 from ..apptest_utils import two_class_csv
 from .codeview_utils import Downloads, check_reproduces, code_of, open_page, walk_every_widget

@@ -4,7 +4,6 @@ validation, the summary's win rates, the published numbers and the figures' data
 from __future__ import annotations
 
 import copy
-import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -17,7 +16,7 @@ from svmviz.criteria import kfold_folds
 from svmviz.studies import SpecError, load_spec, ready_made_specs, run_study, spec_from_dict, spec_to_toml
 from svmviz.studies.published import published_table
 from svmviz.studies.results import COLUMNS, rows_to_frame, summary_table
-from svmviz.studies.tasks import irwls_rows, make_task_data, task_seeds
+from svmviz.studies.tasks import irwls_rows, make_task_data
 from svmviz.tuning import criteria_surface, kfold_cv_surface
 
 from tests.naive.svm import brute_force_loo
@@ -318,7 +317,7 @@ def test_spec_errors_needing_the_data_and_the_setting():
     with pytest.raises(SpecError, match="LS.*linear machine only"):
         spec_from_dict({"name": "b", "datasets": [{"name": "twonorm"}], "irwls": {"kernel": "rbf"}})
     with pytest.raises(SpecError, match="not valid TOML"):
-        import tempfile, os
+        import tempfile
 
         with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as fh:
             fh.write("name = \n")

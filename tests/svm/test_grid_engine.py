@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svmviz import _grid, _validation, svm, tuning
+from svmviz import _grid, _validation, tuning
 from svmviz.svm import _classes as svm_classes, _smo
 from svmviz.criteria import leave_one_out_decisions
 from svmviz.data import make_dataset
