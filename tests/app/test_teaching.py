@@ -163,7 +163,9 @@ def test_other_presets_reach_their_urls(module, label):
 
 def test_svg_export_choice_reaches_every_chart():
     at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=300).run()
-    assert "_svmviz_export_widget" not in [w.key for w in at.sidebar.selectbox]  # no chart on the home page
+    assert_clean(at)
+    assert "_svmviz_export_widget" in [w.key for w in at.sidebar.selectbox]  # the home page's figure has one too
+    assert_slide_export(at, "png")
     at.switch_page("pages/2_Loss_functions.py").run()
     assert_clean(at)
     assert_slide_export(at, "png")
