@@ -186,9 +186,10 @@ def _feature_choice(sb, key: str, shared: dict, content: bytes, header: list, ds
     return None if picked == default else [header[j] for j in picked]
 
 
-def _class_choice(sb, key: str, shared: dict, ds):
+def _class_choice(sb, key: str, shared: dict, ds, what: str | None = None):
     """The sidebar's class choice for ``ds`` with more than two classes: ``(classes, one_vs_rest)`` for
-    :func:`svmviz.data.select_classes` / :func:`svmviz.data.dataset_from_csv`."""
+    :func:`svmviz.data.select_classes` / :func:`svmviz.data.dataset_from_csv`. ``what`` names the data
+    (default ``ds.name``)."""
     classes = list(ds.classes)
     counts = dict(zip(classes, np.bincount(np.asarray(ds.y, dtype=np.int64), minlength=len(classes))))
     names = dict(zip(classes, ds.class_names))
@@ -196,7 +197,7 @@ def _class_choice(sb, key: str, shared: dict, ds):
     def label(c):
         return f"{names[c]} ({int(counts[c])} rows)"
 
-    sb.caption(f"{ds.name} has {len(classes)} classes ({', '.join(map(str, ds.class_names))}); this page compares "
+    sb.caption(f"{what or ds.name} has {len(classes)} classes ({', '.join(map(str, ds.class_names))}); this page compares "
                "two: choose which.")
     stored = shared.get("class_mode")
     mode = control(sb.radio, "Classes", list(CLASS_MODES), key=f"{key}_clsmode",
@@ -265,7 +266,7 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int, allow_multiclass: bo
     features = _feature_choice(sb, key, shared, content, header, ds)
     chosen = one = None
     if ds.is_multiclass and not allow_multiclass:
-        chosen, one = _class_choice(sb, key, shared, ds)
+        chosen, one = _class_choice(sb, key, shared, ds, what=fname)
     if features is not None or chosen is not None or one is not None:
         try:
             ds = uploads.parsed_csv(content, label_col, bool(standardize), missing, feature_columns=features,
