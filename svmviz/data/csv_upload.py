@@ -596,10 +596,10 @@ def _column_kind(col, decimal: str, missing_ok: bool):
 
 def _feature_positions(raw: bytes, layout: _CsvLayout, df, candidates: list, feature_columns, missing_ok: bool,
                        index_name):
-    """(positions of the feature columns, note naming the columns left out or None).
+    """(positions of the feature columns, note naming the columns that cannot be features, or None).
 
     ``feature_columns`` None: every column of numbers among ``candidates``; a list: those columns, each of
-    which must hold numbers.
+    which must hold numbers. The note names every candidate of text, numbers mixed with text, or no value.
     """
     names, li = layout.names, layout.label
 
@@ -638,9 +638,9 @@ def _feature_positions(raw: bytes, layout: _CsvLayout, df, candidates: list, fea
                                  + (f"The numeric columns are: {', '.join(numeric)}." if numeric else
                                     "The file has no numeric column besides the label."))
             out.append(j)
-        return out, None
-    out = [j for j in candidates if kinds[j][0] == "number"]
-    left = [j for j in candidates if kinds[j][0] != "number"]
+    else:
+        out = [j for j in candidates if kinds[j][0] == "number"]
+    left = [j for j in candidates if kinds[j][0] != "number" and j not in out]
     described = []
     for j in left:
         kind, row = kinds[j]

@@ -161,14 +161,13 @@ def spread_note(ds, *, upload: bool = False) -> str | None:
 
 
 def _feature_choice(sb, key: str, shared: dict, content: bytes, header: list, ds):
-    """The "Feature columns" multiselect: None while it holds the loader's default (every numeric column
-    but the label), else the chosen column names in the file's order."""
+    """The "Feature columns" multiselect over the numeric columns of ``ds`` (the file read with every numeric
+    column but the label): None while it holds them all, else the chosen column names in the file's order."""
     label = ds.params.get("label_column")
-    index = ds.params.get("index_column")
-    positions = [j for j, c in enumerate(header) if c != label and c != index]
+    positions = [j for j, c in enumerate(header) if c != label and c in ds.feature_names]
     if not positions:
         return None
-    default = [j for j in positions if header[j] in ds.feature_names]
+    default = list(positions)
     token = (hashlib.sha256(content).hexdigest(), tuple(header), label)
     stored = shared.get("feature_columns")
     start = default
@@ -176,8 +175,8 @@ def _feature_choice(sb, key: str, shared: dict, content: bytes, header: list, ds
         start = [j for j in positions if header[j] in stored[1]] or default
     picked = control(sb.multiselect, "Feature columns", positions, key=f"{key}_feats", default=start, url="feat",
                      format_func=lambda j: header[j], depends=token,
-                     help="The columns the classifier uses. Every numeric column but the label at first; a column "
-                          "of text (names, notes) cannot be a feature.")
+                     help="The columns the classifier uses: every numeric column but the label at first. Columns "
+                          "of text (names, notes) are not offered; the note below names them.")
     picked = sorted(int(j) for j in picked)
     shared["feature_columns"] = (token, tuple(header[j] for j in picked))
     if not picked:
