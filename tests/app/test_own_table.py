@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.data.own_table import own_table_csv
+from tests.data.own_table import own_table_csv, own_table_frame
 
 from ..apptest_utils import assert_clean
 from .codeview_utils import Downloads, check_reproduces, code_of, open_page
@@ -96,7 +96,8 @@ def test_a_class_with_too_few_rows_is_an_error_and_the_controls_stay_usable():
     rng = np.random.default_rng(0)
     rows = [f"{rng.normal():.4f},{rng.normal():.4f},{c}" for c in ["a"] * 30 + ["b"] * 25 + ["c"] * 6]
     content = ("u,v,kind\n" + "\n".join(rows) + "\n").encode()
-    at = open_page(LOSS, {}, shared={"data": UPLOAD, "upload": ("few.csv", content)})
+    at = open_page(LOSS, {}, shared={"data": UPLOAD, "upload": ("few.csv", content), "standardize": False})
+    assert not any("spreads differ" in i for i in _infos(at))  # unstandardised, but on one scale
     at.sidebar.selectbox(key="loss_clsb").set_value("c").run()
     errors = _errors(at)
     assert len(errors) == 1 and "at least 10 rows" in errors[0] and "c (6)" in errors[0] and "few.csv" in errors[0]
@@ -133,3 +134,18 @@ def test_the_multiclass_page_keeps_every_class():
     assert all(r.key != "ivm_clsmode" for r in at.sidebar.radio)
     caption = _caption_of_points(at)[0]
     assert all(f"{c}: " in caption for c in ("USA", "Europe", "Japan"))
+
+
+def test_an_identifier_column_is_pointed_out_and_can_be_left_out():
+    frame = own_table_frame()
+    frame.insert(0, "car id", range(1001, 1001 + len(frame)))
+    content = frame.to_csv(index=False).encode()
+    at = open_page(LOSS, {}, shared={"data": UPLOAD, "upload": ("ids.csv", content)})
+    flagged = [i for i in _infos(at) if i.startswith("Looks like an identifier")]
+    assert len(flagged) == 1 and "'car id'" in flagged[0], _infos(at)
+    feats = at.sidebar.multiselect(key="loss_feats")
+    assert feats.options[0] == "car id"
+    feats.set_value([j for j in feats.value if j != 0]).run()  # the positions in the header: "car id" first
+    assert_clean(at)
+    assert not any(i.startswith("Looks like an identifier") for i in _infos(at))
+    assert "car id" not in code_of(at).split("feature_columns=")[1].split("]")[0]
