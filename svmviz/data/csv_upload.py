@@ -588,10 +588,28 @@ def _column_kind(col, decimal: str, missing_ok: bool):
     cells = cells[(cells != "") & (missing_ok | ~cells.isin(_NA_TEXTS))]
     if cells.empty:
         return "empty", None
-    number = cells.map(lambda t: _is_number(t, decimal)).to_numpy(dtype=bool)
+    number = _numbers_mask(cells, decimal)
     if number.all():
         return "number", None
     return ("mixed" if number.any() else "text"), cells.index[int(np.argmin(number))]
+
+
+def _numbers_mask(cells, decimal: str) -> np.ndarray:
+    """Which text cells hold a number (as :func:`_is_number` reads them), vectorised: an upload's text
+    column can have millions of cells."""
+    import pandas as pd
+
+    text = cells.astype(str)
+    bad = text.str.contains("_", regex=False)  # Python's float("1_0") is no number here
+    if decimal != ".":
+        bad |= text.str.contains(".", regex=False)
+        text = text.str.replace(decimal, ".", regex=False)
+    with np.errstate(all="ignore"):
+        values = pd.to_numeric(text, errors="coerce")
+    number = values.notna().to_numpy(dtype=bool) & ~bad.to_numpy(dtype=bool)
+    lowered = text.str.lower()
+    number |= lowered.isin(("nan", "+nan", "-nan")).to_numpy(dtype=bool)  # what float() reads as NaN
+    return number
 
 
 def _feature_positions(raw: bytes, layout: _CsvLayout, df, candidates: list, feature_columns, missing_ok: bool,

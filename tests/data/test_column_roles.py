@@ -255,3 +255,12 @@ def test_select_classes_keeps_exactly_the_chosen_rows(labels, data):
     sel = D.select_classes(D.dataset_from_csv(text), classes=(a, b))
     np.testing.assert_array_equal(sel.X, ds.X)
     np.testing.assert_array_equal(sel.y, ds.y)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells=st.lists(st.text(alphabet="0123456789.,eE+-_ainfINF x?", min_size=1, max_size=8), min_size=1,
+                      max_size=20), decimal=st.sampled_from([".", ","]))
+def test_the_vectorised_number_test_agrees_with_the_cell_by_cell_one(cells, decimal):
+    from svmviz.data.csv_upload import _is_number, _numbers_mask
+
+    np.testing.assert_array_equal(_numbers_mask(pd.Series(cells), decimal), [_is_number(c, decimal) for c in cells])
