@@ -70,9 +70,11 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
     do) when the data are unusable for this page. ``params`` are extra generator parameters, or a
     function of the chosen generator name returning them. ``n_range`` is what the page computes
     with: a larger uploaded file is used through a seeded, stratified subsample
-    (:func:`svmviz.data.subsample_dataset`). The choice is shared by the pages: a page changes it
-    only when the user changes it there (a value outside this page's range is shown clamped here and
-    kept for the others).
+    (:func:`svmviz.data.subsample_dataset`). Data with more than two classes on a page without
+    ``allow_multiclass`` get the class choice (two of the classes, or one against the rest,
+    :func:`svmviz.data.select_classes`); an uploaded file gets its column roles (label, feature
+    columns). The choice is shared by the pages: a page changes it only when the user changes it there
+    (a value outside this page's range is shown clamped here and kept for the others).
     """
     from svmviz import data
 

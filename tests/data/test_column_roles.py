@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import svmviz.data as D
-from tests.data.own_table import CLASSES, FEATURES, LABEL, TEXT_COLUMN, own_table_csv
+from tests.data.own_table import FEATURES, LABEL, TEXT_COLUMN, own_table_csv
 
 
 def _pandas_reference(content: bytes, features, classes=None):
