@@ -112,9 +112,10 @@ def _with_upload(content: bytes) -> AppTest:
 
 
 def test_bad_csv_shows_an_error_not_an_exception():
-    at = _with_upload(b"x1,x2,label\n1.0,abc,1\n2.0,3.0,-1\n0.5,1.0,1\n")
+    at = _with_upload(b"x1,x2,label\nabc,def,1\nghi,3.0,-1\njkl,1.0,1\n")  # no column of numbers
     assert_clean(at)
-    assert any("mine.csv" in e.value and "x2" in e.value for e in at.error), [e.value for e in at.error]
+    assert any("mine.csv" in e.value and "no numeric feature column" in e.value and "'x2' (numbers mixed with text"
+               in e.value for e in at.error), [e.value for e in at.error]
 
 
 def test_good_csv_is_used():
