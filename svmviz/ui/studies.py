@@ -70,10 +70,11 @@ def _mtimes(directory: str) -> tuple:
     return tuple(out)
 
 
-def open_results(directory: str):
-    """The results folder's table (cached until the folder changes)."""
-    return cached_compute("study-results", (os.path.abspath(directory), _mtimes(directory)),
-                          lambda _cb: load_results(directory))
+def open_results(directory: str, replicates: int | None = None):
+    """The results folder's table, of its first ``replicates`` replicates if given (cached until the
+    folder changes)."""
+    return cached_compute("study-results", (os.path.abspath(directory), _mtimes(directory), replicates),
+                          lambda _cb: load_results(directory, replicates=replicates))
 
 
 def _ready_made_controls():
@@ -123,7 +124,7 @@ def _ready_made_controls():
         bar = StreamlitProgress("Running the study…")
         try:
             storage.prune(keep=(directory,))
-            run_study(small, directory, client=shared_client(), progress=bar)
+            run_study(small, directory, client=shared_client(), progress=bar, wait=True)
         except ValueError as exc:
             show_error(exc, what="Could not run the study")
             return None
@@ -132,7 +133,7 @@ def _ready_made_controls():
     if not os.path.exists(os.path.join(directory, "spec.toml")):
         st.info("Press Run to compute this study here (or open a results folder written by the command line).")
         return None
-    return open_results(directory)
+    return open_results(directory, R)
 
 
 def _folder_controls():
@@ -158,11 +159,15 @@ def summary_frame(summary: pd.DataFrame) -> pd.DataFrame:
         return summary
     cols = {"dataset": "data set", "label": "criterion / machine", "replicates": "R",
             "inefficiency_median": "inefficiency median", "inefficiency_q25": "ineff. q25",
-            "inefficiency_q75": "ineff. q75", "test_error_median": "test error median", "test_error_q25": "test q25",
+            "inefficiency_q75": "ineff. q75", "test_inefficiency_median": "held-out ineff. median",
+            "test_inefficiency_q25": "held-out ineff. q25", "test_inefficiency_q75": "held-out ineff. q75",
+            "test_error_median": "test error median", "test_error_q25": "test q25",
             "test_error_q75": "test q75", "machine_size_median": "size median",
             "win_vs_baseline_inefficiency": "wins vs k-fold (ineff.)", "win_vs_baseline_test": "wins vs k-fold (test)",
             "bayes_error": "Bayes error", "median_seconds": "seconds", "published": "published"}
-    out = summary[list(cols)].rename(columns=cols)
+    # each kind of inefficiency only where the study measured it (against the truth, or on held-out rows)
+    keep = [c for c in cols if not (c.startswith(("inefficiency_", "test_inefficiency_")) and summary[c].isna().all())]
+    out = summary[keep].rename(columns=cols)
     num = out.select_dtypes("number").columns
     out[num] = out[num].round(4)
     return out
@@ -178,6 +183,8 @@ def show_results(results) -> None:
     m[1].metric("Failed", results.n_failed)
     m[2].metric("Rows", len(results.table))
     m[3].metric("Replicates", int(results.table["replicate"].nunique()) if len(results.table) else 0)
+    for note in results.notes:
+        st.caption(note[0].upper() + note[1:] + ".")
     for _, e in results.errors.iterrows():
         st.warning(f"{e['dataset']}, replicate {int(e['replicate'])} failed: {e['error']}")
     if results.table.empty:
