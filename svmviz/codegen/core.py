@@ -4,6 +4,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import re
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -188,8 +189,12 @@ class DataSource(NamedTuple):
         The generator's size and seed; for a CSV file, the subsample's size and seed (None: every row).
     params : tuple of (str, value)
         The generator's parameters that differ from its defaults.
-    label_column, standardize, missing
-        :func:`svmviz.data.dataset_from_csv`'s arguments for a CSV file.
+    label_column, standardize, missing, feature_columns
+        :func:`svmviz.data.dataset_from_csv`'s arguments for a CSV file (``feature_columns`` None: every
+        numeric column but the label).
+    classes, one_vs_rest
+        The class choice (:func:`svmviz.data.select_classes`): two of the classes (−1, +1), or the one
+        class against the rest; None for all classes.
     """
 
     kind: str
@@ -200,6 +205,9 @@ class DataSource(NamedTuple):
     label_column: str | int | None = None
     standardize: bool = False
     missing: str = "drop"
+    feature_columns: tuple | None = None
+    classes: tuple | None = None
+    one_vs_rest: object = None
 
     @property
     def files(self) -> tuple:
@@ -237,10 +245,15 @@ def data_source(ds, *, file_name: str | None = None, label_column=None, standard
     params = ds.params if isinstance(ds.params, dict) else {}
     if ds.name == EDITED and "edited_from" in params:
         return DataSource("csv", EDITED_POINTS_CSV, label_column="label")
+    chosen = params.get("classes")
+    choice = {"classes": None if chosen is None else tuple(_plain(c) for c in chosen),
+              "one_vs_rest": _plain(params.get("one_vs_rest"))}
     if file_name is not None:
         sub = "subsample_of" in params
+        features = params.get("feature_columns")
         return DataSource("csv", str(file_name), int(params["n"]) if sub else None,
-                          int(params["seed"]) if sub else None, (), label_column, bool(standardize), str(missing))
+                          int(params["seed"]) if sub else None, (), label_column, bool(standardize), str(missing),
+                          None if features is None else tuple(features), **choice)
     if ds.name not in _data.GENERATORS:
         raise ValueError(f"data_source: {ds.name!r} is not a generator of svmviz.data.GENERATORS; pass the CSV "
                          "file's name (file_name=) for data read from a file.")
@@ -249,7 +262,7 @@ def data_source(ds, *, file_name: str | None = None, label_column=None, standard
     default = _data.make_dataset(ds.name, n=n, seed=seed).params
     extra = tuple((k, _plain(params[k])) for k in signature
                   if k not in ("n", "seed") and k in params and not _equal(params[k], default.get(k)))
-    return DataSource("generated", ds.name, None if n is None else int(n), seed, extra)
+    return DataSource("generated", ds.name, None if n is None else int(n), seed, extra, **choice)
 
 
 def _plain(v):
@@ -288,27 +301,81 @@ def data_cell(src: DataSource, *, var: str = "ds") -> Cell:
     ValueError
         An unknown ``src.kind``.
     """
+    choice = {k: v for k, v in (("classes", src.classes), ("one_vs_rest", src.one_vs_rest)) if v is not None}
     if src.kind == "generated":
         code = f"{var} = " + call("svmviz.make_dataset", src.name, n=src.n, seed=src.seed, **dict(src.params))
-        what = f"The data: `{src.name}`, n = {src.n}, seed {src.seed}."
+        what = f"The data: {md_escape(src.name)}, n = {src.n}, seed {src.seed}."
+        if choice:
+            code += f"\n{var} = " + call("svmviz.data.select_classes", Code(var), **choice)
+            what += " " + _choice_text(src)
     elif src.kind == "csv":
         kwargs = {"label_column": src.label_column}
         if src.standardize:
             kwargs["standardize"] = True
         if src.missing != "drop":
             kwargs["missing"] = src.missing
+        if src.feature_columns is not None:
+            kwargs["feature_columns"] = list(src.feature_columns)
+        kwargs.update(choice)
         code = f"{var} = " + call("svmviz.data.dataset_from_csv", src.name, **kwargs)
         if src.name == EDITED_POINTS_CSV:
-            what = (f"The data: the edited points, the file `{src.name}` that the editor's "
+            what = (f"The data: the edited points, the file {md_escape(src.name)} that the editor's "
                     "“Download the points (CSV)” button saves (put it beside this script).")
         else:
-            what = f"The data: the file `{src.name}` (the file uploaded to the app; put it beside this script)."
+            what = (f"The data: the file {md_escape(src.name)} (the file uploaded to the app; put it beside this "
+                    "script).")
+        if src.feature_columns is not None:
+            what += f" Feature columns: {', '.join(md_escape(c) for c in src.feature_columns)}."
+        if choice:
+            what += " " + _choice_text(src)
         if src.n is not None:
             code += f"\n{var} = " + call("svmviz.data.subsample_dataset", Code(var), src.n, seed=src.seed)
             what += f" The page computes with a stratified random subsample of {src.n} rows (seed {src.seed})."
     else:
         raise ValueError(f"data_cell: unknown kind {src.kind!r}; use 'generated' or 'csv'.")
     return Cell(what, code)
+
+
+def _choice_text(src: DataSource) -> str:
+    if src.classes is not None:
+        a, b = (md_escape(_class_text(c)) for c in src.classes)
+        return f"Two of its classes: {a} (−1) and {b} (+1)."
+    return f"One class against the rest: {md_escape(_class_text(src.one_vs_rest))} (+1) against the others (−1)."
+
+
+def _class_text(c) -> str:
+    from svmviz.data.dataset import class_display_names
+
+    return class_display_names((c,))[0]
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
+_MD_ENTITY = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def md_escape(text) -> str:
+    """``text`` as literal markdown: every markdown character backslash-escaped, ``< > &`` as entities, line
+    breaks as spaces — a file, column or class name shows as it is and never becomes markup or HTML.
+
+    Parameters
+    ----------
+    text : object
+        Written with ``str``.
+
+    Returns
+    -------
+    str
+        One line of markdown that renders as ``text``.
+
+    Examples
+    --------
+    >>> md_escape("<img src=x onerror=alert(1)>.csv")
+    '&lt;img src=x onerror=alert\\\\(1\\\\)&gt;\\\\.csv'
+    >>> md_escape("weight_kg *raw*")
+    'weight\\\\_kg \\\\*raw\\\\*'
+    """
+    flat = " ".join(str(text).splitlines())
+    return _MD_SPECIAL.sub(lambda m: _MD_ENTITY.get(m.group(1), "\\" + m.group(1)), flat)
 
 
 def expect_fields(obj, names: Sequence[str], what: str) -> None:

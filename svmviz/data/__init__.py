@@ -28,6 +28,7 @@ How each Bayes risk is computed (all deterministic):
 One module per family — :mod:`~svmviz.data.wahba`, :mod:`~svmviz.data.esl`, :mod:`~svmviz.data.usvc_scenarios`,
 :mod:`~svmviz.data.banana_set`, :mod:`~svmviz.data.breiman`, :mod:`~svmviz.data.anova_set`,
 :mod:`~svmviz.data.real` (scikit-learn's shipped sets), :mod:`~svmviz.data.csv_upload` — beside
+:mod:`~svmviz.data.classes` (two of the classes, or one against the rest),
 :mod:`~svmviz.data.dataset` (the Dataset type, argument checks, random streams), :mod:`~svmviz.data.splits`
 (train/test(/tuning) splits, fresh samples, subsamples) and :mod:`~svmviz.data.registry` (``GENERATORS``,
 ``make_dataset``, ``describe``). Import every name from ``svmviz.data``.
@@ -37,6 +38,7 @@ from __future__ import annotations
 from .anova_set import anova_structure, anova_structure_terms
 from .banana_set import banana
 from .breiman import ringnorm, twonorm, waveform, waveform_bases
+from .classes import MIN_ROWS_PER_CHOSEN_CLASS, select_classes
 from .csv_upload import CSV_DELIMITERS, MAX_CSV_CLASSES, csv_header, dataset_from_csv, pick_delimiter
 from .csv_upload import _is_number  # noqa: F401  (tests/data/test_data.py checks it directly)
 from .dataset import Dataset
@@ -70,6 +72,8 @@ __all__ = [
     "wine",
     "sklearn_dataset",
     "dataset_from_csv",
+    "select_classes",
+    "MIN_ROWS_PER_CHOSEN_CLASS",
     "csv_header",
     "pick_delimiter",
     "CSV_DELIMITERS",

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .classes import choose_classes
 from .dataset import Dataset, _code_labels, _standardizer
 
 
@@ -215,14 +216,35 @@ class _CsvLayout(NamedTuple):
 _COLUMN_J = re.compile(r"column (\d+)")
 
 
+def _unique_names(cells: list) -> tuple[list, list]:
+    """(names, renamed): a repeated name gets `` (2)``, `` (3)``… after its first use; ``renamed`` lists the
+    names that were repeated."""
+    seen = set(cells)
+    out, count, renamed = [], {}, []
+    for c in cells:
+        count[c] = count.get(c, 0) + 1
+        if count[c] == 1:
+            out.append(c)
+            continue
+        if count[c] == 2:
+            renamed.append(c)
+        k = count[c]
+        while f"{c} ({k})" in seen:
+            k += 1
+        seen.add(f"{c} ({k})")
+        out.append(f"{c} ({k})")
+    return out, renamed
+
+
 def _label_position(label_column, first_cells: list) -> int:
     """Position of the label column.
 
-    A name is matched against the first row's cells (an empty cell is called ``column j``); failing
-    that, ``column j`` is the j-th column (1-based) — the name :func:`csv_header` gives the columns
-    of a file without header.
+    A name is matched against the first row's cells (an empty cell is called ``column j``; a repeated
+    name is ambiguous, its renamed form `` (2)`` is not); failing that, ``column j`` is the j-th column
+    (1-based) — the name :func:`csv_header` gives the columns of a file without header.
     """
     first_cells = [c if c else f"column {j + 1}" for j, c in enumerate(first_cells)]
+    unique, _ = _unique_names(first_cells)
     ncol = len(first_cells)
     if label_column is None:
         return ncol - 1
@@ -236,13 +258,16 @@ def _label_position(label_column, first_cells: list) -> int:
         return li % ncol
     if isinstance(label_column, str):
         hits = [j for j, c in enumerate(first_cells) if c == label_column.strip()]
+        if len(hits) > 1:
+            raise ValueError(f"Several columns are called {label_column!r}; give one of the names "
+                             f"{', '.join(repr(unique[j]) for j in hits)} or the position.")
+        if not hits:
+            hits = [j for j, c in enumerate(unique) if c == label_column.strip()]
         by_position = _COLUMN_J.fullmatch(label_column.strip())
         if not hits and by_position and 1 <= int(by_position.group(1)) <= ncol:
             hits = [int(by_position.group(1)) - 1]
         if not hits:
             raise ValueError(f"Unknown label column {label_column!r}; the columns are: {', '.join(first_cells)}.")
-        if len(hits) > 1:
-            raise ValueError(f"Several columns are called {label_column!r}; rename them or give the position.")
         return hits[0]
     raise ValueError(f"label_column must be None, a column position or a column name; got {label_column!r}.")
 
@@ -292,7 +317,11 @@ def _csv_layout(raw: bytes, label_column) -> _CsvLayout:
         and all(_is_number(v, decimal) for v in other_labels)
     )
     if header:
-        names = [c if c else f"column {j + 1}" for j, c in enumerate(first_cells)]
+        names, renamed = _unique_names([c if c else f"column {j + 1}" for j, c in enumerate(first_cells)])
+        if renamed:
+            notes.append(f"Renamed repeated column names: {', '.join(repr(r) for r in renamed)} appear more than "
+                         "once; the later ones are called " + ", ".join(repr(n) for n, c in zip(names, first_cells)
+                                                                        if c and n != c) + ".")
     else:
         names = [f"x{k + 1}" for k in range(ncol - 1)]
         names.insert(li, "label")
@@ -479,7 +508,7 @@ def _format_values(values) -> str:
     return shown + (f", … ({len(values) - _LIST_AT_MOST} more)" if len(values) > _LIST_AT_MOST else "")
 
 
-def _csv_labels(data: bytes, layout: _CsvLayout, col):
+def _csv_labels(data: bytes, layout: _CsvLayout, col, min_count: int = 2):
     """(codes 0..K−1, classes) of the label column; clear errors for missing, NaN and continuous labels."""
     import pandas as pd
 
@@ -522,13 +551,14 @@ def _csv_labels(data: bytes, layout: _CsvLayout, col):
             "or more — check that the right column is the label."
         )
     counts = np.bincount(yi, minlength=K)
-    few = [j for j in range(K) if counts[j] < 2]
+    few = [j for j in range(K) if counts[j] < max(min_count, 2)]
     if few and continuous and len(few) > K / 2:
         raise ValueError(
             f"The label column {name!r} holds {K} different non-integer numbers, most of them once "
             f"(e.g. {_format_values(list(order))}); it looks like a continuous measurement, not classes. Choose the "
             "column with the classes, or group the values into classes."
         )
+    few = [j for j in range(K) if counts[j] < min_count]
     if few:
         listed = [f"{classes[j]!r} ({counts[j]})" for j in few]
         more = f" and {len(listed) - _LIST_AT_MOST} more" if len(listed) > _LIST_AT_MOST else ""
@@ -537,6 +567,118 @@ def _csv_labels(data: bytes, layout: _CsvLayout, col):
             f"{name!r}. Add points or remove those rows."
         )
     return yi, classes
+
+
+_ID_WORDS = frozenset({"id", "ids", "index", "idx", "row", "rowid", "rownum", "rownumber", "uuid", "key"})
+_MIN_ROWS_FOR_DISTINCT_ID = 10  # below this, distinct integers are no sign of an identifier
+
+
+def _column_kind(col, decimal: str, missing_ok: bool):
+    """(kind, row of an example text cell): ``"number"``, ``"empty"``, ``"text"`` or ``"mixed"`` (numbers and text).
+
+    A column pandas read as numbers is ``"number"`` (``"empty"`` when it has no value at all). Otherwise its
+    cells decide: with ``missing_ok`` False, the texts read as missing (``NA``…) count as numbers here, so the
+    row scan names them as missing values instead of leaving the column out.
+    """
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
+        return ("empty", None) if col.isna().all() else ("number", None)
+    cells = col.dropna().astype(str).str.strip()
+    cells = cells[(cells != "") & (missing_ok | ~cells.isin(_NA_TEXTS))]
+    if cells.empty:
+        return "empty", None
+    number = cells.map(lambda t: _is_number(t, decimal)).to_numpy(dtype=bool)
+    if number.all():
+        return "number", None
+    return ("mixed" if number.any() else "text"), cells.index[int(np.argmin(number))]
+
+
+def _feature_positions(raw: bytes, layout: _CsvLayout, df, candidates: list, feature_columns, missing_ok: bool,
+                       index_name):
+    """(positions of the feature columns, note naming the columns left out or None).
+
+    ``feature_columns`` None: every column of numbers among ``candidates``; a list: those columns, each of
+    which must hold numbers.
+    """
+    names, li = layout.names, layout.label
+
+    def example(j, row):
+        cell = str(df.iloc[:, j].loc[row]).strip()
+        return f"{cell!r} at line {_line_of_row(raw, layout, int(row))}"
+
+    kinds = {j: _column_kind(df.iloc[:, j], layout.decimal, missing_ok) for j in candidates}
+    if feature_columns is not None:
+        if isinstance(feature_columns, (str, bytes)) or not hasattr(feature_columns, "__iter__"):
+            raise ValueError(f"feature_columns must be a list of column names (or None for every numeric column); "
+                             f"got {feature_columns!r}.")
+        wanted = list(feature_columns)
+        if not wanted:
+            raise ValueError("feature_columns is empty; choose at least one numeric feature column.")
+        pos = {n: j for j, n in enumerate(names)}
+        out = []
+        for w in wanted:
+            if not isinstance(w, str) or w not in pos:
+                raise ValueError(f"Unknown feature column {w!r}; the columns are: "
+                                 f"{', '.join(names[j] for j in candidates)}.")
+            j = pos[w]
+            if j == li:
+                raise ValueError(f"{w!r} is the label column; it cannot also be a feature column.")
+            if w == index_name:
+                raise ValueError(f"{w!r} is the row index pandas writes (dropped); choose other feature columns.")
+            if j in out:
+                raise ValueError(f"Feature column {w!r} is chosen twice; name each column once.")
+            kind, row = kinds[j]
+            if kind != "number":
+                what = "is empty" if kind == "empty" else (
+                    f"holds text ({example(j, row)})" if kind == "text" else
+                    f"mixes numbers and text ({example(j, row)})")
+                numeric = [names[k] for k in candidates if kinds[k][0] == "number"]
+                raise ValueError(f"Feature column {w!r} {what}; feature columns must hold numbers. "
+                                 + (f"The numeric columns are: {', '.join(numeric)}." if numeric else
+                                    "The file has no numeric column besides the label."))
+            out.append(j)
+        return out, None
+    out = [j for j in candidates if kinds[j][0] == "number"]
+    left = [j for j in candidates if kinds[j][0] != "number"]
+    described = []
+    for j in left:
+        kind, row = kinds[j]
+        described.append(f"{names[j]!r} (" + ("empty" if kind == "empty" else (
+            f"text, e.g. {example(j, row)}" if kind == "text" else
+            f"numbers mixed with text, e.g. {example(j, row)}")) + ")")
+    if not out:
+        raise ValueError(
+            "The CSV file has no numeric feature column besides the label column "
+            f"{names[li]!r}" + (f": {'; '.join(described)}" if described else "") + ". A classifier needs at least "
+            "one column of numbers; add one, or choose another label column.")
+    note = None
+    if described:
+        note = (f"Left out {len(left)} column{'s' if len(left) > 1 else ''} that do{'es' if len(left) == 1 else ''} "
+                f"not hold numbers: {'; '.join(described)}. Only numeric columns can be features.")
+    return out, note
+
+
+def _looks_like_identifier(name: str, col) -> str | None:
+    """Why column ``name`` looks like an identifier rather than a measurement (None if it does not)."""
+    words = re.split(r"[^0-9a-z]+", str(name).lower())
+    if any(w in _ID_WORDS for w in words):
+        return "its name is an identifier's"
+    values = col.to_numpy(dtype=np.float64)
+    if (values.size >= _MIN_ROWS_FOR_DISTINCT_ID and np.isfinite(values).all() and np.all(values == np.round(values))
+            and np.unique(values).size == values.size):
+        return "all its values are distinct integers"
+    return None
+
+
+def _identifier_notes(df, names: list, positions: list) -> list:
+    flagged = [(n, why) for n, j in zip(names, positions) if (why := _looks_like_identifier(n, df.iloc[:, j]))]
+    if not flagged:
+        return []
+    listed = "; ".join(f"{n!r} ({why})" for n, why in flagged)
+    it = "it" if len(flagged) == 1 else "them"
+    return [f"Looks like an identifier, not a measurement: {listed}. Leave {it} out of the feature columns unless "
+            f"{it} measure{'s' if len(flagged) == 1 else ''} something about the point."]
 
 
 def csv_header(content) -> list[str]:
@@ -574,7 +716,8 @@ def csv_header(content) -> list[str]:
     return list(layout.names[1:] if layout.index else layout.names)
 
 
-def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing="drop") -> Dataset:
+def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing="drop", *, feature_columns=None,
+                     classes=None, one_vs_rest=None) -> Dataset:
     """Load a labelled data set from CSV: numeric feature columns and one label column (read by pandas).
 
     Parameters
@@ -594,6 +737,18 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
         removes them; ``"median"`` fills each missing feature value with its column's median over
         the rows that have it (a row without a label is dropped: no class can be imputed);
         ``"error"`` raises, naming the lines. ``notes`` says which lines were dropped or filled.
+        Only the feature columns and the label column count: a missing cell in a column left out
+        drops nothing.
+    feature_columns : None or list of str
+        None: every column of numbers except the label; columns of text, of numbers mixed with text
+        (``?`` for a missing value, say) and empty columns are left out, and ``notes`` names them.
+        A list: exactly those columns (names as :func:`csv_header` gives them), each of which must
+        hold numbers.
+    classes : pair (A, B), optional
+        Keep the rows of classes A and B only: A → −1, B → +1 (a class is its label or the label's
+        text). Each needs at least 10 rows.
+    one_vs_rest : label, optional
+        Class A → +1 against all other classes → −1, named ``"not A"``.
 
     Returns
     -------
@@ -602,16 +757,21 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
         sorted, numerically when all labels are numbers; classes[0] → −1); more values → y ∈
         {0..K−1} (``is_multiclass``). ``p_true`` and ``bayes_error`` are None. ``notes`` says what
         the loader decided for the user (a dropped index column, decimal commas, a trailing
-        delimiter, dropped or imputed rows); ``params`` records the delimiter, decimal mark, header
-        and the ``missing`` rule.
+        delimiter, renamed repeated column names, columns left out, a column that looks like an
+        identifier — all distinct integers, or a name such as ``id``, ``index``, ``row`` —, dropped
+        or imputed rows, the class choice); ``params`` records the delimiter, decimal mark, header,
+        the ``missing`` rule, ``feature_columns``, ``classes`` and ``one_vs_rest`` as given (None:
+        chosen by the rule above) — the arguments that repeat the load. With a class choice, ``classes`` is the pair in the order (−1, +1).
 
     Raises
     ------
     ValueError
         Naming the line and column: empty file, only delimiters, header without data, a single
-        column, unknown label column, non-numeric feature text, infinite cells, missing cells
-        (``missing="error"``; all their lines, the first few named), no complete row, ragged rows, a single class, a class with fewer than 2 points, a continuous (or identifier) label
-        column.
+        column, unknown label column, no numeric feature column, a chosen feature column that is
+        unknown or not numeric, infinite cells, missing cells (``missing="error"``; all their lines,
+        the first few named), no complete row, ragged rows, a single class, a class with fewer than
+        2 points (10 for a chosen class), an unknown chosen class, a continuous (or identifier)
+        label column.
 
     Notes
     -----
@@ -641,6 +801,13 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
     Dropped 2 of 6 rows with missing values: lines 3, 6.
     >>> dataset_from_csv(text, missing="median").X[:, 1].tolist()
     [2.0, 4.0, 5.0, 7.0, 4.0, 3.0]
+    >>> cars = "name,mpg,origin\\n" + "".join(f"car {i},{20 + i % 7},{'USA Japan Europe'.split()[i % 3]}\\n"
+    ...                                      for i in range(36))
+    >>> ds = dataset_from_csv(cars, one_vs_rest="Japan")
+    >>> ds.feature_names, ds.class_names
+    (('mpg',), ('not Japan', 'Japan'))
+    >>> print(ds.notes[0])
+    Left out 1 column that does not hold numbers: 'name' (text, e.g. 'car 0' at line 2). Only numeric columns can be features.
     """
     import pandas as pd
 
@@ -683,25 +850,7 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
         if layout.header:
             raise ValueError("The CSV file has a header row but no data rows; add one row per point.")
         raise ValueError("The CSV file is empty; it needs a row per point with feature columns and a label column.")
-    for j in feat_idx:
-        col = df.iloc[:, j]
-        ok = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
-        if ok and pd.api.types.is_float_dtype(col.dtype):
-            values = col.to_numpy()
-            ok = not (np.isinf(values) if missing_ok else ~np.isfinite(values)).any()
-        if not ok:
-            raise row_error()
     notes = list(layout.notes)
-    if missing_ok and df.isna().to_numpy().any():
-        short = _first_bad_row(raw, layout, feat_idx, missing_ok)  # a short row reads as missing cells too
-        if short is not None:
-            raise short
-        df, filled = _handle_missing(raw, layout, df, feat_idx, missing)
-        notes.extend(filled)
-    labels = _csv_labels(raw, layout, df.iloc[:, li])
-    if labels is None:
-        raise row_error()
-    yi, classes = labels
     index_name = None
     if layout.index and _is_index_values(df.iloc[:, 0]):
         n_rows = df.shape[0]
@@ -712,22 +861,53 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
                         "DataFrame.to_csv() writes. Give it a name in the header to keep it as a feature.")
         index_name = names[0]
         feat_idx = feat_idx[1:]
-        if not feat_idx:
-            raise ValueError("The CSV file has no feature column besides its row index and the label column.")
+    feat_idx, left_out = _feature_positions(raw, layout, df, feat_idx, feature_columns, missing_ok, index_name)
+    if left_out:
+        notes.append(left_out)
+    for j in feat_idx:
+        col = df.iloc[:, j]
+        ok = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
+        if ok and pd.api.types.is_float_dtype(col.dtype):
+            values = col.to_numpy()
+            ok = not (np.isinf(values) if missing_ok else ~np.isfinite(values)).any()
+        if not ok:
+            raise row_error()
+    if missing_ok and df.iloc[:, feat_idx + [li]].isna().to_numpy().any():
+        short = _first_bad_row(raw, layout, feat_idx, missing_ok)  # a short row reads as missing cells too
+        if short is not None:
+            raise short
+        df, filled = _handle_missing(raw, layout, df, feat_idx, missing)
+        notes.extend(filled)
+    chosen = classes is not None or one_vs_rest is not None
+    labels = _csv_labels(raw, layout, df.iloc[:, li], min_count=0 if chosen else 2)
+    if labels is None:
+        raise row_error()
+    yi, all_classes = labels
+    keep, y, kept_classes, chose = choose_classes(yi, all_classes, classes, one_vs_rest,
+                                                  label=f"the label column {names[li]!r}")
+    if y is None:
+        y = _code_labels(yi, len(all_classes))
+    if keep is not None:
+        df = df[keep]
+    if chose:
+        notes.append(chose)
+    notes.extend(_identifier_notes(df, [names[j] for j in feat_idx], feat_idx))
     X = df.iloc[:, feat_idx].to_numpy(dtype=np.float64)
     n = X.shape[0]
     mu = sd = None
     if standardize:
         mu, sd = _standardizer(X)
         X = (X - mu) / sd
-    K = len(classes)
     return Dataset(
-        X=np.ascontiguousarray(X), y=_code_labels(yi, K), name=source or "uploaded CSV", classes=classes,
+        X=np.ascontiguousarray(X), y=y, name=source or "uploaded CSV", classes=kept_classes,
         feature_names=tuple(names[j] for j in feat_idx), p_true=None, bayes_threshold=0.5, bayes_error=None,
         L=(1.0, 1.0),
         params={"n": n, "seed": None, "source": source, "label_column": names[li], "standardize": bool(standardize),
                 "delimiter": layout.delimiter, "decimal": layout.decimal, "header": bool(layout.header),
                 "index_column": index_name, "missing": missing,
+                "feature_columns": None if feature_columns is None else tuple(names[j] for j in feat_idx),
+                "classes": None if classes is None else tuple(kept_classes),
+                "one_vs_rest": None if one_vs_rest is None else kept_classes[1],
                 "feature_mean": None if mu is None else tuple(map(float, mu)),
                 "feature_sd": None if sd is None else tuple(map(float, sd))},
         test_sample=None, notes=tuple(notes),

@@ -2,6 +2,7 @@
 a CSV upload, or the data editor's points — shared by the pages of a browser session and kept in the URL."""
 from __future__ import annotations
 
+import hashlib
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -17,6 +18,11 @@ UPLOAD_CHOICE = "Upload CSV…"
 SHIPPED = ("breast_cancer", "iris", "wine")
 MISSING_RULES = {"drop": "Drop the row", "median": "Fill with the column median"}
 """The sidebar's choices for an uploaded file's missing cells (:func:`svmviz.data.dataset_from_csv`'s ``missing``)."""
+CLASS_MODES = {"pair": "Two of the classes", "rest": "One class against the rest"}
+"""The sidebar's class choices for data with more than two classes on a two-class page
+(:func:`svmviz.data.select_classes`)."""
+#: features whose standard deviations differ by more than this factor, unstandardised, get a note
+SPREAD_RATIO_NOTE = 10.0
 
 
 def label_of(name: str) -> str:
@@ -44,7 +50,7 @@ def _shared_from_url(shared: dict) -> None:
     qp = st.query_params
     for url, field, cast in (("data", "data", str), ("n", "n", int), ("seed", "seed", int),
                              ("label", "label_column", str), ("std", "standardize", lambda r: url_state.parse_as(r, True)),
-                             ("na", "missing", str)):
+                             ("na", "missing", str), ("cls", "class_mode", str)):
         raw = qp.get(url)
         if raw is None:
             continue
@@ -91,7 +97,7 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
     if name == edit.CHOICE:
         return edit.edited_dataset(key=key, default=default, params=params, n_range=n_range, default_n=default_n)
     if name == UPLOAD_CHOICE:
-        ds = _uploaded(sb, key, shared, lo, hi)
+        ds = _uploaded(sb, key, shared, lo, hi, allow_multiclass)
         if ds is None:
             return None
     else:
@@ -114,17 +120,116 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
             sb.caption(f"{name} has {ds.X.shape[0]} rows; all are used.")
         if key in edit.PAGES:
             edit.remember_base(shared, ds, name, int(n), int(seed))
-    if ds.is_multiclass and not allow_multiclass:
-        show_error(f"{ds.name} has {ds.n_classes} classes; this page is for two classes. "
-                   "Choose another data set or upload a file with two label values.")
-        return None
+        if ds.is_multiclass and not allow_multiclass:
+            chosen, one = _class_choice(sb, key, shared, ds)
+            try:
+                ds = data.select_classes(ds, classes=chosen, one_vs_rest=one)
+            except ValueError as exc:
+                show_error(exc, what=f"Could not use these classes of {name}")
+                return None
     counts = ", ".join(f"{c}: {int(np.sum(ds.y == v))}" for c, v in _class_values(ds))
     sb.caption(f"{ds.X.shape[0]} points, {ds.X.shape[1]} features — {counts}")
+    spread = spread_note(ds, upload=name == UPLOAD_CHOICE)
+    if spread:
+        sb.info(spread)
     return ds
 
 
-def _uploaded(sb, key: str, shared: dict, lo: int, hi: int):
-    """The uploaded CSV file as a Dataset (subsampled to at most ``hi`` rows), or None after saying why."""
+def spread_note(ds, *, upload: bool = False) -> str | None:
+    """What to know when unstandardised features spread over scales more than :data:`SPREAD_RATIO_NOTE` apart.
+
+    A Gaussian kernel has one width σ for every feature: with standard deviations 250 and 0.03, any σ
+    ignores one feature or drowns in the other, and the criteria's minima go to the grid's edge.
+    None when the features are standardised, single, or within that factor.
+    """
+    if ds.is_standardized or ds.X.shape[1] < 2:
+        return None
+    sd = ds.X.std(axis=0)
+    live = np.flatnonzero(sd > 0)
+    if live.size < 2:
+        return None
+    hi, lo = live[np.argmax(sd[live])], live[np.argmin(sd[live])]
+    ratio = float(sd[hi] / sd[lo])
+    if ratio <= SPREAD_RATIO_NOTE:
+        return None
+    fix = ("Tick “Standardize features” to put them on one scale." if upload else
+           "Standardise the features (or choose a data set whose features share a scale) before reading much "
+           "into the criteria.")
+    return (f"The features' spreads differ {ratio:,.0f}-fold (standard deviation {sd[hi]:.3g} for "
+            f"{ds.feature_names[hi]!r}, {sd[lo]:.3g} for {ds.feature_names[lo]!r}) and they are not standardised: "
+            "one kernel width σ cannot suit both, and the criteria's minima tend to land on the grid's edge. " + fix)
+
+
+def _feature_choice(sb, key: str, shared: dict, content: bytes, header: list, ds):
+    """The "Feature columns" multiselect: None while it holds the loader's default (every numeric column
+    but the label), else the chosen column names in the file's order."""
+    label = ds.params.get("label_column")
+    index = ds.params.get("index_column")
+    positions = [j for j, c in enumerate(header) if c != label and c != index]
+    if not positions:
+        return None
+    default = [j for j in positions if header[j] in ds.feature_names]
+    token = (hashlib.sha256(content).hexdigest(), tuple(header), label)
+    stored = shared.get("feature_columns")
+    start = default
+    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == token:
+        start = [j for j in positions if header[j] in stored[1]] or default
+    picked = control(sb.multiselect, "Feature columns", positions, key=f"{key}_feats", default=start, url="feat",
+                     format_func=lambda j: header[j], depends=token,
+                     help="The columns the classifier uses. Every numeric column but the label at first; a column "
+                          "of text (names, notes) cannot be a feature.")
+    picked = sorted(int(j) for j in picked)
+    shared["feature_columns"] = (token, tuple(header[j] for j in picked))
+    if not picked:
+        sb.warning("No feature column chosen: using every numeric column. Choose at least one.")
+        return None
+    return None if picked == default else [header[j] for j in picked]
+
+
+def _class_choice(sb, key: str, shared: dict, ds):
+    """The sidebar's class choice for ``ds`` with more than two classes: ``(classes, one_vs_rest)`` for
+    :func:`svmviz.data.select_classes` / :func:`svmviz.data.dataset_from_csv`."""
+    classes = list(ds.classes)
+    counts = dict(zip(classes, np.bincount(np.asarray(ds.y, dtype=np.int64), minlength=len(classes))))
+    names = dict(zip(classes, ds.class_names))
+
+    def label(c):
+        return f"{names[c]} ({int(counts[c])} rows)"
+
+    sb.caption(f"{ds.name} has {len(classes)} classes ({', '.join(map(str, ds.class_names))}); this page compares "
+               "two: choose which.")
+    stored = shared.get("class_mode")
+    mode = control(sb.radio, "Classes", list(CLASS_MODES), key=f"{key}_clsmode",
+                   default=stored if stored in CLASS_MODES else "pair", url="cls", format_func=CLASS_MODES.get,
+                   on_change=_remember, args=("class_mode", f"{key}_clsmode"),
+                   help="Two of the classes: only their rows, the first is −1 and the second +1. One class against "
+                        "the rest: every row, that class +1 and all others −1.")
+    token = tuple(classes)
+    if mode == "rest":
+        stored = shared.get("class_one")
+        one = control(sb.selectbox, "The class (+1)", classes, key=f"{key}_clsone",
+                      default=stored if stored in classes else classes[0], url="c1", format_func=label,
+                      depends=token, keep_choice=True, on_change=_remember, args=("class_one", f"{key}_clsone"))
+        shared.update(class_mode=mode, class_one=one)
+        return None, one
+    stored = shared.get("class_a")
+    a = control(sb.selectbox, "Class A (−1)", classes, key=f"{key}_clsa",
+                default=stored if stored in classes else classes[0], url="ca", format_func=label,
+                depends=token, keep_choice=True, on_change=_remember, args=("class_a", f"{key}_clsa"))
+    others = [c for c in classes if c != a]
+    stored = shared.get("class_b")
+    b = control(sb.selectbox, "Class B (+1)", others, key=f"{key}_clsb",
+                default=stored if stored in others else others[0], url="cb", format_func=label,
+                depends=(token, a), keep_choice=True, on_change=_remember, args=("class_b", f"{key}_clsb"))
+    shared.update(class_mode=mode, class_a=a, class_b=b)
+    return (a, b), None
+
+
+def _uploaded(sb, key: str, shared: dict, lo: int, hi: int, allow_multiclass: bool = True):
+    """The uploaded CSV file as a Dataset (subsampled to at most ``hi`` rows), or None after saying why.
+
+    The column roles (label, features) and, for more than two classes on a two-class page, the class
+    choice are the sidebar's; the file is read by :func:`svmviz.data.dataset_from_csv` with them."""
     up = sb.file_uploader("CSV file (numeric features, one label column)", type=["csv", "txt"], key=f"{key}_upload")
     if up is not None:
         shared["upload"] = (up.name, up.getvalue())
@@ -152,12 +257,23 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int):
                       help="An empty cell (or NA, NaN, null): leave the row out, or fill the cell with the median "
                            "of its column (a row without a label is left out either way).")
     sb.caption(f"Uploaded: {fname}")
-    try:
+    try:  # every numeric column, every class: what the feature and class controls offer
         ds = uploads.parsed_csv(content, label_col, bool(standardize), missing)
     except ValueError as exc:
         show_error(exc, what=f"Could not use {fname}")
         return None
-    for note in ds.notes:  # what the loader decided for the user (e.g. a dropped index column)
+    features = _feature_choice(sb, key, shared, content, header, ds)
+    chosen = one = None
+    if ds.is_multiclass and not allow_multiclass:
+        chosen, one = _class_choice(sb, key, shared, ds)
+    if features is not None or chosen is not None or one is not None:
+        try:
+            ds = uploads.parsed_csv(content, label_col, bool(standardize), missing, feature_columns=features,
+                                    classes=chosen, one_vs_rest=one)
+        except ValueError as exc:
+            show_error(exc, what=f"Could not use {fname}")
+            return None
+    for note in ds.notes:  # what the loader decided for the user (e.g. columns left out, an index column)
         sb.info(note)
     rows = ds.X.shape[0]
     if rows <= hi:

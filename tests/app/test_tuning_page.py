@@ -178,13 +178,14 @@ def test_grid_point_is_the_plotted_point_after_a_new_grid():
 
 
 def test_three_class_upload_and_continuous_labels_say_what_to_do():
-    """A 3-class upload is refused with a reason (this page is for two classes); a
+    """A 3-class upload offers the choice of two classes (this page compares two); a
     continuous label column is answered briefly (not with a list of every value)."""
     from tests.apptest_utils import three_class_csv, with_upload
 
     at = with_upload(PAGE, three_class_csv(60))
     assert_clean(at)
-    assert any("3 classes" in e.value and "two classes" in e.value for e in at.error)
+    assert not at.error and any("3 classes" in c.value and "choose which" in c.value for c in at.sidebar.caption)
+    assert at.sidebar.radio(key="tuning_clsmode").value == "pair"
     rng = np.random.default_rng(1)
     rows = "\n".join(f"{a:.4f},{b:.4f},{c:.4f}" for a, b, c in rng.normal(size=(150, 3)))
     at = with_upload(PAGE, ("x1,x2,width\n" + rows).encode())

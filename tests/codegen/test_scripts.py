@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from typing import NamedTuple
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import svmviz
 from svmviz import codegen
-from svmviz.codegen.core import EDITED_POINTS_CSV
+from svmviz.codegen.core import EDITED_POINTS_CSV, md_escape
 
 
 def test_literals_evaluate_to_equal_values():
@@ -55,7 +59,6 @@ def test_edited_points_are_read_back_from_the_editors_csv_file(tmp_path):
     src = codegen.data_source(state.dataset())
     assert src.files == (EDITED_POINTS_CSV,)
     ns = {"svmviz": svmviz}
-    import os
 
     cwd = os.getcwd()
     os.chdir(tmp_path)
@@ -136,3 +139,85 @@ def test_every_public_name_has_complete_numpydoc_sections():
     assert {name for _, name, _ in objects} >= {"tuning_script", "data_source", "Script", "literal"}
     problems = [p for module, name, obj in objects for p in _numpydoc_problems(obj, f"{module}.{name}")]
     assert not problems, "\n".join(problems)
+
+
+def _run_data_cell(src, tmp_path, files=()):
+    ns = {"svmviz": svmviz}
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        exec(codegen.data_cell(src).code, ns)
+    finally:
+        os.chdir(cwd)
+    return ns["ds"]
+
+
+def test_the_data_cell_repeats_column_roles_and_the_class_choice(tmp_path):
+    from tests.data.own_table import own_table_csv
+
+    content = own_table_csv()
+    (tmp_path / "cars.csv").write_bytes(content)
+    ds = svmviz.data.dataset_from_csv(content, label_column="origin", feature_columns=["mpg", "weight, kg", 'c"q,d'],
+                                      classes=("Japan", "USA"), standardize=True)
+    ds = svmviz.data.subsample_dataset(ds, 40, seed=2)
+    src = codegen.data_source(ds, file_name="cars.csv", label_column="origin", standardize=True)
+    assert src.feature_columns == ("mpg", "weight, kg", 'c"q,d') and src.classes == ("Japan", "USA")
+    cell = codegen.data_cell(src)
+    assert "classes=(\"Japan\", \"USA\")" in cell.code and "subsample_dataset(ds, 40, seed=2)" in cell.code
+    back = _run_data_cell(src, tmp_path)
+    np.testing.assert_array_equal(back.X, ds.X)
+    np.testing.assert_array_equal(back.y, ds.y)
+    assert back.classes == ds.classes
+    rest = svmviz.data.dataset_from_csv(content, one_vs_rest="Europe")
+    src = codegen.data_source(rest, file_name="cars.csv", label_column="origin")
+    assert src.feature_columns is None and "feature_columns" not in codegen.data_cell(src).code
+    assert 'one_vs_rest="Europe"' in codegen.data_cell(src).code
+    back = _run_data_cell(src, tmp_path)
+    np.testing.assert_array_equal(back.X, rest.X)
+    assert back.class_names == ("not Europe", "Europe")
+
+
+def test_the_data_cell_repeats_a_class_choice_on_a_generated_or_shipped_set(tmp_path):
+    for ds in (svmviz.data.select_classes(svmviz.make_dataset("iris", n=150, seed=0), classes=("virginica", "setosa")),
+               svmviz.data.select_classes(svmviz.make_dataset("esl_mixture3", n=90, seed=3), one_vs_rest="class 1")):
+        src = codegen.data_source(ds)
+        assert src.kind == "generated"
+        cell = codegen.data_cell(src)
+        assert "svmviz.data.select_classes(ds, " in cell.code
+        back = _run_data_cell(src, tmp_path)
+        np.testing.assert_array_equal(back.X, ds.X)
+        np.testing.assert_array_equal(back.y, ds.y)
+        assert back.class_names == ds.class_names
+
+
+@pytest.mark.parametrize("name", ["<img src=x onerror=alert(1)>.csv", "a`b`*c*_[x](e)#.csv",
+                                  "two\nlines<script>.csv"])
+def test_names_in_markdown_are_escaped(tmp_path, name):
+    rows = "".join(f"{i / 3},{i % 5},{'<b>x</b>' if i % 2 else 'y*'}\n" for i in range(40))
+    content = ("a,b,label\n" + rows).encode()
+    (tmp_path / "f.csv").write_bytes(content)
+    ds = svmviz.data.dataset_from_csv(content, classes=("<b>x</b>", "y*"), feature_columns=["a"])
+    src = codegen.data_source(ds, file_name=name, label_column="label")
+    cell = codegen.data_cell(src)
+    script = codegen.Script("t", (cell,), src.files)
+    markdown_cells = ["".join(c["source"]) for c in script.notebook()["cells"] if c["cell_type"] == "markdown"]
+    comments = [line for line in script.python().splitlines() if line.startswith("#")]
+    for text in [cell.markdown] + markdown_cells + comments:
+        assert "<img" not in text and "<script" not in text and "<b>" not in text
+    assert "\n" not in cell.markdown
+    assert md_escape(name) in cell.markdown and "&lt;b&gt;x&lt;/b&gt;" in cell.markdown
+    (tmp_path / name).write_bytes(content)
+    if "\n" not in name:  # the code reads the file by its exact name (a str with a line break is CSV text)
+        np.testing.assert_array_equal(_run_data_cell(src, tmp_path).X, ds.X)
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.text(min_size=1, max_size=40))
+def test_markdown_escape_leaves_no_markup_and_reads_back(text):
+    out = md_escape(text)
+    # CommonMark: a backslash before ASCII punctuation, and an entity, are literal characters
+    bare = re.sub(r"\\[!-/:-@\[-`{-~]|&(lt|gt|amp);", "", out)
+    assert not set(bare) & set("\\`*_{}[]()#+-.!|~<>&") and "\n" not in out and "\r" not in out
+    back = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", out)
+    back = back.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    assert back == " ".join(text.splitlines())

@@ -47,7 +47,8 @@ def test_to_csv_index_column_is_dropped_with_a_note():
 def test_a_named_or_non_integer_first_column_stays_a_feature():
     df = _frame()
     named = D.dataset_from_csv(df.rename_axis("id").to_csv())
-    assert named.feature_names == ("id", "height", "weight") and named.notes == ()
+    assert named.feature_names == ("id", "height", "weight")
+    assert len(named.notes) == 1 and "identifier" in named.notes[0] and "'id'" in named.notes[0]
     assert np.array_equal(named.X[:, 0], np.arange(6))
     text = ",a,label\n0.5,1,x\n1.5,2,y\n2.5,3,x\n3.5,4,y\n"  # unnamed but not row numbers
     ds = D.dataset_from_csv(text)
@@ -91,9 +92,14 @@ def test_decimal_commas(text):
     assert ds.params["decimal"] == "," and any("decimal mark" in s for s in ds.notes)
 
 
-def test_decimal_comma_file_with_a_decimal_point_says_which_mark():
-    with pytest.raises(ValueError, match=r"Non-numeric value '2\.5' in feature column 'b' at line 4.*decimal comma"):
-        D.dataset_from_csv("a;b;label\n1,5;2,25;x\n2,5;3,5;y\n0,5;2.5;x\n3,0;1,5;y\n")
+def test_decimal_comma_file_with_a_decimal_point_names_the_cell():
+    text = "a;b;label\n1,5;2,25;x\n2,5;3,5;y\n0,5;2.5;x\n3,0;1,5;y\n"
+    ds = D.dataset_from_csv(text)
+    assert ds.feature_names == ("a",)
+    assert any("decimal mark" in s for s in ds.notes)
+    assert any("'b' (numbers mixed with text, e.g. '2.5' at line 4)" in s for s in ds.notes)
+    with pytest.raises(ValueError, match=r"Feature column 'b' mixes numbers and text \('2\.5' at line 4\)"):
+        D.dataset_from_csv(text, feature_columns=["a", "b"])
 
 
 def test_comment_lines():
@@ -101,8 +107,9 @@ def test_comment_lines():
     ds = D.dataset_from_csv(text)
     assert ds.feature_names == ("height", "weight") and ds.classes == ("C#", "F#")  # '#' inside a cell is data
     assert np.array_equal(ds.X, [[1, 2], [3, 4], [5, 6], [7, 8]])
-    with pytest.raises(ValueError, match="Non-numeric value 'oops' in feature column 'weight' at line 6"):
-        D.dataset_from_csv("# c\nheight,weight,label\n1,2,x\n\n# c\n3,oops,y\n5,6,x\n7,8,y\n")
+    with pytest.raises(ValueError, match="Feature column 'weight' mixes numbers and text \\('oops' at line 6\\)"):
+        D.dataset_from_csv("# c\nheight,weight,label\n1,2,x\n\n# c\n3,oops,y\n5,6,x\n7,8,y\n",
+                           feature_columns=["height", "weight"])
 
 
 def test_quotes_crlf_spaces_and_rows_of_empty_cells():
@@ -137,9 +144,9 @@ def test_labels_with_spaces_and_bools_and_numeric_text():
     assert ds.classes == ("no", "yes") and np.array_equal(ds.y, [1, -1, 1, -1])
     b = D.dataset_from_csv("a,label\n1,True\n2,False\n3,True\n4,False\n")
     assert b.classes == ("False", "True")
-    with pytest.raises(ValueError, match="Non-numeric value 'True' in feature column 'a'"):
+    with pytest.raises(ValueError, match="no numeric feature column .*'a' \\(text, e.g. 'True' at line 2\\)"):
         D.dataset_from_csv("a,label\nTrue,1\nFalse,2\nTrue,1\nFalse,2\n")
-    with pytest.raises(ValueError, match="Non-numeric value '1_0' in feature column 'a' at line 2"):
+    with pytest.raises(ValueError, match="'a' \\(numbers mixed with text, e.g. '1_0' at line 2\\)"):
         D.dataset_from_csv("a,label\n1_0,1\n2,2\n3,1\n4,2\n")
 
 

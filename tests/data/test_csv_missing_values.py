@@ -49,7 +49,7 @@ def test_error_names_every_incomplete_line_at_once():
 def test_many_incomplete_rows_are_named_first_few_and_a_count():
     text = "a,b,label\n" + "\n".join(f"{k},{'' if k < 8 else k},{'xy'[k % 2]}" for k in range(20)) + "\n"
     ds = D.dataset_from_csv(text)
-    assert ds.notes == ("Dropped 8 of 20 rows with missing values: lines 2, 3, 4, 5, 6 and 3 more.",)
+    assert ds.notes[0] == "Dropped 8 of 20 rows with missing values: lines 2, 3, 4, 5, 6 and 3 more."
     with pytest.raises(ValueError, match=r"Missing values in 8 rows \(lines 2, 3, 4, 5, 6 and 3 more; column 'b'\)"):
         D.dataset_from_csv(text, missing="error")
 
@@ -70,8 +70,13 @@ def test_missing_rule_is_validated(bad):
 def test_only_incomplete_rows_or_an_empty_column_are_clear_errors():
     with pytest.raises(ValueError, match="Every one of the 3 rows has a missing value"):
         D.dataset_from_csv("a,b,label\n1,,x\n,2,y\n3,,x\n")
-    with pytest.raises(ValueError, match="Column 'b' has no value at all"):
-        D.dataset_from_csv("a,b,label\n1,,x\n2,,y\n3,,x\n4,,y\n", missing="median")
+    empty_column = "a,b,label\n1,,x\n2,,y\n3,,x\n4,,y\n"
+    for rule in ("drop", "median"):
+        ds = D.dataset_from_csv(empty_column, missing=rule)  # an empty column is left out, not a reason to drop rows
+        assert ds.feature_names == ("a",) and ds.X.shape == (4, 1)
+        assert any("'b' (empty)" in note for note in ds.notes)
+    with pytest.raises(ValueError, match="Feature column 'b' is empty"):
+        D.dataset_from_csv(empty_column, missing="median", feature_columns=["a", "b"])
 
 
 def test_infinite_cells_stay_errors_whatever_the_rule():
