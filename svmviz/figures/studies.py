@@ -17,7 +17,7 @@ from .theme import LEGEND_BELOW, METHOD_STYLES
 METRIC_LABELS = {
     "inefficiency": "(BR)MISCLASS(chosen) / grid minimum",
     "test_error": "test error of the chosen model",
-    "test_inefficiency": "test error(chosen) / best grid point's test error",
+    "test_inefficiency": "test error / best grid point's",
     "machine_size": "machine size (support vectors, import points, prototypes)",
     "threshold": "threshold Th = −b/w",
     "tune_error": "tuning-set error",
