@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import tomllib
 
 import pandas as pd
@@ -65,7 +64,7 @@ def test_second_run_on_a_folder_being_written_is_refused_naming_the_holder(tmp_p
     def progress(done, total, message):
         if "replicate 0 done" in message:
             first_saved.set()
-            go_on.wait(60)
+            go_on.wait(300)
 
     def first():
         outcome["res"] = run_study(_spec(3), folder, workers=0, progress=progress)
@@ -73,7 +72,7 @@ def test_second_run_on_a_folder_being_written_is_refused_naming_the_holder(tmp_p
     t = threading.Thread(target=first)
     t.start()
     try:
-        assert first_saved.wait(120)
+        assert first_saved.wait(300)
         holder = read_lock(str(folder))
         code = main(["study", "run", str(spec_file), "--out", str(folder), "--workers", "0"])
         err = capsys.readouterr().err
@@ -83,7 +82,7 @@ def test_second_run_on_a_folder_being_written_is_refused_naming_the_holder(tmp_p
         assert sorted(os.listdir(folder / "tasks")) == ["000-wahba2001-r00000.parquet"]  # the second computed none
     finally:
         go_on.set()
-        t.join(120)
+        t.join(300)
     assert outcome["res"].n_computed == 3 and outcome["res"].n_done == 3
     assert read_lock(str(folder)) is None  # released at the end of the run
 
