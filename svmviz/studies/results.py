@@ -451,18 +451,21 @@ def format_summary(summary: pd.DataFrame, *, baseline_label: str = "k-fold CV", 
                       _fmt_iqr(r["test_error_median"], r["test_error_q25"], r["test_error_q75"]),
                       "—" if not np.isfinite(r["machine_size_median"]) else f"{r['machine_size_median']:g}",
                       wins, f"{r['median_seconds']:.2f}", str(r["published"] or "")])
+    held_out = any(l[3].endswith(" (test)") for l in lines)
+    footnote = ["", "(test): the held-out inefficiency, the pick's test error over the best grid point's (the truth "
+                    "is unknown)."] if held_out else []
     if markdown:
         def cell(text: str) -> str:
             return text.replace("|", "\\|") or " "
 
         out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
         out += ["| " + " | ".join(cell(c) for c in l) + " |" for l in lines]
-        return "\n".join(out)
+        return "\n".join(out + footnote)
     widths = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(headers)]
     fmt = "  ".join("{:<" + str(w) + "}" for w in widths)
     out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths))]
     out += [fmt.format(*l) for l in lines]
-    return "\n".join(out)
+    return "\n".join(out + footnote)
 
 
 def write_json(path: str, obj) -> None:

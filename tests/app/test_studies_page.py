@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -149,7 +150,7 @@ def _own_table_page(content: bytes, name: str = "cars by origin.csv", **query):
     return at.run()
 
 
-def test_study_on_an_uploaded_table_shows_its_table_and_charts():
+def test_study_on_an_uploaded_table_shows_its_table_and_charts(tmp_path):
     """A table with a text column, 6 features on different scales, 3 named classes and empty cells: two of its
     classes chosen in the sidebar, R = 3 replicates of stratified splits, each criterion judged on held-out rows."""
     from tests.data.own_table import own_table_csv
@@ -182,6 +183,14 @@ def test_study_on_an_uploaded_table_shows_its_table_and_charts():
     assert 'path = "cars by origin.csv"' in toml and 'label_column = "origin"' in toml
     assert 'classes = ["Europe", "USA"]' in toml and f'sha256 = "{hashlib.sha256(content).hexdigest()}"' in toml
     assert '"Name"' not in toml  # the text column is not a feature
+    # the spec the page offers, run beside the file, gives the page's table
+    from svmviz.studies import comparable, load_spec
+
+    (tmp_path / "cars by origin.csv").write_bytes(content)
+    (tmp_path / "own-table.toml").write_text(toml)
+    again = run_study(load_spec(tmp_path / "own-table.toml"), workers=0)
+    shown = next(iter(at.session_state["studies_own_results"].values()))
+    pd.testing.assert_frame_equal(comparable(again.table), comparable(shown.table))
     # another choice of classes is another study: not shown until it is run
     at.sidebar.selectbox(key="studies_clsb").set_value("Japan").run()
     assert not at.metric and any("Press Run" in i.value for i in at.info)

@@ -194,3 +194,16 @@ def test_spec_with_column_roles_round_trips_through_toml(cars, tmp_path):
     file.write_text(spec_to_toml(spec))
     again = load_spec(file)
     assert again.datasets[0] == spec.datasets[0]
+
+
+def test_summary_shows_the_held_out_inefficiency_where_the_truth_is_unknown(cars):
+    from svmviz.studies import summary_table
+    from svmviz.studies.results import format_summary
+
+    res = cars[3]
+    s = summary_table(res.table).set_index("criterion")
+    for crit, sub in res.table.groupby("criterion"):
+        assert s.loc[crit, "test_inefficiency_median"] == pytest.approx(sub["test_inefficiency"].median())
+    assert s["inefficiency_median"].isna().all()
+    text = format_summary(summary_table(res.table))
+    assert text.count(" (test)") == 4 and "(test): the held-out inefficiency" in text
