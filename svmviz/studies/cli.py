@@ -94,6 +94,8 @@ def cmd_show(args) -> int:
             print(f"published ({r['source']}): {r['note']}" + ("  " if md else ""))
     for _, e in res.errors.iterrows():
         print(f"FAILED {e['dataset']} replicate {int(e['replicate'])}: {e['error']}")
+    for note in res.notes:
+        print(note, file=sys.stderr)
     if not md:
         stored = stored_table(res.table) if len(res.table) else res.table
         print(f"\nColumns of {os.path.join(args.dir, 'results.parquet')} (one row per data set, replicate and "

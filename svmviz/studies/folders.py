@@ -21,7 +21,8 @@ from .results import (ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, Study
                       rows_to_frame, sort_table)
 from .spec import StudySpec
 
-__all__ = ["TASKS_DIR", "task_id", "collect_results", "load_results", "first_replicates", "rebuild_command"]
+__all__ = ["TASKS_DIR", "task_id", "collect_results", "load_results", "first_replicates", "rebuild_command",
+           "unreadable_tasks"]
 
 TASKS_DIR = "tasks"
 
@@ -109,6 +110,16 @@ def _record_mismatch(record: dict | None, spec: StudySpec, index: int, replicate
     return None
 
 
+def unreadable_tasks(directory: str, spec: StudySpec) -> list[str]:
+    """The task files of ``spec`` in ``directory`` that exist but cannot be read as results tables."""
+    out = []
+    for i, r in _tasks(spec):
+        res, _ = _paths(directory, task_id(spec, i, r))
+        if os.path.exists(res) and _read_task(res) is None:
+            out.append(res)
+    return out
+
+
 def first_replicates(table: pd.DataFrame, errors: pd.DataFrame, replicates: int) -> tuple:
     """The rows (and failed tasks) of replicates 0 … ``replicates`` − 1, and a note when the table holds more.
 
@@ -190,7 +201,8 @@ def load_results(directory, replicates: int | None = None) -> StudyResults:
         errors = _read_folder_table(err_path, directory, _read_errors)
     else:  # a run in progress or interrupted: the saved tasks
         table, errors = collect_results(directory, spec)
-    notes = []
+    notes = [f"{path} cannot be read as a task's results (cut short, corrupt or another file); {rebuild_command(directory)} "
+             "computes its task again" for path in unreadable_tasks(directory, spec)]
     if replicates is not None:
         table, errors, note = first_replicates(table, errors, replicates)
         spec = spec.replace(replicates=min(int(replicates), spec.replicates))

@@ -293,3 +293,17 @@ def test_corrupt_task_file_is_named_when_computed_again(four_replicates, tmp_pat
     assert prov.read_parquet_record(str(task))["task"]["replicate"] == 2
     meta = json.loads(pq.read_schema(folder / "results.parquet").metadata[b"svmviz"])
     assert meta["spec_digest"] == prov.spec_digest(_spec(4))
+
+
+def test_unreadable_task_file_of_an_unfinished_run_is_named_by_show(four_replicates, tmp_path, capsys):
+    folder = _copy(four_replicates, tmp_path / "copy")
+    for f in ("results.parquet", "errors.parquet"):  # as a run cut off before its end leaves the folder
+        os.remove(folder / f)
+    task = folder / "tasks" / "000-wahba2001-r00001.parquet"
+    pd.DataFrame({"price": [1.0]}).to_parquet(task)
+    res = load_results(folder)
+    assert res.n_done == 3
+    assert res.notes == [f"{task} cannot be read as a task's results (cut short, corrupt or another file); svmviz "
+                         f"study run {folder / 'spec.toml'} --out {folder} computes its task again"]
+    assert main(["study", "show", str(folder)]) == 0
+    assert f"{task} cannot be read" in capsys.readouterr().err
