@@ -22,6 +22,8 @@ __all__ = ["LOCK_FILE", "FolderLockedError", "FolderLock", "read_lock", "describ
 LOCK_FILE = "run.lock"
 #: seconds between two looks at a held lock while waiting
 POLL_SECONDS = 0.5
+#: a lock file without a readable record is being written for this long at most
+FRESH_SECONDS = 2.0
 
 
 class FolderLockedError(ValueError):
@@ -37,6 +39,13 @@ def _alive(pid: int) -> bool:
     except OSError as exc:
         return exc.errno == errno.EPERM
     return True
+
+
+def _younger_than(path: str, seconds: float) -> bool:
+    try:
+        return time.time() - os.stat(path).st_mtime < seconds
+    except FileNotFoundError:
+        return False
 
 
 def read_lock(directory: str) -> dict | None:
@@ -152,6 +161,9 @@ class FolderLock:
             rec = read_lock(self.directory)
             if rec is None:
                 continue  # released between our two looks
+            if not rec and _younger_than(self.path, FRESH_SECONDS):
+                time.sleep(0.05)  # created by another run that has not written its record yet
+                continue
             if _stale(rec) and self._take_over(rec):
                 return self
             holder = describe_holder(rec)

@@ -307,3 +307,15 @@ def test_unreadable_task_file_of_an_unfinished_run_is_named_by_show(four_replica
                          f"study run {folder / 'spec.toml'} --out {folder} computes its task again"]
     assert main(["study", "show", str(folder)]) == 0
     assert f"{task} cannot be read" in capsys.readouterr().err
+
+
+def test_lock_file_without_a_record_is_held_by_an_unknown_process(tmp_path):
+    """A lock file being created has no record yet for an instant; one that stays so names no holder."""
+    (tmp_path / LOCK_FILE).write_text("")
+    os.utime(tmp_path / LOCK_FILE, (0, 0))  # long past: not a lock being written
+    with pytest.raises(FolderLockedError, match="an unknown process"):
+        FolderLock(str(tmp_path)).acquire()
+    (tmp_path / LOCK_FILE).write_text("")  # just created: its writer gets a moment, then it is released
+    threading.Timer(0.3, lambda: os.remove(tmp_path / LOCK_FILE)).start()
+    with FolderLock(str(tmp_path)) as lock:
+        assert read_lock(str(tmp_path)) == lock.record
