@@ -30,6 +30,7 @@ from __future__ import annotations
 from .engine import monte_carlo_study, run_study, shared_client
 from .published import published_table
 from .folders import load_results
+from .lock import FolderLockedError
 from .results import StudyResults, comparable, summary_table
 from .spec import (DataSpec, IRWLSSpec, IVMSpec, SpecError, StudySpec, SVMSpec, load_spec, ready_made_specs,
                    spec_from_dict, spec_to_toml)
@@ -50,6 +51,7 @@ __all__ = [
     "shared_client",
     "StudyResults",
     "load_results",
+    "FolderLockedError",
     "comparable",
     "summary_table",
     "published_table",

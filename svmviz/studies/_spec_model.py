@@ -64,6 +64,18 @@ class DataSpec:
         The CSV file's label column (default: the last).
     standardize : bool
         Scale CSV features with the training rows' mean and sd (per replicate).
+    feature_columns : tuple of str or None
+        The CSV file's feature columns (None: every numeric column but the label; the run records
+        the columns this gives).
+    classes : tuple (A, B) or None
+        Keep the rows of classes A and B (A → −1, B → +1).
+    one_vs_rest : str or None
+        Class A (+1) against all the others (−1).
+    missing : {"drop", "median"}
+        Rows with a missing cell: left out, or filled with the column's median.
+    sha256 : str or None
+        SHA-256 of the CSV file (64 hexadecimal digits); recorded by the run, checked on every later
+        run (a changed file is refused, naming the change).
     """
 
     name: str
@@ -76,6 +88,11 @@ class DataSpec:
     path: str | None = None
     label_column: str | None = None
     standardize: bool = True
+    feature_columns: tuple | None = None
+    classes: tuple | None = None
+    one_vs_rest: str | None = None
+    missing: str = "drop"
+    sha256: str | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -74,7 +75,11 @@ class StudySpec:
 
 # ------------------------------------------------------------------------------------ checking
 _DATASET_KEYS = ["name", "n", "params", "label", "L", "test_size", "n_prototypes", "path", "label_column",
-                 "standardize"]
+                 "standardize", "feature_columns", "classes", "one_vs_rest", "missing", "sha256"]
+#: the keys only a CSV data set takes
+_CSV_KEYS = ("path", "label_column", "feature_columns", "classes", "one_vs_rest", "sha256")
+#: what a CSV data set may do with rows that have a missing cell
+CSV_MISSING = ("drop", "median")
 _SVM_KEYS = ["criteria", "lambdas", "log10_lambda", "n_lambda", "sigmas", "log10_sigma", "n_sigma", "k", "xa_rho",
              "rangacv_replicates", "sigma_z", "tol"]
 _IRWLS_KEYS = ["methods", "s", "C", "kernel", "sigmas", "log10_sigma", "n_sigma", "n_prototypes", "prototypes", "k",
@@ -239,8 +244,8 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
     if not isinstance(params, dict):
         raise SpecError(f"datasets[{i}].params must be a table of generator parameters; got {params!r}.")
     if name == "csv" and params:
-        raise SpecError(f"datasets[{i}].params: a CSV data set takes path, label_column and standardize, "
-                        "not params.")
+        raise SpecError(f"datasets[{i}].params: a CSV data set takes path, label_column, feature_columns, "
+                        "classes or one_vs_rest, missing and standardize, not params.")
     label = r.str("label", None) or name
     L = r.get("L", None)
     if L is not None:
@@ -256,16 +261,45 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
     standardize = r.get("standardize", True)
     if not isinstance(standardize, bool):
         raise SpecError(f"datasets[{i}].standardize must be true or false; got {standardize!r}.")
+    feature_columns = r.get("feature_columns", None)
+    if feature_columns is not None:
+        if (not isinstance(feature_columns, (list, tuple)) or not feature_columns
+                or not all(isinstance(c, str) and c for c in feature_columns)):
+            raise SpecError(f"datasets[{i}].feature_columns must be a list of column names; got {feature_columns!r}.")
+        dup = sorted({c for c in feature_columns if list(feature_columns).count(c) > 1})
+        if dup:
+            raise SpecError(f"datasets[{i}].feature_columns names {dup[0]!r} twice.")
+        feature_columns = tuple(feature_columns)
+    classes = r.get("classes", None)
+    if classes is not None:
+        if (not isinstance(classes, (list, tuple)) or len(classes) != 2
+                or not all(isinstance(c, str) and c for c in classes) or classes[0] == classes[1]):
+            raise SpecError(f"datasets[{i}].classes must be two different class names [A, B] (A → −1, B → +1; "
+                            f"write numeric labels as text, e.g. [\"1\", \"3\"]); got {classes!r}.")
+        classes = tuple(classes)
+    one_vs_rest = r.str("one_vs_rest", None)
+    if classes is not None and one_vs_rest is not None:
+        raise SpecError(f"datasets[{i}]: choose two classes (classes = [A, B]) or one against the rest "
+                        "(one_vs_rest = A), not both.")
+    missing = r.str("missing", "drop")
+    if missing not in CSV_MISSING:
+        raise SpecError(f"datasets[{i}].missing must be one of {', '.join(map(repr, CSV_MISSING))}; got {missing!r}.")
+    sha256 = r.str("sha256", None)
+    if sha256 is not None and not re.fullmatch(r"[0-9a-f]{64}", sha256):
+        raise SpecError(f"datasets[{i}].sha256 must be 64 lowercase hexadecimal digits; got {sha256!r}.")
     if name == "csv":
         if not path:
             raise SpecError(f"datasets[{i}]: a CSV data set needs path = \"file.csv\" (relative to the spec file).")
         full = path if os.path.isabs(path) else os.path.join(base_dir or ".", path)
         if not os.path.isfile(full):
             raise SpecError(f"datasets[{i}].path: no file {full!r}.")
-    elif path is not None or label_column is not None:
-        raise SpecError(f"datasets[{i}]: path and label_column belong to name = \"csv\" data sets.")
+    else:
+        given = [k for k in _CSV_KEYS if r.d.get(k) is not None]
+        if given or missing != "drop":
+            raise SpecError(f"datasets[{i}]: {', '.join(given) or 'missing'} belong(s) to name = \"csv\" data sets.")
     r.finish(_DATASET_KEYS)
-    return DataSpec(name, n, dict(params), label, L, test_size, R, path, label_column, standardize)
+    return DataSpec(name, n, dict(params), label, L, test_size, R, path, label_column, standardize, feature_columns,
+                    classes, one_vs_rest, missing, sha256)
 
 
 def _read_svm(d) -> SVMSpec:

@@ -49,6 +49,15 @@ def spec_to_dict(spec: StudySpec) -> dict:
             e["L"] = list(ds.L)
         if ds.name == "csv":
             e["standardize"] = ds.standardize
+            for key in ("feature_columns", "classes"):
+                if getattr(ds, key) is not None:
+                    e[key] = list(getattr(ds, key))
+            if ds.one_vs_rest is not None:
+                e["one_vs_rest"] = ds.one_vs_rest
+            if ds.missing != "drop":
+                e["missing"] = ds.missing
+            if ds.sha256 is not None:
+                e["sha256"] = ds.sha256
         if ds.params:
             e["params"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in ds.params.items()}
         ds_list.append(e)

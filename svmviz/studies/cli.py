@@ -2,7 +2,7 @@
 
 Registered in the ``svmviz`` command by :func:`add_study_parser` (see :mod:`svmviz.cli`)::
 
-    svmviz study run SPEC --out DIR [--scheduler ADDR] [--workers N] [--replicates R]
+    svmviz study run SPEC --out DIR [--scheduler ADDR] [--workers N] [--replicates R] [--wait] [--record-host]
     svmviz study show DIR [--markdown]
     svmviz study report DIR [--output FILE]
     svmviz study list
@@ -21,7 +21,9 @@ __all__ = ["add_study_parser", "cmd_run", "cmd_show", "cmd_report", "cmd_list", 
 
 RUN_HELP = ("Run a study: one task per (data set, replicate) on a Dask cluster — an embedded one of --workers "
             "processes (default: one per core), or an existing one at --scheduler (or DASK_SCHEDULER_ADDRESS). "
-            "Each finished task is saved in DIR at once; rerunning the same command resumes an interrupted run.")
+            "Each finished task is saved in DIR at once; rerunning the same command resumes an interrupted run. "
+            "One run writes DIR at a time (DIR/run.lock names it). SPEC may be DIR/spec.toml: that rebuilds DIR's "
+            "tables from its task files.")
 
 
 def _err(cmd: str, msg) -> int:
@@ -39,22 +41,27 @@ def cmd_run(args) -> int:
 
     def progress(done, total, message):
         now = time.perf_counter()
-        if done == total or now - last["t"] > 0.2 or "FAILED" in message:
+        if done in (0, total) or now - last["t"] > 0.2 or "FAILED" in message:
             width = len(str(total))
             print(f"[{done:>{width}}/{total}] {message}", file=sys.stderr, flush=True)
             last["t"] = now
 
     try:
         res = run_study(args.spec, args.out, scheduler=args.scheduler, workers=args.workers, progress=progress,
-                        replicates=args.replicates, allow_mixed_versions=args.allow_mixed_versions)
+                        replicates=args.replicates, allow_mixed_versions=args.allow_mixed_versions, wait=args.wait,
+                        record_host=args.record_host)
     except KeyboardInterrupt:
         print(f"\ninterrupted; the finished tasks are saved in {args.out}. Run the same command again to "
               "compute only the rest.", file=sys.stderr)
         return 130
     except (SpecError, ValueError, OSError) as exc:
         return _err("run", exc)
-    print(f"{res.n_done} of {res.n_tasks} tasks done ({res.n_computed} computed now, {res.n_failed} failed) in "
-          f"{time.perf_counter() - t0:.1f} s; table: {os.path.join(args.out, 'results.parquet')}")
+    cancelled = f", {res.n_cancelled} cancelled" if res.n_cancelled else ""
+    print(f"{res.n_done} of {res.n_tasks} tasks done ({res.n_computed} computed now, {res.n_failed} failed{cancelled}) "
+          f"in {time.perf_counter() - t0:.1f} s; table: {os.path.join(args.out, 'results.parquet')}")
+    if res.n_cancelled:
+        print(f"  {res.n_cancelled} task(s) cancelled by the cluster's shutdown; run the same command again to compute "
+              "them.", file=sys.stderr)
     if res.n_failed:
         for _, e in res.errors.iterrows():
             print(f"  FAILED {e['dataset']} replicate {int(e['replicate'])}: {e['error']}", file=sys.stderr)
@@ -87,6 +94,8 @@ def cmd_show(args) -> int:
             print(f"published ({r['source']}): {r['note']}" + ("  " if md else ""))
     for _, e in res.errors.iterrows():
         print(f"FAILED {e['dataset']} replicate {int(e['replicate'])}: {e['error']}")
+    for note in res.notes:
+        print(note, file=sys.stderr)
     if not md:
         stored = stored_table(res.table) if len(res.table) else res.table
         print(f"\nColumns of {os.path.join(args.dir, 'results.parquet')} (one row per data set, replicate and "
@@ -220,6 +229,10 @@ def add_study_parser(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--workers", type=_positive_or_zero, default=None, metavar="N",
                      help="worker processes of the embedded cluster (default: one per core; 0: in this process)")
     run.add_argument("--replicates", type=_positive, default=None, metavar="R", help="override the spec's replicates")
+    run.add_argument("--wait", action="store_true",
+                     help="if another run is writing DIR, wait for it to finish (refused otherwise, naming it)")
+    run.add_argument("--record-host", action="store_true",
+                     help="record this machine's host name in the results' provenance (left out by default)")
     run.add_argument("--allow-mixed-versions", action="store_true",
                      help="resume DIR even though its saved tasks were computed by other versions of svmviz, numba, "
                           "numpy or scikit-learn (refused otherwise)")

@@ -18,7 +18,9 @@ completes, with the record of what it was computed from: :mod:`svmviz.studies.pr
 replicates are fine) computes only the tasks that have no result yet — failed ones are tried again.
 A saved task counts only if its record names this spec, data set, replicate and seed; a folder holding
 another study's task files, or tasks computed by other versions of svmviz, numba, numpy or
-scikit-learn, is refused (the latter unless ``allow_mixed_versions=True``). A task that raises is reported and
+scikit-learn, is refused (the latter unless ``allow_mixed_versions=True``). One run writes a folder at a
+time: ``DIR/run.lock`` (:mod:`svmviz.studies.lock`) names it, and a second run is refused or waits
+(``wait=True``). Tasks cut off by a shutdown of their cluster are counted as cancelled, not failed. A task that raises is reported and
 loses nothing else; a worker that dies has its tasks rescheduled by Dask. Every task derives its
 random draws from its own seeds (:func:`svmviz.studies.tasks.task_seeds`), so the table does not
 depend on which worker computed what, nor on how many there were.
@@ -38,7 +40,9 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .folders import TASKS_DIR, _paths, _read_task, _record_mismatch, _slug, _tasks, collect_results, task_id
+from .folders import TASKS_DIR, _paths, _read_task, _record_mismatch, _slug, _tasks, collect_results, \
+    first_replicates, task_id
+from .lock import FolderLock
 from .provenance import RESUMABLE_CHANGES, describe_versions, read_parquet_record, spec_digest, task_record, \
     versions_of, write_parquet
 from .provenance import provenance as _provenance
@@ -46,7 +50,7 @@ from .results import (ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, Study
                       rows_to_frame, sort_table, stored_table, write_json)
 from .spec import SpecError, StudySpec, load_spec, spec_from_dict, spec_to_dict, spec_to_toml
 
-__all__ = ["run_study", "collect_results", "task_id", "check_spec_data", "StudyWorkerSetup", "shared_client",
+__all__ = ["run_study", "collect_results", "task_id", "check_spec_data", "resolve_csv", "file_sha256", "StudyWorkerSetup", "shared_client",
            "close_shared_client", "default_workers", "monte_carlo_study"]
 
 def _comparable_dict(spec: StudySpec) -> dict:
@@ -66,22 +70,43 @@ def _absolute_csv_paths(spec: StudySpec) -> StudySpec:
     return dataclasses.replace(spec, datasets=tuple(ds))
 
 
-def _prepare_directory(directory: str, spec: StudySpec) -> dict | None:
-    """Create or check the results folder; returns the provenance stored in its spec.toml (None: new)."""
+def _prepare_directory(directory: str, spec: StudySpec) -> tuple[dict | None, int]:
+    """Create or check the results folder; returns the provenance stored in its spec.toml (None: new)
+    and the number of replicates that spec.toml names (0: new)."""
     os.makedirs(os.path.join(directory, TASKS_DIR), exist_ok=True)
     path = os.path.join(directory, SPEC_FILE)
     if not os.path.exists(path):
-        return None
+        return None, 0
     try:
         old, prov = read_folder_spec(path)
     except SpecError as exc:
         raise ValueError(f"{directory!r} holds a spec.toml that cannot be read ({exc}); choose another "
                          "results folder.") from None
-    if _comparable_dict(old) != _comparable_dict(spec):
+    for i, (a, b) in enumerate(zip(old.datasets, spec.datasets)):
+        if a.name == b.name == "csv" and a.sha256 is not None and a.sha256 != b.sha256:
+            raise ValueError(f"{directory!r} holds results computed from {a.path} (SHA-256 {a.sha256}); {b.path} has "
+                             f"SHA-256 {b.sha256} now: the file has changed since, so the saved replicates would "
+                             "mix two data sets. Resume is refused: restore that file, or run into another results "
+                             "folder.")
+    a, b = _comparable_dict(old), _comparable_dict(spec)
+    if a != b:
         raise ValueError(f"{directory!r} holds the results of a different study ({old.name!r}, or the same name "
-                         "with other data sets, grid, criteria or seed); choose another results folder, or "
-                         "rerun with the spec stored there to resume it.")
-    return prov
+                         f"with other data sets, grid, criteria or seed: {_first_difference(a, b)}); choose another "
+                         "results folder, or rerun with the spec stored there to resume it.")
+    return prov, old.replicates
+
+
+def _first_difference(old, new, where: str = "") -> str:
+    """``"datasets[0].feature_columns is ['a', 'b'] there, ['a'] here"``: the first key whose values differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in list(old) + [k for k in new if k not in old]:
+            if old.get(k) != new.get(k):
+                return _first_difference(old.get(k), new.get(k), f"{where}.{k}" if where else str(k))
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (x, y) in enumerate(zip(old, new)):
+            if x != y:
+                return _first_difference(x, y, f"{where}[{i}]")
+    return f"{where or 'the spec'} is {old!r} there, {new!r} here"
 
 
 def _write_folder_spec(directory: str, spec: StudySpec, prov: dict, task_versions: list[dict]) -> None:
@@ -89,7 +114,7 @@ def _write_folder_spec(directory: str, spec: StudySpec, prov: dict, task_version
     from ._spec_write import _toml_value
 
     lines = ["", "# What computed these results (svmviz.studies.provenance); not part of the spec.", "[provenance]"]
-    lines += [f"{k.replace('-', '_')} = {_toml_value(str(v))}" for k, v in prov.items()]
+    lines += [f"{k.replace('-', '_')} = {_toml_value(v if isinstance(v, bool) else str(v))}" for k, v in prov.items()]
     lines.append(f"task_versions = {_toml_value([describe_versions(v) for v in task_versions])}")
     path = os.path.join(directory, SPEC_FILE)
     tmp = path + ".tmp"
@@ -99,20 +124,25 @@ def _write_folder_spec(directory: str, spec: StudySpec, prov: dict, task_version
 
 
 def _check_saved_tasks(directory: str, spec: StudySpec, stored_prov: dict | None, now: dict,
-                       allow_mixed: bool) -> tuple[set, list[dict]]:
-    """The saved tasks of ``spec`` in ``directory`` that may be reused, and the distinct versions behind them.
+                       allow_mixed: bool) -> tuple[set, list[dict], list[str]]:
+    """The saved tasks of ``spec`` in ``directory`` that may be reused, the distinct versions behind
+    them, and the task files that cannot be read as results tables (cut short, corrupt or foreign:
+    their tasks are computed again).
 
     Raises ValueError for a task file of another study or task (or one without a record), and for
     tasks computed by other versions than ``now``'s unless ``allow_mixed``.
     """
-    reusable, versions, where = set(), [], {}
+    reusable, versions, where, unreadable = set(), [], {}, []
     if stored_prov is not None:
         v = versions_of({k.replace("_", "-"): x for k, x in stored_prov.items()})
         versions.append(v)
         where[describe_versions(v)] = os.path.join(directory, SPEC_FILE)
     for i, r in _tasks(spec):
         res, _ = _paths(directory, task_id(spec, i, r))
-        if not os.path.exists(res) or _read_task(res) is None:
+        if not os.path.exists(res):
+            continue
+        if _read_task(res) is None:
+            unreadable.append(res)
             continue
         record = read_parquet_record(res)
         if record is None or "task" not in record:
@@ -138,7 +168,7 @@ def _check_saved_tasks(directory: str, spec: StudySpec, stored_prov: dict | None
                          "run_study(..., allow_mixed_versions=True)).")
     if cur not in versions:
         versions.append(cur)
-    return reusable, versions
+    return reusable, versions, unreadable
 
 
 # ------------------------------------------------------------------------------------ the task wrapper
@@ -175,20 +205,80 @@ def _interrupt_inside(exc: BaseException):
     return None
 
 
-def _load_csv(spec: StudySpec) -> dict:
-    """The CSV data sets of ``spec`` loaded once by the client: index -> (X, y ±1, classes, names)."""
+def file_sha256(path: str) -> str:
+    """SHA-256 of a file's bytes (64 hexadecimal digits)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _csv_path(spec: StudySpec, d) -> str:
+    return d.path if os.path.isabs(d.path) else os.path.join(spec.base_dir or ".", d.path)
+
+
+def resolve_csv(spec: StudySpec) -> tuple[StudySpec, dict]:
+    """Load the CSV data sets of ``spec`` once (by the client) and record what they were.
+
+    Each CSV data set of the returned spec names its file's SHA-256, its label column and its
+    feature columns as loaded (the column roles), so that the results folder says what the numbers
+    were computed from, and a later run on a changed file is refused.
+
+    Parameters
+    ----------
+    spec : StudySpec
+
+    Returns
+    -------
+    (StudySpec, dict)
+        The spec with the CSV data sets' ``sha256``, ``label_column`` and ``feature_columns`` filled
+        in, and ``{index: (X, y ±1, classes, feature names)}``.
+
+    Raises
+    ------
+    SpecError
+        A file whose SHA-256 differs from the one the spec records, a file the loader refuses, or
+        one with more than two classes and no class choice.
+    """
     from .. import data as _data
 
-    out = {}
+    out, datasets = {}, []
     for i, d in enumerate(spec.datasets):
         if d.name != "csv":
+            datasets.append(d)
             continue
-        path = d.path if os.path.isabs(d.path) else os.path.join(spec.base_dir or ".", d.path)
-        ds = _data.dataset_from_csv(path, label_column=d.label_column, standardize=False)
+        where = f"datasets[{i}] ({d.label})"
+        path = _csv_path(spec, d)
+        digest = file_sha256(path)
+        if d.sha256 is not None and d.sha256 != digest:
+            raise SpecError(f"{where}: {path} has changed since the spec recorded it: its SHA-256 is {digest}, the "
+                            f"spec's sha256 is {d.sha256}. Restore the file the study was run on, or remove sha256 "
+                            "from the spec and run on the file as it is now, into another results folder.")
+        kwargs = {"label_column": d.label_column, "standardize": False, "missing": d.missing}
+        for key in ("feature_columns", "classes", "one_vs_rest"):
+            if getattr(d, key) is not None:
+                kwargs[key] = getattr(d, key)
+        try:
+            ds = _data.dataset_from_csv(path, **kwargs)
+        except ValueError as exc:
+            raise SpecError(f"{where}: {exc}") from None
         if ds.is_multiclass:
-            raise SpecError(f"datasets[{i}] ({d.label}): the file has {ds.n_classes} classes; studies are binary.")
+            raise SpecError(f"{where}: the file has {ds.n_classes} classes ({', '.join(map(str, ds.classes))}); the "
+                            "criteria compare two. Choose two of them (classes = [\"A\", \"B\"]) or one against the "
+                            "rest (one_vs_rest = \"A\").")
+        label_column = d.label_column if d.label_column is not None else _data.csv_header(path)[-1]
+        datasets.append(dataclasses.replace(d, sha256=digest, label_column=label_column,
+                                            feature_columns=tuple(ds.feature_names)))
         out[i] = (ds.X, ds.y, tuple(ds.classes), tuple(ds.feature_names))
-    return out
+    return dataclasses.replace(spec, datasets=tuple(datasets)), out
+
+
+def _load_csv(spec: StudySpec) -> dict:
+    """The CSV data sets of ``spec`` loaded once by the client: index -> (X, y ±1, classes, names)."""
+    return resolve_csv(spec)[1]
 
 
 def check_spec_data(spec: StudySpec, csv: dict | None = None) -> None:
@@ -387,7 +477,7 @@ def _scheduler_from_env() -> str | None:
 # ------------------------------------------------------------------------------------ the run
 def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | None = None, client=None,
               progress: Callable | None = None, replicates: int | None = None,
-              allow_mixed_versions: bool = False) -> StudyResults:
+              allow_mixed_versions: bool = False, wait: bool = False, record_host: bool = False) -> StudyResults:
     """Run a study (or the part of it that is not in ``out`` yet) and return its table.
 
     Parameters
@@ -407,16 +497,25 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
     progress : callable(done, total, message), optional
         Called as each task completes (``done`` counts the tasks already saved too).
     replicates : int, optional
-        Override the spec's number of replicates.
+        Override the spec's number of replicates. Fewer than ``out`` holds already: the first
+        ``replicates`` are computed where missing and returned, with a note ("showing 3 of 8 saved
+        replicates"); the folder keeps the others, in its table and its spec.toml.
     allow_mixed_versions : bool, default False
         Resume a results folder whose saved tasks were computed by other versions of svmviz, numba,
         numpy or scikit-learn (refused otherwise, naming both).
+    wait : bool, default False
+        When another run holds ``out``'s lock (:mod:`svmviz.studies.lock`), wait for it to finish
+        instead of refusing.
+    record_host : bool, default False
+        Record the host name in the provenance (:func:`svmviz.studies.provenance.provenance`).
 
     Returns
     -------
     StudyResults
         ``table`` (one row per data set, replicate and criterion), ``errors`` (failed tasks),
-        ``n_computed`` (tasks computed now).
+        ``n_computed`` (tasks computed now), ``n_cancelled`` (tasks cancelled by a shutdown of
+        their cluster: neither saved nor failed; a rerun computes them), ``notes`` (what the run
+        said besides: a stale lock taken over, task files computed again, replicates shown).
 
     Raises
     ------
@@ -425,30 +524,64 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
     ValueError
         ``out`` holds another study (its spec.toml or a task file's record differs), tasks of other
         versions (without ``allow_mixed_versions``), or a bad ``workers``.
+    svmviz.studies.lock.FolderLockedError
+        Another run is writing ``out`` (without ``wait``); the message names its process, host and
+        start time.
     """
     spec = load_spec(spec)
-    if not isinstance(allow_mixed_versions, bool):
-        raise ValueError(f"allow_mixed_versions must be True or False; got {allow_mixed_versions!r}.")
+    for name, flag in (("allow_mixed_versions", allow_mixed_versions), ("wait", wait),
+                       ("record_host", record_host)):
+        if not isinstance(flag, bool):
+            raise ValueError(f"{name} must be True or False; got {flag!r}.")
     if replicates is not None:
         spec = spec.replace(replicates=replicates)
     if scheduler is not None:
         scheduler = check_scheduler_address(scheduler)
     if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 0):
         raise ValueError(f"workers must be an integer ≥ 0 (0: in this process); got {workers!r}.")
-    csv = _load_csv(spec)
+    spec, csv = resolve_csv(spec)
     check_spec_data(spec, csv)
     directory = None if out is None else os.fspath(out)
+    notes: list[str] = []
+    total = spec.n_tasks
+
+    def note(msg, done=0):
+        notes.append(msg)
+        if progress is not None:
+            progress(done, total, msg)
+
+    if directory is None:
+        return _run_study_in(spec, None, csv, notes, note, progress=progress, client=client, scheduler=scheduler,
+                             workers=workers, allow_mixed_versions=allow_mixed_versions, record_host=record_host)
+    os.makedirs(directory, exist_ok=True)
+    with FolderLock(directory, wait=wait, note=note):
+        return _run_study_in(spec, directory, csv, notes, note, progress=progress, client=client,
+                             scheduler=scheduler, workers=workers, allow_mixed_versions=allow_mixed_versions,
+                             record_host=record_host)
+
+
+def _run_study_in(spec, directory, csv, notes, note, *, progress, client, scheduler, workers, allow_mixed_versions,
+                  record_host) -> StudyResults:
+    """:func:`run_study` once the spec is checked and the results folder (if any) is locked."""
     stored = _absolute_csv_paths(spec)
-    now = _provenance()
+    now = _provenance(record_host)
     saved, task_versions = set(), [versions_of(now)]
+    folder_spec = spec
     if directory is not None:
-        stored_prov = _prepare_directory(directory, stored)
-        saved, task_versions = _check_saved_tasks(directory, spec, stored_prov, now, allow_mixed_versions)
-        _write_folder_spec(directory, stored, now, task_versions)
+        stored_prov, saved_replicates = _prepare_directory(directory, stored)
+        if saved_replicates > spec.replicates:  # the folder keeps its replicates; the run shows the first ones
+            folder_spec = spec.replace(replicates=saved_replicates)
+        saved, task_versions, unreadable = _check_saved_tasks(directory, folder_spec, stored_prov, now,
+                                                              allow_mixed_versions)
+        for path in unreadable:
+            if _task_of(path, spec) is not None:
+                note(f"{path} cannot be read as a task's results (cut short, corrupt or another file): its task "
+                     "is computed again.")
+        _write_folder_spec(directory, _absolute_csv_paths(folder_spec), now, task_versions)
     todo = [(i, r) for i, r in _tasks(spec) if (i, r) not in saved]
     memory = {}
     total, done = spec.n_tasks, spec.n_tasks - len(todo)
-    errors_now = {}
+    errors_now, cancelled = {}, []
     if progress is not None:
         progress(done, total, f"{done} of {total} tasks already saved" if done else f"{total} tasks to run")
 
@@ -456,17 +589,20 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
         nonlocal done
         seconds = outcome[3]
         tid = task_id(spec, i, r)
-        done += 1
+        done += outcome[0] != "cancelled"  # a cancelled task is still to do
         if outcome[0] == "ok":
             if directory is not None:
                 res, err = _paths(directory, tid)
                 write_parquet(res, stored_table(outcome[1]), {"task": task_record(spec, i, r),
-                                                      "provenance": _provenance()})
+                                                              "provenance": _provenance(record_host)})
                 if os.path.exists(err):
                     os.remove(err)
             else:
                 memory[(i, r)] = outcome[1]
             msg = f"{spec.datasets[i].label}, replicate {r} done ({seconds:.1f} s)"
+        elif outcome[0] == "cancelled":
+            cancelled.append((i, r))
+            msg = (f"{spec.datasets[i].label}, replicate {r} cancelled ({outcome[1]}); a rerun computes it")
         else:
             from .tasks import task_seeds
 
@@ -492,14 +628,27 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
             _run_on_dask(spec, todo, csv, record, report, client=client, scheduler=scheduler, workers=workers)
 
     if directory is not None:
-        table, errors = collect_results(directory, spec)
-        record = {"provenance": now, "task_versions": task_versions, "spec_digest": spec_digest(spec)}
-        write_parquet(os.path.join(directory, RESULTS_FILE), stored_table(table), record)
-        write_parquet(os.path.join(directory, ERRORS_FILE), errors, record)
+        table, errors = collect_results(directory, folder_spec)
+        meta = {"provenance": now, "task_versions": task_versions, "spec_digest": spec_digest(spec)}
+        write_parquet(os.path.join(directory, RESULTS_FILE), stored_table(table), meta)
+        write_parquet(os.path.join(directory, ERRORS_FILE), errors, meta)
+        table, errors, shown = first_replicates(table, errors, spec.replicates)
+        if shown:
+            note(shown, done)
     else:
         table = sort_table(pd.concat(list(memory.values()), ignore_index=True)) if memory else rows_to_frame([])
         errors = rows_to_frame(list(errors_now.values()), ERROR_COLUMNS)
-    return StudyResults(table, errors, stored, directory, n_computed=len(todo))
+    return StudyResults(table, errors, stored, directory, n_computed=len(todo) - len(cancelled),
+                        n_cancelled=len(cancelled), notes=notes)
+
+
+def _task_of(path: str, spec: StudySpec):
+    """The (data set, replicate) of ``spec`` whose task file is ``path``, or None."""
+    name = os.path.basename(path)
+    for i, r in _tasks(spec):
+        if name == task_id(spec, i, r) + ".parquet":
+            return i, r
+    return None
 
 
 def _run_on_dask(spec, todo, csv, record, report, *, client, scheduler, workers):
@@ -535,7 +684,10 @@ def _run_on_dask(spec, todo, csv, record, report, *, client, scheduler, workers)
                 try:
                     outcome = fut.result()
                 except Exception as exc:  # noqa: BLE001 — e.g. KilledWorker after repeated worker deaths
-                    outcome = ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc(), np.nan)
+                    if fut.cancelled() or _is_cancellation(exc):  # the cluster shut down: not the task's fault
+                        outcome = ("cancelled", "its cluster shut down", None, np.nan)
+                    else:
+                        outcome = ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc(), np.nan)
                 msg = record(i, r, outcome)
                 fut.release()  # saved: the scheduler may forget the task and its result
                 del fut, outcome
@@ -550,6 +702,17 @@ def _run_on_dask(spec, todo, csv, record, report, *, client, scheduler, workers)
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
+
+
+def _is_cancellation(exc: BaseException) -> bool:
+    """Whether a future's exception says it was cancelled (Dask's ``FutureCancelledError`` and
+    ``CancelledError``), not that its task raised."""
+    import asyncio
+    import concurrent.futures
+
+    if isinstance(exc, (asyncio.CancelledError, concurrent.futures.CancelledError)):
+        return True
+    return type(exc).__name__ in ("FutureCancelledError", "CancelledError")
 
 
 # ------------------------------------------------------------------------------------ Tuning page

@@ -13,6 +13,7 @@ import json
 import os
 import re
 
+import numpy as np
 import pandas as pd
 
 from .provenance import read_parquet_record, task_record
@@ -20,7 +21,8 @@ from .results import (ERROR_COLUMNS, ERRORS_FILE, RESULTS_FILE, SPEC_FILE, Study
                       rows_to_frame, sort_table)
 from .spec import StudySpec
 
-__all__ = ["TASKS_DIR", "task_id", "collect_results", "load_results"]
+__all__ = ["TASKS_DIR", "task_id", "collect_results", "load_results", "first_replicates", "rebuild_command",
+           "unreadable_tasks"]
 
 TASKS_DIR = "tasks"
 
@@ -108,12 +110,69 @@ def _record_mismatch(record: dict | None, spec: StudySpec, index: int, replicate
     return None
 
 
-def load_results(directory) -> StudyResults:
+def unreadable_tasks(directory: str, spec: StudySpec) -> list[str]:
+    """The task files of ``spec`` in ``directory`` that exist but cannot be read as results tables."""
+    out = []
+    for i, r in _tasks(spec):
+        res, _ = _paths(directory, task_id(spec, i, r))
+        if os.path.exists(res) and _read_task(res) is None:
+            out.append(res)
+    return out
+
+
+def first_replicates(table: pd.DataFrame, errors: pd.DataFrame, replicates: int) -> tuple:
+    """The rows (and failed tasks) of replicates 0 … ``replicates`` − 1, and a note when the table holds more.
+
+    Parameters
+    ----------
+    table, errors : pandas.DataFrame
+        A results table and its failed tasks.
+    replicates : int
+        How many replicates to show.
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame, str)
+        The rows kept, the failed tasks kept, and ``"showing 3 of 8 saved replicates …"`` (empty
+        when no saved replicate is left out).
+    """
+    if isinstance(replicates, bool) or not isinstance(replicates, (int, np.integer)) or replicates < 1:
+        raise ValueError(f"replicates must be an integer ≥ 1; got {replicates!r}.")
+    saved = int(table["replicate"].nunique()) if len(table) else 0
+    keep = table["replicate"] < replicates
+    shown = int(table.loc[keep, "replicate"].nunique()) if len(table) else 0
+    note = ""
+    if shown < saved:
+        note = (f"showing {shown} of {saved} saved replicates (the first {int(replicates)} were asked for); the results "
+                "folder keeps the others: its table and spec.toml are unchanged")
+    return (table[keep].reset_index(drop=True), errors[errors["replicate"] < replicates].reset_index(drop=True),
+            note)
+
+
+def rebuild_command(directory: str) -> str:
+    """The command that rebuilds a results folder's tables from its task files (computing any task missing)."""
+    import shlex
+
+    return f"svmviz study run {shlex.quote(os.path.join(directory, SPEC_FILE))} --out {shlex.quote(directory)}"
+
+
+def _read_folder_table(path: str, directory: str, reader) -> pd.DataFrame:
+    try:
+        return reader(path)
+    except Exception as exc:  # noqa: BLE001 — any unreadable file gets the same advice
+        raise ValueError(f"{path} cannot be read as this study's table ({type(exc).__name__}: {exc}); it is cut "
+                         f"short, corrupt or another file. Rebuild it from the task files with: "
+                         f"{rebuild_command(directory)}") from None
+
+
+def load_results(directory, replicates: int | None = None) -> StudyResults:
     """Read a results directory written by :func:`svmviz.studies.run_study` (or the ``svmviz study run`` command).
 
     Parameters
     ----------
     directory : str or os.PathLike
+    replicates : int, optional
+        Show at most the first ``replicates`` replicates (a note in ``notes`` says how many are saved).
 
     Returns
     -------
@@ -122,7 +181,8 @@ def load_results(directory) -> StudyResults:
     Raises
     ------
     ValueError
-        Not a results directory (no ``spec.toml``), or an unreadable table.
+        Not a results directory (no ``spec.toml``), or an unreadable table (named, with the command
+        that rebuilds it).
     """
     directory = os.fspath(directory)
     spec_path = os.path.join(directory, SPEC_FILE)
@@ -137,7 +197,23 @@ def load_results(directory) -> StudyResults:
               os.path.exists(os.path.join(directory, p))]
     if (os.path.exists(res_path) and os.path.exists(err_path)
             and os.stat(res_path).st_mtime_ns >= max(stamps, default=0)):  # the table of a finished run
-        table, errors = read_table(res_path), pd.read_parquet(err_path)
+        table = _read_folder_table(res_path, directory, read_table)
+        errors = _read_folder_table(err_path, directory, _read_errors)
     else:  # a run in progress or interrupted: the saved tasks
         table, errors = collect_results(directory, spec)
-    return StudyResults(table, errors, spec, directory)
+    notes = [f"{path} cannot be read as a task's results (cut short, corrupt or another file); {rebuild_command(directory)} "
+             "computes its task again" for path in unreadable_tasks(directory, spec)]
+    if replicates is not None:
+        table, errors, note = first_replicates(table, errors, replicates)
+        spec = spec.replace(replicates=min(int(replicates), spec.replicates))
+        if note:
+            notes.append(note)
+    return StudyResults(table, errors, spec, directory, notes=notes)
+
+
+def _read_errors(path: str) -> pd.DataFrame:
+    df = pd.read_parquet(path)
+    missing = sorted(set(ERROR_COLUMNS) - set(df.columns))
+    if missing:
+        raise ValueError(f"no column(s) {', '.join(missing)}")
+    return df

@@ -6,8 +6,10 @@ Every task file of a results folder carries, in its Parquet metadata (key ``svmv
   sets, grids, criteria, seed, setting; not the number of replicates, the title or the
   description), the study's name, the data set's index and parameters, the replicate and the seed
   of its training sample (:func:`task_record`);
-* the provenance (:func:`provenance`): the versions of svmviz, numba, numpy and scikit-learn, the
-  Python version, the machine and the time the task finished.
+* the provenance (:func:`provenance`): the versions of svmviz and of every runtime dependency
+  (:data:`RUNTIME_PACKAGES`), the Python version, the platform, the time the task finished, the git
+  commit of the checkout svmviz was imported from (and whether its tracked files had changes), and
+  the host name only when asked for (``record_host=True``: results folders are shared).
 
 A resumed run reuses a saved task only if its task record equals the one the spec gives now, and
 only if it was computed by the same versions of :data:`VERSION_KEYS` (unless mixing is asked for:
@@ -23,12 +25,17 @@ import json
 import os
 import platform
 import socket
+import subprocess
 
-__all__ = ["VERSION_KEYS", "META_KEY", "RESUMABLE_CHANGES", "provenance", "versions_of", "spec_digest", "task_record",
+__all__ = ["VERSION_KEYS", "RUNTIME_PACKAGES", "META_KEY", "git_state", "RESUMABLE_CHANGES", "provenance", "versions_of", "spec_digest", "task_record",
            "write_parquet", "read_parquet_record", "describe_versions"]
 
 #: the packages whose versions decide the numbers: tasks computed under other versions are not mixed in
 VERSION_KEYS = ("svmviz", "numba", "numpy", "scikit-learn")
+#: every runtime dependency whose version a provenance record carries: (record key, module name)
+RUNTIME_PACKAGES = (("numpy", "numpy"), ("scipy", "scipy"), ("scikit-learn", "sklearn"), ("pandas", "pandas"),
+                    ("pyarrow", "pyarrow"), ("dask", "dask"), ("distributed", "distributed"), ("numba", "numba"),
+                    ("llvmlite", "llvmlite"), ("streamlit", "streamlit"), ("plotly", "plotly"))
 #: the key of the record in a Parquet file's schema metadata
 META_KEY = b"svmviz"
 #: fields that may differ between the spec of a results folder and the spec resuming it (not in the digest)
@@ -44,20 +51,76 @@ def _version(module: str) -> str:
         return "not installed"
 
 
-def provenance() -> dict:
-    """The code and machine computing now: versions of :data:`VERSION_KEYS` and Python, host, time (UTC).
+def git_state(path: str | None = None) -> dict:
+    """The git commit of the checkout holding ``path`` (default: svmviz's own source), and its state.
+
+    Parameters
+    ----------
+    path : str, optional
+        A folder inside a git checkout (default: the folder above the ``svmviz`` package).
 
     Returns
     -------
     dict
-        ``{"svmviz": "0.…", "numba": …, "numpy": …, "scikit-learn": …, "python": …, "machine": host
-        name, "platform": OS and architecture, "time": ISO 8601 UTC}``.
+        ``{"git_commit": 40 hex digits, "git_dirty": True if tracked files differ from the commit}``;
+        empty when svmviz is not imported from a checkout (an installed wheel) or git is unavailable.
     """
-    out = {"svmviz": _version("svmviz"), "numba": _version("numba"), "numpy": _version("numpy"),
-           "scikit-learn": _version("sklearn"), "python": platform.python_version(),
-           "machine": socket.gethostname(), "platform": f"{platform.system()} {platform.machine()}",
-           "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    if path is None:
+        path = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        path = os.path.dirname(path)
+        if not os.path.exists(os.path.join(path, ".git")):  # an installed package: no commit to name
+            return {}
+    try:
+        head = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        if head.returncode != 0:
+            return {}
+        status = subprocess.run(["git", "-C", path, "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    out = {"git_commit": head.stdout.strip()}
+    if status.returncode == 0:
+        out["git_dirty"] = bool(status.stdout.strip())
     return out
+
+
+def provenance(record_host: bool = False) -> dict:
+    """The code and machine computing now: versions of svmviz, its runtime dependencies and Python,
+    the git commit of svmviz's checkout, platform, time (UTC) and, if asked, the host name.
+
+    Parameters
+    ----------
+    record_host : bool, default False
+        Add the host name (``"machine"``). Off by default: results folders are shared, and a host
+        name says where and by whom they were computed.
+
+    Returns
+    -------
+    dict
+        ``{"svmviz": "0.…", "numpy": …, "scipy": …, …, "plotly": …, "python": …, "platform": OS and
+        architecture, "time": ISO 8601 UTC}``, plus ``"git_commit"`` and ``"git_dirty"`` when svmviz
+        runs from a git checkout and ``"machine"`` with ``record_host``.
+    """
+    if not isinstance(record_host, bool):
+        raise ValueError(f"record_host must be True or False; got {record_host!r}.")
+    out = {"svmviz": _version("svmviz")}
+    out.update({key: _version(module) for key, module in RUNTIME_PACKAGES})
+    out.update(python=platform.python_version(), platform=f"{platform.system()} {platform.machine()}",
+               time=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+    out.update(_git_state_cached())
+    if record_host:
+        out["machine"] = socket.gethostname()
+    return out
+
+
+_GIT: dict = {}
+
+
+def _git_state_cached() -> dict:
+    """:func:`git_state` of svmviz's source, asked once per process (a study records it for every task)."""
+    if "state" not in _GIT:
+        _GIT["state"] = git_state()
+    return dict(_GIT["state"])
 
 
 def versions_of(prov: dict) -> dict:

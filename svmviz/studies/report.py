@@ -21,13 +21,14 @@ REPORT_FILE = "report.html"
 
 
 def report_figures(results: StudyResults) -> list:
-    """The study's figures, in report order: inefficiency, test error, machine size, threshold, cost."""
+    """The study's figures, in report order: inefficiency (against the truth, or on held-out rows where
+    the truth is unknown), test error, machine size, threshold, cost."""
     from ..figures import studies as figs
 
     t = results.table
     pub = published_table(results.spec.published if results.spec is not None else None)
     out = []
-    for metric in ("inefficiency", "test_error", "machine_size", "threshold", "tune_error"):
+    for metric in ("inefficiency", "test_inefficiency", "test_error", "machine_size", "threshold", "tune_error"):
         if metric not in t.columns or not t[metric].notna().any():
             continue
         if metric == "machine_size" and not t["family"].isin(["irwls", "ivm"]).any():
@@ -49,6 +50,8 @@ def _summary_html(summary: pd.DataFrame) -> str:
         return "<p>No results yet.</p>"
     cols = [("dataset", "data set"), ("label", "criterion / machine"), ("replicates", "R"),
             ("inefficiency_median", "inefficiency median"), ("inefficiency_q25", "q25"), ("inefficiency_q75", "q75"),
+            ("test_inefficiency_median", "held-out inefficiency median"), ("test_inefficiency_q25", "q25"),
+            ("test_inefficiency_q75", "q75"),
             ("test_error_median", "test error median"), ("test_error_q25", "q25"), ("test_error_q75", "q75"),
             ("machine_size_median", "size median"), ("win_vs_baseline_inefficiency", "wins vs k-fold (ineff.)"),
             ("win_vs_baseline_test", "wins vs k-fold (test)"), ("bayes_error", "Bayes error"),

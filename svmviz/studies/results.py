@@ -19,6 +19,8 @@ criterion_value           the criterion's value at its minimum
 inefficiency              (BR)MISCLASS(chosen)/min over the grid (Wahba et al. 2001, §6), where the truth is known;
                           ``inefficiency_low``/``_high`` its range over tied minimizers; ``misclass_min`` the grid minimum
 test_error                (L-weighted) error rate of the chosen model on the test points
+test_inefficiency         where the truth is unknown (real data): test_error / ``test_error_min``, the smallest test
+                          error of any grid point — the inefficiency measured on the held-out rows
 train_error, tune_error   the same on the training points and (IVM family) on the tuning sample
 bayes_error               the smallest achievable test error where the truth is known (L-weighted)
 machine_size              support vectors (SVM), import points |S| (IVM), prototypes R or inputs d (IRWLS)
@@ -92,6 +94,8 @@ COLUMNS = {
     "inefficiency_high": "float64",
     "misclass_min": "float64",
     "test_error": "float64",
+    "test_error_min": "float64",
+    "test_inefficiency": "float64",
     "train_error": "float64",
     "tune_error": "float64",
     "bayes_error": "float64",
@@ -129,6 +133,9 @@ SCHEMA = {
     "inefficiency_high": ("float64", "ratio ≥ 1", "its highest value over tied minimizers"),
     "misclass_min": ("float64", "error rate", "the grid's smallest (BR)MISCLASS"),
     "test_error": ("float64", "error rate", "(L-weighted) error of the chosen model on the test points"),
+    "test_error_min": ("float64", "error rate", "the smallest test error of any grid point (svm, truth unknown)"),
+    "test_inefficiency": ("float64", "ratio ≥ 1", "test_error / test_error_min: the inefficiency on held-out rows "
+                                                 "(svm, truth unknown)"),
     "train_error": ("float64", "error rate", "the same on the training points"),
     "tune_error": ("float64", "error rate", "the same on the tuning sample (ivm)"),
     "bayes_error": ("float64", "error rate", "the smallest achievable test error, where the truth is known"),
@@ -142,7 +149,8 @@ SCHEMA = {
 #: family -> the columns that apply to it (beyond those every row has)
 FAMILY_COLUMNS = {
     "svm": ("lam", "sigma", "i_sigma", "j_lambda", "n_ties", "criterion_value", "inefficiency", "inefficiency_low",
-            "inefficiency_high", "misclass_min", "test_error", "train_error", "bayes_error", "machine_size"),
+            "inefficiency_high", "misclass_min", "test_error", "test_error_min", "test_inefficiency", "train_error",
+            "bayes_error", "machine_size"),
     "irwls": ("C", "sigma", "criterion_value", "test_error", "train_error", "bayes_error", "machine_size",
               "threshold"),
     "ivm": ("lam", "sigma", "criterion_value", "test_error", "train_error", "tune_error", "bayes_error",
@@ -265,14 +273,20 @@ class StudyResults:
         Tasks of the spec; ``n_done`` of them have results, ``n_failed`` failed.
     n_computed : int
         Tasks computed by the run that returned this object (the others were read from disk).
+    n_cancelled : int
+        Tasks of that run cancelled by a shutdown of their cluster (neither saved nor failed).
+    notes : list of str
+        What the run or the reading said besides the table (e.g. "showing 3 of 8 saved replicates").
     """
 
-    def __init__(self, table, errors, spec=None, directory=None, n_computed=0):
+    def __init__(self, table, errors, spec=None, directory=None, n_computed=0, n_cancelled=0, notes=()):
         self.table = table
         self.errors = errors
         self.spec = spec
         self.directory = directory
         self.n_computed = int(n_computed)
+        self.n_cancelled = int(n_cancelled)
+        self.notes = list(notes)
 
     @property
     def n_tasks(self) -> int:
@@ -360,7 +374,8 @@ def summary_table(table: pd.DataFrame, *, baseline: str = "kfold", published=Non
     -------
     pandas.DataFrame
         One row per (data set, family, criterion): ``replicates``; median, q25, q75 of
-        ``inefficiency``, ``test_error`` and ``machine_size``; ``win_vs_baseline_inefficiency`` and
+        ``inefficiency``, ``test_inefficiency``, ``test_error`` and ``machine_size``;
+        ``win_vs_baseline_inefficiency`` (of the held-out inefficiency where the truth is unknown) and
         ``win_vs_baseline_test`` = P(lower than the baseline's) + ½ P(equal) over replicates;
         ``median_seconds``; ``published``.
     """
@@ -374,11 +389,14 @@ def summary_table(table: pd.DataFrame, *, baseline: str = "kfold", published=Non
         for crit, label in zip(crit_order["criterion"], crit_order["label"]):
             sub = grp[grp["criterion"] == crit]
             row = {"dataset": ds, "family": fam, "criterion": crit, "label": label, "replicates": int(sub.shape[0])}
-            for metric in ("inefficiency", "test_error", "machine_size"):
+            for metric in SUMMARY_METRICS:
                 med, lo, hi = _quantiles(sub[metric])
                 row[f"{metric}_median"], row[f"{metric}_q25"], row[f"{metric}_q75"] = med, lo, hi
             if not base.empty and crit != baseline:
-                row["win_vs_baseline_inefficiency"] = _win_rate(sub, base, "inefficiency")
+                # where the truth is unknown, the inefficiency is the one measured on held-out rows
+                row["win_vs_baseline_inefficiency"] = _win_rate(sub, base, "inefficiency" if
+                                                                sub["inefficiency"].notna().any() else
+                                                                "test_inefficiency")
                 row["win_vs_baseline_test"] = _win_rate(sub, base, "test_error")
             else:
                 row["win_vs_baseline_inefficiency"] = row["win_vs_baseline_test"] = np.nan
@@ -395,7 +413,7 @@ def summary_table(table: pd.DataFrame, *, baseline: str = "kfold", published=Non
 #: metrics the summary has columns for; a published number of another metric (the threshold Th of
 #: Navia-Vázquez et al. 2004, Table 1; the tuning error and λ of Zhu & Hastie 2002, Fig. 2) gets our
 #: median [IQR] beside it in the ``published`` text
-SUMMARY_METRICS = ("inefficiency", "test_error", "machine_size")
+SUMMARY_METRICS = ("inefficiency", "test_inefficiency", "test_error", "machine_size")
 
 
 def _published_text(pub: pd.Series, sub: pd.DataFrame) -> str:
@@ -425,23 +443,29 @@ def format_summary(summary: pd.DataFrame, *, baseline_label: str = "k-fold CV", 
             a = r["win_vs_baseline_inefficiency"]
             b = r["win_vs_baseline_test"]
             wins = f"{'—' if not np.isfinite(a) else f'{a:.2f}'} / {'—' if not np.isfinite(b) else f'{b:.2f}'}"
-        lines.append([str(r["dataset"]), str(r["label"]), str(r["replicates"]),
-                      _fmt_iqr(r["inefficiency_median"], r["inefficiency_q25"], r["inefficiency_q75"]),
+        ineff = _fmt_iqr(r["inefficiency_median"], r["inefficiency_q25"], r["inefficiency_q75"])
+        if not np.isfinite(r["inefficiency_median"]) and np.isfinite(r.get("test_inefficiency_median", np.nan)):
+            ineff = _fmt_iqr(r["test_inefficiency_median"], r["test_inefficiency_q25"],
+                             r["test_inefficiency_q75"]) + " (test)"
+        lines.append([str(r["dataset"]), str(r["label"]), str(r["replicates"]), ineff,
                       _fmt_iqr(r["test_error_median"], r["test_error_q25"], r["test_error_q75"]),
                       "—" if not np.isfinite(r["machine_size_median"]) else f"{r['machine_size_median']:g}",
                       wins, f"{r['median_seconds']:.2f}", str(r["published"] or "")])
+    held_out = any(l[3].endswith(" (test)") for l in lines)
+    footnote = ["", "(test): the held-out inefficiency, the pick's test error over the best grid point's (the truth "
+                    "is unknown)."] if held_out else []
     if markdown:
         def cell(text: str) -> str:
             return text.replace("|", "\\|") or " "
 
         out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
         out += ["| " + " | ".join(cell(c) for c in l) + " |" for l in lines]
-        return "\n".join(out)
+        return "\n".join(out + footnote)
     widths = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(headers)]
     fmt = "  ".join("{:<" + str(w) + "}" for w in widths)
     out = [fmt.format(*headers), fmt.format(*("-" * w for w in widths))]
     out += [fmt.format(*l) for l in lines]
-    return "\n".join(out)
+    return "\n".join(out + footnote)
 
 
 def write_json(path: str, obj) -> None:

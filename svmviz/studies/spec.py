@@ -95,6 +95,9 @@ def ready_made_path(name: str) -> str:
 def load_spec(source) -> StudySpec:
     """Read a spec: a :class:`StudySpec` (returned as is), a dict, a TOML file path, or a ready-made name.
 
+    A results folder's ``spec.toml`` is a spec too: its ``[provenance]`` table (the record of the
+    run that wrote it) is set aside.
+
     Parameters
     ----------
     source : StudySpec, dict, str or os.PathLike
@@ -131,4 +134,5 @@ def load_spec(source) -> StudySpec:
             d = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML — {exc}.") from None
+    d.pop("provenance", None)  # a results folder's spec.toml: the record of its last run, not part of the spec
     return spec_from_dict(d, base_dir=os.path.dirname(os.path.abspath(path)))

@@ -19,7 +19,8 @@ from .. import data as _data
 from .results import rows_to_frame
 from .spec import IRWLSSpec, IVMSpec, SpecError, StudySpec, SVMSpec
 
-__all__ = ["TaskSeeds", "task_seeds", "TaskData", "make_task_data", "svm_rows", "irwls_rows", "ivm_rows",
+__all__ = ["TaskSeeds", "task_seeds", "TaskData", "make_task_data", "svm_rows", "grid_test_errors",
+           "held_out_inefficiency", "irwls_rows", "ivm_rows",
            "run_task"]
 
 SHIPPED = ("breast_cancer", "iris", "wine")
@@ -231,7 +232,47 @@ def svm_rows(td: TaskData, svm: SVMSpec, n_threads: int | None = 1) -> list[dict
                 f_test[(i, j)] = grid_decision_function(surf, i, j, td.X_test)
             row["test_error"] = _error(f_test[(i, j)], td.y_test, td.L)
         rows.append(row)
+    if not truth and td.X_test is not None:
+        grid_test = grid_test_errors(surf, td.X_test, td.y_test, td.L)
+        best = float(grid_test.min())
+        for row in rows:
+            row["test_error_min"] = best
+            row["test_inefficiency"] = held_out_inefficiency(row["test_error"], best)
     return rows
+
+
+def grid_test_errors(surf, X_test, y_test, L=(1.0, 1.0)) -> np.ndarray:
+    """The (L-weighted) test error of every grid point's solution: shape (n_σ, n_λ).
+
+    Parameters
+    ----------
+    surf : svmviz.tuning.CriteriaSurface
+        The fitted grid (its solutions are evaluated, not refitted).
+    X_test : ndarray of shape (m, d)
+    y_test : ndarray of shape (m,), ±1
+    L : (L(−1), L(+1))
+
+    Returns
+    -------
+    ndarray of shape (len(surf.sigmas), len(surf.lambdas))
+    """
+    from ..tuning import grid_decision_function
+
+    out = np.empty((len(surf.sigmas), len(surf.lambdas)))
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = _error(grid_decision_function(surf, i, j, X_test), y_test, L)
+    return out
+
+
+def held_out_inefficiency(test_error: float, best: float) -> float:
+    """Test error of a criterion's pick over the grid's best test error: the inefficiency measured on
+    held-out rows when p(x) is unknown (1 = the pick is as good as any grid point; a grid whose best
+    point makes no test error gives 1 for a pick that makes none, NaN otherwise: the ratio is
+    undefined)."""
+    if best > 0:
+        return float(test_error / best)
+    return 1.0 if test_error == 0 else float("nan")
 
 
 # ------------------------------------------------------------------------------ the [irwls] section

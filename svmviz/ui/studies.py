@@ -1,4 +1,5 @@
-"""The "Criteria studies" page: ready-made studies run small on the app's Dask cluster, or a results folder.
+"""The "Criteria studies" page: ready-made studies run small on the app's Dask cluster, the criteria
+compared on the user's own table, or a results folder.
 
 Which criterion picks a good (λ, σ), on which data, how often, at what cost — against k-fold CV?
 The page shows a study's distributions over replicates (box and strip plots per data set and
@@ -6,10 +7,13 @@ criterion, the published values overlaid), its summary table (median, IQR, win r
 k-fold CV) and lets the table be downloaded. A ready-made study runs here at a small size (few
 replicates, a coarser grid) on the app's embedded Dask cluster — one per server process, started
 on the first run — with a progress bar; the full-size study is the command
-``svmviz study run <name> --out DIR``, whose folder this page opens.
+``svmviz study run <name> --out DIR``, whose folder this page opens. On an uploaded table (its
+column roles and class choice from the sidebar), each replicate is a seeded, stratified split of its
+rows, and each criterion's pick is judged by its test error against the best grid point's.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import os
@@ -18,19 +22,21 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from svmviz.studies import load_results, load_spec, ready_made_specs, run_study, shared_client, spec_to_toml
+from svmviz.studies import (load_results, load_spec, ready_made_specs, run_study, shared_client, spec_from_dict,
+                            spec_to_toml)
 from svmviz.studies import storage
 from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
 
 from . import charts, code_view, page_head
+from .data_sidebar import UPLOAD_CHOICE, dataset_sidebar
 from .compute import cached_compute
 from .errors import show_error
 from .progress import StreamlitProgress
 from .widgets import control
 
-SOURCES = ("Ready-made study", "Open a results folder")
+SOURCES = ("Ready-made study", "Your table", "Open a results folder")
 #: the app's small runs: at most this many replicates and grid points per axis
 MAX_APP_REPLICATES = 30
 MIN_GRID, MAX_GRID = 4, 30
@@ -70,10 +76,11 @@ def _mtimes(directory: str) -> tuple:
     return tuple(out)
 
 
-def open_results(directory: str):
-    """The results folder's table (cached until the folder changes)."""
-    return cached_compute("study-results", (os.path.abspath(directory), _mtimes(directory)),
-                          lambda _cb: load_results(directory))
+def open_results(directory: str, replicates: int | None = None):
+    """The results folder's table, of its first ``replicates`` replicates if given (cached until the
+    folder changes)."""
+    return cached_compute("study-results", (os.path.abspath(directory), _mtimes(directory), replicates),
+                          lambda _cb: load_results(directory, replicates=replicates))
 
 
 def _ready_made_controls():
@@ -123,7 +130,7 @@ def _ready_made_controls():
         bar = StreamlitProgress("Running the study…")
         try:
             storage.prune(keep=(directory,))
-            run_study(small, directory, client=shared_client(), progress=bar)
+            run_study(small, directory, client=shared_client(), progress=bar, wait=True)
         except ValueError as exc:
             show_error(exc, what="Could not run the study")
             return None
@@ -132,7 +139,7 @@ def _ready_made_controls():
     if not os.path.exists(os.path.join(directory, "spec.toml")):
         st.info("Press Run to compute this study here (or open a results folder written by the command line).")
         return None
-    return open_results(directory)
+    return open_results(directory, R)
 
 
 def _folder_controls():
@@ -151,6 +158,117 @@ def _folder_controls():
         show_error(str(exc).replace(storage.results_root(), "the results root"), what=f"Could not open {name}")
         return None
 
+# ------------------------------------------------------------------------------------ your table
+#: training rows per replicate the page offers at most (each replicate fits the whole grid; exact LOO n times)
+MAX_OWN_N = 300
+#: exact LOO is offered up to this many training rows (it refits the grid once per row)
+MAX_LOO_N = 150
+#: rows of an uploaded table the page reads (the test rows of a replicate are all those not trained on)
+MAX_OWN_ROWS = 1_000_000
+OWN_CRITERIA = {"gacv": "GACV", "xa": "XA (ξα)", "kfold": "5-fold CV", "loo": "exact LOO"}
+#: the store of this session's study of its table (one: the newest)
+OWN_RESULTS = "studies_own_results"
+
+
+def own_spec(fname: str, path: str, *, n: int, replicates: int, grid: int, seed: int, label_column: str,
+             feature_columns, classes=None, one_vs_rest=None, standardize: bool = True, missing: str = "drop",
+             criteria=("gacv", "xa", "kfold")):
+    """The study of an uploaded table: one CSV data set at ``path`` (its column roles and class choice)
+    and the [svm] section's ``criteria`` on a ``grid`` × ``grid`` (σ, λ) grid, ``replicates``
+    stratified splits of ``n`` training rows."""
+    stem = os.path.splitext(os.path.basename(fname))[0]
+    ds = {"name": "csv", "label": stem or "table", "path": path,
+          "n": int(n), "label_column": label_column, "feature_columns": list(feature_columns),
+          "standardize": bool(standardize), "missing": missing}
+    if classes is not None:
+        ds["classes"] = [str(c) for c in classes]
+    if one_vs_rest is not None:
+        ds["one_vs_rest"] = str(one_vs_rest)
+    return spec_from_dict({"name": "own-table", "title": f"Criteria on {stem}", "replicates": int(replicates),
+                           "seed": int(seed), "datasets": [ds],
+                           "svm": {"criteria": list(criteria), "n_lambda": int(grid), "n_sigma": int(grid), "k": 5}})
+
+
+def _own_table_controls():
+    """The criteria compared on the session's uploaded table (its roles and classes from the sidebar);
+    returns the StudyResults of the last run with these settings, or None."""
+    ds = dataset_sidebar((), UPLOAD_CHOICE, key="studies", allow_upload=True, n_range=(20, MAX_OWN_ROWS))
+    if st.session_state.get("studies_data") != UPLOAD_CHOICE:
+        st.info("This study reads your CSV file: choose **Upload CSV…** as the sidebar's Data set (the ready-made "
+                "studies cover the papers' data and scikit-learn's shipped sets).")
+        return None
+    if ds is None:
+        return None
+    from .session import shared_choice
+
+    fname, content = shared_choice()["upload"]
+    counts = np.bincount((np.asarray(ds.y) > 0).astype(int), minlength=2)
+    rows = int(ds.X.shape[0])
+    if counts.min() < 10:
+        show_error(f"The two classes have {counts[0]} and {counts[1]} rows; a study needs at least 10 of each "
+                   "(5-fold CV on the training rows, and test rows of both classes). Choose other classes or another "
+                   "label column in the sidebar.", what="Too few rows")
+        return None
+    p = ds.params
+    st.markdown(f"**{fname}** — {rows} rows, {ds.X.shape[1]} feature(s) ({', '.join(ds.feature_names)}), "
+                f"{ds.class_names[0]} (−1) against {ds.class_names[1]} (+1). Each replicate splits the rows at random "
+                "into training and test rows (stratified, seeded); every criterion picks (λ, σ) on the training rows, "
+                "and its pick's test error is compared with the best grid point's: the *held-out inefficiency* "
+                "(1 = as good as any point of the grid).")
+    hi = int(min(MAX_OWN_N, rows - 4))
+    lo = int(min(20, hi))
+    s1, s2, s3 = st.columns(3)
+    n = control(s1.slider, "Training rows per replicate", lo, hi, key="studies_own_n", url="s_n", clamp=True,
+                default=int(np.clip(round(rows * 2 / 3), lo, hi)), depends=(fname, rows),
+                help=f"Of the {rows} rows; the others are that replicate's test rows.")
+    R = control(s2.slider, "Replicates", 2, MAX_APP_REPLICATES, key="studies_own_R", default=3, url="s_oR",
+                help="Each replicate is a fresh stratified split of the rows.")
+    grid = control(s3.slider, "Grid points per axis (λ and σ)", MIN_GRID, 12, key="studies_own_grid", default=6,
+                   url="s_og", help="log10 λ from −5 to −0.5 and log10 σ from −1 to 1, log-spaced.")
+    offered = [c for c in OWN_CRITERIA if c != "loo" or n <= MAX_LOO_N]
+    crit = control(st.multiselect, "Criteria", offered, key="studies_own_crit", url="s_crit", default=offered,
+                   format_func=OWN_CRITERIA.get, depends=n <= MAX_LOO_N,
+                   help=f"Exact leave-one-out refits the grid once per training row: offered up to n = {MAX_LOO_N}.")
+    if not crit:
+        show_error("Choose at least one criterion.", what="No criterion")
+        return None
+    seed = control(st.number_input, "Seed of the splits", 0, 2**31 - 1, key="studies_own_seed", default=0,
+                   url="s_seed", step=1, help="Same seed, same splits.")
+    settings = dict(n=int(n), replicates=int(R), grid=int(grid), seed=int(seed), label_column=p["label_column"],
+                    feature_columns=tuple(ds.feature_names), classes=p.get("classes"),
+                    one_vs_rest=p.get("one_vs_rest"), standardize=bool(p.get("standardize", True)),
+                    missing=p.get("missing", "drop"), criteria=tuple(crit))
+    key = (hashlib.sha256(content).hexdigest(), repr(sorted(settings.items())))
+    st.caption(f"{R} replicates of {n} training and {rows - n} test rows on a {grid} × {grid} (σ, λ) grid, on the "
+               "app's Dask cluster. The file is written to a temporary folder for the run and removed after it; the "
+               "results stay in this session only.")
+    store = st.session_state.setdefault(OWN_RESULTS, {})
+    if st.button("Run", type="primary", key="studies_own_run"):
+        import tempfile
+
+        bar = StreamlitProgress("Running the study on your table…")
+        try:
+            with tempfile.TemporaryDirectory(prefix="svmviz-study-") as tmp:
+                path = os.path.join(tmp, "table.csv")
+                with open(path, "wb") as fh:
+                    fh.write(content)
+                res = run_study(own_spec(fname, path, **settings), None, client=shared_client(), progress=bar)
+        except ValueError as exc:
+            show_error(exc, what="Could not run the study")
+            return None
+        finally:
+            bar.done()
+        # the spec shown and offered names the file as uploaded: it runs beside it
+        d = res.spec.datasets[0]
+        res.spec = dataclasses.replace(res.spec, base_dir=None,
+                                       datasets=(dataclasses.replace(d, path=os.path.basename(fname)),))
+        store.clear()
+        store[key] = res
+    res = store.get(key)
+    if res is None:
+        st.info("Press Run to compare the criteria on this table.")
+    return res
+
 
 def summary_frame(summary: pd.DataFrame) -> pd.DataFrame:
     """The summary table as shown: rounded, with readable column names."""
@@ -158,11 +276,15 @@ def summary_frame(summary: pd.DataFrame) -> pd.DataFrame:
         return summary
     cols = {"dataset": "data set", "label": "criterion / machine", "replicates": "R",
             "inefficiency_median": "inefficiency median", "inefficiency_q25": "ineff. q25",
-            "inefficiency_q75": "ineff. q75", "test_error_median": "test error median", "test_error_q25": "test q25",
+            "inefficiency_q75": "ineff. q75", "test_inefficiency_median": "held-out ineff. median",
+            "test_inefficiency_q25": "held-out ineff. q25", "test_inefficiency_q75": "held-out ineff. q75",
+            "test_error_median": "test error median", "test_error_q25": "test q25",
             "test_error_q75": "test q75", "machine_size_median": "size median",
             "win_vs_baseline_inefficiency": "wins vs k-fold (ineff.)", "win_vs_baseline_test": "wins vs k-fold (test)",
             "bayes_error": "Bayes error", "median_seconds": "seconds", "published": "published"}
-    out = summary[list(cols)].rename(columns=cols)
+    # each kind of inefficiency only where the study measured it (against the truth, or on held-out rows)
+    keep = [c for c in cols if not (c.startswith(("inefficiency_", "test_inefficiency_")) and summary[c].isna().all())]
+    out = summary[keep].rename(columns=cols)
     num = out.select_dtypes("number").columns
     out[num] = out[num].round(4)
     return out
@@ -178,6 +300,8 @@ def show_results(results) -> None:
     m[1].metric("Failed", results.n_failed)
     m[2].metric("Rows", len(results.table))
     m[3].metric("Replicates", int(results.table["replicate"].nunique()) if len(results.table) else 0)
+    for note in results.notes:
+        st.caption(note[0].upper() + note[1:] + ".")
     for _, e in results.errors.iterrows():
         st.warning(f"{e['dataset']}, replicate {int(e['replicate'])} failed: {e['error']}")
     if results.table.empty:
@@ -213,9 +337,11 @@ def page() -> None:
     """Criteria studies: many data sets × replicates × criteria, against k-fold CV."""
     page_head.page_header("studies", (
         "Which criterion picks a good (λ, σ), on which data, how often, at what cost — GACV, XA, XA_J and exact LOO "
-        "against k-fold CV? The papers' studies re-run as distributions over replicates, published numbers beside."))
+        "against k-fold CV? The papers' studies re-run as distributions over replicates, published numbers beside, "
+        "or the criteria compared on your own table."))
     source = control(st.radio, "Study", SOURCES, key="studies_source", default=SOURCES[0], url="s_source",
                      horizontal=True, label_visibility="collapsed")
-    results = _ready_made_controls() if source == SOURCES[0] else _folder_controls()
+    make = {SOURCES[0]: _ready_made_controls, SOURCES[1]: _own_table_controls, SOURCES[2]: _folder_controls}
+    results = make[source]()
     if results is not None:
         show_results(results)

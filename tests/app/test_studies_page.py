@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -138,3 +139,68 @@ def test_page_says_where_app_runs_are_kept(tmp_path):
     assert "data folder" in text and "owner-only" in text and "30 days" in text
     assert (tmp_path / "data" / "studies").is_dir()
     assert (os.stat(tmp_path / "data" / "studies").st_mode & 0o777) == 0o700
+
+
+def _own_table_page(content: bytes, name: str = "cars by origin.csv", **query):
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state["_svmviz_shared"] = {"data": "Upload CSV…", "upload": (name, content)}
+    at.query_params["s_source"] = "Your table"
+    for k, v in query.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def test_study_on_an_uploaded_table_shows_its_table_and_charts(tmp_path):
+    """A table with a text column, 6 features on different scales, 3 named classes and empty cells: two of its
+    classes chosen in the sidebar, R = 3 replicates of stratified splits, each criterion judged on held-out rows."""
+    from tests.data.own_table import own_table_csv
+
+    content = own_table_csv()
+    at = _own_table_page(content, cb="USA")
+    assert_clean(at)
+    assert not at.error
+    assert any("Press Run" in i.value for i in at.info)
+    assert any("'Name'" in i.value for i in at.sidebar.info)  # the text column left out, named
+    assert at.sidebar.selectbox(key="studies_clsb").value == "USA"
+    at.slider(key="studies_own_R").set_value(3)
+    at.slider(key="studies_own_grid").set_value(4)
+    at.slider(key="studies_own_n").set_value(50)
+    at.button(key="studies_own_run").click().run()
+    assert_clean(at)
+    assert not at.error
+    assert [m.value for m in at.metric] == ["3 / 3", "0", "12", "3"]
+    s = _summary(at).set_index("criterion / machine")
+    assert list(s.index) == ["GACV", "XA (ξα)", "5-fold CV", "exact LOO"]
+    assert (s["R"] == 3).all() and (s["held-out ineff. median"] >= 1).all()
+    assert "inefficiency median" not in s.columns  # no truth: only the held-out inefficiency
+    fig = figure_titled(at, "Inefficiency on held-out rows over 3 replicates")
+    assert decode(traces_named(fig, "GACV")[0]["y"]).shape == (3,)
+    figure_titled(at, "Test error of the chosen model over 3 replicates")
+    figure_titled(at, "Cost of each criterion")
+    toml = next(c.value for c in at.code if c.language == "toml")
+    import hashlib
+
+    assert 'path = "cars by origin.csv"' in toml and 'label_column = "origin"' in toml
+    assert 'classes = ["Europe", "USA"]' in toml and f'sha256 = "{hashlib.sha256(content).hexdigest()}"' in toml
+    assert '"Name"' not in toml  # the text column is not a feature
+    # the spec the page offers, run beside the file, gives the page's table
+    from svmviz.studies import comparable, load_spec
+
+    (tmp_path / "cars by origin.csv").write_bytes(content)
+    (tmp_path / "own-table.toml").write_text(toml)
+    again = run_study(load_spec(tmp_path / "own-table.toml"), workers=0)
+    shown = next(iter(at.session_state["studies_own_results"].values()))
+    pd.testing.assert_frame_equal(comparable(again.table), comparable(shown.table))
+    # another choice of classes is another study: not shown until it is run
+    at.sidebar.selectbox(key="studies_clsb").set_value("Japan").run()
+    assert not at.metric and any("Press Run" in i.value for i in at.info)
+
+
+def test_uploaded_table_with_too_few_rows_per_class_says_what_to_change():
+    rng = np.random.default_rng(0)
+    rows = "\n".join(f"{rng.normal():.3f},{rng.normal():.3f},{'a' if i % 2 else 'b'}" for i in range(16))
+    at = _own_table_page(f"x1,x2,kind\n{rows}\n".encode(), name="small.csv")
+    assert_clean(at)
+    assert any("at least 10 of each" in e.value for e in at.error)
+    assert "studies_own_run" not in [b.key for b in at.button]
+    assert at.radio(key="studies_source").value == "Your table"  # the other controls stay usable

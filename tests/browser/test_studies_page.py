@@ -73,3 +73,39 @@ def test_studies_page_in_chromium(tmp_path):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+
+
+@pytest.mark.browser
+def test_study_on_an_uploaded_table_in_chromium(browser, tmp_path):
+    """A table uploaded in the sidebar (text column, 6 features, 3 classes, empty cells), "Your table" chosen,
+    Run at R = 3: the summary table and the charts are drawn, the held-out inefficiency among them.
+    Screenshot: tests/artifacts/studies_own_table.png."""
+    from tests.browser.helpers import _home, _nav, _new_page, _settle, _upload, start_server, stop_server
+    from tests.data.own_table import own_table_csv
+
+    env = dict(os.environ, TMPDIR=str(tmp_path), SVMVIZ_DATA_DIR=str(tmp_path / "data"))
+    env.setdefault("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache"))
+    proc, url, log = start_server("studies_own_table.log", env)
+    errors = []
+    try:
+        page = _new_page(browser, errors)
+        _home(page, url)
+        _nav(page, "Criteria studies")
+        page.get_by_text("Your table", exact=True).click()
+        _settle(page)
+        _upload(page, own_table_csv(), "cars by origin.csv", tmp_path)
+        assert "Europe (−1) against Japan (+1)" in " ".join(page.get_by_test_id("stMarkdown").all_inner_texts())
+        page.get_by_role("button", name="Run").click()
+        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=240_000)
+        _settle(page, timeout_s=240)
+        assert page.get_by_test_id("stException").count() == 0
+        assert page.get_by_test_id("stDataFrame").count() == 1
+        assert page.get_by_test_id("stPlotlyChart").count() >= 3
+        assert page.locator(".gtitle", has_text="Inefficiency on held-out rows over").count() == 1
+        assert "3 / 3" in page.get_by_test_id("stMetric").first.inner_text()
+        page.get_by_test_id("stPlotlyChart").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        page.screenshot(path=os.path.join(ROOT, "tests", "artifacts", "studies_own_table.png"))
+        assert not errors, errors
+    finally:
+        stop_server(proc, log)

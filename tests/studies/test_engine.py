@@ -342,7 +342,8 @@ def test_study_show_and_report_commands(tiny, tmp_path):
     assert md.returncode == 0, md.stderr
     rows = [line for line in md.stdout.splitlines() if line.startswith("| ")]
     summary_part, schema_part = show.stdout.split("\nColumns of ")
-    plain = [line for line in summary_part.splitlines()[3:] if line and not line.startswith(("published", "FAILED"))]
+    plain = [line for line in summary_part.splitlines()[3:]
+             if line and not line.startswith(("published", "FAILED", "(test)"))]
     assert "i_sigma" in schema_part and "Int64" in schema_part and "threshold" not in schema_part
     assert len(rows) == 1 + len(plain)  # the header and one row per criterion row of the plain table
     assert any(r.startswith("| ") and " | 5-fold CV | " in r for r in rows)
