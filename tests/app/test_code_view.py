@@ -7,7 +7,7 @@ import json
 
 
 from ..apptest_utils import two_class_csv
-from .codeview_utils import Downloads, check_reproduces, code_of, open_page, walk_every_widget
+from .codeview_utils import Downloads, check_reproduces, code_of, open_page, page_charts, walk_every_widget
 
 TUNING = "1_Tuning_criteria.py"
 SMALL_TUNING = {"res": "6", "n": "40"}
@@ -52,6 +52,25 @@ def test_tuning_code_reproduces_edited_points(tmp_path, monkeypatch):
     assert "edited_points.csv" in dl.files, "the editor offers the points as edited_points.csv"
     text = check_reproduces(at, dl, tmp_path, "tuning", {"edited_points.csv": dl.files["edited_points.csv"]})
     assert "edited_points.csv" in text
+
+
+def test_tuning_code_reproduces_twenty_features_on_principal_components(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(TUNING, SMALL_TUNING | {"data": "twonorm", "map": "components"})
+    assert "curves" in page_charts(at)
+    text = check_reproduces(at, dl, tmp_path, "tuning")
+    assert 'compute_map_plane(ds.X, kind="components", feature_names=ds.feature_names)' in text
+
+
+def test_tuning_code_reproduces_an_uploaded_six_feature_map_on_two_chosen_features(tmp_path, monkeypatch):
+    from .test_tuning_page_maps import six_feature_csv
+
+    dl = Downloads(monkeypatch)
+    content = six_feature_csv()
+    at = open_page(TUNING, SMALL_TUNING | {"map_x": "score", "map_y": "income"},
+                   shared={"data": "Upload CSV…", "upload": ("cars.csv", content), "standardize": True})
+    text = check_reproduces(at, dl, tmp_path, "tuning", {"cars.csv": content})
+    assert 'compute_map_plane(ds.X, kind="features", axes=(5, 1), feature_names=ds.feature_names)' in text
 
 
 def test_tuning_notebook_is_a_valid_nbformat_4_notebook(monkeypatch):
@@ -113,6 +132,14 @@ def test_every_losses_control_that_changes_a_chart_changes_the_code():
 
 PATH = "3_Regularization_path.py"
 SMALL_PATH = {"n": "40", "ploo": "0"}
+
+
+def test_path_code_reproduces_a_twenty_feature_boundary_map_on_two_chosen_features(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(PATH, SMALL_PATH | {"data": "twonorm", "map_x": "x3", "map_y": "x1"})
+    assert "path_map" in page_charts(at)
+    text = check_reproduces(at, dl, tmp_path, "path")
+    assert 'compute_map_plane(ds.X, kind="features", axes=(2, 0), feature_names=ds.feature_names)' in text
 
 
 def test_path_code_reproduces_leave_one_out_a_moved_cursor_and_the_nu_axis(tmp_path, monkeypatch):
