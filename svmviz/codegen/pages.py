@@ -303,7 +303,8 @@ def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None
 
 
 def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None, table1=None, kernel=None,
-                test_seed: int | None = None, seed: int = 0, two_d: bool = False) -> Script:
+                test_seed: int | None = None, seed: int = 0, two_d: bool = False,
+                map_axes: dict | None = None) -> Script:
     """The code of the Unbiased SVC page (Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal 2004).
 
     Parameters
@@ -311,8 +312,9 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
     data : DataSource or None
         The sidebar's data set (the kernel section, and the 1-D section when its source is "sidebar").
     one_d : NamedTuple or None
-        The page's ``Settings1D`` (``source``, ``n``, ``seed``, ``C``, ``s``, ``k_eps``, ``damping``); None
-        when the 1-D section draws nothing.
+        The page's ``Settings1D`` (``source``, ``n``, ``seed``, ``C``, ``s``, ``k_eps``, ``damping``,
+        ``along``: with the source "sidebar", the feature index or "components" for the first
+        principal component of the standardised features); None when the 1-D section draws nothing.
     steps : int
         The IRWLS iterates shown on the error surfaces.
     table1 : NamedTuple or None
@@ -325,7 +327,11 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
     seed : int
         The kernel section's seed (prototypes, split).
     two_d : bool
-        Whether the kernel section's boundary maps are drawn.
+        Whether the kernel section's boundary maps are drawn (two features).
+    map_axes : dict, optional
+        For data of more than two features, the arguments of
+        :func:`svmviz.figures.plane.compute_map_plane` of the kernel section's maps; None draws no
+        maps for such data.
 
     Returns
     -------
@@ -333,15 +339,27 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
         Figures ``fig_usvc_dens``, ``fig_usvc_surf_svc``, ``fig_usvc_surf_usvc``, ``fig_usvc_ce``,
         ``fig_usvc_t1_fig``, ``fig_usvc_kernel``, ``fig_usvc_size``: those the page draws.
     """
+    along = getattr(one_d, "along", None) if one_d is not None and one_d.source == "sidebar" else None
+    on_plane = kernel is not None and map_axes is not None and not two_d
     cells = [Cell("Imports.", IMPORTS + "from svmviz import usvc\nfrom svmviz.figures import usvc as figs\n"
-                  "from svmviz.figures.labels import axis_names, feature_scale")]
+                  "from svmviz.figures.labels import axis_names, feature_scale"
+                  + ("\n" + PLANE_IMPORTS.rstrip("\n") if on_plane else "")
+                  + ("\nfrom svmviz.figures.plane import compute_line" if one_d is not None
+                     and one_d.source == "sidebar" else ""))]
     uses_data = data is not None and (kernel is not None or (one_d is not None and one_d.source == "sidebar"))
     if uses_data:
         cells.append(data_cell(data))
     if one_d is not None:
-        expect_fields(one_d, ("source", "n", "seed", "C", "s", "k_eps", "damping"), "usvc_script")
+        expect_fields(one_d, ("source", "n", "seed", "C", "s", "k_eps", "damping", "along"), "usvc_script")
         if one_d.source == "sidebar":
-            cells.append(Cell("1-D: the sidebar's one-feature data.", "X, y = ds.X, ds.y"))
+            cells.append(Cell("1-D: the sidebar's data along "
+                              + ("their first principal component (of the standardised features)"
+                                 if along == "components" else "one feature")
+                              + ", the sign turned when the +1 class lies on the low side.",
+                              "line = " + call("compute_line", Code("ds.X"), Code("ds.y"),
+                                               "components" if along == "components" else int(along or 0),
+                                               feature_names=Code("ds.feature_names")) + "\n"
+                              "X, y = line.x, ds.y"))
         else:
             cells.append(Cell(f"1-D: scenario {one_d.source} (Navia-Vázquez et al. 2004, eqs. 28–29) and its class "
                               "densities.",
@@ -390,9 +408,15 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
         code += ("fit = " + call("usvc.kernel_comparison", Code("ds.X"), Code("ds.y"), sigma=float(sigma), C=float(C),
                                  n_prototypes=int(R), s=float(s), prototypes=method, seed=int(seed),
                                  X_test=Code(tx), y_test=Code(ty)) + "\n"
-                 "kc = figs.compute_kernel_comparison(fit)")
+                 "kc = figs.compute_kernel_comparison(fit" + (", plane=plane)" if on_plane else ")"))
         shows = ()
-        if two_d:
+        if on_plane:
+            code = plane_cell(map_axes).code + "\n" + code
+            code += ("\nfig_usvc_kernel = figs.plot_kernel_comparison(\n"
+                     "    kc, class_names=ds.class_names, feature_names=ds.feature_names,\n"
+                     "    axis_titles=plane_axis_titles(ds, plane), scale=feature_scale(ds, range(ds.X.shape[1])))")
+            shows = ("fig_usvc_kernel",)
+        elif two_d:
             code += ("\nfig_usvc_kernel = figs.plot_kernel_comparison(kc, class_names=ds.class_names, "
                      "feature_names=ds.feature_names[:2],\n"
                      "                                            axis_titles=axis_names(ds), scale=feature_scale(ds))")

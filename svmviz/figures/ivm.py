@@ -44,8 +44,8 @@ def _points_trace(P, text, names, scale, full=None, **kw) -> dict:
 def _check_2d(X, what):
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"the {what} needs exactly 2 features; these data have "
-                         f"{X.shape[1] if X.ndim == 2 else X.ndim}. Choose a 2-D data set.")
+        raise ValueError(f"the {what} needs exactly 2 features or a map plane (svmviz.figures.plane); these data "
+                         f"have {X.shape[1] if X.ndim == 2 else X.ndim}.")
     return X
 
 

@@ -225,3 +225,67 @@ def plane_mesh(plane: MapPlane, X, *, resolution: int = 80, pad: float = 0.08) -
     gy = np.linspace(lo[1] - pad * span[1], hi[1] + pad * span[1], g)
     U = np.c_[np.tile(gx, g), np.repeat(gy, g)]
     return PlaneMesh(gx, gy, plane.lift(U))
+
+
+class Line(NamedTuple):
+    """One number per point for a one-dimensional view of data with any number of features.
+
+    Attributes
+    ----------
+    x : ndarray of shape (n, 1)
+        Feature ``along``'s values, or the scores on the first principal component of the
+        standardised features; times −1 when ``flipped``.
+    flipped : bool
+        Whether the sign was turned so that the class +1 lies on the high side (its mean is larger),
+        as the one-dimensional rule "+1 when x > Th" assumes.
+    title : str
+        What x is, in words.
+    """
+
+    x: np.ndarray
+    flipped: bool
+    title: str
+
+
+def compute_line(X, y, along, *, feature_names=None) -> Line:
+    """The points of ``X`` along one feature or along the first principal component, oriented by ``y``.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        The points.
+    y : array_like of shape (n,)
+        Their labels ±1.
+    along : int or "components"
+        A feature index, or "components" for the first principal component of the standardised
+        features (:func:`compute_map_plane`; needs d ≥ 2).
+    feature_names : sequence of str, optional
+        The d features' names (the title).
+
+    Returns
+    -------
+    Line
+
+    Raises
+    ------
+    ValueError
+        ``y`` is not ±1 of the same length as ``X``, or ``along`` is neither a feature index nor
+        "components" (with at least two features).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if X.ndim != 2 or y.shape != (X.shape[0],) or not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError(f"X must be (n, d) and y n labels ±1; got shapes {X.shape} and {y.shape}.")
+    d = X.shape[1]
+    names = [f"x{j + 1}" for j in range(d)] if feature_names is None else [str(v) for v in feature_names]
+    if along == "components":
+        plane = compute_map_plane(X, kind="components", feature_names=names)
+        x, title = plane.coordinates(X)[:, 0], plane.axis_titles[0]
+    elif isinstance(along, (int, np.integer)) and not isinstance(along, bool) and 0 <= along < d:
+        x, title = X[:, int(along)].copy(), names[int(along)]
+    else:
+        raise ValueError(f"along must be a feature index in 0 … {d - 1} or 'components'; got {along!r}.")
+    flipped = bool(x[y > 0].mean() < x[y < 0].mean()) if np.any(y > 0) and np.any(y < 0) else False
+    if flipped:
+        x, title = -x, f"−({title})"
+    return Line(x[:, None], flipped, title)

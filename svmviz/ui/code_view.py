@@ -75,16 +75,18 @@ def path(ds, settings, lam, loo, te, axes=None) -> None:
                               map_axes=None if axes is None else axes.code_args), page="path")
 
 
-def usvc(ds, one_d, table1, kernel) -> None:
+def usvc(ds, one_d, table1, kernel, axes=None) -> None:
     """The panel of the Unbiased SVC page (:func:`svmviz.codegen.usvc_script`). ``one_d``: (Settings1D,
     iterates shown) or None; ``table1``: the study's settings when shown; ``kernel``: the kernel
-    section's (σ, C, R, s, prototypes) when drawn."""
+    section's (σ, C, R, s, prototypes) when drawn; ``axes``: its maps' axes
+    (:func:`svmviz.ui.map_axes.map_axes`) for more than two features."""
     seed = dataset_seed(ds) if ds is not None else 0
     panel(codegen.usvc_script(None if ds is None else data_source(ds, "usvc"),
                               None if one_d is None else one_d[0], steps=None if one_d is None else one_d[1],
                               table1=table1, kernel=kernel,
                               test_seed=seed if ds is not None and ds.test_sample is not None else None, seed=seed,
-                              two_d=ds is not None and ds.X.shape[1] == 2), page="usvc")
+                              two_d=ds is not None and ds.X.shape[1] == 2,
+                              map_axes=None if axes is None else axes.code_args), page="usvc")
 
 
 def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool, klr_max_n: int,

@@ -202,6 +202,17 @@ def test_usvc_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
     assert 'dataset_from_csv("u.csv"' in text and "fresh_sample(" not in text
 
 
+def test_usvc_code_reproduces_twenty_features_along_the_first_component_and_on_two_chosen_features(
+        tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(USVC, SMALL_USVC | {"data": "twonorm", "u_src": "sidebar", "map_x": "x2", "map_y": "x7"})
+    assert at.selectbox(key="usvc_along").value == "components"
+    assert {"usvc_surf_svc", "usvc_kernel"} <= set(page_charts(at))
+    text = check_reproduces(at, dl, tmp_path, "usvc")
+    assert 'compute_line(ds.X, ds.y, "components", feature_names=ds.feature_names)' in text
+    assert 'compute_map_plane(ds.X, kind="features", axes=(1, 6), feature_names=ds.feature_names)' in text
+
+
 def test_every_usvc_control_that_changes_a_chart_changes_the_code():
     at = open_page(USVC, SMALL_USVC | {"data": "banana", "u_t1": "1", "u_t1_trials": "2", "u_t1_ntr": "50",
                                        "u_t1_nte": "50"})
@@ -214,6 +225,14 @@ def test_every_usvc_control_that_changes_a_chart_changes_the_code():
 
 IVM = "5_Import_vector_machine.py"
 SMALL_IVM = {"i_nlams": "11", "i_ntune": "50", "n": "40"}
+
+
+def test_ivm_code_reproduces_twenty_feature_maps_on_principal_components(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(IVM, SMALL_IVM | {"data": "twonorm", "map": "components"})
+    assert {"ivm_map_ivm", "ivm_map_svm"} <= set(page_charts(at))
+    text = check_reproduces(at, dl, tmp_path, "ivm")
+    assert 'compute_map_plane(ds.X, kind="components", feature_names=ds.feature_names)' in text
 
 
 def test_ivm_code_reproduces_a_scratch_fit_a_moved_lambda_and_the_three_class_map(tmp_path, monkeypatch):

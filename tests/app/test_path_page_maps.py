@@ -2,32 +2,18 @@
 plane with the class names, every feature in the hover, the axes kept in the link."""
 from __future__ import annotations
 
-import pytest
+from tests.apptest_utils import assert_link_restores, figure_titled, page_path, url_of
 
-from tests.apptest_utils import assert_clean, assert_link_restores, figure_titled, page_path, url_of
-
+from .codeview_utils import open_page
 from .test_tuning_page_maps import COLUMNS, six_feature_csv
 
-PAGE = page_path("3_Regularization_path.py")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    import streamlit as st
-
-    st.cache_data.clear()
-    st.cache_resource.clear()
+PAGE_FILE = "3_Regularization_path.py"
+PAGE = page_path(PAGE_FILE)
 
 
 def test_six_features_draw_the_boundary_map_on_chosen_features_with_class_names():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(PAGE, default_timeout=240)
-    at.session_state["_svmviz_shared"] = {"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv())}
-    at.query_params["ploo"] = "0"
-    at.query_params["map_x"] = "height_cm"
-    at.run()
-    assert_clean(at)
+    at = open_page(PAGE_FILE, {"ploo": "0", "map_x": "height_cm"},
+                   shared={"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv())})
     fig = figure_titled(at, "ν-SVM at λ")
     names = {t.get("name") for t in fig["data"]}
     assert any(str(n).startswith("Japan,") for n in names) and any(str(n).startswith("USA,") for n in names)
@@ -40,13 +26,7 @@ def test_six_features_draw_the_boundary_map_on_chosen_features_with_class_names(
 
 
 def test_path_map_axes_round_trip_through_the_link():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(PAGE, default_timeout=240)
-    for k, v in {"data": "twonorm", "n": "40", "ploo": "0", "map": "components"}.items():
-        at.query_params[k] = v
-    at.run()
-    assert_clean(at)
+    at = open_page(PAGE_FILE, {"data": "twonorm", "n": "40", "ploo": "0", "map": "components"})
     assert figure_titled(at, "ν-SVM at λ")["layout"]["xaxis"]["title"]["text"].startswith("1st principal")
     assert url_of(at)["map"] == "components"
     assert_link_restores(PAGE, at, ["path_map_kind"])

@@ -4,13 +4,13 @@ the link, the grid-edge warning with its one-click extension, and the support-ve
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from tests.apptest_utils import (
-    assert_clean, assert_link_restores, decode, figure_titled, page_path, url_of, with_upload,
-)
+from tests.apptest_utils import assert_clean, assert_link_restores, decode, figure_titled, page_path, url_of
 
-PAGE = page_path("1_Tuning_criteria.py")
+from .codeview_utils import open_page
+
+PAGE_FILE = "1_Tuning_criteria.py"
+PAGE = page_path(PAGE_FILE)
 COLUMNS = ("age", "income", "ratio", "height_cm", "rooms", "score")
 SCALES = (10.0, 2000.0, 0.01, 8.0, 1.5, 0.3)
 
@@ -28,23 +28,9 @@ def six_feature_csv(n=60, seed=0) -> bytes:
     return "\n".join(lines).encode()
 
 
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    import streamlit as st
-
-    st.cache_data.clear()
-    st.cache_resource.clear()
-
-
 def _upload(query, standardize=True):
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(PAGE, default_timeout=240)
-    at.session_state["_svmviz_shared"] = {"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv()),
-                                          "standardize": standardize}
-    for k, v in query.items():
-        at.query_params[k] = v
-    return at.run()
+    return open_page(PAGE_FILE, query, shared={"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv()),
+                                               "standardize": standardize})
 
 
 def test_six_features_draw_decision_curves_on_two_chosen_features_with_class_names():
@@ -76,13 +62,7 @@ def test_principal_components_map_and_its_link():
 
 
 def test_map_axes_round_trip_through_the_link_on_generated_twenty_feature_data():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(PAGE, default_timeout=240)
-    for k, v in {"data": "twonorm", "n": "40", "res": "6", "map_x": "x5", "map_y": "x12"}.items():
-        at.query_params[k] = v
-    at.run()
-    assert_clean(at)
+    at = open_page(PAGE_FILE, {"data": "twonorm", "n": "40", "res": "6", "map_x": "x5", "map_y": "x12"})
     assert at.selectbox(key="tuning_map_x").value == "x5" and at.selectbox(key="tuning_map_y").value == "x12"
     url = assert_link_restores(PAGE, at, ["tuning_map_kind", "tuning_map_x", "tuning_map_y"])
     assert url["map_x"] == "x5" and url["map"] == "features"

@@ -188,3 +188,43 @@ def test_ivm_and_svm_maps_on_a_plane_equal_the_models_at_the_lifted_mesh():
     assert hovers and all("f = %{customdata[5]" in h for h in hovers)
     cm = fig_ivm.compute_class_map(ivm, Xs, y, grid_n=7, plane=plane)
     np.testing.assert_array_equal(cm.label.ravel(), np.argmax(ivm.predict_proba(P), axis=1))
+
+
+def test_usvc_kernel_maps_on_a_plane_equal_both_machines_at_the_lifted_mesh():
+    from svmviz import usvc
+    from svmviz.figures import usvc as fig_usvc
+
+    X, y = six_features(n=60)
+    Xs = StandardScaler().fit_transform(X)
+    plane = compute_map_plane(Xs, kind="features", axes=(0, 2))
+    fit = usvc.kernel_comparison(Xs, y, sigma=2.0, C=1.0, n_prototypes=5, seed=0)
+    kc = fig_usvc.compute_kernel_comparison(fit, grid=6, plane=plane)
+    U = _mesh_uv(kc.gx, kc.gy)
+    P = np.repeat(np.median(Xs, axis=0)[None, :], len(U), axis=0)
+    P[:, 0], P[:, 2] = U[:, 0], U[:, 1]
+    np.testing.assert_allclose(kc.f_usvc.ravel(), fit.usvc.decision_function(P), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(kc.f_svm.ravel(), fit.svm.decision_function(P), rtol=1e-9, atol=1e-12)
+    fig = fig_usvc.plot_kernel_comparison(kc, feature_names=list("abcdef"))
+    protos = next(t for t in fig.data if t.name == "USVC prototypes cᵣ")
+    np.testing.assert_allclose(np.c_[np.asarray(protos.x), np.asarray(protos.y)], fit.usvc.prototypes_[:, [0, 2]])
+    assert "f = %{customdata[5]" in protos.hovertemplate
+
+
+def test_line_along_a_feature_or_the_first_component_puts_the_plus_class_high():
+    from svmviz.figures.plane import compute_line
+
+    X, y = six_features()
+    line = compute_line(X, y, 2, feature_names=list("abcdef"))
+    assert not line.flipped and line.title == "c"
+    np.testing.assert_array_equal(line.x[:, 0], X[:, 2])
+    flipped = compute_line(X, -y, 2, feature_names=list("abcdef"))
+    assert flipped.flipped and flipped.title == "−(c)"
+    np.testing.assert_array_equal(flipped.x[:, 0], -X[:, 2])
+    pc = compute_line(X, y, "components")
+    sc = StandardScaler().fit(X)
+    score = PCA(1).fit(sc.transform(X)).transform(sc.transform(X))[:, 0]
+    np.testing.assert_allclose(np.abs(pc.x[:, 0]), np.abs(score), atol=1e-10)
+    assert pc.x[y > 0, 0].mean() > pc.x[y < 0, 0].mean()
+    for bad in (6, "pca", True):
+        with pytest.raises(ValueError, match="along must be"):
+            compute_line(X, y, bad)
