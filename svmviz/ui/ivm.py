@@ -17,7 +17,7 @@ from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
 from svmviz.ui import charts, code_view, data_sidebar, datasets, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import cached_compute
-from svmviz.ui.map_axes import map_axes
+from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
 
 KEY = "ivm"
@@ -180,10 +180,10 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
         st.caption(sp.note)
     im = None
     plane = None if axes is None else axes.plane
-    titles = axis_names(ds) if axes is None else plane_axis_titles(ds, plane)
-    hover = (dict(feature_names=ds.feature_names[:2], scale=feature_scale(ds)) if axes is None else
-             dict(feature_names=ds.feature_names, scale=feature_scale(ds, range(ds.X.shape[1]))))
     if sp.X.shape[1] == 2 or axes is not None:
+        titles = axis_names(ds) if axes is None else plane_axis_titles(ds, plane)
+        hover = (dict(feature_names=ds.feature_names[:2], scale=feature_scale(ds)) if axes is None else
+                 dict(feature_names=ds.feature_names, scale=feature_scale(ds, range(ds.X.shape[1]))))
         # the IVM's map first: it needs only the IVM path, so it is drawn before the SVM comparison
         # (its own cached step, with its own progress line) is computed, so the first chart comes sooner
         p_true = ds.p_true if ds.p_true is not None and ds.test_sample is not None else None
@@ -198,7 +198,9 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
     c4.metric("SVM test error", f"{svm_test:.3f}",
               help=f"SVM tuned on the same tuning set over λ_SVM = λ/(2N); chosen λ_SVM = {svm.lam:.3g}.")
     if im is None:
-        return axes  # the same feature on both axes: map_axes said so
+        if sp.X.shape[1] < 2:
+            one_feature_note(ds, "The λ path tab shows the IVM along λ.")
+        return axes  # else the same feature on both axes: map_axes said so
     sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                  X_test=sp.X_test, y_test=sp.y_test, grid_n=80, plane=plane)
     charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=titles, **hover),
@@ -271,7 +273,9 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
                             key=f"{KEY}_classmap_csv")
         return axes
     if ds.is_multiclass:
-        return axes  # the same feature on both axes: map_axes said so
+        if sp.X.shape[1] < 2:
+            one_feature_note(ds, "The λ path tab shows the IVM along λ.")
+        return axes  # else the same feature on both axes: map_axes said so
     if draw:
         st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
                    "(N = 300, same seed and σ).")
@@ -343,11 +347,13 @@ def page() -> None:
     except ValueError as exc:
         errors.show_error(exc)
         return
-    li = lam_picker(path)
     best = path.best_index
+    # the maps' λ: a control only where there are maps (data of one feature have none)
+    li = lam_picker(path) if ds.X.shape[1] >= 2 else best
     # one source for |S|: the path's count at the λ the maps show (the maps' titles count the same model)
-    st.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the λ shown in the maps "
-               f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
+    st.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the "
+               + ("λ shown in the maps " if ds.X.shape[1] >= 2 else "tuning set's choice ")
+               + f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
                + ("" if li == best else f"; at the tuning set's choice (ln λ = {np.log(path.lams[best]):.1f}): "
                                         f"|S| = {path.n_import[best]}") + ".")
     # only the open tab computes and draws (Streamlit's lazy tabs: a tab switch reruns the page; the

@@ -70,3 +70,9 @@ def map_axes(ds, key: str, where=None) -> MapAxes | None:
         st.error(f"The map's two axes are both {fx}: choose two different features under \"Map axes\".")
         return None
     return MapAxes(compute_map_plane(ds.X, kind="features", axes=(a, b), feature_names=names), "features", (a, b))
+
+
+def one_feature_note(ds, rest: str) -> None:
+    """The map's place on data of a single feature, where there is no plane to map: says so, and what of
+    the page still applies (``rest``)."""
+    st.info(f"{ds.name} has one feature: there is no plane to map. {rest}")

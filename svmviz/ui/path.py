@@ -20,7 +20,7 @@ from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.ui.kernel_width import SIGMAS, default_sigma
 from svmviz.ui import charts, code_view, data_sidebar, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
-from svmviz.ui.map_axes import map_axes
+from svmviz.ui.map_axes import map_axes, one_feature_note
 
 KEY = "path"
 CHOICES = ["banana", "esl_mixture", "wahba2001", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
@@ -275,6 +275,8 @@ def render(ds, s: Settings) -> None:
                                                 scale=feature_scale(ds, range(p.X.shape[1]))),
                          key=f"{KEY}_map")
             st.caption(axes.plane.caption)
+        elif p.X.shape[1] < 2:
+            one_feature_note(ds, "The paths, groups and leave-one-out still apply.")
     with right:
         summ = figs.compute_path_summary(p, x_axis=s.x_axis)
         charts.chart(figs.plot_path_summary(summ, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_summary")

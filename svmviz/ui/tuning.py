@@ -13,7 +13,7 @@ from svmviz.tuning import criteria_surface, criterion_label
 
 from . import charts, code_view, datasets, page_head, url_state
 from .compute import Cost, cached_compute, smaller_n
-from .map_axes import map_axes
+from .map_axes import map_axes, one_feature_note
 from .widgets import control
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm", "waveform"]
@@ -359,6 +359,8 @@ def page() -> None:
                                             axis_titles=plane_axis_titles(ds, axes.plane),
                                             scale=feature_scale(ds, range(d)))
         charts.chart(fig, key="curves", width="stretch")
+    elif d < 2:
+        one_feature_note(ds, "The criteria surfaces above and the inefficiencies below still apply.")
     st.caption(f"Selected point: {int(surf.n_sv[sel])} support vectors of {ds.X.shape[0]} points.")
     support_note(int(surf.n_sv[sel]), ds.X.shape[0], ds)
 

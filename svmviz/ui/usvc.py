@@ -18,7 +18,7 @@ from svmviz.figures.plane import compute_line
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import charts, code_view, compute, data_sidebar, datasets, errors, export, page_head, url_state
 from svmviz.ui.compute import cached_compute
-from svmviz.ui.map_axes import map_axes
+from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
 
 KEY = "usvc"
@@ -342,6 +342,9 @@ def render_kernel(ds) -> None:
                             kernel_map_table(kc, ds.feature_names[:2] if axes is None else axes.plane.axis_titles),
                             f"usvc_kernel_maps_{ds.name}.csv",
                             key=f"{KEY}_kernel_csv")
+    elif ds.X.shape[1] < 2:
+        one_feature_note(ds, "The machine sizes and errors below still apply; the 1-D section above draws "
+                             "these data along their feature.")
     charts.chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
     st.caption(f"Test error on an {kc.test_kind}. The USVC's machine has R kernels whatever n is "
                "(Navia-Vázquez et al. 2004, eqs. 23–27); the SVM's grows with the number of support vectors "

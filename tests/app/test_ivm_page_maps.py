@@ -32,3 +32,11 @@ def test_ivm_map_axes_round_trip_through_the_link():
     assert figure_titled(at, "IVM:")["layout"]["xaxis"]["title"]["text"].startswith("1st principal component")
     assert url_of(at)["map"] == "components"
     assert_link_restores(PAGE, at, ["ivm_map_kind"])
+
+
+def test_one_feature_says_there_is_no_plane_and_offers_no_lambda_of_the_maps():
+    content = ("x,label\n" + "\n".join(f"{(i % 7) * 0.3 + (i % 2) * 1.1:.3f},{'a' if i % 2 else 'b'}"
+                                        for i in range(60))).encode()
+    at = open_page(PAGE_FILE, SMALL, shared={"data": "Upload CSV…", "upload": ("one.csv", content)})
+    assert any("one feature: there is no plane to map" in i.value for i in at.info)
+    assert not [w for w in at.select_slider if w.key == "ivm_lam"]

@@ -4,6 +4,7 @@ the link, the grid-edge warning with its one-click extension, and the support-ve
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.apptest_utils import assert_clean, assert_link_restores, decode, figure_titled, page_path, url_of
 
@@ -90,3 +91,16 @@ def test_a_sigma_grid_far_below_the_data_scale_is_warned_and_extended_in_one_cli
     assert_clean(at)
     assert at.slider(key="tuning_sig").value == (-1.0, 2.0)
     assert url_of(at)["sig_hi"] == "2.0"
+
+
+ONE_FEATURE = ("x,label\n" + "\n".join(f"{(i % 7) * 0.3 + (i % 2) * 1.1:.3f},{'a' if i % 2 else 'b'}"
+                                        for i in range(60))).encode()
+
+
+@pytest.mark.parametrize("page_file, query", [("1_Tuning_criteria.py", {"res": "6"}),
+                                              ("3_Regularization_path.py", {"ploo": "0"}),
+                                              ("4_Unbiased_SVC.py", {"u_n": "100"})])
+def test_one_feature_data_say_there_is_no_plane_to_map(page_file, query):
+    at = open_page(page_file, query, shared={"data": "Upload CSV…", "upload": ("one.csv", ONE_FEATURE)})
+    assert any("one feature: there is no plane to map" in i.value for i in at.info)
+    assert not any(w.key and w.key.endswith("_map_kind") for w in at.radio)
