@@ -469,7 +469,11 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
     layout = dicts.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
     # room for the legend on the right from the start (Plotly would widen the margin after drawing
     # and draw again: see plot_contour)
-    dicts.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1), "margin": dict(l=65, r=310, b=55),
+    # equal units on both axes where they share a unit (the data's two features, or two component
+    # scores); two chosen features of a wider table may be of different units and spreads
+    same_units = dc.plane is None or dc.plane.kind == "components"
+    dicts.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1) if same_units else {},
+                         "margin": dict(l=65, r=310, b=55),
                          "legend": dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top")})
     return dicts.figure(data, layout)
 

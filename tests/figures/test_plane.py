@@ -228,3 +228,14 @@ def test_line_along_a_feature_or_the_first_component_puts_the_plus_class_high():
     for bad in (6, "pca", True):
         with pytest.raises(ValueError, match="along must be"):
             compute_line(X, y, bad)
+
+
+def test_decision_curves_keep_equal_units_only_where_the_axes_share_one(surface):
+    def anchor(kind):
+        plane = compute_map_plane(surface.X, kind=kind, axes=(1, 4))
+        dc = fig_tuning.compute_decision_curves(surface, {}, selected=(0, 0), resolution=8, plane=plane)
+        names = [f"f{j}" for j in range(6)]
+        return fig_tuning.plot_decision_curves(dc, feature_names=names).to_dict()["layout"]["yaxis"].get("scaleanchor")
+
+    assert anchor("components") == "x"  # two component scores: one unit
+    assert anchor("features") is None  # two features of a wider table: their own units and spreads
