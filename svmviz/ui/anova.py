@@ -223,9 +223,10 @@ def edge_note(cur, j: int, lam_text: str) -> None:
     lo, hi = (int(round(float(v))) for v in np.log10(cur.lambdas[[0, -1]]))
     new = tuple(int(v) for v in extended_range(lo, hi, side, by=1.0, limits=LAMBDA_LIMITS))
     word = "smallest" if side == "low" else "largest"
-    st.warning(f"{lam_text.split(' (')[0]} is the {word} λ on the grid (λ = {cur.lambdas[j]:.2g}): the best λ may lie "
-               f"{'below' if side == 'low' else 'above'} it, and the decomposition below is drawn at the grid's edge "
-               "(very large importances and offset are then common). Extend the λ grid past that edge.")
+    st.warning(f"{lam_text.split(' (')[0]} is the {word} λ on the grid (λ = {cur.lambdas[j]:.2g}): "
+               f"the best λ may lie {'below' if side == 'low' else 'above'} it, and the decomposition below is "
+               "drawn at the grid's edge (very large importances and offset are then common). Extend the λ grid "
+               "past that edge.")
     at_limit = new == (lo, hi)
     st.button(f"log10 λ is at the slider's end ({new[0] if side == 'low' else new[1]})" if at_limit else
               f"Extend the λ grid to 10^{new[0] if side == 'low' else new[1]}", key=f"{KEY}_extend_{side}",

@@ -14,7 +14,8 @@ SMALL = {"u_n": "100", "n": "60"}
 
 
 def _upload(query):
-    return open_page(PAGE_FILE, SMALL | query, shared={"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv())})
+    return open_page(PAGE_FILE, SMALL | query,
+                     shared={"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv())})
 
 
 def _metric(at, label):
