@@ -198,6 +198,123 @@ def criteria_curves(X, y, lambdas, sigma, *, L=(1.0, 1.0), p_true=None, loo: boo
     return CriteriaCurves(surf.lambdas, sigma, values, reps, best, surf.alphas[0], surf.b[0], surf.f_train[0])
 
 
+class GridEdge(NamedTuple):
+    """A grid minimizer that lies on the grid's edge: the optimum may lie beyond the grid.
+
+    Attributes
+    ----------
+    axis : int
+        The grid axis (0 for σ and 1 for λ on a :class:`CriteriaSurface`; 0 on a 1-D grid).
+    side : str
+        "low" (the axis' first value) or "high" (its last).
+    """
+
+    axis: int
+    side: str
+
+
+def grid_edges(index, shape) -> tuple[GridEdge, ...]:
+    """The edges of a grid of ``shape`` on which the grid point ``index`` lies.
+
+    An axis of a single value has no edge (nothing lies beyond it on the grid).
+
+    Parameters
+    ----------
+    index : int or tuple of int
+        The grid point, one index per axis.
+    shape : int or tuple of int
+        The grid's shape.
+
+    Returns
+    -------
+    tuple of GridEdge
+        One per axis along which ``index`` is the first or the last value; empty inside the grid.
+
+    Raises
+    ------
+    ValueError
+        ``index`` and ``shape`` differ in length, or an index lies outside the grid.
+    """
+    index = (index,) if np.ndim(index) == 0 else tuple(index)
+    shape = (shape,) if np.ndim(shape) == 0 else tuple(shape)
+    if len(index) != len(shape):
+        raise ValueError(f"index {index} and grid shape {shape} have different numbers of axes.")
+    out = []
+    for ax, (i, m) in enumerate(zip(index, shape)):
+        i, m = int(i), int(m)
+        if m < 1 or not 0 <= i < m:
+            raise ValueError(f"index {i} lies outside axis {ax} of {m} grid points.")
+        if m > 1 and i == 0:
+            out.append(GridEdge(ax, "low"))
+        elif m > 1 and i == m - 1:
+            out.append(GridEdge(ax, "high"))
+    return tuple(out)
+
+
+def surface_edges(surface: CriteriaSurface, keys=None) -> dict:
+    """The criteria of ``surface`` whose grid minimizer lies on the (σ, λ) grid's edge.
+
+    Parameters
+    ----------
+    surface : CriteriaSurface
+        From :func:`criteria_surface`.
+    keys : sequence of str, optional
+        The criteria looked at (default: every criterion of ``surface.best``).
+
+    Returns
+    -------
+    dict of str to tuple of GridEdge
+        Criterion → the edges on which every one of its tied grid minimizers lies (axis 0 is σ,
+        axis 1 is λ); only the criteria with at least one edge. A minimum attained inside the grid
+        too (a valley reaching the edge, a flat surface) is not on the edge.
+    """
+    shape = (len(surface.sigmas), len(surface.lambdas))
+    keys = list(surface.best) if keys is None else list(keys)
+    out = {}
+    for k in keys:
+        if k not in surface.best:
+            raise ValueError(f"the surface holds no criterion {k!r}; it has {', '.join(surface.best)}.")
+        tied = surface.ties.get(k, np.array([surface.best[k]]))
+        common = set(grid_edges(surface.best[k], shape))
+        for point in tied:
+            common &= set(grid_edges(tuple(point), shape))
+        edges = tuple(e for e in grid_edges(surface.best[k], shape) if e in common)
+        if edges:
+            out[k] = edges
+    return out
+
+
+def extended_range(lo: float, hi: float, side: str, *, by: float = 1.0, limits=(-np.inf, np.inf)) -> tuple:
+    """The range (lo, hi) moved ``by`` past its ``side`` end, within ``limits``: the grid past an edge.
+
+    Parameters
+    ----------
+    lo, hi : float
+        The range's ends, lo < hi (log10 units on the tuning grids).
+    side : {"low", "high"}
+        The end that is pushed out.
+    by : float, default 1.0
+        How far (> 0).
+    limits : pair of float, default (−inf, inf)
+        The widest range allowed.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The new (lo, hi); equal to the old one when that end already is at its limit.
+    """
+    lo, hi, by = float(lo), float(hi), float(by)
+    if not lo < hi:
+        raise ValueError(f"the range needs lo < hi; got ({lo}, {hi}).")
+    if not by > 0:
+        raise ValueError(f"by must be > 0; got {by}.")
+    if side == "low":
+        return max(lo - by, float(limits[0])), hi
+    if side == "high":
+        return lo, min(hi + by, float(limits[1]))
+    raise ValueError(f"side must be 'low' or 'high'; got {side!r}.")
+
+
 def _replicate_seed(seed: int, r: int) -> int:
     """An independent, reproducible seed for repetition ``r`` of a study seeded with ``seed``."""
     return int(np.random.SeedSequence([int(seed), int(r)]).generate_state(1)[0])

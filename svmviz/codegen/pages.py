@@ -10,8 +10,31 @@ from .core import Cell, Code, DataSource, Script, call, data_cell, expect_fields
 IMPORTS = "import numpy as np\n\nimport svmviz\n"
 
 
+PLANE_IMPORTS = ("from svmviz.figures.labels import plane_axis_titles\n"
+                 "from svmviz.figures.plane import compute_map_plane\n")
+"""The imports of a script whose map lies on a plane of more than two features."""
+
+
+def plane_cell(map_axes: dict) -> Cell:
+    """The cell that makes ``plane``, the map's plane (:func:`svmviz.figures.plane.compute_map_plane`).
+
+    Parameters
+    ----------
+    map_axes : dict
+        ``kind`` ("features" or "components") and, for two features, ``axes``.
+
+    Returns
+    -------
+    Cell
+    """
+    return Cell("The map's plane: the model is fitted on all features; the map shows f "
+                + ("on the first two principal components of the standardised features, through their mean."
+                   if map_axes["kind"] == "components" else "over two features, the others at their medians."),
+                "plane = " + call("compute_map_plane", Code("ds.X"), **map_axes, feature_names=Code("ds.feature_names")))
+
+
 def tuning_script(data: DataSource, setting, grid, *, selected: tuple, keys: Sequence[str], truth: bool,
-                  two_d: bool) -> Script:
+                  two_d: bool, map_axes: dict | None = None) -> Script:
     """The code of the Tuning criteria page (Wahba, Lin, Lee & Zhang 2001).
 
     Parameters
@@ -31,19 +54,24 @@ def tuning_script(data: DataSource, setting, grid, *, selected: tuple, keys: Seq
     truth : bool
         Whether the data know their class probability p(x) (GCKL, MISCLASS and the Bayes curve).
     two_d : bool
-        Whether the data have two features (the decision curves are drawn for those only).
+        Whether the data have two features (the decision curves are drawn on their plane).
+    map_axes : dict, optional
+        For data of more than two features, the arguments of
+        :func:`svmviz.figures.plane.compute_map_plane` (``kind`` and, for two features, ``axes``)
+        of the plane the decision curves are drawn on; None draws no curves for such data.
 
     Returns
     -------
     Script
-        Figures ``fig_contours`` and, for 2-D data, ``fig_curves``.
+        Figures ``fig_contours`` and, for 2-D data or with ``map_axes``, ``fig_curves``.
     """
     expect_fields(setting, ("nonstandard", "C_plus", "C_minus", "pi_plus", "pi_minus"), "tuning_script")
     expect_fields(grid, ("log_lambda", "log_sigma", "resolution", "loo"), "tuning_script")
     i, j = (int(v) for v in selected)
+    plane_imports = "" if map_axes is None or two_d else PLANE_IMPORTS
     cells = [Cell("Imports.", IMPORTS + "from svmviz.figures import tuning as figs\n"
-                  "from svmviz.figures.labels import axis_names, feature_scale\n"
-                  "from svmviz.tuning import criteria_surface"),
+                  "from svmviz.figures.labels import axis_names, feature_scale\n" + plane_imports
+                  + "from svmviz.tuning import criteria_surface"),
              data_cell(data)]
     if not setting.nonstandard:
         cells.append(Cell("Standard setting: equal misclassification weights L(−1) = L(+1) = 1, Bayes threshold ½.",
@@ -85,6 +113,19 @@ def tuning_script(data: DataSource, setting, grid, *, selected: tuple, keys: Seq
                           "fig_curves = figs.plot_decision_curves(dc, feature_names=ds.feature_names, "
                           "class_names=ds.class_names,\n"
                           "                                       axis_titles=axis_names(ds), scale=feature_scale(ds))",
+                          ("fig_curves",)))
+    elif map_axes is not None:
+        cells.append(plane_cell(map_axes))
+        cells.append(Cell("The decision curves chosen by each criterion"
+                          + (", the Bayes curve" if truth else "") + " and the selected grid point's, on that plane.",
+                          'chosen = {k: surf.best[k] for k in ("gacv", "xa", "misclass", "loo") if k in surf.best}\n'
+                          "dc = " + call("figs.compute_decision_curves", Code("surf"), Code("chosen"),
+                                         p_true=Code("ds.p_true" if truth else "None"), threshold=Code("threshold"),
+                                         selected=(i, j), plane=Code("plane")) + "\n"
+                          "fig_curves = figs.plot_decision_curves(\n"
+                          "    dc, feature_names=ds.feature_names, class_names=ds.class_names,\n"
+                          "    axis_titles=plane_axis_titles(ds, plane),\n"
+                          "    scale=feature_scale(ds, range(ds.X.shape[1])))",
                           ("fig_curves",)))
     if truth:
         cells.append(Cell("Inefficiency: MISCLASS at each criterion's minimizer over its minimum on the grid.",
@@ -174,7 +215,7 @@ def losses_script(data: DataSource | None, loss_view, curve_view, *, hinge_keys:
 
 
 def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None, two_d: bool,
-                max_lines: int = 400) -> Script:
+                max_lines: int = 400, map_axes: dict | None = None) -> Script:
     """The code of the Regularization path page (Loosli & Canu 2006).
 
     Parameters
@@ -192,17 +233,23 @@ def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None
         Whether the boundary map is drawn (two features).
     max_lines : int
         Coefficient paths drawn at most (the page's ``MAX_LINES``).
+    map_axes : dict, optional
+        For data of more than two features, the arguments of
+        :func:`svmviz.figures.plane.compute_map_plane` of the boundary map's plane; None draws no
+        map for such data.
 
     Returns
     -------
     Script
-        Figures ``fig_path_coefs``, ``fig_path_map`` (2-D data), ``fig_path_summary`` and
+        Figures ``fig_path_coefs``, ``fig_path_map`` (2-D data or ``map_axes``), ``fig_path_summary`` and
         ``fig_path_loo_fig`` (with leave-one-out).
     """
     expect_fields(settings, ("kernel", "sigma", "x_axis", "loo", "loo_evals"), "path_script")
     kernel = {"kernel": settings.kernel} | ({"sigma": settings.sigma} if settings.kernel == "rbf" else {})
+    on_plane = map_axes is not None and not two_d
     cells = [Cell("Imports.", IMPORTS + "from svmviz import path\nfrom svmviz.figures import path as figs\n"
-                  "from svmviz.figures.labels import axis_names, feature_scale"),
+                  "from svmviz.figures.labels import axis_names, feature_scale"
+                  + ("\n" + PLANE_IMPORTS.rstrip("\n") if on_plane else "")),
              data_cell(data),
              Cell("The whole ν-SVM path: α piecewise linear in λ = m ν (Loosli & Canu 2006).",
                   "p = " + call("path.nu_path", Code("ds.X"), Code("ds.y"), **kernel))]
@@ -235,6 +282,15 @@ def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None
                           "axis_titles=axis_names(ds),\n"
                           "                                      feature_names=ds.feature_names[:2], "
                           "scale=feature_scale(ds))", ("fig_path_map",)))
+    elif on_plane:
+        cells.append(plane_cell(map_axes))
+        cells.append(Cell("The data and the decision boundary at the cursor, on that plane.",
+                          "bm = " + call("figs.compute_boundary_map", Code("p"), Code("lam"), grid_n=70,
+                                         X_test=Code(tx), y_test=Code(ty), plane=Code("plane")) + "\n"
+                          "fig_path_map = figs.plot_boundary_map(\n"
+                          "    bm, classes=ds.class_names, axis_titles=plane_axis_titles(ds, plane),\n"
+                          "    feature_names=ds.feature_names, scale=feature_scale(ds, range(ds.X.shape[1])))",
+                          ("fig_path_map",)))
     cells.append(Cell("b, ρ and the groups E, L, R along the path.",
                       "summ = figs.compute_path_summary(p, x_axis=x_axis)\n"
                       "fig_path_summary = figs.plot_path_summary(summ, cursor=cursor)", ("fig_path_summary",)))
@@ -247,7 +303,8 @@ def path_script(data: DataSource, settings, *, lam: float, test_seed: int | None
 
 
 def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None, table1=None, kernel=None,
-                test_seed: int | None = None, seed: int = 0, two_d: bool = False) -> Script:
+                test_seed: int | None = None, seed: int = 0, two_d: bool = False,
+                map_axes: dict | None = None) -> Script:
     """The code of the Unbiased SVC page (Navia-Vázquez, Pérez-Cruz, Artés-Rodríguez & Figueiras-Vidal 2004).
 
     Parameters
@@ -255,8 +312,9 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
     data : DataSource or None
         The sidebar's data set (the kernel section, and the 1-D section when its source is "sidebar").
     one_d : NamedTuple or None
-        The page's ``Settings1D`` (``source``, ``n``, ``seed``, ``C``, ``s``, ``k_eps``, ``damping``); None
-        when the 1-D section draws nothing.
+        The page's ``Settings1D`` (``source``, ``n``, ``seed``, ``C``, ``s``, ``k_eps``, ``damping``,
+        ``along``: with the source "sidebar", the feature index or "components" for the first
+        principal component of the standardised features); None when the 1-D section draws nothing.
     steps : int
         The IRWLS iterates shown on the error surfaces.
     table1 : NamedTuple or None
@@ -269,7 +327,11 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
     seed : int
         The kernel section's seed (prototypes, split).
     two_d : bool
-        Whether the kernel section's boundary maps are drawn.
+        Whether the kernel section's boundary maps are drawn (two features).
+    map_axes : dict, optional
+        For data of more than two features, the arguments of
+        :func:`svmviz.figures.plane.compute_map_plane` of the kernel section's maps; None draws no
+        maps for such data.
 
     Returns
     -------
@@ -277,15 +339,27 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
         Figures ``fig_usvc_dens``, ``fig_usvc_surf_svc``, ``fig_usvc_surf_usvc``, ``fig_usvc_ce``,
         ``fig_usvc_t1_fig``, ``fig_usvc_kernel``, ``fig_usvc_size``: those the page draws.
     """
+    along = getattr(one_d, "along", None) if one_d is not None and one_d.source == "sidebar" else None
+    on_plane = kernel is not None and map_axes is not None and not two_d
     cells = [Cell("Imports.", IMPORTS + "from svmviz import usvc\nfrom svmviz.figures import usvc as figs\n"
-                  "from svmviz.figures.labels import axis_names, feature_scale")]
+                  "from svmviz.figures.labels import axis_names, feature_scale"
+                  + ("\n" + PLANE_IMPORTS.rstrip("\n") if on_plane else "")
+                  + ("\nfrom svmviz.figures.plane import compute_line" if one_d is not None
+                     and one_d.source == "sidebar" else ""))]
     uses_data = data is not None and (kernel is not None or (one_d is not None and one_d.source == "sidebar"))
     if uses_data:
         cells.append(data_cell(data))
     if one_d is not None:
-        expect_fields(one_d, ("source", "n", "seed", "C", "s", "k_eps", "damping"), "usvc_script")
+        expect_fields(one_d, ("source", "n", "seed", "C", "s", "k_eps", "damping", "along"), "usvc_script")
         if one_d.source == "sidebar":
-            cells.append(Cell("1-D: the sidebar's one-feature data.", "X, y = ds.X, ds.y"))
+            cells.append(Cell("1-D: the sidebar's data along "
+                              + ("their first principal component (of the standardised features)"
+                                 if along == "components" else "one feature")
+                              + ", the sign turned when the +1 class lies on the low side.",
+                              "line = " + call("compute_line", Code("ds.X"), Code("ds.y"),
+                                               "components" if along == "components" else int(along or 0),
+                                               feature_names=Code("ds.feature_names")) + "\n"
+                              "X, y = line.x, ds.y"))
         else:
             cells.append(Cell(f"1-D: scenario {one_d.source} (Navia-Vázquez et al. 2004, eqs. 28–29) and its class "
                               "densities.",
@@ -334,9 +408,15 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
         code += ("fit = " + call("usvc.kernel_comparison", Code("ds.X"), Code("ds.y"), sigma=float(sigma), C=float(C),
                                  n_prototypes=int(R), s=float(s), prototypes=method, seed=int(seed),
                                  X_test=Code(tx), y_test=Code(ty)) + "\n"
-                 "kc = figs.compute_kernel_comparison(fit)")
+                 "kc = figs.compute_kernel_comparison(fit" + (", plane=plane)" if on_plane else ")"))
         shows = ()
-        if two_d:
+        if on_plane:
+            code = plane_cell(map_axes).code + "\n" + code
+            code += ("\nfig_usvc_kernel = figs.plot_kernel_comparison(\n"
+                     "    kc, class_names=ds.class_names, feature_names=ds.feature_names,\n"
+                     "    axis_titles=plane_axis_titles(ds, plane), scale=feature_scale(ds, range(ds.X.shape[1])))")
+            shows = ("fig_usvc_kernel",)
+        elif two_d:
             code += ("\nfig_usvc_kernel = figs.plot_kernel_comparison(kc, class_names=ds.class_names, "
                      "feature_names=ds.feature_names[:2],\n"
                      "                                            axis_titles=axis_names(ds), scale=feature_scale(ds))")
@@ -350,7 +430,8 @@ def usvc_script(data: DataSource | None, one_d=None, *, steps: int | None = None
 
 def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: bool, multiclass: bool,
                two_d: bool, truth: bool, klr: bool, maps: bool = True, lam_path: bool = True,
-               classes3: bool = True, source: str = "path", ln_lambda3: float = -1.0) -> Script:
+               classes3: bool = True, source: str = "path", ln_lambda3: float = -1.0,
+               map_axes: dict | None = None) -> Script:
     """The code of the Import vector machine page (Zhu & Hastie 2002).
 
     Parameters
@@ -376,6 +457,10 @@ def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: 
         The IVM of the maps: the path's at the chosen λ, or one fitted from scratch there.
     ln_lambda3 : float
         ln λ of the 3-class fit shown beside two-class data.
+    map_axes : dict, optional
+        For data of more than two features, the arguments of
+        :func:`svmviz.figures.plane.compute_map_plane` of the maps' plane; None draws no maps for
+        such data.
 
     Returns
     -------
@@ -385,9 +470,17 @@ def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: 
     """
     expect_fields(settings, ("sigma", "r", "eps", "method", "max_import", "n_tune", "n_lams"), "ivm_script")
     s = settings
+    on_plane = map_axes is not None and not two_d
     cells = [Cell("Imports.", IMPORTS + "from svmviz import ivm\nfrom svmviz.figures import ivm as figs\n"
-                  "from svmviz.figures.labels import axis_names, feature_scale"),
+                  "from svmviz.figures.labels import axis_names, feature_scale"
+                  + ("\n" + PLANE_IMPORTS.rstrip("\n") if on_plane else "")),
              data_cell(data)]
+    # the maps' axes: the two features, or the plane of more than two
+    plane_kw = dict(plane=Code("plane")) if on_plane else {}
+    axes_code = ("axis_titles=plane_axis_titles(ds, plane), feature_names=ds.feature_names,\n"
+                 "    scale=feature_scale(ds, range(ds.X.shape[1]))" if on_plane else
+                 "axis_titles=axis_names(ds), feature_names=ds.feature_names[:2],\n"
+                 "    scale=feature_scale(ds)")
     if fresh:
         cells.append(Cell(f"Tuning ({s.n_tune} points) and test (2,000) samples from the same law.",
                           "tu = " + call("svmviz.data.fresh_sample", Code("ds"), int(s.n_tune), seed=int(seed),
@@ -406,7 +499,9 @@ def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: 
                                        lams=Code("lams"), **fit_kw) + "\n"
                       f"li = {int(lam_index)}  # index of the λ shown in the maps"))
     p_true = "ds.p_true" if truth and fresh else "None"
-    if maps and not multiclass and two_d:
+    if on_plane and ((maps and not multiclass) or (classes3 and multiclass)):
+        cells.append(plane_cell(map_axes))
+    if maps and not multiclass and (two_d or on_plane):
         model = ("path.model_at(li)" if source == "path" else
                  call("ivm.IVMClassifier", lam=Code("float(path.lams[li])"), **fit_kw) + ".fit(X, y)")
         cells.append(Cell("Import points against the SVM at that λ: the IVM's map"
@@ -414,22 +509,18 @@ def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: 
                           f"model = {model}\n"
                           "im = " + call("figs.compute_import_map", Code("model"), Code("X"), Code("y"),
                                          p_true=Code(p_true), bayes_threshold=Code("ds.bayes_threshold"),
-                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80) + "\n"
-                          "fig_ivm_map_ivm = figs.plot_import_map(im, class_names=ds.class_names, "
-                          "axis_titles=axis_names(ds),\n"
-                          "                                       feature_names=ds.feature_names[:2], "
-                          "scale=feature_scale(ds))", ("fig_ivm_map_ivm",)))
+                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80, **plane_kw) + "\n"
+                          "fig_ivm_map_ivm = figs.plot_import_map(\n"
+                          f"    im, class_names=ds.class_names, {axes_code})", ("fig_ivm_map_ivm",)))
         cells.append(Cell("The SVM tuned on the same tuning set (λ_SVM = λ/(2N)), its map, and Hₖ along the "
                           "IVM's greedy steps.",
                           "svm = " + call("ivm.svm_lambda_path", Code("X"), Code("y"), Code("X_tune"),
                                           Code("y_tune"), lams_ivm=Code("lams"), sigma=s.sigma) + ".estimator\n"
                           "sm = " + call("figs.compute_svm_map", Code("svm"), Code("X"), Code("y"),
                                          p_true=Code(p_true), bayes_threshold=Code("ds.bayes_threshold"),
-                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80) + "\n"
-                          "fig_ivm_map_svm = figs.plot_svm_map(sm, class_names=ds.class_names, "
-                          "axis_titles=axis_names(ds),\n"
-                          "                                    feature_names=ds.feature_names[:2], "
-                          "scale=feature_scale(ds))\n"
+                                         X_test=Code("X_test"), y_test=Code("y_test"), grid_n=80, **plane_kw) + "\n"
+                          "fig_ivm_map_svm = figs.plot_svm_map(\n"
+                          f"    sm, class_names=ds.class_names, {axes_code})\n"
                           f"steps = figs.compute_step_curve(model.history_, r={int(s.r)}, eps={literal(s.eps)})\n"
                           "fig_ivm_steps = figs.plot_steps(steps, title=f\"Hₖ along the greedy steps at "
                           "λ = {path.lams[li]:.3g}\")", ("fig_ivm_map_svm", "fig_ivm_steps")))
@@ -448,15 +539,13 @@ def ivm_script(data: DataSource, settings, *, lam_index: int, seed: int, fresh: 
         cells.append(Cell("The λ path: tuning error and machine size"
                           + (", beside full KLR" if klr else "") + (" and the SVM." if not multiclass else "."),
                           code, ("fig_ivm_path_err", "fig_ivm_path_size")))
-    if classes3 and multiclass and two_d:
+    if classes3 and multiclass and (two_d or on_plane):
         cells.append(Cell("The multi-class IVM's class map at the chosen λ.",
                           "model = path.model_at(li)\n"
                           "cm = " + call("figs.compute_class_map", Code("model"), Code("X"), Code("y"),
                                          p_true=Code(p_true), X_test=Code("X_test"), y_test=Code("y_test"),
-                                         grid_n=100, class_names=Code("ds.classes")) + "\n"
-                          "fig_ivm_classmap = figs.plot_class_map(cm, axis_titles=axis_names(ds), "
-                          "feature_names=ds.feature_names[:2],\n"
-                          "                                       scale=feature_scale(ds))", ("fig_ivm_classmap",)))
+                                         grid_n=100, class_names=Code("ds.classes"), **plane_kw) + "\n"
+                          f"fig_ivm_classmap = figs.plot_class_map(\n    cm, {axes_code})", ("fig_ivm_classmap",)))
     elif classes3 and not multiclass:
         cells.append(Cell("The 3-class ESL mixture of Zhu & Hastie (2002, Fig. 4), N = 300, same seed and σ.",
                           "ds3 = " + call("svmviz.make_dataset", "esl_mixture3", n=300, seed=int(seed)) + "\n"

@@ -12,7 +12,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..data.dataset import class_display_names
-from .labels import point_hover
+from .labels import features_hover, point_hover
+from .plane import MapPlane, plane_mesh
 from . import dicts
 from .theme import CLASS_COLORS, LEGEND_BELOW, MULTI_COLORS
 from .tuning import level_lines
@@ -21,16 +22,17 @@ IMPORT_STYLE = dict(symbol="circle-open", size=13, color="black", line=dict(widt
 SUPPORT_STYLE = dict(symbol="circle-open", size=12, color="#444", line=dict(width=1.6))
 
 
-def _import_points_trace(X, imp, text, names=("x1", "x2"), scale=None) -> dict:
+def _import_points_trace(X, imp, text, names=("x1", "x2"), scale=None, X_full=None) -> dict:
     """The import points (rows ``imp`` of ``X``) as one trace, with their hover ``text``."""
     return _points_trace(X[imp], text, names, scale, name=f"import points ({imp.size})",
-                         marker=copy.deepcopy(IMPORT_STYLE))
+                         marker=copy.deepcopy(IMPORT_STYLE), full=None if X_full is None else X_full[imp])
 
 
-def _points_trace(P, text, names, scale, **kw) -> dict:
+def _points_trace(P, text, names, scale, full=None, **kw) -> dict:
     # hover: the point's text, then its coordinates (in the data's units beside the standardised
-    # values when ``scale`` is given: svmviz.figures.labels.point_hover)
-    lines, custom = point_hover(P, names, scale)
+    # values when ``scale`` is given: svmviz.figures.labels.point_hover); on a map plane of more
+    # than two features (``full``: the points' d features) every feature
+    lines, custom = point_hover(P, names, scale) if full is None else features_hover(full, names, scale)
     trace = dict(type="scatter", x=P[:, 0], y=P[:, 1], mode="markers", text=text,
                  hovertemplate=f"%{{text}}<br>{lines}<extra></extra>", **kw)
     if custom is not None:
@@ -42,8 +44,8 @@ def _points_trace(P, text, names, scale, **kw) -> dict:
 def _check_2d(X, what):
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"the {what} needs exactly 2 features; these data have "
-                         f"{X.shape[1] if X.ndim == 2 else X.ndim}. Choose a 2-D data set.")
+        raise ValueError(f"the {what} needs exactly 2 features or a map plane (svmviz.figures.plane); these data "
+                         f"have {X.shape[1] if X.ndim == 2 else X.ndim}.")
     return X
 
 
@@ -58,13 +60,25 @@ def _grid(X, grid_n, pad=0.08):
     return gx, gy, XX
 
 
-def _map_grid(X, what, grid_n, p_true, bayes_threshold):
-    """The 2-D data, the map's grid (gx, gy and its points XX) and the Bayes margin p_true − threshold
-    on it (g, g) or None — shared by the IVM's and the SVM's maps so that both use one grid."""
-    X = _check_2d(X, what)
-    gx, gy, XX = _grid(X, grid_n)
+def _map_grid(X, what, grid_n, p_true, bayes_threshold, plane=None):
+    """The points as drawn, the map's grid (gx, gy and its points XX in feature space), the Bayes margin
+    p_true − threshold on it (g, g) or None, and the points in all features (None without ``plane``)
+    — shared by the IVM's and the SVM's maps so that both use one grid."""
+    if plane is None:
+        X = _check_2d(X, what)
+        gx, gy, XX = _grid(X, grid_n)
+        full = None
+    else:
+        full = np.asarray(X, dtype=np.float64)
+        if full.ndim != 2 or full.shape[1] != plane.n_features:
+            raise ValueError(f"the map's plane is of {plane.n_features} features; X has shape {full.shape}.")
+        if int(grid_n) != grid_n or grid_n < 5:
+            raise ValueError(f"grid_n must be an integer ≥ 5; got {grid_n!r}.")
+        mesh = plane_mesh(plane, full, resolution=int(grid_n), pad=0.08)
+        gx, gy, XX = mesh.gx, mesh.gy, mesh.points
+        X = plane.coordinates(full)
     bayes = None if p_true is None else (np.asarray(p_true(XX)) - bayes_threshold).reshape(gy.size, gx.size)
-    return X, gx, gy, XX, bayes
+    return X, gx, gy, XX, bayes, full
 
 
 def _error(model, X_test, y_test):
@@ -97,6 +111,11 @@ class ImportMap(NamedTuple):
         Misclassification rates on the training and the test sample (nan without a test sample).
     lam : float
         The model's λ.
+    plane : MapPlane or None
+        The plane of a map of more than two features (:mod:`svmviz.figures.plane`): ``X`` then holds
+        the points' map coordinates.
+    X_full : ndarray of shape (n, d) or None
+        With ``plane``: the training points in all d features (the hover shows each).
     """
 
     gx: np.ndarray            # (g,)
@@ -110,10 +129,12 @@ class ImportMap(NamedTuple):
     train_error: float
     test_error: float
     lam: float
+    plane: MapPlane | None = None
+    X_full: np.ndarray | None = None
 
 
 def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
-                       X_test=None, y_test=None, grid_n: int = 60) -> ImportMap:
+                       X_test=None, y_test=None, grid_n: int = 60, plane: MapPlane | None = None) -> ImportMap:
     """Evaluate a fitted binary IVM on a grid over the data (Zhu & Hastie 2002, Fig. 3).
 
     Parameters
@@ -132,6 +153,11 @@ def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_thr
         A test sample for the test error.
     grid_n : int ≥ 5, default 60
         Grid points per axis.
+    plane : MapPlane, optional
+        The map's plane for data of more than two features
+        (:func:`svmviz.figures.plane.compute_map_plane` on ``X``): the model, fitted on all features,
+        on the plane's mesh; ``X`` is then of shape (n, d) and the points are drawn at their map
+        coordinates.
 
     Returns
     -------
@@ -150,12 +176,13 @@ def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_thr
     """
     if model.n_classes_ != 2:
         raise ValueError("compute_import_map is for two classes; use compute_class_map.")
-    X, gx, gy, XX, bayes = _map_grid(X, "import-point map", grid_n, p_true, bayes_threshold)
+    X, gx, gy, XX, bayes, full = _map_grid(X, "import-point map", grid_n, p_true, bayes_threshold, plane)
+    Xm = X if full is None else full  # the points the model sees
     p = model.predict_proba(XX)[:, 1].reshape(gy.size, gx.size)
     y = np.asarray(y)
     return ImportMap(gx, gy, p, bayes, X, y, np.asarray(model.import_indices_),
-                     model.predict_proba(X)[:, 1], float(np.mean(model.predict(X) != y)),
-                     _error(model, X_test, y_test), float(model.lam))
+                     model.predict_proba(Xm)[:, 1], float(np.mean(model.predict(Xm) != y)),
+                     _error(model, X_test, y_test), float(model.lam), plane, full)
 
 
 class SVMMap(NamedTuple):
@@ -179,6 +206,10 @@ class SVMMap(NamedTuple):
         Misclassification rates on the training and the test sample (nan without a test sample).
     lam : float
         The SVM's λ (Wahba et al. 2001, eq. 1).
+    plane : MapPlane or None
+        The plane of a map of more than two features: ``X`` then holds the points' map coordinates.
+    X_full : ndarray of shape (n, d) or None
+        With ``plane``: the training points in all d features.
     """
 
     gx: np.ndarray
@@ -191,10 +222,12 @@ class SVMMap(NamedTuple):
     train_error: float
     test_error: float
     lam: float
+    plane: MapPlane | None = None
+    X_full: np.ndarray | None = None
 
 
 def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_threshold: float = 0.5,
-                    X_test=None, y_test=None, grid_n: int = 60) -> SVMMap:
+                    X_test=None, y_test=None, grid_n: int = 60, plane: MapPlane | None = None) -> SVMMap:
     """Evaluate a fitted SVM on a grid over the data, on the grid :func:`compute_import_map` uses.
 
     Parameters
@@ -213,6 +246,11 @@ def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_thresh
         A test sample for the test error.
     grid_n : int ≥ 5, default 60
         Grid points per axis.
+    plane : MapPlane, optional
+        The map's plane for data of more than two features
+        (:func:`svmviz.figures.plane.compute_map_plane` on ``X``): the model, fitted on all features,
+        on the plane's mesh; ``X`` is then of shape (n, d) and the points are drawn at their map
+        coordinates.
 
     Returns
     -------
@@ -224,24 +262,26 @@ def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_thresh
     plot_svm_map : Draws the result.
     compute_import_map : The IVM's map on the same grid.
     """
-    X, gx, gy, XX, bayes = _map_grid(X, "SVM map", grid_n, p_true, bayes_threshold)
+    X, gx, gy, XX, bayes, full = _map_grid(X, "SVM map", grid_n, p_true, bayes_threshold, plane)
+    Xm = X if full is None else full  # the points the model sees
     f = model.decision_function(XX).reshape(gy.size, gx.size)
     y = np.asarray(y)
     return SVMMap(gx, gy, f, bayes, X, y, np.asarray(model.support_),
-                  float(np.mean(model.predict(X) != y)), _error(model, X_test, y_test),
-                  float(model.lam))
+                  float(np.mean(model.predict(Xm) != y)), _error(model, X_test, y_test),
+                  float(model.lam), plane, full)
 
 
 def _data_traces(X, y, hover_extra=None, class_names=("class −1", "class +1"), names=("x1", "x2"),
-                 scale=None) -> list:
-    """The training points of the two classes, one trace each."""
+                 scale=None, X_full=None) -> list:
+    """The training points of the two classes, one trace each (``X_full``: their d features, for the hover)."""
     out = []
     for c, name in ((-1, class_names[0]), (1, class_names[1])):
         sel = np.flatnonzero(y == c)
         text = [f"point {i}<br>{name} (y = {c:+d})" + ("" if hover_extra is None else hover_extra[i])
                 for i in sel]
         out.append(_points_trace(X[sel], text, names, scale, name=name,
-                                 marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75)))
+                                 marker=dict(color=CLASS_COLORS[c], size=6, opacity=0.75),
+                                 full=None if X_full is None else X_full[sel]))
     return out
 
 
@@ -322,9 +362,9 @@ def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("cla
         Names of the classes −1 and +1 (legend, hover: p̂ is the probability of the second).
     axis_titles : tuple of (str, str), default ("x1", "x2")
         Names of the two features.
-    feature_names : tuple of (str, str), optional
+    feature_names : sequence of str, optional
         The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
-        ``axis_titles``.
+        ``axis_titles``. All d names on a map plane of more than two features.
     scale : tuple of ((float, float), (float, float)), optional
         The (mean, sd) of the two features when the data were standardised
         (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
@@ -348,10 +388,10 @@ def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("cla
     data += _bayes_traces(m.gx, m.gy, m.bayes)
     extra = [f"<br>p̂({plus}) = {v:.3f}" for v in m.p_train]
     names = feature_names or axis_titles
-    data += _data_traces(m.X, m.y, extra, class_names, names, scale)
+    data += _data_traces(m.X, m.y, extra, class_names, names, scale, m.X_full)
     imp = m.import_idx
     data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), {_class_of(m.y[i], class_names)}"
-                                              for k, i in enumerate(imp)], names, scale))
+                                              for k, i in enumerate(imp)], names, scale, m.X_full))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     layout = dicts.theme({}, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
@@ -372,9 +412,9 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −
         Names of the classes −1 and +1.
     axis_titles : tuple of (str, str), default ("x1", "x2")
         Names of the two features.
-    feature_names : tuple of (str, str), optional
+    feature_names : sequence of str, optional
         The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
-        ``axis_titles``.
+        ``axis_titles``. All d names on a map plane of more than two features.
     scale : tuple of ((float, float), (float, float)), optional
         The (mean, sd) of the two features when the data were standardised
         (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
@@ -396,10 +436,11 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −
                            ("f(x) = 0 (SVM boundary)", (0.0,)), ("margins f(x) = ±1", (-1.0, 1.0)))
     data += _bayes_traces(m.gx, m.gy, m.bayes)
     names = feature_names or axis_titles
-    data += _data_traces(m.X, m.y, None, class_names, names, scale)
+    data += _data_traces(m.X, m.y, None, class_names, names, scale, m.X_full)
     sv = m.support_idx
     data.append(_points_trace(m.X[sv], [f"support point (point {i}), {_class_of(m.y[i], class_names)}" for i in sv],
-                            names, scale, name=f"support points ({sv.size})", marker=copy.deepcopy(SUPPORT_STYLE)))
+                            names, scale, name=f"support points ({sv.size})", marker=copy.deepcopy(SUPPORT_STYLE),
+                            full=None if m.X_full is None else m.X_full[sv]))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     layout = dicts.theme({}, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
@@ -717,6 +758,10 @@ class ClassMap(NamedTuple):
         Misclassification rate on the test sample (nan without one).
     lam : float
         The model's λ.
+    plane : MapPlane or None
+        The plane of a map of more than two features: ``X`` then holds the points' map coordinates.
+    X_full : ndarray of shape (n, d) or None
+        With ``plane``: the training points in all d features.
     """
     gx: np.ndarray
     gy: np.ndarray
@@ -730,10 +775,12 @@ class ClassMap(NamedTuple):
     import_idx: np.ndarray
     test_error: float
     lam: float
+    plane: MapPlane | None = None
+    X_full: np.ndarray | None = None
 
 
 def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=None, y_test=None,
-                      grid_n: int = 60, class_names=None) -> ClassMap:
+                      grid_n: int = 60, class_names=None, plane: MapPlane | None = None) -> ClassMap:
     """Class regions (argmax of the fitted probabilities) of a fitted IVM on a grid (Zhu & Hastie 2002, Fig. 4).
 
     Parameters
@@ -755,6 +802,11 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
         Names of the model's classes in order (e.g. a data set's original labels for codes 0 … K−1);
         default: the model's labels. A label that is a number is shown as ``class 2``
         (``svmviz.data.dataset.class_display_names``).
+    plane : MapPlane, optional
+        The map's plane for data of more than two features
+        (:func:`svmviz.figures.plane.compute_map_plane` on ``X``): the model, fitted on all features,
+        on the plane's mesh; ``X`` is then of shape (n, d) and the points are drawn at their map
+        coordinates.
 
     Returns
     -------
@@ -771,8 +823,7 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
     plot_class_map : Draws the result.
     compute_import_map : The two-class map of p̂.
     """
-    X = _check_2d(X, "class map")
-    gx, gy, XX = _grid(X, grid_n)
+    X, gx, gy, XX, _, full = _map_grid(X, "class map", grid_n, None, 0.0, plane)
     g = gx.size
     P = model.predict_proba(XX)
     K = P.shape[1]
@@ -789,7 +840,7 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
         raise ValueError(f"class_names must name the {K} classes; got {names.size}.")
     return ClassMap(gx, gy, label.reshape(g, g), P.max(axis=1).reshape(g, g), P.reshape(g, g, K),
                     bayes, X, y_index, names, np.asarray(model.import_indices_),
-                    _error(model, X_test, y_test), float(model.lam))
+                    _error(model, X_test, y_test), float(model.lam), plane, full)
 
 
 def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", "x2"), feature_names=None,
@@ -804,9 +855,9 @@ def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", 
         The figure's title; default: the number of import points, the test error and λ.
     axis_titles : tuple of (str, str), default ("x1", "x2")
         Names of the two features.
-    feature_names : tuple of (str, str), optional
+    feature_names : sequence of str, optional
         The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
-        ``axis_titles``.
+        ``axis_titles``. All d names on a map plane of more than two features.
     scale : tuple of ((float, float), (float, float)), optional
         The (mean, sd) of the two features when the data were standardised
         (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
@@ -844,10 +895,11 @@ def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", 
     for i in range(K):
         sel = np.flatnonzero(m.y_index == i)
         data.append(_points_trace(m.X[sel], [f"point {j}, {names[i]}" for j in sel], fnames, scale,
-                                  name=names[i], marker=dict(color=cols[i], size=6, opacity=0.8)))
+                                  name=names[i], marker=dict(color=cols[i], size=6, opacity=0.8),
+                                  full=None if m.X_full is None else m.X_full[sel]))
     imp = m.import_idx
     data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), {names[m.y_index[j]]}"
-                                                for k, j in enumerate(imp)], fnames, scale))
+                                                for k, j in enumerate(imp)], fnames, scale, m.X_full))
     te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
     layout = dicts.theme({}, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
                                     f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle=axis_titles[0], ytitle=axis_titles[1],

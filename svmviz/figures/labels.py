@@ -66,6 +66,41 @@ def point_hover(X, names, scale=None) -> tuple[str, np.ndarray | None]:
                        for j, (n, a) in enumerate(zip(names, axes))), orig
 
 
+def features_hover(X, names, scale=None) -> tuple[str, np.ndarray]:
+    """(hover lines, customdata) of points drawn on a map plane: every feature, in the data's units.
+
+    A map of data with more than two features draws each point at its coordinates on the plane
+    (:mod:`svmviz.figures.plane`); its hover names all of its feature values.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+        The points' values as the model sees them (standardised when ``scale`` is given).
+    names : sequence of str, length d
+        The features' names.
+    scale : None or sequence of (mean, sd), length d
+        See :func:`feature_scale` (with ``columns=range(d)``): the values are shown back in the
+        data's units.
+
+    Returns
+    -------
+    template : str
+        d ``<br>``-separated lines for a Plotly ``hovertemplate``.
+    customdata : ndarray of shape (n, d)
+        The values in the data's units.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    names = [str(v) for v in names]
+    if X.ndim != 2 or X.shape[1] != len(names):
+        raise ValueError(f"features_hover needs one name per column of X; got {len(names)} names for X of "
+                         f"shape {X.shape}.")
+    if scale is not None:
+        if len(scale) != len(names) or any(len(ms) != 2 for ms in scale):
+            raise ValueError(f"scale must give (mean, sd) for each of the {len(names)} features; got {scale!r}.")
+        X = X * np.array([float(s[1]) for s in scale]) + np.array([float(s[0]) for s in scale])
+    return "<br>".join(f"{n} = %{{customdata[{j}]:.4g}}" for j, n in enumerate(names)), X
+
+
 def axis_names(ds, columns=(0, 1)) -> tuple:
     """The axis titles of ``ds``'s ``columns``: their names, "(standardised)" when the values are.
 
@@ -86,3 +121,21 @@ def axis_names(ds, columns=(0, 1)) -> tuple:
     feature_scale : The means and standard deviations of the same columns.
     """
     return tuple(ds.axis_title(j) for j in columns)
+
+
+def plane_axis_titles(ds, plane) -> tuple:
+    """The axis titles of a map of ``ds`` on ``plane`` (:class:`svmviz.figures.plane.MapPlane`): the two
+    features' titles (:func:`axis_names`), or the principal components'.
+
+    Parameters
+    ----------
+    ds : Dataset
+        The data set the plane was computed on.
+    plane : MapPlane
+        From :func:`svmviz.figures.plane.compute_map_plane`.
+
+    Returns
+    -------
+    tuple of (str, str)
+    """
+    return axis_names(ds, plane.axes) if plane.kind == "features" else tuple(plane.axis_titles)

@@ -12,7 +12,8 @@ import plotly.graph_objects as go
 
 from ..path import GROUP_E, GROUP_L, GROUP_R, zero_margin
 from . import dicts
-from .labels import point_hover
+from .labels import features_hover, point_hover
+from .plane import MapPlane, compute_map_plane, plane_mesh
 from .theme import CLASS_COLORS, LEGEND_BELOW
 
 X_AXES = ("lambda", "nu")
@@ -429,6 +430,11 @@ class BoundaryMap(NamedTuple):
         Misclassification rates at λ (``test_error`` nan without a test sample).
     n_sv : int
         Support vectors (points of E ∪ L).
+    plane : MapPlane or None
+        The plane of a map of data with more than two features (:mod:`svmviz.figures.plane`); ``X``
+        then holds the points' map coordinates.
+    X_full : ndarray of shape (m, d) or None
+        With ``plane``: the training points in all d features (the hover shows each).
     """
 
     gx: np.ndarray
@@ -443,21 +449,28 @@ class BoundaryMap(NamedTuple):
     train_error: float
     test_error: float
     n_sv: int
+    plane: MapPlane | None = None
+    X_full: np.ndarray | None = None
 
 
-def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_test=None) -> BoundaryMap:
-    """Evaluate the path's decision function at λ on a grid over the (2-D) training data.
+def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_test=None,
+                         plane: MapPlane | None = None) -> BoundaryMap:
+    """Evaluate the path's decision function at λ on a grid over the training data's plane.
 
     Parameters
     ----------
     path : NuPath
-        From :func:`svmviz.path.nu_path`, on data of exactly 2 features.
+        From :func:`svmviz.path.nu_path`: on data of 2 features, or of any number with ``plane``.
     lam : float
         λ on the path.
     grid_n : int ≥ 5, default 70
         Grid points per axis.
-    X_test, y_test : array_like of shape (n_t, 2) and (n_t,), optional
+    X_test, y_test : array_like of shape (n_t, d) and (n_t,), optional
         A test sample for the test error.
+    plane : MapPlane, optional
+        The map's plane (:func:`svmviz.figures.plane.compute_map_plane` on ``path.X``): the path's f,
+        fitted on all features, on the plane's mesh (:func:`svmviz.figures.plane.plane_mesh`); the
+        points at their map coordinates.
 
     Returns
     -------
@@ -467,22 +480,28 @@ def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_t
     Raises
     ------
     ValueError
-        The data have not 2 features, or a bad ``grid_n``.
+        The data have not 2 features and no ``plane`` is given, ``plane`` is of another number of
+        features, or a bad ``grid_n``.
 
     See Also
     --------
     plot_boundary_map : Draws the result.
     """
     X = np.asarray(path.X)
-    if X.shape[1] != 2:
-        raise ValueError(f"the boundary map needs exactly 2 features; these data have {X.shape[1]}.")
+    if plane is None and X.shape[1] != 2:
+        raise ValueError(f"the boundary map needs exactly 2 features or a map plane (svmviz.figures.plane); "
+                         f"these data have {X.shape[1]}.")
+    if plane is not None and plane.n_features != X.shape[1]:
+        raise ValueError(f"the map's plane is of {plane.n_features} features; the data have {X.shape[1]}.")
     if int(grid_n) != grid_n or grid_n < 5:
         raise ValueError(f"grid_n must be an integer ≥ 5; got {grid_n!r}.")
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    span = np.where(hi > lo, hi - lo, 1.0)
-    gx = np.linspace(lo[0] - 0.08 * span[0], hi[0] + 0.08 * span[0], int(grid_n))
-    gy = np.linspace(lo[1] - 0.08 * span[1], hi[1] + 0.08 * span[1], int(grid_n))
-    XX = np.column_stack([np.tile(gx, gy.size), np.repeat(gy, gx.size)])
+    if plane is None:
+        plane = compute_map_plane(X, kind="features", axes=(0, 1))
+        drawn, full, kept = X, None, None
+    else:
+        drawn, full, kept = plane.coordinates(X), X, plane
+    mesh = plane_mesh(plane, X, resolution=int(grid_n), pad=0.08)
+    gx, gy, XX = mesh.gx, mesh.gy, mesh.points
     a, _b, rho = path.state_at(lam)
     F = path.decision_function(XX, lam).reshape(gy.size, gx.size)
     train_err = path.error_rate(X, path.y, lam)
@@ -490,8 +509,8 @@ def compute_boundary_map(path, lam: float, *, grid_n: int = 70, X_test=None, y_t
     if X_test is not None and y_test is not None:
         test_err = path.error_rate(X_test, y_test, lam)
     groups = path.groups_at(lam)
-    return BoundaryMap(gx, gy, F, float(rho), float(lam), X, np.asarray(path.y), groups, a, train_err,
-                       test_err, int(np.sum(groups != GROUP_R)))
+    return BoundaryMap(gx, gy, F, float(rho), float(lam), drawn, np.asarray(path.y), groups, a, train_err,
+                       test_err, int(np.sum(groups != GROUP_R)), kept, full)
 
 
 def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), axis_titles=("x₁", "x₂"),
@@ -508,14 +527,14 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
         Names of the classes −1 and +1.
     axis_titles : tuple of (str, str), default ("x₁", "x₂")
         Names of the two features.
-    feature_names : tuple of (str, str), optional
+    feature_names : sequence of str, optional
         The features' own names in the hover (``axis_titles`` may end in "(standardised)"); default:
-        ``axis_titles``.
+        ``axis_titles``. All d names when ``bm`` has a map plane.
     scale : tuple of ((float, float), (float, float)), optional
         The (mean, sd) of the two features when the data were standardised
         (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
         the data's own units beside the standardised one. None (generated data): standardised values
-        only.
+        only. One pair per feature when ``bm`` has a map plane.
 
     Returns
     -------
@@ -547,9 +566,12 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
                 continue
             # the coordinates (in the data's units beside the standardised values when ``scale`` is
             # given) first in customdata, the point's row and α after them
-            lines, orig = point_hover(bm.X[idx], names, scale)
+            if bm.plane is not None:
+                lines, orig = features_hover(bm.X_full[idx], names, scale)
+            else:
+                lines, orig = point_hover(bm.X[idx], names, scale)
             cd = np.column_stack([idx, bm.alpha[idx]]) if orig is None else np.column_stack([orig, idx, bm.alpha[idx]])
-            k = 0 if orig is None else 2
+            k = 0 if orig is None else orig.shape[1]
             data.append(dict(
                 type="scatter", x=bm.X[idx, 0], y=bm.X[idx, 1], mode="markers", name=f"{label}, {st['name']}",
                 marker=dict(color=CLASS_COLORS[c], symbol=st["symbol"], size=st["size"],

@@ -7,8 +7,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..published import WAHBA2001_INEFFICIENCY, range_text
-from ..tuning import CriteriaSurface, InefficiencyStudy, criterion_label, grid_decision_function, inefficiency
-from .labels import point_hover
+from ..tuning import (CriteriaSurface, InefficiencyStudy, criterion_label, grid_decision_function, inefficiency,
+                      surface_edges)
+from .labels import features_hover, point_hover
+from .plane import MapPlane, plane_mesh
 from . import dicts
 from .theme import CLASS_COLORS, METHOD_STYLES
 
@@ -42,6 +44,9 @@ class ContourData(NamedTuple):
         Every criterion's grid minimizer: key → (log10 λ, log10 σ, label).
     tie_points : ndarray of shape (k, 2)
         (log10 λ, log10 σ) of this criterion's tied minima.
+    edges : tuple of GridEdge
+        The grid edges this criterion's minimum lies on (:func:`svmviz.tuning.surface_edges`; axis 0
+        is σ, axis 1 is λ); empty inside the grid.
     """
 
     key: str
@@ -51,6 +56,7 @@ class ContourData(NamedTuple):
     z: np.ndarray
     minimizers: dict  # key -> (log10 λ, log10 σ, label)
     tie_points: np.ndarray  # (k, 2) of (log10 λ, log10 σ) for this criterion's tied minima
+    edges: tuple = ()
 
 
 def compute_contour(surface: CriteriaSurface, key: str) -> ContourData:
@@ -79,7 +85,28 @@ def compute_contour(surface: CriteriaSurface, key: str) -> ContourData:
         mins[k] = (float(ll[j]), float(ls[i]), criterion_label(k, surface.L))
     t = surface.ties[key]
     ties = np.c_[ll[t[:, 1]], ls[t[:, 0]]]
-    return ContourData(key, criterion_label(key, surface.L), ll, ls, surface.values[key], mins, ties)
+    edges = surface_edges(surface, [key]).get(key, ()) if key in surface.best else ()
+    return ContourData(key, criterion_label(key, surface.L), ll, ls, surface.values[key], mins, ties, edges)
+
+
+EDGE_NOTE = "minimum on the grid's edge"
+"""What a panel's title adds when its criterion's minimizer lies on the grid's edge."""
+
+
+def edge_words(edges) -> str:
+    """The grid edges of a minimizer in words ("largest σ", "smallest λ and largest σ").
+
+    Parameters
+    ----------
+    edges : sequence of GridEdge
+        Edges of a (σ, λ) grid (axis 0 is σ, axis 1 is λ).
+
+    Returns
+    -------
+    str
+    """
+    return " and ".join(f"{'smallest' if e.side == 'low' else 'largest'} {'σ' if e.axis == 0 else 'λ'}"
+                        for e in edges)
 
 
 def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suffix: str = " (this plot)") -> list:
@@ -105,13 +132,15 @@ def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suf
         x, y, lab = cd.minimizers[k]
         own = k == cd.key
         style = METHOD_STYLES.get(k, {})
+        edge = own and bool(cd.edges)
         traces.append(dict(
             type="scatter", x=[x], y=[y], mode="markers",
             marker=dict(symbol=MARKERS.get(k, "circle"), size=16 if own else 11,
                         color="white" if own else style.get("color", "black"),
-                        line=dict(color="black", width=1.5)),
+                        line=dict(color="red" if edge else "black", width=3 if edge else 1.5)),
             name=f"min {lab}" + (own_suffix if own else ""),
-            hovertemplate=f"minimizer of {lab}<br>log10 λ = {x:.2f}<br>log10 σ = {y:.2f}<extra></extra>",
+            hovertemplate=f"minimizer of {lab}<br>log10 λ = {x:.2f}<br>log10 σ = {y:.2f}"
+                          + (f"<br>{EDGE_NOTE} ({edge_words(cd.edges)})" if edge else "") + "<extra></extra>",
         ))
     if selected is not None:
         traces.append(dict(type="scatter", x=[selected[0]], y=[selected[1]], mode="markers",
@@ -145,7 +174,8 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
     compute_contour : The values drawn here.
     plot_contour_panels : Several criteria in one figure.
     """
-    layout = dicts.theme({}, title=cd.label, xtitle="log10 λ", ytitle="log10 σ", height=height)
+    layout = dicts.theme({}, title=cd.label + (f": {EDGE_NOTE}" if cd.edges else ""), xtitle="log10 λ",
+                         ytitle="log10 σ", height=height)
     # margins as wide as the colour bar and the legend below take on a ~480-px panel (in chromium):
     # with smaller ones Plotly widens them after drawing and draws the chart a second time, on every
     # rerun; wider labels still widen them
@@ -203,7 +233,8 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
     titles = []
     for cd in contours:
         lo, hi = color_range(cd.z)
-        titles.append(cd.label + (" (colour clipped)" if hi < np.nanmax(cd.z) else ""))
+        titles.append(cd.label + (" (colour clipped)" if hi < np.nanmax(cd.z) else "")
+                      + (f": {EDGE_NOTE}" if cd.edges else ""))
     grid = dicts.subplot_grid(rows, 2, titles, horizontal_spacing=PANEL_GAP, vertical_spacing=vgap)
     data = []
     seen = set()
@@ -277,6 +308,11 @@ class DecisionCurves(NamedTuple):
         f of the selected grid point (its margins at ±1).
     support : ndarray of bool, shape (n,) or None
         The selected point's support vectors (α > 0).
+    plane : MapPlane or None
+        The plane of a map of data with more than two features (:mod:`svmviz.figures.plane`); then
+        ``X`` holds the points' map coordinates and the mesh lies in that plane.
+    X_full : ndarray of shape (n, d) or None
+        The training points in all d features (with ``plane``: the hover shows every feature).
     """
 
     xs: np.ndarray
@@ -287,16 +323,20 @@ class DecisionCurves(NamedTuple):
     selected_label: str | None
     selected_field: np.ndarray | None  # f of the selected grid point (margins at ±1)
     support: np.ndarray | None  # bool mask of the selected point's support vectors
+    plane: MapPlane | None = None
+    X_full: np.ndarray | None = None
 
 
 def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=None, threshold: float = 0.5,
-                            selected: tuple | None = None, resolution: int = 120, pad: float = 0.6) -> DecisionCurves:
+                            selected: tuple | None = None, resolution: int = 120, pad: float = 0.6,
+                            plane: MapPlane | None = None) -> DecisionCurves:
     """Zero-level fields of the Bayes rule and of each criterion's chosen solution on a mesh.
 
     Parameters
     ----------
     surface : CriteriaSurface
-        From :func:`svmviz.tuning.criteria_surface`, on two-dimensional data.
+        From :func:`svmviz.tuning.criteria_surface`: on two-dimensional data, or on any number of
+        features with ``plane``.
     chosen : dict of str to (int, int)
         Criterion key → its grid point (i_sigma, j_lambda).
     p_true : callable, optional
@@ -308,7 +348,12 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
     resolution : int, default 120
         Mesh points per axis.
     pad : float, default 0.6
-        The mesh extends this far beyond the data on every side (data units).
+        The mesh extends this far beyond the data on every side (data units; without ``plane``).
+    plane : MapPlane, optional
+        The plane of the map (:func:`svmviz.figures.plane.compute_map_plane` on ``surface.X``): every
+        field is f of the model fitted on all features, evaluated on that plane's mesh
+        (:func:`svmviz.figures.plane.plane_mesh`, padded by 8 % of the coordinates' range); the
+        points are drawn at their map coordinates.
 
     Returns
     -------
@@ -318,7 +363,8 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
     Raises
     ------
     ValueError
-        The data are not two-dimensional.
+        The data are not two-dimensional and no ``plane`` is given, or ``plane`` is of another
+        number of features.
 
     See Also
     --------
@@ -326,12 +372,21 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
     svmviz.tuning.grid_decision_function : The decision function of one grid point.
     """
     X = surface.X
-    if X.shape[1] != 2:
-        raise ValueError("decision curves need two-dimensional data.")
-    lo, hi = X.min(axis=0) - pad, X.max(axis=0) + pad
-    xs = np.linspace(lo[0], hi[0], resolution)
-    ys = np.linspace(lo[1], hi[1], resolution)
-    mesh = np.c_[np.repeat(xs[None, :], resolution, 0).ravel(), np.repeat(ys[:, None], resolution, 1).ravel()]
+    X_drawn = X_full = None
+    if plane is not None:
+        if plane.n_features != X.shape[1]:
+            raise ValueError(f"the map's plane is of {plane.n_features} features; the data have {X.shape[1]}.")
+        pm = plane_mesh(plane, X, resolution=resolution)
+        xs, ys, mesh = pm.gx, pm.gy, pm.points
+        X_drawn, X_full = plane.coordinates(X), X
+    else:
+        if X.shape[1] != 2:
+            raise ValueError("decision curves need two-dimensional data, or a map plane (svmviz.figures.plane).")
+        lo, hi = X.min(axis=0) - pad, X.max(axis=0) + pad
+        xs = np.linspace(lo[0], hi[0], resolution)
+        ys = np.linspace(lo[1], hi[1], resolution)
+        mesh = np.c_[np.repeat(xs[None, :], resolution, 0).ravel(), np.repeat(ys[:, None], resolution, 1).ravel()]
+        X_drawn = X
     fields = {}
     if p_true is not None:
         fields["true (Bayes)"] = ("bayes", (p_true(mesh) - threshold).reshape(resolution, resolution))
@@ -345,7 +400,7 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
         sel_f = grid_decision_function(surface, i, j, mesh).reshape(resolution, resolution)
         support = surface.alphas[i, j] > 0
         label = f"selected: log10 λ = {np.log10(surface.lambdas[j]):.2f}, log10 σ = {np.log10(surface.sigmas[i]):.2f}"
-    return DecisionCurves(xs, ys, fields, X, surface.y, label, sel_f, support)
+    return DecisionCurves(xs, ys, fields, X_drawn, surface.y, label, sel_f, support, plane, X_full)
 
 
 def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", height: int = 560,
@@ -361,15 +416,15 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
         The figure's title.
     height : int, default 560
         Figure height in pixels.
-    feature_names : tuple of (str, str), default ("x1", "x2")
-        Names of the two features in the hover.
+    feature_names : sequence of str, default ("x1", "x2")
+        Names of the two features in the hover; of all d features when ``dc`` has a map plane.
     class_names : tuple of (str, str), default ("class −1", "class +1")
         Names of the classes −1 and +1 (legend, hover).
     axis_titles : tuple of (str, str), optional
         Axis titles; default ``feature_names``.
     scale : tuple of (float, float) pairs, optional
         (mean, sd) per axis (:func:`svmviz.figures.labels.feature_scale`): puts the data's own units in
-        the hover of standardised values.
+        the hover of standardised values; one pair per feature when ``dc`` has a map plane.
 
     Returns
     -------
@@ -384,7 +439,10 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
     data = []
     for cls, name in ((-1.0, class_names[0]), (1.0, class_names[1])):
         m = dc.y == cls
-        lines, custom = point_hover(dc.X[m], feature_names, scale)
+        if dc.plane is not None:
+            lines, custom = features_hover(dc.X_full[m], feature_names, scale)
+        else:
+            lines, custom = point_hover(dc.X[m], feature_names, scale)
         data.append(dict(
             type="scatter", x=dc.X[m, 0], y=dc.X[m, 1], mode="markers", name=name, customdata=custom,
             marker=dict(color=CLASS_COLORS[int(cls)], size=6, symbol="circle" if cls > 0 else "circle-open",
@@ -407,11 +465,15 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
         for lev in (-1.0, 1.0):
             data.append(zero_line_trace(dc.xs, dc.ys, dc.selected_field, lev, f"margin f = {lev:+.0f} (selected)",
                                         dict(color="red", dash="dot"), width=1, legend=lev > 0, as_contour=False))
-    axis_titles = axis_titles or feature_names
+    axis_titles = axis_titles or (dc.plane.axis_titles if dc.plane is not None else feature_names)
     layout = dicts.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
     # room for the legend on the right from the start (Plotly would widen the margin after drawing
     # and draw again: see plot_contour)
-    dicts.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1), "margin": dict(l=65, r=310, b=55),
+    # equal units on both axes where they share a unit (the data's two features, or two component
+    # scores); two chosen features of a wider table may be of different units and spreads
+    same_units = dc.plane is None or dc.plane.kind == "components"
+    dicts.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1) if same_units else {},
+                         "margin": dict(l=65, r=310, b=55),
                          "legend": dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top")})
     return dicts.figure(data, layout)
 

@@ -11,7 +11,8 @@ import plotly.graph_objects as go
 
 from .. import usvc
 from ..data import make_dataset
-from .labels import point_hover
+from .labels import features_hover, point_hover
+from .plane import MapPlane, plane_mesh
 from . import dicts
 from .theme import CLASS_COLORS, LEGEND_BELOW, METHOD_STYLES
 from .tuning import level_lines
@@ -457,7 +458,7 @@ class KernelComparison(NamedTuple):
     y : ndarray of shape (n,)
         Their labels ±1.
     gx, gy : ndarray of shape (g,) or None
-        The grid's axes (2-D data only).
+        The grid's axes (2-D data, or the map plane's coordinates; None otherwise).
     f_usvc, f_svm : ndarray of shape (g, g) or None
         The two machines' decision values on the grid, ``f[i, j]`` at (gx[j], gy[i]).
     prototypes : ndarray of shape (R, d)
@@ -478,10 +479,13 @@ class KernelComparison(NamedTuple):
         Its convergence status per stage.
     test_kind : str
         "independent test sample" or "30 % held out".
+    plane : MapPlane or None
+        The maps' plane for data of more than two features (:mod:`svmviz.figures.plane`): the grid
+        lies in it, and the points and prototypes are drawn at their map coordinates.
     """
     X: np.ndarray              # (n, d) training points
     y: np.ndarray              # (n,) ±1
-    gx: np.ndarray | None      # (g,) grid axes (2-D data only)
+    gx: np.ndarray | None      # (g,) grid axes (2-D data or a map plane)
     gy: np.ndarray | None
     f_usvc: np.ndarray | None  # (g, g) decision values on the grid
     f_svm: np.ndarray | None
@@ -496,9 +500,11 @@ class KernelComparison(NamedTuple):
     n_iter: dict
     status: dict
     test_kind: str             # "independent test sample" or "30 % held out"
+    plane: MapPlane | None = None
 
 
-def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) -> KernelComparison:
+def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80,
+                              plane: MapPlane | None = None) -> KernelComparison:
     """What the comparison plots show, from :func:`svmviz.usvc.kernel_comparison`'s fitted machines.
 
     Parameters
@@ -506,7 +512,11 @@ def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) 
     fit : KernelComparisonFit
         From :func:`svmviz.usvc.kernel_comparison`.
     grid : int, default 80
-        Mesh points per axis over the training data (2-D data only).
+        Mesh points per axis over the training data (2-D data, or any with ``plane``).
+    plane : MapPlane, optional
+        For data of more than two features, the maps' plane
+        (:func:`svmviz.figures.plane.compute_map_plane`): both machines, fitted on all features, on
+        the plane's mesh (:func:`svmviz.figures.plane.plane_mesh`, padded by 8 %).
 
     Returns
     -------
@@ -520,7 +530,14 @@ def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) 
     """
     X, um, svm = fit.X_train, fit.usvc, fit.svm
     gx = gy = fu = fs = None
-    if X.shape[1] == 2:
+    if plane is not None:
+        if plane.n_features != X.shape[1]:
+            raise ValueError(f"the map's plane is of {plane.n_features} features; the data have {X.shape[1]}.")
+        mesh = plane_mesh(plane, X, resolution=grid, pad=0.08)
+        gx, gy = mesh.gx, mesh.gy
+        fu = um.decision_function(mesh.points).reshape(grid, grid)
+        fs = svm.decision_function(mesh.points).reshape(grid, grid)
+    elif X.shape[1] == 2:
         pad = 0.08 * (X.max(axis=0) - X.min(axis=0))
         gx = np.linspace(X[:, 0].min() - pad[0], X[:, 0].max() + pad[0], grid)
         gy = np.linspace(X[:, 1].min() - pad[1], X[:, 1].max() + pad[1], grid)
@@ -529,7 +546,7 @@ def compute_kernel_comparison(fit: usvc.KernelComparisonFit, *, grid: int = 80) 
         fs = svm.decision_function(P).reshape(grid, grid)
     return KernelComparison(X, fit.y_train, gx, gy, fu, fs, um.prototypes_, svm.support_, fit.test_error_usvc,
                             fit.test_error_svm, fit.train_error_usvc, fit.train_error_svm, um.machine_size_,
-                            int(svm.support_.size), um.n_iter_stages_, um.status_stages_, fit.test_kind)
+                            int(svm.support_.size), um.n_iter_stages_, um.status_stages_, fit.test_kind, plane)
 
 
 def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "class +1"),
@@ -542,15 +559,15 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
         From :func:`compute_kernel_comparison`, on 2-D data.
     class_names : tuple of (str, str), default ("class −1", "class +1")
         Names of the classes −1 and +1 (legend, hover).
-    feature_names : tuple of (str, str), default ("x1", "x2")
-        Names of the two features in the hover.
+    feature_names : sequence of str, default ("x1", "x2")
+        Names of the two features in the hover; of all d features when ``kc`` has a map plane.
     axis_titles : tuple of (str, str), optional
-        Axis titles; default the feature names.
+        Axis titles; default the feature names (the plane's axis titles with a map plane).
     scale : tuple of ((float, float), (float, float)), optional
         The (mean, sd) of the two features when the data were standardised
         (:func:`svmviz.figures.labels.feature_scale`): the hover then shows each point's value in
         the data's own units beside the standardised one. None (generated data): standardised values
-        only.
+        only. One pair per feature when ``kc`` has a map plane.
 
     Returns
     -------
@@ -560,19 +577,27 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
     Raises
     ------
     ValueError
-        The data are not two-dimensional.
+        ``kc`` has no grid: the data are not two-dimensional and no map plane was given.
 
     See Also
     --------
     compute_kernel_comparison : The values drawn here.
     """
     if kc.gx is None:
-        raise ValueError("boundaries can be drawn for two-dimensional data only.")
+        raise ValueError("boundaries are drawn for two-dimensional data, or on a map plane "
+                         "(compute_kernel_comparison(..., plane=...)).")
     # two lines each: side by side at half a 1280-pixel window, one line per title ran into the other
     titles = (f"USVC, {kc.size_usvc} prototype kernels<br>test error {kc.test_error_usvc:.3f}",
               f"SVM, {kc.size_svm} support vectors<br>test error {kc.test_error_svm:.3f}")
-    fx, fy = (str(v) for v in feature_names)
+    plane = kc.plane
+    fx, fy = (str(v) for v in (feature_names if plane is None else plane.axis_titles))
     where = f"{fx} = %{{x:.2f}}<br>{fy} = %{{y:.2f}}"
+
+    def drawn(P):  # (coordinates drawn, hover lines, customdata) of points P of the training space
+        if plane is None:
+            return (P,) + point_hover(P, (fx, fy), scale)
+        return (plane.coordinates(P),) + features_hover(P, feature_names, scale)
+
     grid = dicts.subplot_grid(1, 2, titles, shared_yaxes=True, horizontal_spacing=0.04)
     data = []
     legend_drawn = False
@@ -599,18 +624,17 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
                              hoverinfo="skip", **axes))
         for cls, cname in ((-1, class_names[0]), (1, class_names[1])):
             m = kc.y == cls
-            lines, orig = point_hover(kc.X[m], (fx, fy), scale)
-            data.append(dict(type="scatter", x=kc.X[m, 0], y=kc.X[m, 1], mode="markers", name=cname,
+            P, lines, orig = drawn(kc.X[m])
+            data.append(dict(type="scatter", x=P[:, 0], y=P[:, 1], mode="markers", name=cname,
                              marker=dict(color=CLASS_COLORS[cls], size=5, opacity=0.8),
                              showlegend=(c == 1), legendgroup=f"c{cls}", customdata=orig,
                              hovertemplate=lines + f"<extra>{cname}</extra>", **axes))
-    lines, orig = point_hover(kc.prototypes, (fx, fy), scale)
-    data.append(dict(type="scatter", x=kc.prototypes[:, 0], y=kc.prototypes[:, 1], mode="markers",
+    P, lines, orig = drawn(kc.prototypes)
+    data.append(dict(type="scatter", x=P[:, 0], y=P[:, 1], mode="markers",
                      name="USVC prototypes cᵣ",
                      marker=dict(symbol="star", size=14, color="gold", line=dict(color="black", width=1)),
                      customdata=orig, hovertemplate="prototype<br>" + lines + "<extra></extra>", **grid.trace_axes(1, 1)))
-    sv = kc.X[kc.support]
-    lines, orig = point_hover(sv, (fx, fy), scale)
+    sv, lines, orig = drawn(kc.X[kc.support])
     data.append(dict(type="scatter", x=sv[:, 0], y=sv[:, 1], mode="markers", name="SVM support vectors",
                      marker=dict(symbol="circle-open", size=10, color="black", line=dict(width=1.5)),
                      customdata=orig, hovertemplate="support vector<br>" + lines + "<extra></extra>",

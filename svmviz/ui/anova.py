@@ -16,6 +16,7 @@ from svmviz import ivm
 from svmviz.figures import anova as fig
 from svmviz.figures.labels import feature_scale
 from svmviz.kernels import SSANOVAKernel
+from svmviz.tuning import extended_range, grid_edges
 from svmviz.ui import charts, code_view, compute, data_sidebar, errors, glossary, page_head, url_state, widgets
 from svmviz.ui.compute import cached_result
 
@@ -93,7 +94,7 @@ def sidebar_settings(ds) -> Settings:
                            keep_choice=True,
                            help=f"K = exp(−‖x − x'‖²/(2σ²)). Default: the median-distance heuristic ({h:.2g}).")
     sb.header("λ grid")
-    lo, hi = widgets.control(sb.slider, "log10 λ from … to", -9, 1, step=1, key=f"{KEY}_lamrange",
+    lo, hi = widgets.control(sb.slider, "log10 λ from … to", *LAMBDA_LIMITS, step=1, key=f"{KEY}_lamrange",
                             default=(-6, -1), url=("a_lo", "a_hi"))
     m = widgets.control(sb.select_slider, "λ values", [6, 8, 11, 16, 21], key=f"{KEY}_nlam", default=11, url="a_nlam")
     loo = widgets.control(sb.checkbox, "Exact leave-one-out (refits every support vector at every λ)", key=f"{KEY}_loo",
@@ -204,6 +205,34 @@ def render_curves(ds, kc, test, *, suffix: str = "") -> None:
 _LABEL = {"gacv": "GACV", "xa": "XA", "loo": "exact LOO", "misclass": "MISCLASS"}
 
 
+LAMBDA_LIMITS = (-9, 1)
+"""The log10 λ range slider's ends."""
+
+
+def _extend_lambdas(new: tuple) -> None:
+    st.session_state[f"{KEY}_lamrange"] = new
+
+
+def edge_note(cur, j: int, lam_text: str) -> None:
+    """Says when a criterion's λ (index ``j`` of ``cur.lambdas``) lies on the grid's edge, with a button that
+    extends the λ grid one decade past it (:func:`svmviz.tuning.grid_edges`, :func:`svmviz.tuning.extended_range`)."""
+    edges = grid_edges(j, cur.lambdas.size)
+    if not edges or lam_text.endswith("(by hand)"):
+        return
+    side = edges[0].side
+    lo, hi = (int(round(float(v))) for v in np.log10(cur.lambdas[[0, -1]]))
+    new = tuple(int(v) for v in extended_range(lo, hi, side, by=1.0, limits=LAMBDA_LIMITS))
+    word = "smallest" if side == "low" else "largest"
+    st.warning(f"{lam_text.split(' (')[0]} is the {word} λ on the grid (λ = {cur.lambdas[j]:.2g}): "
+               f"the best λ may lie {'below' if side == 'low' else 'above'} it, and the decomposition below is "
+               "drawn at the grid's edge (very large importances and offset are then common). Extend the λ grid "
+               "past that edge.")
+    at_limit = new == (lo, hi)
+    st.button(f"log10 λ is at the slider's end ({new[0] if side == 'low' else new[1]})" if at_limit else
+              f"Extend the λ grid to 10^{new[0] if side == 'low' else new[1]}", key=f"{KEY}_extend_{side}",
+              disabled=at_limit, on_click=_extend_lambdas, args=(new,))
+
+
 def _lambda_choice(kc, q: int) -> tuple[int, str]:
     cur = kc.curves[q]
     options = [k for k in ("gacv", "xa", "loo", "misclass") if k in cur.values]
@@ -266,6 +295,7 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                                   "λ_KLR = 2nλ.")
     j, lam_text = _lambda_choice(kc, q)
     cur, kern = kc.curves[q], kc.kernels[q]
+    edge_note(cur, j, lam_text)
     lam = float(cur.lambdas[j])
     names = ds.feature_names
     if machine == "svm":

@@ -45,12 +45,14 @@ def panel(script: codegen.Script, *, page: str) -> None:
                                key=f"{page}_code_ipynb")
 
 
-def tuning(ds, setting, grid, surf, selected, keys) -> None:
-    """The panel of the Tuning criteria page (:func:`svmviz.codegen.tuning_script`)."""
+def tuning(ds, setting, grid, surf, selected, keys, axes=None) -> None:
+    """The panel of the Tuning criteria page (:func:`svmviz.codegen.tuning_script`); ``axes`` the map's
+    axes (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
     # the surface on screen: without leave-one-out when the user stopped it (the page then shows the rest)
     grid = grid._replace(loo="loo" in surf.values)
     panel(codegen.tuning_script(data_source(ds, "tuning"), setting, grid, selected=selected, keys=keys,
-                                truth=ds.p_true is not None, two_d=ds.X.shape[1] == 2), page="tuning")
+                                truth=ds.p_true is not None, two_d=ds.X.shape[1] == 2,
+                                map_axes=None if axes is None else axes.code_args), page="tuning")
 
 
 def losses(ds, loss_view, curve_view, gc) -> None:
@@ -65,34 +67,41 @@ def losses(ds, loss_view, curve_view, gc) -> None:
                                 truth=ds.p_true is not None), page="losses")
 
 
-def path(ds, settings, lam, loo, te) -> None:
-    """The panel of the Regularization path page (:func:`svmviz.codegen.path_script`)."""
+def path(ds, settings, lam, loo, te, axes=None) -> None:
+    """The panel of the Regularization path page (:func:`svmviz.codegen.path_script`); ``axes`` the map's
+    axes (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
     panel(codegen.path_script(data_source(ds, "path"), settings._replace(loo=loo is not None), lam=lam,
-                              test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2), page="path")
+                              test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2,
+                              map_axes=None if axes is None else axes.code_args), page="path")
 
 
-def usvc(ds, one_d, table1, kernel) -> None:
+def usvc(ds, one_d, table1, kernel, axes=None) -> None:
     """The panel of the Unbiased SVC page (:func:`svmviz.codegen.usvc_script`). ``one_d``: (Settings1D,
     iterates shown) or None; ``table1``: the study's settings when shown; ``kernel``: the kernel
-    section's (σ, C, R, s, prototypes) when drawn."""
+    section's (σ, C, R, s, prototypes) when drawn; ``axes``: its maps' axes
+    (:func:`svmviz.ui.map_axes.map_axes`) for more than two features."""
     seed = dataset_seed(ds) if ds is not None else 0
     panel(codegen.usvc_script(None if ds is None else data_source(ds, "usvc"),
                               None if one_d is None else one_d[0], steps=None if one_d is None else one_d[1],
                               table1=table1, kernel=kernel,
                               test_seed=seed if ds is not None and ds.test_sample is not None else None, seed=seed,
-                              two_d=ds is not None and ds.X.shape[1] == 2), page="usvc")
+                              two_d=ds is not None and ds.X.shape[1] == 2,
+                              map_axes=None if axes is None else axes.code_args), page="usvc")
 
 
-def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool, klr_max_n: int) -> None:
+def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool, klr_max_n: int,
+        axes=None) -> None:
     """The panel of the Import vector machine page (:func:`svmviz.codegen.ivm_script`): the tabs drawn,
     and the maps' IVM and the 3-class fit's ln λ as their widgets hold them; ``klr_max_n``: the page's
-    largest n for a full kernel logistic regression."""
+    largest n for a full kernel logistic regression; ``axes`` the maps' axes
+    (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
     panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=dataset_seed(ds),
                              fresh=ds.test_sample is not None, multiclass=ds.is_multiclass,
                              two_d=ds.X.shape[1] == 2, truth=ds.p_true is not None,
                              klr=splits.X.shape[0] <= klr_max_n, maps=maps, lam_path=lam_path, classes3=classes3,
                              source=st.session_state.get("ivm_source", "path"),
-                             ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0))), page="ivm")
+                             ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0)),
+                             map_axes=None if axes is None else axes.code_args), page="ivm")
 
 
 def studies(results, n_figures: int) -> None:

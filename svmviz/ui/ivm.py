@@ -13,10 +13,11 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
-from svmviz.figures.labels import axis_names, feature_scale
+from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
 from svmviz.ui import charts, code_view, data_sidebar, datasets, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import cached_compute
+from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
 
 KEY = "ivm"
@@ -156,15 +157,17 @@ def lam_picker(path) -> int:
     return ln.index(choice)
 
 
-def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True) -> None:
-    """The "Import points vs SVM" tab; with ``draw=False`` (the tab is not open) only its control, which
-    keeps its value and its place in the link, and nothing computed or drawn."""
+def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True):
+    """The "Import points vs SVM" tab; with ``draw=False`` (the tab is not open) only its controls, which
+    keep their values and their place in the link, and nothing computed or drawn. Returns the maps'
+    axes (:func:`svmviz.ui.map_axes.map_axes`; None for two features)."""
     source = control(st.radio, "IVM shown", ["path", "scratch"], key=f"{KEY}_source", default="path",
                      url="i_source", horizontal=True,
                      format_func={"path": "from the λ path (warm-started S, C1–C5)",
                                   "scratch": "fitted from scratch at this λ (B1–B4)"}.get)
+    axes = map_axes(ds, KEY, where=st)
     if not draw:
-        return
+        return axes
     lam = float(path.lams[li])
     model = path.model_at(li) if source == "path" else fit(sp.X, sp.y, lam, s)
     ivm_test = float(np.mean(model.predict(sp.X_test) != sp.y_test))
@@ -176,15 +179,18 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
     else:
         st.caption(sp.note)
     im = None
-    if sp.X.shape[1] == 2:
+    plane = None if axes is None else axes.plane
+    if sp.X.shape[1] == 2 or axes is not None:
+        titles = axis_names(ds) if axes is None else plane_axis_titles(ds, plane)
+        hover = (dict(feature_names=ds.feature_names[:2], scale=feature_scale(ds)) if axes is None else
+                 dict(feature_names=ds.feature_names, scale=feature_scale(ds, range(ds.X.shape[1]))))
         # the IVM's map first: it needs only the IVM path, so it is drawn before the SVM comparison
         # (its own cached step, with its own progress line) is computed, so the first chart comes sooner
         p_true = ds.p_true if ds.p_true is not None and ds.test_sample is not None else None
         im = fig_ivm.compute_import_map(model, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
-                                        X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
+                                        X_test=sp.X_test, y_test=sp.y_test, grid_n=80, plane=plane)
         a, b = st.columns(2)
-        charts.chart(fig_ivm.plot_import_map(im, class_names=ds.class_names, axis_titles=axis_names(ds),
-                                             feature_names=ds.feature_names[:2], scale=feature_scale(ds)),
+        charts.chart(fig_ivm.plot_import_map(im, class_names=ds.class_names, axis_titles=titles, **hover),
                      key=f"{KEY}_map_ivm", where=a)
     svm = svm_path(sp, s).estimator
     svm_test = float(np.mean(svm.predict(sp.X_test) != sp.y_test))
@@ -192,21 +198,25 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
     c4.metric("SVM test error", f"{svm_test:.3f}",
               help=f"SVM tuned on the same tuning set over λ_SVM = λ/(2N); chosen λ_SVM = {svm.lam:.3g}.")
     if im is None:
-        st.info(f"The maps need 2 features; {ds.name} has {sp.X.shape[1]}. The λ path below still applies.")
-        return
+        if sp.X.shape[1] < 2:
+            one_feature_note(ds, "The λ path tab shows the IVM along λ.")
+        return axes  # else the same feature on both axes: map_axes said so
     sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
-                                 X_test=sp.X_test, y_test=sp.y_test, grid_n=80)
-    charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=axis_names(ds),
-                                      feature_names=ds.feature_names[:2], scale=feature_scale(ds)),
+                                 X_test=sp.X_test, y_test=sp.y_test, grid_n=80, plane=plane)
+    charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=titles, **hover),
                  key=f"{KEY}_map_svm", where=b)
+    if axes is not None:
+        st.caption(axes.plane.caption)
     if ds.sign_note:
         st.caption(f"p̂ is the probability of {ds.class_names[1]}; f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
     export.csv_download(f"Download the maps (CSV: each grid point's IVM P({ds.class_names[1]}), SVM f and the Bayes margin)",
-                        map_table(im, sm, feature_names=ds.feature_names[:2], plus_name=ds.class_names[1]),
+                        map_table(im, sm, feature_names=ds.feature_names[:2] if axes is None else plane.axis_titles,
+                                  plus_name=ds.class_names[1]),
                         f"ivm_maps_{ds.name}.csv", key=f"{KEY}_maps_csv")
     steps = fig_ivm.compute_step_curve(model.history_, r=s.r, eps=s.eps)
     charts.chart(fig_ivm.plot_steps(steps, title=f"Hₖ along the greedy steps at λ = {lam:.3g}"),
                     key=f"{KEY}_steps")
+    return axes
 
 
 def render_path(ds, sp: Splits, s: Settings, path) -> None:
@@ -239,22 +249,33 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
 def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True) -> None:
     """The "Multi-class" tab; with ``draw=False`` (the tab is not open) only its control (two-class
     data: the 3-class fit's ln λ), which keeps its value and its place in the link."""
+    axes = map_axes(ds, KEY, where=st) if ds.is_multiclass else None
     if not draw and ds.is_multiclass:
-        return
-    if ds.is_multiclass and sp.X.shape[1] == 2:
+        return axes
+    if ds.is_multiclass and (sp.X.shape[1] == 2 or axes is not None):
         model = path.model_at(li)
         p_true = ds.p_true if ds.test_sample is not None else None
+        plane = None if axes is None else axes.plane
         cm = fig_ivm.compute_class_map(model, sp.X, sp.y, p_true=p_true, X_test=sp.X_test, y_test=sp.y_test,
-                                       grid_n=100, class_names=ds.classes)
-        charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds), feature_names=ds.feature_names[:2],
-                                            scale=feature_scale(ds)), key=f"{KEY}_classmap")
+                                       grid_n=100, class_names=ds.classes, plane=plane)
+        if axes is None:
+            fig = fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds), feature_names=ds.feature_names[:2],
+                                         scale=feature_scale(ds))
+        else:
+            fig = fig_ivm.plot_class_map(cm, axis_titles=plane_axis_titles(ds, plane), feature_names=ds.feature_names,
+                                         scale=feature_scale(ds, range(ds.X.shape[1])))
+        charts.chart(fig, key=f"{KEY}_classmap")
+        if axes is not None:
+            st.caption(axes.plane.caption)
         export.csv_download("Download the class map (CSV: each grid point's class probabilities)",
-                            class_map_table(cm, feature_names=ds.feature_names[:2]), f"ivm_class_map_{ds.name}.csv",
+                            class_map_table(cm, feature_names=ds.feature_names[:2] if axes is None else
+                                            plane.axis_titles), f"ivm_class_map_{ds.name}.csv",
                             key=f"{KEY}_classmap_csv")
-        return
+        return axes
     if ds.is_multiclass:
-        st.info(f"{ds.name} has {sp.X.shape[1]} features: the class map needs 2. The λ path applies.")
-        return
+        if sp.X.shape[1] < 2:
+            one_feature_note(ds, "The λ path tab shows the IVM along λ.")
+        return axes  # else the same feature on both axes: map_axes said so
     if draw:
         st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
                    "(N = 300, same seed and σ).")
@@ -326,11 +347,13 @@ def page() -> None:
     except ValueError as exc:
         errors.show_error(exc)
         return
-    li = lam_picker(path)
     best = path.best_index
+    # the maps' λ: a control only where there are maps (data of one feature have none)
+    li = lam_picker(path) if ds.X.shape[1] >= 2 else best
     # one source for |S|: the path's count at the λ the maps show (the maps' titles count the same model)
-    st.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the λ shown in the maps "
-               f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
+    st.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the "
+               + ("λ shown in the maps " if ds.X.shape[1] >= 2 else "tuning set's choice ")
+               + f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
                + ("" if li == best else f"; at the tuning set's choice (ln λ = {np.log(path.lams[best]):.1f}): "
                                         f"|S| = {path.n_import[best]}") + ".")
     # only the open tab computes and draws (Streamlit's lazy tabs: a tab switch reruns the page; the
@@ -345,14 +368,15 @@ def page() -> None:
                                                    key=TABS, default="Import points vs SVM", url="i_tab",
                                                    on_change="rerun")
         with tab_map:
-            render_maps(ds, splits, settings, path, li, draw=_is_open(tab_map))
+            axes = render_maps(ds, splits, settings, path, li, draw=_is_open(tab_map))
     with tab_path:
         if _is_open(tab_path):
             render_path(ds, splits, settings, path)
     with tab_mc:
-        render_multiclass(ds, splits, settings, path, li, draw=_is_open(tab_mc))
+        axes_mc = render_multiclass(ds, splits, settings, path, li, draw=_is_open(tab_mc))
     code_view.ivm(ds, settings, splits, li, maps=not ds.is_multiclass and _is_open(tab_map),
-                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc), klr_max_n=KLR_MAX_N)
+                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc), klr_max_n=KLR_MAX_N,
+                  axes=axes_mc if ds.is_multiclass else axes)
 
 
 def _is_open(tab) -> bool:

@@ -16,10 +16,11 @@ from svmviz import _cost
 from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
-from svmviz.figures.labels import axis_names, feature_scale
+from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.ui.kernel_width import SIGMAS, default_sigma
 from svmviz.ui import charts, code_view, data_sidebar, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
+from svmviz.ui.map_axes import map_axes, one_feature_note
 
 KEY = "path"
 CHOICES = ["banana", "esl_mixture", "wahba2001", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
@@ -248,9 +249,11 @@ def render(ds, s: Settings) -> None:
                 loo = None  # said again, with its message, where the LOO section is drawn
     lam = lam_cursor(p, loo)
     bm = None
-    if p.X.shape[1] == 2:
+    axes = map_axes(ds, KEY)
+    if p.X.shape[1] == 2 or axes is not None:
         bm = figs.compute_boundary_map(p, lam, grid_n=70, X_test=None if te is None else te.X,
-                                       y_test=None if te is None else te.y)
+                                       y_test=None if te is None else te.y,
+                                       plane=None if axes is None else axes.plane)
     render_metrics(p, lam, te)
     classes = ds.class_names
     stop_x = None if loo is None else x_of(p, float(loo.lambdas[loo.stop]), s.x_axis)
@@ -262,13 +265,18 @@ def render(ds, s: Settings) -> None:
                "bounded (E → L). Ticks at the bottom mark the breakpoints; hover a line to see its point.")
     left, right = st.columns([3, 2])
     with left:
-        if bm is not None:
+        if bm is not None and axes is None:
             charts.chart(figs.plot_boundary_map(bm, classes=classes, axis_titles=axis_names(ds),
                                                 feature_names=ds.feature_names[:2], scale=feature_scale(ds)),
                          key=f"{KEY}_map")
-        else:
-            st.info(f"{ds.name} has {p.X.shape[1]} feature(s): the boundary map needs 2. "
-                    "The paths, groups and leave-one-out below still apply.")
+        elif bm is not None:
+            charts.chart(figs.plot_boundary_map(bm, classes=classes, axis_titles=plane_axis_titles(ds, axes.plane),
+                                                feature_names=ds.feature_names,
+                                                scale=feature_scale(ds, range(p.X.shape[1]))),
+                         key=f"{KEY}_map")
+            st.caption(axes.plane.caption)
+        elif p.X.shape[1] < 2:
+            one_feature_note(ds, "The paths, groups and leave-one-out still apply.")
     with right:
         summ = figs.compute_path_summary(p, x_axis=s.x_axis)
         charts.chart(figs.plot_path_summary(summ, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_summary")
@@ -300,7 +308,7 @@ def render(ds, s: Settings) -> None:
                             {"lambda": p.lambdas, "nu": p.nus, "b": p.b, "rho": p.rho, "n_E": summ.n_E,
                              "n_L": summ.n_L, "n_R": summ.n_R}, f"nu_path_breakpoints_{ds.name}.csv",
                             key=f"{KEY}_bp_csv")
-    code_view.path(ds, s, lam, loo, te)
+    code_view.path(ds, s, lam, loo, te, axes)
 
 
 def _csv(columns: dict) -> bytes:

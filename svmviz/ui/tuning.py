@@ -13,6 +13,7 @@ from svmviz.tuning import criteria_surface, criterion_label
 
 from . import charts, code_view, datasets, page_head, url_state
 from .compute import Cost, cached_compute, smaller_n
+from .map_axes import map_axes, one_feature_note
 from .widgets import control
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm", "waveform"]
@@ -85,12 +86,18 @@ def costs(ds, setting: Setting) -> Costs:
     return Costs((Lm, Lp), thr, pi_s)
 
 
+LAMBDA_LIMITS = (-8.0, 1.0)
+"""The log10 λ slider's ends."""
+SIGMA_LIMITS = (-2.0, 2.0)
+"""The log10 σ slider's ends."""
+
+
 def grid_widgets(n: int) -> Grid:
     sb = st.sidebar
     sb.header("Grid")
-    ll = control(sb.slider, "log10 λ range", -8.0, 1.0, step=0.25, key="tuning_lam", default=(-5.0, -0.5),
+    ll = control(sb.slider, "log10 λ range", *LAMBDA_LIMITS, step=0.25, key="tuning_lam", default=(-5.0, -0.5),
                  url=("lam_lo", "lam_hi"), help="λ weighs ‖h‖² against the data fit; sklearn's C = 1/(2nλ).")
-    ls = control(sb.slider, "log10 σ range", -2.0, 2.0, step=0.125, key="tuning_sig", default=(-1.0, 1.0),
+    ls = control(sb.slider, "log10 σ range", *SIGMA_LIMITS, step=0.125, key="tuning_sig", default=(-1.0, 1.0),
                  url=("sig_lo", "sig_hi"), help="Gaussian kernel exp(−‖x − x'‖²/(2σ²)).")
     res = control(sb.slider, "Grid points per axis", 6, 40, step=1, key="tuning_res", default=20, url="res")
     loo = control(sb.checkbox, "Exact leave-one-out (slower)", key="tuning_loo", default=False, url="loo",
@@ -159,12 +166,74 @@ def selected_xy(surf, sel) -> tuple:
     return float(np.log10(surf.lambdas[sel[1]])), float(np.log10(surf.sigmas[sel[0]]))
 
 
-def decision_curves(surf, ds, threshold, selected):
+def decision_curves(surf, ds, threshold, selected, axes=None):
+    """The decision curves (cached); on the plane of ``axes`` (:func:`svmviz.ui.map_axes.map_axes`) when
+    the data have more than two features."""
     p_true = ds.p_true
+    plane = None if axes is None else axes.plane
     key = (surf.X, surf.y, surf.alphas, surf.b, surf.lambdas, surf.sigmas, chosen_points(surf), selected,
-           threshold, ds.name, ds.p_true is not None)
+           threshold, ds.name, ds.p_true is not None, None if axes is None else (axes.kind, axes.axes))
     return cached_compute("curves", key, lambda cb: fig_tuning.compute_decision_curves(
-        surf, chosen_points(surf), p_true=p_true, threshold=threshold, selected=selected))
+        surf, chosen_points(surf), p_true=p_true, threshold=threshold, selected=selected, plane=plane))
+
+
+SLIDERS = {0: ("tuning_sig", "σ", SIGMA_LIMITS), 1: ("tuning_lam", "λ", LAMBDA_LIMITS)}
+"""Grid axis of a surface (0: σ, 1: λ) → its range slider's key, its symbol and the slider's ends."""
+
+
+def _extend(key: str, new: tuple) -> None:
+    st.session_state[key] = new
+
+
+def edge_warning(surf, keys, grid: Grid) -> None:
+    """Says which criteria have their minimizer on the grid's edge, with a button per edge that extends
+    the grid one decade past it (:func:`svmviz.tuning.surface_edges`)."""
+    from svmviz.figures.tuning import edge_words
+    from svmviz.tuning import extended_range, surface_edges
+
+    edges = surface_edges(surf, keys)
+    if not edges:
+        return
+    by_edge = {}
+    for k, es in edges.items():
+        for e in es:
+            by_edge.setdefault(e, []).append(criterion_label(k, surf.L))
+    lines = [f"{', '.join(names)}: minimum at the {edge_words([e])} of the grid "
+             f"(log10 {SLIDERS[e.axis][1]} = "
+             f"{(grid.log_sigma if e.axis == 0 else grid.log_lambda)[0 if e.side == 'low' else 1]:.2f})"
+             for e, names in by_edge.items()]
+    st.warning("The best (λ, σ) of these criteria may lie beyond the grid; their panels say 'minimum on the "
+               "grid's edge' and circle the minimizer in red.\n\n" + "\n".join(f"- {t}" for t in lines)
+               + "\n\nExtend the grid past that edge (or, with features on very different scales, standardise "
+                 "them).")
+    cols = st.columns(len(by_edge))
+    for col, e in zip(cols, by_edge):
+        key, sym, limits = SLIDERS[e.axis]
+        lo, hi = grid.log_sigma if e.axis == 0 else grid.log_lambda
+        new = extended_range(lo, hi, e.side, by=1.0, limits=limits)
+        at_limit = new == (lo, hi)
+        end = new[0] if e.side == "low" else new[1]
+        label = (f"log10 {sym} is at the slider's end ({end:.2f})" if at_limit else
+                 f"Extend log10 {sym} to {end:.2f}")
+        col.button(label, key=f"tuning_extend_{e.axis}_{e.side}", disabled=at_limit, on_click=_extend,
+                   args=(key, new))
+
+
+SUPPORT_SHARE = 0.9
+"""Share of support vectors above which the page adds a note."""
+
+
+def support_note(n_sv: int, n: int, ds) -> None:
+    """A note when more than :data:`SUPPORT_SHARE` of the points are support vectors."""
+    if n_sv <= SUPPORT_SHARE * n:
+        return
+    scale = ("" if ds.is_standardized or ds.X.shape[1] < 2 else
+             " Features on very different scales make one σ too narrow for some and too wide for others: "
+             "standardising them often helps.")
+    st.warning(f"{n_sv} of {n} points ({100 * n_sv / n:.0f} %) are support vectors at the selected (λ, σ): the "
+               "fit leans on nearly every point, as when σ is far too small (each point its own bump) or λ far "
+               "too large (a nearly flat f). Criteria and leave-one-out are then little to be trusted; look "
+               f"at other grid points or widen the grid.{scale}")
 
 
 def surface_table(surf) -> dict:
@@ -209,7 +278,7 @@ def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
 def page() -> None:
     """Tuning criteria (Wahba et al. 2001): GACV, ξα (XA), BRXA against GCKL, (BR)MISCLASS and exact LOO."""
     from svmviz.figures import tuning as figs
-    from svmviz.figures.labels import axis_names, feature_scale
+    from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
     from svmviz.tuning import criterion_label
     from svmviz.ui.data_sidebar import dataset_sidebar
     from svmviz.ui.errors import show_error
@@ -270,21 +339,30 @@ def page() -> None:
                  key="contours", width="stretch")
     if surf.status.max() > 0:
         st.warning("Some grid points hit the iteration limit; their values are approximate.")
+    edge_warning(surf, keys, grid)
 
     st.subheader("Decision curves")
-    if ds.X.shape[1] == 2:
+    axes = map_axes(ds, "tuning")
+    d = ds.X.shape[1]
+    if d == 2 or axes is not None:
         lead = ("The true Bayes curve and the curves chosen by each criterion" if ds.p_true is not None else
                 "The curves chosen by each criterion (these data have no known Bayes curve)")
         sign = f" f > 0 predicts {ds.class_names[1]} ({ds.sign_note})." if ds.sign_note else ""
         st.caption(f"{lead}; in red the selected grid point with its margins f = ±1 and its support vectors "
-                   f"(circled).{sign}")
-        dc = decision_curves(surf, ds, cost.threshold, sel)
-        charts.chart(figs.plot_decision_curves(dc, feature_names=ds.feature_names, class_names=ds.class_names,
-                                               axis_titles=axis_names(ds), scale=feature_scale(ds)),
-                     key="curves", width="stretch")
-    else:
-        st.info(f"{ds.name} has {ds.X.shape[1]} features: decision curves are drawn for two-dimensional data only.")
+                   f"(circled).{sign}" + ("" if axes is None else " " + axes.plane.caption))
+        dc = decision_curves(surf, ds, cost.threshold, sel, axes)
+        if axes is None:
+            fig = figs.plot_decision_curves(dc, feature_names=ds.feature_names, class_names=ds.class_names,
+                                            axis_titles=axis_names(ds), scale=feature_scale(ds))
+        else:
+            fig = figs.plot_decision_curves(dc, feature_names=ds.feature_names, class_names=ds.class_names,
+                                            axis_titles=plane_axis_titles(ds, axes.plane),
+                                            scale=feature_scale(ds, range(d)))
+        charts.chart(fig, key="curves", width="stretch")
+    elif d < 2:
+        one_feature_note(ds, "The criteria surfaces above and the inefficiencies below still apply.")
     st.caption(f"Selected point: {int(surf.n_sv[sel])} support vectors of {ds.X.shape[0]} points.")
+    support_note(int(surf.n_sv[sel]), ds.X.shape[0], ds)
 
     st.subheader("Inefficiency")
     target = "misclass"
@@ -303,7 +381,7 @@ def page() -> None:
     with d2:
         if rows:
             csv_download("Download the table (CSV)", table, "inefficiencies.csv", key="dl_table")
-    code_view.tuning(ds, setting, grid, surf, sel, keys)
+    code_view.tuning(ds, setting, grid, surf, sel, keys, axes)
 
     if ds.p_true is not None and ds.name in DATASETS:
         with st.expander("Monte Carlo: inefficiency over many data sets"):

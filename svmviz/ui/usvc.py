@@ -13,15 +13,19 @@ import streamlit as st
 from svmviz import data as _data
 from svmviz import usvc
 from svmviz.figures import usvc as figs
-from svmviz.figures.labels import axis_names, feature_scale
+from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
+from svmviz.figures.plane import compute_line
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import charts, code_view, compute, data_sidebar, datasets, errors, export, page_head, url_state
 from svmviz.ui.compute import cached_compute
+from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
 
 KEY = "usvc"
 SOURCES = {"A": "Scenario A (Navia-Vázquez et al. 2004, eq. 28)", "B": "Scenario B (Navia-Vázquez et al. 2004, eq. 29)",
-           "sidebar": "Sidebar data set (1-D only)"}
+           "sidebar": "Sidebar data set, along one feature or its 1st principal component"}
+COMPONENTS = "components"
+"""The "along" choice of the 1-D section: the first principal component of the standardised features."""
 CHOICES_2D = ["banana", "wahba2001", "esl_mixture", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
 C_VALUES = [0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
 K_VALUES = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2]
@@ -37,13 +41,15 @@ class Settings1D(NamedTuple):
     s: float
     k_eps: float
     damping: float
+    along: int | str | None = None  # source "sidebar": a feature index or COMPONENTS
 
 
-def settings_1d() -> Settings1D:
+def settings_1d(ds=None) -> Settings1D:
     c = st.columns([1.4, 1, 1, 1, 1, 1, 1])
     source = control(c[0].selectbox, "Data", list(SOURCES), key=f"{KEY}_scenario", default="A", url="u_src",
                      format_func=SOURCES.get,
-                     help="The paper's 1-D scenarios, or the sidebar data set when it is one-dimensional.")
+                     help="The paper's 1-D scenarios, or the sidebar's two-class data set along one of its features "
+                          "or its first principal component.")
     n = control(c[1].slider, "n", 100, 2000, step=50, key=f"{KEY}_n1", default=500, url="u_n",
                 help="Training points (paper: 500).")
     seed = control(c[2].number_input, "Seed", 0, 2**31 - 1, key=f"{KEY}_seed1", default=0, url="u_seed")
@@ -54,7 +60,18 @@ def settings_1d() -> Settings1D:
                 format_func=lambda v: f"{v:.0e}")
     d = control(c[6].slider, "damping d", 0.0, 0.9, step=0.1, key=f"{KEY}_damp", default=0.2, url="u_d",
                 help="w_k = d·w_{k−1} + (1 − d)·w_WLS (paper: 0.2).")
-    return Settings1D(source, int(n), int(seed), float(C), float(s), float(k), float(d))
+    along = None
+    if source == "sidebar" and ds is not None and not ds.is_multiclass:
+        names = [str(v) for v in ds.feature_names]
+        options = ([COMPONENTS] if len(names) > 1 else []) + names
+        label = {COMPONENTS: "1st principal component (standardised features)"}
+        choice = control(st.selectbox, "Along", options, key=f"{KEY}_along", default=options[0], url="u_along",
+                         depends=tuple(names), keep_choice=True, format_func=lambda v: label.get(v, v),
+                         help="The 1-D section fits Th and w on one number per point: a feature's values or the "
+                              "scores on the first principal component.")
+        along = COMPONENTS if choice == COMPONENTS else names.index(choice)
+    return Settings1D(source, int(n), int(seed), float(C), float(s), float(k), float(d), along)
+
 
 
 class Table1Settings(NamedTuple):
@@ -122,18 +139,22 @@ def table1(args: Table1Settings):
     return cached_compute("usvc_table1", tuple(args), run, progress_text="Table 1 study…", max_entries=8)
 
 
-def kernel_comparison(ds, sigma: float, C: float, R: int, s: float, prototypes: str) -> figs.KernelComparison:
-    """Kernel USVC with R prototypes against the SVM (test sample from the generator, or 30 % held out)."""
+def kernel_comparison(ds, sigma: float, C: float, R: int, s: float, prototypes: str,
+                      axes=None) -> figs.KernelComparison:
+    """Kernel USVC with R prototypes against the SVM (test sample from the generator, or 30 % held out);
+    its maps on the plane of ``axes`` (:func:`svmviz.ui.map_axes.map_axes`) for more than two features."""
     seed = datasets.dataset_seed(ds)
+    plane = None if axes is None else axes.plane
 
     def run(_cb):
         te = _data.fresh_sample(ds, 2000, seed, role="test") if ds.test_sample is not None else None
         fit = usvc.kernel_comparison(ds.X, ds.y, sigma=sigma, C=C, n_prototypes=R, s=s, prototypes=prototypes,
                                      seed=seed, X_test=None if te is None else te.X,
                                      y_test=None if te is None else te.y)
-        return figs.compute_kernel_comparison(fit)
+        return figs.compute_kernel_comparison(fit, plane=plane)
 
-    key = (ds.X, ds.y, ds.name, ds.test_sample is not None, seed, sigma, C, R, s, prototypes)
+    key = (ds.X, ds.y, ds.name, ds.test_sample is not None, seed, sigma, C, R, s, prototypes,
+           None if axes is None else (axes.kind, axes.axes))
     return cached_compute("usvc_kernel", key, run, progress_text="Fitting the kernel USVC and the SVM…")
 
 
@@ -146,13 +167,22 @@ def default_sigma(ds) -> float:
 # --------------------------------------------------------------------------- sections
 def render_1d(s1: Settings1D, ds_sidebar) -> None:
     if s1.source == "sidebar":
-        if ds_sidebar is None or ds_sidebar.X.shape[1] != 1 or ds_sidebar.is_multiclass:
-            st.info("The sidebar data set is not one-dimensional with two classes; the error surface L̃(Th, w) "
-                    "needs 1-D data (choose usvc_A or usvc_B there, or a one-feature CSV).")
+        if ds_sidebar is None or ds_sidebar.is_multiclass:
+            st.info("The sidebar data set has more than two classes; the error surface L̃(Th, w) is for two. "
+                    "Choose two of the classes in the sidebar, or the paper's scenarios here.")
             return
-        X, y = ds_sidebar.X, ds_sidebar.y
+        line = compute_line(ds_sidebar.X, ds_sidebar.y, s1.along, feature_names=ds_sidebar.feature_names)
+        X, y = line.x, ds_sidebar.y
+        st.caption(f"{ds_sidebar.name} along x = {line.title}"
+                   + (" (the sign turned so that the +1 class lies on the high side)" if line.flipped else "")
+                   + f": the rule \u201c{ds_sidebar.class_names[1]} when x > Th\u201d on that one number per point. "
+                   "Its class densities are unknown: no theoretical CE is drawn.")
         ce_theory = th_theory = None
     else:
+        st.caption(f"The paper's scenario {s1.source} (Navia-Vázquez et al. 2004, eqs. 28–29): one-dimensional data "
+                   "whose class densities are known, so the theoretical CE can be drawn beside the error surfaces "
+                   "L̃(Th, w). It does not depend on the sidebar's data; choose \u201cSidebar data set\u201d under "
+                   "Data to run this section on them, along one feature or the first principal component.")
         ds = datasets.load_dataset(f"usvc_{s1.source}", s1.n, s1.seed)
         X, y = ds.X, ds.y
         charts.chart(compute.cached("usvc_dens", s1.source, lambda: figs.plot_scenario(scenario_view(s1.source))),
@@ -283,8 +313,9 @@ def render_kernel(ds) -> None:
                      url="u_proto", format_func=lambda v: {"kmeans": "k-means", "fscl": "FSCL"}[v])
     s = control(c[4].slider, "s ", 1.0, 8.0, step=0.5, key=f"{KEY}_s2", default=2.0, url="u_s2")
     args = (float(sigma), float(C), int(R), float(s), method)
+    axes = map_axes(ds, KEY, where=st)
     try:
-        kc = kernel_comparison(ds, *args)
+        kc = kernel_comparison(ds, *args, axes=axes)
     except ValueError as exc:
         errors.show_error(exc)
         return
@@ -295,21 +326,30 @@ def render_kernel(ds) -> None:
     m[3].metric("SVM test error", f"{kc.test_error_svm:.3f}",
                 delta=f"{kc.test_error_svm - kc.test_error_usvc:+.3f} vs USVC", delta_color="off")
     if kc.gx is not None:
-        charts.chart(figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names[:2],
-                                                 axis_titles=axis_names(ds), scale=feature_scale(ds)),
-                     key=f"{KEY}_kernel")
+        if axes is None:
+            fig = figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names[:2],
+                                              axis_titles=axis_names(ds), scale=feature_scale(ds))
+        else:
+            fig = figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names,
+                                              axis_titles=plane_axis_titles(ds, axes.plane),
+                                              scale=feature_scale(ds, range(ds.X.shape[1])))
+        charts.chart(fig, key=f"{KEY}_kernel")
+        if axes is not None:
+            st.caption(axes.plane.caption)
         if ds.sign_note:
             st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
         export.csv_download("Download the maps (CSV: each grid point's f of the USVC and of the SVM)",
-                            kernel_map_table(kc, ds.feature_names[:2]), f"usvc_kernel_maps_{ds.name}.csv",
+                            kernel_map_table(kc, ds.feature_names[:2] if axes is None else axes.plane.axis_titles),
+                            f"usvc_kernel_maps_{ds.name}.csv",
                             key=f"{KEY}_kernel_csv")
-    else:
-        st.info(f"{ds.name} has {ds.X.shape[1]} features: boundaries are drawn for 2-D data only.")
+    elif ds.X.shape[1] < 2:
+        one_feature_note(ds, "The machine sizes and errors below still apply; the 1-D section above draws "
+                             "these data along their feature.")
     charts.chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
     st.caption(f"Test error on an {kc.test_kind}. The USVC's machine has R kernels whatever n is "
                "(Navia-Vázquez et al. 2004, eqs. 23–27); the SVM's grows with the number of support vectors "
                "(Navia-Vázquez et al. 2004, Table 3).")
-    return args
+    return args, axes
 
 
 # ------------------------------------------------------------------ the page
@@ -334,11 +374,12 @@ def page() -> None:
                     "the SVC. The paper's literal $a_i = 2\\alpha_i/(e_iy_i)$ would solve the problem with 2C.")
 
     st.header("1-D: error surfaces and trajectories")
-    one_d = render_1d(settings_1d(), ds)
+    one_d = render_1d(settings_1d(ds), ds)
 
     st.header("Table 1: repeated trials")
     table = render_table1()
 
     st.header("2-D: kernel USVC with R prototypes vs the SVM")
     st.caption("Uses the data set chosen in the sidebar.")
-    code_view.usvc(ds, one_d, table, render_kernel(ds))
+    kernel = render_kernel(ds)
+    code_view.usvc(ds, one_d, table, *(kernel if kernel is not None else (None, None)))

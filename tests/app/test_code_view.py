@@ -7,7 +7,7 @@ import json
 
 
 from ..apptest_utils import two_class_csv
-from .codeview_utils import Downloads, check_reproduces, code_of, open_page, walk_every_widget
+from .codeview_utils import Downloads, check_reproduces, code_of, open_page, page_charts, walk_every_widget
 
 TUNING = "1_Tuning_criteria.py"
 SMALL_TUNING = {"res": "6", "n": "40"}
@@ -52,6 +52,25 @@ def test_tuning_code_reproduces_edited_points(tmp_path, monkeypatch):
     assert "edited_points.csv" in dl.files, "the editor offers the points as edited_points.csv"
     text = check_reproduces(at, dl, tmp_path, "tuning", {"edited_points.csv": dl.files["edited_points.csv"]})
     assert "edited_points.csv" in text
+
+
+def test_tuning_code_reproduces_twenty_features_on_principal_components(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(TUNING, SMALL_TUNING | {"data": "twonorm", "map": "components"})
+    assert "curves" in page_charts(at)
+    text = check_reproduces(at, dl, tmp_path, "tuning")
+    assert 'compute_map_plane(ds.X, kind="components", feature_names=ds.feature_names)' in text
+
+
+def test_tuning_code_reproduces_an_uploaded_six_feature_map_on_two_chosen_features(tmp_path, monkeypatch):
+    from .test_tuning_page_maps import six_feature_csv
+
+    dl = Downloads(monkeypatch)
+    content = six_feature_csv()
+    at = open_page(TUNING, SMALL_TUNING | {"map_x": "score", "map_y": "income"},
+                   shared={"data": "Upload CSV…", "upload": ("cars.csv", content), "standardize": True})
+    text = check_reproduces(at, dl, tmp_path, "tuning", {"cars.csv": content})
+    assert 'compute_map_plane(ds.X, kind="features", axes=(5, 1), feature_names=ds.feature_names)' in text
 
 
 def test_tuning_notebook_is_a_valid_nbformat_4_notebook(monkeypatch):
@@ -115,6 +134,14 @@ PATH = "3_Regularization_path.py"
 SMALL_PATH = {"n": "40", "ploo": "0"}
 
 
+def test_path_code_reproduces_a_twenty_feature_boundary_map_on_two_chosen_features(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(PATH, SMALL_PATH | {"data": "twonorm", "map_x": "x3", "map_y": "x1"})
+    assert "path_map" in page_charts(at)
+    text = check_reproduces(at, dl, tmp_path, "path")
+    assert 'compute_map_plane(ds.X, kind="features", axes=(2, 0), feature_names=ds.feature_names)' in text
+
+
 def test_path_code_reproduces_leave_one_out_a_moved_cursor_and_the_nu_axis(tmp_path, monkeypatch):
     dl = Downloads(monkeypatch)
     at = open_page(PATH, SMALL_PATH | {"data": "esl_mixture", "seed": "1", "ploo": "1", "pevals": "10",
@@ -175,6 +202,17 @@ def test_usvc_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
     assert 'dataset_from_csv("u.csv"' in text and "fresh_sample(" not in text
 
 
+def test_usvc_code_reproduces_twenty_features_along_the_first_component_and_on_two_chosen_features(
+        tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(USVC, SMALL_USVC | {"data": "twonorm", "u_src": "sidebar", "map_x": "x2", "map_y": "x7"})
+    assert at.selectbox(key="usvc_along").value == "components"
+    assert {"usvc_surf_svc", "usvc_kernel"} <= set(page_charts(at))
+    text = check_reproduces(at, dl, tmp_path, "usvc")
+    assert 'compute_line(ds.X, ds.y, "components", feature_names=ds.feature_names)' in text
+    assert 'compute_map_plane(ds.X, kind="features", axes=(1, 6), feature_names=ds.feature_names)' in text
+
+
 def test_every_usvc_control_that_changes_a_chart_changes_the_code():
     at = open_page(USVC, SMALL_USVC | {"data": "banana", "u_t1": "1", "u_t1_trials": "2", "u_t1_ntr": "50",
                                        "u_t1_nte": "50"})
@@ -187,6 +225,14 @@ def test_every_usvc_control_that_changes_a_chart_changes_the_code():
 
 IVM = "5_Import_vector_machine.py"
 SMALL_IVM = {"i_nlams": "11", "i_ntune": "50", "n": "40"}
+
+
+def test_ivm_code_reproduces_twenty_feature_maps_on_principal_components(tmp_path, monkeypatch):
+    dl = Downloads(monkeypatch)
+    at = open_page(IVM, SMALL_IVM | {"data": "twonorm", "map": "components"})
+    assert {"ivm_map_ivm", "ivm_map_svm"} <= set(page_charts(at))
+    text = check_reproduces(at, dl, tmp_path, "ivm")
+    assert 'compute_map_plane(ds.X, kind="components", feature_names=ds.feature_names)' in text
 
 
 def test_ivm_code_reproduces_a_scratch_fit_a_moved_lambda_and_the_three_class_map(tmp_path, monkeypatch):

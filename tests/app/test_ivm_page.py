@@ -80,7 +80,7 @@ def test_scratch_fit_and_step_plot():
     assert n_imp == k[-1]
 
 
-def test_multiclass_data_and_non_2d_data():
+def test_multiclass_data_and_twenty_feature_data():
     at = _run()
     at.selectbox(key="ivm_data").select("esl_mixture3").run()
     assert not at.exception and not at.error
@@ -89,7 +89,10 @@ def test_multiclass_data_and_non_2d_data():
     assert sum(t["type"] == "scatter" and t["name"].startswith("class ") for t in fig["data"]) == 3
     at.selectbox(key="ivm_data").select("twonorm").run()
     assert not at.exception and not at.error
-    assert any("2 features" in i.value for i in at.info)
+    # 20 features: the default tab draws both maps on the plane of the first two features
+    assert _fig(at, "IVM:")["layout"]["xaxis"]["title"]["text"].startswith("x1")
+    assert _fig(at, "SVM:")
+    assert any("other 18 features at their medians" in c.value for c in at.caption)
     assert _fig(_open(at, "λ path"), "Tuning misclassification")
 
 

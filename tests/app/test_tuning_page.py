@@ -94,7 +94,10 @@ def test_other_data_sets_and_unknown_truth():
     assert any("need the true p(x)" in i.value for i in at.info)
     at.sidebar.selectbox(key="tuning_data").select("twonorm").run()
     assert_clean(at)
-    assert any("two-dimensional data only" in i.value for i in at.info)
+    # 20 features: the decision curves on the plane of the first two, the others at their medians
+    curves = [f for f in figures(at) if str(f["layout"].get("title", {}).get("text", "")).startswith("Decision curves")]
+    assert curves and curves[0]["layout"]["xaxis"]["title"]["text"].startswith("x1")
+    assert any("other 18 features at their medians" in c.value for c in at.caption)
 
 
 def test_upload_without_file_asks_for_one():
