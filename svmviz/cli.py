@@ -78,25 +78,52 @@ def _given(extra: list[str], option: str) -> bool:
     return any(a == flag or a.startswith(flag + "=") for a in extra)
 
 
-def lan_address() -> str:
-    """This machine's address on its network (the one a class's browsers would use), or its host name.
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (those a class's browsers would use), loopback left out.
 
-    Read from the host name's own addresses (no packet is sent and no route is probed); the first
-    address that is not a loopback one, else the host name itself.
+    Read without sending a packet: each network interface's address (Linux), the address of the
+    interface the default route leaves by (a UDP socket's connect only looks the route up), and the
+    host name's own addresses. Empty when the machine has no network address but loopback.
     """
     import ipaddress
     import socket
 
-    host = socket.gethostname()
+    found: list[str] = []
     try:
-        infos = socket.getaddrinfo(host, None, socket.AF_INET)
+        import fcntl
+        import struct
+
+        for _, name in socket.if_nameindex():
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                try:  # SIOCGIFADDR: the interface's IPv4 address (an interface without one raises)
+                    found.append(socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8915,
+                                                              struct.pack("256s", name.encode()[:15]))[20:24]))
+                except OSError:
+                    pass
+    except (ImportError, OSError, AttributeError):  # not Linux: the two ways below
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): a route look-up, nothing is sent
+            found.append(s.getsockname()[0])
     except OSError:
-        return host
-    for info in infos:
-        address = info[4][0]
-        if not ipaddress.ip_address(address).is_loopback:
-            return address
-    return host
+        pass
+    try:
+        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    except OSError:
+        pass
+    out: list[str] = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_unspecified) and address not in out:
+            out.append(address)
+    return out
+
+
+def lan_address() -> str:
+    """The address ``svmviz app --lan`` shows first: the first of :func:`lan_addresses`, else ``localhost``."""
+    addresses = lan_addresses()
+    return addresses[0] if addresses else "localhost"
 
 
 def _add_warmup_parser(subparsers) -> None:
@@ -161,11 +188,13 @@ def streamlit_command(args: argparse.Namespace, extra: list[str]) -> list[str]:
 
 
 def lan_notice(args: argparse.Namespace, extra: list[str]) -> str:
-    """What ``svmviz app --lan`` exposes, printed before the server starts."""
+    """What ``svmviz app --lan`` exposes and the addresses to share, printed before the server starts."""
     port = args.port if getattr(args, "port", None) is not None else 8501
-    host = lan_address()
+    addresses = lan_addresses()
+    where = (" or ".join(f"http://{a}:{port}" for a in addresses) if addresses else
+             f"port {port} of this machine (it has no network address besides loopback: connect it to a network)")
     return (f"svmviz app --lan: serving on every network interface of this machine ({LAN_ADDRESS}:{port}).\n"
-            f"  Anyone who can reach http://{host}:{port} can use the app: there is no authentication.\n"
+            f"  Anyone who can reach {where} can use the app: there is no authentication.\n"
             "  Visitors run computations and upload files on this machine; study runs are kept in this user's data "
             "folder.\n  Stop it with Ctrl-C. Without --lan the app serves this machine only (127.0.0.1).")
 

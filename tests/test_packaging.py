@@ -190,6 +190,25 @@ def test_dependencies_have_one_source():
     assert requirement_lines("requirements-test.txt") == ["-e .[test]"]
 
 
+def test_every_runtime_dependency_stops_before_its_next_major_release():
+    """A floor and a ceiling for each, the ceiling at most the next major release after the installed
+    version, which the bounds allow (.ci/run's newest-allowed step installs the highest they allow)."""
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    for line in _pyproject()["project"]["dependencies"]:
+        req = Requirement(line)
+        floors = [s for s in req.specifier if s.operator == ">="]
+        ceilings = [s for s in req.specifier if s.operator == "<"]
+        assert len(floors) == 1 and len(ceilings) == 1, f"{line}: needs one >= floor and one < ceiling"
+        installed = Version(version(req.name))
+        assert req.specifier.contains(installed), f"{line}: the installed {req.name} {installed} is outside it"
+        assert Version(ceilings[0].version) <= Version(str(installed.major + 1)), \
+            f"{line}: the ceiling lies beyond {req.name}'s next major release {installed.major + 1}"
+
+
 def test_every_third_party_import_is_a_declared_dependency():
     stdlib = set(sys.stdlib_module_names)
     declared = RUNTIME

@@ -42,6 +42,8 @@ def test_shipped_config_turns_off_statistics_deploy_button_and_network():
     assert d["browser"]["gatherUsageStats"] is False
     assert d["client"]["toolbarMode"] == "viewer"
     assert d["server"]["address"] == "127.0.0.1"
+    assert d["client"]["showErrorDetails"] == "none"
+    assert d["server"]["maxUploadSize"] == 100
     for option in cli.app_config_options():
         st.get_option(option)  # a misspelt option name raises here
 
@@ -54,6 +56,8 @@ def test_streamlit_run_in_the_checkout_reads_it(tmp_path):
     assert "gatherUsageStats = false" in out
     assert 'toolbarMode = "viewer"' in out
     assert 'address = "127.0.0.1"' in out
+    assert 'showErrorDetails = "none"' in out
+    assert "maxUploadSize = 100" in out
     assert not (tmp_path / ".streamlit").exists()
 
 
@@ -62,6 +66,8 @@ def test_svmviz_app_binds_this_machine_only_by_default():
     assert _value(cmd, "server.address") == "127.0.0.1"
     assert _value(cmd, "browser.gatherUsageStats") == "false"
     assert _value(cmd, "client.toolbarMode") == "viewer"
+    assert _value(cmd, "client.showErrorDetails") == "none"
+    assert _value(cmd, "server.maxUploadSize") == "100"
     assert "--browser.serverAddress" not in cmd
 
 
@@ -76,7 +82,59 @@ def test_lan_serves_every_interface_and_says_what_it_exposes(capsys):
     assert _value(cmd, "server.address") == "0.0.0.0"
     assert _value(cmd, "browser.serverAddress") == cli.lan_address()
     note = cli.lan_notice(args, extra)
-    assert "0.0.0.0:8765" in note and "no authentication" in note and f"http://{cli.lan_address()}:8765" in note
+    assert "0.0.0.0:8765" in note and "no authentication" in note
+    for address in cli.lan_addresses():
+        assert f"http://{address}:8765" in note
+
+
+def _interface_addresses() -> set[str]:
+    """The machine's IPv4 addresses but loopback, as ``ip`` lists them (iproute2, every Linux has it)."""
+    out = subprocess.run(["ip", "-o", "-4", "addr", "show"], capture_output=True, text=True, check=True).stdout
+    return {ln.split()[3].split("/")[0] for ln in out.splitlines()} - {"127.0.0.1"}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the reference is iproute2's `ip addr`")
+def test_lan_prints_the_machines_ip_addresses_not_its_host_name():
+    """Every network interface's address is printed — a host name may not resolve on the students' machines."""
+    want = _interface_addresses()
+    assert want, "this machine has no network address but loopback"
+    assert want <= set(cli.lan_addresses())
+    assert all(ip.count(".") == 3 for ip in cli.lan_addresses())
+    note = cli.lan_notice(*_cmd(["--lan"])[:2])
+    for address in want:
+        assert f"http://{address}:8501" in note
+    assert f"http://{socket.gethostname()}:" not in note
+
+
+def test_lan_without_a_network_says_so(monkeypatch):
+    monkeypatch.setattr(cli, "lan_addresses", lambda: [])
+    args, extra, cmd = _cmd(["--lan"])
+    assert _value(cmd, "browser.serverAddress") == "localhost"
+    assert "no network address besides loopback" in cli.lan_notice(args, extra)
+
+
+def test_visitors_see_a_notice_and_the_log_keeps_the_traceback(tmp_path, caplog):
+    """With the shipped ``client.showErrorDetails``, an exception in a page shows visitors neither its text
+    nor its traceback; the server's log has both."""
+    import logging
+    import traceback
+
+    from streamlit import config
+    from streamlit.testing.v1 import AppTest
+
+    script = tmp_path / "page.py"
+    script.write_text('raise RuntimeError("/home/visitor/secret.csv: bad row")\n')
+    before = config.get_option("client.showErrorDetails")
+    config.set_option("client.showErrorDetails", cli.app_config_options()["client.showErrorDetails"])
+    try:
+        at = AppTest.from_file(str(script)).run()
+    finally:
+        config.set_option("client.showErrorDetails", before)
+    shown = at.exception[0]
+    assert "secret.csv" not in shown.message and not shown.stack_trace and "error" in shown.message
+    logged = ["".join(traceback.format_exception(*r.exc_info)) for r in caplog.records
+              if r.levelno >= logging.ERROR and r.exc_info]
+    assert any("Traceback" in t and "RuntimeError: /home/visitor/secret.csv: bad row" in t for t in logged), logged
 
 
 def test_lan_with_an_address_is_refused(capsys):

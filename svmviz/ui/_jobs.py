@@ -8,6 +8,7 @@ draws: streamlit is only asked whether a server runs (:func:`_install_shutdown_w
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -286,6 +287,24 @@ class _Store:
         self.max_entries: dict[str, int] = {}
         self.speed: dict[str, list] = {}  # name → recent (actual / estimated) seconds
         self.max_bytes = MAX_CACHE_BYTES  # the byte bound of put (a test lowers it on one store)
+        self._building: dict[str, list] = {}  # key → [lock, sessions using it] (see building)
+
+    @contextlib.contextmanager
+    def building(self, key):
+        """Held while one session builds the value of ``key``: sessions asking for the same key at the same
+        time wait for it, then find the value stored, so a value is built once whatever the number of
+        sessions (a class opening one link)."""
+        with self.lock:
+            slot = self._building.setdefault(key, [threading.RLock(), 0])
+            slot[1] += 1
+        try:
+            with slot[0]:
+                yield
+        finally:
+            with self.lock:
+                slot[1] -= 1
+                if slot[1] == 0 and self._building.get(key) is slot:
+                    del self._building[key]
 
     def get(self, key):
         with self.lock:

@@ -18,6 +18,13 @@ it loses).
 * :func:`is_history_navigation` — the run context's flag of a Back/Forward rerun: the URL then sets
   the view. Fallback: False (Back/Forward change the URL but the widgets keep their values).
 * :func:`page_id` — the run context's ``page_script_hash``, which page this run shows. Fallback: "".
+* :func:`release_ended_sessions` — the runtime's event loop, its session manager, that manager's store
+  of disconnected sessions (a ``TTLCache``: ``expire()``) and the uploaded-file manager's
+  ``file_storage``. Streamlit keeps a closed tab's session ``server.disconnectedSessionTTL`` seconds for
+  a reconnect; after that the session leaves the store only when the store is next written (another tab
+  closing), and is shut down (its uploaded files removed) only when garbage-collected. On a server
+  nobody visits afterwards its files stay. This shuts such sessions down on time and drops the files of
+  sessions that no longer exist. Fallback: nothing is released early (Streamlit's own pace).
 * :data:`HISTORY_SCRIPT` — not Streamlit's code but its frontend's behaviour: it pushes a browser
   history entry for every change of the query string and two for a page switch; the script keeps one
   entry per user action. If the frontend changes, the patch only turns pushes into replacements after
@@ -67,6 +74,50 @@ def is_history_navigation() -> bool:
 def page_id() -> str:
     """An identifier of the page this run shows ("" when unknown)."""
     return str(getattr(_ctx(), "page_script_hash", "") or "")
+
+
+def release_ended_sessions():
+    """Ask the server's event loop (where Streamlit touches its session store) to shut down the sessions
+    whose reconnect time ran out and to drop the uploaded files of sessions that no longer exist.
+
+    Returns a :class:`concurrent.futures.Future` of how many sessions it released, or None when there
+    is no running server or its internals moved (nothing is released then)."""
+    import concurrent.futures
+
+    try:
+        from streamlit import runtime
+
+        if not runtime.exists():
+            return None
+        rt = runtime.get_instance()
+        loop = rt._get_async_objs().eventloop
+        mgr = rt._session_mgr
+        cache = mgr._session_storage._cache
+        expire = cache.expire
+        files = rt.uploaded_file_mgr
+        stored_files = files.file_storage
+    except (ImportError, AttributeError, RuntimeError):
+        return None
+    done: concurrent.futures.Future = concurrent.futures.Future()
+
+    def release() -> None:
+        try:
+            ended = [info.session for _, info in expire()]  # disconnected longer than disconnectedSessionTTL
+            for session in ended:
+                session.shutdown()  # removes its uploaded files and media, stops its script thread
+            live = {info.session.id for info in mgr.list_sessions()}
+            orphans = [s for s in list(stored_files) if s not in live]
+            for session_id in orphans:
+                files.remove_session_files(session_id)
+            done.set_result(len(ended) + len(orphans))
+        except Exception as exc:  # noqa: BLE001 — handed to the caller, never lost on the event loop
+            done.set_exception(exc)
+
+    try:
+        loop.call_soon_threadsafe(release)
+    except RuntimeError:  # the server's loop has closed
+        return None
+    return done
 
 
 HISTORY_SCRIPT = """<span id="svmviz-history"></span>

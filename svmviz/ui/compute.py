@@ -293,7 +293,8 @@ def cached(name: str, key_parts, build: Callable[[], object], *, max_entries: in
     """``build()``, kept in the app's one cache under ``name`` and the content of ``key_parts``.
 
     For values quick to make in the script's own thread (a data set, a parsed upload, a figure):
-    no job, no progress bar, no Cancel — :func:`cached_compute` is the way for numerics.
+    no job, no progress bar, no Cancel — :func:`cached_compute` is the way for numerics. Sessions
+    asking for the same value at the same time wait for the one that builds it (it is built once).
 
     Parameters
     ----------
@@ -315,9 +316,12 @@ def cached(name: str, key_parts, build: Callable[[], object], *, max_entries: in
     key = cache_key(name, key_parts)
     entry = store.get(key)
     if entry is None:
-        value = build()
-        entry = _Entry(value, (), nbytes(value))
-        store.put(key, name, entry, max_entries)
+        with store.building(key):  # sessions asking at once: one builds, the others take its value
+            entry = store.get(key)
+            if entry is None:
+                value = build()
+                entry = _Entry(value, (), nbytes(value))
+                store.put(key, name, entry, max_entries)
     return entry.value
 
 

@@ -162,6 +162,9 @@ def run_app(root: str | None = None) -> None:
     # once per server process, if the compiled functions' cache is not current; in a server, the pages'
     # modules are then loaded between page runs
     _warmup.start_background(page_modules=tuple(f"svmviz.ui.{spec.module}" for spec in PAGES))
+    from svmviz.ui import uploads
+
+    uploads.start_release_watch()  # once per server process: what ended sessions held is given back
     # one browser-history entry per user action (see svmviz.ui.url_state)
     st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}

@@ -160,6 +160,16 @@ def set_query(**values) -> None:
     register(**values)
 
 
+def note_clamped(where, label: str, names: Sequence[str], raws: Sequence[str], value) -> None:
+    """Say, beside the widget ``label`` (in the container ``where``, else the page), that the link's
+    values ``raws`` of the parameters ``names`` lay outside its range and that ``value``, the nearest
+    limit, is used instead."""
+    given = ", ".join(f"{n} = {r}" for n, r in zip(names, raws))
+    used = ", ".join(_url_text(v) for v in value) if isinstance(value, (list, tuple)) else _url_text(value)
+    info = getattr(where, "info", None) or st.info
+    info(f"The link's {given} is outside what “{label}” allows: the nearest limit, {used}, is used.", icon="ℹ️")
+
+
 def parse_as(raw: str, like):
     """The URL text ``raw`` as a value of the type of ``like``; ValueError if it is not one."""
     if isinstance(like, (bool, np.bool_)):

@@ -41,32 +41,42 @@ class _Rules:
             self.lo = kwargs.get("min_value", args[0] if len(args) > 0 else None)
             self.hi = kwargs.get("max_value", args[1] if len(args) > 1 else None)
 
-    def _one(self, v):
+    def _one(self, v, clamp: bool):
         if self.options is not None:
             for o in self.options:
                 if _same(o, v):
                     return o
+            numbers = [o for o in self.options if isinstance(o, (int, float, np.number)) and not isinstance(o, bool)]
+            if clamp and numbers and len(numbers) == len(self.options) \
+                    and isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
+                if v < min(numbers):
+                    return min(numbers)
+                if v > max(numbers):
+                    return max(numbers)
             raise ValueError(f"{v!r} is not an option")
         if self.lo is not None and v < self.lo:
-            if not self.clamp:
+            if not clamp:
                 raise ValueError(f"{v!r} is below {self.lo!r}")
             v = type(v)(self.lo)
         if self.hi is not None and v > self.hi:
-            if not self.clamp:
+            if not clamp:
                 raise ValueError(f"{v!r} is above {self.hi!r}")
             v = type(v)(self.hi)
         return v
 
-    def check(self, value):
-        """``value`` if the widget accepts it (options matched to their own objects), else ValueError."""
+    def check(self, value, clamp: bool | None = None):
+        """``value`` if the widget accepts it (options matched to their own objects), else ValueError.
+        With ``clamp`` (default: the widget's own choice) a number beyond the bounds (or beyond the
+        ends of numeric options) takes the nearest one."""
+        clamp = self.clamp if clamp is None else clamp
         if self.kind == "multiselect":
-            return [self._one(v) for v in value]
+            return [self._one(v, clamp) for v in value]
         if isinstance(value, (tuple, list)):
-            out = tuple(self._one(v) for v in value)
+            out = tuple(self._one(v, clamp) for v in value)
             if len(out) == 2 and out[0] > out[1]:
                 raise ValueError("range ends in the wrong order")
             return out
-        return self._one(value)
+        return self._one(value, clamp)
 
     def parse(self, raws: list[str], default):
         """URL texts → a value shaped like ``default`` (a tuple spread over several parameters, a list
@@ -119,7 +129,7 @@ def control(make: Callable, label: str, *args, key: str, default, url: str | tup
         raws = [st.query_params.get(n) for n in names]
         if all(r is not None for r in raws):
             try:
-                value = rules.check(rules.parse(raws, default))
+                value = _from_link(rules, make, label, names, raws, default)
             except (TypeError, ValueError):
                 value = _MISSING
         if value is _MISSING:
@@ -135,7 +145,7 @@ def control(make: Callable, label: str, *args, key: str, default, url: str | tup
             for n in names:
                 pending[1].pop(n, None)
             try:
-                value = rules.check(rules.parse(raws, default))
+                value = _from_link(rules, make, label, names, raws, default)
             except (TypeError, ValueError):
                 value = default
     elif st.session_state.get(dep_key, _MISSING) != depends and not (
@@ -159,6 +169,17 @@ def control(make: Callable, label: str, *args, key: str, default, url: str | tup
         parts = out if len(names) > 1 else (st.session_state.get(key, default) if kind == "tabs" else out,)
         url_state.register(**{n: p for n, p in zip(names, parts)})
     return out
+
+
+def _from_link(rules: _Rules, make: Callable, label: str, names: tuple, raws: list, default):
+    """The value a link's ``raws`` give the widget: a number beyond its bounds takes the nearest limit,
+    and a note beside the widget says so (:func:`svmviz.ui.url_state.note_clamped`)."""
+    parsed = rules.parse(raws, default)
+    value = rules.check(parsed, clamp=True)
+    pairs = zip(value, parsed) if isinstance(value, (list, tuple)) else [(value, parsed)]
+    if not all(_same(a, b) for a, b in pairs):
+        url_state.note_clamped(getattr(make, "__self__", None), label, names, raws, value)
+    return value
 
 
 def _same_value(a, b) -> bool:

@@ -29,14 +29,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(log_name: str, env: dict | None = None):
-    """``streamlit run app.py`` on a free port, output to tests/artifacts/<log_name>; (process, url,
-    log file) once /_stcore/health answers (fails the test after 60 s)."""
+def start_server(log_name: str, env: dict | None = None, script: str = "app.py"):
+    """``streamlit run <script>`` (the app by default) on a free port, output to tests/artifacts/<log_name>;
+    (process, url, log file) once /_stcore/health answers (fails the test after 60 s)."""
     os.makedirs(ARTIFACTS, exist_ok=True)
     port = _free_port()
     log = open(os.path.join(ARTIFACTS, log_name), "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+        [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.port", str(port),
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://localhost:{port}"

@@ -189,6 +189,47 @@ def test_cached_compute_runs_once_and_serves_every_run():
     assert len(COUNTER) == 1
 
 
+def test_a_quick_value_asked_for_by_many_sessions_at_once_is_built_once():
+    """Thirty sessions opening one link at the same moment: the data set is built by one of them, the
+    others wait for it and get the very same object."""
+    import threading
+
+    compute._store().clear()
+    built, got = [], []
+    start = threading.Barrier(30)
+
+    def build():
+        built.append(1)
+        time.sleep(0.2)  # long enough for every session to ask meanwhile
+        return np.arange(5.0)
+
+    def session():
+        start.wait()
+        got.append(compute.cached("t_once", ("banana", 200, 0), build))
+
+    threads = [threading.Thread(target=session) for _ in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(built) == 1 and len(got) == 30 and all(g is got[0] for g in got)
+    assert not compute._store()._building  # nothing left behind
+    compute._store().clear()
+
+
+def test_a_failed_build_is_not_kept_and_the_next_session_builds_again():
+    compute._store().clear()
+
+    def bad():
+        raise ValueError("no such column")
+
+    with pytest.raises(ValueError, match="no such column"):
+        compute.cached("t_fail", (1,), bad)
+    assert compute.cached("t_fail", (1,), lambda: 7) == 7
+    assert not compute._store()._building
+    compute._store().clear()
+
+
 def _page_warns():
     import warnings
 

@@ -68,3 +68,24 @@ def test_fallbacks_without_a_run_context():
     assert compat.run_token() != compat.run_token()
     assert compat.is_history_navigation() is False
     assert compat.page_id() == ""
+
+
+def test_session_release_internals_are_still_there():
+    """What :func:`release_ended_sessions` reaches for: the runtime's event loop and session manager, the
+    store of disconnected sessions (a TTL cache whose ``expire()`` hands back the expired sessions), the
+    uploaded-file manager's per-session files."""
+    from streamlit.runtime import memory_session_storage, memory_uploaded_file_manager, runtime
+    from streamlit.runtime import websocket_session_manager
+
+    assert callable(getattr(runtime.Runtime, "_get_async_objs", None)), VERSION
+    assert "_session_mgr" in inspect.getsource(runtime.Runtime.__init__), VERSION
+    manager = websocket_session_manager.WebsocketSessionManager
+    assert "_session_storage" in inspect.getsource(manager.__init__) and callable(manager.list_sessions), VERSION
+    storage = memory_session_storage.MemorySessionStorage(ttl_seconds=0)
+    assert callable(storage._cache.expire), VERSION
+    files = memory_uploaded_file_manager.MemoryUploadedFileManager("/upload")
+    assert isinstance(files.file_storage, dict) and callable(files.remove_session_files), VERSION
+
+
+def test_release_ended_sessions_without_a_server_releases_nothing():
+    assert compat.release_ended_sessions() is None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 import numpy as np
 import pytest
@@ -153,3 +154,12 @@ def test_a_real_session_that_ends_frees_its_upload(tmp_path):
             server.kill()
             server.wait()
         log.close()
+
+
+def test_without_a_server_there_is_nothing_to_release():
+    assert uploads.release_once() == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="malloc_trim is glibc's")
+def test_trim_heap_calls_glibc():
+    assert uploads.trim_heap() is True
