@@ -174,10 +174,10 @@ def _ask(key: str, cost: Cost | None, what: str, factor: float, stopped: bool, u
     seconds = float("nan") if cost is None else cost.seconds * factor
     took = "" if not np.isfinite(seconds) else f" (it takes {format_seconds(seconds)} on this machine)"
     if stopped:
-        st.warning(f"Stopped: {what[:1].lower() + what[1:]}{took}.", icon="⏹️")
+        st.warning(f"Stopped: {what[:1].lower() + what[1:]}{took}.", icon=":material/stop_circle:")
     else:
         st.info(f"{what[:1].upper() + what[1:]} takes {format_seconds(seconds)} on this machine: start it when "
-                "you are ready.", icon="⏱️")
+                "you are ready.", icon=":material/timer:")
     m = None if cost is None else subsample_size(cost, factor)
     cols = st.columns(2)
     run = "Run" if not stopped else "Run again"
@@ -280,7 +280,7 @@ def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | N
         _session_set(_STOPPED).discard(key)  # finished after all (Cancel came too late): nothing to say
     if show_warnings:
         for m in entry.messages:
-            st.warning(m, icon="⚠️")
+            st.warning(m, icon=":material/warning:")
     return entry.value
 
 

@@ -9,4 +9,4 @@ def show_error(exc_or_msg, *, what: str | None = None) -> None:
     msg = str(exc_or_msg)
     if what:
         msg = f"{what}: {msg}"
-    st.error(msg, icon="⚠️")
+    st.error(msg, icon=":material/error:")

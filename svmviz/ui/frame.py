@@ -156,7 +156,7 @@ def run_app(root: str | None = None) -> None:
     ``root`` is the checkout folder holding ``pages/`` (``streamlit run app.py``); ``None`` runs the
     pages as functions from the installed package, under the same URL paths.
     """
-    st.set_page_config(page_title="svmviz", page_icon="📈", layout="wide")
+    st.set_page_config(page_title="svmviz", page_icon=":material/show_chart:", layout="wide")
     from svmviz import _warmup
 
     # once per server process, if the compiled functions' cache is not current; in a server, the pages'

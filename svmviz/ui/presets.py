@@ -192,7 +192,7 @@ def picker(page: str) -> None:
     elif url_state.url_speaks():  # a shared link (or Back/Forward) opening a preset's view: its note with it
         preset = view_preset(page, st.query_params.to_dict())
     if preset is not None:
-        st.info(f"**{preset.label}.** {preset.note}", icon="📄")
+        st.info(f"**{preset.label}.** {preset.note}", icon=":material/description:")
 
 
 def view_preset(page: str, url: dict) -> Preset | None:

@@ -29,7 +29,7 @@ from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
 
-from . import charts, code_view, page_head
+from . import charts, code_view, export, page_head
 from .data_sidebar import UPLOAD_CHOICE, dataset_sidebar
 from .compute import cached_compute
 from .errors import show_error
@@ -319,7 +319,7 @@ def show_results(results) -> None:
     for k, fig in enumerate(figures):
         charts.chart(fig, key=f"studies_fig_{k}", width="stretch")
     d1, d2 = st.columns(2)
-    d1.download_button("Download the table (CSV)", results.table.to_csv(index=False).encode(),
+    d1.download_button("Download the table (CSV)", export.frame_csv(results.table),
                        file_name=f"{spec.name}.csv", mime="text/csv", key="studies_dl_csv")
     buf = io.BytesIO()
     results.table.to_parquet(buf, index=False)

@@ -167,7 +167,7 @@ def note_clamped(where, label: str, names: Sequence[str], raws: Sequence[str], v
     given = ", ".join(f"{n} = {r}" for n, r in zip(names, raws))
     used = ", ".join(_url_text(v) for v in value) if isinstance(value, (list, tuple)) else _url_text(value)
     info = getattr(where, "info", None) or st.info
-    info(f"The link's {given} is outside what “{label}” allows: the nearest limit, {used}, is used.", icon="ℹ️")
+    info(f"The link's {given} is outside what “{label}” allows: the nearest limit, {used}, is used.", icon=":material/info:")
 
 
 def parse_as(raw: str, like):
