@@ -124,3 +124,9 @@ def test_a_matrix_that_fits_is_not_refused(monkeypatch):
     monkeypatch.setattr(_validation, "memory_room", lambda: (2 * 10**9, "RLIMIT_AS (2.00 GB)"))
     X = _data(n=3000, d=2)
     assert gram(X[:10], X).shape == (10, 3000)
+
+
+def test_a_small_result_does_not_ask_for_memory_room(monkeypatch):
+    monkeypatch.setattr(_validation, "memory_room", lambda: pytest.fail("memory_room was asked"))
+    X = _data(n=500, d=3)
+    assert gram(X).shape == squared_distances(X).shape == (500, 500)
