@@ -13,11 +13,11 @@ training decision values relative to max |f|.
 from __future__ import annotations
 
 import sys
-import time
 
 import numba
 import numpy as np
 from _common import machine
+from bench_gram import interleaved
 from sklearn.datasets import make_classification
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
@@ -28,25 +28,14 @@ from svmviz.svm import SVMClassifier
 PAIRS = [(1.0, 0.1), (10.0, 0.1), (100.0, 0.5), (0.1, 0.01)]
 
 
-def seconds(fn):
-    t0 = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - t0, out
-
-
 def compare(name, X, y):
     n = X.shape[0]
     reps = 5 if n <= 2000 else 3
     for C, g in PAIRS:
-        t_o, t_r = [], []
-        for _ in range(reps):
-            a, ours = seconds(lambda: SVMClassifier(C=C, gamma=g).fit(X, y))
-            b, ref = seconds(lambda: SVC(C=C, gamma=g).fit(X, y))
-            t_o.append(a)
-            t_r.append(b)
+        mo, mr, ours, ref = interleaved(lambda: SVMClassifier(C=C, gamma=g).fit(X, y),
+                                        lambda: SVC(C=C, gamma=g).fit(X, y), reps)
         f_o, f_r = ours.train_decision_, ref.decision_function(X)
         rel = float(np.max(np.abs(f_o - f_r)) / np.max(np.abs(f_r)))
-        mo, mr = np.median(t_o), np.median(t_r)
         print(f"{name:9s} n={n:6d} C={C:<6g} gamma={g:<5g} svmviz {mo:7.3f} s ({ours.n_iter_:6d} it)  "
               f"SVC {mr:7.3f} s ({int(ref.n_iter_[0]):6d} it)  ratio {mr / mo:5.2f}  max |Δf|/max|f| {rel:.1e}",
               flush=True)

@@ -57,6 +57,17 @@ def seconds(fn):
     return time.perf_counter() - t0, out
 
 
+def interleaved(ours, ref, repeats):
+    """``ours()`` then ``ref()``, ``repeats`` times: (median seconds of each, the last results of each)."""
+    t_o, t_r = [], []
+    for _ in range(repeats):
+        a, out_o = seconds(ours)
+        b, out_r = seconds(ref)
+        t_o.append(a)
+        t_r.append(b)
+    return float(np.median(t_o)), float(np.median(t_r)), out_o, out_r
+
+
 def compare(n):
     X = np.random.default_rng(0).normal(size=(n, 10))
     for name, (ours, ref, direct) in cases(X).items():

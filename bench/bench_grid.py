@@ -13,11 +13,11 @@ the median and largest difference of the decision values relative to max |f| ove
 from __future__ import annotations
 
 import sys
-import time
 
 import numba
 import numpy as np
 from _common import machine
+from bench_gram import interleaved
 from sklearn.datasets import make_classification
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
@@ -45,16 +45,8 @@ def loop(X, y):
 
 
 def row(name, X, y):
-    t_o, t_r = [], []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        Fo = ours(X, y)
-        t_o.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        Fr = loop(X, y)
-        t_r.append(time.perf_counter() - t0)
+    mo, mr, Fo, Fr = interleaved(lambda: ours(X, y), lambda: loop(X, y), REPEATS)
     rel = np.abs(Fo - Fr).max(axis=2) / np.abs(Fr).max(axis=2)
-    mo, mr = np.median(t_o), np.median(t_r)
     print(f"{name:22s} n={X.shape[0]}  svmviz {mo:6.3f} s  SVC loop {mr:6.3f} s  ratio {mr / mo:5.2f}  "
           f"|Δf|/max|f| median {np.median(rel):.1e} max {rel.max():.1e}",
           flush=True)
