@@ -3,8 +3,10 @@
 Conventions (the documentation's Conventions page): Gaussian ``K(x, x') = exp(-||x - x'||² / (2σ²))`` — sklearn's
 ``gamma = 1/(2σ²)``; linear ``x·x'``; polynomial ``(γ x·x' + c0)^degree``.
 
-Two layers: private ``@njit`` functions on contiguous float64 arrays, and :func:`gram`, the public
-wrapper that validates and dispatches.
+Two layers: private functions on contiguous float64 arrays — one blocked path for every named kernel
+(:func:`_blocked`: BLAS products in cache-sized blocks of rows, each finished in place; the distances'
+cancellation guard is compiled) — and :func:`gram`, the public wrapper that validates, refuses what
+cannot fit in memory, and dispatches.
 
 Kernel objects. Wherever ``kernel=`` is accepted it is either a name in :data:`KERNELS` or a *kernel
 object*: a callable ``kernel(A, B=None)`` returning the (n_A, n_B) float64 gram matrix. An object
