@@ -33,7 +33,9 @@ def check_matrix(X, name: str = "X", *, min_rows: int = 1) -> np.ndarray:
         raise ValueError(f"{name} needs at least {min_rows} rows; got {A.shape[0]}.")
     if A.shape[1] == 0:
         raise ValueError(f"{name} has no feature columns.")
-    if not np.all(np.isfinite(A)):
+    # one sum is finite only when every entry is (a NaN or ±inf propagates); only a sum that is not
+    # (those, or an overflow of finite entries) is checked entry by entry, with an n×d mask
+    if not np.isfinite(A.sum()) and not np.all(np.isfinite(A)):
         bad = np.argwhere(~np.isfinite(A))[0]
         raise ValueError(
             f"{name} contains NaN or infinite values (first at row {bad[0]}, column {bad[1]}); "

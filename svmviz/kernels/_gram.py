@@ -3,8 +3,10 @@
 Conventions (the documentation's Conventions page): Gaussian ``K(x, x') = exp(-||x - x'||² / (2σ²))`` — sklearn's
 ``gamma = 1/(2σ²)``; linear ``x·x'``; polynomial ``(γ x·x' + c0)^degree``.
 
-Two layers: private ``@njit`` functions on contiguous float64 arrays, and :func:`gram`, the public
-wrapper that validates and dispatches.
+Two layers: private functions on contiguous float64 arrays — one blocked path for every named kernel
+(:func:`_blocked`: BLAS products in cache-sized blocks of rows, each finished in place; the distances'
+cancellation guard is compiled) — and :func:`gram`, the public wrapper that validates, refuses what
+cannot fit in memory, and dispatches.
 
 Kernel objects. Wherever ``kernel=`` is accepted it is either a name in :data:`KERNELS` or a *kernel
 object*: a callable ``kernel(A, B=None)`` returning the (n_A, n_B) float64 gram matrix. An object
@@ -22,63 +24,175 @@ import copy
 import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
-from .._validation import check_matrix, check_positive
+from .._validation import check_matrix, check_memory, check_positive, largest_n
 
 KERNELS = ("rbf", "linear", "poly")
 
 
-@njit(cache=True)
-def _sq_dists(A, B):
-    n, m, d = A.shape[0], B.shape[0], A.shape[1]
-    out = np.empty((n, m))
-    for i in range(n):
-        for j in range(m):
-            s = 0.0
-            for k in range(d):
-                t = A[i, k] - B[j, k]
-                s += t * t
-            out[i, j] = s
-    return out
+#: Bytes of one block of a gram matrix. Each block of rows goes through its passes — the BLAS product
+#: ``A_blk Bᵀ``, the distances with their cancellation guard, numpy's exp — while it is still in the
+#: cache (L2 of a current CPU is 0.5–2 MiB): ``bench/bench_gram.py --blocks`` times 64 KiB – 8 MiB.
+GRAM_BLOCK_BYTES = 2**20
+#: Fewest rows of a block: each BLAS call packs all of B again, a cost of one row of the product, so
+#: blocks of at least 64 rows keep it under 2 % when B is too long for the block bytes.
+GRAM_MIN_ROWS = 64
+
+#: ``‖a‖² + ‖b‖² − 2 a·b`` loses digits to cancellation when ‖a − b‖² is small against ‖a‖² + ‖b‖²:
+#: its rounding error is at most about ``(d + 2) ε (‖a‖² + ‖b‖²)`` (Higham, *Accuracy and Stability of
+#: Numerical Algorithms*, §3.1, for the d-term product). An entry whose value is below
+#: ``(d + 2) ε (‖a‖² + ‖b‖²) / DIST_RTOL`` is summed directly as Σ_k (a_k − b_k)², so every distance
+#: holds ``DIST_RTOL`` relative accuracy — and the diagonal of ``squared_distances(A)`` is exactly 0.
+DIST_RTOL = 1e-13
 
 
 @njit(cache=True, nogil=True)
-def _rbf_exp(D, sigma, out):
-    """out = exp(−D/(2σ²)) elementwise: the one Gaussian-from-squared-distances loop (``out`` may be ``D``).
-    It releases the GIL: the (σ, λ) grid's threads call it for their σ at once (``svm._smo``)."""
-    scale = -1.0 / (2.0 * sigma * sigma)
-    for i in range(D.shape[0]):
-        for j in range(D.shape[1]):
-            out[i, j] = np.exp(D[i, j] * scale)
+def _guarded_sq_dists(P, a2, b2, A, B, r0, guard, diag0):
+    """In place: ``P[i, j] = A[r0 + i]·B[j]`` in, ``‖A[r0 + i] − B[j]‖²`` out.
+
+    ``a2``, ``b2`` are the squared row norms. An entry below ``guard · (a2_i + b2_j)`` (cancellation,
+    see ``DIST_RTOL``; negative rounding results among them) is summed directly. Each row is a
+    branch-free pass (vectorised) that also counts its guarded entries, then a second pass over the
+    rows that have any. ``diag0 ≥ 0`` says that ``A[r0 + i]`` is ``B[diag0 + i]`` (a block of a
+    symmetric matrix): that entry, always guarded, is set to 0 and not counted, so most rows need no
+    second pass."""
+    d = A.shape[1]
+    for i in range(P.shape[0]):
+        ai = a2[r0 + i]
+        low = 0
+        for j in range(P.shape[1]):
+            v = ai + b2[j] - 2.0 * P[i, j]
+            P[i, j] = v
+            low += v <= guard * (ai + b2[j])
+        if diag0 >= 0:
+            P[i, diag0 + i] = 0.0
+            low -= 1
+        if low == 0:
+            continue
+        for j in range(P.shape[1]):
+            if P[i, j] <= guard * (ai + b2[j]):
+                s = 0.0
+                for k in range(d):
+                    t = A[r0 + i, k] - B[j, k]
+                    s += t * t
+                P[i, j] = s
+    return P
+
+
+def _rbf_inplace(D, sigma):
+    """``D ← exp(−D/(2σ²))`` in place by numpy's vectorised exp, which releases the GIL."""
+    np.multiply(D, -1.0 / (2.0 * sigma * sigma), out=D)
+    return np.exp(D, out=D)
+
+
+def _block_rows(m: int) -> int:
+    """Rows per block of a gram matrix with ``m`` columns (:data:`GRAM_BLOCK_BYTES`, at least
+    :data:`GRAM_MIN_ROWS`)."""
+    return max(GRAM_MIN_ROWS, GRAM_BLOCK_BYTES // (8 * max(m, 1)))
+
+
+def _blocked(A, B, finish):
+    """The one path of every kernel computed from inner products: for each block of rows of A, the BLAS
+    product ``A_blk Bᵀ``, then ``finish(block, r0, c0)`` in place while the block is in cache.
+
+    When ``B is A`` the matrix is symmetric: a block holds rows ``r0 : r1`` and columns ``r0 :`` only
+    (``c0 = r0``), and is written to the upper triangle and, transposed, to the lower one — half the
+    products and half the finishing work, and a result exactly symmetric.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n_A, d), float64, C-contiguous
+    B : ndarray of shape (n_B, d), float64, C-contiguous
+    finish : callable(block, r0, c0) or None
+        Turns the products of rows ``r0 : r0 + len(block)`` and columns ``c0 : c0 + block.shape[1]``
+        into kernel values, in place.
+
+    Returns
+    -------
+    out : ndarray of shape (n_A, n_B)
+    """
+    n, m = A.shape[0], B.shape[0]
+    out = np.empty((n, m))
+    if n == 0 or m == 0:
+        return out
+    step = _block_rows(m)
+    if B is not A:
+        Bt = B.T
+        for r0 in range(0, n, step):
+            blk = out[r0:r0 + step]
+            np.dot(A[r0:r0 + step], Bt, out=blk)
+            if finish is not None:
+                finish(blk, r0, 0)
+        return out
+    for r0 in range(0, n, step):
+        r1 = min(r0 + step, n)
+        blk = np.dot(A[r0:r1], A[r0:].T)
+        if finish is not None:
+            finish(blk, r0, r0)
+        out[r0:r1, r0:] = blk
+        out[r1:, r0:r1] = blk[:, r1 - r0:].T
     return out
+
+
+def _row_norms(A):
+    return np.einsum("ij,ij->i", A, A)
+
+
+def _sq_dists(A, B, finish=None):
+    """Squared distances ``‖a_i − b_j‖²`` through BLAS (``‖a‖² + ‖b‖² − 2 a·b``, cancellation guarded,
+    ``DIST_RTOL``), block by block; ``finish(block)`` then runs on each block of distances in cache."""
+    a2 = _row_norms(A)
+    b2 = a2 if B is A else _row_norms(B)
+    guard = (A.shape[1] + 2) * np.finfo(np.float64).eps / DIST_RTOL
+
+    def dist(blk, r0, c0):
+        _guarded_sq_dists(blk, a2, b2[c0:], A, B[c0:], r0, guard, r0 - c0 if B is A else -1)
+        if finish is not None:
+            finish(blk)
+
+    return _blocked(A, B, dist)
 
 
 def _rbf_gram(A, B, sigma):
-    """exp(−‖a − b‖²/(2σ²)) by the two compiled functions from Python (not a third around them: numba would link
-    both into it and optimise them again, ~0.3 s more of a page's first compilation)."""
-    D = _sq_dists(A, B)
-    return _rbf_exp(D, sigma, D)  # in place: one n_A × n_B matrix
+    """exp(−‖a − b‖²/(2σ²)): distances and exp block by block (:func:`_sq_dists`)."""
+    return _sq_dists(A, B, lambda blk: _rbf_inplace(blk, sigma))
 
 
-@njit(cache=True)
 def _linear_gram(A, B):
-    n, m, d = A.shape[0], B.shape[0], A.shape[1]
-    out = np.empty((n, m))
-    for i in range(n):
-        for j in range(m):
-            s = 0.0
-            for k in range(d):
-                s += A[i, k] * B[j, k]
-            out[i, j] = s
-    return out
+    return _blocked(A, B, None)
 
 
-@njit(cache=True)
-def _poly_gram(A, B, degree, gamma, coef0):
-    G = _linear_gram(A, B)
-    for i in range(G.shape[0]):
-        for j in range(G.shape[1]):
-            G[i, j] = (gamma * G[i, j] + coef0) ** degree
-    return G
+def _poly_gram(A, B, degree: int, gamma, coef0):
+    """(γ a·b + c0)^degree; the integer power by repeated products (``degree − 1`` roundings, each far
+    cheaper than ``pow``)."""
+    def finish(blk, r0, c0):
+        np.multiply(blk, gamma, out=blk)
+        np.add(blk, coef0, out=blk)
+        if degree > 1:
+            base = blk.copy()
+            for _ in range(degree - 1):
+                np.multiply(blk, base, out=blk)
+
+    return _blocked(A, B, finish)
+
+
+#: A result of at most this many bytes (64 MiB) is allocated without asking the system for room: the
+#: question (``/proc/meminfo``, the rlimits, the cgroup's files) costs about 0.1 ms, as much as a
+#: 300 × 300 gram, on every block of a prediction.
+GRAM_UNCHECKED_BYTES = 2**26
+
+
+def _check_gram_memory(n_a: int, n_b: int, same: bool, what: str) -> None:
+    """Refuse, before allocating, an (n_A, n_B) float64 result that does not fit in memory (results
+    above :data:`GRAM_UNCHECKED_BYTES`)."""
+    if 8.0 * n_a * n_b <= GRAM_UNCHECKED_BYTES:
+        return
+
+    def need(m):
+        return 8.0 * m * (m if same else n_b)
+
+    check_memory(need(n_a), what=what, n=n_a, n_max=lambda room: largest_n(need, room),
+                 advice=(", or compute the matrix in blocks of rows (e.g. gram(A[i:j], B))" if not same else
+                         ", or compute it in blocks of rows (gram(A[i:j], A))"))
 
 
 def squared_distances(A, B=None) -> np.ndarray:
@@ -93,11 +207,17 @@ def squared_distances(A, B=None) -> np.ndarray:
     Returns
     -------
     D : ndarray of shape (n_A, n_B)
+        Each entry to relative accuracy :data:`DIST_RTOL` (BLAS ``‖a‖² + ‖b‖² − 2 a·b``, entries
+        that cancel summed directly); the diagonal of ``squared_distances(A)`` is exactly 0.
+
+    Raises
+    ------
+    MemoryLimitError
+        Before allocating, when the (n_A, n_B) result does not fit in memory.
     """
-    A = check_matrix(A, "A")
-    B = A if B is None else check_matrix(B, "B")
-    if A.shape[1] != B.shape[1]:
-        raise ValueError(f"A has {A.shape[1]} features and B has {B.shape[1]}; they must match.")
+    same = B is None
+    A, B = _check_pair(A, B)
+    _check_gram_memory(A.shape[0], B.shape[0], same, "squared_distances")
     return _sq_dists(A, B)
 
 
@@ -116,8 +236,8 @@ def rbf_from_squared_distances(D, sigma: float) -> np.ndarray:
     K : ndarray of shape (n_A, n_B)
     """
     sigma = check_positive(sigma, "sigma")
-    D = np.ascontiguousarray(D, dtype=np.float64)
-    return _rbf_exp(D, sigma, np.empty_like(D))
+    K = np.multiply(np.asarray(D, dtype=np.float64), -1.0 / (2.0 * sigma * sigma), order="C")
+    return np.exp(K, out=K)
 
 
 def _check_pair(A, B):
@@ -181,10 +301,23 @@ def gram(A, B=None, *, kernel="rbf", sigma: float = 1.0, degree: int = 3,
     Returns
     -------
     K : ndarray of shape (n_A, n_B), float64, C-contiguous.
+
+    Raises
+    ------
+    MemoryLimitError
+        Before allocating, when the (n_A, n_B) result does not fit in memory.
+
+    Notes
+    -----
+    The named kernels share one path: BLAS inner products ``A Bᵀ`` in blocks of rows sized to the
+    cache (:data:`GRAM_BLOCK_BYTES`), each block finished in place — squared distances with their
+    cancellation guarded (:data:`DIST_RTOL`) and numpy's vectorised exp for "rbf", ``(γ·+c0)^degree``
+    for "poly".
     """
     same = B is None
     A, B = _check_pair(A, B)
     _check_kernel_spec(kernel)
+    _check_gram_memory(A.shape[0], B.shape[0], same, "gram")
     if _is_kernel_object(kernel):
         return _object_gram(kernel, A, B, same)
     if kernel == "rbf":
@@ -194,7 +327,7 @@ def gram(A, B=None, *, kernel="rbf", sigma: float = 1.0, degree: int = 3,
     if kernel == "poly":
         if int(degree) != degree or degree < 1:
             raise ValueError(f"degree must be a positive integer; got {degree!r}.")
-        return _poly_gram(A, B, float(degree), check_positive(gamma, "gamma"), float(coef0))
+        return _poly_gram(A, B, int(degree), check_positive(gamma, "gamma"), float(coef0))
     raise ValueError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
 
 

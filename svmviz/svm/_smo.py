@@ -34,7 +34,7 @@ from numba.extending import intrinsic
 
 from .._jit import njit
 from .._linalg import gauss_solve, invert_in_place
-from ..kernels._gram import _rbf_exp  # the Gaussian from squared distances (releases the GIL)
+from ..kernels import rbf_from_squared_distances
 
 TAU = 1e-12
 #: α within this many ulps (relative to its bound C_i) of 0 or C_i is set exactly to the bound. The
@@ -962,22 +962,32 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
 def rbf_sigma_sequence(D, sigma, y, lambdas, C, p, tol, max_iter, shrinking):
     """Gaussian kernel of width σ from squared distances D, then :func:`lambda_sequence` from α = 0.
 
-    Python over the two compiled functions (both release the GIL: the grid's threads run them in
+    Python over numpy's exp and a compiled function (both release the GIL: the grid's threads run them in
     parallel), not a third around them: numba links every function a compiled function calls into it and optimises and emits
     the whole again, ~0.5–0.9 s CPU of the Tuning page's first compilation for this one level."""
-    K = _rbf_exp(D, sigma, np.empty_like(D))
+    K = rbf_from_squared_distances(D, sigma)  # numpy's vectorised exp, which releases the GIL too
     return lambda_sequence(K, y, lambdas, C, p, np.zeros(y.shape[0]), tol, max_iter, shrinking)
 
 
-@njit(cache=True, nogil=True)
 def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     """Leave-one-out decision values for every λ of one σ. alphas (n_lam, n) are the full solutions.
+
+    The Gaussian kernel by numpy's exp (bit for bit :func:`rbf_sigma_sequence`'s), then the compiled
+    refits (:func:`lambdas_loo`); both release the GIL.
+
+    Returns f_loo (n_lam, n) and status (n_lam,).
+    """
+    return lambdas_loo(rbf_from_squared_distances(D, sigma), y, lambdas, C, p, alphas, tol, max_iter)
+
+
+@njit(cache=True, nogil=True)
+def lambdas_loo(K, y, lambdas, C, p, alphas, tol, max_iter):
+    """:func:`loo_decisions` at every λ on one kernel matrix. alphas (n_lam, n) are the full solutions.
 
     Returns f_loo (n_lam, n) and status (n_lam,).
     """
     n = y.shape[0]
     m = lambdas.shape[0]
-    K = _rbf_exp(D, sigma, np.empty_like(D))
     out = np.empty((m, n))
     stats = np.empty(m, dtype=np.int64)
     for k in range(m):

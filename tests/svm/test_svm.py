@@ -42,6 +42,20 @@ def test_kernel_rejects_non_finite(bad):
         gram(A)
 
 
+def test_kernel_matrix_of_huge_finite_entries_is_accepted_and_one_nan_refused():
+    """The finiteness check of a kernel matrix: entries whose sum overflows are finite all the same; a
+    single NaN or inf among them is found."""
+    K = np.full((4, 4), 1e308)
+    y = np.array([-1.0, -1.0, 1.0, 1.0])
+    from svmviz._validation import check_matrix
+    np.testing.assert_array_equal(check_matrix(K, "K"), K)
+    for bad in (np.nan, np.inf, -np.inf):
+        K2 = K.copy()
+        K2[2, 3] = bad
+        with pytest.raises(ValueError, match=r"NaN or infinite values \(first at row 2, column 3\)"):
+            solve_dual(K2, y, scale=1.0, C=1.0)
+
+
 def test_kernel_rejects_bad_parameters():
     A = np.ones((3, 2))
     with pytest.raises(ValueError, match="sigma"):

@@ -1,0 +1,64 @@
+"""A user's 20 × 20 (C, γ) grid: svmviz's grid engine vs a loop of scikit-learn SVC fits, one run,
+interleaved, one thread each.
+
+    python bench/bench_grid.py [n]     (default n = 500)
+
+C ∈ [1e-2, 1e3] and γ ∈ [1e-2, 10], 20 log-spaced values each; λ = 1/(2nC), σ = 1/√(2γ). Data: the
+2-D Wahba et al. (2001) simulation and a 6-feature ``make_classification`` (4 informative, seed 0).
+svmviz: :func:`svmviz.svm.fit_sigma_lambda_grid` on one thread (one kernel matrix per γ, warm starts
+along C). scikit-learn: ``SVC(C, gamma).fit`` cold at each of the 400 points, its training decision
+values kept. Both at tol 1e-3. Prints medians of 3 interleaved repeats, the ratio loop / svmviz, and
+the median and largest difference of the decision values relative to max |f| over the grid.
+"""
+from __future__ import annotations
+
+import sys
+
+import numba
+import numpy as np
+from _common import machine
+from bench_gram import interleaved
+from sklearn.datasets import make_classification
+from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
+
+from svmviz.data import make_dataset
+from svmviz.svm import fit_sigma_lambda_grid
+
+CS = np.logspace(-2, 3, 20)
+GAMMAS = np.logspace(-2, 1, 20)
+REPEATS = 3
+
+
+def ours(X, y):
+    n = X.shape[0]
+    g = fit_sigma_lambda_grid(X, y, 1.0 / (2.0 * n * CS), 1.0 / np.sqrt(2.0 * GAMMAS), n_threads=1)
+    return g.f  # (n_gamma, n_C, n)
+
+
+def loop(X, y):
+    F = np.empty((GAMMAS.size, CS.size, X.shape[0]))
+    for i, g in enumerate(GAMMAS):
+        for j, C in enumerate(CS):
+            F[i, j] = SVC(C=C, gamma=g).fit(X, y).decision_function(X)
+    return F
+
+
+def row(name, X, y):
+    mo, mr, Fo, Fr = interleaved(lambda: ours(X, y), lambda: loop(X, y), REPEATS)
+    rel = np.abs(Fo - Fr).max(axis=2) / np.abs(Fr).max(axis=2)
+    print(f"{name:22s} n={X.shape[0]}  svmviz {mo:6.3f} s  SVC loop {mr:6.3f} s  ratio {mr / mo:5.2f}  "
+          f"|Δf|/max|f| median {np.median(rel):.1e} max {rel.max():.1e}",
+          flush=True)
+
+
+if __name__ == "__main__":
+    numba.set_num_threads(1)
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    print(machine(), "| 1 thread each | 20 × 20 (C, γ) | medians of", REPEATS, flush=True)
+    with threadpool_limits(1):
+        ds = make_dataset("wahba2001", n=n, seed=0)
+        ours(ds.X[:60], ds.y[:60])  # compiled once
+        row("wahba2001 (2-D)", ds.X, ds.y)
+        X, y = make_classification(n, 6, n_informative=4, n_redundant=0, random_state=0)
+        row("make_clf (6 features)", X, y)
