@@ -71,7 +71,7 @@ FINISH_ROUNDS = 20
 #: The finish gives up when more than this many times p + 1 points (the parameters) sit on the margin.
 MARGIN_EXCESS = 2
 #: Newton steps per fixed-point solve of the smooth step θ̃_s (quadratic convergence: a handful).
-NEWTON_STEPS = 50
+NEWTON_STEPS = 12
 
 STATUS_CONVERGED = 0
 STATUS_MAX_ITER = 1
@@ -498,7 +498,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     ``finish``: once the sets of points (beyond, on, inside the margin; :func:`_classify`) have not
     changed for ``SET_PATIENCE`` iterations, solve for the iteration's fixed point with those sets
     (:func:`_fixed_point`); when it passes its checks it is the last iterate and the iteration has
-    converged. Tried once per configuration of the sets. Margin points approach the margin
+    converged. Tried once per configuration of the sets, and after a failed try only after 1, 2, 4, …
+    more iterations. Margin points approach the margin
     geometrically, at the rate d + (1 − d)·α_i*/C_i per iteration, so the plain iteration needs
     hundreds to thousands of iterations where the sets settle in tens.
 
@@ -545,6 +546,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     tried = np.zeros(2, dtype=np.bool_)
     finished = False
     b_fp = 0.0
+    next_try = 0
+    gap = 1
     while it < max_iter:
         f = _decision(Phi, beta, b)
         if not np.all(np.isfinite(f)):
@@ -565,13 +568,17 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                     tried[r] = False
                 else:
                     stable[r] += 1
-                if stable[r] >= SET_PATIENCE and not tried[r]:
+                if stable[r] >= SET_PATIENCE and not tried[r] and it >= next_try:
                     tried[r] = True
                     ok, b_fp = _fixed_point(Phi, G, y, C, cw, loss, s, k, a_max, factor, sets[r], beta, b, tol,
                                             prim, fp_beta)
                     if ok:
                         finished = True
                         break
+                    # a failed finish costs up to FINISH_ROUNDS solves: back off (1, 2, 4, ... iterations)
+                    # so that failures cost a bounded share of the iteration's own work
+                    next_try = it + gap
+                    gap *= 2
             if finished:
                 it += 1
                 for j in range(p):
