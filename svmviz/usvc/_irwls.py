@@ -68,6 +68,8 @@ MARGIN_BAND = 1e-3
 SET_PATIENCE = 1
 #: Corrections of the sets (a point moved to the set its fixed-point weight asks for) per finish.
 FINISH_ROUNDS = 20
+#: Most iterations between tries of the finish after failed ones (the gap doubles from 1 up to this).
+MAX_GAP = 4
 #: The finish gives up when more than this many times p + 1 points (the parameters) sit on the margin.
 MARGIN_EXCESS = 2
 #: Newton steps per fixed-point solve of the smooth step θ̃_s (quadratic convergence: a handful).
@@ -499,7 +501,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     changed for ``SET_PATIENCE`` iterations, solve for the iteration's fixed point with those sets
     (:func:`_fixed_point`); when it passes its checks it is the last iterate and the iteration has
     converged. Tried once per configuration of the sets, and after a failed try only after 1, 2, 4, …
-    more iterations. Margin points approach the margin
+    (at most ``MAX_GAP``) more iterations. Margin points approach the margin
     geometrically, at the rate d + (1 − d)·α_i*/C_i per iteration, so the plain iteration needs
     hundreds to thousands of iterations where the sets settle in tens.
 
@@ -575,10 +577,10 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                     if ok:
                         finished = True
                         break
-                    # a failed finish costs up to FINISH_ROUNDS solves: back off (1, 2, 4, ... iterations)
-                    # so that failures cost a bounded share of the iteration's own work
+                    # a failed finish costs up to FINISH_ROUNDS solves: back off (1, 2, 4 iterations) so
+                    # that failures cost a bounded share of the iteration's own work
                     next_try = it + gap
-                    gap *= 2
+                    gap = min(2 * gap, MAX_GAP)
             if finished:
                 it += 1
                 for j in range(p):
