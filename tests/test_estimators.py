@@ -229,3 +229,15 @@ def test_leave_one_out_refits_follow_the_same_intercept_rule():
         ref = SVC(C=1 / (2 * n * lam), gamma=1 / (2 * sigma**2), tol=1e-12).fit(X[keep], y_pm[keep])
         worst = max(worst, abs(ref.decision_function(X[i:i + 1])[0] - f_loo[i]))
     assert worst < 1e-6  # was 2.1e-3 at one support vector
+
+
+@pytest.mark.parametrize("param", [{"degree": 2}, {"coef0": 0.5}], ids=lambda p: next(iter(p)))
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("cls", [SVMClassifier, IRWLSClassifier, NuSVMPath, KernelLogisticRegression, IVMClassifier],
+                         ids=lambda cls: cls.__name__)
+def test_polynomial_parameters_refused_beside_other_kernels(cls, kernel, param):
+    X, y = make_moons(40, noise=0.2, random_state=0)
+    name = next(iter(param))
+    with pytest.raises(ValueError, match=rf"{name}=.* has no meaning for kernel='{kernel}'"):
+        cls(kernel=kernel, **param).fit(X, y)
+    cls(kernel="poly", **param).fit(X, y)  # read by the polynomial kernel

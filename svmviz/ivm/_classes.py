@@ -122,12 +122,13 @@ def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: 
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
-    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters); σ or γ
-    beside a kernel that does not read them is refused."""
+    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters); σ, γ,
+    the degree or c0 beside a kernel that does not read them is refused."""
     if isinstance(kernel, str) and kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {KERNELS} or a kernel object; got {kernel!r}.")
     _validation.check_kernel_params_used(kernel, sigma=sigma, gamma=gamma, sigma_default=DEFAULT_SIGMA,
-                                         gamma_default=1.0)
+                                         gamma_default=1.0, degree=degree, coef0=coef0, degree_default=3,
+                                         coef0_default=1.0)
     if not isinstance(kernel, str) and callable(kernel):
         return
     if kernel not in KERNELS:
@@ -412,8 +413,8 @@ class IVMClassifier(_KernelLogitBase):
     -----
     Zhu & Hastie 2002, eqs. 4–6, algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
     multi-class eqs. 7–9. Targets and sizes are validated as in :class:`KernelLogisticRegression`.
-    ``fit`` takes no ``sample_weight``: the greedy import set is chosen among the rows themselves,
-    so weights would not be repeated rows; :class:`KernelLogisticRegression` takes them.
+    ``fit`` takes ``sample_weight``: each point's negative log-likelihood is weighed, in the refits
+    and in the greedy criterion alike, and a point of weight 0 is never imported.
 
     Examples
     --------
