@@ -116,9 +116,15 @@ def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: 
     room, source = _validation.memory_room()
     if room is None or room > MEMORY_BUDGET:
         room, source = MEMORY_BUDGET, f"the package's MEMORY_BUDGET of {MEMORY_BUDGET / 2**30:.0f} GiB"
+    if full:
+        advice = ", or fewer classes"
+    elif 8.0 * n * n <= room:
+        advice = ", fewer classes, a smaller chunk or a max_import"
+    else:  # the n×n kernel alone fills the room: no max_import or chunk helps
+        advice = (f": the {n}×{n} kernel matrix alone needs {8.0 * n * n / 2**30:.2f} GiB, whatever max_import or "
+                  "chunk")
     _validation.check_memory(need(n), what=f"{what} with {n_classes} classes", n=n, available=room, source=source,
-                             n_max=lambda r: _validation.largest_n(need, r, hi=1 << 32),
-                             advice=", or fewer classes" if full else ", fewer classes, a smaller chunk or a max_import")
+                             n_max=lambda r: _validation.largest_n(need, r, hi=1 << 32), advice=advice)
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
@@ -138,8 +144,9 @@ def _check_kernel(kernel, sigma, degree, gamma, coef0):
 
 def _warn(status: int, what: str) -> None:
     if status != _klr.OK:
+        raise_what = "max_import / max_iter" if what == "IVMClassifier" else "max_iter"  # KLR has no max_import
         warnings.warn(f"{what}: {_STATUS_TEXT.get(int(status), 'status ' + str(status))}. "
-                      "Raise max_import / max_iter, or increase λ.", ConvergenceWarning, stacklevel=3)
+                      f"Raise {raise_what}, or increase λ.", ConvergenceWarning, stacklevel=3)
 
 
 def _probs_from_logits(F):

@@ -151,6 +151,11 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         path = nu_path(X, y, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
                        gamma=self.gamma, coef0=self.coef0, tol=self.tol)
         if auto:
+            fewest = int(np.min(np.unique(y, return_counts=True)[1]))
+            if fewest < 2:  # leaving out a class's only point leaves one class: no machine to refit
+                raise ValueError(f"nu='auto' chooses ν by leave-one-out (Loosli & Canu 2006), which needs at least 2 "
+                                 f"points of each class; one class has {fewest}. Give nu a number in (0, 1], or add "
+                                 "points.")
             loo = loo_path(path, max_evals=self.max_evals, n_se=self.n_se, rtol=self.rtol)
             lam = float(loo.lambdas[loo.stop])
         else:
