@@ -112,13 +112,14 @@ def test_numpydoc_sections_parse():
 
 def test_filled_docstrings_read_fully():
     from svmviz import criteria, losses
+    from svmviz.ivm import KernelLogisticRegression
     from svmviz.svm import SVMClassifier
 
     doc = losses.sigmoid.__doc__
     assert "tau : array_like of any shape" in doc and "a : float > 0, default 1.0" in doc
     assert "Bradley, Mangasarian & Street" in doc and "{" not in doc.replace("e^{aτ}", "")
     # the filled lines take the indentation of the placeholder, so the sections parse as written
-    assert "\n        X : array-like of shape (n, d)\n            Training points" in SVMClassifier.fit.__doc__
+    assert "\n        X : array-like of shape (n, d)\n            Training points" in KernelLogisticRegression.fit.__doc__
     assert "K_diag : float or array_like of shape (n,), default None" in criteria.gacv.__doc__
     assert SVMClassifier.predict.__doc__.lstrip().startswith("Class labels")
     assert "Parameters" in (inspect.getdoc(losses.hinge) or "")

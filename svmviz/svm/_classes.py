@@ -810,11 +810,23 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}.")
 
     # ------------------------------------------------------------------ fit
-    @fill_doc
     def fit(self, X, y, sample_weight=None):
         """Fit on X and class labels y (two classes: Wahba's SVM; more: one machine per pair).
 
-        {fit_multiclass_weighted}
+        Parameters
+        ----------
+        X : array-like or scipy sparse matrix of shape (n, d)
+            Training points (a DataFrame's column names are kept in ``feature_names_in_``); the
+            (n, n) training gram for ``kernel="precomputed"``.
+        y : array-like of shape (n,)
+            Class labels, two or more classes.
+        sample_weight : array-like of shape (n,), default=None
+            Weight of each point's loss (None: all 1); a weight ≤ 0 leaves the point out, as in
+            scikit-learn's ``SVC``.
+
+        Returns
+        -------
+        self
 
         Notes
         -----
