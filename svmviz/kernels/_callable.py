@@ -7,7 +7,7 @@ written for ``SVC`` works unchanged.
 """
 from __future__ import annotations
 
-import numpy as np
+import inspect
 
 
 class PairwiseKernel:
@@ -43,11 +43,16 @@ def as_kernel_object(kernel):
     Returns
     -------
     str or kernel object
-        A name or an object with a ``fit(X)`` method unchanged (svmviz's kernel objects, e.g.
-        :class:`~svmviz.kernels.SSANOVAKernel`); any other callable wrapped in :class:`PairwiseKernel`.
+        A name, an object with a ``fit(X)`` method (svmviz's kernel objects, e.g.
+        :class:`~svmviz.kernels.SSANOVAKernel`) or a callable that can be called with one argument
+        (``kernel(A, B=None)``) unchanged; a callable that needs two wrapped in :class:`PairwiseKernel`.
     """
-    if isinstance(kernel, str) or not callable(kernel) or callable(getattr(kernel, "fit", None)):
+    if isinstance(kernel, (str, PairwiseKernel)) or not callable(kernel) or callable(getattr(kernel, "fit", None)):
         return kernel
-    if isinstance(kernel, PairwiseKernel):
+    try:
+        inspect.signature(kernel).bind(None)  # callable as kernel(A): a kernel object already
         return kernel
-    return PairwiseKernel(kernel)
+    except TypeError:
+        return PairwiseKernel(kernel)
+    except ValueError:  # no signature to read (some builtins): call it with both arguments
+        return PairwiseKernel(kernel)
