@@ -12,4 +12,6 @@ cd "$HERE"
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$HERE/../.numba_cache}"
 export PYTHONHASHSEED=0
 rm -rf _build/html _build/doctrees auto_examples api/generated
+# compile every numba function first, so that no example prints the compilation or counts it in its time
+"$PY" -m svmviz warmup
 exec "$PY" -m sphinx -b html -W --keep-going -j 1 -q . _build/html "$@"

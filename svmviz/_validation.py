@@ -134,7 +134,7 @@ class BinaryClassifierMixin:
 
 
 def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_TRAIN_SAMPLES,
-                      max_classes: int | None = None):
+                      max_classes: int | None = None, accept_sparse: bool = False):
     """Validate ``fit(X, y)`` input with scikit-learn's machinery, before anything large is allocated.
 
     ``sklearn.utils.validation.validate_data`` checks X (2-D, numeric, finite, dense: sparse,
@@ -143,6 +143,7 @@ def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_T
     labels as rows) and records ``n_features_in_`` and, for a DataFrame, ``feature_names_in_``.
     ``type_of_target`` then refuses continuous and multi-output targets ("Unknown label type"),
     a single class, more than two classes when ``binary``, and more than ``max_classes`` classes.
+    ``accept_sparse``: a scipy sparse X is made dense (:func:`densify`) instead of refused.
 
     Returns
     -------
@@ -153,7 +154,9 @@ def validate_fit_data(estimator, X, y, *, binary: bool, min_samples: int = MIN_T
     from sklearn.utils.multiclass import check_classification_targets, type_of_target
     from sklearn.utils.validation import validate_data
 
-    X, y = validate_data(estimator, X, y, dtype=np.float64, order="C", ensure_min_samples=min_samples)
+    X, y = validate_data(estimator, X, y, dtype=np.float64, order="C", ensure_min_samples=min_samples,
+                         accept_sparse=("csr", "csc", "coo") if accept_sparse else False)
+    X = densify(X, what=f"{type(estimator).__name__}.fit")
     if not X.flags.writeable:  # read-only input (e.g. a memmap): numba would compile a second variant
         X = X.copy()
     check_classification_targets(y)
@@ -185,17 +188,30 @@ def binary_targets(y, classes) -> np.ndarray:
     return np.ascontiguousarray(np.where(y == classes[1], 1.0, -1.0))
 
 
-def validate_predict_data(estimator, X) -> np.ndarray:
+def validate_predict_data(estimator, X, *, accept_sparse: bool = False) -> np.ndarray:
     """Input of ``predict``/``decision_function``: ``NotFittedError`` before ``fit``, then the same
     checks as :func:`validate_fit_data` for X plus the fitted width (``n_features_in_``) and column
     names (``feature_names_in_``: a DataFrame with other or reordered columns is refused)."""
     from sklearn.utils.validation import check_is_fitted, validate_data
 
     check_is_fitted(estimator)
-    X = validate_data(estimator, X, reset=False, dtype=np.float64, order="C")
+    X = validate_data(estimator, X, reset=False, dtype=np.float64, order="C",
+                      accept_sparse=("csr", "csc", "coo") if accept_sparse else False)
+    X = densify(X, what=f"{type(estimator).__name__}.predict")
     if not X.flags.writeable:
         X = X.copy()
     return X
+
+def densify(X, *, what: str) -> np.ndarray:
+    """A scipy sparse matrix as a dense C-contiguous float64 array, refused first (naming its size) if
+    the dense copy would not fit in memory; a dense array unchanged."""
+    if not hasattr(X, "toarray"):
+        return X
+    n, d = X.shape
+    check_memory(8.0 * n * d, what=f"{what} (the dense copy of a sparse X)", n=n,
+                 n_max=lambda room: int(room // (8 * max(d, 1))))
+    return np.ascontiguousarray(X.toarray(), dtype=np.float64)
+
 
 def check_int(value, name: str, minimum: int = 1, maximum: int | None = None) -> int:
     """``value`` as an int in ``[minimum, maximum]``: an integer, or a float with an integral value
@@ -246,8 +262,9 @@ def check_solver_params(tol, max_iter) -> tuple[float, int]:
     return tol, int(max_iter)
 
 
-def check_sample_weight(sample_weight, n: int) -> np.ndarray:
+def check_sample_weight(sample_weight, n: int, *, allow_negative: bool = False) -> np.ndarray:
     """``fit``'s ``sample_weight``: None (every weight 1) or n finite non-negative numbers, not all 0.
+    ``allow_negative``: n finite numbers of any sign (the caller decides what weights ≤ 0 mean).
 
     Returns
     -------
@@ -266,6 +283,8 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
                          f"shape ({n},).")
     if not np.all(np.isfinite(w)):
         raise ValueError("sample_weight contains NaN or infinite values.")
+    if allow_negative:
+        return np.ascontiguousarray(w)
     if np.any(w < 0):
         raise ValueError(f"sample_weight must be non-negative; got {w[w < 0][:3].tolist()} "
                          f"(first at row {int(np.flatnonzero(w < 0)[0])}).")
@@ -277,7 +296,8 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
 
 
 def check_kernel_params_used(kernel, *, sigma=None, gamma=None, sigma_default=None, gamma_default=None,
-                             gamma_means_sigma: bool = False) -> None:
+                             gamma_means_sigma: bool = False, degree=None, coef0=None, degree_default=None,
+                             coef0_default=None) -> None:
     """Refuse a kernel parameter the chosen kernel would ignore.
 
     ``sigma`` is the Gaussian width of ``kernel="rbf"``; ``gamma`` the γ of the polynomial kernel
@@ -297,11 +317,16 @@ def check_kernel_params_used(kernel, *, sigma=None, gamma=None, sigma_default=No
         Their defaults in the estimator's signature.
     gamma_means_sigma : bool
         The estimator reads ``gamma`` as σ = 1/√(2γ) for the rbf kernel.
+    degree, coef0 : int, float or None
+        The estimator's ``degree`` and ``coef0`` of the polynomial kernel.
+    degree_default, coef0_default : int, float or None
+        Their defaults in the estimator's signature.
 
     Raises
     ------
     ValueError
-        ``sigma`` given for a kernel other than "rbf", or ``gamma`` for one that does not read it.
+        ``sigma`` given for a kernel other than "rbf", ``gamma`` for one that does not read it, or
+        ``degree`` or ``coef0`` for a kernel other than "poly".
     """
     name = kernel if isinstance(kernel, str) else None
     what = f"kernel={kernel!r}" if name is not None else f"the kernel object {type(kernel).__name__}"
@@ -316,6 +341,11 @@ def check_kernel_params_used(kernel, *, sigma=None, gamma=None, sigma_default=No
                    " For the rbf kernel set sigma = 1/√(2γ) instead (scikit-learn's gamma = 1/(2σ²)).")
         raise ValueError(f"gamma={gamma!r} has no meaning for {what}: γ is the coefficient of the polynomial kernel "
                          f"(γ x·x' + c0)^degree and would be ignored. Leave gamma at {gamma_default!r}.{mapping}{own}")
+    for pname, value, default in (("degree", degree, degree_default), ("coef0", coef0, coef0_default)):
+        if value is not None and name != "poly" and not _same(value, default):
+            raise ValueError(f"{pname}={value!r} has no meaning for {what}: it is a parameter of the polynomial "
+                             f"kernel (γ x·x' + c0)^degree and would be ignored. Use kernel='poly', or leave {pname} "
+                             f"at {default!r}.{own}")
 
 
 def _same(value, default) -> bool:

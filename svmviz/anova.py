@@ -122,9 +122,11 @@ def expansion_of(model, feature_names=None) -> AnovaExpansion:
     if feature_names is None and hasattr(model, "feature_names_in_"):
         feature_names = list(model.feature_names_in_)
     if hasattr(model, "support_vectors_") and hasattr(model, "dual_coef_"):
-        sv = np.asarray(model.support_, dtype=np.int64)
-        return expansion(kernel, model.support_vectors_, np.asarray(model.dual_coef_)[sv], model.intercept_,
-                         feature_names)
+        if np.shape(model.dual_coef_)[0] != 1:
+            raise ValueError("the ANOVA decomposition is for two classes (one decision function); this model has "
+                             f"{len(model.classes_)}.")
+        return expansion(kernel, model.support_vectors_, np.asarray(model.dual_coef_)[0],
+                         float(np.asarray(model.intercept_)[0]), feature_names)
     if hasattr(model, "coef_") and hasattr(model, "_basis_points"):
         if getattr(model, "n_classes_", 2) != 2:
             raise ValueError("the ANOVA decomposition is for two classes (one logit); this model has "

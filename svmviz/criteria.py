@@ -132,6 +132,10 @@ def _from_estimator(est, y, alpha, lam, K_diag, L):
     if alpha is not None or lam is not None or K_diag is not None or L is not None:
         raise ValueError("with a fitted estimator give only its training labels y: alpha, lam, K_diag and L "
                          "are the estimator's.")
+    if np.size(getattr(est, "classes_", ())) > 2:
+        raise ValueError(f"the criteria (GACV, ξα, leave-one-out) are Wahba et al.'s for two classes; this "
+                         f"{type(est).__name__} was fitted on {est.classes_.size} classes (one-vs-one). Fit it on "
+                         "two classes, e.g. one class against the rest.")
     if not hasattr(est, "train_decision_"):
         raise ValueError(f"{type(est).__name__} is not fitted: fit it first, then pass it with its training labels.")
     n = est.alpha_.shape[0]
@@ -150,9 +154,8 @@ def _from_estimator(est, y, alpha, lam, K_diag, L):
     Lm, Lp = check_L(est.L)
     wm, wp = est.class_weight_
     Kd = np.ones(n)
-    if est.support_.size and not (isinstance(est.kernel_, str) and est.kernel_ == "rbf"):
-        params = {"degree": est.degree, "gamma": est._poly_gamma, "coef0": est.coef0}
-        Kd[est.support_] = kernel_diagonal(est.kernel_, est.support_vectors_, **params)
+    if est.support_.size:
+        Kd[est.support_] = est._kernel_diagonal_at_support()
     return est.train_decision_, y_pm, est.alpha_, est.lam_, Kd, (Lm * wm, Lp * wp)
 
 

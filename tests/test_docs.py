@@ -112,13 +112,14 @@ def test_numpydoc_sections_parse():
 
 def test_filled_docstrings_read_fully():
     from svmviz import criteria, losses
+    from svmviz.ivm import KernelLogisticRegression
     from svmviz.svm import SVMClassifier
 
     doc = losses.sigmoid.__doc__
     assert "tau : array_like of any shape" in doc and "a : float > 0, default 1.0" in doc
     assert "Bradley, Mangasarian & Street" in doc and "{" not in doc.replace("e^{aτ}", "")
     # the filled lines take the indentation of the placeholder, so the sections parse as written
-    assert "\n        X : array-like of shape (n, d)\n            Training points" in SVMClassifier.fit.__doc__
+    assert "\n        X : array-like of shape (n, d)\n            Training points" in KernelLogisticRegression.fit.__doc__
     assert "K_diag : float or array_like of shape (n,), default None" in criteria.gacv.__doc__
     assert SVMClassifier.predict.__doc__.lstrip().startswith("Class labels")
     assert "Parameters" in (inspect.getdoc(losses.hinge) or "")
@@ -258,3 +259,48 @@ def test_gallery_reads_the_papers_numbers_from_svmviz_published():
     assert len(with_numbers) >= 7
     for path in with_numbers:
         assert "from svmviz.published import" in path.read_text(encoding="utf-8"), path.name
+
+
+# ---------------------------------------------------------------------------------------------
+# the gallery: each example's thumbnail is its own first figure; compilation precedes the build
+def _sg_plotly():
+    import importlib.util
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "sg_plotly.py"
+    spec = importlib.util.spec_from_file_location("sg_plotly_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gallery_thumbnails_are_each_examples_first_figure(tmp_path):
+    import hashlib
+
+    import numpy as np
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    sg = _sg_plotly()
+    g = np.linspace(-1, 1, 30)
+    figures = [go.Figure(go.Contour(x=g, y=g, z=np.add.outer(g ** 2, g))),
+               go.Figure(go.Scatter(x=g, y=np.sin(3 * g), mode="lines")),
+               go.Figure(go.Scatter(x=g, y=g ** 3, mode="markers"))]
+    digests = []
+    for k, fig in enumerate(figures):
+        sg.reset_renderer({}, f"example{k}.py")
+        pio.show(fig, renderer=sg.RENDERER)
+        pio.show(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])), renderer=sg.RENDERER)  # a second figure: not the thumbnail
+        paths = iter([tmp_path / f"ex{k}_001.png", tmp_path / f"ex{k}_002.png"])
+        rst = sg.scraper(None, {"image_path_iterator": paths}, {})
+        assert rst.count(".. raw:: html") == 2
+        assert sg.scraper(None, {"image_path_iterator": paths}, {}) == ""  # later blocks: no figure, no thumbnail
+        digests.append(hashlib.md5((tmp_path / f"ex{k}_001.png").read_bytes()).hexdigest())
+        assert not (tmp_path / f"ex{k}_002.png").exists()
+    assert len(set(digests)) == len(figures)
+
+
+def test_docs_build_compiles_before_running_the_examples():
+    script = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "build.sh").read_text().splitlines()
+    warm = next(i for i, line in enumerate(script) if line.strip().endswith("-m svmviz warmup"))
+    sphinx = next(i for i, line in enumerate(script) if "-m sphinx" in line)
+    assert warm < sphinx

@@ -229,3 +229,41 @@ def test_leave_one_out_refits_follow_the_same_intercept_rule():
         ref = SVC(C=1 / (2 * n * lam), gamma=1 / (2 * sigma**2), tol=1e-12).fit(X[keep], y_pm[keep])
         worst = max(worst, abs(ref.decision_function(X[i:i + 1])[0] - f_loo[i]))
     assert worst < 1e-6  # was 2.1e-3 at one support vector
+
+
+@pytest.mark.parametrize("param", [{"degree": 2}, {"coef0": 0.5}], ids=lambda p: next(iter(p)))
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("cls", [SVMClassifier, IRWLSClassifier, NuSVMPath, KernelLogisticRegression, IVMClassifier],
+                         ids=lambda cls: cls.__name__)
+def test_polynomial_parameters_refused_beside_other_kernels(cls, kernel, param):
+    X, y = make_moons(40, noise=0.2, random_state=0)
+    name = next(iter(param))
+    with pytest.raises(ValueError, match=rf"{name}=.* has no meaning for kernel='{kernel}'"):
+        cls(kernel=kernel, **param).fit(X, y)
+    cls(kernel="poly", **param).fit(X, y)  # read by the polynomial kernel
+
+
+def test_nu_path_auto_refuses_a_class_of_one_point_without_numpy_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning of numpy leaks
+        with pytest.raises(ValueError, match="at least 2 points of each class"):
+            NuSVMPath().fit([[0.0], [1.0], [2.0]], [0, 1, 1])
+
+
+def test_klr_convergence_warning_names_only_its_own_parameters():
+    X, y = make_moons(60, noise=0.3, random_state=0)
+    with pytest.warns(ConvergenceWarning) as caught:
+        KernelLogisticRegression(lam=1e-6, max_iter=1).fit(X, y)
+    text = " ".join(str(w.message) for w in caught)
+    assert "max_iter" in text and "max_import" not in text
+
+
+def test_ivm_memory_refusal_advises_what_helps(monkeypatch):
+    monkeypatch.setattr(ivm_module, "MEMORY_BUDGET", 8 * 1000 * 1000)  # below a 1001×1001 kernel
+    with pytest.raises(MemoryError) as big:
+        ivm_module._check_memory("IVMClassifier.fit", 1001, 2, full=False, max_import=5, chunk=64)
+    assert "kernel matrix alone" in str(big.value) and "a max_import" not in str(big.value)
+    monkeypatch.setattr(ivm_module, "MEMORY_BUDGET", 8 * 1000 * 1000 * 3)  # the kernel fits, the import set not
+    with pytest.raises(MemoryError) as wide:
+        ivm_module._check_memory("IVMClassifier.fit", 1000, 2, full=False, max_import=None, chunk=1000)
+    assert "a max_import" in str(wide.value)

@@ -116,18 +116,25 @@ def _check_memory(what: str, n: int, n_classes: int, *, full: bool, max_import: 
     room, source = _validation.memory_room()
     if room is None or room > MEMORY_BUDGET:
         room, source = MEMORY_BUDGET, f"the package's MEMORY_BUDGET of {MEMORY_BUDGET / 2**30:.0f} GiB"
+    if full:
+        advice = ", or fewer classes"
+    elif 8.0 * n * n <= room:
+        advice = ", fewer classes, a smaller chunk or a max_import"
+    else:  # the n×n kernel alone fills the room: no max_import or chunk helps
+        advice = (f": the {n}×{n} kernel matrix alone needs {8.0 * n * n / 2**30:.2f} GiB, whatever max_import or "
+                  "chunk")
     _validation.check_memory(need(n), what=f"{what} with {n_classes} classes", n=n, available=room, source=source,
-                             n_max=lambda r: _validation.largest_n(need, r, hi=1 << 32),
-                             advice=", or fewer classes" if full else ", fewer classes, a smaller chunk or a max_import")
+                             n_max=lambda r: _validation.largest_n(need, r, hi=1 << 32), advice=advice)
 
 
 def _check_kernel(kernel, sigma, degree, gamma, coef0):
-    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters); σ or γ
-    beside a kernel that does not read them is refused."""
+    """A kernel name of :data:`KERNELS` with a valid σ, or a kernel object (its own parameters); σ, γ,
+    the degree or c0 beside a kernel that does not read them is refused."""
     if isinstance(kernel, str) and kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {KERNELS} or a kernel object; got {kernel!r}.")
     _validation.check_kernel_params_used(kernel, sigma=sigma, gamma=gamma, sigma_default=DEFAULT_SIGMA,
-                                         gamma_default=1.0)
+                                         gamma_default=1.0, degree=degree, coef0=coef0, degree_default=3,
+                                         coef0_default=1.0)
     if not isinstance(kernel, str) and callable(kernel):
         return
     if kernel not in KERNELS:
@@ -137,8 +144,9 @@ def _check_kernel(kernel, sigma, degree, gamma, coef0):
 
 def _warn(status: int, what: str) -> None:
     if status != _klr.OK:
+        raise_what = "max_import / max_iter" if what == "IVMClassifier" else "max_iter"  # KLR has no max_import
         warnings.warn(f"{what}: {_STATUS_TEXT.get(int(status), 'status ' + str(status))}. "
-                      "Raise max_import / max_iter, or increase λ.", ConvergenceWarning, stacklevel=3)
+                      f"Raise {raise_what}, or increase λ.", ConvergenceWarning, stacklevel=3)
 
 
 def _probs_from_logits(F):
@@ -412,8 +420,8 @@ class IVMClassifier(_KernelLogitBase):
     -----
     Zhu & Hastie 2002, eqs. 4–6, algorithm (B1)–(B4) with (B2*) of §3.2, stopping rule §3.3,
     multi-class eqs. 7–9. Targets and sizes are validated as in :class:`KernelLogisticRegression`.
-    ``fit`` takes no ``sample_weight``: the greedy import set is chosen among the rows themselves,
-    so weights would not be repeated rows; :class:`KernelLogisticRegression` takes them.
+    ``fit`` takes ``sample_weight``: each point's negative log-likelihood is weighed, in the refits
+    and in the greedy criterion alike, and a point of weight 0 is never imported.
 
     Examples
     --------

@@ -8,8 +8,11 @@ Conventions (the documentation's Conventions page): Gaussian ``K(x, x') = exp(�
   :func:`sigma_heuristic`;
 - ``_ssanova`` — the smoothing-spline ANOVA kernels of Wahba (1998), §1.1, Remarks 6–8,
   eqs. 1.12–1.13: :func:`cubic_spline_rk`, :class:`SSANOVAKernel` (additive and two-way) and
-  :class:`KernelParamsMixin` (scikit-learn's ``get_params`` / ``set_params`` for kernel objects).
+  :class:`KernelParamsMixin` (scikit-learn's ``get_params`` / ``set_params`` for kernel objects);
+- ``_callable`` — :class:`PairwiseKernel` and :func:`as_kernel_object`: scikit-learn's kernel callables
+  ``k(X, Y)`` as kernel objects.
 """
+from ._callable import PairwiseKernel, as_kernel_object
 from ._gram import KERNELS, fit_kernel, gram, kernel_diagonal, rbf_from_squared_distances, sigma_heuristic, squared_distances
 from ._ssanova import (
     COMPONENT_GRAM_BUDGET, MAX_COMPONENTS, SSANOVA_BASES, SSANOVA_ORDERS, KernelParamsMixin, SSANOVAKernel,
@@ -17,5 +20,5 @@ from ._ssanova import (
 )
 
 __all__ = ["COMPONENT_GRAM_BUDGET", "KERNELS", "MAX_COMPONENTS", "SSANOVA_BASES", "SSANOVA_ORDERS", "KernelParamsMixin",
-           "SSANOVAKernel", "cubic_spline_rk", "fit_kernel", "gram", "kernel_diagonal", "rbf_from_squared_distances",
+           "PairwiseKernel", "SSANOVAKernel", "as_kernel_object", "cubic_spline_rk", "fit_kernel", "gram", "kernel_diagonal", "rbf_from_squared_distances",
            "sigma_heuristic", "squared_distances"]

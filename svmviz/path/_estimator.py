@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._docs import fill_doc
-from .._validation import BinaryClassifierMixin, check_sample_weight, validate_fit_data, validate_predict_data
+from .._validation import BinaryClassifierMixin, check_kernel_params_used, check_sample_weight, validate_fit_data, validate_predict_data
 from ._loo import loo_path
 from ._nu_path import nu_path
 
@@ -70,8 +70,8 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     Loosli & Canu 2006, "Summary" (the four events of the path) and "Stopping criteria". ``fit``
-    takes no ``sample_weight``: the path's events are those of the unit box 0 ≤ α_i ≤ 1 of every
-    point; :class:`svmviz.svm.SVMClassifier` takes weights.
+    takes ``sample_weight`` in whole numbers only, as repeated rows: the path's events are those of
+    the box 0 ≤ α_i ≤ 1 of every row; :class:`svmviz.svm.SVMClassifier` takes any weights.
 
     Examples
     --------
@@ -146,9 +146,16 @@ class NuSVMPath(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError("sample_weight leaves a class with total weight 0; each class needs a point of "
                                  "positive weight.")
             X, y = np.repeat(X, copies, axis=0), np.repeat(y, copies)
+        check_kernel_params_used(self.kernel, degree=self.degree, coef0=self.coef0, degree_default=3,
+                                 coef0_default=1.0)
         path = nu_path(X, y, kernel=self.kernel, sigma=self.sigma, degree=self.degree,
                        gamma=self.gamma, coef0=self.coef0, tol=self.tol)
         if auto:
+            fewest = int(np.min(np.unique(y, return_counts=True)[1]))
+            if fewest < 2:  # leaving out a class's only point leaves one class: no machine to refit
+                raise ValueError(f"nu='auto' chooses ν by leave-one-out (Loosli & Canu 2006), which needs at least 2 "
+                                 f"points of each class; one class has {fewest}. Give nu a number in (0, 1], or add "
+                                 "points.")
             loo = loo_path(path, max_evals=self.max_evals, n_se=self.n_se, rtol=self.rtol)
             lam = float(loo.lambdas[loo.stop])
         else:

@@ -21,18 +21,19 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.metaestimators import available_if
 
 from .. import _validation
-from . import _smo
+from . import _libsvm_rules, _smo
 from .._parallel import task_pool
 from .._docs import fill_doc
-from .._validation import (BinaryClassifierMixin, binary_targets, check_binary_labels, check_matrix,
+from .._validation import (binary_targets, check_binary_labels, check_matrix,
                           check_positive, check_sample_weight, predict_in_chunks, validate_fit_data,
                           validate_predict_data)
 from .._validation import check_L as _check_L
 from .._validation import check_lambdas as _check_lambdas
 from .._validation import check_solver_params as _check_solver_params
-from ..kernels import fit_kernel, gram, squared_distances
+from ..kernels import KERNELS, as_kernel_object, fit_kernel, gram, kernel_diagonal, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
 #: :class:`SVMClassifier`'s λ when neither ``lam`` nor ``C`` is given
@@ -531,15 +532,27 @@ def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1
     return SigmaLambdaGrid(lam, sig, a, b, f, it, st)
 
 
-class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
-    """Wahba's support vector machine (standard or non-standard), solved by SMO.
+#: The bound of every α_i (with scale 1) that stands for C = ∞, the hard margin: a separable problem's
+#: hard-margin α are far below it (they grow as 1/margin²), so the solution with this bound is the
+#: hard-margin one; an α at the bound means no separating function of the kernel was found.
+HARD_MARGIN_BOUND = 1e8
+#: kernel names SVMClassifier takes besides :data:`svmviz.kernels.KERNELS`: the gram matrix given as X
+PRECOMPUTED = "precomputed"
+
+
+class SVMClassifier(ClassifierMixin, BaseEstimator):
+    """Wahba's support vector machine (standard or non-standard), solved by SMO; scikit-learn's
+    ``SVC`` where their meanings agree.
 
     Minimizes (Wahba, Lin, Lee & Zhang 2001, eq. 1 and §5)
 
         (1/n) Σ_i L(y_i) w(y_i) (1 − y_i f(x_i))_+  +  λ ‖h‖²,     f = h + b,
 
     through its dual (0 ≤ α_i ≤ L(y_i) w(y_i), y'α = 0) with libsvm's SMO: the machine of
-    scikit-learn's ``SVC(C=1/(2nλ), gamma=1/(2σ²))``, with α(ours) = α(libsvm)/C.
+    scikit-learn's ``SVC(C=1/(2nλ), gamma=1/(2σ²))``, with α(ours) = α(libsvm)/C. More than two
+    classes are fitted one-vs-one as libsvm does (one machine per pair of classes, with the same C),
+    and ``probability=True`` fits Platt's sigmoid to decision values of an internal 5-fold
+    cross-validation (pairs coupled by Wu, Lin & Weng 2004), as libsvm does.
 
     Parameters
     ----------
@@ -548,67 +561,102 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     sigma : float, default=None
         Gaussian kernel width, ``K = exp(−‖x − x'‖²/(2σ²))``; None means 1.0, or σ = 1/√(2γ) when
         ``gamma`` is given with the rbf kernel. Refused with any other kernel (it would be ignored).
-    kernel : {"rbf", "linear", "poly"} or kernel object, default="rbf"
-        A name in :data:`svmviz.kernels.KERNELS`, or a callable ``kernel(A, B=None)`` returning the
-        (n_A, n_B) gram matrix (with a ``fit(X)`` method it is fitted on the training X first); see
-        :func:`svmviz.kernels.gram`.
+    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
+        A name in :data:`svmviz.kernels.KERNELS`; ``"precomputed"``: X is the (n, n) training gram at
+        ``fit`` and the (m, n) gram of new points against the training points at prediction; or a
+        callable ``k(X, Y)`` returning the (n_X, n_Y) gram matrix (scikit-learn's signature; svmviz's
+        kernel objects with a ``fit(X)`` method, e.g. :class:`~svmviz.kernels.SSANOVAKernel`, are
+        fitted on the training X first); see :func:`svmviz.kernels.gram`.
     L : (float, float), default=(1.0, 1.0)
         Wahba's misclassification costs (L(−1), L(+1)) of the non-standard SVM (Wahba et al. 2001,
         §5): L(−1) weighs the hinge losses of the points of ``classes_[0]``, L(+1) those of
-        ``classes_[1]``. (1, 1) is the standard SVM.
+        ``classes_[1]``. (1, 1) is the standard SVM; other costs need two classes.
     class_weight : dict, "balanced" or None, default=None
         scikit-learn's class weights w(y): a dict ``{class label: weight}`` (classes left out weigh
-        1) or ``"balanced"`` (``n / (2 n_class)``). They multiply L: α_i ≤ L(y_i) w(y_i), i.e.
+        1) or ``"balanced"`` (``n / (n_classes n_class)``). They multiply L: α_i ≤ L(y_i) w(y_i), i.e.
         libsvm's per-sample ``C_i = L(y_i) w(y_i) / (2nλ)``.
     tol : float, default=1e-3
         KKT tolerance on the maximal violating pair (libsvm's ``eps``).
     max_iter : int, default=10_000_000
-        Cap on SMO iterations; reaching it gives ``status_ = 1`` and a ``ConvergenceWarning``.
+        Cap on SMO iterations of each solve; reaching it gives ``status_ = 1`` and a
+        ``ConvergenceWarning``.
     shrinking : bool, default=True
-    degree : int, default=3
-        Degree of the polynomial kernel ``(γ x·x' + c0)^degree``.
-    gamma : float, default=None
+    degree : int, default=None
+        Degree of the polynomial kernel ``(γ x·x' + c0)^degree``; None means 3. Refused with any other
+        kernel (it would be ignored).
+    gamma : float, "scale" or "auto", default=None
         scikit-learn's kernel coefficient. rbf: ``exp(−γ‖x − x'‖²)``, i.e. σ = 1/√(2γ) (give
         ``sigma`` or ``gamma``, not both). poly: the γ of ``(γ x·x' + c0)^degree``; None means 1.0.
-        Refused for the linear kernel and kernel objects, which have no γ.
-    coef0 : float, default=1.0
-        c0 of the polynomial kernel.
+        ``"scale"`` is 1/(d Var(X)) and ``"auto"`` 1/d at ``fit``, as in ``SVC``. Refused for the
+        linear and precomputed kernels and callables, which have no γ.
+    coef0 : float, default=None
+        c0 of the polynomial kernel; None means 1.0. Refused with any other kernel.
     C : float, default=None
         scikit-learn's ``SVC(C=...)``: λ = 1/(2nC) with n the number of training rows at ``fit``
-        (the user guide's Conventions page; the sum of ``sample_weight`` when given), so the same C on more data is a smaller
-        λ, as in libsvm. Give ``lam`` or ``C``, not both.
+        (the user guide's Conventions page; the sum of the positive ``sample_weight`` when given), so
+        the same C on more data is a smaller λ, as in libsvm. ``C=np.inf`` is the hard margin
+        (refused, after the solve, when no function of the kernel separates the classes). Give
+        ``lam`` or ``C``, not both.
+    probability : bool, default=False
+        Fit Platt's sigmoid for :meth:`predict_proba` (libsvm's internal 5-fold cross-validation:
+        five more solves per pair of classes).
+    random_state : int, RandomState or None, default=None
+        Seeds the folds of ``probability=True``.
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        With more than two classes: ``"ovo"`` gives each pair's decision value (positive for the
+        pair's first class), ``"ovr"`` scikit-learn's transformation of them to one column per
+        class (votes plus confidences in (−1/3, 1/3)).
+    break_ties : bool, default=False
+        With more than two classes and ``"ovr"``: :meth:`predict` takes the largest
+        :meth:`decision_function` value instead of the first class with the most votes (refused by
+        :meth:`predict` with ``"ovo"``).
 
     Attributes
     ----------
     lam_ : float
-        The λ of the fit (``lam``, or 1/(2nC)).
+        The λ of the fit (``lam``, or 1/(2nC); 0 for the hard margin ``C=np.inf``).
     sigma_ : float or None
         The Gaussian width of the fit (``sigma``, or 1/√(2γ)); None for other kernels.
     n_weighted_ : float
-        N, the n of eq. 1: the number of training rows, or the sum of ``sample_weight``.
-    alpha_ : ndarray of shape (n,)
-        Dual variables in Wahba's scaling, 0 ≤ α_i ≤ L(y_i) w(y_i) s_i (s the sample weights).
-    dual_coef_ : ndarray of shape (n,)
-        c = Yα/(2Nλ), so f(x) = Σ c_i K(x_i, x) + b.
-    intercept_ : float
-        b; where no α is free, the middle of its optimal interval (libsvm's rule).
+        N, the n of eq. 1: the number of training rows, or the sum of the positive ``sample_weight``.
     support_ : ndarray of shape (n_SV,)
-        Indices with α_i > 0.
+        Indices of the support vectors (α_i > 0 in some pair's machine), grouped by class in the
+        order of ``classes_`` (as ``SVC``).
     support_vectors_ : ndarray of shape (n_SV, d)
-    classes_ : ndarray of shape (2,)
-        The original labels; ``classes_[0]`` ↔ −1, ``classes_[1]`` ↔ +1.
-    class_weight_ : ndarray of shape (2,)
-        w(classes_[0]), w(classes_[1]).
+        The support vectors (shape (0, 0) for ``kernel="precomputed"``, as ``SVC``).
+    n_support_ : ndarray of shape (n_classes,), int32
+        Support vectors of each class.
+    dual_coef_ : ndarray of shape (n_classes − 1, n_SV)
+        libsvm's layout. Two classes: c_i = y_i α_i/(2Nλ) at the support vectors, so
+        f(x) = Σ c_i K(x_i, x) + b. More classes: the coefficient of a support vector of class i in
+        the machine of the pair (i, j) is in row j − 1 if j > i, else in row j (positive for the
+        pair's first class).
+    intercept_ : ndarray of shape (n_classes (n_classes − 1)/2,)
+        b of each pair's machine; where no α is free, the middle of its optimal interval (libsvm's
+        rule).
+    coef_ : ndarray of shape (n_classes (n_classes − 1)/2, d)
+        The weights in feature space, linear kernel only.
+    probA_, probB_ : ndarray of shape (n_classes (n_classes − 1)/2,)
+        Platt's sigmoid of each pair, P(first class | x) = 1/(1 + exp(A f_ovo(x) + B)), with
+        ``probability=True`` (else empty).
+    classes_ : ndarray of shape (n_classes,)
+        The original labels; with two, ``classes_[0]`` ↔ −1, ``classes_[1]`` ↔ +1.
+    class_weight_ : ndarray of shape (n_classes,)
+        w of each class.
     kernel_ : str or kernel object
-        The kernel as used after fit (a fitted copy of a kernel object).
-    n_iter_ : int
-        SMO iterations.
+        The kernel as used after fit (a fitted copy of a kernel object; a callable ``k(X, Y)`` as a
+        :class:`~svmviz.kernels.PairwiseKernel`).
+    n_iter_ : ndarray of shape (n_classes (n_classes − 1)/2,), int32
+        SMO iterations of each pair's solve.
     status_ : int
-        0 converged, 1 max_iter reached.
+        0 converged, 1 max_iter reached (in some pair's solve).
+    alpha_ : ndarray of shape (n,)
+        Two classes: dual variables in Wahba's scaling, 0 ≤ α_i ≤ L(y_i) w(y_i) s_i (s the sample
+        weights; 0 where s_i ≤ 0).
     objective_ : float
-        Dual objective ½α'Hα − e'α at the solution.
+        Two classes: dual objective ½α'Hα − e'α at the solution.
     train_decision_ : ndarray of shape (n,)
-        f at the training points.
+        Two classes: f at the training points.
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (d,)
         Column names, when fitted on a DataFrame (predict then refuses other or reordered columns).
@@ -623,7 +671,9 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     Wahba, Lin, Lee & Zhang 2001, eq. (1) and §5 (non-standard weights L(y)); SMO with the
-    second-order working set of Fan, Chen & Lin (2005).
+    second-order working set of Fan, Chen & Lin (2005). The papers' criteria (GACV, ξα; the
+    ``alpha_``, ``train_decision_`` and ``objective_`` they read) are for two classes.
+    Probabilities: Platt (2000) with Lin, Lin & Weng (2007); Wu, Lin & Weng (2004), method 2.
 
     Examples
     --------
@@ -650,19 +700,21 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     >>> bool(np.allclose(same.decision_function(X), clf.decision_function(X))), same.lam_, float(same.sigma_)
     (True, 0.01, 0.5)
 
-    The machine is binary (as the paper's); scikit-learn's one-vs-rest (or one-vs-one) wrapper
-    fits it to more classes:
+    More classes are fitted one-vs-one, as ``SVC`` does:
 
     >>> from sklearn.datasets import load_iris
-    >>> from sklearn.multiclass import OneVsRestClassifier
     >>> Xi, yi = load_iris(return_X_y=True)
-    >>> ovr = OneVsRestClassifier(SVMClassifier(lam=1e-3)).fit(Xi, yi)
-    >>> ovr.classes_, round(float(ovr.score(Xi, yi)), 2)
-    (array([0, 1, 2]), 0.97)
+    >>> iris = SVMClassifier(C=1.0, gamma="scale").fit(Xi, yi)
+    >>> iris.dual_coef_.shape[0], iris.intercept_.shape, iris.decision_function(Xi[:2]).shape
+    (2, (3,), (2, 3))
+    >>> ref = SVC(C=1.0).fit(Xi, yi)
+    >>> float(np.mean(iris.predict(Xi) == ref.predict(Xi)))
+    1.0
     """
 
     def __init__(self, lam=None, sigma=None, kernel="rbf", L=(1.0, 1.0), class_weight=None, tol=1e-3,
-                 max_iter=DEFAULT_MAX_ITER, shrinking=True, degree=3, gamma=None, coef0=1.0, C=None):
+                 max_iter=DEFAULT_MAX_ITER, shrinking=True, degree=None, gamma=None, coef0=None, C=None,
+                 probability=False, random_state=None, decision_function_shape="ovr", break_ties=False):
         self.lam = lam
         self.sigma = sigma
         self.kernel = kernel
@@ -675,41 +727,106 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.gamma = gamma
         self.coef0 = coef0
         self.C = C
+        self.probability = probability
+        self.random_state = random_state
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == PRECOMPUTED
+        return tags
+
+    # ------------------------------------------------------------------ kernels
+    @property
+    def _precomputed(self) -> bool:
+        return isinstance(self.kernel_, str) and self.kernel_ == PRECOMPUTED
 
     def _kernel(self, A, B=None):
         return gram(A, B, kernel=self.kernel_, sigma=1.0 if self.sigma_ is None else self.sigma_,
-                    degree=self.degree, gamma=self._poly_gamma, coef0=self.coef0)
+                    degree=self._degree, gamma=self._poly_gamma, coef0=self._coef0)
 
-    def _resolve_params(self, n: float):
-        """(λ, σ, polynomial γ) from ``lam``/``C`` and ``sigma``/``gamma`` (scikit-learn's names)."""
+    def _gram_of(self, X, rows, cols=None):
+        """The training gram between ``X[rows]`` and ``X[cols]`` (``cols`` None: ``rows``)."""
+        if self._precomputed:
+            return np.ascontiguousarray(X[np.ix_(rows, rows if cols is None else cols)])
+        return self._kernel(X[rows]) if cols is None else self._kernel(X[rows], X[cols])
+
+    def _kernel_diagonal_at_support(self) -> np.ndarray:
+        """K(x_i, x_i) at the support vectors (the GACV and ξα of Wahba et al. 2001, eqs. 13–15)."""
+        if self._precomputed:
+            return self._train_diagonal[self.support_]
+        if isinstance(self.kernel_, str) and self.kernel_ == "rbf":
+            return np.ones(self.support_.size)
+        return kernel_diagonal(self.kernel_, self.support_vectors_, degree=self._degree,
+                               gamma=self._poly_gamma, coef0=self._coef0)
+
+    def _resolve_params(self, n: float, X):
+        """(λ, σ, polynomial γ, degree, c0) from ``lam``/``C``, ``sigma``/``gamma`` (scikit-learn's
+        names), ``degree`` and ``coef0``; λ = 0 for the hard margin ``C=np.inf``."""
         if self.lam is not None and self.C is not None:
             raise ValueError(f"give lam or C, not both (got lam={self.lam!r}, C={self.C!r}): they are one "
                              "parameter, λ = 1/(2nC) with n the number of training rows.")
-        if self.C is not None:
+        if self.C is not None and not isinstance(self.C, (bool, str)) and np.isposinf(self.C):
+            lam = 0.0
+        elif self.C is not None:
             lam = 1.0 / (2.0 * n * check_positive(self.C, "C"))
         else:
             lam = check_positive(DEFAULT_LAM if self.lam is None else self.lam, "lam")
         kernel = self.kernel
-        _validation.check_kernel_params_used(kernel, sigma=self.sigma, gamma=self.gamma, gamma_means_sigma=True)
-        sigma, poly_gamma = None, 1.0
+        if not (callable(kernel) or (isinstance(kernel, str) and kernel in KERNELS + (PRECOMPUTED,))):
+            raise ValueError(f"kernel must be one of {KERNELS + (PRECOMPUTED,)} or a callable k(X, Y) returning "
+                             f"the gram matrix; got {kernel!r}.")
+        _validation.check_kernel_params_used(kernel, sigma=self.sigma, gamma=self.gamma, gamma_means_sigma=True,
+                                             degree=self.degree, coef0=self.coef0)
+        sigma, poly_gamma, degree, coef0 = None, 1.0, 3, 1.0
+        gamma = None if self.gamma is None else _libsvm_rules.resolve_gamma(self.gamma, X)
         if isinstance(kernel, str) and kernel == "rbf":
             if self.sigma is not None and self.gamma is not None:
                 raise ValueError(f"give sigma or gamma, not both (got sigma={self.sigma!r}, gamma={self.gamma!r}): "
                                  "for the rbf kernel they are one parameter, gamma = 1/(2σ²).")
-            if self.gamma is not None:
-                sigma = 1.0 / np.sqrt(2.0 * check_positive(self.gamma, "gamma"))
+            if gamma is not None:
+                sigma = 1.0 / np.sqrt(2.0 * check_positive(gamma, "gamma"))
             else:
                 sigma = check_positive(1.0 if self.sigma is None else self.sigma, "sigma")
         elif isinstance(kernel, str) and kernel == "poly":
-            if self.gamma is not None:
-                poly_gamma = check_positive(self.gamma, "gamma")
-        return lam, sigma, poly_gamma
+            if gamma is not None:
+                poly_gamma = check_positive(gamma, "gamma")
+            if self.degree is not None:
+                degree = _validation.check_int(self.degree, "degree")
+            if self.coef0 is not None:
+                coef0 = float(self.coef0)
+                if not np.isfinite(coef0):
+                    raise ValueError(f"coef0 must be a finite number; got {self.coef0!r}.")
+        return lam, sigma, poly_gamma, degree, coef0
 
-    @fill_doc
+    def _check_options(self):
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise ValueError("decision_function_shape must be 'ovr' or 'ovo' (as in scikit-learn); got "
+                             f"{self.decision_function_shape!r}.")
+        for name in ("probability", "break_ties", "shrinking"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}.")
+
+    # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
-        """Fit on X and two-class labels y.
+        """Fit on X and class labels y (two classes: Wahba's SVM; more: one machine per pair).
 
-        {fit_binary_weighted}
+        Parameters
+        ----------
+        X : array-like or scipy sparse matrix of shape (n, d)
+            Training points (a DataFrame's column names are kept in ``feature_names_in_``); the
+            (n, n) training gram for ``kernel="precomputed"``.
+        y : array-like of shape (n,)
+            Class labels, two or more classes.
+        sample_weight : array-like of shape (n,), default=None
+            Weight of each point's loss (None: all 1); a weight ≤ 0 leaves the point out, as in
+            scikit-learn's ``SVC``.
+
+        Returns
+        -------
+        self
 
         Notes
         -----
@@ -717,20 +834,52 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         (1/N) Σ s_i L(y_i) w(y_i) (1 − y_i f_i)_+ + λ‖h‖², N = Σ s_i (n when no weights are given):
         the bound of its dual variable is α_i ≤ s_i L(y_i) w(y_i), libsvm's per-sample
         ``C_i = s_i L(y_i) w(y_i)/(2Nλ)``. With ``C`` given, λ = 1/(2NC) and C_i = s_i L(y_i) w(y_i) C:
-        scikit-learn's ``SVC(C).fit(X, y, sample_weight)``. A point of weight 0 leaves the problem,
-        and integer weights give the fit to the rows repeated that many times (same λ, same C).
+        scikit-learn's ``SVC(C).fit(X, y, sample_weight)``. A point of weight 0 or below leaves the
+        problem (as in libsvm; N sums the positive weights), and integer weights give the fit to the
+        rows repeated that many times (same λ, same C). X may be a scipy sparse matrix: it is made
+        dense (refused first if that would not fit in memory).
         """
-        X, y_pm, classes, lam, C = self._prepare(X, y, sample_weight)
-        keep = np.flatnonzero(C > 0)  # weight 0: α_i = 0 at every solution; the SMO needs C_i > 0
-        N = self.n_weighted_
-        K = self._kernel(X[keep]) if keep.size < X.shape[0] else self._kernel(X)
-        sol = solve_dual(K, y_pm[keep], scale=1.0 / (2.0 * N * lam), C=C[keep],
-                         tol=self.tol, max_iter=self.max_iter, shrinking=self.shrinking)
-        if keep.size < X.shape[0]:
-            sol = self._expand_solution(X, y_pm, keep, N * lam, sol)
-        return self._set_solution(X, y_pm, classes, lam, sol)
+        X, y, classes, lam, bounds = self._prepare(X, y, sample_weight)
+        if classes.size == 2:
+            y_pm = binary_targets(y, classes)
+            keep = np.flatnonzero(bounds > 0)  # weight ≤ 0: α_i = 0 at every solution; the SMO needs C_i > 0
+            sol = self._solve(self._gram_of(X, keep), y_pm[keep], bounds[keep])
+            if keep.size < X.shape[0]:
+                sol = self._expand_solution(X, y_pm, keep, sol)
+            self._set_solution(X, y_pm, classes, lam, sol)
+        else:
+            self._fit_one_vs_one(X, y, classes, bounds)
+        if self.probability:
+            self._fit_platt(X, y, classes, bounds)
+        else:
+            self.probA_ = self.probB_ = np.empty(0)
+        return self
 
-    def _expand_solution(self, X, y_pm, keep, n_lam, sol: "DualSolution") -> "DualSolution":
+    @property
+    def _scale(self) -> float:
+        """s of the dual's Q = s·YKY: 1/(2Nλ) (scikit-learn's C); 1 for the hard margin."""
+        return 1.0 if self.lam_ == 0.0 else 1.0 / (2.0 * self.n_weighted_ * self.lam_)
+
+    def _solve(self, K, y_pm, bounds, *, check_margin: bool = True) -> "DualSolution":
+        """:func:`solve_dual` of one two-class problem on its gram; for the hard margin, the bound
+        :data:`HARD_MARGIN_BOUND` and the refusal of a problem it does not separate."""
+        hard = self.lam_ == 0.0
+        C = bounds * HARD_MARGIN_BOUND if hard else bounds
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            sol = solve_dual(K, y_pm, scale=self._scale, C=C, tol=self.tol, max_iter=self.max_iter,
+                             shrinking=self.shrinking)
+        unseparated = hard and (sol.status != _smo.STATUS_CONVERGED or np.any(sol.alpha >= C * (1 - 1e-9)))
+        if not (unseparated and check_margin):  # the refusal below says more than the solver's warning
+            for w in caught:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        else:
+            raise ValueError("C=inf asks for a hard margin, but this kernel does not separate the classes (a dual "
+                             f"variable reached {HARD_MARGIN_BOUND:g}, the bound that stands for ∞): give a finite C, "
+                             "or a kernel that separates them.")
+        return sol
+
+    def _expand_solution(self, X, y_pm, keep, sol: "DualSolution") -> "DualSolution":
         """The solution on every row from the one on the rows of positive weight: α = 0 on the others,
         their decision values from the support vectors and their dual gradient G_i = y_i(f_i − b) − 1."""
         n = X.shape[0]
@@ -742,47 +891,134 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         f[keep] = sol.f
         f[out] = sol.b
         if sv.size:
-            f[out] += self._kernel(X[out], X[sv]) @ (y_pm[sv] * alpha[sv] / (2.0 * n_lam))
+            f[out] += self._gram_of(X, out, sv) @ (y_pm[sv] * alpha[sv] * self._scale)
         G = np.empty(n)
         G[keep] = sol.gradient
         G[out] = y_pm[out] * (f[out] - sol.b) - 1.0
         return DualSolution(alpha, sol.b, f, G, sol.objective, sol.n_iter, sol.status)
 
     def _prepare(self, X, y, sample_weight=None):
-        """fit's validation: ``(X, y_pm, classes, lam, C)``; sets ``kernel_``, ``class_weight_``,
-        ``lam_``, ``sigma_``. Refuses, before the n×n kernel is computed, a fit that would not fit in
+        """fit's validation: ``(X, y, classes, lam, bounds)`` with ``bounds`` the α bounds
+        s_i L(y_i) w(y_i) (0 where s_i ≤ 0); sets ``kernel_``, ``class_weight_``, ``lam_``, ``sigma_``,
+        ``n_weighted_``. Refuses, before the n×n kernel is computed, a fit that would not fit in
         memory."""
-        X, y, classes = validate_fit_data(self, X, y, binary=True)
-        s = check_sample_weight(sample_weight, X.shape[0])
+        self._check_options()
+        precomputed = isinstance(self.kernel, str) and self.kernel == PRECOMPUTED
+        X, y, classes = validate_fit_data(self, X, y, binary=False, accept_sparse=True)
+        if precomputed and X.shape[0] != X.shape[1]:
+            raise ValueError(f"kernel='precomputed' takes the (n, n) training gram matrix as X; got shape {X.shape}.")
+        s = check_sample_weight(sample_weight, X.shape[0], allow_negative=True)
+        positive = s > 0
+        if not positive.any():
+            raise ValueError("Invalid input - all samples have zero or negative weights.")
+        if np.unique(y[positive]).size < 2:
+            raise ValueError("Invalid input - all samples with positive weights belong to the same class: "
+                             "a classifier needs a point of positive weight in two classes.")
+        s = np.where(positive, s, 0.0)
         N = X.shape[0] if sample_weight is None else float(np.sum(s))
-        y_pm = binary_targets(y, classes)
-        lam, sigma, poly_gamma = self._resolve_params(N)
-        Lm, Lp = _check_L(self.L)
-        wm, wp = _check_class_weight(self.class_weight, classes, y)
-        if min(np.sum(s[y_pm < 0]), np.sum(s[y_pm > 0])) <= 0:
-            raise ValueError("sample_weight leaves a class with total weight 0; each class needs a point of "
-                             "positive weight.")
-        m = int(np.count_nonzero(s))
+        lam, sigma, poly_gamma, degree, coef0 = self._resolve_params(N, X)
+        if classes.size == 2:
+            Lm, Lp = _check_L(self.L)
+        elif tuple(_check_L(self.L)) != (1.0, 1.0):
+            raise ValueError(f"L={tuple(self.L)!r} holds Wahba's costs (L(-1), L(+1)) of two classes; y has "
+                             f"{classes.size}. Use class_weight={{label: weight}} for per-class costs.")
+        w = _check_class_weight(self.class_weight, classes, y)
+        codes = np.searchsorted(classes, y)
+        pair_rows = [np.count_nonzero(positive & ((codes == i) | (codes == j)))
+                     for i, j in _libsvm_rules.class_pairs(classes.size)]
+        m = max(pair_rows)
         _validation.check_memory(_fit_memory(m), what=f"{type(self).__name__}.fit", n=m,
                                  n_max=lambda room: _validation.largest_n(_fit_memory, room),
                                  advice=", or a solver that never forms the n×n kernel matrix")
-        self.kernel_ = fit_kernel(self.kernel, X)
-        self.class_weight_ = np.array([wm, wp])
+        self.kernel_ = PRECOMPUTED if precomputed else fit_kernel(as_kernel_object(self.kernel), X)
+        self._train_diagonal = np.diag(X).copy() if precomputed else None
+        self.class_weight_ = w
         self.lam_, self.sigma_, self._poly_gamma, self.n_weighted_ = lam, sigma, poly_gamma, N
-        return X, y_pm, classes, lam, s * np.where(y_pm > 0, Lp * wp, Lm * wm)
+        self._degree, self._coef0 = degree, coef0
+        L = np.array([Lm, Lp]) if classes.size == 2 else np.ones(classes.size)
+        return X, y, classes, lam, s * (L * w)[codes]
 
     def _set_solution(self, X, y_pm, classes, lam, sol: DualSolution):
+        """The fitted attributes of a two-class solution (libsvm's layout for the SVC-shaped ones)."""
         self.classes_ = classes
         self.alpha_ = sol.alpha
-        self.dual_coef_ = y_pm * sol.alpha / (2.0 * self.n_weighted_ * lam)
-        self.intercept_ = sol.b
-        self.support_ = np.flatnonzero(sol.alpha > 0)
-        self.support_vectors_ = X[self.support_]
-        self.n_iter_ = sol.n_iter
+        support = sol.alpha > 0
+        self.support_ = np.concatenate([np.flatnonzero(support & (y_pm < 0)), np.flatnonzero(support & (y_pm > 0))])
+        self.n_support_ = np.array([np.count_nonzero(support & (y_pm < 0)), np.count_nonzero(support & (y_pm > 0))],
+                                   dtype=np.int32)
+        self.dual_coef_ = (y_pm * sol.alpha * self._scale)[self.support_][None, :]
+        self.intercept_ = np.array([sol.b])
+        self.support_vectors_ = np.empty((0, 0)) if self._precomputed else X[self.support_]
+        self.n_iter_ = np.array([sol.n_iter], dtype=np.int32)
         self.status_ = sol.status
         self.train_decision_ = sol.f
         self.objective_ = sol.objective
         return self
+
+    def _fit_one_vs_one(self, X, y, classes, bounds):
+        """libsvm's one-vs-one: a two-class machine per pair (i, j), i < j, on the rows of positive
+        weight of those classes, with the same per-sample bounds; the attributes in libsvm's layout,
+        where each pair's decision value is positive for class i."""
+        codes = np.searchsorted(classes, y)
+        k = classes.size
+        pairs = _libsvm_rules.class_pairs(k)
+        coef = np.zeros((k - 1, X.shape[0]))
+        used = np.zeros(X.shape[0], dtype=bool)
+        intercept, n_iter, status = np.empty(len(pairs)), np.empty(len(pairs), dtype=np.int32), 0
+        for p, (i, j) in enumerate(pairs):
+            rows = np.flatnonzero(((codes == i) | (codes == j)) & (bounds > 0))
+            y_pm = np.where(codes[rows] == j, 1.0, -1.0)  # this solver's +1 is the pair's second class
+            sol = self._solve(self._gram_of(X, rows), y_pm, bounds[rows])
+            c = -y_pm * sol.alpha * self._scale  # libsvm's sign: positive for class i
+            sv = sol.alpha > 0
+            first = codes[rows] == i
+            coef[j - 1, rows[sv & first]] = c[sv & first]
+            coef[i, rows[sv & ~first]] = c[sv & ~first]
+            used[rows[sv]] = True
+            intercept[p], n_iter[p], status = -sol.b, sol.n_iter, max(status, sol.status)
+        self.support_ = np.concatenate([np.flatnonzero(used & (codes == c)) for c in range(k)])
+        self.n_support_ = np.array([np.count_nonzero(used & (codes == c)) for c in range(k)], dtype=np.int32)
+        self.dual_coef_ = coef[:, self.support_]
+        self.intercept_ = intercept
+        self.support_vectors_ = np.empty((0, 0)) if self._precomputed else X[self.support_]
+        self.n_iter_, self.status_, self.classes_ = n_iter, status, classes
+        for name in ("alpha_", "train_decision_", "objective_"):  # two-class only; a refit may change the classes
+            self.__dict__.pop(name, None)
+
+    def _pair_values(self, X, rows, y_pm, bounds, seed):
+        """Decision values of the rows ``rows`` held out in libsvm's 5-fold cross-validation of one
+        pair (rows ``rows``), positive for the pair's second class (y = +1)."""
+        n = rows.size
+        perm = seed.permutation(n)
+        f = np.empty(n)
+        K = self._gram_of(X, rows)
+        for fold in range(_libsvm_rules.PLATT_FOLDS):
+            test = perm[fold * n // _libsvm_rules.PLATT_FOLDS:(fold + 1) * n // _libsvm_rules.PLATT_FOLDS]
+            train = np.setdiff1d(perm, test)
+            yt = y_pm[train]
+            if not np.any(yt > 0) or not np.any(yt < 0):  # libsvm: the training fold's one class, ±1
+                f[test] = 1.0 if np.any(yt > 0) else (-1.0 if yt.size else 0.0)
+                continue
+            sol = self._solve(K[np.ix_(train, train)], yt, bounds[train], check_margin=False)
+            f[test] = K[np.ix_(test, train)] @ (yt * sol.alpha * self._scale) + sol.b
+        return f
+
+    def _fit_platt(self, X, y, classes, bounds):
+        """Platt's sigmoid of each pair on held-out decision values of an internal 5-fold
+        cross-validation, seeded by ``random_state`` (libsvm's ``svm_binary_svc_probability``); stored
+        for each pair's decision value positive for its first class, as libsvm does."""
+        from sklearn.utils import check_random_state
+
+        seed = check_random_state(self.random_state)
+        codes = np.searchsorted(classes, y)
+        pairs = _libsvm_rules.class_pairs(classes.size)
+        A, B = np.empty(len(pairs)), np.empty(len(pairs))
+        for p, (i, j) in enumerate(pairs):
+            rows = np.flatnonzero(((codes == i) | (codes == j)) & (bounds > 0))
+            y_pm = np.where(codes[rows] == j, 1.0, -1.0)
+            f = self._pair_values(X, rows, y_pm, bounds[rows], seed)
+            A[p], B[p] = _libsvm_rules.sigmoid_train(-f, -y_pm)  # the first class's side, as libsvm
+        self.probA_, self.probB_ = A, B
 
     def _fit_from_sequence(self, X, y, seq: "LambdaSequence", k: int):
         """Fitted to the solution ``seq`` holds at ``seq.lambdas[k]`` instead of solving again.
@@ -793,7 +1029,10 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         solve (nor the SMO variant with shrinking) is compiled or run.
         ``n_iter_`` is the sequence's iterations at that λ (warm-started from the larger λ).
         """
-        X, y_pm, classes, lam, C = self._prepare(X, y)
+        X, y, classes, lam, C = self._prepare(X, y)
+        if classes.size != 2:
+            raise ValueError(f"a λ sequence is of a two-class problem; y has {classes.size} classes.")
+        y_pm = binary_targets(y, classes)
         if lam != float(seq.lambdas[k]):
             raise ValueError(f"lam = {lam!r} is not the sequence's λ {float(seq.lambdas[k])!r}.")
         alpha = np.array(seq.alphas[k], dtype=np.float64)
@@ -802,16 +1041,157 @@ class SVMClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         b, f = float(seq.b[k]), np.array(seq.f[k], dtype=np.float64)
         G = y_pm * (f - b) - 1.0  # f_i = y_i (G_i − p_i) + b with p = −1
         sol = DualSolution(alpha, b, f, G, 0.5 * float(alpha @ (G - 1.0)), int(seq.n_iter[k]), int(seq.status[k]))
+        self.probA_ = self.probB_ = np.empty(0)
         return self._set_solution(X, y_pm, classes, lam, sol)
+
+    # ------------------------------------------------------------------ prediction
+    def _test_kernel(self, X):
+        """The kernel between the points X and the support vectors, shape (m, n_SV)."""
+        if self._precomputed:
+            return X[:, self.support_]
+        return self._kernel(X, self.support_vectors_)
+
+    def _ovo_values(self, X) -> np.ndarray:
+        """Decision values: shape (m,) for two classes (positive for ``classes_[1]``), else
+        (m, n_pairs) of each pair (i, j), positive for class i."""
+        X = validate_predict_data(self, X, accept_sparse=True)
+        if self._precomputed and X.shape[1] != self.n_features_in_:
+            raise ValueError(f"kernel='precomputed' predicts from the (m, n) gram against the {self.n_features_in_} "
+                             f"training points; got shape {X.shape}.")
+        k = self.classes_.size
+        if self.support_.size == 0:
+            return np.full((X.shape[0],) if k == 2 else (X.shape[0], k * (k - 1) // 2), self.intercept_[0])
+        if k == 2:
+            c, b = self.dual_coef_[0], self.intercept_[0]
+            return predict_in_chunks(lambda rows: self._test_kernel(rows) @ c + b, X, self.support_.size)
+        start = np.concatenate([[0], np.cumsum(self.n_support_)])
+        pairs = _libsvm_rules.class_pairs(k)
+
+        def block(rows):
+            Kt = self._test_kernel(rows)
+            out = np.empty((rows.shape[0], len(pairs)))
+            for p, (i, j) in enumerate(pairs):
+                si, sj = slice(start[i], start[i + 1]), slice(start[j], start[j + 1])
+                out[:, p] = (Kt[:, si] @ self.dual_coef_[j - 1, si] + Kt[:, sj] @ self.dual_coef_[i, sj]
+                             + self.intercept_[p])
+            return out
+
+        return predict_in_chunks(block, X, self.support_.size)
 
     @fill_doc
     def decision_function(self, X):
-        """Decision values f(x) = Σ c_i K(x_i, x) + b.
+        """Decision values f(x) = Σ c_i K(x_i, x) + b (of each pair of classes with more than two).
 
-        {decision_binary}
+        {X_predict}
+
+        Returns
+        -------
+        f : ndarray of shape (m,), (m, n_classes) or (m, n_classes (n_classes − 1)/2)
+            Two classes: positive means ``classes_[1]``. More: ``decision_function_shape="ovr"``
+            one column per class (the largest is the class with the most votes), ``"ovo"`` each
+            pair's value (positive for the pair's first class).
         """
-        X = validate_predict_data(self, X)
-        if self.support_.size == 0:
-            return np.full(X.shape[0], self.intercept_)
-        sv, c, b = self.support_vectors_, self.dual_coef_[self.support_], self.intercept_
-        return predict_in_chunks(lambda rows: self._kernel(rows, sv) @ c + b, X, sv.shape[0])
+        dec = self._ovo_values(X)
+        if self.classes_.size == 2 or self.decision_function_shape == "ovo":
+            return dec
+        return _libsvm_rules.ovr_decision(dec, self.classes_.size)
+
+    def predict(self, X):
+        """Class labels: two classes, ``classes_[1]`` where f(x) > 0, else ``classes_[0]`` (f exactly 0
+        counts as ``classes_[0]``: [τ]_* counts 0 as an error); more, libsvm's one-vs-one vote (the
+        first class of most votes), or the largest one-vs-rest value with ``break_ties``.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+            Points to classify ((m, n) gram against the training points for ``kernel="precomputed"``).
+
+        Returns
+        -------
+        ndarray of shape (m,)
+        """
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError("break_ties must be False when decision_function_shape is 'ovo': ties are broken "
+                             "by the one-vs-rest decision values.")
+        dec = self._ovo_values(X)
+        k = self.classes_.size
+        if k == 2:
+            return np.where(dec > 0, self.classes_[1], self.classes_[0])
+        if self.break_ties and self.decision_function_shape == "ovr":
+            return self.classes_[np.argmax(_libsvm_rules.ovr_decision(dec, k), axis=1)]
+        return self.classes_[np.argmax(_libsvm_rules.ovo_votes(dec, k), axis=1)]
+
+    def _check_proba(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is available when probability=True (Platt's sigmoid is fitted at "
+                                 "fit).")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        """Class probabilities: Platt's sigmoid of each pair's decision value, coupled across pairs
+        by Wu, Lin & Weng (2004), method 2 (libsvm's), with ``probability=True``.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+
+        Returns
+        -------
+        ndarray of shape (m, n_classes)
+            Columns in the order of ``classes_``. Their argmax may differ from :meth:`predict` (the
+            vote), as in ``SVC``.
+        """
+        dec = self._ovo_values(X)
+        if self.probA_.size == 0:
+            from sklearn.exceptions import NotFittedError
+
+            raise NotFittedError("predict_proba is not available when fitted with probability=False: fit again with "
+                                 "probability=True.")
+        k = self.classes_.size
+        if k == 2:
+            r = _libsvm_rules.sigmoid_predict(-dec, self.probA_[0], self.probB_[0])
+            r = np.clip(r, _libsvm_rules.MIN_PROB, 1.0 - _libsvm_rules.MIN_PROB)
+            return np.column_stack([r, 1.0 - r])
+        R = np.zeros((dec.shape[0], k, k))
+        for p, (i, j) in enumerate(_libsvm_rules.class_pairs(k)):
+            r = np.clip(_libsvm_rules.sigmoid_predict(dec[:, p], self.probA_[p], self.probB_[p]),
+                        _libsvm_rules.MIN_PROB, 1.0 - _libsvm_rules.MIN_PROB)
+            R[:, i, j], R[:, j, i] = r, 1.0 - r
+        return _libsvm_rules.couple_pairwise(R)
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d)
+
+        Returns
+        -------
+        ndarray of shape (m, n_classes)
+        """
+        return np.log(self.predict_proba(X))
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """The weights w of f(x) = w·x + b of each pair's machine, shape (n_pairs, d): linear kernel
+        only (``SVC``'s ``coef_``)."""
+        if not (isinstance(self.kernel, str) and self.kernel == "linear"):
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "dual_coef_")
+        k = self.classes_.size
+        if k == 2:
+            out = self.dual_coef_ @ self.support_vectors_
+        else:
+            start = np.concatenate([[0], np.cumsum(self.n_support_)])
+            out = np.empty((k * (k - 1) // 2, self.support_vectors_.shape[1]))
+            for p, (i, j) in enumerate(_libsvm_rules.class_pairs(k)):
+                si, sj = slice(start[i], start[i + 1]), slice(start[j], start[j + 1])
+                out[p] = (self.dual_coef_[j - 1, si] @ self.support_vectors_[si]
+                          + self.dual_coef_[i, sj] @ self.support_vectors_[sj])
+        out.flags.writeable = False
+        return out

@@ -387,7 +387,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
                                  "prototypes='kmeans' (its centres are weighed by sample_weight), or repeat "
                                  "the rows.")
         tol = check_positive(self.tol, "tol")
-        check_kernel_params_used(self.kernel, sigma=self.sigma, gamma=self.gamma, sigma_default=1.0, gamma_default=1.0)
+        check_kernel_params_used(self.kernel, sigma=self.sigma, gamma=self.gamma, sigma_default=1.0, gamma_default=1.0,
+                                 degree=self.degree, coef0=self.coef0, degree_default=3, coef0_default=1.0)
         self.kernel_ = fit_kernel(self.kernel, X)
         if R is not None:
             self._gram(X[:1])  # the kernel and its parameters are valid, before the prototype search

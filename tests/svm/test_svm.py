@@ -270,7 +270,6 @@ def test_converged_fit_does_not_warn():
     [
         (np.array([[0.0, np.nan], [1, 1], [2, 2]]), [1, -1, 1], {}, "contains NaN"),
         (np.ones((3, 2)), [1, 1, 1], {}, "only one class"),
-        (np.ones((3, 2)), [0, 1, 2], {}, "3 classes"),
         (np.ones((3, 2)), [1, -1], {}, "inconsistent numbers of samples"),
         (np.ones((3, 2)), [1, -1, 1], {"lam": 0}, "lam"),
         (np.ones((3, 2)), [1, -1, 1], {"lam": -1}, "lam"),
