@@ -75,11 +75,21 @@ def _colour(trace, k: int):
 
 
 def thumbnail(fig_dict, path, size=THUMB_SIZE) -> bool:
-    """Draw the first subplot of a plotly figure (its dict) as a PNG at ``path``.
+    """Draw the first subplot of a plotly figure (its dict) as a PNG at ``path`` (:func:`thumbnail_image`).
+    Returns False, writing nothing, when the figure has no numeric trace to draw (a table, say)."""
+    img = thumbnail_image(fig_dict, size)
+    if img is None:
+        return False
+    img.save(path)
+    return True
+
+
+def thumbnail_image(fig_dict, size=THUMB_SIZE):
+    """The first subplot of a plotly figure (its dict) as a Pillow image, or None when it has no
+    numeric trace to draw.
 
     Heat maps and contours (``z`` on ``x``, ``y``) are painted with a viridis scale; scatter traces as
-    lines or markers in their colours. Returns False, writing nothing, when the figure has no
-    numeric trace to draw.
+    lines or markers in their colours.
     """
     from PIL import Image, ImageDraw
 
@@ -102,7 +112,7 @@ def thumbnail(fig_dict, path, size=THUMB_SIZE) -> bool:
     ys = [g[1] for g in grids] + [c[1][c[2]] for c in curves]
     xs, ys = [v for v in xs if v.size], [v for v in ys if v.size]
     if not xs:
-        return False
+        return None
     x0, x1 = min(v.min() for v in xs), max(v.max() for v in xs)
     y0, y1 = min(v.min() for v in ys), max(v.max() for v in ys)
     W, H = size
@@ -131,15 +141,20 @@ def thumbnail(fig_dict, path, size=THUMB_SIZE) -> bool:
         else:
             for u, v in pts:
                 draw.ellipse((u - 2, v - 2, u + 2, v + 2), fill=colour)
-    img.save(path)
-    return True
+    return img
 
 
 def scraper(block, block_vars, gallery_conf):
     """The figures shown in this code block, as raw HTML directives (sphinx-gallery's scraper API);
-    the example's first figure also as the PNG of its thumbnail."""
-    if _QUEUE and not _THUMB["done"]:
-        _THUMB["done"] = thumbnail(_QUEUE[0], next(iter(block_vars["image_path_iterator"])))
+    the example's first drawable figure also as the PNG of its thumbnail. An image path is taken from
+    sphinx-gallery's iterator only when a PNG is written there: it fails on a path left without a file."""
+    if not _THUMB["done"]:
+        for fig_dict in _QUEUE:
+            img = thumbnail_image(fig_dict)
+            if img is not None:
+                img.save(next(iter(block_vars["image_path_iterator"])))
+                _THUMB["done"] = True
+                break
     rst = ""
     for fig_dict in _QUEUE:
         html = pio.to_html(fig_dict, include_plotlyjs=False, full_html=False, default_width="100%",

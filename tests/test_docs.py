@@ -299,6 +299,23 @@ def test_gallery_thumbnails_are_each_examples_first_figure(tmp_path):
     assert len(set(digests)) == len(figures)
 
 
+def test_gallery_thumbnail_skips_a_table_and_takes_no_image_path_it_does_not_write(tmp_path):
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    sg = _sg_plotly()
+    sg.reset_renderer({}, "tables.py")
+    pio.show(go.Figure(go.Table(cells={"values": [[1, 2], [3, 4]]})), renderer=sg.RENDERER)
+    paths = iter([tmp_path / "t_001.png", tmp_path / "t_002.png"])
+    sg.scraper(None, {"image_path_iterator": paths}, {})
+    assert next(paths) == tmp_path / "t_001.png"  # a table alone: no thumbnail, no path taken
+    paths = iter([tmp_path / "t_001.png"])
+    pio.show(go.Figure(go.Table(cells={"values": [[1]]})), renderer=sg.RENDERER)
+    pio.show(go.Figure(go.Scatter(x=[0, 1, 2], y=[2, 0, 1])), renderer=sg.RENDERER)
+    sg.scraper(None, {"image_path_iterator": paths}, {})
+    assert (tmp_path / "t_001.png").exists()  # the first drawable figure after the table
+
+
 def test_docs_build_compiles_before_running_the_examples():
     script = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "build.sh").read_text().splitlines()
     warm = next(i for i, line in enumerate(script) if line.strip().endswith("-m svmviz warmup"))
