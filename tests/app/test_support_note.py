@@ -1,6 +1,6 @@
 """The note beside a fitted SVM-family machine with more than 90 % of its points as support vectors, on
-every page that fits one and shows it (:func:`svmviz.ui.fit_notes.support_note`): the Regularization
-path at the chosen point, Unbiased SVC's kernel machines, the SVM beside the IVM."""
+every page that fits one and shows it (:func:`svmviz.ui.fit_notes.support_note`): Tuning criteria at the
+selected grid point, the Regularization path at the chosen point, Unbiased SVC's kernel machines, the SVM beside the IVM."""
 from __future__ import annotations
 
 import pytest
@@ -17,6 +17,8 @@ def _notes(at) -> list[str]:
 
 
 @pytest.mark.parametrize("page_file, query, at_what", [
+    ("1_Tuning_criteria.py", {"data": "twonorm", "n": "40", "res": "6", "sig_lo": "-2", "sig_hi": "-1"},
+     "the selected (λ, σ)"),
     ("3_Regularization_path.py", {"data": "banana", "n": "40", "ploo": "0", "plam": "1000"},
      "the chosen point of the path"),
     ("4_Unbiased_SVC.py", {"data": "twonorm", "n": "40", "u_n": "100", "u_sigma": "0.25"}, "the SVM's (σ, C)"),
