@@ -563,7 +563,7 @@ def _csv_labels(data: bytes, layout: _CsvLayout, col, min_count: int = 2):
         listed = [f"{classes[j]!r} ({counts[j]})" for j in few]
         more = f" and {len(listed) - _LIST_AT_MOST} more" if len(listed) > _LIST_AT_MOST else ""
         raise ValueError(
-            f"Each class needs at least 2 points; too few for {', '.join(listed[:_LIST_AT_MOST])}{more} in column "
+            f"Each class needs at least {min_count} points; too few for {', '.join(listed[:_LIST_AT_MOST])}{more} in column "
             f"{name!r}. Add points or remove those rows."
         )
     return yi, classes
@@ -735,7 +735,7 @@ def csv_header(content) -> list[str]:
 
 
 def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing="drop", *, feature_columns=None,
-                     classes=None, one_vs_rest=None) -> Dataset:
+                     classes=None, one_vs_rest=None, min_class_rows=2) -> Dataset:
     """Load a labelled data set from CSV: numeric feature columns and one label column (read by pandas).
 
     Parameters
@@ -767,6 +767,10 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
         text). Each needs at least 10 rows.
     one_vs_rest : label, optional
         Class A → +1 against all other classes → −1, named ``"not A"``.
+    min_class_rows : int, default 2
+        Rows each class needs when no class is chosen (``classes`` and ``one_vs_rest`` None); at
+        least 1. A reader that lists the classes to offer a choice of two passes 1, so that a class of
+        a single row does not stop the choice of the others.
 
     Returns
     -------
@@ -829,6 +833,9 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
     """
     import pandas as pd
 
+    if isinstance(min_class_rows, bool) or not isinstance(min_class_rows, (int, np.integer)) or min_class_rows < 1:
+        raise ValueError(f"min_class_rows must be an integer of at least 1 (rows each class needs); got "
+                         f"{min_class_rows!r}.")
     if not isinstance(missing, str) or missing not in MISSING_CHOICES:
         raise ValueError(f"missing must be one of {', '.join(map(repr, MISSING_CHOICES))} (drop incomplete rows, "
                          f"impute column medians, or stop with an error); got {missing!r}.")
@@ -897,7 +904,7 @@ def dataset_from_csv(file_or_text, label_column=None, standardize=False, missing
         df, filled = _handle_missing(raw, layout, df, feat_idx, missing)
         notes.extend(filled)
     chosen = classes is not None or one_vs_rest is not None
-    labels = _csv_labels(raw, layout, df.iloc[:, li], min_count=0 if chosen else 2)
+    labels = _csv_labels(raw, layout, df.iloc[:, li], min_count=0 if chosen else int(min_class_rows))
     if labels is None:
         raise row_error()
     yi, all_classes = labels

@@ -259,8 +259,11 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int, allow_multiclass: bo
                       help="An empty cell (or NA, NaN, null): leave the row out, or fill the cell with the median "
                            "of its column (a row without a label is left out either way).")
     sb.caption(f"Uploaded: {fname}")
-    try:  # every numeric column, every class: what the feature and class controls offer
-        ds = uploads.parsed_csv(content, label_col, bool(standardize), missing)
+    # every numeric column, every class: what the feature and class controls offer (on a two-class page a
+    # class of a single row is listed too: the choice of two other classes is still open)
+    first = dict(min_class_rows=1) if not allow_multiclass else {}
+    try:
+        ds = uploads.parsed_csv(content, label_col, bool(standardize), missing, **first)
     except ValueError as exc:
         show_error(exc, what=f"Could not use {fname}")
         return None
@@ -271,12 +274,17 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int, allow_multiclass: bo
     if features is not None or chosen is not None or one is not None:
         try:
             ds = uploads.parsed_csv(content, label_col, bool(standardize), missing, feature_columns=features,
-                                    classes=chosen, one_vs_rest=one)
+                                    classes=chosen, one_vs_rest=one, **first)
         except ValueError as exc:
             show_error(exc, what=f"Could not use {fname}")
             return None
     for note in ds.notes:  # what the loader decided for the user (e.g. columns left out, an index column)
         sb.info(note)
+    few = _few_rows(ds)
+    if few:
+        show_error(f"{few}; a two-class fit needs at least {data.MIN_ROWS_PER_CHOSEN_CLASS} rows per class. Add "
+                   "rows to the file or choose another label column.", what=f"Could not use {fname}")
+        return None
     rows = ds.X.shape[0]
     if rows <= hi:
         return ds
@@ -291,6 +299,18 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int, allow_multiclass: bo
                    default=int(shared.get("seed", 0)), url="seed", step=1,
                    on_change=_remember, args=("seed", f"{key}_seed"), help="Same seed, same rows.")
     return data.subsample_dataset(ds, int(n), int(seed))
+
+
+def _few_rows(ds) -> str | None:
+    """The classes of two-class ``ds`` with fewer than :data:`svmviz.data.MIN_ROWS_PER_CHOSEN_CLASS` rows
+    ("'a' has 4 rows", …), or None (also for more than two classes, whose reader asks for 2 rows each)."""
+    from svmviz import data
+
+    if ds.is_multiclass:
+        return None
+    few = [f"{name!r} has {int(np.sum(ds.y == v))} row{'s' if int(np.sum(ds.y == v)) != 1 else ''}"
+           for name, v in _class_values(ds) if np.sum(ds.y == v) < data.MIN_ROWS_PER_CHOSEN_CLASS]
+    return ", ".join(few) or None
 
 
 def _class_values(ds):

@@ -17,6 +17,7 @@ from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
 from svmviz.ui import charts, code_view, data_sidebar, datasets, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import cached_compute
+from svmviz.ui.fit_notes import support_note
 from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
 
@@ -157,17 +158,24 @@ def lam_picker(path) -> int:
     return ln.index(choice)
 
 
-def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True):
+def maps_lam(ds, path) -> int:
+    """The index of the λ the maps show: the tab's own control where there is a plane to map (data of
+    one feature have no map), else the tuning set's choice."""
+    return lam_picker(path) if ds.X.shape[1] >= 2 else path.best_index
+
+
+def render_maps(ds, sp: Splits, s: Settings, path, *, draw: bool = True):
     """The "Import points vs SVM" tab; with ``draw=False`` (the tab is not open) only its controls, which
     keep their values and their place in the link, and nothing computed or drawn. Returns the maps'
-    axes (:func:`svmviz.ui.map_axes.map_axes`; None for two features)."""
+    axes (:func:`svmviz.ui.map_axes.map_axes`; None for two features) and the index of their λ."""
+    li = maps_lam(ds, path)
     source = control(st.radio, "IVM shown", ["path", "scratch"], key=f"{KEY}_source", default="path",
                      url="i_source", horizontal=True,
                      format_func={"path": "from the λ path (warm-started S, C1–C5)",
                                   "scratch": "fitted from scratch at this λ (B1–B4)"}.get)
     axes = map_axes(ds, KEY, where=st)
     if not draw:
-        return axes
+        return axes, li
     lam = float(path.lams[li])
     model = path.model_at(li) if source == "path" else fit(sp.X, sp.y, lam, s)
     ivm_test = float(np.mean(model.predict(sp.X_test) != sp.y_test))
@@ -197,10 +205,13 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
     c2.metric("Support points (SVM)", int(svm.support_.size))
     c4.metric("SVM test error", f"{svm_test:.3f}",
               help=f"SVM tuned on the same tuning set over λ_SVM = λ/(2N); chosen λ_SVM = {svm.lam:.3g}.")
+    support_note(svm.support_.size, sp.X.shape[0], ds, at=f"the SVM's tuned λ_SVM = {svm.lam:.3g}",
+                 advice="The IVM's few import points are then the sparser machine by far; a larger σ in the "
+                        "sidebar may suit both machines better.")
     if im is None:
         if sp.X.shape[1] < 2:
             one_feature_note(ds, "The λ path tab shows the IVM along λ.")
-        return axes  # else the same feature on both axes: map_axes said so
+        return axes, li  # else the same feature on both axes: map_axes said so
     sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
                                  X_test=sp.X_test, y_test=sp.y_test, grid_n=80, plane=plane)
     charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=titles, **hover),
@@ -216,7 +227,7 @@ def render_maps(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True
     steps = fig_ivm.compute_step_curve(model.history_, r=s.r, eps=s.eps)
     charts.chart(fig_ivm.plot_steps(steps, title=f"Hₖ along the greedy steps at λ = {lam:.3g}"),
                     key=f"{KEY}_steps")
-    return axes
+    return axes, li
 
 
 def render_path(ds, sp: Splits, s: Settings, path) -> None:
@@ -246,13 +257,19 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
     export.csv_download("Download the λ path (CSV)", cols, f"ivm_path_{ds.name}.csv", key=f"{KEY}_csv")
 
 
-def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool = True) -> None:
-    """The "Multi-class" tab; with ``draw=False`` (the tab is not open) only its control (two-class
-    data: the 3-class fit's ln λ), which keeps its value and its place in the link."""
-    axes = map_axes(ds, KEY, where=st) if ds.is_multiclass else None
-    if not draw and ds.is_multiclass:
-        return axes
-    if ds.is_multiclass and (sp.X.shape[1] == 2 or axes is not None):
+def render_multiclass(ds, sp: Splits, s: Settings, path, *, draw: bool = True):
+    """The "Multi-class" tab; with ``draw=False`` (the tab is not open) only its controls (data of more
+    than two classes: the map's λ and axes; two-class data: the 3-class fit's ln λ), which keep their
+    values and their place in the link. Returns the map's axes and the index of its λ on the path
+    (None for two-class data, whose 3-class example has its own λ)."""
+    if not ds.is_multiclass:
+        _example_multiclass(ds, s, draw=draw)
+        return None, None
+    li = maps_lam(ds, path)
+    axes = map_axes(ds, KEY, where=st)
+    if not draw:
+        return axes, li
+    if sp.X.shape[1] == 2 or axes is not None:
         model = path.model_at(li)
         p_true = ds.p_true if ds.test_sample is not None else None
         plane = None if axes is None else axes.plane
@@ -271,11 +288,14 @@ def render_multiclass(ds, sp: Splits, s: Settings, path, li: int, *, draw: bool 
                             class_map_table(cm, feature_names=ds.feature_names[:2] if axes is None else
                                             plane.axis_titles), f"ivm_class_map_{ds.name}.csv",
                             key=f"{KEY}_classmap_csv")
-        return axes
-    if ds.is_multiclass:
-        if sp.X.shape[1] < 2:
-            one_feature_note(ds, "The λ path tab shows the IVM along λ.")
-        return axes  # else the same feature on both axes: map_axes said so
+        return axes, li
+    if sp.X.shape[1] < 2:
+        one_feature_note(ds, "The λ path tab shows the IVM along λ.")
+    return axes, li  # else the same feature on both axes: map_axes said so
+
+
+def _example_multiclass(ds, s: Settings, *, draw: bool) -> None:
+    """The "Multi-class" tab of two-class data: the 3-class ESL mixture at its own ln λ."""
     if draw:
         st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
                    "(N = 300, same seed and σ).")
@@ -348,17 +368,12 @@ def page() -> None:
         errors.show_error(exc)
         return
     best = path.best_index
-    # the maps' λ: a control only where there are maps (data of one feature have none)
-    li = lam_picker(path) if ds.X.shape[1] >= 2 else best
-    # one source for |S|: the path's count at the λ the maps show (the maps' titles count the same model)
-    st.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the "
-               + ("λ shown in the maps " if ds.X.shape[1] >= 2 else "tuning set's choice ")
-               + f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
-               + ("" if li == best else f"; at the tuning set's choice (ln λ = {np.log(path.lams[best]):.1f}): "
-                                        f"|S| = {path.n_import[best]}") + ".")
+    head = st.empty()  # the path's line above the tabs, written once the maps' tab has given its λ
     # only the open tab computes and draws (Streamlit's lazy tabs: a tab switch reruns the page; the
     # other tabs keep their controls, so their values and the link stay): a rerun builds and sends
-    # one tab's charts, not three (bench/bench_warm_breakdown.py --pages ivm measures a rerun)
+    # one tab's charts, not three (bench/bench_warm_breakdown.py --pages ivm measures a rerun).
+    # The maps' λ is a control of the tab that draws maps, hidden while the λ path tab is open.
+    axes = None
     if ds.is_multiclass:  # the SVM comparison is for two classes: these data's class map first
         tab_mc, tab_path = widgets.control(st.tabs, ["Multi-class", "λ path"], key=TABS_MULTICLASS,
                                           default="Multi-class", url="i_tab", on_change="rerun")
@@ -368,15 +383,22 @@ def page() -> None:
                                                    key=TABS, default="Import points vs SVM", url="i_tab",
                                                    on_change="rerun")
         with tab_map:
-            axes = render_maps(ds, splits, settings, path, li, draw=_is_open(tab_map))
+            axes, li = render_maps(ds, splits, settings, path, draw=_is_open(tab_map))
     with tab_path:
         if _is_open(tab_path):
             render_path(ds, splits, settings, path)
     with tab_mc:
-        axes_mc = render_multiclass(ds, splits, settings, path, li, draw=_is_open(tab_mc))
+        axes_mc, li_mc = render_multiclass(ds, splits, settings, path, draw=_is_open(tab_mc))
+    if ds.is_multiclass:
+        axes, li = axes_mc, li_mc
+    # one source for |S|: the path's count at the λ the maps show (the maps' titles count the same model)
+    head.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the "
+               + ("λ shown in the maps " if ds.X.shape[1] >= 2 else "tuning set's choice ")
+               + f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
+               + ("" if li == best else f"; at the tuning set's choice (ln λ = {np.log(path.lams[best]):.1f}): "
+                                        f"|S| = {path.n_import[best]}") + ".")
     code_view.ivm(ds, settings, splits, li, maps=not ds.is_multiclass and _is_open(tab_map),
-                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc), klr_max_n=KLR_MAX_N,
-                  axes=axes_mc if ds.is_multiclass else axes)
+                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc), klr_max_n=KLR_MAX_N, axes=axes)
 
 
 def _is_open(tab) -> bool:

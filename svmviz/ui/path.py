@@ -20,6 +20,7 @@ from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.ui.kernel_width import SIGMAS, default_sigma
 from svmviz.ui import charts, code_view, data_sidebar, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
+from svmviz.ui.fit_notes import support_note
 from svmviz.ui.map_axes import map_axes, one_feature_note
 
 KEY = "path"
@@ -179,7 +180,7 @@ def n_distinct_breakpoints(p) -> int:
     return int(np.unique(p.lambdas).size)
 
 
-def render_metrics(p, lam: float, te) -> None:
+def render_metrics(p, lam: float, te, ds) -> None:
     g = p.groups_at(lam)
     rows = [st.columns(3), st.columns(3)]
     rows[0][0].metric("λ (= m·ν)", f"{lam:.4g}")
@@ -192,6 +193,9 @@ def render_metrics(p, lam: float, te) -> None:
     rows[1][0].metric("Support vectors", int(np.sum(g != _path.GROUP_R)), help="|E| + |L|; the rest (R) have α = 0.")
     rows[1][1].metric("On the margin (E)", int(np.sum(g == _path.GROUP_E)), help="0 < α < 1, g = 0.")
     rows[1][2].metric("Bounded (L)", int(np.sum(g == _path.GROUP_L)), help="α = 1: inside the margin or misclassified.")
+    support_note(int(np.sum(g != _path.GROUP_R)), p.m, ds, at=f"the chosen point of the path (λ = {lam:.4g})",
+                 advice="Toward λ_max every point joins L: move the cursor toward the sparse end (smaller λ), or "
+                        "try another kernel width σ.")
 
 
 def x_of(p, lam: float, x_axis: str) -> float:
@@ -254,7 +258,7 @@ def render(ds, s: Settings) -> None:
         bm = figs.compute_boundary_map(p, lam, grid_n=70, X_test=None if te is None else te.X,
                                        y_test=None if te is None else te.y,
                                        plane=None if axes is None else axes.plane)
-    render_metrics(p, lam, te)
+    render_metrics(p, lam, te, ds)
     classes = ds.class_names
     stop_x = None if loo is None else x_of(p, float(loo.lambdas[loo.stop]), s.x_axis)
     cp = figs.compute_coef_paths(p, x_axis=s.x_axis, max_points=MAX_LINES)

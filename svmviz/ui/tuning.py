@@ -13,6 +13,7 @@ from svmviz.tuning import criteria_surface, criterion_label
 
 from . import charts, code_view, datasets, page_head, url_state
 from .compute import Cost, cached_compute, smaller_n
+from .fit_notes import support_note
 from .map_axes import map_axes, one_feature_note
 from .widgets import control
 
@@ -219,23 +220,6 @@ def edge_warning(surf, keys, grid: Grid) -> None:
                    args=(key, new))
 
 
-SUPPORT_SHARE = 0.9
-"""Share of support vectors above which the page adds a note."""
-
-
-def support_note(n_sv: int, n: int, ds) -> None:
-    """A note when more than :data:`SUPPORT_SHARE` of the points are support vectors."""
-    if n_sv <= SUPPORT_SHARE * n:
-        return
-    scale = ("" if ds.is_standardized or ds.X.shape[1] < 2 else
-             " Features on very different scales make one σ too narrow for some and too wide for others: "
-             "standardising them often helps.")
-    st.warning(f"{n_sv} of {n} points ({100 * n_sv / n:.0f} %) are support vectors at the selected (λ, σ): the "
-               "fit leans on nearly every point, as when σ is far too small (each point its own bump) or λ far "
-               "too large (a nearly flat f). Criteria and leave-one-out are then little to be trusted; look "
-               f"at other grid points or widen the grid.{scale}")
-
-
 def surface_table(surf) -> dict:
     """Long-form columns of every criterion on the grid (for the CSV download)."""
     ll, ls = np.log10(surf.lambdas), np.log10(surf.sigmas)
@@ -362,7 +346,9 @@ def page() -> None:
     elif d < 2:
         one_feature_note(ds, "The criteria surfaces above and the inefficiencies below still apply.")
     st.caption(f"Selected point: {int(surf.n_sv[sel])} support vectors of {ds.X.shape[0]} points.")
-    support_note(int(surf.n_sv[sel]), ds.X.shape[0], ds)
+    support_note(int(surf.n_sv[sel]), ds.X.shape[0], ds, at="the selected (λ, σ)",
+                 advice="Criteria and leave-one-out are then little to be trusted; look at other grid points or "
+                        "widen the grid.")
 
     st.subheader("Inefficiency")
     target = "misclass"

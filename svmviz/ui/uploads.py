@@ -74,7 +74,7 @@ def _expire_uploads(store, now: float) -> None:
 
 
 def parsed_csv(content: bytes, label_column: str | None, standardize: bool, missing: str = "drop",
-               state=None, *, feature_columns=None, classes=None, one_vs_rest=None):
+               state=None, *, feature_columns=None, classes=None, one_vs_rest=None, min_class_rows=2):
     """The uploaded file parsed, shared by the sessions that uploaded the same bytes.
 
     Held in the app's one cache (:func:`svmviz.ui.compute.cached`), so its arrays count against that
@@ -89,7 +89,7 @@ def parsed_csv(content: bytes, label_column: str | None, standardize: bool, miss
     _expire_uploads(store, now)
     key_parts = (hashlib.sha256(content).hexdigest(), label_column, bool(standardize), missing,
                  None if feature_columns is None else tuple(feature_columns),
-                 None if classes is None else tuple(classes), one_vs_rest)
+                 None if classes is None else tuple(classes), one_vs_rest, min_class_rows)
     key = compute.cache_key("upload", key_parts)
     state = st.session_state if state is None else state
     lease = state.get(_UPLOAD_LEASE)
@@ -98,7 +98,8 @@ def parsed_csv(content: bytes, label_column: str | None, standardize: bool, miss
         state[_UPLOAD_LEASE] = lease
     ds = compute.cached("upload", key_parts, lambda: data.dataset_from_csv(
         io.BytesIO(content), label_column=label_column, standardize=standardize, missing=missing,
-        feature_columns=feature_columns, classes=classes, one_vs_rest=one_vs_rest), max_entries=16)
+        feature_columns=feature_columns, classes=classes, one_vs_rest=one_vs_rest, min_class_rows=min_class_rows),
+        max_entries=16)
     with _uploads_lock:
         _upload_users.setdefault(key, set()).add(id(lease))
         _upload_seen[key] = now

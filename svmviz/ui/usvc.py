@@ -18,6 +18,7 @@ from svmviz.figures.plane import compute_line
 from svmviz.ivm import sigma_heuristic
 from svmviz.ui import charts, code_view, compute, data_sidebar, datasets, errors, export, page_head, url_state
 from svmviz.ui.compute import cached_compute
+from svmviz.ui.fit_notes import support_note
 from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
 
@@ -61,7 +62,7 @@ def settings_1d(ds=None) -> Settings1D:
     d = control(c[6].slider, "damping d", 0.0, 0.9, step=0.1, key=f"{KEY}_damp", default=0.2, url="u_d",
                 help="w_k = d·w_{k−1} + (1 − d)·w_WLS (paper: 0.2).")
     along = None
-    if source == "sidebar" and ds is not None and not ds.is_multiclass:
+    if source == "sidebar" and ds is not None:
         names = [str(v) for v in ds.feature_names]
         options = ([COMPONENTS] if len(names) > 1 else []) + names
         label = {COMPONENTS: "1st principal component (standardised features)"}
@@ -167,9 +168,8 @@ def default_sigma(ds) -> float:
 # --------------------------------------------------------------------------- sections
 def render_1d(s1: Settings1D, ds_sidebar) -> None:
     if s1.source == "sidebar":
-        if ds_sidebar is None or ds_sidebar.is_multiclass:
-            st.info("The sidebar data set has more than two classes; the error surface L̃(Th, w) is for two. "
-                    "Choose two of the classes in the sidebar, or the paper's scenarios here.")
+        if ds_sidebar is None:
+            st.info("Choose a data set in the sidebar, or the paper's scenarios here.")
             return
         line = compute_line(ds_sidebar.X, ds_sidebar.y, s1.along, feature_names=ds_sidebar.feature_names)
         X, y = line.x, ds_sidebar.y
@@ -298,9 +298,6 @@ def render_kernel(ds) -> None:
     if ds is None:
         st.info("Choose a data set in the sidebar.")
         return
-    if ds.is_multiclass:
-        st.info(f"{ds.name} has {ds.n_classes} classes; the kernel USVC and the SVM are two-class machines.")
-        return
     c = st.columns(5)
     sigma = control(c[0].select_slider, "σ", SIGMAS, key=f"{KEY}_sigma", default=default_sigma(ds), url="u_sigma",
                     depends=datasets.data_token(ds.X, ds.y), keep_choice=True,
@@ -325,6 +322,9 @@ def render_kernel(ds) -> None:
     m[2].metric("USVC test error", f"{kc.test_error_usvc:.3f}")
     m[3].metric("SVM test error", f"{kc.test_error_svm:.3f}",
                 delta=f"{kc.test_error_svm - kc.test_error_usvc:+.3f} vs USVC", delta_color="off")
+    support_note(kc.size_svm, kc.X.shape[0], ds, at=f"the SVM's (σ, C) = ({sigma:g}, {C:g})",
+                 advice="Its machine size and test error then say little about the kernel width; try a larger σ "
+                        "or another C.")
     if kc.gx is not None:
         if axes is None:
             fig = figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names[:2],
@@ -361,7 +361,8 @@ def page() -> None:
         "the QP, and the USVC, whose smooth step loss θ̃ₛ counts errors: thresholds, CE and machine sizes "
         "against LS and the SVM."))
 
-    ds = data_sidebar.dataset_sidebar(CHOICES_2D, "banana", key=KEY, allow_multiclass=True)
+    # two-class machines throughout: data with more than two classes get the sidebar's class choice
+    ds = data_sidebar.dataset_sidebar(CHOICES_2D, "banana", key=KEY)
 
     with st.expander("The primal and the algorithm", expanded=False):
         st.latex(r"\tilde L(w,b) = \tfrac12\|w\|^2 + C\sum_i \theta(\xi_i),\quad \xi_i = (1 - y_i f(x_i))_+")

@@ -68,3 +68,31 @@ def test_multiclass_data_open_on_the_class_map_and_offer_the_path():
     at.run()
     assert_clean(at)
     assert any(t.startswith("Tuning misclassification") for t in figure_titles(at))
+
+
+def _tab(at, label):
+    return next(t for t in at.tabs if t.label == label)
+
+
+def test_the_maps_lambda_is_a_control_of_the_tabs_with_maps_only():
+    at = _small()
+    keys = {label: {w.key for w in _tab(at, label).select_slider} for label in
+            ("Import points vs SVM", "λ path", "Multi-class")}
+    assert "ivm_lam" in keys["Import points vs SVM"], keys
+    assert "ivm_lam" not in keys["λ path"] | keys["Multi-class"], keys
+    # the λ it shows is the maps' and the line above the tabs counts its import points
+    at.select_slider(key="ivm_lam").set_value(0.0).run()
+    assert_clean(at)
+    assert any("λ shown in the maps (ln λ = 0.0)" in c.value for c in at.caption)
+    assert any(t.startswith("IVM") and f"λ = {np.exp(0.0):.3g}" in t for t in figure_titles(at))
+    at.session_state["ivm_tab"] = "λ path"
+    at.run()
+    assert_clean(at)
+    assert at.select_slider(key="ivm_lam").value == 0.0 and at.query_params["i_lnlam"] == "0.0"
+    # three classes: the maps' λ sits in the multi-class tab, beside the class map it sets
+    three = AppTest.from_file(PAGE, default_timeout=120)
+    three.query_params.update({"i_nlams": "11", "data": "esl_mixture3"})
+    three.run()
+    assert_clean(three)
+    assert "ivm_lam" in {w.key for w in _tab(three, "Multi-class").select_slider}
+    assert "ivm_lam" not in {w.key for w in _tab(three, "λ path").select_slider}

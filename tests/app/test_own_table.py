@@ -83,13 +83,27 @@ def test_feature_columns_and_the_class_choice_reach_the_link_and_the_code():
     assert code_of(again) == code
 
 
-def test_the_generated_code_reproduces_a_view_of_two_of_the_classes(tmp_path, monkeypatch):
+PATH = "3_Regularization_path.py"
+
+
+@pytest.mark.parametrize("page_file, page, query, says", [
+    (TUNING, "tuning", {"res": "6", "cls": "pair", "ca": "USA", "cb": "Japan", "map_x": "drag", "map_y": "mpg"},
+     ['classes=("USA", "Japan")', "kind=\"features\", axes=(2, 0)"]),
+    (PATH, "path", {"ploo": "0", "cls": "rest", "c1": "Japan", "map": "components"},
+     ['one_vs_rest="Japan"', 'kind="components"']),
+    (IVM, "ivm", {"i_nlams": "11", "i_ntune": "50", "map_x": "weight, kg", "map_y": "drag"},
+     ["kind=\"features\", axes=(1, 2)"]),
+])
+def test_the_generated_code_reproduces_a_view_of_chosen_columns_classes_and_map_axes(page_file, page, query, says,
+                                                                                    tmp_path, monkeypatch):
     dl = Downloads(monkeypatch)
-    at = open_page(TUNING, {"res": "6", "n": "40", "feat": "1,3,6", "cls": "pair", "ca": "USA", "cb": "Japan"},
-                   shared=_shared(standardize=True))
+    at = open_page(page_file, {"n": "40", "feat": "1,3,6"} | query, shared=_shared(standardize=True))
+    assert_clean(at)
     assert not _errors(at), _errors(at)
-    text = check_reproduces(at, dl, tmp_path, "tuning", {FILE: CONTENT})
-    assert 'feature_columns=["mpg", "weight, kg", "drag"]' in text and 'classes=("USA", "Japan")' in text
+    text = check_reproduces(at, dl, tmp_path, page, {FILE: CONTENT})
+    assert 'feature_columns=["mpg", "weight, kg", "drag"]' in text
+    for s in says:
+        assert s in text, (s, text)
 
 
 def test_a_class_with_too_few_rows_is_an_error_and_the_controls_stay_usable():
@@ -104,6 +118,38 @@ def test_a_class_with_too_few_rows_is_an_error_and_the_controls_stay_usable():
     at.sidebar.selectbox(key="loss_clsb").set_value("b").run()
     assert_clean(at)
     assert not _errors(at) and _caption_of_points(at)[0].startswith("55 points")
+
+
+def test_a_class_of_one_row_leaves_the_choice_of_the_other_two():
+    rng = np.random.default_rng(1)
+    rows = [f"{rng.normal():.4f},{rng.normal():.4f},{c}" for c in ["a"] * 20 + ["b"] * 15 + ["lone"]]
+    content = ("u,v,kind\n" + "\n".join(rows) + "\n").encode()
+    at = open_page(LOSS, {}, shared={"data": UPLOAD, "upload": ("lone.csv", content)})
+    assert at.sidebar.selectbox(key="loss_clsa").options == ["a (20 rows)", "b (15 rows)", "lone (1 rows)"]
+    assert_clean(at)
+    assert not _errors(at), _errors(at)
+    assert _caption_of_points(at)[0].startswith("35 points") and "a: 20" in _caption_of_points(at)[0]
+    at.sidebar.radio(key="loss_clsmode").set_value("rest").run()
+    at.sidebar.selectbox(key="loss_clsone").set_value("lone").run()  # one row against the rest: said, not run
+    errors = _errors(at)
+    assert len(errors) == 1 and "at least 10 rows" in errors[0] and "lone (1)" in errors[0], errors
+
+
+@pytest.mark.parametrize("page", [TUNING, IVM])
+def test_a_two_class_table_with_fewer_than_ten_rows_in_a_class_says_what_to_change(page):
+    rng = np.random.default_rng(2)
+    rows = [f"{rng.normal():.4f},{rng.normal():.4f},{c}" for c in ["yes"] * 30 + ["no"] * 7]
+    content = ("u,v,answer\n" + "\n".join(rows) + "\n").encode()
+    at = open_page(page, {"i_nlams": "11"} if page == IVM else {"res": "6"},
+                   shared={"data": UPLOAD, "upload": ("small.csv", content)})
+    assert_clean(at)
+    errors = _errors(at)
+    assert len(errors) == 1, errors
+    assert "small.csv" in errors[0] and "'no' has 7 rows" in errors[0] and "at least 10 rows per class" in errors[0]
+    assert not at.get("plotly_chart")  # nothing fitted on too few rows
+    key = "ivm" if page == IVM else "tuning"
+    at.sidebar.radio(key=f"{key}_missing").set_value("median").run()  # the controls stay usable
+    assert_clean(at)
 
 
 @pytest.mark.parametrize("content, says", [

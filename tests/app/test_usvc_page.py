@@ -127,14 +127,32 @@ def test_upload_runs_the_2d_section():
     assert any("30 % held out" in c.value for c in at.caption)
 
 
-def test_three_class_upload_says_why_not():
-    """A 3-class upload: the 1-D scenarios still run; the two-class kernel machines say why they cannot."""
+def test_three_class_upload_offers_the_class_choice_to_every_section():
+    """A 3-class upload: the sidebar offers two of the classes (or one against the rest); the kernel
+    machines and the 1-D section run on the chosen two, named in the legend and the caption."""
     from tests.apptest_utils import assert_clean, three_class_csv, with_upload
 
     at = with_upload(PAGE, three_class_csv(90), query=_small_query())
     assert_clean(at)
-    assert chart_by_title(at, "Scenario A")
-    assert any("3 classes" in i.value and "two-class" in i.value for i in at.info), [i.value for i in at.info]
+    assert not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="usvc_clsa").value == "setosa" and at.selectbox(key="usvc_clsb").value == "versicolor"
+    assert any("3 classes" in c.value and "choose which" in c.value for c in at.sidebar.caption)
+    kernel = chart_by_title(at, "Kernel USVC")
+    names = {t.get("name") for t in kernel["data"]}
+    assert {"setosa", "versicolor"} <= names and "virginica" not in names, names
+    metrics = {m.label: m.value for m in at.metric}
+    assert int(metrics["SVM machine size (support vectors)"]) > 0
+    # one class against the rest: every row, the chosen class +1
+    at.sidebar.radio(key="usvc_clsmode").set_value("rest").run()
+    at.sidebar.selectbox(key="usvc_clsone").select("virginica").run()
+    assert_clean(at)
+    names = {t.get("name") for t in chart_by_title(at, "Kernel USVC")["data"]}
+    assert "virginica" in names and "setosa" not in names, names
+    # the 1-D section on the sidebar's data: the chosen classes along the first principal component
+    at.selectbox(key="usvc_scenario").select("sidebar").run()
+    assert_clean(at)
+    assert not at.error, [e.value for e in at.error]
+    assert any("virginica when x > Th" in c.value for c in at.caption), [c.value for c in at.caption]
 
 
 def test_shared_link_restores_every_control():

@@ -1,7 +1,8 @@
 """A table as a user brings it, uploaded in a real browser (Debian chromium, Playwright): a text column,
 6 numeric features on very different scales, 3 named classes, empty cells, column names with commas
-and quotes. The sidebar offers the column roles and the class choice; every page opens with the table;
-a copied link reopens the same roles and classes once the file is uploaded again."""
+and quotes. The sidebar offers the column roles and the class choice; every page opens with the table and draws
+its map (or its main chart) with the class names in the legend; a copied link reopens the same roles,
+classes and map axes once the file is uploaded again."""
 from __future__ import annotations
 
 import os
@@ -32,14 +33,40 @@ def _shot(page, name: str, height: int = 2400) -> None:
 def _choose(page, label: str, option: str) -> None:
     """Pick ``option`` in the sidebar's selectbox labelled ``label``."""
     sb = page.get_by_test_id("stSidebar")
-    sb.get_by_test_id("stSelectbox").filter(has_text=label).first.click()
+    box = sb.get_by_test_id("stSelectbox").filter(has_text=label).first
+    box.scroll_into_view_if_needed()  # the map axes sit low in the sidebar
+    box.locator("input").first.click()
     page.get_by_role("option", name=option, exact=False).first.click()
     _settle(page)
 
 
 def _chips(page) -> list[str]:
-    box = page.get_by_test_id("stSidebar").get_by_test_id("stMultiSelect").first
+    box = page.get_by_test_id("stSidebar").get_by_test_id("stMultiSelect").filter(has_text="Feature columns").first
+    box.wait_for(timeout=60_000)
     return [t.strip() for t in box.locator("[data-tag] [title]").all_inner_texts()]
+
+
+def _legend(page) -> set[str]:
+    """The legend entries of every chart on the page."""
+    texts = page.locator('[data-testid="stPlotlyChart"] .legendtext').all_text_contents()
+    return {t.strip() for t in texts}
+
+
+def _names_the_classes(legend: set[str], names: set[str]) -> bool:
+    """Whether every class name is a legend entry, or the start of one ("Japan, E: on the margin")."""
+    return all(any(t == c or t.startswith(f"{c}, ") for t in legend) for c in names)
+
+
+def _x_titles(page) -> list[str]:
+    return [t.strip() for t in page.locator('[data-testid="stPlotlyChart"] .xtitle').all_text_contents()]
+
+
+#: the class names each page's legend shows: two-class pages the sidebar's choice, the IVM's every class
+PAIR = {"Japan", "not Japan"}
+EVERY = {"Europe", "Japan", "USA"}
+#: pages whose main chart is no map of the classes (the decomposition of f; the studies' criteria)
+NO_CLASS_LEGEND = ("Kernels", "Criteria studies")
+TUNING = "Tuning criteria"
 
 
 def _sidebar(page) -> str:
@@ -83,12 +110,18 @@ def test_roles_and_classes_of_an_uploaded_table_on_every_page_and_through_a_link
             continue
         assert f"Uploaded: {FILE}" in text, f"{title}: the upload is not the page's data"
         assert "Left out 1 column" in text, title
-        binary = "Import vector machine" not in title and "Unbiased SVC" not in title
+        binary = "Import vector machine" not in title  # every other page compares two classes
         if binary:  # the class choice made on the loss page holds here
             assert "not Japan: " in text, f"{title}: {text[-600:]}"
-        charts = page.get_by_test_id("stPlotlyChart").count()
-        said = page.get_by_test_id("stAlert").count()
-        assert charts or said, f"{title}: neither a chart nor a message"
+        assert page.get_by_test_id("stPlotlyChart").count(), f"{title}: no chart"
+        if not title.startswith(NO_CLASS_LEGEND):
+            names = PAIR if binary else EVERY
+            assert _names_the_classes(_legend(page), names), f"{title}: legend {_legend(page)}"
+        if title == TUNING:  # the decision curves on a plane of two chosen features
+            _choose(page, "Horizontal axis", "drag")
+            _no_exception(page, "the map axes")
+            assert any(t.startswith("drag") for t in _x_titles(page)), _x_titles(page)
+            link = page.url
         _shot(page, title.split()[0].lower())
     page.context.close()
 
@@ -104,6 +137,9 @@ def test_roles_and_classes_of_an_uploaded_table_on_every_page_and_through_a_link
     assert "115 points, 5 features — not Japan: " in text, text[-800:]
     q = _query(other)
     assert q["feat"] == "1,3,4,5,6" and q["cls"] == "rest" and q["c1"] == "Japan", q
+    assert q["map_x"] == "drag", q
+    assert any(t.startswith("drag") for t in _x_titles(other)), _x_titles(other)
+    assert _names_the_classes(_legend(other), PAIR), _legend(other)
     _shot(other, "link_reopened")
     other.context.close()
     assert not errors, errors

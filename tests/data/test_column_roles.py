@@ -149,6 +149,17 @@ def test_a_rare_class_left_out_is_no_error():
     assert D.dataset_from_csv("x,label\n" + rows, classes=("a", "b")).X.shape == (40, 1)
 
 
+def test_min_class_rows_lists_a_class_of_one_row_for_the_choice():
+    rows = "".join(f"{i / 7},{'ab'[i % 2]}\n" for i in range(40)) + "0.5,c\n"
+    ds = D.dataset_from_csv("x,label\n" + rows, min_class_rows=1)
+    assert ds.classes == ("a", "b", "c") and np.bincount(ds.y.astype(int)).tolist() == [20, 20, 1]
+    with pytest.raises(ValueError, match=r"at least 3 points.*'a' \(2\), 'b' \(2\), 'c' \(1\)"):
+        D.dataset_from_csv("x,label\n0,a\n1,a\n2,b\n3,b\n4,c\n", min_class_rows=3)
+    for bad in (0, -1, 1.5, True, "1", None):
+        with pytest.raises(ValueError, match="min_class_rows must be an integer of at least 1"):
+            D.dataset_from_csv("x,label\n" + rows, min_class_rows=bad)
+
+
 @pytest.mark.parametrize("kwargs, pattern", [
     ({"classes": ("Japan", "Mars")}, r"Unknown class 'Mars' in classes; the classes are 'Europe', 'Japan', 'USA'"),
     ({"classes": ("Japan", "Japan")}, r"names 'Japan' twice"),
