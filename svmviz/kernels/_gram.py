@@ -85,7 +85,7 @@ def _rbf_inplace(D, sigma):
 
 
 def _block_rows(m: int) -> int:
-    """Rows per block of a gram matrix with ``m`` columns (:data:`GRAM_BLOCK_BYTES`, at least
+    """Rows per block of a gram matrix with ``m`` columns (``GRAM_BLOCK_BYTES``, at least
     :data:`GRAM_MIN_ROWS`)."""
     return max(GRAM_MIN_ROWS, GRAM_BLOCK_BYTES // (8 * max(m, 1)))
 
@@ -207,7 +207,7 @@ def squared_distances(A, B=None) -> np.ndarray:
     Returns
     -------
     D : ndarray of shape (n_A, n_B)
-        Each entry to relative accuracy :data:`DIST_RTOL` (BLAS ``‖a‖² + ‖b‖² − 2 a·b``, entries
+        Each entry to relative accuracy ``DIST_RTOL`` (BLAS ``‖a‖² + ‖b‖² − 2 a·b``, entries
         that cancel summed directly); the diagonal of ``squared_distances(A)`` is exactly 0.
 
     Raises
@@ -310,8 +310,8 @@ def gram(A, B=None, *, kernel="rbf", sigma: float = 1.0, degree: int = 3,
     Notes
     -----
     The named kernels share one path: BLAS inner products ``A Bᵀ`` in blocks of rows sized to the
-    cache (:data:`GRAM_BLOCK_BYTES`), each block finished in place — squared distances with their
-    cancellation guarded (:data:`DIST_RTOL`) and numpy's vectorised exp for "rbf", ``(γ·+c0)^degree``
+    cache (``GRAM_BLOCK_BYTES``), each block finished in place — squared distances with their
+    cancellation guarded (``DIST_RTOL``) and numpy's vectorised exp for "rbf", ``(γ·+c0)^degree``
     for "poly".
     """
     same = B is None

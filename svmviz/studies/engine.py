@@ -19,7 +19,7 @@ replicates are fine) computes only the tasks that have no result yet — failed 
 A saved task counts only if its record names this spec, data set, replicate and seed; a folder holding
 another study's task files, or tasks computed by other versions of svmviz, numba, numpy or
 scikit-learn, is refused (the latter unless ``allow_mixed_versions=True``). One run writes a folder at a
-time: ``DIR/run.lock`` (:mod:`svmviz.studies.lock`) names it, and a second run is refused or waits
+time: ``DIR/run.lock`` (``svmviz.studies.lock``) names it, and a second run is refused or waits
 (``wait=True``). Tasks cut off by a shutdown of their cluster are counted as cancelled, not failed. A task that raises is reported and
 loses nothing else; a worker that dies has its tasks rescheduled by Dask. Every task derives its
 random draws from its own seeds (:func:`svmviz.studies.tasks.task_seeds`), so the table does not
@@ -504,10 +504,10 @@ def run_study(spec, out=None, *, scheduler: str | None = None, workers: int | No
         Resume a results folder whose saved tasks were computed by other versions of svmviz, numba,
         numpy or scikit-learn (refused otherwise, naming both).
     wait : bool, default False
-        When another run holds ``out``'s lock (:mod:`svmviz.studies.lock`), wait for it to finish
+        When another run holds ``out``'s lock (``svmviz.studies.lock``), wait for it to finish
         instead of refusing.
     record_host : bool, default False
-        Record the host name in the provenance (:func:`svmviz.studies.provenance.provenance`).
+        Record the host name in the provenance (``svmviz.studies.provenance.provenance``).
 
     Returns
     -------

@@ -598,7 +598,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         (refused, after the solve, when no function of the kernel separates the classes). Give
         ``lam`` or ``C``, not both.
     probability : bool, default=False
-        Fit Platt's sigmoid for :meth:`predict_proba` (libsvm's internal 5-fold cross-validation:
+        Fit Platt's sigmoid for ``predict_proba`` (libsvm's internal 5-fold cross-validation:
         five more solves per pair of classes).
     random_state : int, RandomState or None, default=None
         Seeds the folds of ``probability=True``.
@@ -607,9 +607,9 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         pair's first class), ``"ovr"`` scikit-learn's transformation of them to one column per
         class (votes plus confidences in (−1/3, 1/3)).
     break_ties : bool, default=False
-        With more than two classes and ``"ovr"``: :meth:`predict` takes the largest
-        :meth:`decision_function` value instead of the first class with the most votes (refused by
-        :meth:`predict` with ``"ovo"``).
+        With more than two classes and ``"ovr"``: ``predict`` takes the largest
+        ``decision_function`` value instead of the first class with the most votes (refused by
+        ``predict`` with ``"ovo"``).
 
     Attributes
     ----------
@@ -645,7 +645,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         w of each class.
     kernel_ : str or kernel object
         The kernel as used after fit (a fitted copy of a kernel object; a callable ``k(X, Y)`` as a
-        :class:`~svmviz.kernels.PairwiseKernel`).
+        ``svmviz.kernels.PairwiseKernel``).
     n_iter_ : ndarray of shape (n_classes (n_classes − 1)/2,), int32
         SMO iterations of each pair's solve.
     status_ : int
@@ -1139,7 +1139,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (m, n_classes)
-            Columns in the order of ``classes_``. Their argmax may differ from :meth:`predict` (the
+            Columns in the order of ``classes_``. Their argmax may differ from ``predict`` (the
             vote), as in ``SVC``.
         """
         dec = self._ovo_values(X)
@@ -1162,7 +1162,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
 
     @available_if(_check_proba)
     def predict_log_proba(self, X):
-        """The logarithm of :meth:`predict_proba`.
+        """The logarithm of ``predict_proba``.
 
         Parameters
         ----------
@@ -1176,8 +1176,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
 
     @property
     def coef_(self) -> np.ndarray:
-        """The weights w of f(x) = w·x + b of each pair's machine, shape (n_pairs, d): linear kernel
-        only (``SVC``'s ``coef_``)."""
+        # documented in the class's Attributes section; linear kernel only, as SVC's coef_
         if not (isinstance(self.kernel, str) and self.kernel == "linear"):
             raise AttributeError("coef_ is only available when using a linear kernel")
         from sklearn.utils.validation import check_is_fitted

@@ -185,7 +185,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         solve for the iteration's fixed point with those sets: the KKT system of eqs. 9–10 with the
         margin points' multipliers as unknowns (Newton's method for θ̃_s), its sets checked against
         the weights of eqs. 21–22 and corrected one point at a time
-        (:func:`svmviz.usvc._irwls._fixed_point`). The result is the limit of the plain iteration,
+        (``svmviz.usvc._irwls._fixed_point``). The result is the limit of the plain iteration,
         reached in tens to a few hundred iterations instead of hundreds to thousands; when the check
         fails the plain iteration goes on. False: the plain iteration only.
     random_state : int, default=0
