@@ -89,13 +89,35 @@ def thumbnail_image(fig_dict, size=THUMB_SIZE):
     numeric trace to draw.
 
     Heat maps and contours (``z`` on ``x``, ``y``) are painted with a viridis scale; scatter traces as
-    lines or markers in their colours.
+    lines or markers in their colours; bars as bars (grouped side by side) and box traces as their points,
+    a category axis at 0, 1, 2, … in the order its labels appear.
     """
     from PIL import Image, ImageDraw
 
     traces = [t for t in fig_dict.get("data", []) if _first_subplot(t)] or list(fig_dict.get("data", []))
-    grids, curves = [], []
+    grids, curves, bars = [], [], []
+    categories: dict = {}  # a category axis' labels, at 0, 1, 2, … in order of appearance
+
+    def positions(values) -> np.ndarray:
+        numbers = _numbers(values)
+        if numbers.size or not isinstance(values, (list, tuple)) or not values:
+            return numbers
+        return np.array([categories.setdefault(str(v), len(categories)) for v in values], dtype=float)
+
     for k, t in enumerate(traces):
+        if t.get("type") == "bar":
+            x, y = positions(t.get("x", [])), _numbers(t.get("y", []))
+            if x.ndim == 1 and x.shape == y.shape and x.size:
+                n_bars = sum(1 for u in traces if u.get("type") == "bar")
+                j = sum(1 for u in traces[:k] if u.get("type") == "bar")
+                bars.append((x - 0.4 + 0.8 * j / n_bars, 0.8 / n_bars, y, _colour(t, k)))
+            continue
+        if t.get("type") == "box":
+            y = _numbers(t.get("y", []))
+            if y.ndim == 1 and y.size:
+                x = np.full(y.shape, float(categories.setdefault(str(t.get("name", k)), len(categories))))
+                curves.append((x, y, np.isfinite(y), False, _colour(t, k)))
+            continue
         z = _numbers(t.get("z", []))
         if t.get("type") in ("heatmap", "contour") and z.ndim == 2 and z.size:
             x = _numbers(t.get("x", np.arange(z.shape[1])))
@@ -103,13 +125,13 @@ def thumbnail_image(fig_dict, size=THUMB_SIZE):
             if x.size == z.shape[1] and y.size == z.shape[0]:
                 grids.append((x, y, z))
         elif t.get("type", "scatter") in ("scatter", "scattergl"):
-            x, y = _numbers(t.get("x", [])), _numbers(t.get("y", []))
+            x, y = positions(t.get("x", [])), _numbers(t.get("y", []))
             if x.ndim == 1 and x.shape == y.shape and x.size:
                 ok = np.isfinite(x) & np.isfinite(y)
                 lines = "lines" in (t.get("mode") or ("lines" if x.size > 20 else "markers"))
                 curves.append((x, y, ok, lines, _colour(t, k)))
-    xs = [g[0] for g in grids] + [c[0][c[2]] for c in curves]
-    ys = [g[1] for g in grids] + [c[1][c[2]] for c in curves]
+    xs = [g[0] for g in grids] + [c[0][c[2]] for c in curves] + [np.r_[b[0], b[0] + b[1]] for b in bars]
+    ys = [g[1] for g in grids] + [c[1][c[2]] for c in curves] + [np.r_[0.0, b[2][np.isfinite(b[2])]] for b in bars]
     xs, ys = [v for v in xs if v.size], [v for v in ys if v.size]
     if not xs:
         return None
@@ -134,6 +156,11 @@ def thumbnail_image(fig_dict, size=THUMB_SIZE):
         (ua, va), (ub, vb) = px(x.min(), y.max()), px(x.max(), y.min())
         img.paste(tile.resize((max(1, int(ub - ua)), max(1, int(vb - va)))), (int(ua), int(va)))
     draw = ImageDraw.Draw(img)
+    for left, width, heights, colour in bars:
+        for x, h in zip(left, heights):
+            if np.isfinite(h):
+                (ua, va), (ub, vb) = px(x, max(h, 0.0)), px(x + width, min(h, 0.0))
+                draw.rectangle((ua, va, max(ua, ub - 1), vb), fill=colour)
     for x, y, ok, lines, colour in curves:
         pts = [px(a, b) for a, b in zip(x[ok], y[ok])]
         if lines and len(pts) > 1:

@@ -316,6 +316,19 @@ def test_gallery_thumbnail_skips_a_table_and_takes_no_image_path_it_does_not_wri
     assert (tmp_path / "t_001.png").exists()  # the first drawable figure after the table
 
 
+def test_gallery_thumbnails_draw_bars_and_boxes_on_category_axes():
+    import numpy as np
+    import plotly.graph_objects as go
+
+    sg = _sg_plotly()
+    bars = go.Figure([go.Bar(x=["LS", "SVC", "USVC"], y=[3.0, 1.0, 2.0]), go.Bar(x=["LS", "SVC", "USVC"], y=[2.0, 2.0, 1.0])])
+    boxes = go.Figure([go.Box(y=[1.0, 1.2, 3.0], name="GACV"), go.Box(y=[1.0, 1.1, 1.4], name="XA")])
+    images = [sg.thumbnail_image(f.to_dict()) for f in (bars, boxes)]
+    assert all(img is not None for img in images)
+    pixels = [np.asarray(img) for img in images]
+    assert all((p != 255).any() for p in pixels) and not np.array_equal(*pixels)
+
+
 def test_docs_build_compiles_before_running_the_examples():
     script = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "build.sh").read_text().splitlines()
     warm = next(i for i, line in enumerate(script) if line.strip().endswith("-m svmviz warmup"))
