@@ -319,6 +319,9 @@ def page() -> None:
                                                      ytitle="misclassification rate"), key="loo_curves", width="stretch")
             st.caption("Leave-one-out error count (and the expected misclassification rate MISCLASS when p is known): "
                        "the target a λ chosen by the hinge-scale criteria should do well on.")
+        elif cview.loo:  # ticked, and waiting for the Run button that its cost put above the charts
+            st.info("The misclassification curves need the exact leave-one-out: start it with its Run button "
+                    "above (or choose simulated data with a known p).")
         else:
             st.info("Tick “Exact leave-one-out” in the sidebar (or choose simulated data with a known p) to see "
                     "the misclassification curves.")
