@@ -730,7 +730,7 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                    layer="below") for a, b in lc.zero_bands for row in (1, 2)]
     if lc.zero_bands:  # a legend entry for the shaded stretch (a rectangle has none)
         data.append(dict(type="scatter", x=[None], y=[None], mode="lines", line=dict(color="#bbbbbb", width=8),
-                         name="margin ρ = 0 (ν < ν_min): no classifier, LOO not shown", hoverinfo="skip",
+                         name="margin ρ = 0 (ν < νₘᵢₙ): no classifier, LOO not shown", hoverinfo="skip",
                          **top_panel))
     fin1 = np.concatenate([lc.loo1[np.isfinite(lc.loo1)], lc.test_error[np.isfinite(lc.test_error)], [0.0]])
     top = max(0.05, float(fin1.max()) * 1.08)

@@ -75,9 +75,9 @@ def loss_widgets() -> LossView:
     scaled = control(st.checkbox, "Divide the deviance by ln 2 (so it passes through (0, 1) and bounds [−τ]∗)",
                      key="lf_dev2", default=False, url="lf_dev2")
     if thi <= tlo:
-        raise ValueError("the τ range needs two different ends; widen it.")
+        raise ValueError("The τ range needs two different ends; widen it.")
     if "smooth_step" in names and not s_values:
-        raise ValueError("choose at least one s for θ̃ₛ, or remove θ̃ₛ from the losses.")
+        raise ValueError("Choose at least one s for θ̃ₛ, or remove θ̃ₛ from the losses.")
     return LossView(tuple(names), float(a), float(ep), float(em), tuple(float(v) for v in s_values),
                     (float(tlo), float(thi)), bool(scaled))
 
@@ -103,7 +103,7 @@ def curve_widgets() -> CurveView:
     loo = control(sb.checkbox, "Exact leave-one-out", key="lf_loo", default=True, url="lf_loo",
                   help="Refits the SVM without each support vector, at every λ (warm-started).")
     if ll[0] >= ll[1]:
-        raise ValueError("the λ range needs two different ends; widen it.")
+        raise ValueError("The λ range needs two different ends; widen it.")
     return CurveView(float(ls), (float(ll[0]), float(ll[1])), int(m), int(R), float(sz), str(pert), int(zseed),
                      bool(loo))
 

@@ -203,3 +203,13 @@ def test_misclassification_note_matches_the_leave_one_out_box(monkeypatch):
     at.checkbox(key="lf_loo").uncheck().run()
     notes = [i.value for i in at.info if "misclassification curves" in i.value]
     assert notes and all(n.startswith("Tick “Exact leave-one-out”") for n in notes), notes
+
+
+def test_bad_input_messages_start_with_a_capital():
+    """The sidebar's λ range with equal ends and θ̃ₛ without an s: each error is a sentence."""
+    at = _run(dict(SMALL, lf_R="0", lf_loo="0"))
+    at.multiselect(key="lf_s").set_value([]).run()
+    at.slider(key="lf_lam").set_value((-2.0, -2.0)).run()
+    assert not at.exception
+    texts = [e.value for e in at.error]
+    assert any("Choose at least one s" in t for t in texts) and any(t.startswith("The λ range") for t in texts), texts
