@@ -280,3 +280,8 @@ def log_ticks(values) -> dict:
     if len(ticks) < 2:
         ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in (1, 1.5, 2, 3, 5, 7) if lo <= m * 10.0 ** e <= hi]
     return dict(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+
+
+def title_top(title: str) -> int:
+    """Top margin (px) that holds ``title``'s lines ("<br>"-separated) at the theme's title size."""
+    return 40 + 22 * (str(title).count("<br>") + 1)

@@ -305,7 +305,7 @@ def page() -> None:
     c1, c2 = st.columns(2)
     with c1:
         cp = figs.compute_criteria_panel(gc, hinge_keys)
-        charts.chart(figs.plot_criteria_panel(cp, title=f"Hinge scale: GACV, ranGACV, V₀ — σ = {gc.sigma:.3g}",
+        charts.chart(figs.plot_criteria_panel(cp, title=f"Hinge scale: GACV, ranGACV, V₀<br>σ = {gc.sigma:.3g}",
                                                  ytitle="criterion value"), key="gacv_curves", width="stretch")
         st.caption("How to read it: each criterion's minimizer (star) is its choice of λ. V₀ is what GACV and "
                    "ranGACV approximate; GCKL (when the truth p is known) is what they stand in for. The pink band "
@@ -315,7 +315,7 @@ def page() -> None:
         if mis_keys:
             cpm = figs.compute_criteria_panel(gc, mis_keys)
             what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)")) if k in mis_keys)
-            charts.chart(figs.plot_criteria_panel(cpm, title=f"Misclassification: {what} — σ = {gc.sigma:.3g}",
+            charts.chart(figs.plot_criteria_panel(cpm, title=f"Misclassification:<br>{what}<br>σ = {gc.sigma:.3g}",
                                                      ytitle="misclassification rate"), key="loo_curves", width="stretch")
             st.caption("Leave-one-out error count (and the expected misclassification rate MISCLASS when p is known): "
                        "the target a λ chosen by the hinge-scale criteria should do well on.")

@@ -199,7 +199,7 @@ def test_misclassification_note_matches_the_leave_one_out_box(monkeypatch):
     run[0].click().run()
     assert not at.exception
     assert not [i.value for i in at.info if "misclassification curves" in i.value]
-    assert any(t.startswith("Misclassification: exact LOO") for t in _figs_titles(at)), _figs_titles(at)
+    assert any(t.startswith("Misclassification:<br>exact LOO") for t in _figs_titles(at)), _figs_titles(at)
     at.checkbox(key="lf_loo").uncheck().run()
     notes = [i.value for i in at.info if "misclassification curves" in i.value]
     assert notes and all(n.startswith("Tick “Exact leave-one-out”") for n in notes), notes
