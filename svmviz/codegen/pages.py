@@ -200,7 +200,7 @@ def losses_script(data: DataSource | None, loss_view, curve_view, *, hinge_keys:
         cells.append(Cell("The hinge-scale criteria; each one's minimizer starred.",
                           f"cp = figs.compute_criteria_panel(gc, {literal(list(hinge_keys))})\n"
                           "fig_gacv_curves = figs.plot_criteria_panel(\n"
-                          "    cp, title=f\"Hinge scale: GACV, ranGACV, V₀ — σ = {gc.sigma:.3g}\", "
+                          "    cp, title=f\"Hinge scale: GACV, ranGACV, V₀<br>σ = {gc.sigma:.3g}\", "
                           "ytitle=\"criterion value\")", ("fig_gacv_curves",)))
         if misclass_keys:
             what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)"))
@@ -208,7 +208,7 @@ def losses_script(data: DataSource | None, loss_view, curve_view, *, hinge_keys:
             cells.append(Cell("The misclassification rates along λ.",
                               f"cpm = figs.compute_criteria_panel(gc, {literal(list(misclass_keys))})\n"
                               "fig_loo_curves = figs.plot_criteria_panel(\n"
-                              f"    cpm, title=f\"Misclassification: {what} — σ = {{gc.sigma:.3g}}\", "
+                              f"    cpm, title=f\"Misclassification:<br>{what}<br>σ = {{gc.sigma:.3g}}\", "
                               "ytitle=\"misclassification rate\")", ("fig_loo_curves",)))
     return Script("Loss functions & randomized GACV (Wahba 1998): the view of the app's page", tuple(cells),
                   data.files if data is not None else ())

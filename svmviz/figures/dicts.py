@@ -23,6 +23,7 @@ import json
 import re
 from typing import NamedTuple
 
+import numpy as np
 import plotly.graph_objects as go
 
 from . import _plotly_compat
@@ -249,3 +250,38 @@ def theme(layout: dict, *, title: str, xtitle: str | None = None, ytitle: str | 
     if legend and panel_titles:
         merge(layout, LEGEND_BELOW)
     return layout
+
+
+def log_ticks(values) -> dict:
+    """Tick values and texts of a log axis over ``values``, every label the same size.
+
+    1, 2, 5 per decade over less than two decades, the powers of ten otherwise (at least two
+    ticks: 1, 1.5, 2, 3, 5, 7 per decade when fewer fit). Plotly's own labels of a log axis write
+    the minor ticks in a smaller font ("1" with "9" under it) or on top of each other.
+
+    Parameters
+    ----------
+    values : array-like
+        The values the axis shows; non-finite and non-positive ones are left out.
+
+    Returns
+    -------
+    dict
+        ``tickvals`` and ``ticktext`` for the axis layout; empty without a positive finite value.
+    """
+    v = np.asarray(values, dtype=np.float64).ravel()
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return {}
+    lo, hi = float(v.min()) / 1.15, float(v.max()) * 1.15
+    e0, e1 = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
+    steps = (1, 2, 5) if e1 - e0 <= 2 else (1,)
+    ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in steps if lo <= m * 10.0 ** e <= hi]
+    if len(ticks) < 2:
+        ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in (1, 1.5, 2, 3, 5, 7) if lo <= m * 10.0 ** e <= hi]
+    return dict(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+
+
+def title_top(title: str) -> int:
+    """Top margin (px) that holds ``title``'s lines ("<br>"-separated) at the theme's title size."""
+    return 40 + 22 * (str(title).count("<br>") + 1)

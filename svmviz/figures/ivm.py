@@ -392,10 +392,11 @@ def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("cla
     imp = m.import_idx
     data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), {_class_of(m.y[i], class_names)}"
                                               for k, i in enumerate(imp)], names, scale, m.X_full))
-    te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
+    te = "" if np.isnan(m.test_error) else f"<br>test error {m.test_error:.3f}"  # a map gets half a row
     layout = dicts.theme({}, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
-    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 600}))
+    return dicts.figure(data, dicts.merge(dicts.merge(layout, {**LEGEND_BELOW, "height": 600}),
+                                          {"margin": {"t": dicts.title_top(layout["title"]["text"])}}))
 
 
 def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −1", "class +1"),
@@ -441,10 +442,11 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −
     data.append(_points_trace(m.X[sv], [f"support point (point {i}), {_class_of(m.y[i], class_names)}" for i in sv],
                             names, scale, name=f"support points ({sv.size})", marker=copy.deepcopy(SUPPORT_STYLE),
                             full=None if m.X_full is None else m.X_full[sv]))
-    te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
+    te = "" if np.isnan(m.test_error) else f"<br>test error {m.test_error:.3f}"  # a map gets half a row
     layout = dicts.theme({}, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
-    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 600}))
+    return dicts.figure(data, dicts.merge(dicts.merge(layout, {**LEGEND_BELOW, "height": 600}),
+                                          {"margin": {"t": dicts.title_top(layout["title"]["text"])}}))
 
 
 # --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, Fig. 2)
@@ -900,8 +902,9 @@ def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", 
     imp = m.import_idx
     data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), {names[m.y_index[j]]}"
                                                 for k, j in enumerate(imp)], fnames, scale, m.X_full))
-    te = "" if np.isnan(m.test_error) else f", test error {m.test_error:.3f}"
+    te = "" if np.isnan(m.test_error) else f"<br>test error {m.test_error:.3f}"  # a map gets half a row
     layout = dicts.theme({}, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
                                     f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle=axis_titles[0], ytitle=axis_titles[1],
                 height=520)
-    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 600}))
+    return dicts.figure(data, dicts.merge(dicts.merge(layout, {**LEGEND_BELOW, "height": 600}),
+                                          {"margin": {"t": dicts.title_top(layout["title"]["text"])}}))

@@ -305,9 +305,11 @@ def plot_prediction_functions(pc: PredictionCurves, *, height: int = 560) -> go.
                  hovertemplate=f"{lab}<br>f = %{{x:.3f}}<br>μ(f) = %{{y:.4f}}<extra></extra>")
             for lab, mu, st in zip(pc.labels, pc.mu, pc.styles)]
     shapes = [_hline(yv, dict(color="#bbbbbb", width=1, dash="dot")) for yv in (-1.0, 1.0)]
-    layout = dicts.theme({"shapes": shapes}, title="Prediction functions μ(f) = g′(f) − g′(−f) (Wahba 1998, Fig 1.2)",
+    title = "Prediction functions<br>μ(f) = g′(f) − g′(−f)<br>(Wahba 1998, Fig 1.2)"
+    layout = dicts.theme({"shapes": shapes}, title=title,
                          xtitle="f", ytitle="μ(f)", height=height)
-    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"range": [-1.6, 1.6]}, "margin": dict(b=150),
+    # title lines of at most ~30 characters: the chart gets half a row (~270 px at 1024 px)
+    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"range": [-1.6, 1.6]}, "margin": dict(t=dicts.title_top(title), b=150),
                                                    "legend": dict(orientation="h", y=-0.2, x=0, xanchor="left",
                                                                   yanchor="top")}))
 
@@ -421,11 +423,11 @@ def plot_population_minimizers(mc: MinimizerCurves, *, clip: float = 3.0, height
                 for a, lo_, hi_ in zip(f, lo, hi)]
         data.append(dict(type="scatter", x=mc.p, y=shown, mode="lines", name=lab, line=dict(st), text=text,
                          hovertemplate=f"{lab}<br>p = %{{x:.3f}}<br>%{{text}}<extra></extra>"))
-    layout = dicts.theme({"shapes": [_vline(0.5, dict(color="#bbbbbb", width=1, dash="dot"))]},
-                         title="What f estimates: f*(p) = the f minimizing p·g(f) + (1−p)·g(−f)",
+    title = "What f estimates: f*(p) =<br>the f minimizing<br>p·g(f) + (1−p)·g(−f)"
+    layout = dicts.theme({"shapes": [_vline(0.5, dict(color="#bbbbbb", width=1, dash="dot"))]}, title=title,
                          xtitle="p = P(y = +1 | x)", ytitle=f"f*(p) (±∞ drawn at ±{clip:g})", height=height)
     return dicts.figure(data, dicts.merge(layout, {"yaxis": {"range": [-clip - 0.2, clip + 0.2]},
-                                                   "margin": dict(b=150),
+                                                   "margin": dict(t=dicts.title_top(title), b=150),
                                                    "legend": dict(orientation="h", y=-0.2, x=0, xanchor="left",
                                                                   yanchor="top")}))
 
@@ -559,6 +561,7 @@ def plot_criteria_panel(cp: CriteriaPanel, *, title: str, ytitle: str, height: i
     layout = dicts.theme({}, title=title, xtitle="log10 λ", ytitle=ytitle, height=height)
     # the legend at the bottom of the figure (container coordinates), under the axis title: placed a
     # fraction of the plot's height below the plot, it would run over "log10 λ" at the page's heights
+    # room above the plot for each line of the title (the page's titles take two or three lines)
     return dicts.figure(data, dicts.merge(layout, {
-        "yaxis": {"range": list(cp.y_range)}, "margin": dict(b=140),
+        "yaxis": {"range": list(cp.y_range)}, "margin": dict(t=dicts.title_top(title), b=140),
         "legend": dict(orientation="h", yref="container", y=0.0, x=0, xanchor="left", yanchor="bottom")}))

@@ -25,7 +25,7 @@ X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
 #: redraw, a large part of a chart's first draw). Wider labels still widen a margin (automargin stays
 #: on), at the cost of that redraw. (The group sizes' legend, in a plot slightly narrower than after
 #: the widening, lists its five entries in one column instead of two.)
-MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=80, r=90),
+MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=60, r=70),
            "loo": dict(l=85)}
 GROUP_STYLES = {  # marker of each group on the data map
     GROUP_E: dict(name="E: on the margin (0 < α < 1)", symbol="circle", size=11),
@@ -393,9 +393,10 @@ def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figu
     if cursor is not None:  # plotly's add_vline: a line shape over the whole plot height
         layout["shapes"] = [dict(type="line", x0=cursor, x1=cursor, xref="x", y0=0, y1=1, yref="y domain",
                                  line=dict(color="black", width=2))]
-    dicts.theme(layout, title="Group sizes, offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
+    # three short title lines: the chart gets about 220 px of a 1024-px screen (two fifths of a row)
+    dicts.theme(layout, title="Group sizes,<br>offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
                ytitle="number of points", height=560)
-    dicts.merge(layout, {"margin": {"t": 80},
+    dicts.merge(layout, {"margin": {"t": 100}, "xaxis": {"nticks": 4},
                         "yaxis2": dict(title={"text": "b, ρ (dual scale)"}, overlaying="y", side="right",
                                        showgrid=False, tickmode="auto", zeroline=False)})
     dicts.merge(layout, LEGEND_BELOW)
@@ -729,7 +730,7 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                    layer="below") for a, b in lc.zero_bands for row in (1, 2)]
     if lc.zero_bands:  # a legend entry for the shaded stretch (a rectangle has none)
         data.append(dict(type="scatter", x=[None], y=[None], mode="lines", line=dict(color="#bbbbbb", width=8),
-                         name="margin ρ = 0 (ν < ν_min): no classifier, LOO not shown", hoverinfo="skip",
+                         name="margin ρ = 0 (ν < νₘᵢₙ): no classifier, LOO not shown", hoverinfo="skip",
                          **top_panel))
     fin1 = np.concatenate([lc.loo1[np.isfinite(lc.loo1)], lc.test_error[np.isfinite(lc.test_error)], [0.0]])
     top = max(0.05, float(fin1.max()) * 1.08)

@@ -185,18 +185,24 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
 
 
 PANEL_GAP = 0.22
-"""Horizontal gap between the two columns of :func:`plot_contour_panels` (fraction of the plot
-width): room for the left panel's colour bar, its tick labels and title."""
+"""Horizontal gap between the columns of :func:`plot_contour_panels` (fraction of the plot width):
+room for a left panel's colour bar, its tick labels and the next panel's y tick labels and title."""
+ROW_GAP_PX = 90
+"""Vertical gap between two rows of :func:`plot_contour_panels` in pixels: the upper panel's x tick
+labels and title, then the lower panel's title."""
+_PANELS_MARGIN = dict(l=70, r=90, t=80, b=170)
 
 
 def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("gacv", "xa", "misclass", "loo"),
-                        panel_height: int = 330, title: str = "Criteria over (λ, σ)") -> go.Figure:
-    """Every criterion's contour over (log10 λ, log10 σ) as the panels of ONE figure, two to a row.
+                        panel_height: int = 330, title: str = "Criteria over (λ, σ)", columns: int = 1) -> go.Figure:
+    """Every criterion's contour over (log10 λ, log10 σ) as the panels of ONE figure.
 
     As Wahba et al. (2001, Fig. 2) show them: each panel is :func:`plot_contour`'s (the same traces,
     its colour bar beside it), the legend is shared (each minimizer's entry toggles it in every panel).
     One chart instead of one per criterion: the browser draws one Plotly figure, one legend and one
-    tool bar, and the camera button exports the whole figure.
+    tool bar, and the camera button exports the whole figure. One panel to a row by default: the chart
+    does not know the width it gets, and two panels side by side with their colour bars and tick labels
+    need about 900 px (a 1024-px-wide projector gives the chart about 530).
 
     Parameters
     ----------
@@ -210,16 +216,18 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
         Height of one row of panels in pixels.
     title : str, default "Criteria over (λ, σ)"
         The figure's title.
+    columns : {1, 2}, default 1
+        Panels to a row.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        ``ceil(len(contours) / 2)`` rows of two panels.
+        ``ceil(len(contours) / columns)`` rows of ``columns`` panels.
 
     Raises
     ------
     ValueError
-        ``contours`` is empty.
+        ``contours`` is empty, or ``columns`` is not 1 or 2.
 
     See Also
     --------
@@ -228,18 +236,23 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
     contours = list(contours)
     if not contours:
         raise ValueError("plot_contour_panels needs at least one criterion surface.")
-    rows = (len(contours) + 1) // 2
-    vgap = 0.3 / rows
+    if columns not in (1, 2):
+        raise ValueError(f"plot_contour_panels: columns must be 1 or 2, got {columns!r}.")
+    rows = (len(contours) + columns - 1) // columns
+    height = panel_height * rows + 210
+    plot_height = height - _PANELS_MARGIN["t"] - _PANELS_MARGIN["b"]
+    vgap = min(0.3, ROW_GAP_PX / plot_height) if rows > 1 else 0.0
     titles = []
     for cd in contours:
         lo, hi = color_range(cd.z)
         titles.append(cd.label + (" (colour clipped)" if hi < np.nanmax(cd.z) else "")
                       + (f": {EDGE_NOTE}" if cd.edges else ""))
-    grid = dicts.subplot_grid(rows, 2, titles, horizontal_spacing=PANEL_GAP, vertical_spacing=vgap)
+    spacing = dict(horizontal_spacing=PANEL_GAP) if columns > 1 else {}
+    grid = dicts.subplot_grid(rows, columns, titles, vertical_spacing=vgap, **spacing)
     data = []
     seen = set()
     for i, cd in enumerate(contours):
-        r, c = i // 2 + 1, i % 2 + 1
+        r, c = i // columns + 1, i % columns + 1
         xdom = grid.xaxis(r, c)["domain"]
         ydom = grid.yaxis(r, c)["domain"]
         for tr in _contour_traces(cd, selected=selected, overlay=overlay,
@@ -255,10 +268,12 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
                 tr["showlegend"] = tr["name"] not in seen
                 seen.add(tr["name"])
             data.append({**tr, **grid.trace_axes(r, c)})
-    layout = dicts.theme(grid.layout, title=title, xtitle="log10 λ", ytitle="log10 σ",
-                         height=panel_height * rows + 190)
-    dicts.merge(layout, {"legend": dict(orientation="h", y=-0.08 * 2 / rows, x=0, xanchor="left", yanchor="top"),
-                         "margin": dict(l=70, r=90, t=80, b=150)})
+    layout = dicts.theme(grid.layout, title=title, xtitle="log10 λ", ytitle="log10 σ", height=height)
+    # the legend at the figure's bottom edge (container coordinates), under the last row's x axis
+    # title: the bottom margin holds its tick labels, its title and four rows of legend entries
+    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0,
+                                        xanchor="left"),
+                         "margin": dict(_PANELS_MARGIN)})
     return dicts.figure(data, layout)
 
 

@@ -131,9 +131,14 @@ def plot_scenario(view: ScenarioView) -> go.Figure:
     data.append(dict(type="scatter", x=[view.th[j]], y=[view.ce_theory[j]], mode="markers", name="CE minimum",
                      marker=dict(symbol="star", size=13, color="black"),
                      hovertemplate="min CE %{y:.3f} at Th = %{x:.3f}<extra></extra>", **_SECONDARY))
-    layout = dicts.theme(grid.layout, title=f"Scenario {view.scenario}: class densities and theoretical CE of "
-                         "“+1 when x > Th”", xtitle="x (and threshold Th)", ytitle="class-weighted density", height=380)
-    dicts.merge(layout, {"yaxis2": {"title": {"text": "CE(Th)"}, "rangemode": "tozero"}})
+    # the title on two lines and the legend below the plot: on a narrow chart a one-line title is cut
+    # and a legend on top wraps upwards over it
+    layout = dicts.theme(grid.layout, title=f"Scenario {view.scenario}: class densities<br>and theoretical CE of "
+                         "“+1 when x > Th”", xtitle="x (and threshold Th)", ytitle="class-weighted density", height=440)
+    # the legend at the figure's bottom edge (container coordinates), under the x axis title
+    dicts.merge(layout, {"yaxis2": {"title": {"text": "CE(Th)"}, "rangemode": "tozero"}, "margin": {"t": 80, "b": 130},
+                         "legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", xanchor="left",
+                                        x=0.0)})
     return dicts.figure(data, layout)
 
 
@@ -337,9 +342,11 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
             data.append(dict(type="scatter", x=[tx], y=[wy], mode="markers", name=lab,
                              marker=dict(symbol=sym, size=14, color=col, line=dict(color="black", width=1.5)),
                              hovertemplate=lab + "<br>Th = %{x:.4f}<br>w = %{y:.3f}<extra></extra>"))
-    layout = dicts.theme({}, title=f"Error surface L̃(Th, w) of the {what}", xtitle="threshold Th = −b/w",
+    # two title lines: the chart gets half a row (about 270 px on a 1024-px screen)
+    layout = dicts.theme({}, title=f"Error surface L̃(Th, w)<br>of the {what}", xtitle="threshold Th = −b/w",
                          ytitle="slope w")
     dicts.merge(layout, {**LEGEND_BELOW, "height": 600, "xaxis": {"range": [surf.th[0], surf.th[-1]]},
+                         "title": {"y": 0.985, "yanchor": "top"},
                          "yaxis": {"range": [surf.w[0], surf.w[-1]]}})
     return dicts.figure(data, layout)
 
@@ -587,8 +594,9 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
         raise ValueError("boundaries are drawn for two-dimensional data, or on a map plane "
                          "(compute_kernel_comparison(..., plane=...)).")
     # two lines each: side by side at half a 1280-pixel window, one line per title ran into the other
-    titles = (f"USVC, {kc.size_usvc} prototype kernels<br>test error {kc.test_error_usvc:.3f}",
-              f"SVM, {kc.size_svm} support vectors<br>test error {kc.test_error_svm:.3f}")
+    # three short lines each: two panels share a chart about 530 px wide on a 1024-px screen
+    titles = (f"USVC<br>{kc.size_usvc} prototype kernels<br>test error {kc.test_error_usvc:.3f}",
+              f"SVM<br>{kc.size_svm} support vectors<br>test error {kc.test_error_svm:.3f}")
     plane = kc.plane
     fx, fy = (str(v) for v in (feature_names if plane is None else plane.axis_titles))
     where = f"{fx} = %{{x:.2f}}<br>{fy} = %{{y:.2f}}"
@@ -642,9 +650,13 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
     axis_titles = axis_titles or (fx, fy)
     layout = dicts.theme(grid.layout, title="Kernel USVC with R prototypes vs the SVM (same σ and C)",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
-    dicts.merge(layout, {"margin": dict(t=110, b=90),
+    # the figure's title at the top edge, the panels' three-line titles under it
+    dicts.merge(layout, {"margin": dict(t=135, b=90), "title": {"y": 0.985, "yanchor": "top"},
                          "legend": dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0)})
-    grid.yaxis(1, 2)["title"].pop("text", None)  # the shared axis is titled once, on the left
+    # the shared y axis is titled once, on the left; the x axes (the same variable and range) once, under
+    # the left panel: two long column names side by side do not fit half a narrow chart each
+    grid.yaxis(1, 2)["title"].pop("text", None)
+    grid.xaxis(1, 2)["title"].pop("text", None)
     # the maps' extent, as the contour traces alone gave it (a line reaching the border would pad it)
     for r, c in ((1, 1), (1, 2)):
         dicts.merge(grid.xaxis(r, c), {"range": [float(kc.gx[0]), float(kc.gx[-1])]})

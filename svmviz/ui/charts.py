@@ -70,7 +70,11 @@ def _filename(fig, key: str | None) -> str:
         title = fig.layout.title.text or ""
     except AttributeError:
         pass
-    base = re.sub(r"[^A-Za-z0-9]+", "_", title or key or "svmviz_figure").strip("_")[:60]
+    # the title's words without Plotly's HTML tags (<br>, <sub>): letters of any script (the Greek of
+    # "λ", "σ", "ν") and digits; every other run of characters, including the ones a file system
+    # forbids (/ \ : * ? " < > |), becomes one "_"
+    words = re.sub(r"<[^>]*>", " ", title or key or "svmviz_figure")
+    base = re.sub(r"[\W_]+", "_", words).strip("_")[:60]
     return base or "svmviz_figure"
 
 

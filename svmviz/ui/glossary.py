@@ -149,9 +149,20 @@ def spell(text: str) -> str:
             if _PATTERNS[term].search(parts[k]):
                 seen.add(term)
                 if name.lower() not in text.lower():
-                    parts[k] = _PATTERNS[term].sub(lambda m: f"{m.group(0)} ({name})", parts[k], count=1)
+                    parts[k] = _PATTERNS[term].sub(lambda m, p=parts[k]: _spelled_at(p, m, name), parts[k], count=1)
                 break
     return "".join(parts)
+
+
+def _spelled_at(text: str, m: re.Match, name: str) -> str:
+    """The acronym matched at ``m`` with its ``name``: "GACV (name)"; where that pair of brackets would
+    nest in another or stand next to one ("XA (BRXA)"), "GACV, name" (with a comma before the next
+    words inside a bracket)."""
+    before, after = text[:m.start()], text[m.end():]
+    inside = before.count("(") > before.count(")")
+    if not inside and not after.startswith(" ("):
+        return f"{m.group(0)} ({name})"
+    return f"{m.group(0)}, {name}" + ("," if inside and after and after[0] not in ").,;:" else "")
 
 
 def glossary_table(terms=None) -> dict:

@@ -75,9 +75,9 @@ def loss_widgets() -> LossView:
     scaled = control(st.checkbox, "Divide the deviance by ln 2 (so it passes through (0, 1) and bounds [−τ]∗)",
                      key="lf_dev2", default=False, url="lf_dev2")
     if thi <= tlo:
-        raise ValueError("the τ range needs two different ends; widen it.")
+        raise ValueError("The τ range needs two different ends; widen it.")
     if "smooth_step" in names and not s_values:
-        raise ValueError("choose at least one s for θ̃ₛ, or remove θ̃ₛ from the losses.")
+        raise ValueError("Choose at least one s for θ̃ₛ, or remove θ̃ₛ from the losses.")
     return LossView(tuple(names), float(a), float(ep), float(em), tuple(float(v) for v in s_values),
                     (float(tlo), float(thi)), bool(scaled))
 
@@ -103,7 +103,7 @@ def curve_widgets() -> CurveView:
     loo = control(sb.checkbox, "Exact leave-one-out", key="lf_loo", default=True, url="lf_loo",
                   help="Refits the SVM without each support vector, at every λ (warm-started).")
     if ll[0] >= ll[1]:
-        raise ValueError("the λ range needs two different ends; widen it.")
+        raise ValueError("The λ range needs two different ends; widen it.")
     return CurveView(float(ls), (float(ll[0]), float(ll[1])), int(m), int(R), float(sz), str(pert), int(zseed),
                      bool(loo))
 
@@ -305,7 +305,7 @@ def page() -> None:
     c1, c2 = st.columns(2)
     with c1:
         cp = figs.compute_criteria_panel(gc, hinge_keys)
-        charts.chart(figs.plot_criteria_panel(cp, title=f"Hinge scale: GACV, ranGACV, V₀ — σ = {gc.sigma:.3g}",
+        charts.chart(figs.plot_criteria_panel(cp, title=f"Hinge scale: GACV, ranGACV, V₀<br>σ = {gc.sigma:.3g}",
                                                  ytitle="criterion value"), key="gacv_curves", width="stretch")
         st.caption("How to read it: each criterion's minimizer (star) is its choice of λ. V₀ is what GACV and "
                    "ranGACV approximate; GCKL (when the truth p is known) is what they stand in for. The pink band "
@@ -315,10 +315,13 @@ def page() -> None:
         if mis_keys:
             cpm = figs.compute_criteria_panel(gc, mis_keys)
             what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)")) if k in mis_keys)
-            charts.chart(figs.plot_criteria_panel(cpm, title=f"Misclassification: {what} — σ = {gc.sigma:.3g}",
+            charts.chart(figs.plot_criteria_panel(cpm, title=f"Misclassification:<br>{what}<br>σ = {gc.sigma:.3g}",
                                                      ytitle="misclassification rate"), key="loo_curves", width="stretch")
             st.caption("Leave-one-out error count (and the expected misclassification rate MISCLASS when p is known): "
                        "the target a λ chosen by the hinge-scale criteria should do well on.")
+        elif cview.loo:  # ticked, and waiting for the Run button that its cost put above the charts
+            st.info("The misclassification curves need the exact leave-one-out: start it with its Run button "
+                    "above (or choose simulated data with a known p).")
         else:
             st.info("Tick “Exact leave-one-out” in the sidebar (or choose simulated data with a known p) to see "
                     "the misclassification curves.")

@@ -308,7 +308,7 @@ def render(ds, s: Settings) -> None:
                            help="Each point's α at the breakpoints where its slope changes: exact, since α "
                                 "is linear in λ in between (columns point, y, lambda, nu, alpha).")
     with d2:
-        export.csv_download("Download the breakpoints (CSV: λ, ν, b, ρ, |E|, |L|, |R|)",
+        export.csv_download("Download the breakpoints (CSV)",
                             {"lambda": p.lambdas, "nu": p.nus, "b": p.b, "rho": p.rho, "n_E": summ.n_E,
                              "n_L": summ.n_L, "n_R": summ.n_R}, f"nu_path_breakpoints_{ds.name}.csv",
                             key=f"{KEY}_bp_csv")

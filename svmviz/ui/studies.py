@@ -120,9 +120,9 @@ def _ready_made_controls():
                "tasks are saved as they complete: Stop (or any change) keeps them, and Run continues from there. "
                "Seconds are timed warm: each worker first runs the criteria once, untimed, on a tiny problem, so "
                "numba's compilation is not counted.")
-    b1, b2, _ = st.columns([1, 1, 4])
-    run = b1.button("Run", type="primary", key="studies_run")
-    b2.button("Stop", key="studies_stop", help="Stops the run; the finished replicates stay.")
+    with st.container(horizontal=True, gap="small"):  # Run and Stop side by side, at the left
+        run = st.button("Run", type="primary", key="studies_run")
+        st.button("Stop", key="studies_stop", help="Stops the run; the finished replicates stay.")
     st.caption(f"Runs made here are kept on the server in its user's data folder "
                f"(`{storage.describe_location(directory)}`), owner-only, for {storage.MAX_AGE_DAYS} days since their "
                f"last change and {storage.MAX_BYTES // 1024**3} GB at most (the oldest go first).")

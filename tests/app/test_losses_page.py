@@ -181,3 +181,35 @@ def test_shared_link_restores_every_control():
                                           "lf_tau", "lf_dev2", "lf_sig", "lf_lam", "lf_m", "lf_R", "lf_sz",
                                           "lf_pert", "lf_zseed", "lf_loo"])
     assert url["lf_losses"] == "hinge,deviance,smooth_step" and url["lf_s"] == "1.5,8.0" and url["lf_loo"] == "0"
+
+
+def test_misclassification_note_matches_the_leave_one_out_box(monkeypatch):
+    """Data without a known p: with "Exact leave-one-out" ticked and its cost asked first, the note points to
+    the Run button (the box is already ticked); with the box unticked, it says to tick it."""
+    import svmviz.ui.compute as compute
+
+    monkeypatch.setattr(compute, "ASK_ABOVE_SECONDS", 0.0)  # every leave-one-out asks before it runs
+    at = _run(dict(SMALL, lf_R="0"))
+    at.selectbox(key="loss_data").select("banana").run()
+    assert not at.exception and at.checkbox(key="lf_loo").value
+    notes = [i.value for i in at.info if "misclassification curves" in i.value]
+    assert notes and all("Run button" in n and "Tick" not in n for n in notes), notes
+    run = [b for b in at.button if b.label.startswith("Run")]
+    assert run, [b.label for b in at.button]
+    run[0].click().run()
+    assert not at.exception
+    assert not [i.value for i in at.info if "misclassification curves" in i.value]
+    assert any(t.startswith("Misclassification:<br>exact LOO") for t in _figs_titles(at)), _figs_titles(at)
+    at.checkbox(key="lf_loo").uncheck().run()
+    notes = [i.value for i in at.info if "misclassification curves" in i.value]
+    assert notes and all(n.startswith("Tick “Exact leave-one-out”") for n in notes), notes
+
+
+def test_bad_input_messages_start_with_a_capital():
+    """The sidebar's λ range with equal ends and θ̃ₛ without an s: each error is a sentence."""
+    at = _run(dict(SMALL, lf_R="0", lf_loo="0"))
+    at.multiselect(key="lf_s").set_value([]).run()
+    at.slider(key="lf_lam").set_value((-2.0, -2.0)).run()
+    assert not at.exception
+    texts = [e.value for e in at.error]
+    assert any("Choose at least one s" in t for t in texts) and any(t.startswith("The λ range") for t in texts), texts

@@ -204,3 +204,20 @@ def test_uploaded_table_with_too_few_rows_per_class_says_what_to_change():
     assert any("at least 10 of each" in e.value for e in at.error)
     assert "studies_own_run" not in [b.key for b in at.button]
     assert at.radio(key="studies_source").value == "Your table"  # the other controls stay usable
+
+
+def _blocks(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _blocks(child)
+
+
+def test_run_and_stop_sit_together_in_one_row():
+    """Run and Stop are the two elements of one horizontal row, next to each other at its left."""
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert_clean(at)
+    rows = [b for b in _blocks(at.main)
+            if [getattr(c, "key", None) for c in getattr(b, "children", {}).values()] == ["studies_run", "studies_stop"]]
+    assert len(rows) == 1, "Run and Stop are not the only children of one block"
+    flex = rows[0].proto.flex_container
+    assert flex.direction == flex.Direction.HORIZONTAL and flex.justify == flex.Justify.JUSTIFY_START

@@ -2,8 +2,8 @@
 
 The session's shared server, one browser session per data choice (generated data; a penguins-shaped
 upload with long column names, named classes and missing values: two columns on every page, all four
-on the Kernels page), every page visited once through the sidebar and measured at 1440 × 900 and at
-1280 × 720, all its charts at each size. Every text of a Plotly chart is an SVG ``<text>`` (titles,
+on the Kernels page), every page visited once through the sidebar and measured at 1440 × 900, 1280 × 720
+and 1024 × 768 (a projector), all its charts at each size. Every text of a Plotly chart is an SVG ``<text>`` (titles,
 axis titles, tick labels, legend entries, annotations, colour-bar labels): two of them whose boxes on
 screen intersect by more than a few pixels in both directions are a collision. A page and size with
 a collision or a cut label is photographed (tests/artifacts/overlap_*.png); a tall screenshot
@@ -24,7 +24,7 @@ from tests.browser.helpers import ARTIFACTS, _nav, _no_exception, _page_titles, 
 
 pytestmark = pytest.mark.browser
 
-SIZES = ((1440, 900), (1280, 720))
+SIZES = ((1440, 900), (1280, 720), (1024, 768))
 #: overlap (pixels, in both directions) beyond which two texts collide; rotated texts' bounding
 #: rectangles over-report, so they get a wider margin
 MARGIN, ROTATED_MARGIN = 2.0, 5.0
@@ -113,7 +113,7 @@ def _walk(page, titles, tag: str, found: list, visited: list) -> None:
         visited.append((title, tag, round(time.time() - t0, 1)))
 
 
-def test_no_chart_text_collides_on_any_page_at_two_sizes(app_url, browser, tmp_path):
+def test_no_chart_text_collides_on_any_page_at_three_sizes(app_url, browser, tmp_path):
     url = app_url
     found, visited, errors = [], [], []
     # generated data; the penguins-shaped upload with two columns (every 2-D map drawn); with all four
