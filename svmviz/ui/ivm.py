@@ -99,16 +99,16 @@ def make_splits(ds, n_tune: int, seed: int) -> Splits:
         tu = _data.fresh_sample(ds, n_tune, seed, role="tuning")
         te = _data.fresh_sample(ds, 2000, seed, role="test")
         return Splits(ds.X, ds.y, tu.X, tu.y, te.X, te.y,
-                      f"tuning set: {tu.X.shape[0]} independent points; test set: {te.X.shape[0]}.")
+                      f"Tuning set: {tu.X.shape[0]} independent points; test set: {te.X.shape[0]}.")
     n = ds.X.shape[0]
     if n < 12:
         raise ValueError(f"{ds.name} has only {n} points; the page needs at least 12 to split off "
                          "tuning and test sets.")
     tr, tu, te = _data.split_indices(ds.y, (0.5, 0.25, 0.25), int(seed))
     if np.unique(ds.y[tr]).size < ds.n_classes:
-        raise ValueError("the random training half lost a class; change the seed or upload more rows.")
+        raise ValueError("The random training half lost a class; change the seed or upload more rows.")
     return Splits(ds.X[tr], ds.y[tr], ds.X[tu], ds.y[tu], ds.X[te], ds.y[te],
-                  f"no generator for new points: random split {tr.size} train / {tu.size} tuning / "
+                  f"No generator for new points: random split {tr.size} train / {tu.size} tuning / "
                   f"{te.size} test.")
 
 

@@ -25,7 +25,7 @@ class Preset(NamedTuple):
 
 _TUNING_GRID = dict(lam_lo=-5.0, lam_hi=-0.5, sig_lo=-1.0, sig_hi=1.0, res=20, loo=False)
 _TUNING_UNSTATED = ("The paper states neither n, nor its (λ, σ) grid (“a global search”), nor its one realization: "
-                    "n = 200 (π_s⁺ = 0.4 as stated), seed 0 and a 20 × 20 grid over log10 λ ∈ [−5, −0.5], "
+                    "n = 200 (πₛ⁺ = 0.4 as stated), seed 0 and a 20 × 20 grid over log10 λ ∈ [−5, −0.5], "
                     "log10 σ ∈ [−1, 1] here, so the inefficiencies are of this draw, not the paper's.")
 
 _USVC_2D = dict(data="banana", n=200, seed=0)  # the page's 2-D section: its default data set
