@@ -48,6 +48,26 @@ def _ctx():
         return get_script_run_ctx()
 
 
+def spawned_without_server() -> bool:
+    """Whether this is a :mod:`multiprocessing` child with no Streamlit runtime (public API only).
+
+    A criteria study's Dask workers are ``spawn`` children, which import their parent's ``__main__``
+    again as ``__mp_main__`` before anything else (Python's "safe importing of main module"); under a
+    Streamlit server that module is the script being run (the entry script or a page). Its Streamlit
+    calls would each log "missing ScriptRunContext" there, so the app's scripts do nothing in such a
+    process. While that import runs, :func:`multiprocessing.parent_process` is still None and the
+    module ``sys.modules["__mp_main__"]`` is the one being imported, named ``__mp_main__`` (in a parent
+    it is :mod:`multiprocessing`'s alias of the ``__main__`` the program started with)."""
+    import multiprocessing
+    import sys
+
+    from streamlit import runtime
+
+    importing_main = getattr(sys.modules.get("__mp_main__"), "__name__", None) == "__mp_main__"
+    child = importing_main or multiprocessing.parent_process() is not None
+    return child and not runtime.exists()
+
+
 def leave_pages_directory_mode() -> bool:
     """Clear Streamlit's legacy ``pages/``-directory mode if it is on; True when it was (rerun then)."""
     try:
