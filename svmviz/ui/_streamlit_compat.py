@@ -23,8 +23,10 @@ it loses).
   ``file_storage``. Streamlit keeps a closed tab's session ``server.disconnectedSessionTTL`` seconds for
   a reconnect; after that the session leaves the store only when the store is next written (another tab
   closing), and is shut down (its uploaded files removed) only when garbage-collected. On a server
-  nobody visits afterwards its files stay. This shuts such sessions down on time and drops the files of
-  sessions that no longer exist. Fallback: nothing is released early (Streamlit's own pace).
+  nobody visits afterwards its files stay. This shuts such sessions down on time, empties their session
+  state (``AppSession.session_state``: the runtime's message loop keeps the last session it flushed
+  referenced while the server is idle) and drops the files of sessions that no longer exist. Fallback:
+  nothing is released early (Streamlit's own pace).
 * :data:`HISTORY_SCRIPT` — not Streamlit's code but its frontend's behaviour: it pushes a browser
   history entry for every change of the query string and two for a page switch; the script keeps one
   entry per user action. If the frontend changes, the patch only turns pushes into replacements after
@@ -125,6 +127,10 @@ def release_ended_sessions():
             ended = [info.session for _, info in expire()]  # disconnected longer than disconnectedSessionTTL
             for session in ended:
                 session.shutdown()  # removes its uploaded files and media, stops its script thread
+                # and its state now: the runtime's message loop keeps a reference to the last session it
+                # flushed (a local of Runtime._loop_coroutine) until another session sends messages, so
+                # the session object itself may outlive this by the server's idle time
+                session.session_state.clear()
             live = {info.session.id for info in mgr.list_sessions()}
             orphans = [s for s in list(stored_files) if s not in live]
             for session_id in orphans:
