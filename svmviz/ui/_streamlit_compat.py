@@ -130,7 +130,9 @@ def release_ended_sessions():
                 # and its state now: the runtime's message loop keeps a reference to the last session it
                 # flushed (a local of Runtime._loop_coroutine) until another session sends messages, so
                 # the session object itself may outlive this by the server's idle time
-                session.session_state.clear()
+                state = getattr(session, "session_state", None)
+                if callable(getattr(state, "clear", None)):  # else the session lives on its own pace
+                    state.clear()
             live = {info.session.id for info in mgr.list_sessions()}
             orphans = [s for s in list(stored_files) if s not in live]
             for session_id in orphans:
