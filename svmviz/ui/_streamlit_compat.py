@@ -127,7 +127,7 @@ def release_ended_sessions():
             ended = [info.session for _, info in expire()]  # disconnected longer than disconnectedSessionTTL
             for session in ended:
                 session.shutdown()  # removes its uploaded files and media, stops its script thread
-                # and its state now: the runtime's message loop keeps a reference to the last session it
+                # and its state: the runtime's message loop keeps a reference to the last session it
                 # flushed (a local of Runtime._loop_coroutine) until another session sends messages, so
                 # the session object itself may outlive this by the server's idle time
                 state = getattr(session, "session_state", None)
