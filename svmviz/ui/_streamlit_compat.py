@@ -23,8 +23,10 @@ it loses).
   ``file_storage``. Streamlit keeps a closed tab's session ``server.disconnectedSessionTTL`` seconds for
   a reconnect; after that the session leaves the store only when the store is next written (another tab
   closing), and is shut down (its uploaded files removed) only when garbage-collected. On a server
-  nobody visits afterwards its files stay. This shuts such sessions down on time and drops the files of
-  sessions that no longer exist. Fallback: nothing is released early (Streamlit's own pace).
+  nobody visits afterwards its files stay. This shuts such sessions down on time, empties their session
+  state (``AppSession.session_state``: the runtime's message loop keeps the last session it flushed
+  referenced while the server is idle) and drops the files of sessions that no longer exist. Fallback:
+  nothing is released early (Streamlit's own pace).
 * :data:`HISTORY_SCRIPT` — not Streamlit's code but its frontend's behaviour: it pushes a browser
   history entry for every change of the query string and two for a page switch; the script keeps one
   entry per user action. If the frontend changes, the patch only turns pushes into replacements after
@@ -46,6 +48,26 @@ def _ctx():
         return get_script_run_ctx(suppress_warning=True)
     except TypeError:  # no suppress_warning argument
         return get_script_run_ctx()
+
+
+def spawned_without_server() -> bool:
+    """Whether this is a :mod:`multiprocessing` child with no Streamlit runtime (public API only).
+
+    A criteria study's Dask workers are ``spawn`` children, which import their parent's ``__main__``
+    again as ``__mp_main__`` before anything else (Python's "safe importing of main module"); under a
+    Streamlit server that module is the script being run (the entry script or a page). Its Streamlit
+    calls would each log "missing ScriptRunContext" there, so the app's scripts do nothing in such a
+    process. While that import runs, :func:`multiprocessing.parent_process` is still None and the
+    module ``sys.modules["__mp_main__"]`` is the one being imported, named ``__mp_main__`` (in a parent
+    it is :mod:`multiprocessing`'s alias of the ``__main__`` the program started with)."""
+    import multiprocessing
+    import sys
+
+    from streamlit import runtime
+
+    importing_main = getattr(sys.modules.get("__mp_main__"), "__name__", None) == "__mp_main__"
+    child = importing_main or multiprocessing.parent_process() is not None
+    return child and not runtime.exists()
 
 
 def leave_pages_directory_mode() -> bool:
@@ -105,6 +127,12 @@ def release_ended_sessions():
             ended = [info.session for _, info in expire()]  # disconnected longer than disconnectedSessionTTL
             for session in ended:
                 session.shutdown()  # removes its uploaded files and media, stops its script thread
+                # and its state: the runtime's message loop keeps a reference to the last session it
+                # flushed (a local of Runtime._loop_coroutine) until another session sends messages, so
+                # the session object itself may outlive this by the server's idle time
+                state = getattr(session, "session_state", None)
+                if callable(getattr(state, "clear", None)):  # else the session lives on its own pace
+                    state.clear()
             live = {info.session.id for info in mgr.list_sessions()}
             orphans = [s for s in list(stored_files) if s not in live]
             for session_id in orphans:

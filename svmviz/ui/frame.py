@@ -155,7 +155,14 @@ def run_app(root: str | None = None) -> None:
 
     ``root`` is the checkout folder holding ``pages/`` (``streamlit run app.py``); ``None`` runs the
     pages as functions from the installed package, under the same URL paths.
+
+    Nothing happens in a :mod:`multiprocessing` child without a Streamlit server (a criteria study's
+    Dask worker importing the entry script again: :func:`svmviz.ui._streamlit_compat.spawned_without_server`).
     """
+    from svmviz.ui._streamlit_compat import spawned_without_server
+
+    if spawned_without_server():
+        return
     st.set_page_config(page_title="svmviz", page_icon=":material/show_chart:", layout="wide")
     from svmviz import _warmup
 

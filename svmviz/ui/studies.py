@@ -29,7 +29,7 @@ from svmviz.studies.engine import default_workers
 from svmviz.studies.published import published_table
 from svmviz.studies.results import summary_table
 
-from . import charts, code_view, export, page_head
+from . import _streamlit_compat, charts, code_view, export, page_head
 from .data_sidebar import UPLOAD_CHOICE, dataset_sidebar
 from .compute import cached_compute
 from .errors import show_error
@@ -334,7 +334,11 @@ def show_results(results) -> None:
 
 
 def page() -> None:
-    """Criteria studies: many data sets × replicates × criteria, against k-fold CV."""
+    """Criteria studies: many data sets × replicates × criteria, against k-fold CV.
+
+    Nothing in this page's own Dask workers (they import the running page script again)."""
+    if _streamlit_compat.spawned_without_server():
+        return
     page_head.page_header("studies", (
         "Which criterion picks a good (λ, σ), on which data, how often, at what cost — GACV, XA, XA_J and exact LOO "
         "against k-fold CV? The papers' studies re-run as distributions over replicates, published numbers beside, "

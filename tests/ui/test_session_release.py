@@ -1,7 +1,8 @@
 """A real server gives back a closed tab's upload: once Streamlit's reconnect time
 (``server.disconnectedSessionTTL``) is over, the session is shut down and its file leaves Streamlit's
 uploaded-file manager (:func:`svmviz.ui.uploads.start_release_watch`) — without it the bytes stay for the
-life of the server."""
+life of the server — and its session state is freed (with its copy of the file), though no other visitor
+comes after it."""
 from __future__ import annotations
 
 import os
@@ -24,10 +25,11 @@ def _held(url: str) -> int:
                if 'cache_type="UploadedFileManager"' in ln and not ln.startswith("#"))
 
 
-def test_a_closed_sessions_upload_is_released_after_the_reconnect_time(tmp_path):
+def test_a_closed_sessions_upload_and_state_are_released_after_the_reconnect_time(tmp_path):
     from playwright.sync_api import sync_playwright
 
-    env = dict(os.environ, STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL="2")
+    freed = tmp_path / "state_freed"
+    env = dict(os.environ, STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL="2", SVMVIZ_TEST_STATE_FREED=str(freed))
     proc, url, log = start_server("session_release.log", env=env, script=APP)
     try:
         (tmp_path / "a.csv").write_bytes(b"x,label\n" + b"1.0,a\n" * 200_000)
@@ -48,6 +50,9 @@ def test_a_closed_sessions_upload_is_released_after_the_reconnect_time(tmp_path)
                 time.sleep(0.5)
             browser.close()
         assert held == 0, f"{held} bytes of the closed session's upload still held after {time.time() - t0:.0f} s"
+        while not freed.exists() and time.time() - t0 < 30:
+            time.sleep(0.5)
+        assert freed.exists(), f"the closed session's state still held after {time.time() - t0:.0f} s"
         log.flush()
         with open(log.name) as fh:
             assert "missing ScriptRunContext" not in fh.read()

@@ -73,9 +73,10 @@ def test_fallbacks_without_a_run_context():
 def test_session_release_internals_are_still_there():
     """What :func:`release_ended_sessions` reaches for: the runtime's event loop and session manager, the
     store of disconnected sessions (a TTL cache whose ``expire()`` hands back the expired sessions), the
-    uploaded-file manager's per-session files."""
-    from streamlit.runtime import memory_session_storage, memory_uploaded_file_manager, runtime
+    uploaded-file manager's per-session files, an ended session's state and its ``clear()``."""
+    from streamlit.runtime import app_session, memory_session_storage, memory_uploaded_file_manager, runtime
     from streamlit.runtime import websocket_session_manager
+    from streamlit.runtime.state import SessionState
 
     assert callable(getattr(runtime.Runtime, "_get_async_objs", None)), VERSION
     assert "_session_mgr" in inspect.getsource(runtime.Runtime.__init__), VERSION
@@ -85,6 +86,8 @@ def test_session_release_internals_are_still_there():
     assert callable(storage._cache.expire), VERSION
     files = memory_uploaded_file_manager.MemoryUploadedFileManager("/upload")
     assert isinstance(files.file_storage, dict) and callable(files.remove_session_files), VERSION
+    assert isinstance(app_session.AppSession.session_state, property), VERSION
+    assert callable(SessionState.clear), VERSION
 
 
 def test_release_ended_sessions_without_a_server_releases_nothing():
