@@ -680,7 +680,7 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
                              vertical_spacing=round(gap / plot_height, 3))
     data = [dict(tr, showlegend=False, **grid.trace_axes(1, 1)) for tr in _variable_bar_traces(bars)]
     data += [dict(tr, **grid.trace_axes(2, 1)) for tr in _component_bar_traces(bars)]
-    # the variable names at −45°: Plotly's own 30° let long names ("flipper_length_mm") overlap
+    # the variable names at −45°: at Plotly's own 30° long names ("flipper_length_mm") overlap
     dicts.merge(grid.xaxis(1, 1), dict(title=dict(text=_VARIABLE_AXIS), tickangle=-45))
     dicts.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
     grid.xaxis(2, 1)["title"] = dict(text=what)
@@ -749,8 +749,8 @@ def compute_kernel_curves(kc: anova.KernelCriteria) -> KernelCurves:
     return KernelCurves(lam, list(kc.names), keys, values, best, kc.test_error)
 
 
-#: the panels' titles, over two lines of at most ~25 characters: one line of each ran into its
-#: neighbour's in a two-column grid ~700 px wide
+#: the panels' titles, over two lines of at most ~28 characters: on one line each runs into its
+#: neighbour's in a two-column grid ~700 px wide (a projector's 1024 px page)
 _CURVE_TITLES = {"gacv": "GACV (generalized<br>approximate cross-validation)",
                  "xa": "XA (Joachims' ξα,<br>Wahba's form)",
                  "loo": "exact leave-one-out<br>error",
