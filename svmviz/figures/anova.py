@@ -139,7 +139,7 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
     return rx, ry
 
 
-def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12,
+def plot_main_effects(me: MainEffects, *, columns: int = 2, max_panels: int = 12,
                       ylabel: str = "f_α (units of f)", class_names=("class −1", "class +1"),
                       standardised: bool = False, scale=None) -> go.Figure:
     """One panel per main effect f_α(x_α), most important first (Wahba 1998, §1.1 eq. 1.12).
@@ -152,8 +152,8 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     ----------
     me : MainEffects
         The curves, from :func:`compute_main_effects`.
-    columns : int, default 3
-        Panels per row.
+    columns : int, default 2
+        Panels per row (two leave each panel's two-line titles room at a projector's 1024 px).
     max_panels : int, default 12
         At most this many panels: the most important main effects.
     ylabel : str, default "f_α (units of f)"
@@ -181,9 +181,12 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
     order = np.argsort(-me.importance, kind="stable")[:max_panels]
     cols = max(1, min(columns, order.size))
     rows = int(np.ceil(order.size / cols))
-    titles = [f"{me.names[a]} (importance {me.importance[a]:.3g})" for a in order]
-    grid = dicts.subplot_grid(rows, cols, titles, horizontal_spacing=0.07,
-                             vertical_spacing=min(0.3, 110.0 / (260 * rows)) if rows > 1 else 0.1)
+    titles = [f"{me.names[a]}<br>(importance {me.importance[a]:.3g})" for a in order]
+    # between two rows: the upper x tick labels and two-line axis titles, the lower two-line panel titles
+    panel, gap = 220, 150
+    plot_height = rows * panel + (rows - 1) * gap
+    grid = dicts.subplot_grid(rows, cols, titles, horizontal_spacing=0.1,
+                             vertical_spacing=round(gap / plot_height, 4) if rows > 1 else 0.1)
     data = []
     both = me.values[order] if me.truth is None else np.concatenate([me.values[order], me.truth[order]])
     lo = float(np.min(both)) if order.size else 0.0
@@ -215,18 +218,19 @@ def plot_main_effects(me: MainEffects, *, columns: int = 3, max_panels: int = 12
                              name=f"data ({label})", legendgroup=label, showlegend=p == 0, customdata=orig,
                              hovertemplate=f"{lines} ({label})<extra></extra>", **at))
         g0, g1 = float(me.grids[a][0]), float(me.grids[a][-1])
-        dicts.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + (" (standardised)" if standardised else "")),
+        dicts.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + ("<br>(standardised)" if standardised else "")),
                                           range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)]))
         grid.yaxis(r, c)["range"] = list(y_range)
     for r in range(1, rows + 1):
         dicts.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
-    layout = dicts.theme(grid.layout, title="Main effects f_α(x_α) — most important first; ticks: the data",
-                        height=260 * rows + 120)
+    title = "Main effects f_α(x_α) — most important first; ticks: the data"
+    top = dicts.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
+    layout = dicts.theme(grid.layout, title=title, height=plot_height + top + 150)
     # the legend at the figure's bottom edge (container coordinates), under the last row's axis
     # titles: a fraction of the plot's height below it ran over a long title ("flipper_length_mm
     # (standardised)")
     dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
-                                       xanchor="left"), "margin": dict(b=150)})
+                                       xanchor="left"), "margin": dict(t=top, b=150)})
     return dicts.figure(data, _margins(layout, "main"))
 
 
@@ -373,15 +377,13 @@ def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"),
     return traces
 
 
-#: gap between two interaction panels (fraction of the plot's width): the left panel's colour bar
-#: (offset 0.01, bar 30 px, its tick labels ~30 px) and the right panel's y tick labels and title
-#: must both fit. 0.16 let the colour bar's tick labels run into the right panel's y-axis title at
-#: the page's width (940 px chart, ~755 px of plot: colour bar 790-855 px, y title 837-853 px).
-INTERACTION_GAP = 0.23
+#: height of one interaction panel and the gap between two (pixels): the upper panel's x tick labels
+#: and axis title, then the lower panel's two-line title
+INTERACTION_PANEL, INTERACTION_GAP = 380, 130
 
 
 def _interaction_title(it: Interaction) -> str:
-    # two lines: one ran into the next panel's title with long column names
+    # two lines: the pair of long column names and the importance
     return f"Interaction {it.name}<br>(importance {it.importance:.3g})"
 
 
@@ -417,10 +419,11 @@ def plot_interaction(it: Interaction, class_names=("class −1", "class +1"), sc
 
 def plot_interaction_panels(its, class_names=("class −1", "class +1"), standardised: bool = False,
                             scale=None) -> go.Figure:
-    """Several interactions as the panels of ONE figure, side by side.
+    """Several interactions as the panels of ONE figure, one above the other.
 
     Each panel is :func:`plot_interaction`'s traces (its own colour bar beside it, its own axis
-    titles); the legend of the two classes is shared (an entry toggles the class in every panel). One
+    titles); one panel per row, so a colour bar's tick labels never meet another panel's y axis
+    and the two-line titles have the chart's full width; the legend of the two classes is shared (an entry toggles the class in every panel). One
     chart instead of one per interaction: the browser draws one Plotly figure, legend and tool bar.
 
     Parameters
@@ -440,7 +443,7 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
     Returns
     -------
     plotly.graph_objects.Figure
-        One row of ``len(its)`` contour panels.
+        One column of ``len(its)`` contour panels.
 
     Raises
     ------
@@ -454,28 +457,31 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
     its = list(its)
     if not its:
         raise ValueError("plot_interaction_panels needs at least one interaction.")
-    cols = len(its)
-    grid = dicts.subplot_grid(1, cols, [_interaction_title(it) for it in its],
-                             horizontal_spacing=INTERACTION_GAP if cols > 1 else 0.1)
+    rows = len(its)
+    plot_height = rows * INTERACTION_PANEL + (rows - 1) * INTERACTION_GAP
+    grid = dicts.subplot_grid(rows, 1, [_interaction_title(it) for it in its],
+                             vertical_spacing=round(INTERACTION_GAP / plot_height, 4) if rows > 1 else 0.1)
     data = []
-    for c, it in enumerate(its, start=1):
-        xdom = grid.xaxis(1, c)["domain"]
+    for r, it in enumerate(its, start=1):
+        xdom, ydom = grid.xaxis(r, 1)["domain"], grid.yaxis(r, 1)["domain"]
         for tr in _interaction_traces(it, class_names, scale):
             if tr["type"] == "contour":
-                dicts.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", len=1.0, lenmode="fraction"))
+                dicts.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2,
+                                                 yanchor="middle", len=ydom[1] - ydom[0], lenmode="fraction"))
             else:
                 tr["legendgroup"] = tr["name"]
-                tr["showlegend"] = c == 1
-            data.append(dict(tr, **grid.trace_axes(1, c)))
+                tr["showlegend"] = r == 1
+            data.append(dict(tr, **grid.trace_axes(r, 1)))
         unit = " (standardised)" if standardised else ""
-        grid.xaxis(1, c)["title"] = dict(text=it.names[0] + unit)
-        grid.yaxis(1, c)["title"] = dict(text=it.names[1] + unit)
-    title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if cols > 1 else \
+        grid.xaxis(r, 1)["title"] = dict(text=it.names[0] + unit)
+        grid.yaxis(r, 1)["title"] = dict(text=it.names[1] + unit)
+    title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if rows > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
-    layout = dicts.theme(grid.layout, title=title, height=520)
-    # the classes' legend under the panels (container coordinates), clear of the panels' two-line titles
+    top = dicts.title_top(title) + 40  # the figure's title, then the first panel's two-line title
+    layout = dicts.theme(grid.layout, title=title, height=plot_height + top + 110)
+    # the classes' legend under the panels (container coordinates)
     dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
-                                       xanchor="left"), "margin": dict(t=110, b=110)})
+                                       xanchor="left"), "margin": dict(t=top, b=110)})
     return dicts.figure(data, _margins(layout, "interactions"))
 
 
@@ -667,14 +673,15 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
     longest = max([len(str(v)) for v in bars.variable_names] + [1])
     upper = 240  # the variable bars' plot height (pixels)
     lower = _component_height(bars) - 100
-    gap = 60 + min(120, 5 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
+    gap = 75 + min(140, 5 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
     plot_height = upper + gap + lower
     grid = dicts.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
                              row_heights=[upper / (upper + lower), lower / (upper + lower)],
                              vertical_spacing=round(gap / plot_height, 3))
     data = [dict(tr, showlegend=False, **grid.trace_axes(1, 1)) for tr in _variable_bar_traces(bars)]
     data += [dict(tr, **grid.trace_axes(2, 1)) for tr in _component_bar_traces(bars)]
-    grid.xaxis(1, 1)["title"] = dict(text=_VARIABLE_AXIS)
+    # the variable names at −45°: at Plotly's own 30° long names ("flipper_length_mm") overlap
+    dicts.merge(grid.xaxis(1, 1), dict(title=dict(text=_VARIABLE_AXIS), tickangle=-45))
     dicts.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
     grid.xaxis(2, 1)["title"] = dict(text=what)
     dicts.merge(grid.yaxis(2, 1), dict(title=dict(text="component"), categoryorder="array",
@@ -693,23 +700,6 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
 
 
 # ----------------------------------------------------------------------------- criteria per kernel
-def _log_ticks(values) -> dict:
-    """Tick values and texts of a log axis over ``values``: 1, 2, 5 per decade over less than two
-    decades, the powers of ten otherwise. Plotly's own labels of a short log range write every
-    minor tick ("7", "8", "9", "0.1"), on top of each other in a panel 300 px high."""
-    v = np.asarray(values, dtype=np.float64)
-    v = v[np.isfinite(v) & (v > 0)]
-    if v.size == 0:
-        return {}
-    lo, hi = float(v.min()) / 1.15, float(v.max()) * 1.15
-    e0, e1 = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
-    steps = (1, 2, 5) if e1 - e0 <= 2 else (1,)
-    ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in steps if lo <= m * 10.0 ** e <= hi]
-    if len(ticks) < 2:
-        ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in (1, 1.5, 2, 3, 5, 7) if lo <= m * 10.0 ** e <= hi]
-    return dict(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
-
-
 class KernelCurves(NamedTuple):
     """Criteria along λ, one curve per kernel, for plotting.
 
@@ -759,11 +749,13 @@ def compute_kernel_curves(kc: anova.KernelCriteria) -> KernelCurves:
     return KernelCurves(lam, list(kc.names), keys, values, best, kc.test_error)
 
 
-_CURVE_TITLES = {"gacv": "GACV (generalized approximate cross-validation)",
-                 "xa": "XA (Joachims' ξα, Wahba's form)",
-                 "loo": "exact leave-one-out error",
-                 "misclass": "MISCLASS (true expected error, needs the truth)",
-                 "test": "test-sample error"}
+#: the panels' titles, over two lines of at most ~28 characters: on one line each runs into its
+#: neighbour's in a two-column grid ~700 px wide (a projector's 1024 px page)
+_CURVE_TITLES = {"gacv": "GACV (generalized<br>approximate cross-validation)",
+                 "xa": "XA (Joachims' ξα,<br>Wahba's form)",
+                 "loo": "exact leave-one-out<br>error",
+                 "misclass": "MISCLASS (true expected<br>error, needs the truth)",
+                 "test": "test-sample<br>error"}
 
 
 def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
@@ -789,8 +781,12 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
         vals["test"] = kcv.test_error
     cols = 2
     rows = int(np.ceil(len(keys) / cols))
-    grid = dicts.subplot_grid(rows, cols, [_CURVE_TITLES[k] for k in keys], vertical_spacing=0.14,
-                             horizontal_spacing=0.08)
+    # between two rows: the upper panels' x tick labels and axis title, the lower panels' two-line titles
+    panel, gap = 250, 115
+    plot_height = rows * panel + (rows - 1) * gap
+    grid = dicts.subplot_grid(rows, cols, [_CURVE_TITLES[k] for k in keys],
+                             vertical_spacing=round(gap / plot_height, 4) if rows > 1 else 0.1,
+                             horizontal_spacing=0.1)
     data = []
     ll = np.log10(kcv.lambdas)
     for p, key in enumerate(keys):
@@ -812,13 +808,16 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
                                            "<extra></extra>", **at))
         grid.xaxis(r, c)["title"] = dict(text="log10 λ")
         if key == "gacv":
-            dicts.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **_log_ticks(V)))
+            dicts.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **dicts.log_ticks(V)))
         else:
             grid.yaxis(r, c)["title"] = dict(
                 text="error rate" if key in ("xa", "loo", "misclass", "test") else name)
-    layout = dicts.theme(grid.layout, title="Tuning criteria along λ for each kernel — stars: each kernel's minimum",
-                        height=330 * rows + 90)
-    return dicts.figure(data, _margins(dicts.merge(layout, LEGEND_BELOW), "curves"))
+    title = "Tuning criteria along λ for each kernel — stars: each kernel's minimum"
+    top = dicts.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
+    layout = dicts.theme(grid.layout, title=title, height=plot_height + top + MARGINS["curves"]["b"])
+    layout = _margins(dicts.merge(layout, LEGEND_BELOW), "curves")
+    layout["margin"]["t"] = top
+    return dicts.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------- θ × λ grid
