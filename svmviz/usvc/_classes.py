@@ -40,7 +40,7 @@ from .._validation import (BinaryClassifierMixin, binary_targets, check_int,
                           predict_in_chunks, validate_fit_data, validate_predict_data)
 from ..kernels import fit_kernel, gram
 from ._loss import (  # noqa: F401  (the loss and objective are documented and imported from here)
-    LOSSES, Profile, _check_1d_problem, _check_flag, _check_grid, _check_k, _check_loss, _check_s, _check_unit,
+    LOSSES, Profile, _check_1d_problem, _check_grid, _check_k, _check_loss, _check_s, _check_unit,
     empirical_ce, loss_values, primal_profile, primal_surface, primal_value, theoretical_ce, theta_smooth,
     theta_smooth_derivative,
 )
@@ -171,23 +171,14 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     tol_f : float, default=1e-10
     max_iter : int, default=50_000
         Per stage (SVC, USVC). IRWLS converges linearly: a point that ends on the margin with
-        multiplier α_i* approaches it at the rate α_i*/(C θ'(0)) per iteration, so without the exact
-        finish problems with a margin multiplier close to its bound need thousands of (cheap)
-        iterations.
+        multiplier α_i* approaches it at the rate α_i*/(C θ'(0)) per iteration, so problems with a
+        margin multiplier close to its bound need thousands of (cheap) iterations.
     a_max : float, default=1e8
         Cap on the weights a_i near ξ_i = 0 (c_i·a_max with sample weights c_i); margin points settle
         at ξ ≈ α_i/(c_i·a_max).
     weight_factor : float, default=1.0
         1: a_i = α_i/ξ_i, the KKT-consistent weights. 2: the paper's literal a_i = 2α_i/(e_i y_i)
         (Navia-Vázquez et al. 2004, eq. 22), equivalent to C → 2C.
-    exact_finish : bool, default=True
-        Once the sets of points the iteration puts beyond, on and inside the margin stop changing,
-        solve for the iteration's fixed point with those sets: the KKT system of eqs. 9–10 with the
-        margin points' multipliers as unknowns (Newton's method for θ̃_s), its sets checked against
-        the weights of eqs. 21–22 and corrected one point at a time
-        (``svmviz.usvc._irwls._fixed_point``). The result is the limit of the plain iteration,
-        reached in tens to a few hundred iterations instead of hundreds to thousands; when the check
-        fails the plain iteration goes on. False: the plain iteration only.
     random_state : int, default=0
         Seed of the prototype search.
     degree, gamma, coef0 : polynomial kernel parameters.
@@ -212,10 +203,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     support_ : ndarray of int
         Indices with ξ_i ≥ 0 (on or inside the margin) and positive weight.
     n_iter_ : int
-        IRWLS iterations of the final stage, the exact finish's solve counted as one;
-        ``n_iter_stages_`` per stage.
-    finished_stages_ : dict
-        Per stage ("SVC", "USVC"): whether it ended by the exact finish (``exact_finish``).
+        IRWLS iterations of the final stage; ``n_iter_stages_`` per stage.
     status_ : int
         Status of the final stage (0 converged); ``status_stages_`` per stage.
     history_ : IRWLSHistory
@@ -285,7 +273,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(self, C=10.0, loss="hinge", s=2.0, k_eps=1e-4, damping=0.2, kernel="linear",
                  sigma=1.0, n_prototypes=None, prototypes="kmeans", tol=1e-8, tol_f=1e-10,
-                 max_iter=50_000, a_max=1e8, weight_factor=1.0, exact_finish=True, random_state=0, degree=3,
+                 max_iter=50_000, a_max=1e8, weight_factor=1.0, random_state=0, degree=3,
                  gamma=1.0, coef0=1.0):
         self.C = C
         self.loss = loss
@@ -301,7 +289,6 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.a_max = a_max
         self.weight_factor = weight_factor
-        self.exact_finish = exact_finish
         self.random_state = random_state
         self.degree = degree
         self.gamma = gamma
@@ -369,7 +356,6 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         max_iter = check_int(self.max_iter, "max_iter", 1)
         a_max = check_positive(self.a_max, "a_max")
         factor = check_positive(self.weight_factor, "weight_factor")
-        finish = _check_flag(self.exact_finish, "exact_finish")
         if self.prototypes not in PROTOTYPE_METHODS:
             raise ValueError(f"prototypes must be one of {PROTOTYPE_METHODS}; got {self.prototypes!r}.")
         R = self.n_prototypes
@@ -411,28 +397,26 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         n_iter_stages, status_stages = {}, {}
         # the options every stage shares, by name (numba's dispatcher folds keywords into the signature)
         common = dict(Phi=Psi, G=Gs, y=y_pm, C=C, cw=cw, k=k, a_max=a_max, factor=factor, damping=damping, tol=tol,
-                      tol_f=tol_f, record=True, finish=finish)
+                      tol_f=tol_f, record=True)
         # stage 0: regularised LS (a_i = 1)
-        gl, b_l, _, st_l, hb, hbb, hp, _ = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=0, beta0=np.zeros(q),
+        gl, b_l, _, st_l, hb, hbb, hp = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=0, beta0=np.zeros(q),
                                                      b0=0.0, from_ls=True, **common)
         stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp), stages_id.append(np.zeros(1, int))
         n_iter_stages["LS"], status_stages["LS"] = 0, int(st_l)
         # stage 1: SVC (hinge) from LS
-        gh, b_h, it_h, st_h, hb, hbb, hp, fin_h = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=max_iter, beta0=gl,
+        gh, b_h, it_h, st_h, hb, hbb, hp = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=max_iter, beta0=gl,
                                                         b0=b_l, from_ls=False, **common)
         stages_g.append(hb[1:]), stages_b.append(hbb[1:]), stages_P.append(hp[1:])
         stages_id.append(np.ones(hb.shape[0] - 1, int))
         n_iter_stages["SVC"], status_stages["SVC"] = int(it_h), int(st_h)
-        finished_stages = {"SVC": bool(fin_h)}
         g, b, it, st = gh, b_h, it_h, st_h
         if code == _irwls.LOSS_SMOOTH_STEP:
-            gu, b_u, it_u, st_u, hb, hbb, hp, fin_u = _irwls.irwls(loss=code, s=s, max_iter=max_iter, beta0=gh, b0=b_h,
+            gu, b_u, it_u, st_u, hb, hbb, hp = _irwls.irwls(loss=code, s=s, max_iter=max_iter, beta0=gh, b0=b_h,
                                                             from_ls=False, **common)
             # the USVC stage starts where the SVC ended: its row 0 re-evaluates the primal there
             stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp)
             stages_id.append(np.full(hb.shape[0], 2, int))
             n_iter_stages["USVC"], status_stages["USVC"] = int(it_u), int(st_u)
-            finished_stages["USVC"] = bool(fin_u)
             g, b, it, st = gu, b_u, it_u, st_u
         beta = T @ g
         if not (np.all(np.isfinite(beta)) and np.isfinite(b)):
@@ -449,7 +433,6 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.status_ = int(st)
         self.n_iter_stages_ = n_iter_stages
         self.status_stages_ = status_stages
-        self.finished_stages_ = finished_stages
         self.machine_size_ = Phi.shape[1]
         self.machine_rank_ = q
         f = _irwls._decision(Phi, beta, float(b))

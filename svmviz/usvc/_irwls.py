@@ -31,10 +31,7 @@ primal (5) — the gradient of ``½ a_i e_i²`` in f_i is ``−a_i e_i = −(α_
 
 Points that end exactly on the margin (0 < α_i < C) are reached geometrically: with a_i = α_i/ξ_i the
 next slack is ξ_new = ξ_old · α_i*/C, until the cap a_max stops it at ξ ≈ α_i*/a_max (a bias of
-order C/a_max in the slack, 1e-7 at the defaults). The sets of points (beyond, on, inside the
-margin) settle long before: the exact finish (:func:`_fixed_point`) then solves for the fixed point
-of the iteration with those sets — the KKT system of eqs. 9–10 with the margin multipliers as
-unknowns — and checks the sets against the weights of eqs. 21–22 at that point.
+order C/a_max in the slack, 1e-7 at the defaults).
 """
 from __future__ import annotations
 
@@ -54,26 +51,6 @@ ROUNDING_FLOOR = 1000.0 * np.finfo(np.float64).eps  # ≈ 2.2e-13 relative chang
 #: separable data) — is never met and the iteration runs to max_iter in noise.
 FLOOR_FACTOR = 10.0
 PATIENCE = 10  # consecutive passing iterations before IRWLS is declared converged
-
-#: The sets of points of the exact finish (:func:`_fixed_point`): beyond the margin, on it, inside it.
-SET_OUT = 0
-SET_MARGIN = 1
-SET_IN = 2
-#: A point whose multiplier of the weighted solve is below (1 − MARGIN_GAP) times its bound counts as
-#: on its way to the margin (:func:`_classify`).
-MARGIN_GAP = 1e-3
-#: ... and whose slack is below MARGIN_BAND (points inside the margin whose slack still moves are not).
-MARGIN_BAND = 1e-3
-#: Consecutive iterations with unchanged sets before the exact finish is tried.
-SET_PATIENCE = 1
-#: Corrections of the sets (a point moved to the set its fixed-point weight asks for) per finish.
-FINISH_ROUNDS = 20
-#: Most iterations between tries of the finish after failed ones (the gap doubles from 1 up to this).
-MAX_GAP = 4
-#: The finish gives up when more than this many times p + 1 points (the parameters) sit on the margin.
-MARGIN_EXCESS = 2
-#: Newton steps per fixed-point solve of the smooth step θ̃_s (quadratic convergence: a handful).
-NEWTON_STEPS = 12
 
 STATUS_CONVERGED = 0
 STATUS_MAX_ITER = 1
@@ -115,19 +92,6 @@ def _dtheta(xi, loss, s, k):
     if xi < 1.0:
         return s * (xi + kap) ** (s - 1.0) / (2.0 * (1.0 + kap) ** s)
     return s * (1.0 + kap) ** s / (2.0 * (xi + kap) ** (s + 1.0))
-
-
-@njit(cache=True)
-def _d2theta(xi, loss, s, k):
-    """Second derivative d²θ/dξ² at ξ > 0 (0 for the hinge; negative where θ̃_s is concave, ξ > 1)."""
-    if loss == LOSS_HINGE:
-        return 0.0
-    if xi < 0.0:
-        xi = 0.0
-    kap = k ** (1.0 / s)
-    if xi < 1.0:
-        return s * (s - 1.0) * (xi + kap) ** (s - 2.0) / (2.0 * (1.0 + kap) ** s)
-    return -s * (s + 1.0) * (1.0 + kap) ** s / (2.0 * (xi + kap) ** (s + 2.0))
 
 
 @njit(cache=True)
@@ -212,11 +176,11 @@ def _weights(f, y, C, cw, loss, s, k, a_max, factor, a):
 
 
 @njit(cache=True)
-def _wls_system(Phi, G, a, t):
-    """The weighted least-squares system (Navia-Vázquez et al. 2004, eqs. 20 and 25) with a general
-    right-hand side: ``M = [[Φ'D_aΦ + G, Φ'a], [a'Φ, Σa]]``, ``r = Σ_i t_i (φ_i, 1)``.
+def _solve_wls(Phi, G, y, a, beta_out, err_out):
+    """Solve (Navia-Vázquez et al. 2004, eqs. 20 and 25) for fixed weights; β into ``beta_out``, returns b.
 
-    IRWLS takes ``t_i = a_i y_i``; the fixed-point solve of :func:`_fixed_point` other ``t``.
+    ``err_out[0]`` receives an estimate of the solve's relative rounding error,
+    ‖M⁻¹(r − M x̂)‖ / max(1, ‖x̂‖) (one step of iterative refinement, not applied).
     """
     n, p = Phi.shape
     M = np.zeros((p + 1, p + 1))
@@ -224,33 +188,21 @@ def _wls_system(Phi, G, a, t):
     weighted_gram_upper(Phi, a, M)  # Φ' D_a Φ (upper triangle)
     for i in range(n):  # the intercept's row and the right-hand side
         ai = a[i]
-        ti = t[i]
-        if ai != 0.0:
-            for j in range(p):
-                M[j, p] += ai * Phi[i, j]
-            M[p, p] += ai
-        if ti != 0.0:
-            for j in range(p):
-                r[j] += Phi[i, j] * ti
-            r[p] += ti
+        if ai == 0.0:
+            continue
+        for j in range(p):
+            pij = ai * Phi[i, j]
+            M[j, p] += pij
+            r[j] += pij * y[i]
+        M[p, p] += ai
+        r[p] += ai * y[i]
     for j in range(p):
         for l in range(j, p):
             M[j, l] += G[j, l]
             M[l, j] = M[j, l]
         M[p, j] = M[j, p]
-    return M, r
-
-
-@njit(cache=True)
-def _solve_system(M, r, err_out):
-    """Solve M x = r (LU; the minimum-norm least-squares solution when LU meets an exactly zero pivot).
-
-    ``err_out[0]`` receives an estimate of the solve's relative rounding error,
-    ‖M⁻¹(r − M x̂)‖ / max(1, ‖x̂‖) (one step of iterative refinement, not applied).
-    """
-    q = r.shape[0]
     ok = True
-    sol = np.zeros(q)
+    sol = np.zeros(p + 1)
     try:
         sol = np.linalg.solve(M, r)
     except Exception:  # noqa: BLE001 - numba: LU met an exactly zero pivot
@@ -265,228 +217,18 @@ def _solve_system(M, r, err_out):
     if ok:
         res = r - M @ sol
         dx = np.linalg.solve(M, res)
-        for j in range(q):
+        for j in range(p + 1):
             err += dx[j] * dx[j]
             nrm += sol[j] * sol[j]
     err_out[0] = np.sqrt(err) / max(1.0, np.sqrt(nrm))
-    return sol
-
-
-@njit(cache=True)
-def _solve_wls(Phi, G, y, a, beta_out, err_out):
-    """Solve (Navia-Vázquez et al. 2004, eqs. 20 and 25) for fixed weights; β into ``beta_out``, returns b.
-
-    ``err_out[0]``: the solve's estimated relative rounding error (:func:`_solve_system`).
-    """
-    p = Phi.shape[1]
-    M, r = _wls_system(Phi, G, a, a * y)
-    sol = _solve_system(M, r, err_out)
     for j in range(p):
         beta_out[j] = sol[j]
     return sol[p]
 
 
-# ----------------------------------------------------------------------------------------------
-# the exact finish: the fixed point of the iteration for fixed sets of points
-# ----------------------------------------------------------------------------------------------
-@njit(cache=True)
-def _classify(f_old, f_wls, y, C, cw, loss, s, k, factor, a, band, sets):
-    """The sets one IRWLS step puts the points in (``SET_*`` into ``sets``); returns whether any changed.
-
-    The weighted solve (eq. 20) with weights a_i (eq. 22, from the slacks ξ_i of ``f_old``) is
-    stationary with the multipliers α̂_i = a_i ξ̂_i, ξ̂_i its new slacks (``f_wls``). Beyond the margin:
-    a_i = 0. Inside it: α̂_i within ``MARGIN_GAP`` of the bound B_i = factor·C_i θ'(ξ_i) (eq. 21) —
-    its slack has settled, ξ̂_i ≈ ξ_i. On the margin: α̂_i clearly below the bound — the slack shrinks
-    by the factor α̂_i/B_i per solve, the geometric approach to ξ = 0 of a margin point — and a slack
-    ξ_i ≤ ``band`` (``np.inf``: any slack).
-    """
-    changed = False
-    for i in range(y.shape[0]):
-        if a[i] == 0.0:
-            c = SET_OUT
-        else:
-            xi = 1.0 - y[i] * f_old[i]
-            bound = factor * C * cw[i] * _dtheta(xi, loss, s, k)
-            if xi <= band and a[i] * (1.0 - y[i] * f_wls[i]) < (1.0 - MARGIN_GAP) * bound:
-                c = SET_MARGIN
-            else:
-                c = SET_IN
-        if c != sets[i]:
-            sets[i] = c
-            changed = True
-    return changed
-
-
-@njit(cache=True)
-def _fixed_point(Phi, G, y, C, cw, loss, s, k, a_max, factor, sets0, beta0, b0, tol, prim0, beta_out):
-    """The limit of the IRWLS iteration (Navia-Vázquez et al. 2004, eqs. 20–22) once its sets are known.
-
-    With the sets fixed — M on the margin, I inside it, the rest beyond it — the fixed point of
-    eqs. 20–22 is the solution (β, b, α_M) of the KKT system (eqs. 9–10 with the margin condition)::
-
-        Gβ = Σ_I B_i(ξ_i) y_i φ_i + Σ_M α_j y_j φ_j       (eq. 10)
-        0  = Σ_I B_i(ξ_i) y_i     + Σ_M α_j y_j           (eq. 9)
-        y_j f_j + α_j / a_j^max = 1,   j ∈ M
-
-    with B_i(ξ) = factor·C_i θ'(ξ) the multiplier of a point inside the margin (eq. 21 with the
-    weights of eq. 22) and a_j^max = c_j·a_max the cap of the weights: a margin point of the
-    iteration settles at the slack ξ_j = α_j/a_j^max where its weight a_j = α_j/ξ_j meets the cap, so
-    this is the iteration's own limit, not a nearby point. The margin multipliers α_M are unknowns of
-    the (bordered, symmetric) system rather than read off as a_j^max·ξ_j, which would multiply the
-    rounding of ξ_j by a_max. For the hinge B_i is constant and the system is linear (one solve); for
-    the smooth step θ̃_s it is solved by Newton's method, linearising B_i(ξ_i) with θ''.
-
-    The sets are then checked against the fixed point's own weights (eqs. 21–22): a point beyond the
-    margin needs ξ ≤ 0, a margin point 0 ≤ α_j ≤ B_j, a point inside a_i^max ξ_i ≥ B_i(ξ_i) — to the
-    relative tolerance ``tol`` on the multipliers, beside the solve's rounding. The point that fails
-    worst moves to the set it asks for and the system is solved again (a pivot of an active-set
-    method), at most ``FINISH_ROUNDS`` times.
-    The result is accepted only when every point passes, when for θ̃_s the weighted system (eq. 20
-    with the fixed point's weights) is positive definite there — a local minimum, not a saddle of
-    the nonconvex primal — and when the primal is not above ``prim0`` (the iterate's) beyond the
-    cap's own bias.
-
-    Returns ``(ok, b)`` with β in ``beta_out``.
-    """
-    n, p = Phi.shape
-    sets = sets0.copy()
-    a = np.zeros(n)
-    t = np.zeros(n)
-    err = np.zeros(1)
-    beta = np.empty(p)
-    b = b0
-    eps = np.finfo(np.float64).eps
-    for _ in range(FINISH_ROUNDS):
-        idx = np.flatnonzero(sets == SET_MARGIN)
-        m = idx.shape[0]
-        if m > MARGIN_EXCESS * (p + 1):
-            # points in general position put at most p + 1 on the margin of a machine with p + 1
-            # parameters: sets this far from that are not settled (or the data are degenerate)
-            return False, b
-        q = p + 1 + m
-        for j in range(p):
-            beta[j] = beta0[j]
-        b = b0
-        alpha = np.zeros(m)
-        d_prev = np.inf
-        converged = False
-        for _step in range(NEWTON_STEPS):
-            f = _decision(Phi, beta, b)
-            for i in range(n):
-                if sets[i] == SET_IN:
-                    xi = 1.0 - y[i] * f[i]
-                    ci = factor * C * cw[i]
-                    a[i] = ci * _d2theta(xi, loss, s, k)
-                    t[i] = a[i] * f[i] + ci * _dtheta(xi, loss, s, k) * y[i]
-                else:
-                    a[i] = 0.0
-                    t[i] = 0.0
-            top, r_top = _wls_system(Phi, G, a, t)
-            K = np.zeros((q, q))
-            r = np.zeros(q)
-            K[: p + 1, : p + 1] = top
-            r[: p + 1] = r_top
-            for jj in range(m):
-                i = idx[jj]
-                c = p + 1 + jj
-                for l in range(p):
-                    K[l, c] = -y[i] * Phi[i, l]
-                    K[c, l] = K[l, c]
-                K[p, c] = -y[i]
-                K[c, p] = -y[i]
-                K[c, c] = -1.0 / (a_max * cw[i])
-                r[c] = -1.0
-            sol = _solve_system(K, r, err)
-            num = 0.0
-            den = 0.0
-            for j in range(p):
-                num += (sol[j] - beta[j]) ** 2
-                beta[j] = sol[j]
-            num += (sol[p] - b) ** 2
-            b = sol[p]
-            for jj in range(m):
-                num += (sol[p + 1 + jj] - alpha[jj]) ** 2
-                alpha[jj] = sol[p + 1 + jj]
-            for j in range(q):
-                den += sol[j] * sol[j]
-            if not np.isfinite(num):
-                return False, b
-            if loss == LOSS_HINGE:  # B_i constant: the system is linear, one solve
-                converged = True
-                break
-            d = np.sqrt(num) / max(1.0, np.sqrt(den))
-            floor = max(ROUNDING_FLOOR, FLOOR_FACTOR * err[0])
-            if d <= floor:
-                converged = True
-                break
-            if d >= 0.5 * d_prev:  # Newton stopped contracting: at the rounding floor, or diverging
-                converged = d <= max(1e-3 * tol, floor)
-                break
-            d_prev = d
-        if not converged:
-            return False, b
-        f = _decision(Phi, beta, b)
-        slack_rel = 8.0 * eps + FLOOR_FACTOR * err[0]
-        # the worst violation of the sets' conditions, relative to the point's multiplier bound
-        worst = 0.0
-        i_worst = -1
-        to = -1
-        for jj in range(m):  # margin multipliers within [0, B_j]
-            i = idx[jj]
-            B = factor * C * cw[i] * _dtheta(0.0, loss, s, k)
-            v = -alpha[jj] / B - tol - slack_rel
-            if v > worst:
-                worst, i_worst, to = v, i, SET_OUT
-            v = alpha[jj] / B - 1.0 - tol - slack_rel
-            if v > worst:
-                worst, i_worst, to = v, i, SET_IN
-        for i in range(n):
-            if cw[i] == 0.0 or sets[i] == SET_MARGIN:
-                continue
-            mag = abs(b)
-            for j in range(p):
-                mag += abs(Phi[i, j] * beta[j])
-            slack = slack_rel * (1.0 + mag)  # rounding of ξ_i = 1 − y_i f_i
-            xi = 1.0 - y[i] * f[i]
-            cap = a_max * cw[i]
-            B = factor * C * cw[i] * _dtheta(xi, loss, s, k)
-            if sets[i] == SET_OUT:
-                v = cap * (xi - slack) / B - tol
-            else:
-                v = 1.0 - tol - cap * (xi + slack) / B
-            if v > worst:
-                worst, i_worst, to = v, i, SET_MARGIN
-        if i_worst >= 0:  # one point at a time, the worst first (a pivot of an active-set method)
-            sets[i_worst] = to
-            continue
-        if loss != LOSS_HINGE:
-            for i in range(n):
-                if sets[i] == SET_MARGIN:
-                    a[i] = a_max * cw[i]
-            M, _r = _wls_system(Phi, G, a, t)
-            pd = True
-            try:
-                np.linalg.cholesky(M)
-            except Exception:  # noqa: BLE001 - numba: not positive definite
-                pd = False
-            if not pd:
-                return False, b
-        bias = 0.0  # the cap's bias of the primal: margin slacks ξ_j = α_j/a_j^max ≤ B_j/a_j^max
-        for jj in range(m):
-            i = idx[jj]
-            bias += C * cw[i] * abs(alpha[jj]) / (a_max * cw[i])
-        prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
-        if not prim <= prim0 + 1e-9 * max(1.0, abs(prim0)) + bias:
-            return False, b
-        for j in range(p):
-            beta_out[j] = beta[j]
-        return True, b
-    return False, b
-
-
 @njit(cache=True)
 def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter,
-          beta0, b0, from_ls, record, finish):
+          beta0, b0, from_ls, record):
     """Iterate (Navia-Vázquez et al. 2004, eqs. 20 and 21–22) to the fixed point.
 
     ``cw``: per-sample weights c_i ≥ 0 (C_i = c_i·C; all 1 in the paper). ``from_ls``: start from the
@@ -497,17 +239,9 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     the relative change of the step, is below ``tol`` AND the relative change of the primal is
     below ``tol_f``.
 
-    ``finish``: once the sets of points (beyond, on, inside the margin; :func:`_classify`) have not
-    changed for ``SET_PATIENCE`` iterations, solve for the iteration's fixed point with those sets
-    (:func:`_fixed_point`); when it passes its checks it is the last iterate and the iteration has
-    converged. Tried once per configuration of the sets, and after a failed try only after 1, 2, 4, …
-    (at most ``MAX_GAP``) more iterations. Margin points approach the margin
-    geometrically, at the rate d + (1 − d)·α_i*/C_i per iteration, so the plain iteration needs
-    hundreds to thousands of iterations where the sets settle in tens.
-
-    Returns ``(beta, b, n_iter, status, hist_beta, hist_b, hist_primal, finished)``; ``n_iter`` counts
-    the re-weighted solves after the start, the exact finish included (``finished``); with ``record``
-    the history holds every iterate (rows 0..n_iter), otherwise only the final one.
+    Returns ``(beta, b, n_iter, status, hist_beta, hist_b, hist_primal)``; ``n_iter`` counts the
+    re-weighted solves after the start; with ``record`` the history holds every iterate (rows
+    0..n_iter), otherwise only the final one.
     """
     n, p = Phi.shape
     rows = max_iter + 1 if record else 1
@@ -542,14 +276,6 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     ring[0, p] = b
     if max_iter == 0:
         status = STATUS_CONVERGED
-    sets = np.full((2, n), -1, dtype=np.int64)
-    fp_beta = np.empty(p)
-    stable = np.zeros(2, dtype=np.int64)
-    tried = np.zeros(2, dtype=np.bool_)
-    finished = False
-    b_fp = 0.0
-    next_try = 0
-    gap = 1
     while it < max_iter:
         f = _decision(Phi, beta, b)
         if not np.all(np.isfinite(f)):
@@ -559,40 +285,6 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             status = STATUS_DEGENERATE
             break
         b_new = _solve_wls(Phi, G, y, a, new_beta, err_buf)
-        if finish:
-            f_wls = _decision(Phi, new_beta, b_new)
-            # two readings of the sets: margin points with small slacks only (settled early when
-            # points inside the margin still move), and any slack (when margin points approach slowly)
-            for r in range(2):
-                if _classify(f, f_wls, y, C, cw, loss, s, k, factor, a, MARGIN_BAND if r == 0 else np.inf,
-                             sets[r]):
-                    stable[r] = 0
-                    tried[r] = False
-                else:
-                    stable[r] += 1
-                if stable[r] >= SET_PATIENCE and not tried[r] and it >= next_try:
-                    tried[r] = True
-                    ok, b_fp = _fixed_point(Phi, G, y, C, cw, loss, s, k, a_max, factor, sets[r], beta, b, tol,
-                                            prim, fp_beta)
-                    if ok:
-                        finished = True
-                        break
-                    # a failed finish costs up to FINISH_ROUNDS solves: back off (1, 2, 4 iterations) so
-                    # that failures cost a bounded share of the iteration's own work
-                    next_try = it + gap
-                    gap = min(2 * gap, MAX_GAP)
-            if finished:
-                it += 1
-                for j in range(p):
-                    beta[j] = fp_beta[j]
-                b = b_fp
-                prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
-                if record:
-                    hist_beta[it] = beta
-                    hist_b[it] = b
-                    hist_primal[it] = prim
-                status = STATUS_CONVERGED
-                break
         it += 1
         num = 0.0
         den = 0.0
@@ -661,11 +353,11 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             break
     if record:
         return beta, b, it, status, hist_beta[: it + 1].copy(), hist_b[: it + 1].copy(), \
-            hist_primal[: it + 1].copy(), finished
+            hist_primal[: it + 1].copy()
     hist_beta[0] = beta
     hist_b[0] = b
     hist_primal[0] = prim
-    return beta, b, it, status, hist_beta, hist_b, hist_primal, finished
+    return beta, b, it, status, hist_beta, hist_b, hist_primal
 
 
 # ----------------------------------------------------------------------------------------------
@@ -773,7 +465,7 @@ def _ce(x, y, w, b):
 
 @njit(cache=True)
 def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, tol, tol_f,
-                  max_iter, finish):
+                  max_iter):
     """Fit LS, SVC and USVC(s) for each s on every 1-D trial.
 
     Xtr, ytr (T, n); Xte, yte (T, m). Returns train CE, test CE, Th = −b/w, w, b, n_iter and status,
@@ -798,10 +490,10 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
         xt = np.ascontiguousarray(Xte[t])
         yt = np.ascontiguousarray(yte[t])
         # LS (a_i = 1) and SVC from it
-        bl, b_l, _, s_l, _, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
-                                            tol, tol_f, 0, dummy, 0.0, True, False, False)
-        bh, b_h, n_h, s_h, _, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
-                                              tol, tol_f, max_iter, bl, b_l, False, False, finish)
+        bl, b_l, _, s_l, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
+                                         tol, tol_f, 0, dummy, 0.0, True, False)
+        bh, b_h, n_h, s_h, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
+                                           tol, tol_f, max_iter, bl, b_l, False, False)
         res_w = np.empty(M)
         res_b = np.empty(M)
         res_w[0] = bl[0]
@@ -813,9 +505,9 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
         nit[t, 1] = n_h
         st[t, 1] = s_h
         for q in range(s_values.shape[0]):
-            bu, b_u, n_u, s_u, _, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_SMOOTH_STEP, s_values[q], k,
-                                                  a_max, factor, damping, tol, tol_f, max_iter, bh, b_h,
-                                                  False, False, finish)
+            bu, b_u, n_u, s_u, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_SMOOTH_STEP, s_values[q], k, a_max,
+                                               factor, damping, tol, tol_f, max_iter, bh, b_h,
+                                               False, False)
             res_w[2 + q] = bu[0]
             res_b[2 + q] = b_u
             nit[t, 2 + q] = n_u

@@ -48,12 +48,6 @@ def _check_unit(v, name) -> float:
     return v
 
 
-def _check_flag(v, name) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False; got {v!r}.")
-    return bool(v)
-
-
 def _check_1d_problem(x, y):
     X = check_matrix(x, "x", min_rows=2)
     if X.shape[1] != 1:

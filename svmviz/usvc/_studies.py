@@ -13,7 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from . import _irwls
 from .._validation import binary_targets, check_binary_labels, check_int, check_matrix, check_positive
 from ._classes import (
-    PAPER_TABLE1, IRWLSClassifier, _check_flag, _check_k, _check_s, _check_unit,
+    PAPER_TABLE1, IRWLSClassifier, _check_k, _check_s, _check_unit,
 )
 
 
@@ -64,7 +64,7 @@ class Table1Result(NamedTuple):
 def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500, n_test: int = 500,
                  C: float = 10.0, s_values=(2.0, 4.0), k_eps: float = 1e-4, damping: float = 0.2,
                  tol: float = 1e-8, tol_f: float = 1e-10, max_iter: int = 50_000, a_max: float = 1e8,
-                 weight_factor: float = 1.0, exact_finish: bool = True, seed: int = 0,
+                 weight_factor: float = 1.0, seed: int = 0,
                  progress: Callable[[int, int, str], None] | None = None, chunk: int = 10) -> Table1Result:
     """Repeated-trials study of seed Table 1: LS, SVC and USVC(s) on scenario A or B.
 
@@ -79,8 +79,7 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
     scenario : {"A", "B"}
         Navia-Vázquez et al. 2004, eqs. 28–29.
     n_trials, n_train, n_test : int
-    C, k_eps, damping, tol, tol_f, max_iter, a_max, weight_factor, exact_finish : as in
-        :class:`IRWLSClassifier`.
+    C, k_eps, damping, tol, tol_f, max_iter, a_max, weight_factor : as in :class:`IRWLSClassifier`.
     s_values : sequence of float
         The USVC steepness values s (one method each).
     seed : int
@@ -119,7 +118,6 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
     max_iter = check_int(max_iter, "max_iter", 1)
     a_max = check_positive(a_max, "a_max")
     factor = check_positive(weight_factor, "weight_factor")
-    finish = _check_flag(exact_finish, "exact_finish")
     chunk = check_int(chunk, "chunk", 1)
     methods = ("LS", "SVC") + tuple(f"USVC(s={v:g})" for v in s_arr)
     seeds = np.random.SeedSequence(int(seed)).generate_state(n_trials, dtype=np.uint32).astype(np.int64)
@@ -138,7 +136,7 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
             Xtr[j], ytr[j] = tr.X[:, 0], tr.y
             Xte[j], yte[j] = te.X[:, 0], te.y
         parts.append(_irwls.table1_trials(Xtr, ytr, Xte, yte, C, s_arr, k, a_max, factor, damping, tol,
-                                          tol_f, max_iter, finish))
+                                          tol_f, max_iter))
         if progress is not None:
             progress(stop, n_trials, f"scenario {scenario}: {stop}/{n_trials} trials")
     tr, te, th, ws, bs, nit, st = (np.vstack([p[i] for p in parts]) for i in range(7))
