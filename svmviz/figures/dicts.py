@@ -283,5 +283,16 @@ def log_ticks(values) -> dict:
 
 
 def title_top(title: str) -> int:
-    """Top margin (px) that holds ``title``'s lines ("<br>"-separated) at the theme's title size."""
+    """Top margin (px) that holds ``title``'s lines ("<br>"-separated) at the theme's title size.
+
+    Parameters
+    ----------
+    title : str
+        A chart title, its lines separated by ``<br>``.
+
+    Returns
+    -------
+    int
+        40 px of room plus 22 px per line.
+    """
     return 40 + 22 * (str(title).count("<br>") + 1)

@@ -45,7 +45,7 @@ class ContourData(NamedTuple):
     tie_points : ndarray of shape (k, 2)
         (log10 λ, log10 σ) of this criterion's tied minima.
     edges : tuple of GridEdge
-        The grid edges this criterion's minimum lies on (``svmviz.tuning.surface_edges``; axis 0
+        The grid edges this criterion's minimum lies on (:func:`svmviz.tuning.surface_edges`; axis 0
         is σ, axis 1 is λ); empty inside the grid.
     """
 

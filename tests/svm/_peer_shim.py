@@ -1,7 +1,7 @@
 """pytest plugin: scikit-learn's own SVC tests with ``sklearn.svm.SVC`` replaced by SVMClassifier.
 
 Loaded by ``tests/svm/test_sklearn_peer_suite.py`` in a subprocess (``-p tests.svm._peer_shim``)
-that runs the installed scikit-learn's ``sklearn/svm/tests/test_svm.py``. Loading it replaces
+that runs the installed scikit-learn's ``sklearn/svm/tests/test_svm.py``. Loading it as a plugin replaces
 ``sklearn.svm.SVC`` — before that test module is imported, so its parametrize lists see the
 replacement too — by :func:`SVC`, which takes SVC's parameters with SVC's defaults and returns an
 ``SVMClassifier``. Collection keeps the tests of SVC: those that name ``svm.SVC`` in their code, or
@@ -38,7 +38,12 @@ def SVC(C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, shrinking=True,
                          random_state=random_state)
 
 
-sklearn.svm.SVC = SVC
+
+def pytest_configure(config):
+    """Loaded as a plugin (``-p``): the replacement happens before collection imports the SVC tests.
+    Imported any other way (the suite's doctest collection reads every module of tests/), it patches
+    nothing."""
+    sklearn.svm.SVC = SVC
 
 
 def _is_svc_test(item) -> bool:

@@ -20,9 +20,6 @@ PEER = os.path.join(os.path.dirname(sklearn.__file__), "svm", "tests", "test_svm
 
 #: test of scikit-learn's test_svm.py → why SVMClassifier differs there
 DIFFERENCES = {
-    "test_precomputed": "compares the dual_coef_ of a precomputed-kernel fit with a linear-kernel fit at 6 decimals; "
-                        "the two grams differ in rounding and the SMO stops at tol=1e-3, ~2e-3 apart",
-    "test_svc_clone_with_callable_kernel": "the same comparison, a callable kernel against the linear kernel",
     "test_tweak_params": "writes libsvm's private _dual_coef_",
     "test_gamma_scale": "reads libsvm's private _gamma (SVMClassifier's is sigma_ = 1/√(2γ))",
     "test_svc_raises_error_internal_representation": "writes libsvm's private _n_support",
