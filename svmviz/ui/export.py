@@ -15,7 +15,6 @@ import re
 from typing import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 #: The first characters of a cell that a spreadsheet reads as a formula (OWASP, "CSV Injection").
@@ -51,6 +50,8 @@ def frame_csv(frame: pd.DataFrame) -> bytes:
     -------
     bytes
     """
+    import pandas as pd  # at a download's click, not with the page: its first run stays light
+
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame_csv needs a pandas DataFrame, got {type(frame).__name__}.")
     out = pd.DataFrame({i: _column(frame.iloc[:, i]) for i in range(frame.shape[1])}, index=frame.index)
@@ -60,9 +61,11 @@ def frame_csv(frame: pd.DataFrame) -> bytes:
     return out.to_csv(index=False, lineterminator="\r\n").encode("utf-8")
 
 
-def _column(col: pd.Series) -> pd.Series:
+def _column(col: "pd.Series") -> "pd.Series":
     """A column ready for :meth:`DataFrame.to_csv`: floats as float64 (a float32 read back as float64
     is the same number), text cells neutralised, numbers untouched."""
+    import pandas as pd
+
     if pd.api.types.is_float_dtype(col.dtype):
         return col.astype(np.float64)
     if pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
@@ -79,6 +82,8 @@ def csv_bytes(names: Sequence[str], arrays: Sequence[np.ndarray]) -> bytes:
         raise ValueError(f"csv_bytes: {len(names)} names for {len(arrays)} columns.")
     if arrays and len({a.shape[0] for a in arrays}) != 1:
         raise ValueError("csv_bytes: every column must have the same length.")
+    import pandas as pd
+
     frame = pd.DataFrame({i: a for i, a in enumerate(arrays)})
     frame.columns = [str(n) for n in names]
     return frame_csv(frame)

@@ -201,7 +201,7 @@ def test_uploaded_table_with_too_few_rows_per_class_says_what_to_change():
     rows = "\n".join(f"{rng.normal():.3f},{rng.normal():.3f},{'a' if i % 2 else 'b'}" for i in range(16))
     at = _own_table_page(f"x1,x2,kind\n{rows}\n".encode(), name="small.csv")
     assert_clean(at)
-    assert any("at least 10 of each" in e.value for e in at.error)
+    assert any("at least 10 rows per class" in e.value and "Add rows" in e.value for e in at.error)
     assert "studies_own_run" not in [b.key for b in at.button]
     assert at.radio(key="studies_source").value == "Your table"  # the other controls stay usable
 
