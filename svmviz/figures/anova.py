@@ -24,7 +24,7 @@ CURVE_KEYS = ("gacv", "xa", "loo", "misclass")
 #: (940 px wide, in chromium: the y tick labels and titles, the legend below, the colour bars), a little
 #: more: Plotly then draws each chart once instead of drawing it again after measuring (its
 #: doAutoMargin redraw). Wider labels still widen a margin (automargin stays on), at the cost of that redraw.
-MARGINS = {"curves": dict(l=80, b=185), "importances": dict(l=80), "main": dict(l=75), "interactions": dict(l=85, r=100)}
+MARGINS = {"curves": dict(l=80, b=200), "importances": dict(l=80), "main": dict(l=75), "interactions": dict(l=85, r=100)}
 
 
 def _margins(layout: dict, which: str) -> dict:

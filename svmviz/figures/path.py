@@ -25,7 +25,7 @@ X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
 #: redraw, a large part of a chart's first draw). Wider labels still widen a margin (automargin stays
 #: on), at the cost of that redraw. (The group sizes' legend, in a plot slightly narrower than after
 #: the widening, lists its five entries in one column instead of two.)
-MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=60, r=70),
+MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=75, r=78),
            "loo": dict(l=85)}
 GROUP_STYLES = {  # marker of each group on the data map
     GROUP_E: dict(name="E: on the margin (0 < α < 1)", symbol="circle", size=11),

@@ -163,7 +163,10 @@ def run_app(root: str | None = None) -> None:
 
     if spawned_without_server():
         return
-    st.set_page_config(page_title="svmviz", page_icon=":material/show_chart:", layout="wide")
+    # the favicon is a file of the package: a Material icon (the pages' own, when none is set) is fetched
+    # from a font host a classroom without internet cannot reach, and an emoji needs an emoji font
+    st.set_page_config(page_title="svmviz", page_icon=os.path.join(os.path.dirname(__file__), "favicon.png"),
+                       layout="wide")
     from svmviz import _warmup
 
     # once per server process, if the compiled functions' cache is not current; in a server, the pages'

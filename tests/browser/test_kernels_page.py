@@ -53,23 +53,22 @@ def test_the_kernels_page_charts_are_drawn_with_their_final_margins(kernels_page
             assert size[side] == margin[side], (title, side, margin, size)
 
 
-def test_the_left_colour_bar_clears_the_right_panels_y_axis(kernels_page):
-    """The interaction panels: the left panel's colour bar (its bar and tick labels) ends before the
-    right panel's y-axis tick labels and title begin (a horizontal spacing too narrow for the page's
-    width puts the bar over the right panel's y title)."""
+def test_the_colour_bars_clear_every_panels_y_axis(kernels_page):
+    """The interaction panels: no colour bar (its bar and tick labels) lies over a panel's y-axis tick
+    labels or title (a spacing too narrow for the page's width puts a bar over the next panel's y title)."""
     page, _ = kernels_page
     boxes = page.evaluate("""() => {
         const gd = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
             d => d.layout.title.text.includes('Two-factor interactions'));
         const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.right]; };
         return {bars: Array.from(gd.querySelectorAll('.colorbar')).map(box),
-                ytitle: Array.from(gd.querySelectorAll('.g-y2title text')).map(box),
-                yticks: Array.from(gd.querySelectorAll('.y2tick text')).map(box)};
+                ytitle: Array.from(gd.querySelectorAll('.g-ytitle text, .g-y2title text')).map(box),
+                yticks: Array.from(gd.querySelectorAll('.ytick text, .y2tick text')).map(box)};
     }""")
     assert len(boxes["bars"]) == 2 and boxes["ytitle"] and boxes["yticks"]
-    left_bar_right = min(b[1] for b in boxes["bars"])  # the left panel's colour bar
-    right_axis_left = min(b[0] for b in boxes["ytitle"] + boxes["yticks"])
-    assert left_bar_right + 8 <= right_axis_left, boxes
+    for left, right in boxes["bars"]:
+        for a, b in boxes["ytitle"] + boxes["yticks"]:
+            assert right + 8 <= a or b + 8 <= left, boxes  # 8 px apart, on either side
 
 
 def test_kernels_page_in_a_real_browser(kernels_page):

@@ -11,13 +11,14 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_path_page_charts_are_drawn_with_their_final_margins(app_url, browser):
-    """Default view (banana, four charts with LOO) and twonorm (no map: three charts), 1400 px window:
+    """Default view (banana, four charts with LOO) and twonorm (20 features, the map on two of them: four
+    charts), 1400 px window:
     every chart's computed size equals its layout margins, i.e. Plotly did not widen and redraw it
     (a chart narrower than its tick labels, axis titles and legend need is widened and redrawn)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         page = context.new_page()
-        for query, n_charts in (("", 4), ("?data=twonorm", 3)):
+        for query, n_charts in (("", 4), ("?data=twonorm", 4)):
             page.goto(app_url + "/Regularization_path" + query)
             page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=300_000)
             _wait_idle(page, timeout=300_000)
