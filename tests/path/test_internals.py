@@ -210,7 +210,7 @@ def test_status_codes_and_lost_reasons_are_named_and_distinct():
 
 @pytest.mark.parametrize("case,reason", [
     ("qp_cap", cfg.LOST_DIRECTION_SOLVE),  # 5 active-set iterations cannot solve the first direction
-    ("tiny_tol", cfg.LOST_DIRECTION_RESIDUAL),  # tol 1e-12 on a nearly singular K (σ = 10)
+    ("tiny_tol", cfg.LOST_DIRECTION_SOLVE),  # tol 1e-12 on a nearly singular K (σ = 10): the direction solve fails
 ])
 def test_a_lost_path_says_why_in_its_convergence_warning(case, reason):
     if case == "qp_cap":
