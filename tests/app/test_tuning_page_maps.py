@@ -4,6 +4,7 @@ the link, the grid-edge warning with its one-click extension, and the support-ve
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from tests.apptest_utils import assert_clean, assert_link_restores, decode, figure_titled, page_path, url_of
@@ -23,10 +24,8 @@ def six_feature_csv(n=60, seed=0) -> bytes:
     Z = rng.normal(size=(n, 6))
     Z[:, :3] += 1.2 * k[:, None]
     X = Z * np.array(SCALES) + 50.0
-    names = np.array(["Japan", "USA"])[k]
-    lines = [",".join(COLUMNS) + ",origin"]
-    lines += [",".join(f"{v:.6g}" for v in x) + f",{c}" for x, c in zip(X, names)]
-    return "\n".join(lines).encode()
+    frame = pd.DataFrame(X, columns=list(COLUMNS)).assign(origin=np.array(["Japan", "USA"])[k])
+    return frame.to_csv(index=False, float_format="%.6g").encode()
 
 
 def _upload(query, standardize=True):
