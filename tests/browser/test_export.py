@@ -12,6 +12,7 @@ import struct
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from svmviz.ui import charts
 from svmviz.ui.frame import PAGES, tour
@@ -189,11 +190,19 @@ def test_every_csv_of_every_page_round_trips_after_an_upload_with_hostile_names(
                 seen.add(label)
                 button.scroll_into_view_if_needed()
                 print(f"\n{spec.title}: {label}", flush=True)
-                _settle(page, timeout_s=300)  # a button clicked during a run is redrawn without its download
-                with page.expect_download(timeout=120_000) as info:
-                    button.click()
-                name = info.value.suggested_filename
-                data = open(info.value.path(), "rb").read()
+                download = None
+                for attempt in range(2):  # a click that lands while the page reruns is redrawn without its download
+                    _settle(page, timeout_s=300)
+                    try:
+                        with page.expect_download(timeout=90_000) as info:
+                            button.click()
+                        download = info.value
+                        break
+                    except PlaywrightTimeoutError:
+                        if attempt:
+                            raise
+                name = download.suggested_filename
+                data = open(download.path(), "rb").read()
                 _check_round_trip(data, f"{spec.title}: {name}")
                 got.setdefault(spec.title, []).append(name)
     print("\nCSV files checked:\n" + "\n".join(f"  {k}: {', '.join(v)}" for k, v in got.items()))
