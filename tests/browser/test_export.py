@@ -12,7 +12,7 @@ import struct
 import time
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import Error as PlaywrightError
 
 from svmviz.ui import charts
 from svmviz.ui.frame import PAGES, tour
@@ -188,17 +188,19 @@ def test_every_csv_of_every_page_round_trips_after_an_upload_with_hostile_names(
                 if label is None or label in seen:
                     continue
                 seen.add(label)
-                button.scroll_into_view_if_needed()
                 print(f"\n{spec.title}: {label}", flush=True)
                 download = None
-                for attempt in range(2):  # a click that lands while the page reruns is redrawn without its download
+                # a button that a rerun redraws while it is scrolled to or clicked (detached, or redrawn
+                # without its download) is tried once more after the page settles
+                for attempt in range(2):
                     _settle(page, timeout_s=300)
                     try:
+                        button.scroll_into_view_if_needed()
                         with page.expect_download(timeout=90_000) as info:
                             button.click()
                         download = info.value
                         break
-                    except PlaywrightTimeoutError:
+                    except PlaywrightError:
                         if attempt:
                             raise
                 name = download.suggested_filename
