@@ -38,11 +38,11 @@ def panel(script: codegen.Script, *, page: str) -> None:
         c1, c2 = st.columns(2)
         with c1:
             st.download_button("Download the script (.py)", text.encode(), file_name=f"svmviz_{page}.py",
-                               mime="text/x-python", key=f"{page}_code_py")
+                               mime="text/x-python", key=f"{page}_code_py", on_click="ignore")
         with c2:
             st.download_button("Download the notebook (.ipynb)", script.notebook_json().encode(),
                                file_name=f"svmviz_{page}.ipynb", mime="application/x-ipynb+json",
-                               key=f"{page}_code_ipynb")
+                               key=f"{page}_code_ipynb", on_click="ignore")
 
 
 def tuning(ds, setting, grid, surf, selected, keys, axes=None) -> None:
@@ -114,7 +114,7 @@ def studies(results, n_figures: int) -> None:
         toml = spec_to_toml(results.spec)
         st.code(toml, language="toml")
         st.download_button("Download the spec file (.toml)", toml.encode(), file_name=f"{name}.toml",
-                           mime="application/toml", key="studies_code_toml")
+                           mime="application/toml", key="studies_code_toml", on_click="ignore")
         st.caption("Run it from a shell, beside the spec file (every core, or a cluster with --scheduler):")
         st.code(codegen.study_command(name), language="bash")
     panel(codegen.studies_script(name, n_figures), page="studies")

@@ -98,4 +98,4 @@ def csv_download(label: str, columns: Mapping[str, Sequence], file_name: str, *,
     if arrays and len({a.shape[0] for a in arrays}) != 1:
         raise ValueError("csv_download: every column must have the same length.")
     st.download_button(label, functools.partial(csv_bytes, names, arrays), file_name=file_name, mime="text/csv",
-                       key=key)
+                       key=key, on_click="ignore")

@@ -304,7 +304,7 @@ def render(ds, s: Settings) -> None:
         # built only when clicked (Streamlit runs the callable then): at n = 1500 the path has
         # ~7,000 breakpoints, and every point at every breakpoint would be ten million rows
         st.download_button("Download the path (CSV)", data=lambda: _csv(figs.coef_path_table(p)),
-                           file_name=f"nu_path_{ds.name}.csv", mime="text/csv", key=f"{KEY}_csv",
+                           file_name=f"nu_path_{ds.name}.csv", mime="text/csv", key=f"{KEY}_csv", on_click="ignore",
                            help="Each point's α at the breakpoints where its slope changes: exact, since α "
                                 "is linear in λ in between (columns point, y, lambda, nu, alpha).")
     with d2:

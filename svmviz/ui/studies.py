@@ -320,11 +320,11 @@ def show_results(results) -> None:
         charts.chart(fig, key=f"studies_fig_{k}", width="stretch")
     d1, d2 = st.columns(2)
     d1.download_button("Download the table (CSV)", export.frame_csv(results.table),
-                       file_name=f"{spec.name}.csv", mime="text/csv", key="studies_dl_csv")
+                       file_name=f"{spec.name}.csv", mime="text/csv", key="studies_dl_csv", on_click="ignore")
     buf = io.BytesIO()
     results.table.to_parquet(buf, index=False)
     d2.download_button("Download the table (Parquet)", buf.getvalue(), file_name=f"{spec.name}.parquet",
-                       mime="application/octet-stream", key="studies_dl_parquet")
+                       mime="application/octet-stream", key="studies_dl_parquet", on_click="ignore")
     if results.directory:
         root = storage.results_root()
         where = (os.path.relpath(results.directory, root) if storage.is_inside(results.directory, root)

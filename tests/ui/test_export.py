@@ -107,3 +107,24 @@ def test_frame_csv_writes_float32_as_the_same_float64():
     v = np.array([0.1, 1 / 3], dtype=np.float32)
     back = pd.read_csv(io.BytesIO(frame_csv(pd.DataFrame({"v": v}))))
     np.testing.assert_array_equal(back["v"].to_numpy(), v.astype(np.float64))
+
+
+def test_every_download_button_of_the_app_leaves_the_page_as_it_is():
+    """Every ``download_button`` call under ``svmviz/ui`` passes ``on_click="ignore"``. A download that
+    reruns the page races its own file: Streamlit builds a deferred file (a callable ``data``) while the
+    rerun starts, and the rerun's clearing of the session's outgoing queue can drop the file's reply,
+    leaving the button spinning and disabled. Without the rerun there is nothing to race."""
+    import ast
+    import pathlib
+
+    import svmviz.ui
+
+    found = []
+    for path in sorted(pathlib.Path(svmviz.ui.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "download_button":
+                on_click = {k.arg: k.value for k in node.keywords}.get("on_click")
+                ignored = isinstance(on_click, ast.Constant) and on_click.value == "ignore"
+                found.append((f"{path.name}:{node.lineno}", ignored))
+    assert len(found) >= 6, found  # the CSV helper, the path, the code panel's three, the study table's two
+    assert all(ok for _, ok in found), [where for where, ok in found if not ok]
