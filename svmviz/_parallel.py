@@ -5,6 +5,8 @@ layer is not safe for concurrent calls into parallel kernels from several thread
 thread-safe layers (``omp``, ``tbb``) are not guaranteed on every machine. Serialising the
 parallel kernels is always safe: each call already uses every core, so two sessions computing at
 once lose nothing but queueing order.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 

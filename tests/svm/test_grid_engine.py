@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svmviz import _grid, _validation, tuning
+from svmviz import _surface, _validation, tuning
 from svmviz.svm import _classes as svm_classes, _smo
 from svmviz.criteria import leave_one_out_decisions
 from svmviz.data import make_dataset
@@ -40,7 +40,7 @@ def _no_allocation(*args, **kwargs):
 def test_surfaces_refuse_before_computing_distances(monkeypatch):
     ds = make_dataset("wahba2001", n=600, seed=0)
     monkeypatch.setattr(_validation, "memory_room", lambda: (5 * 10**6, "MemAvailable"))  # 3·600² doubles = 8.6 MB
-    monkeypatch.setattr(_grid, "squared_distances", _no_allocation)
+    monkeypatch.setattr(_surface, "squared_distances", _no_allocation)
     monkeypatch.setattr(svm_classes, "squared_distances", _no_allocation)
     for call in (lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, n_threads=2),
                  lambda: tuning.criteria_surface(ds.X, ds.y, LAM, SIG, kfold=3),
