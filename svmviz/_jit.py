@@ -245,8 +245,9 @@ def compile_progress(group: str) -> str:
     with _SAID_LOCK:
         functions = list(_GROUP_FUNCTIONS.get(group, ()))
     ready = sum(1 for d in functions if getattr(d, "signatures", None))
+    plural = "" if len(functions) == 1 else "s"
     return (f"Compiling {COMPILE_GROUPS[group][0]} once for this installation: {ready} of its {len(functions)} "
-            "functions ready (`svmviz warmup` does this ahead of time)")
+            f"function{plural} ready (`svmviz warmup` does this ahead of time)")
 
 
 class notices_to:

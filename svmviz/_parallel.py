@@ -22,9 +22,10 @@ def task_pool(workers: int):
     """A ``ThreadPoolExecutor`` that drops its queued tasks when the block is left by an exception.
 
     ``with ThreadPoolExecutor() as pool:`` waits at the end of the block for every submitted task,
-    also when the block ends with an exception — so a computation whose progress callback raised
-    (the app's Cancel, a closed browser tab) went on for every queued task. Here the tasks not yet
-    started are cancelled; the ones running finish (a compiled numba function cannot be interrupted).
+    also when the block ends with an exception, so a computation whose progress callback raises
+    (the app's Cancel, a closed browser tab) would go on for every queued task. Here the tasks not
+    yet started are cancelled; the ones running finish (a compiled numba function cannot be
+    interrupted).
     """
     pool = ThreadPoolExecutor(max_workers=workers)
     try:

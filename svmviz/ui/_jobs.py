@@ -303,7 +303,7 @@ class _Store:
             self.data[key] = entry
             self.bytes += entry.nbytes
             self.max_entries[name] = max_entries
-            # per-name count bound (as before), then the byte bound over everything
+            # the count bound per name first, then the byte bound over everything
             same = [k for k in self.data if k.startswith(name + ":")]
             for k in same[:max(0, len(same) - max_entries)]:
                 self.bytes -= self.data.pop(k).nbytes
