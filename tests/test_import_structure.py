@@ -329,3 +329,18 @@ def test_one_numba_compile_listener():
     importers = sorted(third_party_importers("numba.core.event"))
     print(f"modules listening to numba's compile events: {len(importers)}")
     assert importers == ["svmviz._jit"], importers
+
+
+def test_a_facades_offer_to_the_package_is_not_public_api():
+    """Names a facade offers svmviz's other modules only (its ``_INTERNAL``) exist and stay out of its
+    ``__all__`` (they are arrays-in, status-out entry points whose callers validate)."""
+    import importlib
+
+    offering = []
+    for module, path in MODULES.items():
+        if path.name == "__init__.py" and "_INTERNAL" in path.read_text(encoding="utf-8"):
+            mod = importlib.import_module(module)
+            offering.append(module)
+            assert all(hasattr(mod, name) for name in mod._INTERNAL), module
+            assert not set(mod._INTERNAL) & set(getattr(mod, "__all__", ())), module
+    assert "svmviz.svm" in offering
