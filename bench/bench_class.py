@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,8 @@ import time
 import urllib.request
 
 from _common import machine
+
+from tests import serving  # the checkout is on sys.path (bench/_common.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -59,25 +60,6 @@ def serve(port: int, log_path: str) -> None:
     sys.argv = ["streamlit", "run", os.path.join(ROOT, "app.py"), "--server.port", str(port), "--server.headless",
                 "true", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
     sys.exit(stcli.main())
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_healthy(port: int, proc, timeout: float = 120.0) -> float:
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < timeout:
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).read() == b"ok":
-                return time.perf_counter() - t0
-        except OSError:
-            if proc.poll() is not None:
-                raise SystemExit(f"the server exited with {proc.returncode}")
-            time.sleep(0.2)
-    raise SystemExit("the server did not answer /_stcore/health")
 
 
 class Sampler:
@@ -231,7 +213,7 @@ def main() -> None:
         return
     if a.sessions < 1:
         raise SystemExit("--sessions must be ≥ 1")
-    port = _free_port()
+    port = serving.free_port()
     work = tempfile.mkdtemp(prefix="svmviz-class-")
     log_path = os.path.join(work, "computations.jsonl")
     env = dict(os.environ)
@@ -242,7 +224,10 @@ def main() -> None:
     proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve", str(port), log_path], cwd=ROOT,
                             env=env, stdout=server_log, stderr=subprocess.STDOUT)
     try:
-        up = _wait_healthy(port, proc)
+        try:
+            up = serving.wait_healthy(f"http://127.0.0.1:{port}", proc, timeout=120.0, log_path=server_log.name)
+        except serving.ServerDidNotStart as exc:
+            raise SystemExit(str(exc)) from None
         time.sleep(5.0)  # the server's own start-up work (warm-up processes) before the class arrives
         sampler = Sampler(proc.pid)
         rss0, cpu0 = sampler.snapshot()
@@ -253,12 +238,7 @@ def main() -> None:
         sampler.stop()
         rss1, cpu1 = sampler.snapshot()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        serving.stop(proc, timeout=30)
         server_log.close()
     keys = []
     if os.path.exists(log_path):

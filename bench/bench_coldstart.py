@@ -36,17 +36,17 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 from _common import machine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from tests import serving  # noqa: E402 (the checkout is on sys.path now)
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
@@ -81,28 +81,10 @@ MARK_HOME_CHARTS = """() => document.querySelectorAll('[data-testid="stPlotlyCha
 NEW_CHART = """'[data-testid="stPlotlyChart"]:not([data-sv-home])'"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _server(cache: str, warmup: bool, log):
-    port = _free_port()
+    port = serving.free_port()
     env = {**os.environ, "SVMVIZ_CACHE_DIR": cache, "SVMVIZ_WARMUP": "1" if warmup else "0"}
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--browser.gatherUsageStats", "false",
-                             "--server.fileWatcherType", "none"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
-    url = f"http://localhost:{port}"
-    for _ in range(600):
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("server did not start")
+    return serving.start(serving.streamlit_run("app.py", port), port, log=log, cwd=ROOT, env=env)
 
 
 def _stop(proc):

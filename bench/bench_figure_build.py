@@ -5,7 +5,7 @@ caching its results), then rerun ``--reruns`` times; each ``svmviz.figures.<modu
 rerun is timed with ``time.process_time``. Then every figure the last rerun built is rebuilt from its
 own ``to_dict()`` (without the template, which both ways set unvalidated) both ways the figures can
 be built — validated (``go.Figure(data, layout)``, what ``go.*`` construction costs at least) and unvalidated (``svmviz.figures._plotly_compat.figure``, what
-:mod:`svmviz.figures.dicts` does) — each ``--repeat`` times, best taken. Print the machine's load
+:mod:`svmviz.figures.build` does) — each ``--repeat`` times, best taken. Print the machine's load
 beside the figures: they are CPU seconds, but a loaded machine still slows them.
 
 Run: ``python bench/bench_figure_build.py [--pages tuning losses …] [--reruns 3] [--repeat 5]``.

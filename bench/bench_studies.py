@@ -34,7 +34,7 @@ from _common import Timer, machine
 from svmviz.figures.studies import compute_costs
 from svmviz.studies import load_spec, ready_made_specs, run_study
 from svmviz.studies.engine import _local_cluster, _numba_cache_dir, StudyWorkerSetup
-from svmviz.studies.published import published_table
+from svmviz.published import published_table
 from svmviz.studies.results import comparable, summary_table
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -33,7 +32,9 @@ import time
 import numpy as np
 
 from _common import machine
-from bench_class import Sampler, _free_port, _wait_healthy
+from bench_class import Sampler
+
+from tests import serving  # the checkout is on sys.path (bench/_common.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHROMIUM = "/usr/bin/chromium"
@@ -121,16 +122,16 @@ def main() -> None:
     write_csv(warm_file, args.warm_mb, n_files)
     print(f"{n_files} files of {np.mean(sizes) / MB:.1f} MB; {machine()}", flush=True)
 
-    port = _free_port()
+    port = serving.free_port()
     log = open(os.path.join(tmp, "server.log"), "w")
     env = dict(os.environ, NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache")))
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                               "--server.port", str(port), "--server.fileWatcherType", "none"],
-                              cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}"
+    try:
+        server, url = serving.start(serving.streamlit_run("app.py", port), port, log=log, cwd=ROOT, env=env,
+                                    timeout=120.0, host="127.0.0.1")
+    except serving.ServerDidNotStart as exc:
+        raise SystemExit(str(exc)) from None
     out: dict = {"mb": args.mb, "sequential": args.sequential, "concurrent": args.concurrent, "page": args.page}
     try:
-        _wait_healthy(port, server)
         sampler = Sampler(server.pid, every=0.5).start()
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -193,12 +194,7 @@ def main() -> None:
               f"({'back within ' + format(args.margin, '.0f') + ' MB after ' + format(back_at, '.0f') + ' s' if back_at is not None else 'never back within the margin'}).")
         sys.exit(0 if ok else 1)
     finally:
-        if server.poll() is None:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
+        serving.stop(server, timeout=15)
         log.close()
 
 

@@ -8,6 +8,8 @@ The per-refit and per-path seconds are tables measured on a 2-core machine by
 times), interpolated log-linearly in n and extrapolated with the last slope. The app corrects them
 by how fast the last computations of the same kind actually ran (:mod:`svmviz.ui.compute`), so a
 slower or busier machine is learnt after the first run.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 

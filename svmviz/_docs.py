@@ -16,6 +16,8 @@ typo cannot ship an unfilled docstring::
 
 ``tests/test_docs.py`` checks every public docstring of the package: no ``{name}`` line left, and
 numpydoc sections that parse.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 

@@ -19,6 +19,8 @@ The notice. ``svmviz warmup`` (:mod:`svmviz._warmup`) compiles everything ahead 
 a stamp in the cache folder (:func:`stamp_path`). Until then, a function that must compile says so
 once per group (:data:`COMPILE_GROUPS`), in plain words (:func:`compile_notice`): on the page's
 progress line (:class:`notices_to`), or as one warning line of the ``svmviz`` logger in a notebook.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 
@@ -138,18 +140,20 @@ def cache_folder() -> str | None:
 
 
 def njit(*args, **kwargs):
-    """``numba.njit`` (same arguments); ``cache=True`` caches under :func:`cache_folder`."""
+    """``numba.njit`` (same arguments); ``cache=True`` caches under :func:`cache_folder`. Every function
+    made here is counted in its group (:data:`COMPILE_GROUPS`) for the compile progress line."""
     if len(args) == 1 and callable(args[0]) and not kwargs:  # bare @njit: nothing cached
-        return numba.njit(args[0])
+        return _registered(numba.njit(args[0]))
     if args or not kwargs.get("cache"):
-        return numba.njit(*args, **kwargs)
+        made = numba.njit(*args, **kwargs)  # a dispatcher (njit(fn, …)) or a decorator (njit(signature, …))
+        return _registered(made) if hasattr(made, "py_func") else (lambda fn: _registered(made(fn)))
     options = {k: v for k, v in kwargs.items() if k != "cache"}
 
     def decorate(fn):
         folder = cache_folder()
         if folder is None:
-            return numba.njit(cache=True, **options)(fn)
-        return njit_cached_in(folder, fn, **options)
+            return _registered(numba.njit(cache=True, **options)(fn))
+        return _registered(njit_cached_in(folder, fn, **options))
 
     return decorate
 
@@ -192,13 +196,37 @@ _SAID: set = set()
 _LISTENING: list = []  # one listener per process
 _SAID_LOCK = threading.Lock()
 _SINK = threading.local()  # .say: where this thread's notice goes (a page's progress line); unset: the log
+_GROUP_FUNCTIONS: dict = {}  # group -> the compiled functions :func:`njit` made for it, in import order
+_COMPILATIONS = [0]  # numba compilations this process has started, any thread, any package
+
+
+def group_of(module: str) -> str:
+    """The group (:data:`COMPILE_GROUPS`) of a compiled function of ``module`` (``svmviz.path._solver.kkt``…)."""
+    return next((g for prefix, g in _MODULE_GROUPS if module.startswith(prefix)), "svm-grid")
+
+
+def _module_of(dispatcher) -> str:
+    return getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+
+
+def _registered(dispatcher):
+    if _module_of(dispatcher).startswith("svmviz."):
+        with _SAID_LOCK:
+            _GROUP_FUNCTIONS.setdefault(group_of(_module_of(dispatcher)), []).append(dispatcher)
+    return dispatcher
+
+
+def compilations() -> int:
+    """How many numba compilations this process has started (any thread, any package's function)."""
+    with _SAID_LOCK:
+        return _COMPILATIONS[0]
 
 
 def compile_notice(module: str) -> str | None:
     """The sentence shown when a compiled function of ``module`` (``svmviz.path._solver.follower``…)
     starts compiling: once per group (:data:`COMPILE_GROUPS`) and process, and only while the cache is not current
     (:func:`is_current`); None otherwise."""
-    name = next((g for prefix, g in _MODULE_GROUPS if module.startswith(prefix)), "svm-grid")
+    name = group_of(module)
     with _SAID_LOCK:
         if name in _SAID or is_current():
             return None
@@ -210,39 +238,79 @@ def compile_notice(module: str) -> str | None:
             "`svmviz warmup` does this ahead of time.")
 
 
+def compile_progress(group: str) -> str:
+    """The progress line while ``group`` compiles: its functions ready (compiled, or loaded from the
+    cache) out of the functions :func:`njit` made for it, e.g. "Compiling the ν-path solver once for this
+    installation: 3 of its 7 functions ready (`svmviz warmup` does this ahead of time)"."""
+    with _SAID_LOCK:
+        functions = list(_GROUP_FUNCTIONS.get(group, ()))
+    ready = sum(1 for d in functions if getattr(d, "signatures", None))
+    plural = "" if len(functions) == 1 else "s"
+    return (f"Compiling {COMPILE_GROUPS[group][0]} once for this installation: {ready} of its {len(functions)} "
+            f"function{plural} ready (`svmviz warmup` does this ahead of time)")
+
+
 class notices_to:
     """``with notices_to(say):`` — compilation notices of this thread go to ``say(text)`` (a page's
-    progress line) instead of the log."""
+    progress line) instead of the log: the progress of the group that compiles (:func:`compile_progress`)
+    at every function's start and end, then ``say("")`` when the compilation is over."""
 
     def __init__(self, say: Callable[[str], None]):
         self.say = say
 
     def __enter__(self):
-        self.saved = getattr(_SINK, "say", None)
-        _SINK.say = self.say
+        self.saved = (getattr(_SINK, "say", None), getattr(_SINK, "group", None), getattr(_SINK, "depth", 0))
+        _SINK.say, _SINK.group, _SINK.depth = self.say, None, 0
         return self
 
     def __exit__(self, *exc):
-        _SINK.say = self.saved
+        _SINK.say, _SINK.group, _SINK.depth = self.saved
         return False
 
 
-def _on_compile(dispatcher) -> None:
-    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+def on_compile_start(dispatcher) -> None:
+    """numba starts compiling ``dispatcher`` in this thread (the one listener's ``on_start``): count it;
+    for svmviz's functions, the group's first compile in the process says :func:`compile_notice` (to the
+    log, or as :func:`compile_progress` to this thread's ``say``), and every compile inside it updates it."""
+    with _SAID_LOCK:
+        _COMPILATIONS[0] += 1
+    module = _module_of(dispatcher)
     if not module.startswith("svmviz."):
         return
-    msg = compile_notice(module)
-    if msg:
-        say = getattr(_SINK, "say", None)
+    _SINK.depth = getattr(_SINK, "depth", 0) + 1
+    say = getattr(_SINK, "say", None)
+    group = getattr(_SINK, "group", None)
+    if group is None:
+        msg = compile_notice(module)
+        if not msg:
+            return
         if say is None:
             _log.warning(msg)  # a notebook or a script: one line on stderr
-        else:
-            say(msg)
+            return
+        _SINK.group = group = group_of(module)
+    if say is not None:
+        say(compile_progress(group))
+
+
+def on_compile_end(dispatcher) -> None:
+    """numba has compiled ``dispatcher`` in this thread (the one listener's ``on_end``): the progress line
+    counts it; when the outermost compile ends, ``say("")`` ends the notice."""
+    if not _module_of(dispatcher).startswith("svmviz."):
+        return
+    _SINK.depth = max(0, getattr(_SINK, "depth", 0) - 1)
+    say, group = getattr(_SINK, "say", None), getattr(_SINK, "group", None)
+    if say is None or group is None:
+        return
+    if _SINK.depth == 0:
+        _SINK.group = None
+        say("")
+    else:
+        say(compile_progress(group))
 
 
 def install_notices() -> bool:
-    """Listen to numba's compilation events (its event API, ``numba.core.event``) for
-    :func:`compile_notice`; once per process. Returns whether the listener is installed."""
+    """Register the process's one listener to numba's compilation events (its event API,
+    ``numba.core.event``): :func:`on_compile_start` and :func:`on_compile_end`. Returns whether it is installed."""
     if _LISTENING:
         return True
     try:
@@ -252,10 +320,10 @@ def install_notices() -> bool:
 
     class _Listener(event.Listener):
         def on_start(self, ev):
-            _on_compile((ev.data or {}).get("dispatcher"))
+            on_compile_start((ev.data or {}).get("dispatcher"))
 
         def on_end(self, ev):
-            pass
+            on_compile_end((ev.data or {}).get("dispatcher"))
 
     event.register("numba:compile", _Listener())
     _LISTENING.append(True)

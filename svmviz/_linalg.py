@@ -2,6 +2,8 @@
 
 Plain loops, not BLAS/LAPACK: the systems are small (a few dozen unknowns) and the products thin, where
 a multithreaded BLAS on the project's loaded 2-core machines spends its time synchronising threads.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ _FAILED = 3  # = _klr.NUMERICAL: the Cholesky factorisation failed even with jit
 
 
 @njit(cache=True)
-def _mm(A, B):
+def mm(A, B):
     """A @ B for 2-D arrays, safe for empty dimensions.
 
     Plain loops (the inner one contiguous, so LLVM vectorises it) rather than BLAS: the products
@@ -32,7 +34,7 @@ def _mm(A, B):
 
 
 @njit(cache=True)
-def _cholesky(A):
+def cholesky(A):
     """Lower Cholesky factor of a symmetric matrix, adding diagonal jitter if needed.
 
     Returns ``(L, status)``; status 0 on success, 3 when even a jitter of 1e-4 * max|diag| fails.
@@ -77,7 +79,7 @@ def _cholesky(A):
 
 
 @njit(cache=True)
-def _column(v):
+def column(v):
     """A copy of the vector v as an (n, 1) column (an element loop: ``v.reshape`` and ``[:, 0]`` cost
     numba's compiler more than the functions that use them)."""
     n = v.shape[0]
@@ -88,7 +90,7 @@ def _column(v):
 
 
 @njit(cache=True)
-def _chol_solve(L, B):
+def chol_solve(L, B):
     """Solve (L L') X = B for X, B of shape (n, m).
 
     The forward (L Y = B) and the backward (L' X = Y) substitutions are two loops of one shape on
@@ -124,7 +126,7 @@ def gauss_solve(A, x, m, rel_tol):
     ``rel_tol`` times the block's largest |entry| (``rel_tol = 0``: exactly zero).
 
     The one dense solve of the package: kernel logistic regression's Newton systems
-    (:func:`_lu_solve`) and the exact-LOO active-set pivots (``svmviz.svm._smo._active_set``, whose KKT
+    (:func:`lu_solve`) and the exact-LOO active-set pivots (``svmviz.svm._smo._active_set``, whose KKT
     systems live in the leading block of a preallocated buffer and are singular to working
     precision below a relative pivot). Written out rather than ``np.linalg.solve``: numba's binding
     to LAPACK's gesv formats its error messages and checks shapes at compile time, which lengthens
@@ -228,7 +230,7 @@ def invert_in_place(A, p, work, min_pivot):
 
 
 @njit(cache=True)
-def _lu_solve(A, b):
+def lu_solve(A, b):
     """Solve the square system A x = b (:func:`gauss_solve`; A is overwritten by its factors, b is
     not). Returns ``(x, status)``: status 3 when a pivot is 0 or not finite."""
     n = A.shape[0]

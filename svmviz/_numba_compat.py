@@ -21,6 +21,8 @@ an edited callee may go unnoticed until its caller's file changes too.
 
 Canary: ``tests/test_numba_compat.py`` (a function decorated here writes its cache into the folder
 given, and nowhere else; numba's own setting is unchanged afterwards).
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 

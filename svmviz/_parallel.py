@@ -5,6 +5,8 @@ layer is not safe for concurrent calls into parallel kernels from several thread
 thread-safe layers (``omp``, ``tbb``) are not guaranteed on every machine. Serialising the
 parallel kernels is always safe: each call already uses every core, so two sessions computing at
 once lose nothing but queueing order.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 
@@ -20,9 +22,10 @@ def task_pool(workers: int):
     """A ``ThreadPoolExecutor`` that drops its queued tasks when the block is left by an exception.
 
     ``with ThreadPoolExecutor() as pool:`` waits at the end of the block for every submitted task,
-    also when the block ends with an exception — so a computation whose progress callback raised
-    (the app's Cancel, a closed browser tab) went on for every queued task. Here the tasks not yet
-    started are cancelled; the ones running finish (a compiled numba function cannot be interrupted).
+    also when the block ends with an exception, so a computation whose progress callback raises
+    (the app's Cancel, a closed browser tab) would go on for every queued task. Here the tasks not
+    yet started are cancelled; the ones running finish (a compiled numba function cannot be
+    interrupted).
     """
     pool = ThreadPoolExecutor(max_workers=workers)
     try:

@@ -5,6 +5,8 @@ Two layers. The estimators (``fit``/``predict``) validate with scikit-learn's ow
 ``type_of_target``), so they behave as scikit-learn estimators do. The array functions of the public
 API (gram matrices, solvers on precomputed kernels, studies) use the light checks
 :func:`check_matrix`, :func:`check_labels`, :func:`check_binary_labels`, :func:`check_positive`.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 

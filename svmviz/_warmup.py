@@ -10,17 +10,11 @@ the cache as current for this source and this numba; a second run says so and re
 
 ``svmviz app`` (and ``streamlit run app.py``) start the same warm-up in one background process at
 low priority when the cache is not current (:func:`start_background`); a function that must still
-compile says so once, in plain words (:func:`svmviz._jit.compile_notice`).
+compile says so once, in plain words (:func:`svmviz._jit.compile_notice`). A Streamlit server also
+runs :data:`STEPS` in a thread of its own to load the cached functions ahead of its visitors
+(:mod:`svmviz.ui._preload`).
 
-A server also loads, in one thread of its own, what its pages use (:func:`load_in_server`): it imports
-every page's module (scikit-learn, scipy, plotly and the kernel modules: about 2 s of CPU) and, when the
-cache is current, runs the same steps on small data, which loads each cached compiled function into the process;
-then it moves these long-lived objects out of the garbage collector's scans (``gc.freeze``), which
-Streamlit's full collection after every script run (``runner.postScriptGC``) would otherwise walk:
-about 250,000 objects, 0.12 s of CPU per rerun with the GIL held. It works only while no page runs,
-so a visitor's first page finds its modules and kernels ready instead of waiting for them (about 2 s
-of CPU for the Tuning page), and it freezes once, at its end: what a page had cached by then is frozen
-too, and if it later becomes cyclic garbage it stays (reference counting frees the rest).
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 
 Examples
 --------
@@ -30,23 +24,18 @@ Examples
 """
 from __future__ import annotations
 
-import gc
-import importlib
-import logging
 import os
 import subprocess
 import sys
 import threading
 import time
 import warnings
-import weakref
 from typing import Callable, NamedTuple
 
 import numpy as np
 
 from ._jit import COMPILE_GROUPS, cache_folder, compile_notice, is_current, notices_to, stamp_path  # noqa: F401
 
-_log = logging.getLogger("svmviz")
 
 NICE = 10
 """Niceness of the background warm-up (``os.nice``): a visitor's page comes first on the same cores."""
@@ -210,18 +199,14 @@ def _where() -> str:
 _BACKGROUND: dict = {"proc": None, "lock": threading.Lock()}
 
 
-def start_background(page_modules: tuple[str, ...] = ()) -> subprocess.Popen | None:
+def start_background() -> subprocess.Popen | None:
     """Start ``svmviz warmup`` in one background process at low priority, unless the cache is current
     or this process (or the ``svmviz app`` command that became this server) started one already, or
     ``SVMVIZ_WARMUP=0``; returns the process (None: nothing started).
 
     The process outlives nobody's interest: it only fills the cache, and a server that stops leaves
-    it to finish (a second start after it finds the cache current). In a server, it also starts the
-    loading of what the pages use in the server itself (:func:`load_in_server`): ``page_modules``, the
-    app's page modules (the app passes them: this module imports nothing of the app)."""
-    if page_modules:
-        _SERVER["pages"] = tuple(page_modules)
-    load_in_server()
+    it to finish (a second start after it finds the cache current). A server also loads what its pages
+    use in a thread of its own (:mod:`svmviz.ui._preload`, which calls this function)."""
     with _BACKGROUND["lock"]:
         proc = _BACKGROUND["proc"]
         if os.environ.get("SVMVIZ_WARMUP") in ("0", "started") or (proc is not None and proc.poll() is None) \
@@ -235,90 +220,6 @@ def start_background(page_modules: tuple[str, ...] = ()) -> subprocess.Popen | N
         _BACKGROUND["proc"] = proc
         os.environ["SVMVIZ_WARMUP"] = "started"  # `svmviz app` execs the server: it must not start another
         return proc
-
-
-# ------------------------------------------------------------------------------------------ in the server
-RUN_WAIT = 60.0
-"""Seconds a page's run waits at most for the loading unit in progress (one import or one step)."""
-
-_SERVER: dict = {"pages": (), "thread": None, "lock": threading.Lock(), "unit": threading.Lock(), "runs": weakref.WeakSet()}
-
-
-def _page_modules() -> list[str]:
-    """The page modules the app registered with :func:`start_background`."""
-    return list(_SERVER["pages"])
-
-
-def _server_units() -> list[tuple[str, Callable[[], object]]]:
-    """What the server's loading thread does, one unit at a time: import each page's module, then, if
-    the cache is current, each warm-up step (with the cache current it loads kernels, compiles none)."""
-    units = [(name, (lambda m=name: importlib.import_module(m))) for name in _page_modules()]
-    if is_current():
-        units += [(step.name, step.run) for step in STEPS]
-    return units
-
-
-def _no_run_in_progress(loader: threading.Thread) -> None:
-    while any(t.is_alive() and t is not loader for t in list(_SERVER["runs"])):
-        time.sleep(0.05)
-
-
-def _load() -> None:
-    me = threading.current_thread()
-    for name, unit in _server_units():
-        _no_run_in_progress(me)  # a visitor's page first: it would import or load the same itself
-        with _SERVER["unit"], notices_to(lambda _text: None), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            t0 = time.perf_counter()
-            try:
-                unit()
-            except Exception as exc:  # noqa: BLE001 — the page that needs it reports it, in its own words
-                _log.debug("svmviz: loading %s in the server failed: %r", name, exc)
-            _log.debug("svmviz: loaded %s in the server in %.2f s", name, time.perf_counter() - t0)
-    _no_run_in_progress(me)
-    with _SERVER["unit"]:
-        # modules, kernels and what they built live as long as the server: out of the collector's
-        # scans (Streamlit collects every generation after each script run)
-        gc.collect()
-        gc.freeze()
-        _log.debug("svmviz: the server's loading is done; %d objects frozen", gc.get_freeze_count())
-
-
-def _browser_session() -> bool:
-    """Whether this script run serves a browser's session on a Streamlit server: its session was opened
-    by an HTTP request, whose headers ``st.context.headers`` holds (empty under AppTest)."""
-    if "streamlit" not in sys.modules:  # a notebook, a script, the `svmviz app` command before it execs
-        return False
-    try:
-        import streamlit as st
-
-        return len(st.context.headers) > 0
-    except Exception:  # noqa: BLE001 — outside a script run: no session
-        return False
-
-
-def load_in_server() -> threading.Thread | None:
-    """Called at the start of every script run of the app (by :func:`start_background`): in a browser's
-    session on a Streamlit server, start once the thread that loads what the pages use (see the module), and make this run
-    wait for the loading unit in progress, if any, so that a page never imports beside it (two
-    threads importing scikit-learn at once can see a partially initialised module). Returns the
-    thread (None: not a browser's session, e.g. AppTest or a notebook, where nothing is loaded ahead)."""
-    if not _browser_session():
-        return None
-    me = threading.current_thread()
-    with _SERVER["lock"]:
-        if _SERVER["thread"] is None:
-            _SERVER["thread"] = threading.Thread(target=_load, name="svmviz-load", daemon=True)
-            _SERVER["runs"].add(me)  # before the thread starts: it waits for this run to end
-            _SERVER["thread"].start()
-        _SERVER["runs"].add(me)
-        loader = _SERVER["thread"]
-    if me is not loader and loader.is_alive():
-        t0 = time.perf_counter()
-        if _SERVER["unit"].acquire(timeout=RUN_WAIT):
-            _SERVER["unit"].release()
-        _log.debug("svmviz: a script run waited %.2f s for the server's loading", time.perf_counter() - t0)
-    return loader
 
 
 def main(argv: list[str] | None = None) -> int:

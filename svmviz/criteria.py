@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .svm import _smo
+from .svm import loo_decisions
 from ._docs import fill_doc
 from ._validation import check_binary_labels, check_L, check_matrix, check_positive, check_solver_params
 from .kernels import kernel_diagonal
@@ -504,7 +504,7 @@ def leave_one_out_decisions(K, y, lam, alpha, b=None, *, L=(1.0, 1.0), tol=1e-3,
     alpha = np.ascontiguousarray(_check_alpha(alpha, np.zeros(n), y, L))
     tol, max_iter = check_solver_params(tol, max_iter)
     C = _weights(y, L).astype(np.float64)
-    f_loo, status = _smo.loo_decisions(K, y, 1.0 / (2.0 * n * lam), -np.ones(n), C, alpha,
+    f_loo, status = loo_decisions(K, y, 1.0 / (2.0 * n * lam), -np.ones(n), C, alpha,
                                        float(tol), int(max_iter))
     return f_loo, int(status)
 

@@ -1,7 +1,6 @@
 """The published numbers of the five papers, as numbers, each with its paper and table or figure — in one place.
 
-Pages, figures, the ready-made studies and tests read them from here (:mod:`svmviz.studies.published`
-re-exports this module). :func:`published_table` returns the rows of one set for the studies: data set
+Pages, figures, the ready-made studies and tests read them from here. :func:`published_table` returns the rows of one set for the studies: data set
 (generator name), criterion or machine (the results table's key), metric (a column of the results table),
 value, range or standard deviation, and where it comes from. What the papers report is not always a
 distribution: Wahba et al. (2001) give single realizations on a grid they do not state, Zhu & Hastie (2002)

@@ -4,7 +4,7 @@ All fits run on the warm-started λ-sequence SMO solver, one Gaussian kernel mat
 parallel over σ on a pool of threads (the compiled solver releases the GIL), and progress is reported
 through an optional callback ``progress(done, total, message)``. The (σ, λ) surface engine
 (:func:`criteria_surface`, :func:`kfold_cv_surface`, :func:`grid_decision_function`) lives in
-the private module ``svmviz._grid`` and is importable from here.
+the shared internal module ``svmviz._surface`` and is importable from here.
 """
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ import numpy as np
 
 from . import criteria
 from ._docs import fill_doc
-# the (σ, λ) grid engine lives in svmviz/_grid.py; its names are importable from here
-from ._grid import (CriteriaSurface, KFoldSurface, _check_p, _grid_minima, _warn,  # noqa: F401
-                    criteria_surface, grid_decision_function, kfold_cv_surface)
+# the criteria-surface engine lives in svmviz/_surface.py; its public names are importable from here
+from ._surface import (CriteriaSurface, KFoldSurface, check_p_true, criteria_surface,  # noqa: F401
+                       grid_decision_function, kfold_cv_surface, replicate_seed, warn_unconverged)
 from ._validation import check_binary_labels, check_matrix, check_positive
 from .kernels import gram
-from .svm import _smo
+from .svm import lambda_sequence
 from ._validation import check_L as _check_L
 from ._validation import check_lambdas as _check_lambdas
 from ._validation import check_solver_params as _check_solver_params
@@ -129,14 +129,14 @@ def ran_gacv(K, y, lambdas, *, n_replicates: int = 5, sigma_z: float = 0.1, pert
     sigma_z = check_positive(sigma_z, "sigma_z")
     Z = criteria.ran_gacv_perturbations(n, n_replicates, sigma_z, perturbation, seed)
     ones = np.ones(n)
-    alphas, _, f, _, st = _smo.lambda_sequence(K, y, lam, ones, -ones, np.zeros(n), tol, max_iter, GRID_SHRINKING)
-    _warn(st, "ran_gacv")
+    alphas, _, f, _, st = lambda_sequence(K, y, lam, ones, -ones, np.zeros(n), tol, max_iter, GRID_SHRINKING)
+    warn_unconverged(st, "ran_gacv")
     free = (alphas > 0.0) & (alphas < 1.0)
     out = np.empty((Z.shape[0], lam.size))
     for r in range(Z.shape[0]):
         y_t, C_t, p_t = criteria.perturbed_problem(y, Z[r])
-        _, _, f_pert, _, st = _smo.lambda_sequence(K, y_t, lam, C_t, p_t, np.zeros(n), tol, max_iter, GRID_SHRINKING)
-        _warn(st, "ran_gacv (perturbed fit)")
+        _, _, f_pert, _, st = lambda_sequence(K, y_t, lam, C_t, p_t, np.zeros(n), tol, max_iter, GRID_SHRINKING)
+        warn_unconverged(st, "ran_gacv (perturbed fit)")
         out[r] = criteria.ran_gacv_value(f, y, f_pert, Z[r], sigma_z, free)
         if progress is not None:
             progress(r + 1, Z.shape[0], f"ranGACV replicate {r + 1}/{Z.shape[0]}")
@@ -315,11 +315,6 @@ def extended_range(lo: float, hi: float, side: str, *, by: float = 1.0, limits=(
     raise ValueError(f"side must be 'low' or 'high'; got {side!r}.")
 
 
-def _replicate_seed(seed: int, r: int) -> int:
-    """An independent, reproducible seed for repetition ``r`` of a study seeded with ``seed``."""
-    return int(np.random.SeedSequence([int(seed), int(r)]).generate_state(1)[0])
-
-
 class Inefficiency(NamedTuple):
     """MISCLASS at a criterion's choice over the grid's best MISCLASS (Wahba et al. 2001, §6).
 
@@ -437,7 +432,7 @@ def inefficiency_study(make_data: Callable[[int], tuple], *, R: int, lambdas, si
     """
     if int(R) != R or R < 1:
         raise ValueError(f"R must be a positive integer; got {R!r}.")
-    seeds = np.array([_replicate_seed(seed, r) for r in range(int(R))], dtype=np.int64)
+    seeds = np.array([replicate_seed(seed, r) for r in range(int(R))], dtype=np.int64)
     val = {c: np.empty(int(R)) for c in criteria_keys}
     low = {c: np.empty(int(R)) for c in criteria_keys}
     high = {c: np.empty(int(R)) for c in criteria_keys}
@@ -533,10 +528,10 @@ def gram_criteria_curves(K, y, lambdas, *, K_diag=None, L=(1.0, 1.0), p_true=Non
     Kd = np.diag(K).copy() if K_diag is None else np.asarray(K_diag, dtype=np.float64).ravel()
     if Kd.shape != (n,) or not np.all(np.isfinite(Kd)):
         raise ValueError(f"K_diag must hold {n} finite numbers (K(x_i, x_i) of every training point).")
-    p = None if p_true is None else _check_p(np.asarray(p_true, dtype=np.float64), K)
+    p = None if p_true is None else check_p_true(np.asarray(p_true, dtype=np.float64), K)
     C = np.where(y > 0, Lp, Lm)
     total = 1 + (lam.size if loo else 0)
-    alphas, bs, fs, _, status = _smo.lambda_sequence(K, y, lam, C, -np.ones(n), np.zeros(n), tol, max_iter, GRID_SHRINKING)
+    alphas, bs, fs, _, status = lambda_sequence(K, y, lam, C, -np.ones(n), np.zeros(n), tol, max_iter, GRID_SHRINKING)
     if progress is not None:
         progress(1, total, "fitted every λ")
     values = {"gacv": criteria.gacv(fs, y, alphas, lam, Kd, (Lm, Lp)),
@@ -545,7 +540,7 @@ def gram_criteria_curves(K, y, lambdas, *, K_diag=None, L=(1.0, 1.0), p_true=Non
     if p is not None:
         values["gckl"] = criteria.gckl(fs, p, (Lm, Lp))
         values["misclass"] = criteria.misclass(fs, p, (Lm, Lp))
-    _warn(status, "gram_criteria_curves")
+    warn_unconverged(status, "gram_criteria_curves")
     best = {key: int(np.nanargmin(v)) for key, v in values.items()}
     cur = GramCriteria(lam, values, best, alphas, bs, fs, None, np.sum(alphas > 0, axis=-1), status, Kd)
     if loo:
@@ -635,7 +630,7 @@ def exact_loo_curves(curves, grams, y, *, L=(1.0, 1.0), tol: float = 1e-3, max_i
         pool.shutdown(wait=True, cancel_futures=True)
     out = []
     for q, cur in enumerate(curves):
-        _warn(np.where(cur.status == 0, st_loo[q], 0), "gram_criteria_curves (leave-one-out)")
+        warn_unconverged(np.where(cur.status == 0, st_loo[q], 0), "gram_criteria_curves (leave-one-out)")
         values = dict(cur.values)
         values["loo"] = criteria.loo_misclass(f_loo[q], y, (Lm, Lp))
         best = dict(cur.best)

@@ -2,11 +2,14 @@
 
 References: scikit-learn's SVC(kernel="precomputed") on the same gram (mapping
 C = 1/(2nλ)), brute-force leave-one-out refits with SVC, direct numpy evaluation of the component
-grams, Monte Carlo for the generator's Bayes error.
+grams, Monte Carlo for the generator's Bayes error. The test sample's decision values of
+:func:`svmviz.anova.compare_kernels` are computed without BLAS, the same bits whatever OpenBLAS's thread
+count; its exact LOO on a pool of threads gives gram_criteria_curves(loo=True)'s numbers kernel by kernel.
 """
 import numpy as np
 import pytest
 from sklearn.svm import SVC
+from threadpoolctl import ThreadpoolController
 
 from svmviz import anova, data
 from svmviz.figures import anova as fig
@@ -295,3 +298,106 @@ def test_nu_path_and_irwls_accept_ssanova_kernels():
     b = IRWLSClassifier(C=1.0, kernel=lambda A, B=None: k(A, B), n_prototypes=15, random_state=0).fit(ds.X, ds.y)
     np.testing.assert_allclose(a.decision_function(Xt), b.decision_function(Xt), rtol=1e-8, atol=1e-8)
     assert np.mean(a.predict(Xt) != ds.test_sample(40, 4).y) < 0.4
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The test sample's decision values of :func:`svmviz.anova.compare_kernels` are computed without BLAS
+# (``anova._test_decisions``: the same bits whatever OpenBLAS's thread count, no BLAS thread left spinning
+# beside exact LOO's threads and the browser), and the test errors are those of the matrix product computed
+# here.
+DECISION_LAMS = np.logspace(-6, -1, 11)
+
+
+def _same(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def test_the_test_decisions_do_not_depend_on_blas_threads():
+    """With OpenBLAS on one thread or on its default (both cores here) the decision values are the
+    same bits (fails with the product ``coef @ Kt.T``: OpenBLAS splits it differently, 131 of 200
+    random shapes differed), and they equal the product to rounding."""
+    ctl = ThreadpoolController()
+    # numpy's wheels bundle OpenBLAS: without a BLAS threadpoolctl can limit, this test could not vary
+    # the threads, so it says so instead of skipping
+    assert ctl.select(user_api="blas"), "no BLAS library that threadpoolctl can limit (numpy without OpenBLAS?)"
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        m, n, t = int(rng.integers(2, 22)), int(rng.integers(50, 400)), int(rng.integers(500, 2500))
+        coef, Kt, b = rng.standard_normal((m, n)), rng.random((t, n)), rng.standard_normal(m)
+        with ctl.limit(limits=1, user_api="blas"):
+            one = anova._test_decisions(coef, Kt, b)
+        with ctl.limit(limits=2, user_api="blas"):
+            two = anova._test_decisions(coef, Kt, b)
+        assert _same(one, two), (m, n, t)
+        ref = coef @ Kt.T + b[:, None]
+        assert np.allclose(one, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("name, kw, sigma", [("anova_structure", dict(n=120, seed=3), 1.4),
+                                             ("twonorm", dict(n=90, seed=1), 2.0)])
+def test_the_test_errors_are_those_of_the_matrix_product(name, kw, sigma):
+    """Every kernel's test error along λ equals the one computed here with BLAS's product from the
+    fits' own α and b, bit for bit (a sign of f changes only within rounding of 0)."""
+    ds = data.make_dataset(name, **kw)
+    t = ds.test_sample(1500, seed=7)
+    kernels = {"G": "rbf", "A": SSANOVAKernel(order="additive"), "T": SSANOVAKernel(order="two-way")}
+    kc = anova.compare_kernels(ds.X, ds.y, DECISION_LAMS, kernels, sigma=sigma, X_test=t.X, y_test=t.y)
+    yy, yt, n = np.where(ds.y > 0, 1.0, -1.0), np.where(t.y > 0, 1.0, -1.0), ds.X.shape[0]
+    for q, kern in enumerate(kernels.values()):
+        cur = kc.curves[q]
+        Kt = gram(t.X, ds.X, kernel=fit_kernel(kern, ds.X), sigma=sigma)
+        F = (cur.alphas * yy[None, :] / (2.0 * n * DECISION_LAMS[:, None])) @ Kt.T + cur.b[:, None]
+        assert _same(kc.test_error[q], np.mean(np.where(F > 0, 1.0, -1.0) != yt[None, :], axis=1)), q
+
+
+# ------------------------------------------------------------------------------------------------------------
+# compare_kernels' exact LOO on a pool of threads: the same numbers as gram_criteria_curves(loo=True) kernel by
+# kernel, progress counted to its total, and a progress callback that raises stops the refits.
+COMPARE_LAMS = np.logspace(-5, -1, 5)
+COMPARE_KERNELS = {"Gaussian": "rbf", "additive": SSANOVAKernel(order="additive"),
+                   "two-way": SSANOVAKernel(order="two-way")}
+
+
+@pytest.fixture(scope="module")
+def ds():
+    return data.anova_structure(n=70, seed=3)
+
+
+def test_threaded_loo_equals_gram_criteria_curves(ds):
+    calls = []
+    kc = anova.compare_kernels(ds.X, ds.y, COMPARE_LAMS, COMPARE_KERNELS, sigma=0.8, p_true=ds.p_true, loo=True,
+                               progress=lambda d, t, msg: calls.append((d, t, msg)))
+    yy = np.where(ds.y == ds.y.max(), 1.0, -1.0)
+    for name, cur in zip(kc.names, kc.curves):
+        kf = fit_kernel(COMPARE_KERNELS[name], ds.X)
+        ref = gram_criteria_curves(gram(ds.X, kernel=kf, sigma=0.8), yy, COMPARE_LAMS,
+                                   K_diag=kernel_diagonal(kf, ds.X, sigma=0.8), p_true=ds.p_true(ds.X), loo=True)
+        assert list(cur.values) == list(ref.values) and list(cur.best) == list(ref.best)
+        for key in ref.values:
+            np.testing.assert_array_equal(cur.values[key], ref.values[key])
+        assert cur.best == ref.best
+        np.testing.assert_array_equal(cur.f_loo, ref.f_loo)
+        np.testing.assert_array_equal(cur.status, ref.status)
+        np.testing.assert_array_equal(cur.alphas, ref.alphas)
+    total = 2 * len(COMPARE_KERNELS) + len(COMPARE_KERNELS) * COMPARE_LAMS.size
+    assert [d for d, _, _ in calls] == list(range(1, total + 1))
+    assert {t for _, t, _ in calls} == {total}
+    assert sum("leave-one-out" in msg for _, _, msg in calls) == len(COMPARE_KERNELS) * COMPARE_LAMS.size
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_progress_exception_stops_the_refits(ds):
+    seen = []
+
+    def progress(done, total, msg):
+        seen.append(done)
+        if "leave-one-out" in msg:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        anova.compare_kernels(ds.X, ds.y, COMPARE_LAMS, COMPARE_KERNELS, sigma=0.8, loo=True, progress=progress)
+    assert seen[-1] == 2 * len(COMPARE_KERNELS) + 1

@@ -149,7 +149,7 @@ def _public_modules() -> list[str]:
     """Every public module of the library, ``svmviz.figures.*`` included (``svmviz.ui``, the app, has no API)."""
     import svmviz.figures
 
-    library = ["svm", "criteria", "tuning", "_grid", "losses", "path", "usvc", "ivm", "kernels", "anova", "data",
+    library = ["svm", "criteria", "tuning", "_surface", "losses", "path", "usvc", "ivm", "kernels", "anova", "data",
                "studies", "published"]
     return library + [f"figures.{info.name}" for info in pkgutil.iter_modules(svmviz.figures.__path__)
                       if not info.name.startswith("_")]

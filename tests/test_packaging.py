@@ -59,11 +59,13 @@ def _package_files(root: str = PKG) -> set[str]:
 # the public API
 # ------------------------------------------------------------------------------------------
 def _public_objects(modules):
-    """(module name, name, object) of every public function and class defined in ``svmviz.<module>``."""
+    """(module name, name, object) of every public function and class defined in ``svmviz.<module>``
+    (the names a facade lists in ``_INTERNAL`` serve svmviz's other modules and are not public)."""
     for mod_name in modules:
         mod = importlib.import_module(f"svmviz.{mod_name}")
+        internal = set(getattr(mod, "_INTERNAL", ()))  # a facade's offer to svmviz's other modules only
         for name, obj in vars(mod).items():
-            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+            if name.startswith("_") or name in internal or not (inspect.isfunction(obj) or inspect.isclass(obj)):
                 continue
             defined_in = getattr(obj, "__module__", None) or ""  # the module, or a private module of its package
             if defined_in == mod.__name__ or defined_in.startswith(mod.__name__ + "._"):

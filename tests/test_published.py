@@ -2,6 +2,8 @@
 the figures, and the Tuning figure's published marks read from it."""
 from __future__ import annotations
 
+import pytest
+
 from svmviz import published
 
 
@@ -13,10 +15,22 @@ def test_published_numbers_are_numbers_with_their_ranges():
     t = published.published_table("wahba2001_standard").set_index("criterion")
     assert (t.loc["xa", "low"], t.loc["xa", "high"]) == published.WAHBA2001_INEFFICIENCY["standard"]["xa"]
     from svmviz import usvc
-    from svmviz.studies import published as old_path
 
     assert usvc.PAPER_TABLE1 is published.NAVIA2004_TABLE1
-    assert old_path.published_table is published.published_table
+
+
+def test_the_studies_alias_of_the_numbers_warns_and_gives_the_same_objects():
+    """``svmviz.studies.published`` (deprecated for one release) hands out svmviz.published's names,
+    each read with a DeprecationWarning naming the module to import instead."""
+    from svmviz.studies import published as alias
+
+    with pytest.warns(DeprecationWarning, match="import published_table from svmviz.published instead"):
+        assert alias.published_table is published.published_table
+    with pytest.warns(DeprecationWarning):
+        from svmviz.studies.published import WAHBA2001_INEFFICIENCY
+    assert WAHBA2001_INEFFICIENCY is published.WAHBA2001_INEFFICIENCY
+    with pytest.raises(AttributeError, match="no_such_table"):
+        alias.no_such_table
 
 
 def test_tuning_figure_marks_the_published_value_from_the_numbers():

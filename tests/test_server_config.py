@@ -5,13 +5,12 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import tomllib
-import urllib.request
 
 import pytest
 
 from svmviz import cli
+from tests import serving
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROJECT_CONFIG = os.path.join(ROOT, ".streamlit", "config.toml")
@@ -142,36 +141,24 @@ def test_lan_with_an_address_is_refused(capsys):
     assert "either --lan or --server.address" in capsys.readouterr().err
 
 
-def test_help_no_longer_suggests_every_interface():
+def test_help_does_not_suggest_every_interface():
     assert "0.0.0.0" not in cli.APP_HELP
     assert "--lan" in cli.APP_HELP and "no authentication" in cli.APP_HELP
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_started_app_listens_on_loopback_only_and_prints_one_url(tmp_path):
     psutil = pytest.importorskip("psutil")
-    port = _free_port()
+    port = serving.free_port()
     env = dict(os.environ, HOME=str(tmp_path))
     log = tmp_path / "app.log"
     with open(log, "w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "svmviz.cli", "app", "--port", str(port), "--server.headless",
-                                 "true", "--server.fileWatcherType", "none"], cwd=tmp_path, env=env, stdout=fh,
-                                stderr=subprocess.STDOUT)
+        try:
+            proc, _ = serving.start([sys.executable, "-m", "svmviz.cli", "app", "--port", str(port),
+                                     "--server.headless", "true", "--server.fileWatcherType", "none"],
+                                    port, log=fh, cwd=tmp_path, env=env, host="127.0.0.1")
+        except serving.ServerDidNotStart as exc:
+            pytest.fail(f"the app did not start: {exc}\n{log.read_text()}")
     try:
-        for _ in range(300):
-            try:
-                if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                assert proc.poll() is None, log.read_text()
-                time.sleep(0.2)
-        else:
-            pytest.fail(f"the app did not answer within 60 s: {log.read_text()}")
         listening = [c.laddr for c in psutil.Process(proc.pid).net_connections(kind="inet")
                      if c.status == psutil.CONN_LISTEN]
         assert listening and all(a.ip == "127.0.0.1" for a in listening), listening
@@ -180,12 +167,7 @@ def test_started_app_listens_on_loopback_only_and_prints_one_url(tmp_path):
         assert f"http://127.0.0.1:{port}" in text
         assert not (tmp_path / ".streamlit").exists()  # the user's own configuration folder is not written
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        serving.stop(proc, timeout=20)
 
 
 def test_results_root_option_is_checked(tmp_path, capsys):

@@ -1,9 +1,11 @@
 """``svmviz warmup`` (svmviz._warmup): every step once, a line each with its time and the total, a
 stamp that makes the next run return at once; the background start; the one-line notice of a kernel
-that must compile; a server's loading of its pages' modules and kernels between page runs."""
+that must compile; a server's loading of its pages' modules and kernels between page runs
+(svmviz.ui._preload); and after the warm-up, every page's default view compiles no svmviz kernel."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -15,6 +17,7 @@ import weakref
 import pytest
 
 from svmviz import _jit, _warmup
+from svmviz.ui import _preload
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -59,20 +62,65 @@ def test_stamp_is_keyed_on_the_kernel_sources_and_numba(own_cache):
     assert source_digest() in path and version("numba") in os.path.basename(path)
 
 
-def test_notice_once_per_group_and_never_when_current(own_cache):
+def _dispatcher(module, ready=False):
+    """What numba's compile event hands the listener: a dispatcher with its Python function and signatures."""
+    return types.SimpleNamespace(py_func=types.SimpleNamespace(__module__=module), signatures=["(f8,)"] if ready else [])
+
+
+def _compiles(dispatcher):
+    """numba compiling ``dispatcher``: the start event, its overload added, the end event."""
+    _jit.on_compile_start(dispatcher)
+    dispatcher.signatures.append("(f8,)")
+    _jit.on_compile_end(dispatcher)
+
+
+def test_notice_once_per_group_and_never_when_current(own_cache, monkeypatch):
     said = []
-    fake = types.SimpleNamespace(py_func=types.SimpleNamespace(__module__="svmviz.path._solver.follower"))
-    other = types.SimpleNamespace(py_func=types.SimpleNamespace(__module__="someone_else.kernels"))
+    fake = _dispatcher("svmviz.path._solver.follower")
+    other = _dispatcher("someone_else.kernels")
+    monkeypatch.setitem(_jit._GROUP_FUNCTIONS, "nu-path", [fake])
     with _warmup.notices_to(said.append):
-        _jit._on_compile(fake)
-        _jit._on_compile(fake)
-        _jit._on_compile(other)
-    assert len(said) == 1
+        _compiles(fake)
+        _compiles(_dispatcher("svmviz.path._solver.follower"))  # the group has said its notice
+        _compiles(other)
     assert said[0].startswith("Compiling the ν-path solver once for this installation")
-    assert "svmviz warmup" in said[0]
+    assert "svmviz warmup" in said[0] and said[1:] == [""]  # one notice, ended with its compilation
     _warmup.run(out=io.StringIO())
     _jit._SAID.clear()
     assert _jit.compile_notice("svmviz.svm._smo") is None  # current: nothing to say
+
+
+def test_progress_line_counts_the_groups_functions_ready_from_the_compile_events(own_cache, monkeypatch):
+    """The line says how many of the group's functions are ready at every start and end of a compile
+    (nested compiles of callees included), says nothing it cannot know (no time left), and ends with
+    ``""`` when the outermost compile ends; a cached function counts as ready."""
+    top, callee, cached, unused = (_dispatcher("svmviz.path._solver.follower"), _dispatcher("svmviz.path._solver.kkt"),
+                                   _dispatcher("svmviz.path._solver.events", ready=True),
+                                   _dispatcher("svmviz.path._solver.loo"))
+    monkeypatch.setitem(_jit._GROUP_FUNCTIONS, "nu-path", [top, callee, cached, unused])
+    said = []
+    with _warmup.notices_to(said.append):
+        _jit.on_compile_start(top)
+        _compiles(callee)  # compiled inside the top function's compilation
+        top.signatures.append("(f8,)")
+        _jit.on_compile_end(top)
+    assert said == [
+        "Compiling the ν-path solver once for this installation: 1 of its 4 functions ready "
+        "(`svmviz warmup` does this ahead of time)",
+        "Compiling the ν-path solver once for this installation: 1 of its 4 functions ready "
+        "(`svmviz warmup` does this ahead of time)",
+        "Compiling the ν-path solver once for this installation: 2 of its 4 functions ready "
+        "(`svmviz warmup` does this ahead of time)",
+        "",
+    ]
+    assert not any("left" in text for text in said)
+
+
+def test_the_listener_counts_every_compilation(own_cache):
+    before = _jit.compilations()
+    _compiles(_dispatcher("someone_else.kernels"))
+    _compiles(_dispatcher("svmviz.kernels._gram"))
+    assert _jit.compilations() == before + 2
 
 
 def test_a_notebook_call_that_compiles_logs_one_line(tmp_path):
@@ -133,11 +181,11 @@ def test_cli_warmup_command(own_cache, capsys):
 @pytest.fixture
 def server(monkeypatch):
     """A Streamlit server's process as the loading thread sees it: fresh state, units that record."""
-    monkeypatch.setattr(_warmup, "_browser_session", lambda: True)
-    monkeypatch.setattr(_warmup, "_SERVER", {"thread": None, "lock": threading.Lock(), "unit": threading.Lock(),
+    monkeypatch.setattr(_preload, "_browser_session", lambda: True)
+    monkeypatch.setattr(_preload, "_SERVER", {"thread": None, "lock": threading.Lock(), "unit": threading.Lock(),
                                              "runs": weakref.WeakSet()})
     froze = []
-    monkeypatch.setattr(_warmup.gc, "freeze", lambda: froze.append(time.monotonic()))
+    monkeypatch.setattr(_preload.gc, "freeze", lambda: froze.append(time.monotonic()))
     return froze
 
 
@@ -153,11 +201,11 @@ def test_server_loads_after_the_run_in_progress_and_a_new_run_waits_for_the_unit
             events.append((f"{name} end", time.monotonic()))
         return name, run
 
-    monkeypatch.setattr(_warmup, "_server_units", lambda: [unit("imports"), unit("kernels", 0.5)])
+    monkeypatch.setattr(_preload, "_server_units", lambda: [unit("imports"), unit("kernels", 0.5)])
     loaders = []
 
     def first_run():  # the home page's run: the loading begins once it has ended
-        loaders.append(_warmup.load_in_server())
+        loaders.append(_preload.load_in_server())
         time.sleep(0.3)
         events.append(("first run end", time.monotonic()))
 
@@ -169,7 +217,7 @@ def test_server_loads_after_the_run_in_progress_and_a_new_run_waits_for_the_unit
         time.sleep(0.01)
 
     def second_run():  # a page opened while a unit runs: it waits for that unit, not for the rest
-        loaders.append(_warmup.load_in_server())
+        loaders.append(_preload.load_in_server())
         events.append(("second run go", time.monotonic()))
 
     t2 = threading.Thread(target=second_run)
@@ -185,10 +233,10 @@ def test_server_loads_after_the_run_in_progress_and_a_new_run_waits_for_the_unit
 
 
 def test_server_units_import_the_pages_then_load_the_kernels_only_when_the_cache_is_current(own_cache, monkeypatch):
-    monkeypatch.setattr(_warmup, "_page_modules", lambda: ["json", "csv"])
-    assert [name for name, _ in _warmup._server_units()] == ["json", "csv"]  # compiling is the background's
+    monkeypatch.setattr(_preload, "_page_modules", lambda: ["json", "csv"])
+    assert [name for name, _ in _preload._server_units()] == ["json", "csv"]  # compiling is the background's
     _warmup.run(out=io.StringIO())
-    units = _warmup._server_units()
+    units = _preload._server_units()
     assert [name for name, _ in units] == ["json", "csv", "svm-grid", "nu-path"]
     units[-1][1]()
     assert own_cache[-1] == "nu-path"
@@ -197,19 +245,68 @@ def test_server_units_import_the_pages_then_load_the_kernels_only_when_the_cache
     monkeypatch.undo()
     # the app hands its page modules over when it starts the warm-up (svmviz.ui.frame.run_app)
     monkeypatch.setenv("SVMVIZ_WARMUP", "0")
-    monkeypatch.setitem(_warmup._SERVER, "pages", ())
+    monkeypatch.setitem(_preload._SERVER, "pages", ())
     pages = [f"svmviz.ui.{spec.module}" for spec in PAGES]
-    assert _warmup.start_background(page_modules=tuple(pages)) is None
-    assert _warmup._page_modules() == pages
+    assert _preload.start(page_modules=tuple(pages)) is None
+    assert _preload._page_modules() == pages
 
 
 def test_no_loading_thread_outside_a_browser_session(monkeypatch):
     """A plain interpreter and AppTest (no request headers) load nothing ahead; a browser's session does."""
     from streamlit.testing.v1 import AppTest
 
-    monkeypatch.setattr(_warmup, "_SERVER", {"thread": None, "lock": threading.Lock(), "unit": threading.Lock(),
+    monkeypatch.setattr(_preload, "_SERVER", {"thread": None, "lock": threading.Lock(), "unit": threading.Lock(),
                                              "runs": weakref.WeakSet()})
-    assert _warmup.load_in_server() is None and _warmup._SERVER["thread"] is None
-    at = AppTest.from_string("import streamlit as st\nfrom svmviz import _warmup\n"
-                             "st.text(repr((_warmup._browser_session(), _warmup.load_in_server())))").run(timeout=30)
+    assert _preload.load_in_server() is None and _preload._SERVER["thread"] is None
+    at = AppTest.from_string("import streamlit as st\nfrom svmviz.ui import _preload\n"
+                             "st.text(repr((_preload._browser_session(), _preload.load_in_server())))").run(timeout=30)
     assert not at.exception and at.text[0].value == "(False, None)"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# ``svmviz warmup`` compiles every kernel the app's pages use: after it, on the same fresh cache, every page's
+# default view (and the path page's linear kernel) compiles no svmviz kernel.
+
+PAGES = r"""
+import collections, json
+from numba.core import event
+from streamlit.testing.v1 import AppTest
+
+compiled = collections.Counter()
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        fn = getattr(ev.data.get("dispatcher"), "py_func", None)
+        if fn is not None and fn.__module__.startswith("svmviz."):
+            compiled[f"{fn.__module__}.{fn.__qualname__}"] += 1
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Count())
+out = {}
+for module, query in [("tuning", {}), ("path", {}), ("path", {"pkernel": "linear"}), ("losses", {}),
+                      ("usvc", {}), ("ivm", {}), ("anova", {})]:
+    compiled.clear()
+    at = AppTest.from_string(f"from svmviz.ui import {module}\n{module}.page()\n", default_timeout=900)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    out[f"{module}{query}"] = {"compiled": dict(compiled), "exceptions": [str(e.value) for e in at.exception]}
+print(json.dumps(out))
+"""
+
+
+def test_pages_compile_nothing_after_the_warmup(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(SVMVIZ_CACHE_DIR=str(tmp_path), PYTHONPATH=ROOT, SVMVIZ_WARMUP="0")
+    warm = subprocess.run([sys.executable, "-m", "svmviz.cli", "warmup"], env=env, cwd=ROOT, capture_output=True,
+                          text=True, timeout=1800)
+    assert warm.returncode == 0, warm.stderr[-3000:]
+    assert "done in" in warm.stdout
+    res = subprocess.run([sys.executable, "-c", PAGES], env=env, cwd=ROOT, capture_output=True, text=True,
+                         timeout=1800)
+    assert res.returncode == 0, res.stderr[-3000:]
+    pages = json.loads(res.stdout.strip().splitlines()[-1])
+    assert all(not p["exceptions"] for p in pages.values()), pages
+    assert {name: p["compiled"] for name, p in pages.items() if p["compiled"]} == {}

@@ -1,7 +1,7 @@
 """Every use of plotly's private internals by svmviz, in one place, each with its fallback.
 
 Why: plotly validates every property as it is assigned. The figures of the Kernels and path pages
-are built as plain dictionaries (:mod:`svmviz.figures.dicts`) and every chart carries plotly_white's
+are built as plain dictionaries (:mod:`svmviz.figures.build`) and every chart carries plotly_white's
 template: validating them again costs tens of milliseconds of server CPU per figure at every rerun
 of a page, for values fixed by this code (checked once by the tests, which build each figure both
 ways and re-validate it). plotly's public API has no switch for it; these are plotly's own

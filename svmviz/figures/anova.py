@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from .. import anova
 from ..tuning import criterion_label
-from . import dicts
+from . import build
 from .labels import point_hover
 from .theme import CLASS_COLORS, LEGEND_BELOW
 
@@ -28,7 +28,7 @@ MARGINS = {"curves": dict(l=80, b=200), "importances": dict(l=80), "main": dict(
 
 
 def _margins(layout: dict, which: str) -> dict:
-    return dicts.merge(layout, {"margin": MARGINS[which]})
+    return build.merge(layout, {"margin": MARGINS[which]})
 
 
 def _check_grid_n(grid_n, lo=5):
@@ -185,7 +185,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 2, max_panels: int = 12
     # between two rows: the upper x tick labels and two-line axis titles, the lower two-line panel titles
     panel, gap = 220, 150
     plot_height = rows * panel + (rows - 1) * gap
-    grid = dicts.subplot_grid(rows, cols, titles, horizontal_spacing=0.1,
+    grid = build.subplot_grid(rows, cols, titles, horizontal_spacing=0.1,
                              vertical_spacing=round(gap / plot_height, 4) if rows > 1 else 0.1)
     data = []
     both = me.values[order] if me.truth is None else np.concatenate([me.values[order], me.truth[order]])
@@ -218,20 +218,20 @@ def plot_main_effects(me: MainEffects, *, columns: int = 2, max_panels: int = 12
                              name=f"data ({label})", legendgroup=label, showlegend=p == 0, customdata=orig,
                              hovertemplate=f"{lines} ({label})<extra></extra>", **at))
         g0, g1 = float(me.grids[a][0]), float(me.grids[a][-1])
-        dicts.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + ("<br>(standardised)" if standardised else "")),
+        build.merge(grid.xaxis(r, c), dict(title=dict(text=me.names[a] + ("<br>(standardised)" if standardised else "")),
                                           range=[g0 - 0.03 * (g1 - g0), g1 + 0.03 * (g1 - g0)]))
         grid.yaxis(r, c)["range"] = list(y_range)
     for r in range(1, rows + 1):
-        dicts.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
+        build.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
     title = "Main effects f_α(x_α) — most important first; ticks: the data"
-    top = dicts.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
-    layout = dicts.theme(grid.layout, title=title, height=plot_height + top + 150)
+    top = build.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
+    layout = build.theme(grid.layout, title=title, height=plot_height + top + 150)
     # the legend at the figure's bottom edge (container coordinates), under the last row's axis
     # titles: a fraction of the plot's height below it ran over a long title ("flipper_length_mm
     # (standardised)")
-    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+    build.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
                                        xanchor="left"), "margin": dict(t=top, b=150)})
-    return dicts.figure(data, _margins(layout, "main"))
+    return build.figure(data, _margins(layout, "main"))
 
 
 # ----------------------------------------------------------------------------- interactions
@@ -358,12 +358,12 @@ def _check_scale(scale, d):
 
 def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"), scale=None) -> list:
     """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top (trace
-    dictionaries, :mod:`svmviz.figures.dicts`); ``class_names`` name the classes −1 and +1."""
+    dictionaries, :mod:`svmviz.figures.build`); ``class_names`` name the classes −1 and +1."""
     if scale is not None and len(scale) <= max(it.a, it.b):
         raise ValueError(f"scale must give (mean, sd) for every feature (at least {max(it.a, it.b) + 1}); "
                          f"got {len(scale)}.")
     lim = float(np.max(np.abs(it.Z))) or 1.0
-    traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=dicts.colorscale("RdBu"), reversescale=True, zmin=-lim,
+    traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=build.colorscale("RdBu"), reversescale=True, zmin=-lim,
                    zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f_αβ")), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                   "<br>f_αβ = %{z:.3g}<extra></extra>"))]
@@ -413,7 +413,7 @@ def plot_interaction(it: Interaction, class_names=("class −1", "class +1"), sc
     compute_interaction : The values drawn here.
     plot_interaction_panels : Several interactions side by side in one figure.
     """
-    return dicts.figure(_interaction_traces(it, class_names, scale), dicts.theme({}, title=_interaction_title(it), xtitle=it.names[0],
+    return build.figure(_interaction_traces(it, class_names, scale), build.theme({}, title=_interaction_title(it), xtitle=it.names[0],
                                                            ytitle=it.names[1], height=430))
 
 
@@ -459,14 +459,14 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
         raise ValueError("plot_interaction_panels needs at least one interaction.")
     rows = len(its)
     plot_height = rows * INTERACTION_PANEL + (rows - 1) * INTERACTION_GAP
-    grid = dicts.subplot_grid(rows, 1, [_interaction_title(it) for it in its],
+    grid = build.subplot_grid(rows, 1, [_interaction_title(it) for it in its],
                              vertical_spacing=round(INTERACTION_GAP / plot_height, 4) if rows > 1 else 0.1)
     data = []
     for r, it in enumerate(its, start=1):
         xdom, ydom = grid.xaxis(r, 1)["domain"], grid.yaxis(r, 1)["domain"]
         for tr in _interaction_traces(it, class_names, scale):
             if tr["type"] == "contour":
-                dicts.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2,
+                build.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2,
                                                  yanchor="middle", len=ydom[1] - ydom[0], lenmode="fraction"))
             else:
                 tr["legendgroup"] = tr["name"]
@@ -477,12 +477,12 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
         grid.yaxis(r, 1)["title"] = dict(text=it.names[1] + unit)
     title = "Two-factor interactions f_αβ(x_α, x_β), most important first" if rows > 1 else \
         "Two-factor interaction f_αβ(x_α, x_β)"
-    top = dicts.title_top(title) + 40  # the figure's title, then the first panel's two-line title
-    layout = dicts.theme(grid.layout, title=title, height=plot_height + top + 110)
+    top = build.title_top(title) + 40  # the figure's title, then the first panel's two-line title
+    layout = build.theme(grid.layout, title=title, height=plot_height + top + 110)
     # the classes' legend under the panels (container coordinates)
-    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+    build.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
                                        xanchor="left"), "margin": dict(t=top, b=110)})
-    return dicts.figure(data, _margins(layout, "interactions"))
+    return build.figure(data, _margins(layout, "interactions"))
 
 
 # ----------------------------------------------------------------------------- importances
@@ -620,8 +620,8 @@ def plot_importances(bars: ImportanceBars) -> go.Figure:
     """
     _, _, xlabel, what = MEASURES[bars.measure]
     layout = {"yaxis": dict(categoryorder="array", categoryarray=list(reversed(bars.names)))}
-    return dicts.figure(_component_bar_traces(bars),
-                       dicts.theme(layout, title="Importance by component", xtitle=f"{what}", ytitle="component",
+    return build.figure(_component_bar_traces(bars),
+                       build.theme(layout, title="Importance by component", xtitle=f"{what}", ytitle="component",
                                   height=_component_height(bars)))
 
 
@@ -644,7 +644,7 @@ def plot_variable_importances(bars: ImportanceBars) -> go.Figure:
     plot_importances : The same importances by component.
     """
     _, _, ylabel, _ = MEASURES[bars.measure]
-    return dicts.figure(_variable_bar_traces(bars), dicts.theme({}, title="Importance by variable", xtitle=_VARIABLE_AXIS,
+    return build.figure(_variable_bar_traces(bars), build.theme({}, title="Importance by variable", xtitle=_VARIABLE_AXIS,
                                                               ytitle=ylabel, height=380, legend=False))
 
 
@@ -675,28 +675,28 @@ def plot_importance_panels(bars: ImportanceBars) -> go.Figure:
     lower = _component_height(bars) - 100
     gap = 75 + min(140, 5 * longest)  # the upper panel's (rotated) tick labels, its axis title, the lower title
     plot_height = upper + gap + lower
-    grid = dicts.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
+    grid = build.subplot_grid(2, 1, ["Importance by variable", "Importance by component"],
                              row_heights=[upper / (upper + lower), lower / (upper + lower)],
                              vertical_spacing=round(gap / plot_height, 3))
     data = [dict(tr, showlegend=False, **grid.trace_axes(1, 1)) for tr in _variable_bar_traces(bars)]
     data += [dict(tr, **grid.trace_axes(2, 1)) for tr in _component_bar_traces(bars)]
     # the variable names at −45°: at Plotly's own 30° long names ("flipper_length_mm") overlap
-    dicts.merge(grid.xaxis(1, 1), dict(title=dict(text=_VARIABLE_AXIS), tickangle=-45))
-    dicts.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
+    build.merge(grid.xaxis(1, 1), dict(title=dict(text=_VARIABLE_AXIS), tickangle=-45))
+    build.merge(grid.yaxis(1, 1), dict(title=dict(text=label), automargin=True))
     grid.xaxis(2, 1)["title"] = dict(text=what)
-    dicts.merge(grid.yaxis(2, 1), dict(title=dict(text="component"), categoryorder="array",
+    build.merge(grid.yaxis(2, 1), dict(title=dict(text="component"), categoryorder="array",
                                       categoryarray=list(reversed(bars.names)), automargin=True))
-    layout = dicts.theme(grid.layout, title=f"Importance by variable and by component — {what}",
+    layout = build.theme(grid.layout, title=f"Importance by variable and by component — {what}",
                         height=plot_height + 150)
     # the legend (main effect / interaction) at the figure's bottom edge, clear of the panels' titles
-    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+    build.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
                                        xanchor="left"), "margin": dict(b=110)})
     layout = _margins(layout, "importances")
     # the left margin the component names and the axis title need from the first draw (~7 px a
     # character at the theme's font): Plotly's automargin would otherwise widen it and draw again
     names = max([len(str(v)) for v in bars.names] + [1])
     layout["margin"]["l"] = max(int(layout["margin"].get("l", 80)), 7 * names + 50)
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------- criteria per kernel
@@ -784,7 +784,7 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
     # between two rows: the upper panels' x tick labels and axis title, the lower panels' two-line titles
     panel, gap = 250, 115
     plot_height = rows * panel + (rows - 1) * gap
-    grid = dicts.subplot_grid(rows, cols, [_CURVE_TITLES[k] for k in keys],
+    grid = build.subplot_grid(rows, cols, [_CURVE_TITLES[k] for k in keys],
                              vertical_spacing=round(gap / plot_height, 4) if rows > 1 else 0.1,
                              horizontal_spacing=0.1)
     data = []
@@ -808,16 +808,16 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
                                            "<extra></extra>", **at))
         grid.xaxis(r, c)["title"] = dict(text="log10 λ")
         if key == "gacv":
-            dicts.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **dicts.log_ticks(V)))
+            build.merge(grid.yaxis(r, c), dict(type="log", title=dict(text="GACV (log scale)"), **build.log_ticks(V)))
         else:
             grid.yaxis(r, c)["title"] = dict(
                 text="error rate" if key in ("xa", "loo", "misclass", "test") else name)
     title = "Tuning criteria along λ for each kernel — stars: each kernel's minimum"
-    top = dicts.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
-    layout = dicts.theme(grid.layout, title=title, height=plot_height + top + MARGINS["curves"]["b"])
-    layout = _margins(dicts.merge(layout, LEGEND_BELOW), "curves")
+    top = build.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
+    layout = build.theme(grid.layout, title=title, height=plot_height + top + MARGINS["curves"]["b"])
+    layout = _margins(build.merge(layout, LEGEND_BELOW), "curves")
     layout["margin"]["t"] = top
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------- θ × λ grid
@@ -897,7 +897,7 @@ def plot_theta_grid(tm: ThetaGridMap) -> go.Figure:
     z = np.log10(tm.Z) if tm.criterion == "gacv" else tm.Z
     ztitle = "log10 GACV" if tm.criterion == "gacv" else name
     i, j = tm.best
-    data = [dict(type="heatmap", x=tm.log_lambdas, y=tm.log_scales, z=z, colorscale=dicts.colorscale("Viridis"),
+    data = [dict(type="heatmap", x=tm.log_lambdas, y=tm.log_scales, z=z, colorscale=build.colorscale("Viridis"),
                  colorbar=dict(title=dict(text=ztitle)), customdata=tm.Z, name=name,
                  hovertemplate=("log10 λ = %{x:.2f}<br>log10 factor = %{y:.2f}"
                                 f"<br>{name} = %{{customdata:.4g}}<extra></extra>")),
@@ -905,5 +905,5 @@ def plot_theta_grid(tm: ThetaGridMap) -> go.Figure:
                  name="minimum", marker=dict(symbol="star", size=16, color="white", line=dict(width=1.5, color="black")),
                  hovertemplate=f"minimum of {name}<br>log10 λ = %{{x:.2f}}<br>log10 factor = %{{y:.2f}}"
                                "<extra></extra>")]
-    return dicts.figure(data, dicts.theme({}, title=f"{name} over λ and the θ factor of {tm.variable}", xtitle="log10 λ",
+    return build.figure(data, build.theme({}, title=f"{name} over λ and the θ factor of {tm.variable}", xtitle="log10 λ",
                                         ytitle=f"log10 (factor on θ of {tm.variable})", height=420))

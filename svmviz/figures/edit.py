@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from . import dicts
+from . import build
 from .theme import CLASS_COLORS
 
 #: click targets per axis: their spacing must stay under Plotly's hover distance (20 px) on a chart
@@ -302,14 +302,14 @@ def plot_edit_view(v: EditView, *, mode: str = "pos", feature_names=("x1", "x2")
         ))
     title = (f"Click to edit — SVM at log10 λ = {np.log10(v.lam):.2f}, σ = {v.sigma:g}" if v.fitted
              else "Click to edit — add points: each class needs at least 2")
-    layout = dicts.theme({}, title=title, xtitle=fx, ytitle=fy, height=height)
+    layout = build.theme({}, title=title, xtitle=fx, ytitle=fy, height=height)
     # constrain="domain": with equal scales Plotly otherwise widens one axis's range to fill the chart,
     # and a click in that margin (beyond the click targets) would do nothing; shrinking the plot area
     # instead keeps the plotting area exactly the targets' box, so every click in it lands on one
-    dicts.merge(layout, {
+    build.merge(layout, {
         "xaxis": dict(range=[float(v.xs[0]), float(v.xs[-1])], constrain="domain"),
         "yaxis": dict(range=[float(v.ys[0]), float(v.ys[-1])], scaleanchor="x", scaleratio=1, constrain="domain"),
         "hovermode": "closest", "hoverdistance": 20, "clickmode": "event+select", "dragmode": "zoom",
         "legend": dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0),
         "margin": dict(b=90)})
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)

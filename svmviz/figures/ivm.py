@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from ..data.dataset import class_display_names
 from .labels import features_hover, point_hover
 from .plane import MapPlane, plane_mesh
-from . import dicts
+from . import build
 from .theme import CLASS_COLORS, LEGEND_BELOW, MULTI_COLORS
 from .tuning import level_lines
 
@@ -393,10 +393,10 @@ def plot_import_map(m: ImportMap, *, title: str | None = None, class_names=("cla
     data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {i}), {_class_of(m.y[i], class_names)}"
                                               for k, i in enumerate(imp)], names, scale, m.X_full))
     te = "" if np.isnan(m.test_error) else f"<br>test error {m.test_error:.3f}"  # a map gets half a row
-    layout = dicts.theme({}, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
+    layout = build.theme({}, title=title or f"IVM: {imp.size} import points{te}<br><sup>λ = {m.lam:.3g}</sup>",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
-    return dicts.figure(data, dicts.merge(dicts.merge(layout, {**LEGEND_BELOW, "height": 600}),
-                                          {"margin": {"t": dicts.title_top(layout["title"]["text"])}}))
+    return build.figure(data, build.merge(build.merge(layout, {**LEGEND_BELOW, "height": 600}),
+                                          {"margin": {"t": build.title_top(layout["title"]["text"])}}))
 
 
 def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −1", "class +1"),
@@ -443,10 +443,10 @@ def plot_svm_map(m: SVMMap, *, title: str | None = None, class_names=("class −
                             names, scale, name=f"support points ({sv.size})", marker=copy.deepcopy(SUPPORT_STYLE),
                             full=None if m.X_full is None else m.X_full[sv]))
     te = "" if np.isnan(m.test_error) else f"<br>test error {m.test_error:.3f}"  # a map gets half a row
-    layout = dicts.theme({}, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
+    layout = build.theme({}, title=title or f"SVM: {sv.size} support points{te}<br><sup>λ of the SVM = {m.lam:.3g}</sup>",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=520)
-    return dicts.figure(data, dicts.merge(dicts.merge(layout, {**LEGEND_BELOW, "height": 600}),
-                                          {"margin": {"t": dicts.title_top(layout["title"]["text"])}}))
+    return build.figure(data, build.merge(build.merge(layout, {**LEGEND_BELOW, "height": 600}),
+                                          {"margin": {"t": build.title_top(layout["title"]["text"])}}))
 
 
 # --------------------------------------------------------------------------- λ path (Zhu & Hastie 2002, Fig. 2)
@@ -593,9 +593,9 @@ def plot_path_error(c: PathCurves, *, bayes_error: float | None = None) -> go.Fi
     shapes.append(line)
     data.append(star)
     layout = {"shapes": shapes, **({"annotations": notes} if notes else {})}
-    dicts.theme(layout, title="Tuning misclassification along the λ path", xtitle=LN_LAMBDA_TITLE,
+    build.theme(layout, title="Tuning misclassification along the λ path", xtitle=LN_LAMBDA_TITLE,
                 ytitle="misclassification rate")
-    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 520}))
+    return build.figure(data, build.merge(layout, {**LEGEND_BELOW, "height": 520}))
 
 
 def plot_path_size(c: PathCurves) -> go.Figure:
@@ -620,9 +620,9 @@ def plot_path_size(c: PathCurves) -> go.Figure:
     data = [dict(type="scatter", x=c.ln_lam, y=c.n_import, mode="lines+markers", name="|S| import points",
                  line=dict(color="black"), text=_lam_hover(c), hovertemplate="%{text}<br>|S| = %{y}<extra></extra>"),
             star]
-    layout = dicts.theme({"shapes": [line]}, title="Number of import points along the λ path", xtitle=LN_LAMBDA_TITLE,
+    layout = build.theme({"shapes": [line]}, title="Number of import points along the λ path", xtitle=LN_LAMBDA_TITLE,
                          ytitle="|S| (import points)")
-    return dicts.figure(data, dicts.merge(layout, {**LEGEND_BELOW, "height": 520}))
+    return build.figure(data, build.merge(layout, {**LEGEND_BELOW, "height": 520}))
 
 
 class StepCurve(NamedTuple):
@@ -724,12 +724,12 @@ def plot_steps(s: StepCurve, *, title: str | None = None) -> go.Figure:
                      marker=dict(color="#d62728", size=12, symbol="star"),
                      hovertemplate=f"stopping rule (r = {s.r}, ε = {s.eps:g})<br>"
                                    "k = %{x}, H = %{y:.4f}<extra></extra>"))
-    layout = dicts.theme({}, title=title or "Regularized NLL Hₖ along the greedy steps", xtitle="step k",
+    layout = build.theme({}, title=title or "Regularized NLL Hₖ along the greedy steps", xtitle="step k",
                          ytitle="Hₖ (regularized negative log-likelihood)")
     # k counts steps: ticks on whole steps only (Plotly's automatic ticks put 0.5, 1.5, … on a short axis),
     # at most about ten of them
-    dicts.merge(layout, {"xaxis": dict(tick0=0, dtick=max(1, int(np.ceil((int(np.max(s.k)) + 1) / 10))))})
-    return dicts.figure(data, layout)
+    build.merge(layout, {"xaxis": dict(tick0=0, dtick=max(1, int(np.ceil((int(np.max(s.k)) + 1) / 10))))})
+    return build.figure(data, layout)
 
 
 # --------------------------------------------------------------------------- multi-class (Zhu & Hastie 2002, Fig. 4)
@@ -903,8 +903,8 @@ def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", 
     data.append(_import_points_trace(m.X, imp, [f"import point #{k + 1} (point {j}), {names[m.y_index[j]]}"
                                                 for k, j in enumerate(imp)], fnames, scale, m.X_full))
     te = "" if np.isnan(m.test_error) else f"<br>test error {m.test_error:.3f}"  # a map gets half a row
-    layout = dicts.theme({}, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
+    layout = build.theme({}, title=title or f"Multi-class IVM: {K} classes, {imp.size} import points{te}"
                                     f"<br><sup>λ = {m.lam:.3g}</sup>", xtitle=axis_titles[0], ytitle=axis_titles[1],
                 height=520)
-    return dicts.figure(data, dicts.merge(dicts.merge(layout, {**LEGEND_BELOW, "height": 600}),
-                                          {"margin": {"t": dicts.title_top(layout["title"]["text"])}}))
+    return build.figure(data, build.merge(build.merge(layout, {**LEGEND_BELOW, "height": 600}),
+                                          {"margin": {"t": build.title_top(layout["title"]["text"])}}))

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from .. import losses as L
 from ..losses import GacvCurves
-from . import dicts
+from . import build
 from .theme import METHOD_STYLES
 
 #: one colour and dash per loss (smooth_step: one dash per s, see :func:`_smooth_style`)
@@ -198,10 +198,10 @@ def plot_loss_curves(lc: LossCurves, *, height: int = 480) -> go.Figure:
     bounded = fin[fin <= 1.0 + 1e-12]
     # up to the hinge's largest value (the exponential's e^{−τ} would flatten everything else)
     top = min(float(fin.max()) if fin.size else 1.25, max(1.25, 1.0 - float(lc.tau[0]))) + 0.1
-    layout = dicts.theme({"shapes": [_vline(0.0, dict(color="#bbbbbb", width=1))]},
+    layout = build.theme({"shapes": [_vline(0.0, dict(color="#bbbbbb", width=1))]},
                          title="Loss functions of τ = y f (Wahba 1998, Fig 1.1)", xtitle="τ = y f(x)",
                          ytitle="loss g(τ)", height=height)
-    return dicts.figure(data, dicts.merge(layout, {
+    return build.figure(data, build.merge(layout, {
         "yaxis": {"range": [min(-0.05, float(bounded.min()) - 0.05) if bounded.size else -0.05, top]},
         "legend": dict(orientation="v", y=1.0, x=1.02, xanchor="left", yanchor="top"), "margin": dict(r=250)}))
 
@@ -306,10 +306,10 @@ def plot_prediction_functions(pc: PredictionCurves, *, height: int = 560) -> go.
             for lab, mu, st in zip(pc.labels, pc.mu, pc.styles)]
     shapes = [_hline(yv, dict(color="#bbbbbb", width=1, dash="dot")) for yv in (-1.0, 1.0)]
     title = "Prediction functions<br>μ(f) = g′(f) − g′(−f)<br>(Wahba 1998, Fig 1.2)"
-    layout = dicts.theme({"shapes": shapes}, title=title,
+    layout = build.theme({"shapes": shapes}, title=title,
                          xtitle="f", ytitle="μ(f)", height=height)
     # title lines of at most ~30 characters: the chart gets half a row (~270 px at 1024 px)
-    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"range": [-1.6, 1.6]}, "margin": dict(t=dicts.title_top(title), b=150),
+    return build.figure(data, build.merge(layout, {"yaxis": {"range": [-1.6, 1.6]}, "margin": dict(t=build.title_top(title), b=150),
                                                    "legend": dict(orientation="h", y=-0.2, x=0, xanchor="left",
                                                                   yanchor="top")}))
 
@@ -424,10 +424,10 @@ def plot_population_minimizers(mc: MinimizerCurves, *, clip: float = 3.0, height
         data.append(dict(type="scatter", x=mc.p, y=shown, mode="lines", name=lab, line=dict(st), text=text,
                          hovertemplate=f"{lab}<br>p = %{{x:.3f}}<br>%{{text}}<extra></extra>"))
     title = "What f estimates: f*(p) =<br>the f minimizing<br>p·g(f) + (1−p)·g(−f)"
-    layout = dicts.theme({"shapes": [_vline(0.5, dict(color="#bbbbbb", width=1, dash="dot"))]}, title=title,
+    layout = build.theme({"shapes": [_vline(0.5, dict(color="#bbbbbb", width=1, dash="dot"))]}, title=title,
                          xtitle="p = P(y = +1 | x)", ytitle=f"f*(p) (±∞ drawn at ±{clip:g})", height=height)
-    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"range": [-clip - 0.2, clip + 0.2]},
-                                                   "margin": dict(t=dicts.title_top(title), b=150),
+    return build.figure(data, build.merge(layout, {"yaxis": {"range": [-clip - 0.2, clip + 0.2]},
+                                                   "margin": dict(t=build.title_top(title), b=150),
                                                    "legend": dict(orientation="h", y=-0.2, x=0, xanchor="left",
                                                                   yanchor="top")}))
 
@@ -558,10 +558,10 @@ def plot_criteria_panel(cp: CriteriaPanel, *, title: str, ytitle: str, height: i
                          name=f"min {lab}",
                          hovertemplate=f"minimizer of {lab}<br>log10 λ = {bx:.2f}<br>value = {by:.4f}"
                                        "<extra></extra>"))
-    layout = dicts.theme({}, title=title, xtitle="log10 λ", ytitle=ytitle, height=height)
+    layout = build.theme({}, title=title, xtitle="log10 λ", ytitle=ytitle, height=height)
     # the legend at the bottom of the figure (container coordinates), under the axis title: placed a
     # fraction of the plot's height below the plot, it would run over "log10 λ" at the page's heights
     # room above the plot for each line of the title (the page's titles take two or three lines)
-    return dicts.figure(data, dicts.merge(layout, {
-        "yaxis": {"range": list(cp.y_range)}, "margin": dict(t=dicts.title_top(title), b=140),
+    return build.figure(data, build.merge(layout, {
+        "yaxis": {"range": list(cp.y_range)}, "margin": dict(t=build.title_top(title), b=140),
         "legend": dict(orientation="h", yref="container", y=0.0, x=0, xanchor="left", yanchor="bottom")}))

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..path import GROUP_E, GROUP_L, GROUP_R, zero_margin
-from . import dicts
+from . import build
 from .labels import features_hover, point_hover
 from .plane import MapPlane, compute_map_plane, plane_mesh
 from .theme import CLASS_COLORS, LEGEND_BELOW
@@ -237,7 +237,7 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
     """α_i y_i against λ or ν: one line per training point, coloured by class (Loosli & Canu 2006, Fig. "Path").
 
     Breakpoints show as ticks along the bottom, the λ cursor and the LOO stopping point as vertical
-    lines. Built as plain dictionaries (:mod:`svmviz.figures.dicts`: the page's first chart, redrawn
+    lines. Built as plain dictionaries (:mod:`svmviz.figures.build`: the page's first chart, redrawn
     at every rerun, skips plotly's property-by-property validation of its arrays).
 
     Parameters
@@ -301,10 +301,10 @@ def plot_coef_paths(cp: CoefPaths, *, cursor: float | None = None, classes=("cla
     title = "Coefficient paths αᵢyᵢ (piecewise linear in λ)"
     if cp.n_points < cp.n_total:
         title += f"<br><sup>{cp.n_points} of the {cp.n_total} points' lines (a seeded sample, classes in proportion)</sup>"
-    layout = dicts.theme({}, title=title, xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
-    dicts.merge(layout, {"yaxis": {"range": [-1.15, 1.15]}})
-    dicts.merge(layout, LEGEND_BELOW)
-    return dicts.figure(data, dicts.merge(layout, {"margin": MARGINS["coefs"]}))
+    layout = build.theme({}, title=title, xtitle=X_TITLES[cp.x_axis], ytitle="αᵢyᵢ", height=480)
+    build.merge(layout, {"yaxis": {"range": [-1.15, 1.15]}})
+    build.merge(layout, LEGEND_BELOW)
+    return build.figure(data, build.merge(layout, {"margin": MARGINS["coefs"]}))
 
 
 # --------------------------------------------------------------------------- groups, b and ρ
@@ -362,7 +362,7 @@ def compute_path_summary(path, *, x_axis: str = "lambda") -> PathSummary:
 def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figure:
     """The sizes of the groups E, L, R along the path (left axis) with b and ρ (right axis).
 
-    Built as plain dictionaries (:mod:`svmviz.figures.dicts`), redrawn at every rerun.
+    Built as plain dictionaries (:mod:`svmviz.figures.build`), redrawn at every rerun.
 
     Parameters
     ----------
@@ -394,14 +394,14 @@ def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figu
         layout["shapes"] = [dict(type="line", x0=cursor, x1=cursor, xref="x", y0=0, y1=1, yref="y domain",
                                  line=dict(color="black", width=2))]
     # three short title lines: the chart gets about 220 px of a 1024-px screen (two fifths of a row)
-    dicts.theme(layout, title="Group sizes,<br>offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
+    build.theme(layout, title="Group sizes,<br>offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
                ytitle="number of points", height=560)
-    dicts.merge(layout, {"margin": {"t": 100}, "xaxis": {"nticks": 4},
+    build.merge(layout, {"margin": {"t": 100}, "xaxis": {"nticks": 4},
                         "yaxis2": dict(title={"text": "b, ρ (dual scale)"}, overlaying="y", side="right",
                                        showgrid=False, tickmode="auto", zeroline=False)})
-    dicts.merge(layout, LEGEND_BELOW)
+    build.merge(layout, LEGEND_BELOW)
     # five entries wrap to several rows in half a row's width: keep them clear of the axis title
-    return dicts.figure(data, dicts.merge(layout, {"legend": {"y": -0.22},
+    return build.figure(data, build.merge(layout, {"legend": {"y": -0.22},
                                                  "margin": dict(b=190, **MARGINS["summary"])}))
 
 
@@ -518,7 +518,7 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
                       feature_names=None, scale=None) -> go.Figure:
     """Data coloured by class and marked by group (E / L / R), with f + b = 0 and the margins ±ρ.
 
-    Built as plain dictionaries (:mod:`svmviz.figures.dicts`), redrawn at every rerun.
+    Built as plain dictionaries (:mod:`svmviz.figures.build`), redrawn at every rerun.
 
     Parameters
     ----------
@@ -547,7 +547,7 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
     compute_boundary_map : The values drawn here.
     """
     data = [dict(type="contour", x=bm.gx, y=bm.gy, z=bm.F, showscale=False, name="f(x) + b",
-                 contours=dict(coloring="heatmap"), colorscale=dicts.colorscale("RdBu_r"), opacity=0.35,
+                 contours=dict(coloring="heatmap"), colorscale=build.colorscale("RdBu_r"), opacity=0.35,
                  zmid=0.0, line=dict(width=0),
                  hovertemplate="f + b = %{z:.3g}<extra>(%{x:.2f}, %{y:.2f})</extra>")]
     for lev, name, dash in ((0.0, "boundary f + b = 0", "solid"), (bm.rho, "margin f + b = ±ρ", "dash"),
@@ -584,10 +584,10 @@ def plot_boundary_map(bm: BoundaryMap, *, classes=("class −1", "class +1"), ax
         sub += f", test error {bm.test_error:.3f}"
     # two lines: the plot sits half a row wide, one line would be cut off
     title = f"ν-SVM at λ = {bm.lam:.4g} (ν = {bm.lam / bm.X.shape[0]:.3f})<br><sup>{sub}</sup>"
-    layout = dicts.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
-    dicts.merge(layout, {"margin": {"t": 80}})
-    dicts.merge(layout, LEGEND_BELOW)
-    return dicts.figure(data, dicts.merge(layout, {"margin": MARGINS["map"]}))
+    layout = build.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
+    build.merge(layout, {"margin": {"t": 80}})
+    build.merge(layout, LEGEND_BELOW)
+    return build.figure(data, build.merge(layout, {"margin": MARGINS["map"]}))
 
 
 # --------------------------------------------------------------------------- leave-one-out
@@ -686,7 +686,7 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
 
     The error rates — LOO1 and the test error, linear — above; LOO2 (a hinge loss that runs from
     hundreds to below 1) on a log axis below; the automatic stopping point, the cursor and the
-    zero-margin stretch (ν < ν_min) on both. Built as plain dictionaries (:mod:`svmviz.figures.dicts`).
+    zero-margin stretch (ν < ν_min) on both. Built as plain dictionaries (:mod:`svmviz.figures.build`).
 
     Parameters
     ----------
@@ -705,7 +705,7 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
     compute_loo_curves : The values drawn here.
     """
     has_test = bool(np.any(np.isfinite(lc.test_error)))
-    grid = dicts.subplot_grid(2, 1, ("Error rates: LOO1 and the test error" if has_test else "Error rate: LOO1",
+    grid = build.subplot_grid(2, 1, ("Error rates: LOO1 and the test error" if has_test else "Error rate: LOO1",
                                     "LOO2: left-out hinge loss in margin units (log scale)"),
                              shared_xaxes=True, vertical_spacing=0.14, row_heights=[0.55, 0.45])
     top_panel, low_panel = grid.trace_axes(1, 1), grid.trace_axes(2, 1)
@@ -746,17 +746,17 @@ def plot_loo_curves(lc: LooCurves, *, cursor: float | None = None) -> go.Figure:
                          **top_panel))
         data.append(dict(type="scatter", x=[x0, x0], y=[lo2 / 1.3, hi2 * 1.3], mode="lines", name=label,
                          line=dict(style), legendgroup=label, showlegend=False, hoverinfo="skip", **low_panel))
-    layout = dicts.theme(grid.layout, title="Leave-one-out along the path, with the automatic stopping point",
+    layout = build.theme(grid.layout, title="Leave-one-out along the path, with the automatic stopping point",
                         height=640)
     if shapes:
         layout["shapes"] = shapes
-    dicts.merge(grid.yaxis(1, 1), {"title": {"text": "error rate"}, "range": [0, top]})
+    build.merge(grid.yaxis(1, 1), {"title": {"text": "error rate"}, "range": [0, top]})
     # log ticks 1, 2, 5 per decade, written out (plotly's own minor labels read "5" for 0.5)
     ticks = [m * 10.0 ** e for e in range(int(np.floor(np.log10(lo2 / 1.3))), int(np.ceil(np.log10(hi2 * 1.3))) + 1)
              for m in (1, 2, 5) if lo2 / 1.3 <= m * 10.0 ** e <= hi2 * 1.3]
-    dicts.merge(grid.yaxis(2, 1), {"title": {"text": "LOO2 (log scale)"}, "type": "log", "tickvals": ticks,
+    build.merge(grid.yaxis(2, 1), {"title": {"text": "LOO2 (log scale)"}, "type": "log", "tickvals": ticks,
                                   "ticktext": [f"{t:g}" for t in ticks]})
-    dicts.merge(grid.xaxis(2, 1), {"title": {"text": X_TITLES[lc.x_axis]}})
-    dicts.merge(layout, LEGEND_BELOW)
-    return dicts.figure(data, dicts.merge(layout, {"legend": {"y": -0.12},
+    build.merge(grid.xaxis(2, 1), {"title": {"text": X_TITLES[lc.x_axis]}})
+    build.merge(layout, LEGEND_BELOW)
+    return build.figure(data, build.merge(layout, {"legend": {"y": -0.12},
                                                  "margin": dict(t=90, b=150, **MARGINS["loo"])}))

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from . import dicts
+from . import build
 from .theme import LEGEND_BELOW, METHOD_STYLES
 
 #: axis titles of the metrics a distribution can show
@@ -100,7 +100,7 @@ def compute_distribution(table: pd.DataFrame, metric: str, published: pd.DataFra
     metric : str
         A numeric column ("inefficiency", "test_error", "machine_size", …).
     published : pandas.DataFrame, optional
-        :func:`svmviz.studies.published.published_table` rows (matched on generator name and criterion).
+        :func:`svmviz.published.published_table` rows (matched on generator name and criterion).
     datasets : sequence of str, optional
         Only these data set labels.
 
@@ -163,7 +163,7 @@ def plot_distribution(dd: DistributionData, *, title: str | None = None, height:
     compute_distribution : The values drawn here.
     """
     n_ds = max(1, len(dd.datasets))
-    grid = dicts.subplot_grid(1, n_ds, list(dd.datasets), shared_yaxes=True,
+    grid = build.subplot_grid(1, n_ds, list(dd.datasets), shared_yaxes=True,
                               horizontal_spacing=0.04 if n_ds > 1 else 0.0)
     data, shapes, notes = [], [], []
     shown = set()
@@ -212,15 +212,15 @@ def plot_distribution(dd: DistributionData, *, title: str | None = None, height:
         layout["shapes"] = shapes
         layout["annotations"] = list(layout.get("annotations", ())) + notes
     n_rep = max((v.size for v in dd.values.values()), default=0)
-    dicts.theme(layout, title=title or f"{METRIC_TITLES.get(dd.metric, dd.metric)} over {n_rep} replicates",
+    build.theme(layout, title=title or f"{METRIC_TITLES.get(dd.metric, dd.metric)} over {n_rep} replicates",
                 ytitle=dd.metric_label, height=height)
     xaxes = [k for k in layout if k.startswith("xaxis")] or ["xaxis"]
     for k in xaxes:
         if n_ds > 1:  # several panels: the legend names the boxes (and the hover does)
-            dicts.merge(layout.setdefault(k, {}), {"showticklabels": False})
+            build.merge(layout.setdefault(k, {}), {"showticklabels": False})
         else:
-            dicts.merge(layout.setdefault(k, {}), {"tickangle": 0, "automargin": True})
-    return dicts.figure(data, dicts.merge(layout, LEGEND_BELOW))
+            build.merge(layout.setdefault(k, {}), {"tickangle": 0, "automargin": True})
+    return build.figure(data, build.merge(layout, LEGEND_BELOW))
 
 
 class CostData(NamedTuple):
@@ -301,9 +301,9 @@ def plot_costs(cd: CostData, *, height: int = 360) -> go.Figure:
                  customdata=cd.median_seconds, name="cost",
                  hovertemplate="%{x}: %{y:.3g} × one GACV surface<br>median %{customdata:.3g} s per replicate"
                                "<extra></extra>")]
-    layout = dicts.theme({}, title="Cost of each criterion per replicate, relative to one GACV surface<br><sup>timed "
+    layout = build.theme({}, title="Cost of each criterion per replicate, relative to one GACV surface<br><sup>timed "
                          "warm: each worker runs the criteria once, untimed, on 12 points first (numba compiles "
                          "then)</sup>", xtitle="criterion", ytitle="seconds / seconds of GACV (log axis)",
                          height=height, legend=False)
     # every decade's labels the same size (Plotly's own log ticks write the minor ones smaller)
-    return dicts.figure(data, dicts.merge(layout, {"yaxis": {"type": "log", **dicts.log_ticks(cd.relative)}}))
+    return build.figure(data, build.merge(layout, {"yaxis": {"type": "log", **build.log_ticks(cd.relative)}}))

@@ -52,7 +52,7 @@ def apply_theme(fig: go.Figure, *, title: str, xtitle: str | None = None, ytitle
 
     See Also
     --------
-    svmviz.figures.dicts.theme : The same on a layout dictionary.
+    svmviz.figures.build.theme : The same on a layout dictionary.
     theme_layout : The layout entries applied.
     """
     _white_template(fig)
@@ -106,7 +106,7 @@ def _white_json() -> dict:
 
 
 def white_template_json() -> dict:
-    """plotly_white as a plain dictionary, for figures built as dictionaries (:mod:`svmviz.figures.dicts`).
+    """plotly_white as a plain dictionary, for figures built as dictionaries (:mod:`svmviz.figures.build`).
 
     Returns
     -------
@@ -184,7 +184,7 @@ def has_panel_titles(n_panels: int, annotations) -> bool:
 
     Titles are annotations (dictionaries) at the top in paper coordinates, as
     ``make_subplots(subplot_titles=...)`` puts them. The one rule of :func:`apply_theme` and
-    :func:`svmviz.figures.dicts.theme` for a legend below the plot.
+    :func:`svmviz.figures.build.theme` for a legend below the plot.
 
     Parameters
     ----------

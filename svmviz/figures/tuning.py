@@ -11,7 +11,7 @@ from ..tuning import (CriteriaSurface, InefficiencyStudy, criterion_label, grid_
                       surface_edges)
 from .labels import features_hover, point_hover
 from .plane import MapPlane, plane_mesh
-from . import dicts
+from . import build
 from .theme import CLASS_COLORS, METHOD_STYLES
 
 MARKERS = {"gacv": "star", "xa": "diamond", "xa_j": "triangle-up", "gckl": "square", "misclass": "circle",
@@ -115,7 +115,7 @@ def _contour_traces(cd: ContourData, *, selected: tuple | None, overlay, own_suf
     lo, hi = color_range(cd.z)
     clipped = hi < np.nanmax(cd.z)
     traces = [dict(
-        type="contour", x=cd.log_lambda, y=cd.log_sigma, z=cd.z, colorscale=dicts.colorscale("Viridis"), ncontours=25,
+        type="contour", x=cd.log_lambda, y=cd.log_sigma, z=cd.z, colorscale=build.colorscale("Viridis"), ncontours=25,
         zmin=lo, zmax=hi, zauto=False, contours=dict(start=lo, end=hi, size=(hi - lo) / 25 or 1.0),
         colorbar=dict(title=dict(text=cd.label + (" (colour clipped)" if clipped else ""), side="right"),
                       thickness=12),
@@ -174,14 +174,14 @@ def plot_contour(cd: ContourData, *, selected: tuple | None = None, overlay=("ga
     compute_contour : The values drawn here.
     plot_contour_panels : Several criteria in one figure.
     """
-    layout = dicts.theme({}, title=cd.label + (f": {EDGE_NOTE}" if cd.edges else ""), xtitle="log10 λ",
+    layout = build.theme({}, title=cd.label + (f": {EDGE_NOTE}" if cd.edges else ""), xtitle="log10 λ",
                          ytitle="log10 σ", height=height)
     # margins as wide as the colour bar and the legend below take on a ~480-px panel (in chromium):
     # with smaller ones Plotly widens them after drawing and draws the chart a second time, on every
     # rerun; wider labels still widen them
-    dicts.merge(layout, {"legend": dict(orientation="h", y=-0.25, x=0, xanchor="left", yanchor="top"),
+    build.merge(layout, {"legend": dict(orientation="h", y=-0.25, x=0, xanchor="left", yanchor="top"),
                          "margin": dict(l=70, r=130, b=170)})
-    return dicts.figure(_contour_traces(cd, selected=selected, overlay=overlay), layout)
+    return build.figure(_contour_traces(cd, selected=selected, overlay=overlay), layout)
 
 
 PANEL_GAP = 0.22
@@ -248,7 +248,7 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
         titles.append(cd.label + (" (colour clipped)" if hi < np.nanmax(cd.z) else "")
                       + (f": {EDGE_NOTE}" if cd.edges else ""))
     spacing = dict(horizontal_spacing=PANEL_GAP) if columns > 1 else {}
-    grid = dicts.subplot_grid(rows, columns, titles, vertical_spacing=vgap, **spacing)
+    grid = build.subplot_grid(rows, columns, titles, vertical_spacing=vgap, **spacing)
     data = []
     seen = set()
     for i, cd in enumerate(contours):
@@ -258,7 +258,7 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
         for tr in _contour_traces(cd, selected=selected, overlay=overlay,
                                   own_suffix=" (white, its own panel)"):
             if tr["type"] == "contour":
-                dicts.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2,
+                build.merge(tr["colorbar"], dict(x=xdom[1] + 0.01, xanchor="left", y=(ydom[0] + ydom[1]) / 2,
                                                  yanchor="middle", len=ydom[1] - ydom[0], lenmode="fraction"))
                 tr["colorbar"]["title"].pop("text", None)  # the panel's title names the criterion
             else:
@@ -268,13 +268,13 @@ def plot_contour_panels(contours, *, selected: tuple | None = None, overlay=("ga
                 tr["showlegend"] = tr["name"] not in seen
                 seen.add(tr["name"])
             data.append({**tr, **grid.trace_axes(r, c)})
-    layout = dicts.theme(grid.layout, title=title, xtitle="log10 λ", ytitle="log10 σ", height=height)
+    layout = build.theme(grid.layout, title=title, xtitle="log10 λ", ytitle="log10 σ", height=height)
     # the legend at the figure's bottom edge (container coordinates), under the last row's x axis
     # title: the bottom margin holds its tick labels, its title and four rows of legend entries
-    dicts.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0,
+    build.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0,
                                         xanchor="left"),
                          "margin": dict(_PANELS_MARGIN)})
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 def color_range(z) -> tuple[float, float]:
@@ -481,16 +481,16 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
             data.append(zero_line_trace(dc.xs, dc.ys, dc.selected_field, lev, f"margin f = {lev:+.0f} (selected)",
                                         dict(color="red", dash="dot"), width=1, legend=lev > 0, as_contour=False))
     axis_titles = axis_titles or (dc.plane.axis_titles if dc.plane is not None else feature_names)
-    layout = dicts.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
+    layout = build.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
     # room for the legend on the right from the start (Plotly would widen the margin after drawing
     # and draw again: see plot_contour)
     # equal units on both axes where they share a unit (the data's two features, or two component
     # scores); two chosen features of a wider table may be of different units and spreads
     same_units = dc.plane is None or dc.plane.kind == "components"
-    dicts.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1) if same_units else {},
+    build.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1) if same_units else {},
                          "margin": dict(l=65, r=310, b=55),
                          "legend": dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top")})
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 def zero_line_trace(xs, ys, field, level, name, style, width=2, legend=True, *, as_contour=True) -> dict:
@@ -648,9 +648,9 @@ def plot_inefficiency_study(study: InefficiencyStudy, L=(1.0, 1.0), height: int 
             data.append(dict(type="scatter", x=[lab], y=[pub[0]], mode="markers",
                              name=f"published {lab} ({range_text(*pub)})",
                              marker=dict(symbol="line-ew-open", size=40, line=dict(width=3, color="black"))))
-    layout = dicts.theme({}, title=f"Inefficiency over {len(study.seeds)} simulated data sets",
+    layout = build.theme({}, title=f"Inefficiency over {len(study.seeds)} simulated data sets",
                          xtitle="criterion", ytitle=f"{criterion_label(study.target, L)}(chosen) / min", height=height)
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 # ------------------------------------------------------------------ level lines (drawn as polylines)

@@ -13,7 +13,7 @@ from .. import usvc
 from ..data import make_dataset
 from .labels import features_hover, point_hover
 from .plane import MapPlane, plane_mesh
-from . import dicts
+from . import build
 from .theme import CLASS_COLORS, LEGEND_BELOW, METHOD_STYLES
 from .tuning import level_lines
 
@@ -119,7 +119,7 @@ def plot_scenario(view: ScenarioView) -> go.Figure:
     --------
     compute_scenario_view : The values drawn here.
     """
-    grid = dicts.subplot_grid(1, 1, specs=[[{"secondary_y": True}]])
+    grid = build.subplot_grid(1, 1, specs=[[{"secondary_y": True}]])
     data = [dict(type="scatter", x=view.bin_centres, y=dens, name=lab, mode="lines",
                  line=dict(color=CLASS_COLORS[cls], shape="hvh"),
                  hovertemplate="x = %{x:.3f}<br>density = %{y:.3f}<extra>" + lab + "</extra>", **grid.trace_axes(1, 1))
@@ -133,13 +133,13 @@ def plot_scenario(view: ScenarioView) -> go.Figure:
                      hovertemplate="min CE %{y:.3f} at Th = %{x:.3f}<extra></extra>", **_SECONDARY))
     # the title on two lines and the legend below the plot: on a narrow chart a one-line title is cut
     # and a legend on top wraps upwards over it
-    layout = dicts.theme(grid.layout, title=f"Scenario {view.scenario}: class densities<br>and theoretical CE of "
+    layout = build.theme(grid.layout, title=f"Scenario {view.scenario}: class densities<br>and theoretical CE of "
                          "“+1 when x > Th”", xtitle="x (and threshold Th)", ytitle="class-weighted density", height=440)
     # the legend at the figure's bottom edge (container coordinates), under the x axis title
-    dicts.merge(layout, {"yaxis2": {"title": {"text": "CE(Th)"}, "rangemode": "tozero"}, "margin": {"t": 80, "b": 130},
+    build.merge(layout, {"yaxis2": {"title": {"text": "CE(Th)"}, "rangemode": "tozero"}, "margin": {"t": 80, "b": 130},
                          "legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", xanchor="left",
                                         x=0.0)})
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -309,7 +309,7 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
     compute_trajectory : The trajectory drawn here.
     """
     what = "SVC (hinge)" if surf.loss == "hinge" else f"USVC (smooth step, s = {surf.s:g})"
-    data = [dict(type="contour", x=surf.th, y=surf.w, z=np.log10(surf.L), colorscale=dicts.colorscale("Viridis"),
+    data = [dict(type="contour", x=surf.th, y=surf.w, z=np.log10(surf.L), colorscale=build.colorscale("Viridis"),
                  ncontours=30, colorbar=dict(title=dict(text="log10 L̃"), len=0.8), name="log10 L̃(Th, w)",
                  hovertemplate="Th = %{x:.3f}<br>w = %{y:.2f}<br>log10 L̃ = %{z:.4f}<extra></extra>")]
     inside = surf.profile_w <= surf.w[-1]
@@ -343,12 +343,12 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
                              marker=dict(symbol=sym, size=14, color=col, line=dict(color="black", width=1.5)),
                              hovertemplate=lab + "<br>Th = %{x:.4f}<br>w = %{y:.3f}<extra></extra>"))
     # two title lines: the chart gets half a row (about 270 px on a 1024-px screen)
-    layout = dicts.theme({}, title=f"Error surface L̃(Th, w)<br>of the {what}", xtitle="threshold Th = −b/w",
+    layout = build.theme({}, title=f"Error surface L̃(Th, w)<br>of the {what}", xtitle="threshold Th = −b/w",
                          ytitle="slope w")
-    dicts.merge(layout, {**LEGEND_BELOW, "height": 600, "xaxis": {"range": [surf.th[0], surf.th[-1]]},
+    build.merge(layout, {**LEGEND_BELOW, "height": 600, "xaxis": {"range": [surf.th[0], surf.th[-1]]},
                          "title": {"y": 0.985, "yanchor": "top"},
                          "yaxis": {"range": [surf.w[0], surf.w[-1]]}})
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) -> go.Figure:
@@ -374,7 +374,7 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
     --------
     compute_error_surface : The profiles drawn here.
     """
-    grid = dicts.subplot_grid(1, 1, specs=[[{"secondary_y": True}]])
+    grid = build.subplot_grid(1, 1, specs=[[{"secondary_y": True}]])
     primary = grid.trace_axes(1, 1)
     surf0 = surfaces[0]
     data = []
@@ -404,11 +404,11 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
                                                     yref="y domain", line=dict(color="#555", dash="dot", width=1)))
         layout.setdefault("annotations", []).append(dict(showarrow=False, text=lab, x=float(t), xanchor="left",
                                                          xref="x", y=0, yanchor="bottom", yref="y domain"))
-    dicts.theme(layout, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
+    build.theme(layout, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
                 ytitle="classification error")
-    dicts.merge(layout, {**LEGEND_BELOW, "height": 560,
+    build.merge(layout, {**LEGEND_BELOW, "height": 560,
                          "yaxis2": {"title": {"text": "profile: min over w of L̃(Th, w) / (C n)"}}})
-    return dicts.figure(data, layout)
+    return build.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -434,7 +434,7 @@ def plot_table1(rows, scenario: str) -> go.Figure:
     --------
     svmviz.usvc.table1_study : The trials summarised.
     """
-    grid = dicts.subplot_grid(1, 2, ("test CE (%)", "threshold Th"))
+    grid = build.subplot_grid(1, 2, ("test CE (%)", "threshold Th"))
     methods = [r["method"] for r in rows]
     data = []
     for who, key, col in (("svmviz", "", "#1f77b4"), ("paper", "paper_", "#ff7f0e")):
@@ -444,12 +444,12 @@ def plot_table1(rows, scenario: str) -> go.Figure:
             data.append(dict(type="bar", x=methods, y=mean, name=who, marker=dict(color=col), showlegend=(c == 1),
                              error_y=dict(type="data", array=[0 if not np.isfinite(v) else v for v in sd]),
                              hovertemplate=f"{who}<br>%{{x}}: %{{y:.3f}}<extra>{stat}</extra>", **grid.trace_axes(1, c)))
-    layout = dicts.theme(grid.layout, title=f"Table 1, scenario {scenario}: mean ± sd over trials, svmviz vs the paper",
+    layout = build.theme(grid.layout, title=f"Table 1, scenario {scenario}: mean ± sd over trials, svmviz vs the paper",
                          xtitle="method", height=400)
-    dicts.merge(layout, {"barmode": "group"})
-    dicts.merge(grid.yaxis(1, 1), {"title": {"text": "test CE (%)"}})
-    dicts.merge(grid.yaxis(1, 2), {"title": {"text": "Th = −b/w"}})
-    return dicts.figure(data, layout)
+    build.merge(layout, {"barmode": "group"})
+    build.merge(grid.yaxis(1, 1), {"title": {"text": "test CE (%)"}})
+    build.merge(grid.yaxis(1, 2), {"title": {"text": "Th = −b/w"}})
+    return build.figure(data, layout)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -606,7 +606,7 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
             return (P,) + point_hover(P, (fx, fy), scale)
         return (plane.coordinates(P),) + features_hover(P, feature_names, scale)
 
-    grid = dicts.subplot_grid(1, 2, titles, shared_yaxes=True, horizontal_spacing=0.04)
+    grid = build.subplot_grid(1, 2, titles, shared_yaxes=True, horizontal_spacing=0.04)
     data = []
     legend_drawn = False
     for c, f, machine in ((1, kc.f_usvc, "USVC"), (2, kc.f_svm, "SVM")):
@@ -614,7 +614,7 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
         # the map's values as float32 (hover shows two decimals of values clipped to ±2): half the bytes
         # of float64, sent again at every rerun that changes the data
         data.append(dict(type="contour", x=kc.gx, y=kc.gy, z=np.clip(f, -2, 2).astype(np.float32),
-                         colorscale=dicts.colorscale("RdBu_r"), zmid=0, contours=dict(start=-2, end=2, size=0.25),
+                         colorscale=build.colorscale("RdBu_r"), zmid=0, contours=dict(start=-2, end=2, size=0.25),
                          opacity=0.55, showscale=(c == 2), colorbar=dict(title=dict(text="f(x) (clipped ±2)")),
                          name="f(x)", showlegend=False, hovertemplate=where + "<br>f = %{z:.2f}<extra></extra>",
                          **axes))
@@ -648,10 +648,10 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
                      customdata=orig, hovertemplate="support vector<br>" + lines + "<extra></extra>",
                      **grid.trace_axes(1, 2)))
     axis_titles = axis_titles or (fx, fy)
-    layout = dicts.theme(grid.layout, title="Kernel USVC with R prototypes vs the SVM (same σ and C)",
+    layout = build.theme(grid.layout, title="Kernel USVC with R prototypes vs the SVM (same σ and C)",
                          xtitle=axis_titles[0], ytitle=axis_titles[1], height=560)
     # the figure's title at the top edge, the panels' three-line titles under it
-    dicts.merge(layout, {"margin": dict(t=135, b=90), "title": {"y": 0.985, "yanchor": "top"},
+    build.merge(layout, {"margin": dict(t=135, b=90), "title": {"y": 0.985, "yanchor": "top"},
                          "legend": dict(orientation="h", yanchor="top", y=-0.14, xanchor="left", x=0.0)})
     # the shared y axis is titled once, on the left; the x axes (the same variable and range) once, under
     # the left panel: two long column names side by side do not fit half a narrow chart each
@@ -659,9 +659,9 @@ def plot_kernel_comparison(kc: KernelComparison, *, class_names=("class −1", "
     grid.xaxis(1, 2)["title"].pop("text", None)
     # the maps' extent, as the contour traces alone gave it (a line reaching the border would pad it)
     for r, c in ((1, 1), (1, 2)):
-        dicts.merge(grid.xaxis(r, c), {"range": [float(kc.gx[0]), float(kc.gx[-1])]})
-        dicts.merge(grid.yaxis(r, c), {"range": [float(kc.gy[0]), float(kc.gy[-1])]})
-    return dicts.figure(data, layout)
+        build.merge(grid.xaxis(r, c), {"range": [float(kc.gx[0]), float(kc.gx[-1])]})
+        build.merge(grid.yaxis(r, c), {"range": [float(kc.gy[0]), float(kc.gy[-1])]})
+    return build.figure(data, layout)
 
 
 def plot_machine_size(kc: KernelComparison) -> go.Figure:
@@ -681,7 +681,7 @@ def plot_machine_size(kc: KernelComparison) -> go.Figure:
     --------
     compute_kernel_comparison : The values drawn here.
     """
-    grid = dicts.subplot_grid(1, 2, ("machine size (kernels)", "error"))
+    grid = build.subplot_grid(1, 2, ("machine size (kernels)", "error"))
     names = ["USVC", "SVM"]
     data = [dict(type="bar", x=names, y=[kc.size_usvc, kc.size_svm], marker=dict(color=["#2ca02c", "#d62728"]),
                  name="kernels", hovertemplate="%{x}: %{y} kernels<extra></extra>", **grid.trace_axes(1, 1)),
@@ -691,12 +691,12 @@ def plot_machine_size(kc: KernelComparison) -> go.Figure:
             dict(type="bar", x=names, y=[kc.train_error_usvc, kc.train_error_svm], name="training",
                  marker=dict(color="#aec7e8"), hovertemplate="%{x}: training error %{y:.3f}<extra></extra>",
                  **grid.trace_axes(1, 2))]
-    layout = dicts.theme(grid.layout, title="Machine size and error", xtitle="machine", ytitle="number of kernels",
+    layout = build.theme(grid.layout, title="Machine size and error", xtitle="machine", ytitle="number of kernels",
                          height=400)
     # the legend at the figure's bottom edge (container coordinates), under the "machine" axis title
     # it would sit on otherwise
-    dicts.merge(layout, {"barmode": "group", "margin": dict(b=110),
+    build.merge(layout, {"barmode": "group", "margin": dict(b=110),
                          "legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", xanchor="left",
                                         x=0.0)})
-    dicts.merge(grid.yaxis(1, 2), {"title": {"text": "error rate"}})
-    return dicts.figure(data, layout)
+    build.merge(grid.yaxis(1, 2), {"title": {"text": "error rate"}})
+    return build.figure(data, layout)

@@ -43,7 +43,7 @@ METHODS = ("onestep", "full")
 #: M = n_classes − 1 coefficient vectors; its Newton systems are (M·|S|)² and the (B2*) candidate
 #: blocks M²·N·chunk numbers, so memory grows with M². A target with more distinct values than this
 #: is far more likely a continuous or identifier column than classes (a continuous y of n = 200
-#: values used to become 200 classes: a 12 GB Newton system, and the process was killed).
+#: values read as 200 classes would need a 12 GB Newton system).
 MAX_CLASSES = 32
 #: Largest working memory (bytes) a fit may plan for: the kernel matrix plus the Newton system of
 #: the full KLR, or plus the IVM's candidate blocks and its largest Hessian. Checked before anything

@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
-from .._linalg import _chol_solve, _cholesky, _column, _lu_solve, _mm, weighted_gram_upper
+from .._linalg import chol_solve as _chol_solve, cholesky as _cholesky, column as _column
+from .._linalg import lu_solve as _lu_solve, mm as _mm, weighted_gram_upper
 
 OK = 0
 MAX_IMPORT = 1

@@ -9,7 +9,7 @@ baseline everyone uses, k-fold cross-validation? A *study* answers it as a distr
   embedded or existing — resumable from its results folder (:mod:`svmviz.studies.engine`);
 * a tidy table, one row per (data set, replicate, criterion) (:mod:`svmviz.studies.results`),
   stored as Parquet beside the spec, with a summary, an HTML report (:mod:`svmviz.studies.report`)
-  and the published numbers beside (:mod:`svmviz.studies.published`);
+  and the published numbers beside (:mod:`svmviz.published`);
 * the ``svmviz study run|show|report|list`` command (:mod:`svmviz.studies.cli`) and the app's
   "Criteria studies" page.
 
@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 from .engine import monte_carlo_study, run_study, shared_client
-from .published import published_table
+from ..published import published_table
 from .folders import load_results
 from .lock import FolderLockedError
 from .results import StudyResults, comparable, summary_table

@@ -39,7 +39,7 @@ class StudySpec:
     svm, irwls, ivm : section objects or None
     title, description : str
     published : str or None
-        Key of the published numbers shown beside the results (:mod:`svmviz.studies.published`).
+        Key of the published numbers shown beside the results (:mod:`svmviz.published`).
     base_dir : str
         Folder CSV paths are relative to (not written to TOML).
     """
@@ -133,7 +133,8 @@ class _Reader:
             raise SpecError(f"unknown key(s) {', '.join(map(repr, unknown))} in {self._place()}; "
                             f"valid keys: {', '.join(valid)}.")
 
-    def int(self, key, default, *, lo=None, hi=None, allow_none=False):
+    def integer(self, key, default, *, lo=None, hi=None, allow_none=False):
+        """The integer at ``key`` (an integral float accepted) within [lo, hi]; None if allowed."""
         v = self.get(key, default)
         if v is None and allow_none:
             return None
@@ -146,7 +147,8 @@ class _Reader:
             raise SpecError(f"{self._path(key)} must be ≤ {hi}; got {v}.")
         return v
 
-    def float(self, key, default, *, positive=False, lo=None, hi=None):
+    def real(self, key, default, *, positive=False, lo=None, hi=None):
+        """The finite real number at ``key`` (positive if asked) within [lo, hi]."""
         v = self.get(key, default)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise SpecError(f"{self._path(key)} must be a finite number; got {v!r}.")
@@ -159,7 +161,8 @@ class _Reader:
             raise SpecError(f"{self._path(key)} must be ≤ {hi}; got {v}.")
         return v
 
-    def str(self, key, default, *, choices=None):
+    def text(self, key, default, *, choices=None):
+        """The string at ``key``, one of ``choices`` if given; None when absent without a default."""
         v = self.get(key, default)
         if v is None:
             return None
@@ -214,7 +217,7 @@ class _Reader:
             raise SpecError(f"{self._path(rng)} must be [low, high], the {log} of the smallest and largest "
                             f"{symbol}; got {lo_hi!r}.")
         lo, hi = float(lo_hi[0]), float(lo_hi[1])
-        k = self.int(num, default_num, lo=1, hi=MAX_GRID)
+        k = self.integer(num, default_num, lo=1, hi=MAX_GRID)
         if k > 1 and not lo < hi:
             raise SpecError(f"{self._path(rng)} needs low < high; got [{lo}, {hi}].")
         if abs(lo) > 300 or abs(hi) > 300:
@@ -229,14 +232,14 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
 
     r = _Reader(d, f"datasets[{i}]")
     r.expect(_DATASET_KEYS)
-    name = r.str("name", None)
+    name = r.text("name", None)
     if name is None:
         raise SpecError(f"datasets[{i}] needs a name: one of {', '.join(_data.GENERATORS)} or 'csv'.")
     if name != "csv" and name not in _data.GENERATORS:
         raise SpecError(f"datasets[{i}].name: unknown data set {name!r}; choose one of "
                         f"{', '.join(_data.GENERATORS)} or 'csv'.")
     real = name == "csv" or name in ("breast_cancer", "iris", "wine")
-    n = r.int("n", None if real else 200, lo=4, hi=10**6, allow_none=real)
+    n = r.integer("n", None if real else 200, lo=4, hi=10**6, allow_none=real)
     if name == "csv" and n is None:
         raise SpecError(f"datasets[{i}].n: a CSV data set needs n, the training rows per replicate "
                         "(the other rows are the test set).")
@@ -246,7 +249,7 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
     if name == "csv" and params:
         raise SpecError(f"datasets[{i}].params: a CSV data set takes path, label_column, feature_columns, "
                         "classes or one_vs_rest, missing and standardize, not params.")
-    label = r.str("label", None) or name
+    label = r.text("label", None) or name
     L = r.get("L", None)
     if L is not None:
         if (not isinstance(L, (list, tuple)) or len(L) != 2
@@ -254,10 +257,10 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
                            for x in L)):
             raise SpecError(f"datasets[{i}].L must be [L(-1), L(+1)], two positive numbers; got {L!r}.")
         L = (float(L[0]), float(L[1]))
-    test_size = r.int("test_size", None, lo=10, hi=10**7, allow_none=True)
-    R = r.int("n_prototypes", None, lo=1, hi=10**5, allow_none=True)
-    path = r.str("path", None)
-    label_column = r.str("label_column", None)
+    test_size = r.integer("test_size", None, lo=10, hi=10**7, allow_none=True)
+    R = r.integer("n_prototypes", None, lo=1, hi=10**5, allow_none=True)
+    path = r.text("path", None)
+    label_column = r.text("label_column", None)
     standardize = r.get("standardize", True)
     if not isinstance(standardize, bool):
         raise SpecError(f"datasets[{i}].standardize must be true or false; got {standardize!r}.")
@@ -277,14 +280,14 @@ def _read_dataset(d, i: int, base_dir: str) -> DataSpec:
             raise SpecError(f"datasets[{i}].classes must be two different class names [A, B] (A → −1, B → +1; "
                             f"write numeric labels as text, e.g. [\"1\", \"3\"]); got {classes!r}.")
         classes = tuple(classes)
-    one_vs_rest = r.str("one_vs_rest", None)
+    one_vs_rest = r.text("one_vs_rest", None)
     if classes is not None and one_vs_rest is not None:
         raise SpecError(f"datasets[{i}]: choose two classes (classes = [A, B]) or one against the rest "
                         "(one_vs_rest = A), not both.")
-    missing = r.str("missing", "drop")
+    missing = r.text("missing", "drop")
     if missing not in CSV_MISSING:
         raise SpecError(f"datasets[{i}].missing must be one of {', '.join(map(repr, CSV_MISSING))}; got {missing!r}.")
-    sha256 = r.str("sha256", None)
+    sha256 = r.text("sha256", None)
     if sha256 is not None and not re.fullmatch(r"[0-9a-f]{64}", sha256):
         raise SpecError(f"datasets[{i}].sha256 must be 64 lowercase hexadecimal digits; got {sha256!r}.")
     if name == "csv":
@@ -308,11 +311,11 @@ def _read_svm(d) -> SVMSpec:
     crit = r.names("criteria", None, SVM_CRITERIA, what="criterion")
     lam = r.grid("lambda", "λ", default_range=(-5.0, -0.5), default_num=20)
     sig = r.grid("sigma", "σ", default_range=(-1.0, 1.0), default_num=20)
-    k = r.int("k", 5, lo=2, hi=100)
-    rho = r.float("xa_rho", 2.0, positive=True)
-    rr = r.int("rangacv_replicates", 5, lo=1, hi=1000)
-    sz = r.float("sigma_z", 0.1, positive=True)
-    tol = r.float("tol", 1e-3, positive=True, hi=1.0)
+    k = r.integer("k", 5, lo=2, hi=100)
+    rho = r.real("xa_rho", 2.0, positive=True)
+    rr = r.integer("rangacv_replicates", 5, lo=1, hi=1000)
+    sz = r.real("sigma_z", 0.1, positive=True)
+    tol = r.real("tol", 1e-3, positive=True, hi=1.0)
     r.finish(_SVM_KEYS)
     return SVMSpec(crit, lam, sig, k, rho, rr, sz, tol)
 
@@ -325,14 +328,14 @@ def _read_irwls(d) -> IRWLSSpec:
     if any(v < 1 for v in s):
         raise SpecError(f"irwls.s: the steepness s of θ̃_s must be ≥ 1; got {list(s)}.")
     C = r.numbers("C", [10.0])
-    kernel = r.str("kernel", "linear", choices=("linear", "rbf"))
+    kernel = r.text("kernel", "linear", choices=("linear", "rbf"))
     sig = r.grid("sigma", "σ", default_range=(0.0, 0.0), default_num=1) if kernel == "rbf" else ()
     if kernel == "linear" and any(r.has(k) for k in ("sigmas", "log10_sigma", "n_sigma")):
         raise SpecError("irwls: σ values belong to kernel = \"rbf\"; the linear machine has none.")
-    R = r.int("n_prototypes", 20, lo=1, hi=10**5)
-    proto = r.str("prototypes", "fscl", choices=("fscl", "kmeans"))
-    k = r.int("k", 5, lo=2, hi=100)
-    max_iter = r.int("max_iter", 50_000, lo=1, hi=10**8)
+    R = r.integer("n_prototypes", 20, lo=1, hi=10**5)
+    proto = r.text("prototypes", "fscl", choices=("fscl", "kmeans"))
+    k = r.integer("k", 5, lo=2, hi=100)
+    max_iter = r.integer("max_iter", 50_000, lo=1, hi=10**8)
     if kernel == "rbf" and "LS" in methods:
         raise SpecError("irwls.methods: \"LS\" (the regularised least-squares start) is offered for the linear "
                         "machine only; remove it or use kernel = \"linear\".")
@@ -344,12 +347,12 @@ def _read_ivm(d) -> IVMSpec:
     r = _Reader(d, "ivm")
     r.expect(_IVM_KEYS)
     methods = r.names("methods", list(IVM_METHODS), IVM_METHODS, what="method")
-    sigma = r.float("sigma", IVMSpec.sigma, positive=True)
+    sigma = r.real("sigma", IVMSpec.sigma, positive=True)
     if any(r.has(k) for k in ("lambdas", "ln_lambda", "n_lambda")):
         lams = r.grid("lambda", "λ", default_range=(-10.0, 10.0), default_num=21, log="ln")
     else:
         lams = None  # Zhu & Hastie 2002, Fig. 2: e^10 down to e^−10 (ivm.paper_lambdas)
-    tune = r.int("tune_size", 200, lo=10, hi=10**6)
+    tune = r.integer("tune_size", 200, lo=10, hi=10**6)
     r.finish(_IVM_KEYS)
     return IVMSpec(methods, sigma, None if lams is None else tuple(sorted(lams, reverse=True)), tune)
 
@@ -383,25 +386,25 @@ def spec_from_dict(d: dict, *, base_dir: str = "") -> StudySpec:
 
     r = _Reader(d, "")
     r.expect(_TOP_KEYS)
-    name = r.str("name", None)
+    name = r.text("name", None)
     if name is None or not _NAME.match(name):
         raise SpecError(f"name must be 1–80 letters, digits, '_', '.' or '-' (it names the results); got {name!r}.")
-    title = r.str("title", "") or ""
-    description = r.str("description", "") or ""
-    replicates = r.int("replicates", 10, lo=1)
-    seed = r.int("seed", 0, lo=0, hi=2**32 - 1)
-    test_size = r.int("test_size", 10_000, lo=10, hi=10**7)
-    setting = r.str("setting", "standard", choices=SETTINGS)
+    title = r.text("title", "") or ""
+    description = r.text("description", "") or ""
+    replicates = r.integer("replicates", 10, lo=1)
+    seed = r.integer("seed", 0, lo=0, hi=2**32 - 1)
+    test_size = r.integer("test_size", 10_000, lo=10, hi=10**7)
+    setting = r.text("setting", "standard", choices=SETTINGS)
     costs_in = r.get("costs", {})
     cr = _Reader(costs_in, "costs")
     cr.expect(_COSTS_KEYS)
-    costs = dict(C_plus=cr.float("C_plus", 1.0, positive=True), C_minus=cr.float("C_minus", 2.0, positive=True),
-                 pi_plus=cr.float("pi_plus", 0.1, lo=1e-6, hi=1 - 1e-6))
-    costs["pi_minus"] = cr.float("pi_minus", 1.0 - costs["pi_plus"], lo=1e-6, hi=1 - 1e-6)
+    costs = dict(C_plus=cr.real("C_plus", 1.0, positive=True), C_minus=cr.real("C_minus", 2.0, positive=True),
+                 pi_plus=cr.real("pi_plus", 0.1, lo=1e-6, hi=1 - 1e-6))
+    costs["pi_minus"] = cr.real("pi_minus", 1.0 - costs["pi_plus"], lo=1e-6, hi=1 - 1e-6)
     cr.finish(_COSTS_KEYS)
     if abs(costs["pi_plus"] + costs["pi_minus"] - 1.0) > 1e-9:
         raise SpecError(f"costs.pi_plus + costs.pi_minus must be 1; got {costs['pi_plus']} + {costs['pi_minus']}.")
-    published = r.str("published", None)
+    published = r.text("published", None)
     raw_ds = r.get("datasets", None)
     if isinstance(raw_ds, dict):
         raw_ds = [raw_ds]

@@ -71,7 +71,7 @@ def cmd_run(args) -> int:
 
 def cmd_show(args) -> int:
     """``svmviz study show``: the summary table in the terminal."""
-    from .published import published_table
+    from ..published import published_table
     from .folders import load_results
     from .results import format_schema, format_summary, stored_table, summary_table
 

@@ -1,7 +1,8 @@
-"""The published numbers beside the ready-made studies: a re-export of :mod:`svmviz.published` (their one source)."""
+"""Deprecated alias of :mod:`svmviz.published`, the papers' numbers' one source (kept for one release):
+every name read from here warns ``DeprecationWarning`` and is :mod:`svmviz.published`'s."""
 from __future__ import annotations
 
-from ..published import (  # noqa: F401
-    NAVIA2004_TABLE1, NAVIA_TABLES_2_4, PUBLISHED_SETS, WAHBA2001_INEFFICIENCY, ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4,
-    __all__, published_table, range_text,
-)
+from .. import published as _published
+from .._aliases import alias_getattr
+
+__getattr__ = alias_getattr(__name__, _published)

@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from .published import published_table
+from ..published import published_table
 from .folders import load_results
 from .results import StudyResults, summary_table
 

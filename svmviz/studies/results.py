@@ -367,7 +367,7 @@ def summary_table(table: pd.DataFrame, *, baseline: str = "kfold", published=Non
     baseline : str, default "kfold"
         The criterion the others are compared with (within the same data set and family).
     published : pandas.DataFrame, optional
-        :func:`svmviz.studies.published.published_table` rows (matched by generator name and
+        :func:`svmviz.published.published_table` rows (matched by generator name and
         criterion); their text is added as a column.
 
     Returns

@@ -44,10 +44,10 @@ def task_seeds(seed: int, replicate: int) -> TaskSeeds:
     the others are the words of ``SeedSequence([seed, r, 1])``. Data sets of one study share them
     (common random numbers).
     """
-    from ..tuning import _replicate_seed
+    from .._surface import replicate_seed
 
     other = np.random.SeedSequence([int(seed), int(replicate), 1]).generate_state(4)
-    return TaskSeeds(_replicate_seed(seed, replicate), *(int(v) for v in other))
+    return TaskSeeds(replicate_seed(seed, replicate), *(int(v) for v in other))
 
 
 class TaskData(NamedTuple):
@@ -182,7 +182,8 @@ def svm_rows(td: TaskData, svm: SVMSpec, n_threads: int | None = 1) -> list[dict
     the criteria once, untimed, on a tiny problem first (:func:`warm_svm`).
     """
     from ..kernels import rbf_from_squared_distances, squared_distances
-    from ..tuning import _grid_minima, criteria_surface, criterion_label, grid_decision_function, inefficiency, \
+    from .._surface import grid_minima
+    from ..tuning import criteria_surface, criterion_label, grid_decision_function, inefficiency, \
         ran_gacv
 
     ds = td.train
@@ -204,7 +205,7 @@ def svm_rows(td: TaskData, svm: SVMSpec, n_threads: int | None = 1) -> list[dict
                                   sigma_z=svm.sigma_z, seed=td.seeds.rangacv, tol=svm.tol).mean(axis=0)
                          for s in sig])
         values = {**surf.values, "rangacv": ran}
-        best, ties = _grid_minima(values)
+        best, ties = grid_minima(values)
         surf = surf._replace(values=values, best=best, ties=ties)
         secs["rangacv"] = time.perf_counter() - t0
     shared = secs["fit"] + secs["criteria"]

@@ -10,12 +10,26 @@ solved in its dual by SMO with second-order working-set selection (Fan, Chen & L
   and the exact leave-one-out refits (arrays in, status codes out).
 
 Imports flow one way: this package re-exports ``_classes``, which calls ``_smo``.
+
+Besides :data:`__all__`, the facade offers svmviz's other modules (the criteria-surface engine
+``svmviz._surface``, :mod:`svmviz.tuning`, :mod:`svmviz.criteria`) the grid's input checks and
+the compiled entry points they run: :func:`check_grid_problem`, :func:`sigma_lambda_grid`,
+:func:`lambda_sequence`, :func:`loo_decisions`, :func:`rbf_sigma_sequence` and :func:`rbf_sigma_loo`
+(arrays in, status codes out; their callers validate the inputs). They are not public API: they are
+listed in ``_INTERNAL``, not in ``__all__``.
 """
 from ._classes import (
     DEFAULT_LAM, DEFAULT_MAX_ITER, GRID_ARRAYS, GRID_SHRINKING, DualSolution, LambdaSequence, SigmaLambdaGrid,
     SVMClassifier, check_grid_memory, fit_lambda_sequence, fit_sigma_lambda_grid, grid_memory, solve_dual,
 )
+from ._classes import _check_grid_problem as check_grid_problem
+from ._classes import _sigma_lambda_grid as sigma_lambda_grid
+from ._smo import lambda_sequence, loo_decisions, rbf_sigma_loo, rbf_sigma_sequence
 
 __all__ = ["DEFAULT_LAM", "DEFAULT_MAX_ITER", "GRID_ARRAYS", "GRID_SHRINKING", "DualSolution", "LambdaSequence",
            "SigmaLambdaGrid", "SVMClassifier", "check_grid_memory", "fit_lambda_sequence", "fit_sigma_lambda_grid",
            "grid_memory", "solve_dual"]
+
+#: names this facade offers svmviz's other modules only (see the module's docstring)
+_INTERNAL = ("check_grid_problem", "sigma_lambda_grid", "lambda_sequence", "loo_decisions", "rbf_sigma_loo",
+             "rbf_sigma_sequence")

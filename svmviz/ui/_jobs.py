@@ -3,8 +3,8 @@ waiting for it, with Cancel, the results' cache store, warnings in the user's wo
 watch.
 
 Used by :mod:`svmviz.ui.compute` (the Streamlit side: progress bar, Cancel button, the cost question),
-which imports every name here and is where the app and the tests import them from. Nothing here
-draws: streamlit is only asked whether a server runs (:func:`_install_shutdown_watch`).
+which re-exports the public names the pages use (:class:`Cost`, :class:`Cancelled`, :func:`digest`…).
+Nothing here draws: streamlit is only asked whether a server runs (:func:`_install_shutdown_watch`).
 """
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from collections import OrderedDict
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
+
+from svmviz import _jit
 
 ORPHAN_GRACE_SECONDS = 2.0
 """A job without waiters for this long is cancelled; a rerun re-attaches well within it (≈ 0.1–1 s)."""
@@ -167,6 +169,8 @@ class _Job:
         self.waiters = 0
         self.detached_at = None
         self.count_speed = True  # False when the job also compiled numba functions
+        self.compiling = False  # True while numba compiles for it: its time left is unknown
+        self._message_before_compile = ""
         self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._run, name=f"svmviz-job-{name}", daemon=True)
 
@@ -184,8 +188,15 @@ class _Job:
         if self.cancel_event.is_set():
             raise Cancelled(self.cancel_reason)
 
-    def _waiting(self, what: str) -> None:
-        self.message = what
+    def _compile_progress(self, text: str) -> None:
+        """The compile progress line (:func:`svmviz._jit.notices_to`) in place of the job's own message;
+        ``""`` when the compilation is over gives the job's message back."""
+        if text:
+            if not self.compiling:
+                self._message_before_compile = self.message
+            self.compiling, self.message = True, text
+        elif self.compiling:
+            self.compiling, self.message = False, self._message_before_compile
 
     def progress(self, done, total, message: str = "") -> None:
         self.done, self.total, self.message = done, total, str(message or "")
@@ -193,13 +204,11 @@ class _Job:
 
     def _run(self) -> None:
         _install_warning_hook()
-        compiled = _compilations()
+        compiled = _jit.compilations()
         _tls.sink = self.messages
         try:
             self.check()
-            from svmviz import _warmup
-
-            with _warmup.notices_to(self._waiting):  # a numba function that must compile says so on the progress line
+            with _jit.notices_to(self._compile_progress):  # a numba function that must compile says so on the progress line
                 self.result = self.fn(self.progress)
             self.check()  # a cancelled job's result is not cached (it may be the stopped remainder)
         except BaseException as exc:  # noqa: BLE001 — handed to the waiting script thread
@@ -208,7 +217,7 @@ class _Job:
             _tls.sink = None
             self.seconds = time.monotonic() - self.started
             # a job that waited for numba to compile says nothing about this machine's speed
-            self.count_speed = _compilations() == compiled
+            self.count_speed = _jit.compilations() == compiled
             _finish(self)
             self.finished.set()
 
@@ -242,32 +251,6 @@ class _Job:
                       and time.monotonic() - self.detached_at >= ORPHAN_GRACE_SECONDS)
         if orphan and not self.finished.is_set():
             self.cancel("nobody is waiting for it any more")
-
-
-_compile_lock = threading.Lock()
-_compile_count = [0, False]  # compilations seen, listener installed
-
-
-def _compilations() -> int:
-    """How many numba compilations this process has done (any thread), counted from the first call."""
-    with _compile_lock:
-        if not _compile_count[1]:
-            _compile_count[1] = True
-            try:
-                from numba.core import event
-
-                class _Count(event.Listener):
-                    def on_start(self, ev):
-                        with _compile_lock:
-                            _compile_count[0] += 1
-
-                    def on_end(self, ev):
-                        pass
-
-                event.register("numba:compile", _Count())
-            except Exception:  # noqa: BLE001 — without numba's events every job counts
-                pass
-        return _compile_count[0]
 
 
 class _Entry(NamedTuple):
@@ -320,7 +303,7 @@ class _Store:
             self.data[key] = entry
             self.bytes += entry.nbytes
             self.max_entries[name] = max_entries
-            # per-name count bound (as before), then the byte bound over everything
+            # the count bound per name first, then the byte bound over everything
             same = [k for k in self.data if k.startswith(name + ":")]
             for k in same[:max(0, len(same) - max_entries)]:
                 self.bytes -= self.data.pop(k).nbytes
@@ -375,14 +358,6 @@ def _speed_factor(store: _Store, name: str) -> float:
     with store.lock:
         hist = store.speed.get(name)
         return float(np.clip(np.median(hist), 0.25, 8.0)) if hist else 1.0
-
-
-def running_jobs() -> list:
-    """(name, seconds running, done, total) of the jobs running now, all sessions (for tests/bench)."""
-    with _ACTIVE_LOCK:
-        jobs = list(_ACTIVE.values())
-    now = time.monotonic()
-    return [(j.name, now - j.started, j.done, j.total) for j in jobs if not j.finished.is_set()]
 
 
 # ------------------------------------------------------------------------------------ shutdown

@@ -64,10 +64,9 @@ import numpy as np
 import streamlit as st
 
 from .session import shared_choice
-from ._jobs import (  # noqa: F401  (the job machinery lives in _jobs.py; app, tests and bench import it from here)
+from ._jobs import (  # noqa: F401  (the job machinery lives in _jobs.py; the pages import its public names from here)
     EXIT_GRACE_SECONDS, MAX_CACHE_BYTES, ORPHAN_GRACE_SECONDS, Cancelled, Cost, _SHUTDOWN, _Entry, _Job, _Store,
     _attach_job, _install_shutdown_watch, _install_warning_hook, _speed_factor, digest, nbytes, readable,
-    running_jobs,
 )
 
 ASK_ABOVE_SECONDS = 10.0
@@ -205,6 +204,8 @@ def _progress_line(text: str, job: _Job, estimate: float | None) -> tuple[float,
     elif frac > 0.02:
         left = elapsed * (1.0 - frac) / frac
     else:
+        left = float("nan")
+    if job.compiling:  # numba compiles: its progress is on the line, the time it takes is not known
         left = float("nan")
     parts = [text]
     if job.message:

@@ -167,11 +167,11 @@ def run_app(root: str | None = None) -> None:
     # from a font host a classroom without internet cannot reach, and an emoji needs an emoji font
     st.set_page_config(page_title="svmviz", page_icon=os.path.join(os.path.dirname(__file__), "favicon.png"),
                        layout="wide")
-    from svmviz import _warmup
+    from svmviz.ui import _preload
 
     # once per server process, if the compiled functions' cache is not current; in a server, the pages'
     # modules are then loaded between page runs
-    _warmup.start_background(page_modules=tuple(f"svmviz.ui.{spec.module}" for spec in PAGES))
+    _preload.start(page_modules=tuple(f"svmviz.ui.{spec.module}" for spec in PAGES))
     from svmviz.ui import uploads
 
     uploads.start_release_watch()  # once per server process: what ended sessions held is given back

@@ -1,4 +1,5 @@
-"""AppTest of the frame (app.py): navigation and landing page."""
+"""AppTest of the frame (app.py): navigation and landing page; one order of pages, the sidebar's
+navigation listing them in the home page's tour order."""
 from __future__ import annotations
 
 import json
@@ -10,6 +11,7 @@ import sys
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from svmviz.ui import frame
 from svmviz.ui.frame import ENTRY_SCRIPT, PAGES
 
 from tests.apptest_utils import ROOT, assert_clean
@@ -238,3 +240,16 @@ def test_a_link_whose_page_stops_first_still_sets_the_controls_after():
     assert at.slider(key="x").value == 7 and url_of(at)["x"] == "7"
     at.slider(key="x").set_value(5).run()
     assert at.slider(key="x").value == 5  # then the widget is the user's
+
+
+# ------------------------------------------------------------------------------------------------------------
+# One order of pages: the sidebar's navigation lists the pages in the home page's tour order.
+def test_sidebar_navigation_and_home_tour_list_the_pages_in_one_order():
+    at = AppTest.from_file(f"{ROOT}/app.py", default_timeout=60).run()
+    assert_clean(at)
+    # what run_app handed to st.navigation, in order (the home page first)
+    navigation = [p.title for p in at.session_state["_svmviz_page_objects"].values()]
+    tour = [re.match(r"\*\*\d+\. (.+?)\*\*", link.proto.label).group(1) for link in at.get("page_link")]
+    assert navigation[0] == "Home"
+    assert navigation[1:] == tour == [spec.title for spec in frame.tour()]
+    assert sorted(tour) == sorted(spec.title for spec in frame.PAGES)

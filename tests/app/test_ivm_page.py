@@ -1,16 +1,22 @@
-"""AppTest of the "Import vector machine" page: renders, reacts to its widgets, offers the CSV."""
+"""AppTest of the "Import vector machine" page: renders, reacts to its widgets, offers the CSV; on data
+with more than two features its default tab draws the import-point and SVM maps on the chosen plane;
+the open tab is in the shared link like every other control."""
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_utils import decode, figure_titled as _fig, figures_by_title as _figs, trace_named as _trace
+from tests.apptest_utils import (assert_clean, assert_link_restores, decode, figure_titled, figure_titles, page_path,
+                                 url_of)
+from tests.apptest_utils import figure_titled as _fig, figures_by_title as _figs, trace_named as _trace
 
-PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "pages",
-                    "5_Import_vector_machine.py")
+from .codeview_utils import open_page
+from .test_tuning_page_maps import COLUMNS, six_feature_csv
+
+PAGE_FILE = "5_Import_vector_machine.py"
+PAGE = page_path(PAGE_FILE)
 
 
 def _arr(v):
@@ -217,3 +223,79 @@ def test_sigma_default_follows_the_data_a_chosen_sigma_stays():
     at.select_slider(key="ivm_sigma").set_value(7.0).run()
     at.number_input(key="ivm_seed").set_value(5).run()
     assert not at.exception and at.select_slider(key="ivm_sigma").value == 7.0
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The Import vector machine page on data with more than two features: its default tab draws the import-point and
+# SVM maps on the chosen plane (never a blank tab), the axes kept in the link.
+SMALL = {"i_nlams": "7", "n": "80", "i_ntune": "100"}
+
+
+def test_six_features_default_tab_draws_both_maps_on_chosen_features_with_class_names():
+    at = open_page(PAGE_FILE, SMALL | {"map_x": "rooms", "map_y": "ratio"},
+                   shared={"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv(n=80))})
+    for prefix in ("IVM:", "SVM:"):
+        fig = figure_titled(at, prefix)
+        names = {t.get("name") for t in fig["data"]}
+        assert {"Japan", "USA"} <= names, names
+        assert fig["layout"]["xaxis"]["title"]["text"] == "rooms (standardised)"
+        assert fig["layout"]["yaxis"]["title"]["text"] == "ratio (standardised)"
+        usa = next(t for t in fig["data"] if t.get("name") == "USA")
+        assert all(f"{c} = %{{customdata[" in usa["hovertemplate"] for c in COLUMNS)
+    assert any("other 4 features at their medians" in c.value for c in at.caption)
+    assert not any("The maps need 2 features" in i.value for i in at.info)
+
+
+def test_ivm_map_axes_round_trip_through_the_link():
+    at = open_page(PAGE_FILE, SMALL | {"data": "twonorm", "map": "components"})
+    assert figure_titled(at, "IVM:")["layout"]["xaxis"]["title"]["text"].startswith("1st principal component")
+    assert url_of(at)["map"] == "components"
+    assert_link_restores(PAGE, at, ["ivm_map_kind"])
+
+
+def test_one_feature_says_there_is_no_plane_and_offers_no_lambda_of_the_maps():
+    content = ("x,label\n" + "\n".join(f"{(i % 7) * 0.3 + (i % 2) * 1.1:.3f},{'a' if i % 2 else 'b'}"
+                                        for i in range(60))).encode()
+    at = open_page(PAGE_FILE, SMALL, shared={"data": "Upload CSV…", "upload": ("one.csv", content)})
+    assert any("one feature: there is no plane to map" in i.value for i in at.info)
+    assert not [w for w in at.select_slider if w.key == "ivm_lam"]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The Import vector machine page's lazy tabs in the shared link: the open tab changes the view (only it computes
+# and draws), so it is in the link like every other control — a link to the λ path opens on the λ path, and
+# opening a tab writes it to the URL.
+def _open_link(**params) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["i_nlams"] = "11"
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def test_a_link_to_the_lambda_path_tab_opens_it():
+    at = _open_link(i_tab="λ path")
+    titles = figure_titles(at)
+    assert titles and titles[0].startswith("Tuning misclassification"), titles
+    assert at.query_params["i_tab"] == "λ path"
+
+
+def test_opening_a_tab_puts_it_in_the_link_and_a_bad_one_falls_back():
+    at = _open_link()
+    assert at.query_params["i_tab"] == "Import points vs SVM"
+    at.session_state["ivm_tab"] = "Multi-class"
+    at.run()
+    assert_clean(at)
+    assert at.query_params["i_tab"] == "Multi-class"
+    assert any(t.startswith("Multi-class IVM") for t in figure_titles(at))
+    at = _open_link(i_tab="no such tab")
+    assert at.query_params["i_tab"] == "Import points vs SVM"
+    assert [t.split(":")[0] for t in figure_titles(at)[:2]] == ["IVM", "SVM"]
+
+
+def test_multiclass_data_link_to_their_lambda_path():
+    at = _open_link(data="esl_mixture3", i_tab="λ path")
+    assert any(t.startswith("Tuning misclassification") for t in figure_titles(at)), figure_titles(at)
+    assert at.query_params["i_tab"] == "λ path"

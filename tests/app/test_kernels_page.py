@@ -1,5 +1,6 @@
 """AppTest of the "Kernels & variable selection" page: renders, the numbers it draws are right,
-its widgets act, bad choices give a message instead of a traceback."""
+its widgets act, bad choices give a message instead of a traceback; a choice at the λ grid's edge
+is said and the grid extended in one click; every control of the main area is in the shared link."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,8 @@ from svmviz import anova, data
 from svmviz.kernels import SSANOVAKernel
 from svmviz.tuning import criteria_curves
 
-from tests.apptest_utils import assert_clean, decode, figure_titled, page_path, traces_named
+from tests.apptest_utils import (assert_clean, assert_link_restores, decode, figure_titled, page_path, traces_named,
+                                 url_of)
 
 PAGE = page_path("6_Kernels_and_variable_selection.py")
 
@@ -164,3 +166,64 @@ def test_kernels_page_draws_gacv_and_the_decomposition_while_exact_loo_waits(mon
     figure_titled(at, "Importance by variable")  # the decomposition, at GACV's λ
     assert any(b.label.startswith("Run") for b in at.button), [b.label for b in at.button]
     assert any("GACV's choice" in str(o) for r in at.radio for o in r.options)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The Kernels & variable selection page says when the criterion's λ that the decomposition uses is the smallest
+# (or largest) λ on the grid, and extends the grid past that edge in one click.
+def test_a_choice_at_the_grids_smallest_lambda_is_said_and_the_grid_extended():
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    # λ ≥ 0.1 is far too smooth for these data: every criterion prefers the smallest λ of the grid
+    for k, v in {"n": "60", "a_lo": "-1", "a_hi": "1", "a_nlam": "6", "a_loo": "0", "a_lamsrc": "gacv"}.items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    warn = " ".join(w.value for w in at.warning)
+    assert "GACV's choice is the smallest λ on the grid (λ = 0.1)" in warn
+    at.button(key="anova_extend_low").click().run()
+    assert_clean(at)
+    assert tuple(at.slider(key="anova_lamrange").value) == (-2, 1)
+    assert url_of(at)["a_lo"] == "-2"
+
+
+def test_no_note_for_a_choice_inside_the_grid_or_one_made_by_hand():
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    for k, v in {"n": "60", "a_nlam": "6", "a_loo": "0", "a_lamsrc": "hand", "a_lamhand": "0"}.items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    assert not any("on the grid (λ =" in w.value for w in at.warning)
+    assert np.isclose(float(at.select_slider(key="anova_lamhand").value), 0)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The Kernels & variable selection page's shared link: every control of the main area that changes the view (the
+# kernel and machine decomposed, the λ chosen, the importance measure, the two interactions shown, the θ-grid's
+# variable and criterion) is in the link, and a fresh session opening that link shows the same view.
+SMALL = {"n": "80", "a_nlam": "6", "a_loo": "0", "a_d": "3"}
+
+
+def test_main_area_controls_are_in_the_link():
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    for k, v in SMALL.items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    at.radio(key="anova_machine").set_value("klr")
+    at.radio(key="anova_measure").set_value("rms")
+    at.run()
+    at.radio(key="anova_lamsrc").set_value("hand")
+    at.run()
+    at.select_slider(key="anova_lamhand").set_value(1)
+    at.selectbox(key="anova_thvar").set_value(2)
+    at.radio(key="anova_thcrit").set_value("xa")
+    at.run()
+    at.selectbox(key="anova_pair0").set_value(2)  # the third most important interaction
+    at.run()
+    assert_clean(at)
+    keys = ["anova_which", "anova_machine", "anova_measure", "anova_lamsrc", "anova_lamhand", "anova_thvar",
+            "anova_thcrit", "anova_pair0"]
+    url = assert_link_restores(PAGE, at, keys)
+    assert url["a_machine"] == "klr" and url["a_measure"] == "rms" and url["a_lamsrc"] == "hand"
+    assert url["a_lamhand"] == "1" and url["a_thvar"] == "2" and url["a_thcrit"] == "xa"
+    assert url["a_pair1"] == "2"

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
-import urllib.request
 
 import pytest
 
+from tests import serving
 from tests.apptest_utils import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -23,42 +20,22 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 ARTIFACTS = os.path.join(ROOT, "tests", "artifacts")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_server(log_name: str, env: dict | None = None, script: str = "app.py"):
     """``streamlit run <script>`` (the app by default) on a free port, output to tests/artifacts/<log_name>;
     (process, url, log file) once /_stcore/health answers (fails the test after 60 s)."""
     os.makedirs(ARTIFACTS, exist_ok=True)
-    port = _free_port()
+    port = serving.free_port()
     log = open(os.path.join(ARTIFACTS, log_name), "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
-    url = f"http://localhost:{port}"
-    for _ in range(300):
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                return proc, url, log
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    log.close()
-    pytest.fail(f"the app did not answer /_stcore/health within 60 s; see tests/artifacts/{log_name}")
+    try:
+        proc, url = serving.start(serving.streamlit_run(script, port), port, log=log, cwd=ROOT, env=env)
+    except serving.ServerDidNotStart as exc:
+        log.close()
+        pytest.fail(f"the app did not start: {exc}")
+    return proc, url, log
 
 
 def stop_server(proc, log) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    serving.stop(proc)
     log.close()
 
 

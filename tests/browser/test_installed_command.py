@@ -15,11 +15,11 @@ import subprocess
 import sys
 import sysconfig
 import time
-import urllib.request
 
 import pytest
 
-from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM, _chart_count_when_settled, _free_port, _wait_idle
+from tests import serving
+from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM, _chart_count_when_settled, _wait_idle
 from tests.test_packaging import build_wheel
 
 pytestmark = pytest.mark.browser
@@ -73,33 +73,21 @@ def served(installed):
         pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
     command, env, cwd = installed
     os.makedirs(ARTIFACTS, exist_ok=True)
-    port = _free_port()
-    url = f"http://localhost:{port}"
+    port = serving.free_port()
     log_path = os.path.join(ARTIFACTS, "svmviz_command.log")
     t0 = time.time()
     with open(log_path, "w") as log:
-        proc = subprocess.Popen([str(command), "app", "--port", str(port), "--server.headless", "true",
-                                 "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-                                cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            for _ in range(300):
-                try:
-                    if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                        break
-                except OSError:
-                    if proc.poll() is not None:
-                        pytest.fail(f"`svmviz app` exited with {proc.returncode}; see {log_path}")
-                    time.sleep(0.2)
-            else:
-                pytest.fail(f"`svmviz app` did not answer /_stcore/health within 60 s; see {log_path}")
+            proc, url = serving.start([str(command), "app", "--port", str(port), "--server.headless", "true",
+                                       "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+                                      port, log=log, cwd=cwd, env=env)
+        except serving.ServerDidNotStart as exc:
+            pytest.fail(f"`svmviz app` did not start: {exc}")
+        try:
             print(f"\n`svmviz app` healthy after {time.time() - t0:.1f} s")
             yield url
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            serving.stop(proc)
 
 
 def _new_page(p, errors):

@@ -4,15 +4,11 @@ error. Screenshots: tests/artifacts/studies_page*.png."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
+from tests import serving
 from tests.apptest_utils import ROOT
-from tests.browser.helpers import _free_port
 
 pytestmark = pytest.mark.browser
 
@@ -22,20 +18,16 @@ def test_studies_page_in_chromium(tmp_path):
     pw = pytest.importorskip("playwright.sync_api")
     if not os.path.exists("/usr/bin/chromium"):
         pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
-    port = _free_port()
+    port = serving.free_port()
     log = open(tmp_path / "server.log", "w")
     env = dict(os.environ, TMPDIR=str(tmp_path), SVMVIZ_DATA_DIR=str(tmp_path / "data"))
     env.setdefault("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache"))
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                               "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-                              cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
-        for _ in range(200):
-            try:
-                if urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.1)
+        server, _ = serving.start(serving.streamlit_run("app.py", port), port, log=log, cwd=ROOT, env=env)
+    except serving.ServerDidNotStart as exc:
+        log.close()
+        pytest.fail(f"the app did not start: {exc}")
+    try:
         errors = []
         with pw.sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
@@ -67,11 +59,7 @@ def test_studies_page_in_chromium(tmp_path):
             browser.close()
         assert not errors, errors
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        serving.stop(server, timeout=20)
         log.close()
 
 

@@ -1,4 +1,4 @@
-"""The Kernels page's figures are built as plain specifications (:mod:`svmviz.figures.dicts`: trace
+"""The Kernels page's figures are built as plain specifications (:mod:`svmviz.figures.build`: trace
 and layout dictionaries, one ``go.Figure`` constructed without plotly's per-property validation).
 Each figure must be the one plotly's validated construction gives (the JSON a chart sends is the
 same), and valid: re-validated by ``go.Figure(fig.to_dict())``, so a misspelt property or a value
@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 
 from svmviz import anova, data
 from svmviz.figures import anova as fig
-from svmviz.figures import dicts
+from svmviz.figures import build
 from svmviz.figures.theme import apply_theme, legend_below
 from svmviz.kernels import SSANOVAKernel
 
@@ -68,12 +68,12 @@ NAMES = ["main effects", "main effects, truth, rms", "one main effect", "interac
          "importance panels, rms", "kernel curves", "kernel curves, no test", "theta grid gacv", "theta grid xa"]
 
 
-def _validated(build):
-    dicts.VALIDATE = True
+def _validated(make_figure):
+    build.VALIDATE = True
     try:
-        return build()
+        return make_figure()
     finally:
-        dicts.VALIDATE = False
+        build.VALIDATE = False
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -90,11 +90,11 @@ def test_every_kernels_page_figure_is_the_validated_construction_and_valid(parts
 
 
 def test_the_revalidation_catches_a_misspelt_property():
-    bad = dicts.figure([dict(type="scatter", x=[0.0, 1.0], y=[1.0, 0.0], hovertemplat="%{x}")], {})
+    bad = build.figure([dict(type="scatter", x=[0.0, 1.0], y=[1.0, 0.0], hovertemplat="%{x}")], {})
     with pytest.raises(ValueError, match="hovertemplat"):
         go.Figure(bad.to_dict())
     with pytest.raises(ValueError):
-        _validated(lambda: dicts.figure([dict(type="scatter", mode="line")], {}))  # not a plotly mode
+        _validated(lambda: build.figure([dict(type="scatter", mode="line")], {}))  # not a plotly mode
 
 
 @pytest.mark.parametrize("rows, cols, kw", [(1, 2, dict(horizontal_spacing=0.16)),
@@ -104,7 +104,7 @@ def test_the_revalidation_catches_a_misspelt_property():
 def test_subplot_grid_is_make_subplots_layout(rows, cols, kw):
     titles = [f"panel {i} (importance 0.{i})" for i in range(rows * cols - 1)]  # one cell without a title
     ref = make_subplots(rows=rows, cols=cols, subplot_titles=titles, **kw)
-    grid = dicts.subplot_grid(rows, cols, titles, **kw)
+    grid = build.subplot_grid(rows, cols, titles, **kw)
     want = ref.layout.to_plotly_json()
     want.pop("template")
     assert grid.layout == want
@@ -112,41 +112,41 @@ def test_subplot_grid_is_make_subplots_layout(rows, cols, kw):
         for c in range(cols):
             assert grid.trace_axes(r + 1, c + 1) == ref._grid_ref[r][c][0].trace_kwargs
     grid.layout["xaxis"]["title"] = {"text": "changed"}  # the caller's copy: the next grid is clean
-    assert dicts.subplot_grid(rows, cols, titles, **kw).layout == want
+    assert build.subplot_grid(rows, cols, titles, **kw).layout == want
     with pytest.raises(ValueError, match="non-empty"):
-        dicts.subplot_grid(rows, cols, ["a", ""])
+        build.subplot_grid(rows, cols, ["a", ""])
 
 
 @pytest.mark.parametrize("panels", [False, True])
 def test_spec_theme_is_apply_theme(panels):
     if panels:
         ref = make_subplots(rows=1, cols=2, subplot_titles=["a", "b"])
-        layout = dicts.subplot_grid(1, 2, ["a", "b"]).layout
+        layout = build.subplot_grid(1, 2, ["a", "b"]).layout
     else:
         ref, layout = go.Figure(), {}
     apply_theme(ref, title="T", xtitle="x title", ytitle="y title", height=333)
-    got = dicts.figure([], dicts.theme(layout, title="T", xtitle="x title", ytitle="y title", height=333))
+    got = build.figure([], build.theme(layout, title="T", xtitle="x title", ytitle="y title", height=333))
     assert got.to_dict()["layout"] == ref.to_dict()["layout"]
     assert got.layout.legend.y == (-0.16 if panels else 1.0)
     # legend_below on a figure = the LEGEND_BELOW entries merged into a layout
     legend_below(ref)
     from svmviz.figures.theme import LEGEND_BELOW
 
-    assert dicts.figure([], dicts.merge(got.to_dict()["layout"], LEGEND_BELOW)).to_dict() == ref.to_dict()
+    assert build.figure([], build.merge(got.to_dict()["layout"], LEGEND_BELOW)).to_dict() == ref.to_dict()
 
 
 def test_merge_copies_nested_constants():
     const = {"font": {"size": 13}}
-    dst = dicts.merge({}, const)
+    dst = build.merge({}, const)
     dst["font"]["size"] = 20
     assert const == {"font": {"size": 13}}
-    assert dicts.merge({"margin": {"l": 1, "b": 2}, "x": [1]}, {"margin": {"b": 5}, "x": [2]}) == \
+    assert build.merge({"margin": {"l": 1, "b": 2}, "x": [1]}, {"margin": {"b": 5}, "x": [2]}) == \
         {"margin": {"l": 1, "b": 5}, "x": [2]}
 
 
 def test_colorscale_is_plotlys_expansion_of_the_name():
     for name in ("RdBu", "Viridis"):
         want = go.Figure(go.Contour(z=[[0, 1], [1, 0]], colorscale=name)).to_dict()["data"][0]["colorscale"]
-        assert dicts.colorscale(name) == want
-        dicts.colorscale(name)[0][1] = "changed"  # a copy each call
-        assert dicts.colorscale(name) == want
+        assert build.colorscale(name) == want
+        build.colorscale(name)[0][1] = "changed"  # a copy each call
+        assert build.colorscale(name) == want

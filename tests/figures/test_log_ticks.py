@@ -1,10 +1,10 @@
-"""Log axes written with labels of one size: dicts.log_ticks, and the studies' cost chart that uses it."""
+"""Log axes written with labels of one size: build.log_ticks, and the studies' cost chart that uses it."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from svmviz.figures import dicts
+from svmviz.figures import build
 from svmviz.figures.studies import CostData, plot_costs
 
 
@@ -14,7 +14,7 @@ from svmviz.figures.studies import CostData, plot_costs
     ([1.2, 1.9], [1.5, 2]),                    # fewer than two: the finer steps
 ])
 def test_log_ticks_cover_the_values_with_readable_steps(values, expected):
-    t = dicts.log_ticks(values)
+    t = build.log_ticks(values)
     assert t["tickvals"] == pytest.approx(expected)
     assert t["ticktext"] == [f"{v:g}" for v in t["tickvals"]]
     lo, hi = min(values) / 1.15, max(values) * 1.15
@@ -22,7 +22,7 @@ def test_log_ticks_cover_the_values_with_readable_steps(values, expected):
 
 
 def test_log_ticks_without_positive_values_is_empty():
-    assert dicts.log_ticks([np.nan, 0.0, -1.0]) == {}
+    assert build.log_ticks([np.nan, 0.0, -1.0]) == {}
 
 
 def test_cost_chart_labels_every_tick_itself():
@@ -30,3 +30,15 @@ def test_cost_chart_labels_every_tick_itself():
     y = plot_costs(cd).to_dict()["layout"]["yaxis"]
     assert y["type"] == "log" and list(y["tickvals"]) == pytest.approx([1, 2, 5])
     assert list(y["ticktext"]) == ["1", "2", "5"]
+
+
+def test_the_deprecated_module_name_warns_and_gives_the_builders_functions():
+    """``svmviz.figures.dicts`` (the figure builder's name for one more release) hands out
+    svmviz.figures.build's names, each read with a DeprecationWarning naming the new module."""
+    from svmviz.figures import dicts
+
+    with pytest.warns(DeprecationWarning, match="import log_ticks from svmviz.figures.build instead"):
+        assert dicts.log_ticks is build.log_ticks
+    with pytest.warns(DeprecationWarning):
+        from svmviz.figures.dicts import figure
+    assert figure is build.figure

@@ -1,5 +1,5 @@
 """The path page's four charts (coefficient paths, boundary map, group sizes, leave-one-out) are
-built as plain specifications (``svmviz.figures.dicts``: trace and layout dictionaries, one
+built as plain specifications (``svmviz.figures.build``: trace and layout dictionaries, one
 ``go.Figure`` without plotly's per-property validation). Each must be the figure plotly's validated
 construction gives, and valid: re-validated by ``go.Figure(fig.to_dict())``, so a misspelt property
 or a refused value fails here."""
@@ -13,7 +13,7 @@ import pytest
 
 from svmviz import data, path
 from svmviz.figures import path as figs
-from svmviz.figures import dicts
+from svmviz.figures import build
 from svmviz.figures.theme import slim_template
 
 
@@ -35,7 +35,7 @@ def test_coef_paths_figure_is_the_validated_construction(coef_paths, monkeypatch
     kw = dict(CALLS[call], X=p.X if CALLS[call]["X"] else None)
     fast = figs.plot_coef_paths(cp, **kw)
     assert fast._validate is False  # built without plotly's per-property validation (it was, before)
-    monkeypatch.setattr(dicts, "VALIDATE", True)
+    monkeypatch.setattr(build, "VALIDATE", True)
     checked = figs.plot_coef_paths(cp, **kw)
     for f in (fast, checked):
         slim_template(f)
@@ -61,12 +61,12 @@ def test_a_misspelt_property_fails_revalidation(coef_paths):
         go.Figure(d)
 
 
-def _same_as_validated(build, monkeypatch):
-    fast = build()
+def _same_as_validated(make_figure, monkeypatch):
+    fast = make_figure()
     assert fast._validate is False  # built without plotly's per-property validation (it was, before)
     with monkeypatch.context() as m:
-        m.setattr(dicts, "VALIDATE", True)
-        checked = build()
+        m.setattr(build, "VALIDATE", True)
+        checked = make_figure()
     for f in (fast, checked):
         slim_template(f)
     assert json.loads(fast.to_json()) == json.loads(checked.to_json())
@@ -80,7 +80,7 @@ def test_boundary_map_is_the_validated_construction(coef_paths, monkeypatch, fra
     p = coef_paths[0]
     bm = figs.compute_boundary_map(p, frac * float(p.lambdas[-1]), grid_n=15, X_test=p.X[:20], y_test=p.y[:20])
     d = _same_as_validated(lambda: figs.plot_boundary_map(bm), monkeypatch)
-    assert d["data"][0]["colorscale"] == dicts.colorscale("RdBu_r")  # the named scale, reversed, as plotly sends it
+    assert d["data"][0]["colorscale"] == build.colorscale("RdBu_r")  # the named scale, reversed, as plotly sends it
     lines = [t for t in d["data"] if t["type"] == "contour"][1:]
     assert [t["contours"]["start"] for t in lines] == [0.0, bm.rho, -bm.rho]  # (at ρ = 0 too, as before)
     assert d["layout"]["margin"] == dict(l=80, r=20, t=80, b=225)

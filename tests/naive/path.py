@@ -242,3 +242,75 @@ def nusvc_reference(X, y, lam, *, max_iter=200_000, **svc_kw):
 def snap(alpha, delta=1e-9):
     """α with values within ``delta`` of 0 or 1 set to the bound (for an interior-point solution)."""
     return np.where(alpha < delta, 0.0, np.where(alpha > 1 - delta, 1.0, alpha))
+
+
+# ------------------------------------------------------------------ the per-breakpoint quantities
+def gram_s(K, y, alpha, m):
+    """s = Gα with G_ij = y_i y_j K_ij / m, as a matrix product."""
+    return y * (K @ (alpha * y)) / m
+
+
+def class_thresholds(y, alpha, s):
+    """(t₊, t₋) per class: the mean of s over its free points (0 < α < 1), else the smallest s over its
+    points at α = 0; None when a class has neither (it is full)."""
+    t = []
+    for sign in (1.0, -1.0):
+        mine = y == sign
+        free, low = mine & (alpha > 0) & (alpha < 1), mine & (alpha <= 0)
+        if free.any():
+            t.append(s[free].mean())
+        elif low.any():
+            t.append(s[low].min())
+        else:
+            return None
+    return np.array(t)
+
+
+def gradient_and_qp_bounds(y, alpha, s, t, tied, tolg):
+    """g = s − t_c and the bounds [lo, hi] on dα of the derivative QP: free where 0 < α < 1, dα ≥ 0 at
+    α = 0 when g ≤ tolg or the point is tied, dα ≤ 0 at α = 1 when g ≥ −tolg or tied, else dα = 0."""
+    g = s - np.where(y > 0, t[0], t[1])
+    free = (alpha > 0) & (alpha < 1)
+    up = (alpha <= 0) & ((g <= tolg) | tied)
+    down = (alpha >= 1) & ((g >= -tolg) | tied) & ~up
+    lo = np.where(free | down, -np.inf, 0.0)
+    hi = np.where(free | up, np.inf, 0.0)
+    return g, lo, hi
+
+
+def kkt_violation(y, alpha, s, t):
+    """max over points of −g at α = 0, g at α = 1, |g| for free points, and 0."""
+    g = s - np.where(y > 0, t[0], t[1])
+    e = np.where(alpha <= 0, -g, np.where(alpha >= 1, g, np.abs(g)))
+    return max(0.0, float(e.max())) if e.size else 0.0
+
+
+def bordered_matrix(K, y, members, m):
+    """The KKT matrix of the working set ``members``: [[0, Eᵀ], [E, G_WW]] with E's rows (1, 0) for
+    y = +1 and (0, 1) for y = −1, and G_WW = y_w y_w' K_ww' / m."""
+    w = np.asarray(members, dtype=np.int64)
+    M = np.zeros((w.size + 2, w.size + 2))
+    E = np.column_stack([y[w] > 0, y[w] < 0]).astype(float)
+    M[2:, :2], M[:2, 2:] = E, E.T
+    M[2:, 2:] = np.outer(y[w], y[w]) * K[np.ix_(w, w)] / m
+    return M
+
+
+def direction_check(y, d, gd, dt, widx, gs, residual_rtol, sum_rtol):
+    """Whether the direction d = dα/dλ solves its system: G d = dt_c on the working set ``widx`` (max
+    residual within ``residual_rtol · gs · max(1, max |d|)``) and each class's Σ d = ½ (within
+    ``sum_rtol · max(1, max |d|)``). Returns (ok, max |d|, (Σ₊ d − ½, Σ₋ d − ½))."""
+    dnorm = float(np.abs(d).max()) if d.size else 0.0
+    sums = (float(np.sum(d[y > 0])) - 0.5, float(np.sum(d[y < 0])) - 0.5)
+    w = np.asarray(widx)
+    res = float(np.abs(gd[w] - np.where(y[w] > 0, dt[0], dt[1])).max()) if w.size else 0.0
+    scale = max(1.0, dnorm)
+    ok = res <= residual_rtol * gs * scale and all(abs(c) <= sum_rtol * scale for c in sums)
+    return ok, dnorm, sums
+
+
+def dependent_count(y, alpha, d, gd, dt, lo, hi, pos, threshold):
+    """How many free points (0 < α < 1) outside the working set (pos < 0), with room to move (lo < hi)
+    and d = 0, have |g's slope − dt_c| above ``threshold``."""
+    slope = gd - np.where(y > 0, dt[0], dt[1])
+    return int(np.sum((pos < 0) & (lo < hi) & (d == 0.0) & (alpha > 0) & (alpha < 1) & (np.abs(slope) > threshold)))

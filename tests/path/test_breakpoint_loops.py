@@ -1,12 +1,14 @@
-"""The ν-path's per-breakpoint loops written for speed compute exactly the numbers of plain loops.
+"""The ν-path's per-breakpoint loops written for speed against independent references.
 
-Each fast loop keeps the arithmetic and changes only how the loop runs: s = Gα four kernel rows per
-sweep (``exact_s``), both classes' thresholds in one pass, the derivative QP's bounds without branches
-(``qp_bounds``), the rank-one update's u = M⁻¹v four rows at a time (``minv_add``); the KKT
-violation and the tie tolerance beside them. The references below are the plain loops (one point,
-one column or one row at a time); results must be bitwise equal, on random states with every kind of
+Each fast loop (four kernel rows per sweep of s = Gα in ``exact_s``, both classes' thresholds in one
+pass, the derivative QP's bounds without branches in ``qp_bounds``, the rank-one update's u = M⁻¹v
+four rows at a time in ``minv_add``), the KKT violation and the tie tolerance are checked against
+their definitions in plain numpy (:mod:`tests.naive.path`), on random states with every kind of
 point (α = 0, free, α = 1; g on either side of the tie tolerance; tied flags; lengths around the
-blocks of four).
+blocks of four). Where the definition does the same floating-point operations (a comparison, a
+subtraction, a maximum) the numbers are equal; where it sums in another order they agree to rounding.
+``exact_s`` is also bitwise the sum of :func:`~svmviz.path._solver.kkt.add_column` over the points,
+the update the path applies between recomputations (its docstring's promise).
 """
 from __future__ import annotations
 
@@ -16,130 +18,25 @@ from hypothesis import strategies as st
 from numba import njit
 
 from svmviz.path._solver.config import TIE_SCALE_FLOOR
-from svmviz.path._solver.kkt import exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds, thresholds
-from svmviz.path._solver.kkt import tie_tolerance
+from svmviz.path._solver.kkt import (add_column, exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds,
+                                     thresholds, tie_tolerance)
+from tests.naive import path as nv
 
 I64 = np.int64
 
 
-# ------------------------------------------------------------------------------- plain references
-@njit(cache=False)
-def _ref_exact_s(K, y, inv_m, alpha, s):
-    n = alpha.shape[0]
-    for r in range(n):
-        s[r] = 0.0
-    for j in range(n):
-        if alpha[j] != 0.0:
-            c = alpha[j] * y[j] * inv_m
-            if c == 0.0:
-                continue
-            for r in range(n):
-                s[r] += c * y[r] * K[j, r]
-
-
-@njit(cache=False)
-def _ref_thresholds(y, alpha, s, t):
-    n = alpha.shape[0]
-    for c in range(2):
-        sgn = 1.0 if c == 0 else -1.0
-        acc = 0.0
-        cnt = 0
-        mn = np.inf
-        for i in range(n):
-            if y[i] != sgn:
-                continue
-            if alpha[i] > 0.0 and alpha[i] < 1.0:
-                acc += s[i]
-                cnt += 1
-            elif alpha[i] <= 0.0 and s[i] < mn:
-                mn = s[i]
-        if cnt > 0:
-            t[c] = acc / cnt
-        elif mn < np.inf:
-            t[c] = mn
-        else:
-            return False
-    return True
-
-
-@njit(cache=False)
-def _ref_qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
-    for i in range(alpha.shape[0]):
-        g[i] = s[i] - (t[0] if y[i] > 0 else t[1])
-        a = alpha[i]
-        if a > 0.0 and a < 1.0:
-            lo[i] = -np.inf
-            hi[i] = np.inf
-        elif a <= 0.0 and (g[i] <= tolg or tied[i]):
-            lo[i] = 0.0
-            hi[i] = np.inf
-        elif a >= 1.0 and (g[i] >= -tolg or tied[i]):
-            lo[i] = -np.inf
-            hi[i] = 0.0
-        else:
-            lo[i] = 0.0
-            hi[i] = 0.0
-
-
-@njit(cache=False)
-def _ref_kkt_violation(y, alpha, s, t):
-    v = 0.0
-    for i in range(alpha.shape[0]):
-        g = s[i] - (t[0] if y[i] > 0 else t[1])
-        if alpha[i] <= 0.0:
-            e = -g
-        elif alpha[i] >= 1.0:
-            e = g
-        else:
-            e = abs(g)
-        if e > v:
-            v = e
-    return v
-
-
-@njit(cache=False)
-def _ref_minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol):
-    """kkt.minv_add with u = M⁻¹v one row (one dot product) at a time."""
-    p = nw + 2
-    v = np.empty(p)
-    v[0] = 1.0 if y[j] > 0 else 0.0
-    v[1] = 0.0 if y[j] > 0 else 1.0
-    for k in range(nw):
-        w = widx[k]
-        v[2 + k] = y[w] * y[j] * K[w, j] * inv_m
-    delta = K[j, j] * inv_m
-    u = np.empty(p)
-    for a in range(p):
-        acc = 0.0
-        for b in range(p):
-            acc += Minv[a, b] * v[b]
-        u[a] = acc
-    sig = delta
-    for a in range(p):
-        sig -= v[a] * u[a]
-    if not (abs(sig) > dep_tol * delta):
-        return False, nw
-    inv = 1.0 / sig
-    for a in range(p):
-        ua = u[a] * inv
-        for b in range(p):
-            Minv[a, b] += ua * u[b]
-        Minv[a, p] = -ua
-        Minv[p, a] = -ua
-    Minv[p, p] = inv
-    for a in range(p):
-        Mb[a, p] = v[a]
-        Mb[p, a] = v[a]
-    Mb[p, p] = delta
-    widx[nw] = j
-    pos[j] = nw
-    return True, nw + 1
-
-
-# the rewritten kernels are helpers (no CPython wrapper): called from kernels here
+# the loops are helpers (no CPython wrapper): called from kernels here
 @njit(cache=False)
 def _run_exact_s(K, y, inv_m, alpha, s):
     exact_s(K, y, inv_m, alpha, s)
+
+
+@njit(cache=False)
+def _run_add_columns(K, y, inv_m, alpha, s):
+    s[:] = 0.0
+    for j in range(alpha.shape[0]):
+        if alpha[j] != 0.0:
+            add_column(K, y, inv_m, s, j, alpha[j])
 
 
 @njit(cache=False)
@@ -182,80 +79,82 @@ def states(draw, max_n=14):
 
 @settings(max_examples=150, deadline=None)
 @given(states(max_n=23))
-def test_exact_s_equals_adding_columns_one_at_a_time(state):
+def test_exact_s_is_g_alpha_and_the_sum_of_the_path_updates(state):
     y, alpha, _, K, _ = state
     inv_m = 1.0 / y.size
-    s_new, s_ref = np.full(y.size, np.nan), np.full(y.size, np.nan)
-    _run_exact_s(K, y, inv_m, alpha, s_new)
-    _ref_exact_s(K, y, inv_m, alpha, s_ref)
-    assert np.array_equal(s_new, s_ref)  # bitwise (±0 compare equal)
-    # and it is s = Gα
-    np.testing.assert_allclose(s_new, y * (K @ (alpha * y)) * inv_m, rtol=1e-12, atol=1e-15)
+    s_fast, s_updates = np.full(y.size, np.nan), np.full(y.size, np.nan)
+    _run_exact_s(K, y, inv_m, alpha, s_fast)
+    np.testing.assert_allclose(s_fast, nv.gram_s(K, y, alpha, y.size), rtol=1e-12, atol=1e-15)
+    _run_add_columns(K, y, inv_m, alpha, s_updates)
+    assert np.array_equal(s_fast, s_updates)  # bitwise (±0 compare equal)
 
 
 @settings(max_examples=150, deadline=None)
 @given(states())
-def test_thresholds_in_one_pass_equal_one_pass_per_class(state):
+def test_thresholds_are_the_free_points_mean_else_the_lowest_s_at_zero(state):
     y, alpha, s, _, _ = state
-    t_new, t_ref = np.full(2, 7.0), np.full(2, 7.0)
-    ok_new = _run_thresholds(y, alpha, s, t_new)
-    ok_ref = _ref_thresholds(y, alpha, s, t_ref)
-    assert ok_new == ok_ref
-    if ok_ref:
-        assert np.array_equal(t_new, t_ref)
-    else:  # a class is full (λ = λ_max): the positive class's threshold is set before the check
-        assert t_new[0] == t_ref[0] or not np.any(y > 0)
+    t = np.full(2, 7.0)
+    ok = _run_thresholds(y, alpha, s, t)
+    ref = nv.class_thresholds(y, alpha, s)
+    assert ok == (ref is not None)
+    if ref is not None:  # a mean in index order against numpy's pairwise sum: equal to rounding
+        np.testing.assert_allclose(t, ref, rtol=1e-13, atol=1e-15 * (np.abs(s).max() + 1e-300))
 
 
 @settings(max_examples=150, deadline=None)
 @given(states(), st.sampled_from([0.0, 1e-12, 1e-3, 0.5]))
-def test_qp_bounds_without_branches_equal_the_plain_loop(state, tolg):
+def test_qp_bounds_are_the_derivative_qps_bounds(state, tolg):
     y, alpha, s, _, tied = state
     t = np.array([np.median(s), -np.median(s)])
-    out_new = [np.full(y.size, np.nan) for _ in range(3)]
-    out_ref = [np.full(y.size, np.nan) for _ in range(3)]
-    _run_qp_bounds(y, alpha, s, t, tied, tolg, *out_new)
-    _ref_qp_bounds(y, alpha, s, t, tied, tolg, *out_ref)
-    for a, b in zip(out_new, out_ref):
-        assert np.array_equal(a, b)
+    out = [np.full(y.size, np.nan) for _ in range(3)]
+    _run_qp_bounds(y, alpha, s, t, tied, tolg, *out)
+    for got, want in zip(out, nv.gradient_and_qp_bounds(y, alpha, s, t, tied, tolg)):
+        assert np.array_equal(got, want)
 
 
 @settings(max_examples=150, deadline=None)
 @given(states(max_n=23))
-def test_kkt_violation_and_tie_tolerance_equal_the_plain_loop(state):
+def test_kkt_violation_and_tie_tolerance_are_their_definitions(state):
     y, alpha, s, _, _ = state
     t = np.array([0.1, -0.2]) * (np.abs(s).max() + 1.0)
-    assert _run_kkt_violation(y, alpha, s, t) == _ref_kkt_violation(y, alpha, s, t)
+    assert _run_kkt_violation(y, alpha, s, t) == nv.kkt_violation(y, alpha, s, t)
     gs, lam, tol = 0.25, 3.0, 1e-9
-    assert tie_tolerance(s, tol, gs, lam) == tol * max(np.abs(s).max(), kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+    assert tie_tolerance(s, tol, gs, lam) == tol * max(np.abs(s).max(), TIE_SCALE_FLOOR * gs * max(lam, 1.0))
+    assert kkt_tol(TIE_SCALE_FLOOR, gs, lam) == TIE_SCALE_FLOOR * gs * max(lam, 1.0)
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(6, 40), st.integers(0, 2**32 - 1))
-def test_rank_one_update_equals_row_by_row_dot_products(n, seed):
-    """minv_add's u = M⁻¹v four rows at a time: the updated inverse and bordered matrix are bitwise
-    those of one dot product per row, for every size of W around the blocks of four."""
+def test_rank_one_update_borders_the_matrix_and_inverts_it(n, seed):
+    """minv_add with point j: the bordered KKT matrix of W ∪ {j} by its definition, its inverse to
+    rounding, j placed last in W; refused exactly when j's Schur complement is below dep_tol times its
+    diagonal, leaving everything as it stood. Every size of W around the blocks of four."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 2))
     y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
     K = np.ascontiguousarray(np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 0.2))  # well-conditioned
-    inv_m = 1.0 / n
+    inv_m, dep_tol = 1.0 / n, 1e-11
     members = rng.permutation(n).astype(I64)
     members[:2] = members[:2][np.argsort(-y[members[:2]])] if y[members[0]] != y[members[1]] else [0, 1]
     members[2:] = [k for k in rng.permutation(n) if k not in members[:2]]
     nmem = I64(rng.integers(2, n - 1))
     Minv, Mb = np.zeros((n + 2, n + 2)), np.zeros((n + 2, n + 2))
     widx, pos = np.zeros(n, I64), np.full(n, -1, I64)
-    ok, nw = minv_build(K, y, inv_m, Minv, Mb, widx, pos, I64(0), members, nmem, 1e-11)
+    ok, nw = minv_build(K, y, inv_m, Minv, Mb, widx, pos, I64(0), members, nmem, dep_tol)
     assert ok
     j = I64(next(k for k in members if pos[k] < 0))
-    a = [Minv.copy(), Mb.copy(), widx.copy(), pos.copy()]
-    b = [Minv.copy(), Mb.copy(), widx.copy(), pos.copy()]
-    r_new = minv_add(K, y, inv_m, *a, nw, j, 1e-11)
-    r_ref = _ref_minv_add(K, y, inv_m, *b, nw, j, 1e-11)
-    assert tuple(r_new) == tuple(r_ref)
-    for u, v in zip(a, b):
-        assert np.array_equal(u, v)
-    if r_new[0]:  # and it is the inverse of the bordered matrix
-        p = int(r_new[1]) + 2
-        np.testing.assert_allclose(a[0][:p, :p] @ a[1][:p, :p], np.eye(p), atol=1e-9)
+    W = [int(w) for w in widx[:nw]]
+    before = [a.copy() for a in (Minv, Mb, widx, pos)]
+    M_old, M_new = nv.bordered_matrix(K, y, W, n), nv.bordered_matrix(K, y, W + [int(j)], n)
+    v, delta = M_new[:-1, -1], M_new[-1, -1]
+    schur = delta - v @ np.linalg.solve(M_old, v)
+    added, nw_after = minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol)
+    assert added == (abs(schur) > dep_tol * delta)
+    if not added:
+        assert nw_after == nw and all(np.array_equal(a, b) for a, b in zip((Minv, Mb, widx, pos), before))
+        return
+    p = nw + 3
+    assert nw_after == nw + 1 and widx[nw] == j and pos[j] == nw and list(widx[:nw]) == W
+    np.testing.assert_allclose(Mb[:p, :p], M_new, rtol=1e-14, atol=1e-16)
+    np.testing.assert_allclose(Minv[:p, :p], np.linalg.inv(M_new), rtol=1e-7, atol=1e-9 * np.abs(Minv[:p, :p]).max())
+    np.testing.assert_allclose(Minv[:p, :p] @ Mb[:p, :p], np.eye(p), atol=1e-9)

@@ -66,7 +66,7 @@ def test_breakpoint_rows_shape_and_writes():
     assert a[6, 4] == 34.0 and a[:3].sum() == np.arange(15.0).sum()
 
 
-def _plain_groups(alpha):  # the formula as it was written before (boolean-indexed writes)
+def _plain_groups(alpha):  # the definition by boolean-indexed writes: R at α ≤ tol, L at α ≥ 1 − tol, else E
     a = np.asarray(alpha)
     g = np.full(a.shape, GROUP_E, dtype=np.int8)
     g[a <= _ALPHA_TOL] = GROUP_R

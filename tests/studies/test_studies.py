@@ -14,7 +14,7 @@ from sklearn.svm import SVC
 from svmviz import make_dataset
 from svmviz.criteria import kfold_folds
 from svmviz.studies import SpecError, load_spec, ready_made_specs, run_study, spec_from_dict, spec_to_toml
-from svmviz.studies.published import published_table
+from svmviz.published import published_table
 from svmviz.studies.results import COLUMNS, rows_to_frame, summary_table
 from svmviz.studies.tasks import irwls_rows, make_task_data
 from svmviz.tuning import criteria_surface, kfold_cv_surface

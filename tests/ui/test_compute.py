@@ -7,6 +7,7 @@ runs (AppTest waits for the script to finish).
 """
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 
@@ -15,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmviz._parallel import task_pool
-from svmviz.ui import compute
+from svmviz.ui import _jobs, compute
 
 
 # ------------------------------------------------------------------ pure helpers
@@ -58,30 +59,34 @@ def test_format_seconds_and_subsample_size():
 
 # ------------------------------------------------------------------ jobs without Streamlit
 def _job(fn, cost=None):
-    store = compute._Store()
-    job = compute._Job("k:1", "k", fn, cost, store, 4)
+    store = _jobs._Store()
+    job = _jobs._Job("k:1", "k", fn, cost, store, 4)
     store.jobs[job.key] = job
     return store, job
 
 
 def test_a_job_nobody_waits_for_is_cancelled_at_its_next_progress_report():
-    calls = []
+    reported, go, after = threading.Event(), threading.Event(), []
 
     def fn(progress):
-        for i in range(400):
-            time.sleep(0.02)
-            calls.append(i)
-            progress(i + 1, 400, "")
+        progress(0, 2, "")
+        reported.set()
+        go.wait(10)
+        progress(1, 2, "")  # the first report after the grace has passed without waiters: it stops here
+        after.append(1)
         return "done"
 
     store, job = _job(fn)
     job.attach()
     job.thread.start()
-    time.sleep(0.3)
+    assert reported.wait(10)
     job.detach()  # the tab closed / the run moved on
-    assert job.finished.wait(compute.ORPHAN_GRACE_SECONDS + 2.0)
+    with job.lock:  # the grace has passed
+        job.detached_at -= _jobs.ORPHAN_GRACE_SECONDS + 1.0
+    go.set()
+    assert job.finished.wait(10)
     assert isinstance(job.error, compute.Cancelled) and "nobody" in str(job.error)
-    assert len(calls) < 400 and store.get("k:1") is None  # stopped, nothing cached
+    assert not after and store.get("k:1") is None  # stopped, nothing cached
     assert "k:1" not in store.jobs
 
 
@@ -102,37 +107,53 @@ def test_a_rerun_reattaching_within_the_grace_keeps_the_job():
 
 
 def test_cancel_stops_a_job_and_its_pool_drops_queued_tasks():
-    started = []
+    """Cancel while both workers run a task: the job stops at its next report and the tasks still
+    queued never start."""
+    started, futures = [], []
+    release = [threading.Event() for _ in range(200)]
+    both_running, submitted, queued_dropped = threading.Event(), threading.Event(), threading.Event()
+    dropped = []
 
     def task(i):
         started.append(i)
-        time.sleep(0.05)
+        if len(started) == 2:
+            both_running.set()
+        release[i].wait(10)
         return i
 
     def fn(progress):
         from concurrent.futures import as_completed
 
         with task_pool(2) as pool:
-            futs = [pool.submit(task, i) for i in range(200)]
-            for k, _ in enumerate(as_completed(futs), 1):
+            futures.extend(pool.submit(task, i) for i in range(200))
+            submitted.set()
+            for k, _ in enumerate(as_completed(futures), 1):
                 progress(k, 200, "")
         return "all"
+
+    def on_done(future):  # a queued task's future is done when the pool cancels it
+        if future.cancelled():
+            dropped.append(future)
+            if len(dropped) == 197:
+                queued_dropped.set()
 
     store, job = _job(fn)
     job.attach()
     job.thread.start()
-    time.sleep(0.3)
+    assert both_running.wait(10) and submitted.wait(10) and sorted(started) == [0, 1]
+    for future in futures[3:]:  # the workers are busy: tasks 3… can only be queued (task 2 may start next)
+        future.add_done_callback(on_done)
     job.cancel("stopped by the user")
-    assert job.finished.wait(5)
-    time.sleep(0.2)
-    n = len(started)
-    assert isinstance(job.error, compute.Cancelled) and n < 60  # ≈ 12 ran before, 2 finishing
-    time.sleep(0.3)
-    assert len(started) == n  # nothing more starts
+    release[0].set()  # task 0 ends: the job reports, sees the cancel and leaves its pool
+    assert queued_dropped.wait(10)
+    for event in release:
+        event.set()
+    assert job.finished.wait(10)
+    assert isinstance(job.error, compute.Cancelled) and set(started) <= {0, 1, 2}  # a freed worker may take task 2
 
 
 def test_warnings_raised_on_a_job_thread_are_the_jobs_and_readable():
-    compute._install_warning_hook()
+    _jobs._install_warning_hook()
 
     def fn(progress):
         warnings.warn("loo_path: 2 refit(s) did not converge — raise max_iter.", UserWarning)
@@ -146,13 +167,13 @@ def test_warnings_raised_on_a_job_thread_are_the_jobs_and_readable():
 
 
 def test_results_are_bounded_by_count_and_bytes(monkeypatch):
-    store = compute._Store()
+    store = _jobs._Store()
     for i in range(5):
-        store.put(f"a:{i}", "a", compute._Entry(i, (), 10), max_entries=3)
+        store.put(f"a:{i}", "a", _jobs._Entry(i, (), 10), max_entries=3)
     assert [k for k in store.data] == ["a:2", "a:3", "a:4"]
-    store.max_bytes = 100  # (compute.MAX_CACHE_BYTES by default)
-    store.put("b:0", "b", compute._Entry(np.zeros(8), (), 64), max_entries=10)
-    store.put("b:1", "b", compute._Entry(np.zeros(8), (), 64), max_entries=10)
+    store.max_bytes = 100  # (_jobs.MAX_CACHE_BYTES by default)
+    store.put("b:0", "b", _jobs._Entry(np.zeros(8), (), 64), max_entries=10)
+    store.put("b:1", "b", _jobs._Entry(np.zeros(8), (), 64), max_entries=10)
     assert "b:1" in store.data and "b:0" not in store.data and store.bytes <= 100
     assert compute.nbytes({"x": np.zeros(3), "y": (np.zeros(2, np.int8), "s")}) == 26
 
@@ -192,15 +213,17 @@ def test_cached_compute_runs_once_and_serves_every_run():
 def test_a_quick_value_asked_for_by_many_sessions_at_once_is_built_once():
     """Thirty sessions opening one link at the same moment: the data set is built by one of them, the
     others wait for it and get the very same object."""
-    import threading
-
     compute._store().clear()
+    store, key = compute._store(), compute.cache_key("t_once", ("banana", 200, 0))
     built, got = [], []
     start = threading.Barrier(30)
 
     def build():
         built.append(1)
-        time.sleep(0.2)  # long enough for every session to ask meanwhile
+        # every session has asked before the value is ready: each one holds the key's building slot
+        deadline = time.monotonic() + 10
+        while store._building[key][1] < 30 and time.monotonic() < deadline:
+            time.sleep(0.001)
         return np.arange(5.0)
 
     def session():
@@ -325,16 +348,37 @@ def test_an_error_reaches_the_page_and_is_not_cached():
 
 
 def test_the_speed_of_finished_jobs_corrects_the_next_estimate():
-    store = compute._Store()
-    job = compute._Job("s:1", "s", lambda p: time.sleep(0.6) or 1, compute.Cost(0.6, "x"), store, 4)
+    store, jobs = _jobs._Store(), []
+
+    def fn(progress):
+        jobs[0].started -= 1.2  # the job has run 1.2 s when it returns
+        return 1
+
+    job = _jobs._Job("s:1", "s", fn, compute.Cost(0.6, "x"), store, 4)
+    jobs.append(job)
     job.thread.start()
     assert job.finished.wait(5)
-    assert store.speed["s"] and 0.9 <= store.speed["s"][0] < 3.0  # ran as long as estimated (or slower)
+    assert store.speed["s"] and 2.0 <= store.speed["s"][0] < 2.5  # twice as long as estimated
     store.speed["s"] = [2.0, 2.2, 1.8, 40.0]
-    assert compute._speed_factor(store, "s") == pytest.approx(2.1)  # median, robust to one outlier
+    assert _jobs._speed_factor(store, "s") == pytest.approx(2.1)  # median, robust to one outlier
     store.speed["s"] = [100.0]
-    assert compute._speed_factor(store, "s") == 8.0  # bounded
-    assert compute._speed_factor(store, "unknown") == 1.0
+    assert _jobs._speed_factor(store, "s") == 8.0  # bounded
+    assert _jobs._speed_factor(store, "unknown") == 1.0
+
+
+def test_the_progress_line_shows_the_compile_progress_and_no_time_left_while_numba_compiles():
+    """While numba compiles for a job the line shows the compile's progress (svmviz._jit.notices_to) and
+    no time left, which nothing can know; the job's own message comes back when the compile ends."""
+    store, job = _job(lambda progress: 1)
+    job.progress(1, 4, "σ 1 of 4")
+    frac, line = compute._progress_line("Computing…", job, estimate=8.0)
+    assert frac == 0.25 and "left" in line and "σ 1 of 4" in line
+    job._compile_progress("Compiling the ν-path solver once for this installation: 3 of its 7 functions ready")
+    frac, line = compute._progress_line("Computing…", job, estimate=8.0)
+    assert "3 of its 7 functions ready" in line and "left" not in line and "σ 1 of 4" not in line
+    job._compile_progress("")
+    frac, line = compute._progress_line("Computing…", job, estimate=8.0)
+    assert "σ 1 of 4" in line and "left" in line and not job.compiling
 
 
 def test_task_pool_without_error_runs_everything():

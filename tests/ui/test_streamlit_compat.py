@@ -1,11 +1,18 @@
 """Canary of svmviz.ui._streamlit_compat: the Streamlit internals the app uses are still there and
 still mean what the app relies on. An upgrade that moves one fails here, not in a lecture; the
 module's fallbacks keep the app running meanwhile. The browser tests (tests/browser/) check deep links and Back/Forward end to end.
+A process spawned by :mod:`multiprocessing` (a Dask worker of a criteria study run from the app) imports the
+entry script again as ``__mp_main__`` and does nothing there (``spawned_without_server``).
 """
 from __future__ import annotations
 
 import inspect
+import multiprocessing
+import os
+import subprocess
+import sys
 
+import pytest
 import streamlit
 from streamlit.commands import navigation
 from streamlit.runtime import pages_manager
@@ -13,6 +20,8 @@ from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
 from svmviz.ui import _streamlit_compat as compat
+from svmviz.ui.frame import ENTRY_SCRIPT
+from tests.apptest_utils import ROOT
 
 VERSION = f"Streamlit {streamlit.__version__}"
 
@@ -92,3 +101,40 @@ def test_session_release_internals_are_still_there():
 
 def test_release_ended_sessions_without_a_server_releases_nothing():
     assert compat.release_ended_sessions() is None
+
+
+# ------------------------------------------------------------------------------------------------------------
+# A process started by :mod:`multiprocessing` with the ``spawn`` method (a Dask worker of a criteria study run
+# from the app) first imports its parent's ``__main__`` again, as ``__mp_main__``: under a Streamlit server that
+# is the script being run — the app's entry script, or the Criteria studies page that starts the workers.
+# Imported there, they do nothing, so the worker logs no "missing ScriptRunContext" and no "bare mode" warnings.
+# a parent whose ``__main__`` is ``script``, as Streamlit's script runner installs it, starts a spawn child
+SPAWNING_PARENT = """
+import multiprocessing, sys, types
+main = types.ModuleType("__main__")
+main.__file__ = sys.argv[1]
+sys.modules["__main__"] = main
+child = multiprocessing.get_context("spawn").Process(target=print, args=("the child ran",))
+child.start()
+child.join()
+sys.exit(child.exitcode)
+"""
+
+
+@pytest.mark.parametrize("script", [os.path.join(ROOT, "app.py"), ENTRY_SCRIPT,
+                                    os.path.join(ROOT, "pages", "7_Criteria_studies.py")],
+                         ids=["app.py", "entry", "criteria_studies_page"])
+def test_a_spawned_child_of_a_streamlit_script_calls_no_streamlit(script):
+    done = subprocess.run([sys.executable, "-c", SPAWNING_PARENT, script], cwd=ROOT, capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "the child ran" in done.stdout
+    assert "missing ScriptRunContext" not in done.stderr, done.stderr[:2000]
+    assert "streamlit run" not in done.stderr, done.stderr[:2000]
+
+
+def test_the_test_process_itself_is_not_taken_for_a_spawned_child():
+    from svmviz.ui._streamlit_compat import spawned_without_server
+
+    assert multiprocessing.parent_process() is None
+    assert not spawned_without_server()

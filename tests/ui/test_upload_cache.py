@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from svmviz.ui import compute, uploads
+from tests import serving
 
 
 def _csv(seed: int, rows: int = 400) -> bytes:
@@ -97,27 +98,23 @@ def test_a_real_session_that_ends_frees_its_upload(tmp_path):
     import asyncio
     import json
     import os
-    import socket
-    import subprocess
-    import sys
     import time
-    import urllib.request
 
     import websockets
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = serving.free_port()
     out = tmp_path / "runs.jsonl"
     app = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upload_session_app.py")
     env = dict(os.environ, UPLOAD_APP_OUT=str(out), HOME=str(tmp_path))
     log = open(tmp_path / "server.log", "w")
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", app, "--server.port", str(port),
-                               "--server.headless", "true", "--server.disconnectedSessionTTL", "1",
-                               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
-                              cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        server, _ = serving.start(serving.streamlit_run(app, port, "--server.disconnectedSessionTTL", "1"), port,
+                                  log=log, cwd=tmp_path, env=env, host="127.0.0.1")
+    except serving.ServerDidNotStart as exc:
+        log.close()
+        pytest.fail(f"the app did not start: {exc}\n{(tmp_path / 'server.log').read_text()}")
 
     async def session(query):
         async with websockets.connect(f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"],
@@ -132,13 +129,6 @@ def test_a_real_session_that_ends_frees_its_upload(tmp_path):
                     return
 
     try:
-        for _ in range(300):
-            try:
-                if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                assert server.poll() is None, (tmp_path / "server.log").read_text()
-                time.sleep(0.2)
         asyncio.run(session("mode=upload"))  # a visitor uploads, then closes the tab
         time.sleep(2.5)  # longer than the time Streamlit keeps a closed session for a reconnection
         asyncio.run(session("mode=check"))  # the next visitor's visit drops the expired session
@@ -147,12 +137,7 @@ def test_a_real_session_that_ends_frees_its_upload(tmp_path):
         assert runs[0]["mode"] == "upload" and len(runs[0]["store"]) == 1 and list(runs[0]["sessions"].values()) == [1]
         assert runs[-1]["store"] == [] and runs[-1]["sessions"] == {}
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        serving.stop(server, timeout=20)
         log.close()
 
 

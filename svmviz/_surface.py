@@ -1,12 +1,16 @@
-"""The (σ, λ) grid engine: criteria surfaces and k-fold cross-validation over a Gaussian-kernel grid.
+"""The criteria-surface engine: criteria surfaces and k-fold cross-validation over a (σ, λ) Gaussian-kernel grid.
 
-Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver (``svmviz.svm._smo``), one kernel
+Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver (:mod:`svmviz.svm`), one kernel
 matrix per σ built inside the compiled solver (without the GIL) from squared distances computed once, the σ values spread
 over a pool of threads; the criteria of Wahba, Lin, Lee & Zhang (2001) are then computed from the
 fits for the whole grid at once (:mod:`svmviz.criteria`). A grid that would not fit in memory is
 refused before anything large is allocated (:func:`svmviz.svm.check_grid_memory`).
 
-Private module: its public names are documented and imported from :mod:`svmviz.tuning`.
+Its public names are documented and imported from :mod:`svmviz.tuning`; :func:`grid_minima`,
+:func:`check_p_true`, :func:`warn_unconverged` and :func:`replicate_seed` serve :mod:`svmviz.tuning`
+and :mod:`svmviz.studies` too.
+
+Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 
@@ -19,12 +23,11 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from . import criteria
-from .svm import _smo
 from ._parallel import task_pool
 from ._validation import check_matrix
 from .kernels import gram, rbf_from_squared_distances, squared_distances
-from .svm._classes import (DEFAULT_MAX_ITER, GRID_ARRAYS, GRID_SHRINKING, _check_grid_problem, _sigma_lambda_grid,
-                  check_grid_memory)
+from .svm import (DEFAULT_MAX_ITER, GRID_ARRAYS, GRID_SHRINKING, check_grid_memory, check_grid_problem,
+                  rbf_sigma_loo, rbf_sigma_sequence, sigma_lambda_grid)
 
 
 class CriteriaSurface(NamedTuple):
@@ -85,7 +88,27 @@ class CriteriaSurface(NamedTuple):
     seconds: dict | None = None
 
 
-def _check_p(p_true, X):
+def check_p_true(p_true, X):
+    """``p_true`` as one probability of +1 in [0, 1] per row of ``X`` (Wahba et al. 2001, §3: the
+    true p(x) of the non-standard case's GCKL and Bayes-risk criteria).
+
+    Parameters
+    ----------
+    p_true : None, array-like of shape (n,) or callable
+        The probabilities, or a function of ``X`` giving them.
+    X : ndarray of shape (n, d)
+        The training points.
+
+    Returns
+    -------
+    ndarray of shape (n,) or None
+        The probabilities (None when ``p_true`` is None).
+
+    Raises
+    ------
+    ValueError
+        When there is not one finite probability in [0, 1] per row of ``X``.
+    """
     if p_true is None:
         return None
     p = p_true(X) if callable(p_true) else p_true
@@ -95,7 +118,23 @@ def _check_p(p_true, X):
     return p
 
 
-def _grid_minima(values: dict, rtol: float = 1e-12):
+def grid_minima(values: dict, rtol: float = 1e-12):
+    """Each 2-D criterion's minimum over the (σ, λ) grid, and every grid point tied with it.
+
+    Parameters
+    ----------
+    values : dict of str to ndarray
+        Criterion name -> values; arrays of shape (k, m) over (σ, λ) are searched, others skipped.
+    rtol : float, default 1e-12
+        A point ties when it is within ``rtol · max(1, |min|)`` of the minimum.
+
+    Returns
+    -------
+    best : dict of str to tuple of int
+        Criterion -> the first tied (σ index, λ index) in row-major order.
+    ties : dict of str to ndarray of shape (t, 2)
+        Criterion -> every tied (σ index, λ index).
+    """
     best, ties = {}, {}
     for key, V in values.items():
         if V.ndim != 2:
@@ -107,11 +146,42 @@ def _grid_minima(values: dict, rtol: float = 1e-12):
     return best, ties
 
 
-def _warn(status, what):
+def warn_unconverged(status, what):
+    """One ``ConvergenceWarning`` naming ``what`` when any solve stopped at its iteration limit.
+
+    Parameters
+    ----------
+    status : array-like of int
+        The solves' status codes (0: converged).
+    what : str
+        The computation named in the warning.
+
+    Returns
+    -------
+    None
+    """
     bad = int(np.sum(np.asarray(status) != 0))
     if bad:
         warnings.warn(f"{what}: {bad} solve(s) hit max_iter before reaching the tolerance; values at "
                       "those grid points are approximate.", ConvergenceWarning, stacklevel=3)
+
+
+def replicate_seed(seed: int, r: int) -> int:
+    """An independent, reproducible seed for repetition ``r`` of a study seeded with ``seed``.
+
+    Parameters
+    ----------
+    seed : int
+        The study's seed.
+    r : int
+        The repetition.
+
+    Returns
+    -------
+    int
+        The first word of ``numpy.random.SeedSequence([seed, r])``.
+    """
+    return int(np.random.SeedSequence([int(seed), int(r)]).generate_state(1)[0])
 
 
 def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: bool = False,
@@ -186,9 +256,9 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     >>> inefficiency(surf, "gacv").value >= 1.0  # MISCLASS at GACV's choice / the grid's best MISCLASS
     True
     """
-    X, y, lam, sig, (Lm, Lp), C, tol, max_iter, workers = _check_grid_problem(X, y, lambdas, sigmas, L, tol,
+    X, y, lam, sig, (Lm, Lp), C, tol, max_iter, workers = check_grid_problem(X, y, lambdas, sigmas, L, tol,
                                                                               max_iter, n_threads)
-    p = _check_p(p_true, X)
+    p = check_p_true(p_true, X)
     folds = criteria.kfold_folds(y, kfold, kfold_seed) if kfold else None
     n = X.shape[0]
     check_grid_memory(n, sig.size, lam.size, workers, what="criteria surface", n_by_n_per_thread=2 if kfold else 1,
@@ -200,7 +270,7 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
     ns, m = sig.size, lam.size
     total = ns * (1 + (m if loo else 0) + bool(kfold))  # fits per σ, leave-one-out per (σ, λ), k-fold per σ
     fit_progress = None if progress is None else (lambda d, _t, msg: progress(d, total, msg))
-    alphas, bs, fs, _, status = _sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, GRID_SHRINKING, fit_progress,
+    alphas, bs, fs, _, status = sigma_lambda_grid(D, y, lam, sig, C, tol, max_iter, GRID_SHRINKING, fit_progress,
                                                    workers)
     t1 = time.perf_counter()
     seconds["fit"] = t1 - t0
@@ -224,7 +294,7 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
         # one task per (σ, λ) — the same kernel call on one λ, identical results — so that progress
         # and Cancel come every few seconds (one σ's λ values take minutes at n = 2000)
         with task_pool(workers) as pool:
-            futures = {pool.submit(_smo.rbf_sigma_loo, D, float(sig[q]), y, lam[j:j + 1], C, pvec,
+            futures = {pool.submit(rbf_sigma_loo, D, float(sig[q]), y, lam[j:j + 1], C, pvec,
                                    np.ascontiguousarray(alphas[q, j:j + 1]), tol, max_iter): (q, j)
                        for q in range(ns) for j in range(m)}
             for fut in as_completed(futures):
@@ -245,8 +315,8 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
         values["kfold"] = criteria.loo_misclass(f_cv, y, (Lm, Lp))  # the same pooled count, held-out folds
         status = np.maximum(status, cv_status)
         seconds["kfold"] = time.perf_counter() - t3
-    _warn(status, "criteria_surface")
-    best, ties = _grid_minima(values)
+    warn_unconverged(status, "criteria_surface")
+    best, ties = grid_minima(values)
     n_sv = np.sum(alphas > 0, axis=-1)
     return CriteriaSurface(lam, sig, values, alphas, bs, fs, f_loo, n_sv, status, X, y, (Lm, Lp), best, ties,
                            seconds)
@@ -262,7 +332,7 @@ def _kfold_sigma(D, sigma, y, lam, C, folds, tol, max_iter):
         te = np.flatnonzero(folds == j)
         tr = np.flatnonzero(folds != j)
         ntr = tr.size
-        a, b, _, _, st = _smo.rbf_sigma_sequence(np.ascontiguousarray(D[np.ix_(tr, tr)]), float(sigma), y[tr],
+        a, b, _, _, st = rbf_sigma_sequence(np.ascontiguousarray(D[np.ix_(tr, tr)]), float(sigma), y[tr],
                                                  lam * (n / ntr), C[tr], -np.ones(ntr), tol, max_iter, GRID_SHRINKING)
         K_te = rbf_from_squared_distances(D[np.ix_(te, tr)], sigma)
         f[:, te] = ((a * y[tr]) @ K_te.T) / (2.0 * n * lam[:, None]) + b[:, None]
@@ -363,13 +433,13 @@ def kfold_cv_surface(X, y, lambdas, sigmas, *, k: int = 5, seed: int = 0, L=(1.0
     >>> cv.values.shape, np.bincount(cv.folds).tolist()
     ((3, 4), [12, 12, 12, 12, 12])
     """
-    X, y, lam, sig, (Lm, Lp), C, tol, max_iter, workers = _check_grid_problem(X, y, lambdas, sigmas, L, tol,
+    X, y, lam, sig, (Lm, Lp), C, tol, max_iter, workers = check_grid_problem(X, y, lambdas, sigmas, L, tol,
                                                                               max_iter, n_threads)
     folds = criteria.kfold_folds(y, k, seed)
     check_grid_memory(X.shape[0], sig.size, lam.size, workers, what="k-fold surface", n_by_n_per_thread=2,
                       grid_arrays=2)
     f_cv, status = _kfold_grid(squared_distances(X), y, lam, sig, C, folds, tol, max_iter, workers, progress)
-    _warn(status, "kfold_cv_surface")
+    warn_unconverged(status, "kfold_cv_surface")
     return KFoldSurface(lam, sig, criteria.loo_misclass(f_cv, y, (Lm, Lp)), f_cv, folds, status)
 
 
