@@ -49,6 +49,7 @@ class _UrlRun:
         self.token, self.speaks, self.page = token, speaks, page
         self.base = base  # the page's parameters already in the URL when the run started
         self.values: dict[str, str] = {}  # parameters registered in this run
+        self.waiting = False  # the page waits for data only the user can give (see wait_for_data)
 
 
 def current_run() -> _UrlRun:
@@ -99,16 +100,30 @@ def register(**values) -> None:
     _write_url({**run.base, **run.values})
 
 
+URL_DIGITS = 12
+"""Significant digits of a float in a URL: a slider's arithmetic leaves noise in the last of the 17
+digits a float needs (42.45 held as 42.449999999999996); twelve keep every value a control offers."""
+
+
 def _url_text(v) -> str:
     if isinstance(v, (bool, np.bool_)):
         return "1" if v else "0"
     if isinstance(v, (int, np.integer)):
         return str(int(v))
     if isinstance(v, (float, np.floating)):
-        return repr(float(v))
+        return float_text(v)
     if isinstance(v, (list, tuple)):
         return ",".join(_url_text(x) for x in v)
     return str(v)
+
+
+def float_text(x: float) -> str:
+    """``x`` as the shortest text that reads back as ``x`` rounded to :data:`URL_DIGITS` significant digits
+    (``42.449999999999996`` → ``"42.45"``; ``repr`` of the rounded float, so ``float(text)`` is that float)."""
+    x = float(x)
+    if not math.isfinite(x):
+        return repr(x)
+    return repr(float(f"{x:.{URL_DIGITS}g}"))
 
 
 def url_text(v) -> str:
@@ -135,9 +150,25 @@ def page_view(fn: Callable) -> Callable:
         current_run()
         fn()
         run = current_run()
-        _write_url(dict(run.values))
+        if not run.waiting:
+            _write_url(dict(run.values))
+            return
+        # the controls after the data are not shown while the file is missing: their parameters stay in
+        # the URL (a link copied now is whole) and are taken by those controls when they appear
+        held = {k: v for k, v in run.base.items() if k not in run.values}
+        pending = st.session_state.get(PENDING)
+        earlier = dict(pending[1]) if pending is not None and pending[0] == run.page else {}
+        st.session_state[PENDING] = (run.page, {**earlier, **held})
+        _write_url({**run.base, **run.values})
 
     return page
+
+
+def wait_for_data() -> None:
+    """Say that this run stops before the page's controls because it waits for data only the user can
+    give (an uploaded file, which a link cannot carry). The URL then keeps the parameters of the controls
+    not shown, and those controls take them once the data arrive (:func:`page_view`)."""
+    current_run().waiting = True
 
 
 def query_value(name: str, default, cast: Callable = float):
