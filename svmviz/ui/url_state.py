@@ -50,6 +50,7 @@ class _UrlRun:
         self.base = base  # the page's parameters already in the URL when the run started
         self.values: dict[str, str] = {}  # parameters registered in this run
         self.waiting = False  # the page waits for data only the user can give (see wait_for_data)
+        self.at_end: list[Callable[[], None]] = []  # drawn when the page has run to its end (at_page_end)
 
 
 def current_run() -> _UrlRun:
@@ -150,6 +151,8 @@ def page_view(fn: Callable) -> Callable:
         current_run()
         fn()
         run = current_run()
+        for finish in run.at_end:
+            finish()
         if not run.waiting:
             _write_url(dict(run.values))
             return
@@ -162,6 +165,12 @@ def page_view(fn: Callable) -> Callable:
         _write_url({**run.base, **run.values})
 
     return page
+
+
+def at_page_end(fn: Callable[[], None]) -> None:
+    """Call ``fn()`` when this run's page has run to its end (:func:`page_view`): what an element drawn
+    early can only complete once the page has read all its controls (the point editor's chart)."""
+    current_run().at_end.append(fn)
 
 
 def wait_for_data() -> None:
