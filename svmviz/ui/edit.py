@@ -370,10 +370,9 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
                                   format_func=lambda m: {"pos": names[1], "neg": names[0],
                                                          "remove": "nothing (remove only)"}[m],
                                   help="A click on a point always removes it.")
-            c1, c2 = st.columns(2)
-            c1.button("Undo", key=f"{key}_edit_undo", on_click=_on_undo, disabled=not st_.history,
-                      width="stretch")
-            c2.button("Reset", key=f"{key}_edit_reset", on_click=_on_reset, width="stretch",
+            # one under the other: side by side their labels do not fit this column on a 1024-pixel screen
+            st.button("Undo", key=f"{key}_edit_undo", on_click=_on_undo, disabled=not st_.history, width="stretch")
+            st.button("Reset", key=f"{key}_edit_reset", on_click=_on_reset, width="stretch",
                       help="Back to the generated data (Undo brings your edits back).")
             side_box = st.container()
             neg, pos = st_.counts()
