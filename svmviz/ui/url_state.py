@@ -153,16 +153,8 @@ def page_view(fn: Callable) -> Callable:
         run = current_run()
         for finish in run.at_end:
             finish()
-        if not run.waiting:
-            _write_url(dict(run.values))
-            return
-        # the controls after the data are not shown while the file is missing: their parameters stay in
-        # the URL (a link copied now is whole) and are taken by those controls when they appear
-        held = {k: v for k, v in run.base.items() if k not in run.values}
-        pending = st.session_state.get(PENDING)
-        earlier = dict(pending[1]) if pending is not None and pending[0] == run.page else {}
-        st.session_state[PENDING] = (run.page, {**earlier, **held})
-        _write_url({**run.base, **run.values})
+        # waiting for a file, the controls after the data are not shown: their parameters stay (wait_for_data)
+        _write_url({**run.base, **run.values} if run.waiting else dict(run.values))
 
     return page
 
@@ -176,8 +168,13 @@ def at_page_end(fn: Callable[[], None]) -> None:
 def wait_for_data() -> None:
     """Say that this run stops before the page's controls because it waits for data only the user can
     give (an uploaded file, which a link cannot carry). The URL then keeps the parameters of the controls
-    not shown, and those controls take them once the data arrive (:func:`page_view`)."""
-    current_run().waiting = True
+    not shown, and those controls take them once the data arrive (whether the page then returns or stops)."""
+    run = current_run()
+    run.waiting = True
+    held = {k: v for k, v in run.base.items() if k not in run.values}  # the controls not shown yet
+    pending = st.session_state.get(PENDING)
+    earlier = dict(pending[1]) if pending is not None and pending[0] == run.page else {}
+    st.session_state[PENDING] = (run.page, {**earlier, **held})
 
 
 def query_value(name: str, default, cast: Callable = float):

@@ -61,6 +61,42 @@ def test_a_link_opened_before_its_upload_keeps_its_settings_and_applies_them_whe
     assert {k: arrived.get(k) for k in link} == link
 
 
+def test_the_path_page_which_stops_for_its_upload_keeps_and_applies_its_settings():
+    """The Regularization path page stops (``st.stop``) while its file is missing, where the Tuning page
+    returns: the same link, the same settings once the file arrives."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(page_path("3_Regularization_path.py"), default_timeout=300)
+    for k, v in {"data": "banana", "n": "60", "psigma": "2.0", "ploo": "0", "pxaxis": "nu"}.items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    at.selectbox(key="path_data").select(UPLOAD).run()
+    assert_clean(at)
+    waiting = url_of(at)
+    assert (waiting["data"], waiting["psigma"], waiting["ploo"], waiting["pxaxis"]) == (UPLOAD, "2.0", "0", "nu")
+    at.session_state["_svmviz_shared"]["upload"] = ("mine.csv", two_class_csv())
+    at.run()
+    assert_clean(at)
+    assert at.checkbox(key="path_loo").value is False
+    assert at.radio(key="path_xaxis").value == "nu"
+    # σ follows the data set when another is chosen (its default is the data's median distance)...
+    assert at.select_slider(key="path_sigma").value != 2.0
+    # ...but a link opened before its upload keeps the σ it names
+    fresh = AppTest.from_file(page_path("3_Regularization_path.py"), default_timeout=300)
+    for k, v in url_of(at).items():
+        fresh.query_params[k] = v
+    fresh.query_params["psigma"] = "2.0"
+    fresh.run()
+    assert_clean(fresh)
+    assert url_of(fresh)["psigma"] == "2.0"
+    fresh.session_state["_svmviz_shared"]["upload"] = ("mine.csv", two_class_csv())
+    fresh.run()
+    assert_clean(fresh)
+    assert fresh.select_slider(key="path_sigma").value == 2.0
+    assert (fresh.checkbox(key="path_loo").value, fresh.radio(key="path_xaxis").value) == (False, "nu")
+
+
 def test_a_float_in_a_link_is_written_shortest():
     assert url_state.url_text(42.449999999999996) == "42.45"
     assert url_state.url_text(0.1 + 0.2) == "0.3"
