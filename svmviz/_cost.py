@@ -5,9 +5,11 @@ The model is deliberately simple: a leave-one-out computation refits every suppo
 time is (number of refits) × (seconds per refit at this n); a ν-path's time depends on n alone.
 The per-refit and per-path seconds are tables measured on a 2-core machine by
 ``bench/bench_cost_model.py`` (which prints them, and how far the model was from the measured
-times), interpolated log-linearly in n and extrapolated with the last slope. The app corrects them
-by how fast the last computations of the same kind actually ran (:mod:`svmviz.ui.compute`), so a
-slower or busier machine is learnt after the first run.
+times), interpolated log-linearly in n and extrapolated with the last slope. They decide whether the
+app asks before starting; the duration it shows is theirs corrected by how fast the last computations
+of the same kind ran on the machine the app runs on (:mod:`svmviz.ui.compute`), and none is shown
+before one has run there: on another machine, or under another load, the tables alone are off
+several-fold.
 
 Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """

@@ -42,7 +42,9 @@ Every page computes through :func:`cached_compute`::
   such a call every :data:`POLL_SECONDS`, detaches, and a job without waiters for
   :data:`ORPHAN_GRACE_SECONDS` is cancelled. (A rerun of the same view re-attaches within that grace.)
 - **Cost first**: with a :class:`Cost` estimate above :data:`ASK_ABOVE_SECONDS` the user is asked
-  before anything starts — "Run (about N s)" — and offered a seeded subsample that fits the budget.
+  before anything starts — "Run (about N s)" — and offered a seeded subsample that fits the budget. The
+  duration is said once a computation of the same name has run on this server (its measured time
+  corrects the cost model); before that the button says "Run" and the question names no duration.
 - **Warnings** raised inside ``fn`` (on its thread) are collected and shown as ``st.warning`` in
   plain words: no internal function names, no advice about parameters the page has no control for.
 - **Server shutdown** (SIGTERM): a watcher thread notices the main thread's end, cancels every job
@@ -168,15 +170,31 @@ def subsample_size(cost: Cost, factor: float = 1.0) -> int | None:
     return m if m < cost.n else None
 
 
+def _calibrated(name: str) -> bool:
+    """True once a computation of ``name`` with an estimate has run to its end on this server: its
+    measured time is what corrects the next estimate (:func:`_speed_factor`). Before that the estimate
+    is the cost tables' alone (:mod:`svmviz._cost`, measured on another machine, off several-fold on a
+    busier or faster one), and no duration is shown."""
+    store = _store()
+    with store.lock:
+        return bool(store.speed.get(name))
+
+
 def _ask(key: str, cost: Cost | None, what: str, factor: float, stopped: bool, ui_key: str) -> None:
-    """The question asked instead of starting: a costly computation, or one the user stopped."""
-    seconds = float("nan") if cost is None else cost.seconds * factor
+    """The question asked instead of starting: a costly computation, or one the user stopped. A
+    duration is said only when this machine's speed at this computation is known (:func:`_calibrated`)."""
+    known = cost is not None and _calibrated(key.split(":", 1)[0])
+    seconds = cost.seconds * factor if known else float("nan")
     took = "" if not np.isfinite(seconds) else f" (it takes {format_seconds(seconds)} on this machine)"
+    what = what[:1].upper() + what[1:]
     if stopped:
         st.warning(f"Stopped: {what[:1].lower() + what[1:]}{took}.", icon=":material/stop_circle:")
+    elif known:
+        st.info(f"{what} takes {format_seconds(seconds)} on this machine: start it when you are ready.",
+                icon=":material/timer:")
     else:
-        st.info(f"{what[:1].upper() + what[1:]} takes {format_seconds(seconds)} on this machine: start it when "
-                "you are ready.", icon=":material/timer:")
+        st.info(f"{what} can take a while; how long on this machine is known once it has run here: start it "
+                "when you are ready.", icon=":material/timer:")
     m = None if cost is None else subsample_size(cost, factor)
     cols = st.columns(2)
     run = "Run" if not stopped else "Run again"
@@ -184,7 +202,8 @@ def _ask(key: str, cost: Cost | None, what: str, factor: float, stopped: bool, u
                    on_click=_on_run, args=(key,), type="primary",
                    help="Compute with every point; you can cancel it while it runs.")
     if m:
-        cols[1].button(f"Use a seeded subsample of {m} points ({format_seconds(cost.seconds_at(m) * factor)})",
+        label = f"Use a seeded subsample of {m} points"
+        cols[1].button(f"{label} ({format_seconds(cost.seconds_at(m) * factor)})" if known else label,
                        key=f"_cc_sub_{ui_key}", on_click=_on_subsample, args=(cost.on_subsample, m),
                        help=f"A random subsample of {m} of the {cost.n} points, the same for the same seed, "
                             "both classes kept in proportion.")

@@ -236,6 +236,7 @@ def _uploaded(sb, key: str, shared: dict, lo: int, hi: int, allow_multiclass: bo
     if up is not None:
         shared["upload"] = (up.name, up.getvalue())
     if "upload" not in shared:
+        url_state.wait_for_data()
         sb.info("Choose a CSV file: one row per point, numeric feature columns and a label column. "
                 "(A link cannot carry the file: whoever opens it is asked for it.)")
         return None

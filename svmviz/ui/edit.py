@@ -7,10 +7,13 @@ are 2-D), the sidebar's data-set choice "edited" opens an editor above the page'
 last generated two-class 2-D data set chosen in this browser session (the page's default otherwise).
 Clicking on empty space adds a point of the class chosen in the editor (+1 or −1); clicking on a point
 removes it; dragging a box or lasso (modebar) removes every point inside. After each edit the editor's
-chart shows the standard SVM (Wahba, Lin, Lee & Zhang 2001, eq. 1; :class:`svmviz.svm.SVMClassifier`) at
-the editor's λ and σ — boundary f = 0, margins f = ±1, support vectors circled — right beside the click,
-and the page's own charts below (criteria surfaces, λ curves, the ν-path) are recomputed from the same
-points, since :func:`svmviz.ui.data_sidebar.dataset_sidebar` returns the edited data set. Undo, "Reset to the
+chart shows the page's own classifier fitted to the points — boundary f = 0, margins f = ±1, support vectors
+circled — right beside the click, and the page's own charts below (criteria surfaces, λ curves, the ν-path)
+are recomputed from the same points, since :func:`svmviz.ui.data_sidebar.dataset_sidebar` returns the
+edited data set. Which classifier: the editor is drawn before the page's controls, so its chart waits in a
+container until the page names its machine with :func:`show_machine` — Wahba's SVM at the Tuning page's
+grid point (with its weights L in the non-standard setting), the same SVM at the Loss page's σ and one of
+its λ values, the ν-SVM of the Regularization path page at its λ cursor. One set of points, one boundary. Undo, "Reset to the
 generated data" and a CSV download of the points (which the upload choice reads back) complete it.
 The edited points are shared by the pages of one browser session.
 
@@ -35,7 +38,7 @@ coordinates, which this design does not need.
 Links
 -----
 Edited points are not put in the URL (hundreds of coordinates); the data set they started from is
-(``data=edited&ebase=banana&n=200&seed=0``, with the editor's ``emode``, ``elam``, ``esigma``). A link with
+(``data=edited&ebase=banana&n=200&seed=0``, with the editor's ``emode`` and, on the Loss page, ``elam``). A link with
 ``data=edited`` opened in a new session (another browser, a fresh server) starts the editor from those
 generated data — the page's default without ``ebase`` — with a message saying that edits are per session.
 """
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -64,8 +68,7 @@ BASE = "edit_base"  # field of the shared data-set choices: the last generated 2
 MODES = ("pos", "neg", "remove")  # a click on empty space adds +1 / adds −1 / does nothing
 MIN_PER_CLASS = 2  # the SVM needs two classes; the criteria need more than one point of each
 MAX_UNDO = 500
-LOG_LAMBDA = (-5.0, 0.0)  # the editor's log10 λ slider
-DEFAULT_LOG_LAMBDA = -2.0
+DEFAULT_LOG_LAMBDA = -2.0  # where the editor's λ starts among a page's λ values (show_machine's lambdas)
 
 
 def _edited(base_ds, X, y, seed: int):
@@ -175,12 +178,8 @@ class EditState:
         return self._ds
 
     def view(self, lam: float, sigma: float) -> fig_edit.EditView:
-        """The fitted view at (λ, σ), computed once per version and setting."""
-        key = (self.version, float(lam), float(sigma))
-        if self._view is None or self._view[0] != key:
-            v = fig_edit.compute_edit_view(self.X, self.y, lam=lam, sigma=sigma, lo=self.lo, hi=self.hi)
-            self._view = (key, v)
-        return self._view[1]
+        """The standard SVM's view at (λ, σ) (:func:`machine_view`)."""
+        return machine_view(self, Machine("rbf", float(sigma), float(lam), None, None))
 
     # ---------------------------------------------------------------- clicks
     def apply_selection(self, selection, mode: str, *, max_n: int | None = None) -> str:
@@ -337,18 +336,32 @@ def edited_dataset(*, key: str, default: str, params=None, n_range: tuple[int, i
     return ds
 
 
-def render_editor(st_: EditState, *, key: str, max_n: int):
-    """The editor panel (main area): chart, mode, λ and σ, Undo / Reset / CSV. Returns the edited
-    Dataset, or None while a class has too few points."""
-    from svmviz.ui.kernel_width import SIGMAS, default_sigma
+class _Slots:
+    """Where this run's editor draws its machine: the chart and the panel beside it, kept until the page
+    has read its controls (:func:`show_machine`) or has ended (:func:`_draw_unpublished`)."""
 
+    def __init__(self, run, st_: EditState, key: str, max_n: int, mode: str, mode_key: str, chart_box, side_box,
+                 caption_box):
+        self.run, self.st_, self.key, self.max_n = run, st_, key, max_n
+        self.mode, self.mode_key = mode, mode_key
+        self.chart_box, self.side_box, self.caption_box = chart_box, side_box, caption_box
+        self.drawn = False
+
+
+_SLOTS = "_svmviz_edit_slots"  # session_state: this run's _Slots (None when the editor is not open)
+
+
+def render_editor(st_: EditState, *, key: str, max_n: int):
+    """The editor panel (main area): chart, mode, Undo / Reset / CSV. The chart shows the page's own
+    machine, which the page names once it has read its controls (:func:`show_machine`); until then (and
+    while a class has too few points) the points alone. Returns the edited Dataset, or None while a class
+    has too few points."""
     b = st_.base_ds
-    fx, fy = b.feature_names[0], b.feature_names[1]
     with st.container(border=True):
         st.subheader("Edit the data with the mouse")
         st.caption("Click on empty space to add a point of the chosen class, click on a point to remove it, or "
-                   "drag a box / lasso (modebar) to remove every point inside. The chart shows the SVM fitted to "
-                   "your points at this λ and σ; the page's charts below use the same points.")
+                   "drag a box / lasso (modebar) to remove every point inside. The chart shows the page's own "
+                   "classifier fitted to your points; the page's charts below use the same points.")
         left, right = st.columns([3, 1])
         with right:
             mode_key = f"{key}_edit_mode"
@@ -357,43 +370,170 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
                                   format_func=lambda m: {"pos": names[1], "neg": names[0],
                                                          "remove": "nothing (remove only)"}[m],
                                   help="A click on a point always removes it.")
-            loglam = widgets.control(st.slider, "log10 λ (editor's SVM)", LOG_LAMBDA[0], LOG_LAMBDA[1], step=0.25,
-                                    key=f"{key}_edit_lam", default=DEFAULT_LOG_LAMBDA, url="elam",
-                                    help="λ of the standard SVM drawn here; scikit-learn's C = 1/(2nλ).")
-            # the width the Regularization path page starts from on edited data (the median-distance
-            # heuristic of the generated points; it stays put while the points are edited)
-            s_default, why = default_sigma(_edited(b, b.X, b.y, int(st_.base[2])))
-            sigma = widgets.control(st.select_slider, "σ (editor's SVM)", SIGMAS, key=f"{key}_edit_sigma",
-                                   default=s_default, url="esigma", depends=st_.base,
-                                   help=f"Gaussian kernel width; default: {why}.")
-            c1, c2 = st.columns(2)
-            c1.button("Undo", key=f"{key}_edit_undo", on_click=_on_undo, disabled=not st_.history,
-                      width="stretch")
-            c2.button("Reset", key=f"{key}_edit_reset", on_click=_on_reset, width="stretch",
+            # one under the other: side by side their labels do not fit this column on a 1024-pixel screen
+            st.button("Undo", key=f"{key}_edit_undo", on_click=_on_undo, disabled=not st_.history, width="stretch")
+            st.button("Reset", key=f"{key}_edit_reset", on_click=_on_reset, width="stretch",
                       help="Back to the generated data (Undo brings your edits back).")
-        t0 = time.perf_counter()
-        v = st_.view(10.0 ** float(loglam), float(sigma))
-        with left:
-            fig = fig_edit.plot_edit_view(v, mode=mode, feature_names=(fx, fy),
-                                          classes=tuple(str(c) for c in b.classes))
-            chart_key = f"{key}_edit_chart"
-            # on_select takes no args: bind them (the callback runs once per selection change)
-            charts.chart(fig, key=chart_key, on_select=functools.partial(_on_select, chart_key, mode_key, max_n),
-                         selection_mode=("points", "box", "lasso"), width="stretch")  # camera: slide export
-        seconds = time.perf_counter() - t0
-        with right:
+            side_box = st.container()
             neg, pos = st_.counts()
-            st.metric("Points (−1 / +1)", f"{neg} / {pos}")
-            if v.fitted:
-                st.metric("Support vectors", int(v.support.sum()))
-                st.metric("Training error", f"{v.train_error:.3f}")
             export.csv_download("Download the points (CSV)", points_table(st_), "edited_points.csv",
                                 key=f"{key}_edit_csv")
-        if st_.message:
-            st.caption(f"{st_.message} Fit and chart: {seconds * 1000:.0f} ms.")
+        with left:
+            chart_box = st.container()
+        caption_box = st.container()
+        slots = _Slots(url_state.current_run(), st_, key, max_n, mode, mode_key, chart_box, side_box, caption_box)
         missing = st_.missing()
         if missing:
+            st.session_state[_SLOTS] = None
+            _draw(slots, None)
             need = " and ".join(f"{k} more of class {lab}" for lab, k in missing.items())
             st.info(f"Each class needs at least {MIN_PER_CLASS} points before anything is fitted: add {need}.")
             return None
+    st.session_state[_SLOTS] = slots
+    url_state.at_page_end(_draw_unpublished)
     return st_.dataset()
+
+
+def show_machine(*, kernel: str = "rbf", sigma: float | None = None, lam: float | None = None,
+                 L=None, lambdas=None, nu_lambda: float | None = None) -> None:
+    """The page's classifier, drawn by the point editor (if it is open in this run) on the edited points.
+
+    A page with the editor calls this once, when it has read its controls, so that the editor shows the
+    page's own machine — one of:
+
+    * ``lam`` given: Wahba's SVM (Wahba, Lin, Lee & Zhang 2001, eq. 1 — eq. 8 with the weights ``L``,
+      per point C_i = L(y_i)/(2nλ)) at this λ;
+    * ``lambdas`` given: the same SVM at one of the page's λ values, chosen in the editor;
+    * ``nu_lambda`` given: the ν-SVM of the regularization path (Loosli & Canu 2006) at λ = mν;
+    * none of them: the page has no classifier at these settings (the editor says so over the points);
+
+    with the Gaussian kernel of width ``sigma`` (``kernel="rbf"``) or the linear kernel.
+
+    Raises
+    ------
+    ValueError
+        More than one of ``lam``, ``lambdas``, ``nu_lambda``; a kernel other than "rbf" or "linear";
+        a Gaussian kernel without a positive ``sigma``.
+    """
+    if sum(v is not None for v in (lam, lambdas, nu_lambda)) > 1:
+        raise ValueError("show_machine takes one of lam, lambdas and nu_lambda.")
+    if kernel not in ("rbf", "linear"):
+        raise ValueError(f"the editor draws a Gaussian ('rbf') or linear kernel; got {kernel!r}.")
+    if kernel == "rbf" and not (sigma is not None and np.isfinite(sigma) and sigma > 0):
+        raise ValueError(f"a Gaussian kernel needs a positive width σ; got {sigma!r}.")
+    slots = st.session_state.get(_SLOTS)
+    if not isinstance(slots, _Slots) or slots.run is not url_state.current_run() or slots.drawn:
+        return
+    if lambdas is not None:
+        grid = [round(float(v), 4) for v in np.log10(np.asarray(lambdas, dtype=np.float64))]
+        with slots.side_box:
+            default = grid[int(np.argmin(np.abs(np.asarray(grid) - DEFAULT_LOG_LAMBDA)))]
+            loglam = widgets.control(st.select_slider, "log10 λ (one of the page's values)", grid,
+                                     key=f"{slots.key}_edit_lam", default=default, url="elam", depends=tuple(grid),
+                                     keep_choice=True, format_func=lambda v: f"{v:.2f}",
+                                     help="The page's σ and one of its λ values: the SVM drawn here.")
+        lam = 10.0 ** float(loglam)
+    if lam is None and nu_lambda is None:
+        _draw(slots, None)
+        return
+    spec = Machine(kernel, None if kernel == "linear" else float(sigma), None if lam is None else float(lam),
+                   None if L is None else (float(L[0]), float(L[1])),
+                   None if nu_lambda is None else float(nu_lambda))
+    _draw(slots, spec)
+
+
+class Machine(NamedTuple):
+    """The classifier the editor draws (see :func:`show_machine`)."""
+
+    kernel: str
+    sigma: float | None
+    lam: float | None  # Wahba's SVM at λ, or None for the ν-SVM
+    L: tuple | None  # (L(−1), L(+1)) of the non-standard SVM, or None
+    nu_lambda: float | None  # the ν-SVM at λ = mν, or None
+
+    def title(self) -> str:
+        width = "linear kernel" if self.kernel == "linear" else f"σ = {self.sigma:.3g}"
+        if self.nu_lambda is not None:
+            return f"Click to edit — ν-SVM at λ = {self.nu_lambda:.3g}, {width}"
+        weights = "" if self.L is None or self.L == (1.0, 1.0) else f", L = ({self.L[0]:g}, {self.L[1]:g})"
+        return f"Click to edit — SVM at log10 λ = {np.log10(self.lam):.2f}, {width}{weights}"
+
+
+def machine_view(st_: EditState, m: Machine) -> fig_edit.EditView:
+    """The editor's view of the machine ``m`` fitted to the edited points (``f`` on the mesh, support
+    vectors, training error), computed once per version and machine."""
+    key = (st_.version, m)
+    if st_._view is not None and st_._view[0] == key:
+        return st_._view[1]
+    X, y = st_.X, st_.y
+    mesh_n = fig_edit.MESH_PER_AXIS
+    xs, ys = np.linspace(st_.lo[0], st_.hi[0], mesh_n), np.linspace(st_.lo[1], st_.hi[1], mesh_n)
+    grid = np.c_[np.tile(xs, mesh_n), np.repeat(ys, mesh_n)]
+    kw = dict(kernel="linear") if m.kernel == "linear" else dict(kernel="rbf", sigma=m.sigma)
+    if m.nu_lambda is None and m.L is None and m.kernel == "rbf":  # the standard SVM: the figure's own
+        v = fig_edit.compute_edit_view(X, y, lam=m.lam, sigma=m.sigma, lo=st_.lo, hi=st_.hi)
+        st_._view = (key, v)
+        return v
+    if m.nu_lambda is not None:
+        from svmviz.path import nu_path
+
+        p = nu_path(X, y, **kw)
+        lam = float(min(max(m.nu_lambda, 0.0), p.lambda_max))
+        f, f_train = p.decision_function(grid, lam), p.decision_function(X, lam)
+        support = p.alpha_at(lam) > 0
+    else:
+        from svmviz.svm import SVMClassifier
+
+        w = None if m.L is None else np.where(y > 0, m.L[1], m.L[0])
+        clf = SVMClassifier(lam=m.lam, **kw).fit(X, y, sample_weight=w)
+        f, f_train = clf.decision_function(grid), clf.train_decision_
+        support = np.zeros(X.shape[0], bool)
+        support[clf.support_] = True
+    v = fig_edit.EditView(X, y, xs, ys, f.reshape(mesh_n, mesh_n), support, fig_edit.free_targets(st_.lo, st_.hi, X),
+                          float(np.mean(y * f_train <= 0)), m.lam if m.lam is not None else float("nan"),
+                          m.sigma if m.sigma is not None else float("nan"))
+    st_._view = (key, v)
+    return v
+
+
+def _draw_unpublished() -> None:
+    """At the end of a page that named no machine in this run: the points alone, still editable."""
+    slots = st.session_state.get(_SLOTS)
+    if isinstance(slots, _Slots) and slots.run is url_state.current_run() and not slots.drawn:
+        _draw(slots, None)
+
+
+def _draw(slots: _Slots, spec: Machine | None) -> None:
+    """The editor's chart (and its metrics) of the machine ``spec``, or of the points alone."""
+    st_ = slots.st_
+    b = st_.base_ds
+    slots.drawn = True
+    t0 = time.perf_counter()
+    if spec is None or st_.missing():
+        mesh_n = fig_edit.MESH_PER_AXIS
+        v = fig_edit.EditView(st_.X, st_.y, np.linspace(st_.lo[0], st_.hi[0], mesh_n),
+                              np.linspace(st_.lo[1], st_.hi[1], mesh_n), None, np.zeros(st_.X.shape[0], bool),
+                              fig_edit.free_targets(st_.lo, st_.hi, st_.X), float("nan"), float("nan"), float("nan"))
+    else:
+        v = machine_view(st_, spec)
+    fig = fig_edit.plot_edit_view(v, mode=slots.mode, feature_names=(b.feature_names[0], b.feature_names[1]),
+                                  classes=tuple(str(c) for c in b.classes))
+    if spec is not None and v.fitted:
+        fig.update_layout(title_text=spec.title())
+    elif not st_.missing():
+        fig.update_layout(title_text="Click to edit — the page's settings name no classifier to draw")
+    chart_key = f"{slots.key}_edit_chart"
+    with slots.chart_box:
+        # on_select takes no args: bind them (the callback runs once per selection change)
+        charts.chart(fig, key=chart_key, width="stretch",
+                     on_select=functools.partial(_on_select, chart_key, slots.mode_key, slots.max_n),
+                     selection_mode=("points", "box", "lasso"))  # camera: slide export
+    seconds = time.perf_counter() - t0
+    with slots.side_box:
+        neg, pos = st_.counts()
+        st.metric("Points (−1 / +1)", f"{neg} / {pos}")
+        if v.fitted:
+            st.metric("Support vectors", int(v.support.sum()))
+            st.metric("Training error", f"{v.train_error:.3f}")
+    if st_.message:
+        slots.caption_box.caption(f"{st_.message} Fit and chart: {seconds * 1000:.0f} ms.")

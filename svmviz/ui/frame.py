@@ -44,7 +44,7 @@ PAGES = [
              "inefficiencies, standard and non-standard (unequal costs, biased sampling) SVMs.",
              question=("How do I choose λ and σ without a test set, and how close do GACV and ξα come to the "
                       "truth?"), lecture=2),
-    PageSpec("losses", "pages/2_Loss_functions.py", "Loss functions & randomized GACV", ":material/functions:", "Wahba (1998)",
+    PageSpec("losses", "pages/2_Loss_functions.py", "Losses & randomized GACV", ":material/functions:", "Wahba (1998)",
              "Hinge, misclassification, deviance, exponential, sigmoid and smoothed losses against τ = yf, "
              "the prediction functions μ(f), and exact vs randomized GACV vs leave-one-out along λ.",
              question=("What does the SVM minimize, what does each loss estimate, and how do GACV, its "
@@ -123,15 +123,16 @@ def home() -> None:
     st.caption(glossary.spell(
         "What the classifiers here minimise, as a function of the margin τ = y f(x): the SVM's hinge "
         "(Wahba et al.; Loosli & Canu's ν-path) and the binomial deviance of kernel logistic regression and the "
-        "IVM (Zhu & Hastie), convex stand-ins for the misclassification count [−τ]∗. The Loss functions page "
+        "IVM (Zhu & Hastie), convex stand-ins for the misclassification count [−τ]∗. The “Losses & randomized GACV” page "
         "has these and the others (the unbiased SVC's smooth step among them), and what each one estimates."))
     with st.expander("What each page shows", expanded=False):
         for spec in tour():
             st.markdown(f"**{spec.title}** ({spec.paper}) — {glossary.spell(spec.what)}")
     glossary.show_glossary()
     st.markdown(
-        "**How to use it.** Choose a data set, n and a seed in the sidebar: the choice is shared by "
-        "the pages and kept in the address bar, so a link reopens the same view. Simulated data sets "
+        "**How to use it.** Open a page from the tour above or from the sidebar. Each page's sidebar has "
+        "its data set (n and a seed, or your own CSV file) and its controls: the data-set choice is shared by "
+        "the pages, and every setting is kept in the address bar, so a link reopens the same view. Simulated data sets "
         "know their truth (p(x), the Bayes rule); uploaded CSV files and scikit-learn's data sets do not. "
         "The camera icon above each chart downloads it for slides (PNG at twice a 900-pixel layout, or SVG: "
         "“Figure export” in the sidebar)."

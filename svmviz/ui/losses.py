@@ -10,7 +10,7 @@ from svmviz import _cost
 from svmviz import losses as _losses
 from svmviz.figures import losses as figs
 
-from . import charts, code_view, compute, glossary, page_head, url_state
+from . import charts, code_view, compute, edit, glossary, page_head, url_state
 from .compute import Cost, cached_compute, smaller_n
 from .widgets import control
 
@@ -287,6 +287,7 @@ def page() -> None:
     except ValueError as exc:
         show_error(exc)
         return
+    edit.show_machine(sigma=cview.sigma, lambdas=cview.lambdas)
     st.markdown("For the standard SVM ($g(\\tau) = (1-\\tau)_+$) with $f_\\lambda$ the solution, "
                 "$\\theta_i = \\alpha_i K_{ii}/(2n\\lambda)$, the leave-one-out function $V_0$ (Wahba 1998, eq. 1.34), the exact "
                 "GACV (Wahba et al. 2001, eq. 4) and Wahba's randomized GACV (Wahba 1998, eq. 1.63) with a perturbation $Z$ of the responses:")

@@ -18,7 +18,7 @@ from svmviz import path as _path
 from svmviz.figures import path as figs
 from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.ui.kernel_width import SIGMAS, default_sigma
-from svmviz.ui import charts, code_view, data_sidebar, errors, export, page_head, url_state, widgets
+from svmviz.ui import charts, code_view, data_sidebar, edit, errors, export, page_head, url_state, widgets
 from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
 from svmviz.ui.fit_notes import support_note
 from svmviz.ui.map_axes import map_axes, one_feature_note
@@ -359,3 +359,4 @@ def page() -> None:
         st.stop()
     settings = sidebar_settings(ds)
     render(ds, settings)
+    edit.show_machine(kernel=settings.kernel, sigma=settings.sigma, nu_lambda=st.session_state.get(f"{KEY}_lam"))

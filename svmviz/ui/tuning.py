@@ -11,7 +11,7 @@ from svmviz import data as _data
 from svmviz.figures import tuning as fig_tuning
 from svmviz.tuning import criteria_surface, criterion_label
 
-from . import charts, code_view, datasets, page_head, url_state
+from . import charts, code_view, datasets, edit, page_head, url_state
 from .compute import Cost, cached_compute, smaller_n
 from .fit_notes import support_note
 from .map_axes import map_axes, one_feature_note
@@ -316,6 +316,7 @@ def page() -> None:
                "are overlaid (hover for values; click a legend entry to hide it in every panel). Long shallow "
                "valleys mean many (λ, σ) are nearly as good.")
     sel = point_selector(surf)
+    edit.show_machine(sigma=float(surf.sigmas[sel[0]]), lam=float(surf.lambdas[sel[1]]), L=cost.L)
     keys = plotted_keys(surf)
     sel_xy = selected_xy(surf, sel)
     # one figure of all panels (one chart for the browser to draw: figures.tuning.plot_contour_panels)

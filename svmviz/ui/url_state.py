@@ -49,6 +49,8 @@ class _UrlRun:
         self.token, self.speaks, self.page = token, speaks, page
         self.base = base  # the page's parameters already in the URL when the run started
         self.values: dict[str, str] = {}  # parameters registered in this run
+        self.waiting = False  # the page waits for data only the user can give (see wait_for_data)
+        self.at_end: list[Callable[[], None]] = []  # drawn when the page has run to its end (at_page_end)
 
 
 def current_run() -> _UrlRun:
@@ -99,16 +101,30 @@ def register(**values) -> None:
     _write_url({**run.base, **run.values})
 
 
+URL_DIGITS = 12
+"""Significant digits of a float in a URL: a slider's arithmetic leaves noise in the last of the 17
+digits a float needs (42.45 held as 42.449999999999996); twelve keep every value a control offers."""
+
+
 def _url_text(v) -> str:
     if isinstance(v, (bool, np.bool_)):
         return "1" if v else "0"
     if isinstance(v, (int, np.integer)):
         return str(int(v))
     if isinstance(v, (float, np.floating)):
-        return repr(float(v))
+        return float_text(v)
     if isinstance(v, (list, tuple)):
         return ",".join(_url_text(x) for x in v)
     return str(v)
+
+
+def float_text(x: float) -> str:
+    """``x`` as the shortest text that reads back as ``x`` rounded to :data:`URL_DIGITS` significant digits
+    (``42.449999999999996`` → ``"42.45"``; ``repr`` of the rounded float, so ``float(text)`` is that float)."""
+    x = float(x)
+    if not math.isfinite(x):
+        return repr(x)
+    return repr(float(f"{x:.{URL_DIGITS}g}"))
 
 
 def url_text(v) -> str:
@@ -135,9 +151,30 @@ def page_view(fn: Callable) -> Callable:
         current_run()
         fn()
         run = current_run()
-        _write_url(dict(run.values))
+        for finish in run.at_end:
+            finish()
+        # waiting for a file, the controls after the data are not shown: their parameters stay (wait_for_data)
+        _write_url({**run.base, **run.values} if run.waiting else dict(run.values))
 
     return page
+
+
+def at_page_end(fn: Callable[[], None]) -> None:
+    """Call ``fn()`` when this run's page has run to its end (:func:`page_view`): what an element drawn
+    early can only complete once the page has read all its controls (the point editor's chart)."""
+    current_run().at_end.append(fn)
+
+
+def wait_for_data() -> None:
+    """Say that this run stops before the page's controls because it waits for data only the user can
+    give (an uploaded file, which a link cannot carry). The URL then keeps the parameters of the controls
+    not shown, and those controls take them once the data arrive (whether the page then returns or stops)."""
+    run = current_run()
+    run.waiting = True
+    held = {k: v for k, v in run.base.items() if k not in run.values}  # the controls not shown yet
+    pending = st.session_state.get(PENDING)
+    earlier = dict(pending[1]) if pending is not None and pending[0] == run.page else {}
+    st.session_state[PENDING] = (run.page, {**earlier, **held})
 
 
 def query_value(name: str, default, cast: Callable = float):

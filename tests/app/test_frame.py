@@ -33,6 +33,29 @@ def test_landing_page_lists_every_page():
     assert "GACV" in captions
 
 
+def test_home_pages_instructions_name_only_controls_its_sidebar_has():
+    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60).run()
+    assert_clean(at)
+    how = next(m.value for m in at.markdown if m.value.startswith("**How to use it.**"))
+    sidebar_labels = [w.label for w in at.sidebar.selectbox] + [w.label for w in at.sidebar.slider]
+    assert not [w.label for w in at.sidebar.selectbox if w.label == "Data set"]  # the pages have it, not home
+    assert "in the sidebar" not in how.split("“Figure export”")[0]  # the data controls: each page's sidebar
+    for named in re.findall(r"“([^”]+)”", how):  # a control named in quotes is one of the home sidebar's
+        assert any(label.startswith(named) for label in sidebar_labels), (named, sidebar_labels)
+
+
+def test_readme_and_home_page_describe_without_counting_presets():
+    from svmviz.ui import presets
+
+    n = sum(len(v) for v in presets.PRESETS.values())
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60).run()
+    home = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
+    for text in (readme, home):
+        assert not re.search(r"\b\d+ presets\b", text)
+        assert f"{n} presets" not in text and f"{n - 1} presets" not in text
+
+
 def test_home_page_draws_the_papers_losses_from_the_library():
     """The home page's one chart: the losses of HOME_LOSSES as svmviz.losses computes them (the deviance
     over ln 2), with the caption that says what they are."""

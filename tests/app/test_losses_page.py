@@ -1,4 +1,4 @@
-"""AppTest of the "Loss functions & randomized GACV" page: renders, reacts to its widgets, offers CSVs."""
+"""AppTest of the "Losses & randomized GACV" page: renders, reacts to its widgets, offers CSVs."""
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """The Regularization path page at n = 5000: the page accepts n = 5000, estimates the path's cost
 from svmviz._cost, asks before starting it and offers a seeded subsample that fits in the ~10 s
-budget (the path's own time and memory at large n: ``bench/bench_path.py --big 5000``)."""
+budget (the path's own time and memory at large n: ``bench/bench_path.py --big 5000``). No path has
+run on this server yet, so the question names no duration."""
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
@@ -19,10 +20,8 @@ def test_path_page_asks_before_a_5000_point_path():
     assert_clean(at)
     assert not at.error, [e.value for e in at.error]
     assert [s.value for s in at.slider if s.key and s.key.endswith("_n")] == [5000]  # not clamped
-    est = round(_cost.path_seconds(5000))
-    assert any(f"ν-SVM path of 5000 points takes about {est} s" in i.value for i in at.info), \
-        [i.value for i in at.info]
-    run = [b.label for b in at.button if b.label.startswith("Run (about")]
+    assert any("ν-SVM path of 5000 points can take a while" in i.value for i in at.info), [i.value for i in at.info]
+    run = [b.label for b in at.button if b.label == "Run"]
     sub = [b.label for b in at.button if b.label.startswith("Use a seeded subsample of")]
     assert run and sub, [b.label for b in at.button]
     m = int(sub[0].split("subsample of ")[1].split(" ")[0])

@@ -1,7 +1,7 @@
 """Real browser (Debian chromium, Playwright): the home page's tour, the slide export of a chart, and the
 CSV downloads of every page after an upload with hostile names.
 
-The tour's first link opens the Loss functions page; the modebar's camera of a chart downloads a PNG
+The tour's first link opens the Losses & randomized GACV page; the modebar's camera of a chart downloads a PNG
 that is at least ``charts.MIN_EXPORT_WIDTH`` pixels wide (read from the file's IHDR header), and,
 after "SVG" is chosen in the sidebar, an SVG file. Screenshots: tests/artifacts/teaching_*.png.
 """
@@ -69,7 +69,7 @@ def test_home_tour_and_camera_export_at_slide_resolution(app_url):
         page.get_by_text("generalized approximate cross-validation").first.wait_for(timeout=10_000)
         page.screenshot(path=os.path.join(ARTIFACTS, "teaching_glossary.png"), full_page=True)
 
-        links.first.click()  # step 1 of the tour: the Loss functions page
+        links.first.click()  # step 1 of the tour: the Losses & randomized GACV page
         page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=120_000)
         _idle(page)
         assert page.get_by_test_id("stException").count() == 0

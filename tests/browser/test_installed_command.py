@@ -5,7 +5,7 @@ into a fresh virtual environment whose dependencies come from the project's envi
 ``.pth`` line naming its site-packages: a full dependency install takes about a minute). The
 command then runs from an empty folder, so nothing of the checkout can stand in for the package
 (checked: ``svmviz.__file__`` lies in the new environment). Chromium opens the landing page and
-the Loss functions page, and a file written by ``DataFrame.to_csv()`` is uploaded (the sidebar must
+the Losses & randomized GACV page, and a file written by ``DataFrame.to_csv()`` is uploaded (the sidebar must
 say that its index column was dropped). Screenshots go to tests/artifacts/.
 """
 from __future__ import annotations
@@ -128,8 +128,8 @@ def test_installed_command_serves_the_app(served):
         page.screenshot(path=os.path.join(ARTIFACTS, "installed_home.png"), full_page=True)
 
         t1 = time.time()
-        page.locator('[data-testid="stSidebarNav"] a', has_text="Loss functions").first.click()
-        page.get_by_role("heading", name="Loss functions").first.wait_for(timeout=60_000)
+        page.locator('[data-testid="stSidebarNav"] a', has_text="Losses & randomized GACV").first.click()
+        page.get_by_role("heading", name="Losses & randomized GACV").first.wait_for(timeout=60_000)
         page.get_by_test_id("stPlotlyChart").filter(has_text="Loss functions of τ").first.wait_for(timeout=120_000)
         first_chart = time.time() - t1
         n_charts = _chart_count_when_settled(page, timeout_s=150.0)
@@ -138,7 +138,7 @@ def test_installed_command_serves_the_app(served):
         assert page.get_by_test_id("stException").count() == 0
         page.screenshot(path=os.path.join(ARTIFACTS, "installed_loss_functions.png"), full_page=True)
         browser.close()
-    print(f"Loss functions: first chart {first_chart:.1f} s, {n_charts} charts settled after "
+    print(f"Losses & randomized GACV: first chart {first_chart:.1f} s, {n_charts} charts settled after "
           f"{time.time() - t1:.1f} s (cold numba cache)")
     assert not errors, errors
 

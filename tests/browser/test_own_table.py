@@ -16,7 +16,7 @@ from tests.data.own_table import own_table_csv
 pytestmark = pytest.mark.browser
 
 FILE = "cars by origin.csv"
-LOSS = "Loss functions & randomized GACV"
+LOSS = "Losses & randomized GACV"
 
 
 def _shot(page, name: str, height: int = 2400) -> None:

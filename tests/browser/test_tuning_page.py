@@ -48,7 +48,7 @@ def test_shared_link_on_a_fresh_server_opens_in_the_app_frame():
             _chart_count_when_settled(page)
             links = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
             assert any("Home" in t for t in links), links
-            assert any("Loss functions & randomized GACV" in t for t in links), links
+            assert any("Losses & randomized GACV" in t for t in links), links
             assert page.get_by_role("spinbutton", name="Seed").first.input_value() == "4"
             assert "seed=4" in page.url and "n=150" in page.url
             assert page.get_by_test_id("stException").count() == 0

@@ -69,7 +69,7 @@ def test_back_button_one_entry_per_action_and_the_grid_point(app_url, browser):
     assert _query(page) == q21 and _slider_text(page, "Grid points per axis") == "21", "Forward: the next view"
 
     h = page.evaluate("history.length")
-    t_loss = _nav(page, "Loss functions & randomized GACV")
+    t_loss = _nav(page, "Losses & randomized GACV")
     assert page.evaluate("history.length") == h + 1
     q_loss = _query(page)
     assert {"lf_sig", "lf_losses"} <= set(q_loss) and not {"res", "pt_l", "mode"} & set(q_loss)
@@ -85,7 +85,7 @@ def test_back_button_one_entry_per_action_and_the_grid_point(app_url, browser):
     assert _path(page) in ("", "/") and not _query(page), "two more Backs: home"
     page.context.close()
     assert not errors, errors
-    print(f"\nfirst visit, first chart: Tuning criteria {t_tuning:.1f} s; Loss functions {t_loss:.1f} s")
+    print(f"\nfirst visit, first chart: Tuning criteria {t_tuning:.1f} s; Losses {t_loss:.1f} s")
 
 
 def test_every_page_with_uploaded_files(app_url, browser, tmp_path):
@@ -116,7 +116,7 @@ def test_every_page_with_uploaded_files(app_url, browser, tmp_path):
 #: a control of each page changed through the UI before its link is copied (label, key presses)
 CHANGES = {
     "Tuning criteria": ("Grid points per axis", ["ArrowLeft", "ArrowLeft"]),
-    "Loss functions & randomized GACV": ("Number of λ values", ["ArrowLeft"]),
+    "Losses & randomized GACV": ("Number of λ values", ["ArrowLeft"]),
     "Unbiased SVC": ("R prototypes", ["ArrowRight"]),
     "Import vector machine": ("Tuning-set size", ["ArrowLeft"]),
 }
@@ -172,3 +172,20 @@ def test_shared_links_reopen_every_page_on_a_fresh_server(app_url, browser):
     finally:
         stop_server(proc, log)
     assert not errors, errors
+
+
+def test_sidebar_page_titles_are_whole_at_1024x768(app_url, browser):
+    """A projector's 1024 × 768: every page's title in the sidebar's navigation is shown whole (its text
+    is not wider than the box Streamlit gives it, which would end it with an ellipsis)."""
+    page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    _home(page, app_url)
+    spans = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stSidebarNav"] a span'))
+        .map(s => [s.textContent, s.scrollWidth, s.clientWidth])""")
+    from svmviz.ui.frame import PAGES
+
+    shown = {text: (scroll, client) for text, scroll, client in spans}  # the icons' spans hold their names
+    for spec in PAGES:
+        assert spec.title in shown, (spec.title, sorted(shown))
+        scroll, client = shown[spec.title]
+        assert scroll <= client, f"“{spec.title}” is cut in the sidebar at 1024 × 768 ({scroll} > {client} px)"
+    page.context.close()

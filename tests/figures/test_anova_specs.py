@@ -5,6 +5,9 @@ same), and valid: re-validated by ``go.Figure(fig.to_dict())``, so a misspelt pr
 plotly would refuse fails here."""
 from __future__ import annotations
 
+import json
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -42,7 +45,7 @@ def parts():
 
     builders = {
         "main effects": lambda: fig.plot_main_effects(fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21),
-                                                      ylabel="f_α (SVM decision value)"),
+                                                      ylabel="f<sub>α</sub> (SVM decision value)"),
         "main effects, truth, rms": lambda: fig.plot_main_effects(
             fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21, truth=truth, measure="rms"), columns=2),
         "one main effect": lambda: fig.plot_main_effects(fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21),
@@ -150,3 +153,19 @@ def test_colorscale_is_plotlys_expansion_of_the_name():
         assert build.colorscale(name) == want
         build.colorscale(name)[0][1] = "changed"  # a copy each call
         assert build.colorscale(name) == want
+
+
+#: a subscript typed the plain-text way ("f_α", "θ_c", "K_c"), which plotly shows as typed
+UNDERSCORE_SCRIPT = re.compile(r"[A-Za-zα-ωΑ-Ω]_[A-Za-z0-9α-ωΑ-Ω{(]")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_kernels_page_figures_write_subscripts_as_subscripts(parts, name):
+    """Titles, axis titles, legend entries, colour-bar titles and hover texts write f_α, θ_c·c′K_c c and
+    f_αβ with plotly's <sub> (drawn as subscripts, as in the paper), never with an underscore."""
+    from tests.apptest_utils import texts_of
+
+    d = json.loads(parts[name]().to_json())
+    texts = texts_of(d) + [t["hovertemplate"] for t in d["data"] if t.get("hovertemplate")]
+    assert texts
+    assert not [t for t in texts if UNDERSCORE_SCRIPT.search(t)], name

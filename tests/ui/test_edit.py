@@ -191,6 +191,17 @@ def selected_caption(at) -> str:
     return next(c.value for c in at.caption if c.value.startswith("Selected point:"))
 
 
+def tuning_point(at) -> tuple[float, float]:
+    """(λ, σ) of the Tuning page's chosen grid point: the grid of its sidebar, the point of its selectors."""
+    lo, hi = at.sidebar.slider(key="tuning_lam").value
+    slo, shi = at.sidebar.slider(key="tuning_sig").value
+    res = at.sidebar.slider(key="tuning_res").value
+    lams, sigs = np.logspace(lo, hi, res), np.logspace(slo, shi, res)
+    j = int(np.argmin(np.abs(np.log10(lams) - at.select_slider(key="tuning_pt_l").value)))
+    i = int(np.argmin(np.abs(np.log10(sigs) - at.select_slider(key="tuning_pt_s").value)))
+    return float(lams[j]), float(sigs[i])
+
+
 def open_tuning(**query) -> AppTest:
     at = AppTest.from_file(TUNING, default_timeout=180)
     for k, v in {"data": "edited", "ebase": "banana", "n": "40", "seed": "1", "res": "6", **query}.items():
@@ -207,8 +218,8 @@ def test_tuning_page_edits_update_the_editor_and_the_page():
     assert st_.base == ("banana", 40, 1)
     assert selected_caption(at).endswith("of 40 points.")
     x0, y0, z0 = boundary_of(editor_figure(at))
-    # the boundary drawn is SVMClassifier's decision function at the editor's λ, σ on the same mesh
-    lam, sigma = 10.0 ** at.slider(key="tuning_edit_lam").value, at.select_slider(key="tuning_edit_sigma").value
+    # the boundary drawn is SVMClassifier's decision function at the page's grid point on the same mesh
+    lam, sigma = tuning_point(at)
     clf = SVMClassifier(lam=lam, sigma=sigma).fit(st_.X, st_.y)
     mesh = np.c_[np.tile(x0, y0.size), np.repeat(y0, x0.size)]
     np.testing.assert_allclose(z0, clf.decision_function(mesh).reshape(y0.size, x0.size), rtol=1e-10, atol=1e-10)
@@ -223,6 +234,7 @@ def test_tuning_page_edits_update_the_editor_and_the_page():
     assert not np.allclose(z0, z1)
     n_sv_fig = sum(len(decode(t["x"])) for t in editor_figure(at)["data"]
                    if str(t.get("name", "")).startswith("support vectors"))
+    lam, sigma = tuning_point(at)  # new data: the page's grid point starts again from GACV's choice
     clf = SVMClassifier(lam=lam, sigma=sigma).fit(st_.X, st_.y)
     assert n_sv_fig == clf.support_.size
 
@@ -302,10 +314,86 @@ def test_path_and_loss_pages_offer_the_editor(page):
     assert_clean(at)
     assert not at.error
     editor_figure(at)
-    if page == PATH:  # the editor's SVM starts at the width the path page uses on the edited points
-        assert at.select_slider(key="path_edit_sigma").value == at.sidebar.select_slider(key="path_sigma").value
     at.session_state[edit.STATE].apply_selection(click(0.0, 0.5), "neg")
     at.run()
     assert_clean(at)
     assert not at.error
     assert at.session_state[edit.STATE].X.shape[0] == 31
+
+
+# ------------------------------------------------------------------ the editor draws the page's machine
+def editor_f(at) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The editor chart's mesh and its decision values f (the boundary trace carries the whole mesh)."""
+    return boundary_of(editor_figure(at))
+
+
+def on_mesh(x, y) -> np.ndarray:
+    return np.c_[np.tile(x, y.size), np.repeat(y, x.size)]
+
+
+@pytest.mark.parametrize("mode", ["standard", "non-standard"])
+def test_tuning_editor_draws_the_svm_at_the_pages_grid_point(mode):
+    at = open_tuning(mode=mode, pt_l="-2.3", pt_s="0.2")
+    assert_clean(at)
+    st_ = at.session_state[edit.STATE]
+    lam, sigma = tuning_point(at)
+    assert (round(np.log10(lam), 4), round(np.log10(sigma), 4)) == (-2.3, 0.2)
+    w = None
+    if mode == "non-standard":  # L(−1) = C⁺π⁻/πₛ⁻, L(+1) = C⁻π⁺/πₛ⁺ (Wahba et al. 2001, §5), the page's defaults
+        ps = float(np.mean(st_.y > 0))
+        L = (1.0 * 0.9 / (1.0 - ps), 2.0 * 0.1 / ps)
+        shown = {m.label: m.value for m in at.metric}
+        assert (shown["L(−1)"], shown["L(+1)"]) == (f"{L[0]:.3g}", f"{L[1]:.3g}")
+        w = np.where(st_.y > 0, L[1], L[0])
+    x, y, f = editor_f(at)
+    ref = SVMClassifier(lam=lam, sigma=sigma).fit(st_.X, st_.y, sample_weight=w).decision_function(on_mesh(x, y))
+    np.testing.assert_allclose(f, ref.reshape(y.size, x.size), rtol=1e-10, atol=1e-10)
+    if mode == "non-standard":  # the weights matter: the standard SVM draws another boundary
+        std = SVMClassifier(lam=lam, sigma=sigma).fit(st_.X, st_.y).decision_function(on_mesh(x, y))
+        assert np.max(np.abs(std - ref)) > 0.05
+    # another grid point on the page: the editor follows
+    at.select_slider(key="tuning_pt_s").set_value(-1.0).run()
+    lam2, sigma2 = tuning_point(at)
+    assert sigma2 != sigma
+    x, y, f = editor_f(at)
+    ref = SVMClassifier(lam=lam2, sigma=sigma2).fit(st_.X, st_.y, sample_weight=w).decision_function(on_mesh(x, y))
+    np.testing.assert_allclose(f, ref.reshape(y.size, x.size), rtol=1e-10, atol=1e-10)
+
+
+def test_path_editor_draws_the_nu_svm_at_the_pages_cursor():
+    from svmviz.path import nu_path
+
+    at = AppTest.from_file(PATH, default_timeout=180)
+    at.query_params.update({"data": "edited", "ebase": "banana", "n": "40", "seed": "1", "ploo": "0", "psigma": "1.0"})
+    at.run()
+    assert_clean(at)
+    st_ = at.session_state[edit.STATE]
+
+    def check():
+        sigma = float(at.sidebar.select_slider(key="path_sigma").value)
+        lam = float(at.slider(key="path_lam").value)
+        x, y, f = editor_f(at)
+        ref = nu_path(st_.X, st_.y, sigma=sigma).decision_function(on_mesh(x, y), lam)
+        np.testing.assert_allclose(f, ref.reshape(y.size, x.size), rtol=1e-10, atol=1e-10)
+        return sigma, lam
+
+    assert check()[0] == 1.0  # the page's σ, not a width of the editor's own
+    at.slider(key="path_lam").set_value(0.5 * at.slider(key="path_lam").value).run()  # the page's cursor moves
+    check()
+    at.sidebar.select_slider(key="path_sigma").set_value(2.0).run()
+    assert check()[0] == 2.0
+
+
+def test_loss_editor_draws_the_svm_at_the_pages_sigma_and_one_of_its_lambdas():
+    at = AppTest.from_file(LOSS, default_timeout=180)
+    at.query_params.update({"data": "edited", "ebase": "banana", "n": "40", "seed": "1", "lf_sig": "0.3",
+                            "lf_llo": "-4.0", "lf_lhi": "-1.0", "lf_m": "7"})
+    at.run()
+    assert_clean(at)
+    st_ = at.session_state[edit.STATE]
+    pick = at.select_slider(key="loss_edit_lam")
+    np.testing.assert_allclose(pick.options and [float(v) for v in pick.options], np.linspace(-4.0, -1.0, 7))
+    x, y, f = editor_f(at)
+    ref = SVMClassifier(lam=10.0 ** float(pick.value), sigma=10.0 ** 0.3).fit(st_.X, st_.y)
+    np.testing.assert_allclose(f, ref.decision_function(on_mesh(x, y)).reshape(y.size, x.size), rtol=1e-10,
+                               atol=1e-10)

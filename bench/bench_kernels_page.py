@@ -1,0 +1,136 @@
+"""Benchmark: warm interactions of the Kernels & variable selection page, server side.
+
+The page at its defaults (anova_structure, n = 200, d = 6, three kernels, 11 λ values, exact LOO on)
+is opened in AppTest and run until warm; then, repeated, three interactions a teacher makes:
+
+* ``rerun`` — the same view again (every result cached: the page's own drawing);
+* ``measure`` — the importance measure switched (no fit recomputed: a figure built again);
+* ``lambdas`` — the number of λ values switched between 11 and 8 (every kernel fitted again along λ, exact
+  leave-one-out again; both grids are computed once before timing, so this is a cache hit after the
+  first repeat unless ``--cold-fits`` clears the app's cache before each one).
+
+Each is timed as wall seconds and CPU seconds of this process (the script thread, the compute jobs and
+numba's threads all count), with the load average beside it. The browser's share (Plotly drawing four
+charts) is not here: ``bench/bench_warm_breakdown.py`` measures it in chromium.
+
+``--against DIR`` runs the same sequence with another checkout's ``svmviz`` (e.g. a ``git worktree`` of an
+older commit) in a second process, interleaved repeat by repeat with this one, so both see the same load:
+
+    python bench/bench_kernels_page.py --repeat 5 --cold-fits
+    git worktree add /tmp/old <rev> && python bench/bench_kernels_page.py --against /tmp/old --cold-fits
+
+Run with one thread per library for a steady ratio: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PAGE = "pages/6_Kernels_and_variable_selection.py"
+ACTIONS = ("rerun", "measure", "lambdas")
+
+
+def _session(root: str):
+    """The page, opened and warm, in an AppTest of the checkout at ``root``."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(os.path.join(root, PAGE), default_timeout=900).run()
+    if at.exception:
+        raise SystemExit(f"the page failed: {at.exception[0].value}")
+    for m in (8, 11):  # both λ grids computed once (numba's kernels loaded, the fits cached)
+        at.select_slider(key="anova_nlam").set_value(m).run()
+    return at
+
+
+def _act(at, action: str, cold_fits: bool) -> None:
+    from svmviz.figures import anova as fig_anova
+    from svmviz.ui import compute
+
+    if action == "rerun":
+        at.run()
+    elif action == "measure":
+        now = at.radio(key="anova_measure").value
+        at.radio(key="anova_measure").set_value(next(m for m in fig_anova.MEASURES if m != now)).run()
+    else:
+        if cold_fits:
+            compute.clear()
+        now = at.select_slider(key="anova_nlam").value
+        at.select_slider(key="anova_nlam").set_value(8 if now != 8 else 11).run()
+
+
+def _serve(root: str, cold_fits: bool) -> None:
+    """Child mode: one warm session; for each action name read from stdin, time it and print JSON."""
+    sys.path.insert(0, root)
+    at = _session(root)
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        action = line.strip()
+        w, c = time.perf_counter(), time.process_time()
+        _act(at, action, cold_fits)
+        print(json.dumps({"action": action, "wall": time.perf_counter() - w, "cpu": time.process_time() - c,
+                          "load": os.getloadavg()[0], "ok": not at.exception}), flush=True)
+
+
+def _child(root: str, cold_fits: bool) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": root, "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR",
+                                                                                os.path.join(root, ".numba_cache"))}
+    args = [sys.executable, os.path.abspath(__file__), "--serve", root] + (["--cold-fits"] if cold_fits else [])
+    proc = subprocess.Popen(args, cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    _read(proc)  # ready
+    return proc
+
+
+def _read(proc) -> dict:
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            raise SystemExit("a benchmark process ended early")
+        if line.startswith("{"):
+            return json.loads(line)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--cold-fits", action="store_true", help="clear the app's cache before each λ switch")
+    ap.add_argument("--against", metavar="DIR", help="another checkout, timed interleaved with this one")
+    ap.add_argument("--serve", metavar="ROOT", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.serve:
+        _serve(a.serve, a.cold_fits)
+        return
+    roots = {"this": ROOT} | ({"against": os.path.abspath(a.against)} if a.against else {})
+    procs = {k: _child(r, a.cold_fits) for k, r in roots.items()}
+    rows = {(k, act): [] for k in roots for act in ACTIONS}
+    try:
+        for _ in range(a.repeat):
+            for act in ACTIONS:
+                for k, p in procs.items():  # interleaved: each checkout's run of an action in turn
+                    p.stdin.write(act + "\n")
+                    p.stdin.flush()
+                    r = _read(p)
+                    if not r["ok"]:
+                        raise SystemExit(f"{k}: the page raised during {act}")
+                    rows[(k, act)].append(r)
+    finally:
+        for p in procs.values():
+            p.stdin.close()
+            p.wait()
+    print(f"Kernels & variable selection, warm interactions ({a.repeat} repeats, median; "
+          f"{'fits recomputed at each λ switch' if a.cold_fits else 'λ switch between cached grids'})")
+    for act in ACTIONS:
+        for k in roots:
+            rs = rows[(k, act)]
+            med = lambda key: sorted(r[key] for r in rs)[len(rs) // 2]  # noqa: E731
+            print(f"  {act:8s} {k:8s} wall {med('wall'):6.3f} s  CPU {med('cpu'):6.3f} s  "
+                  f"(load {min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f})")
+
+
+if __name__ == "__main__":
+    main()
