@@ -45,14 +45,11 @@ def panel(script: codegen.Script, *, page: str) -> None:
                                key=f"{page}_code_ipynb")
 
 
-def tuning(ds, setting, grid, surf, selected, keys, axes=None) -> None:
-    """The panel of the Tuning criteria page (:func:`svmviz.codegen.tuning_script`); ``axes`` the map's
-    axes (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
-    # the surface on screen: without leave-one-out when the user stopped it (the page then shows the rest)
-    grid = grid._replace(loo="loo" in surf.values)
-    panel(codegen.tuning_script(data_source(ds, "tuning"), setting, grid, selected=selected, keys=keys,
-                                truth=ds.p_true is not None, two_d=ds.X.shape[1] == 2,
-                                map_axes=None if axes is None else axes.code_args), page="tuning")
+def plan_panel(plan, ds, key: str, *, page: str, open_tab: str | None = None) -> None:
+    """The panel of a page whose view is a plan (:mod:`svmviz.views`): the plan the page executed, written
+    by :func:`svmviz.codegen.plan_script`; ``key`` the page's data-set sidebar key, ``open_tab`` the open
+    tab (its figures shown first)."""
+    panel(codegen.plan_script(plan, data_source(ds, key), open_tab=open_tab), page=page)
 
 
 def losses(ds, loss_view, curve_view, gc) -> None:

@@ -7,7 +7,8 @@ import json
 
 
 from ..apptest_utils import two_class_csv
-from .codeview_utils import Downloads, check_reproduces, code_of, open_page, page_charts, walk_every_widget
+from .codeview_utils import (Downloads, check_reproduces, check_reproduces_here, code_of, open_page, page_charts,
+                             walk_every_widget)
 
 TUNING = "1_Tuning_criteria.py"
 SMALL_TUNING = {"res": "6", "n": "40"}
@@ -31,15 +32,14 @@ def test_tuning_code_reproduces_a_nonstandard_view_with_a_moved_grid_point(tmp_p
     at.select_slider(key="tuning_pt_s").set_value(float(opts[1])).run()
     text = check_reproduces(at, dl, tmp_path, "tuning")
     assert "nonstandard=True" in text and "C_plus=1.5" in text and "pi_plus=0.2" in text
-    assert "sigmas[1]" in text
+    assert "selected=(1, " in text
 
 
 def test_tuning_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(50, seed=2)
     at = open_page(TUNING, SMALL_TUNING | {"mode": "non-standard", "cm": "3.0"},
                    shared={"data": "Upload CSV…", "upload": ("my points.csv", content), "standardize": False})
-    text = check_reproduces(at, dl, tmp_path, "tuning", {"my points.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"my points.csv": content})
     assert 'svmviz.data.dataset_from_csv("my points.csv", label_column="label")' in text
     assert "wahba_costs(" in text
 
@@ -50,26 +50,24 @@ def test_tuning_code_reproduces_edited_points(tmp_path, monkeypatch):
     _edit(at)
     assert not at.exception
     assert "edited_points.csv" in dl.files, "the editor offers the points as edited_points.csv"
-    text = check_reproduces(at, dl, tmp_path, "tuning", {"edited_points.csv": dl.files["edited_points.csv"]})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"edited_points.csv": dl.files["edited_points.csv"]})
     assert "edited_points.csv" in text
 
 
 def test_tuning_code_reproduces_twenty_features_on_principal_components(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     at = open_page(TUNING, SMALL_TUNING | {"data": "twonorm", "map": "components"})
     assert "curves" in page_charts(at)
-    text = check_reproduces(at, dl, tmp_path, "tuning")
+    text = check_reproduces_here(at, tmp_path, monkeypatch)
     assert 'compute_map_plane(ds.X, kind="components", feature_names=ds.feature_names)' in text
 
 
 def test_tuning_code_reproduces_an_uploaded_six_feature_map_on_two_chosen_features(tmp_path, monkeypatch):
     from .test_tuning_page_maps import six_feature_csv
 
-    dl = Downloads(monkeypatch)
     content = six_feature_csv()
     at = open_page(TUNING, SMALL_TUNING | {"map_x": "score", "map_y": "income"},
                    shared={"data": "Upload CSV…", "upload": ("cars.csv", content), "standardize": True})
-    text = check_reproduces(at, dl, tmp_path, "tuning", {"cars.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"cars.csv": content})
     assert 'compute_map_plane(ds.X, kind="features", axes=(5, 1), feature_names=ds.feature_names)' in text
 
 
