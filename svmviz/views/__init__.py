@@ -30,10 +30,13 @@ as a function object in the plan.
      it is drawn in (the script shows the open tab's figures first).
    - ``cache="name"`` routes a heavy step through the app's cache (a background job with progress
      and Cancel, :func:`svmviz.ui.compute.cached_compute`); ``progress="…"`` is the progress bar's
-     text and says the function takes ``progress=`` (the script does not pass it).
+     text, and ``reports=True`` says the function takes ``progress=`` (the page passes its bar's, the
+     script nothing).
 
    :func:`plan` checks the plan: every name bound once, every reference bound before it is read,
-   figure names, the first step's doc. The plan's only input is the data set ``ds``.
+   figure names, the first step's doc. The plan's only input is the data set ``ds``. Shared pieces:
+   :func:`map_plane` (the ``plane`` step of a map of more than two features, and the ``plot_*``
+   function's axis titles and scale; pass the page's ``axes.code_args``), :func:`dataset_seed`.
 3. **The page executes it.** ``ex = compute.plan_executor(ds)`` (``svmviz/ui/compute.py``: the app's
    cache, keyed by each value's provenance); ``ex.value(plan, "fig_contours")`` evaluates that step
    and only the steps it needs, each once per executor. Build the plan again when a widget that
@@ -60,6 +63,9 @@ Examples
 """
 from __future__ import annotations
 
+from ._data import dataset_seed
+from ._maps import MapPlane, map_plane
 from ._plan import Call, Executor, Plan, Ref, Step, call, calls, plan, qualified_name, ref, refs
 
-__all__ = ["Call", "Executor", "Plan", "Ref", "Step", "call", "calls", "plan", "qualified_name", "ref", "refs"]
+__all__ = ["Call", "Executor", "MapPlane", "Plan", "Ref", "Step", "call", "calls", "dataset_seed", "map_plane", "plan",
+           "qualified_name", "ref", "refs"]

@@ -20,9 +20,10 @@ class Ref(NamedTuple):
     ----------
     name : str
         The input's or the step's bound name (``"ds"``, ``"surf"``).
-    attrs : tuple of str or int
-        Attributes (str) or items (int) read from it in turn: ``Ref("ds", ("X",))`` is ``ds.X``,
-        ``Ref("costs", (2,))`` is ``costs[2]``.
+    attrs : tuple of str, int or slice
+        Attributes (str) or items (int, slice) read from it in turn: ``Ref("ds", ("X",))`` is ``ds.X``,
+        ``Ref("costs", (2,))`` is ``costs[2]``, ``Ref("ds", ("feature_names", slice(None, 2)))`` is
+        ``ds.feature_names[:2]``.
     """
 
     name: str
@@ -31,17 +32,24 @@ class Ref(NamedTuple):
     @property
     def text(self) -> str:
         """The reference as Python source (``ds.X``, ``costs[2]``)."""
-        return self.name + "".join(f"[{a}]" if isinstance(a, int) else f".{a}" for a in self.attrs)
+        return self.name + "".join(f".{a}" if isinstance(a, str) else f"[{_item_text(a)}]" for a in self.attrs)
 
 
-def ref(path: str, *items: int) -> Ref:
+def _item_text(item) -> str:
+    if isinstance(item, slice):
+        parts = ["" if v is None else str(int(v)) for v in (item.start, item.stop, item.step)]
+        return ":".join(parts[:2] if item.step is None else parts)
+    return str(int(item))
+
+
+def ref(path: str, *items) -> Ref:
     """``Ref`` of a dotted path, then of items: ``ref("ds.X")`` is ``Ref("ds", ("X",))``.
 
     Parameters
     ----------
     path : str
         The bound name and its attributes, dotted.
-    *items : int
+    *items : int or slice
         Items read after the attributes.
 
     Returns
@@ -53,7 +61,7 @@ def ref(path: str, *items: int) -> Ref:
     ValueError
         ``path`` is not a dotted Python name.
     TypeError
-        An item is not a whole number.
+        An item is neither a whole number nor a slice.
 
     Examples
     --------
@@ -61,11 +69,13 @@ def ref(path: str, *items: int) -> Ref:
     'ds.feature_names'
     >>> ref("costs", 2).text
     'costs[2]'
+    >>> ref("ds.feature_names", slice(None, 2)).text
+    'ds.feature_names[:2]'
     """
     if not isinstance(path, str) or not path or not all(p.isidentifier() for p in path.split(".")):
         raise ValueError(f"ref: {path!r} is not a dotted Python name; give e.g. 'ds.X'.")
-    if not all(isinstance(i, int) and not isinstance(i, bool) for i in items):
-        raise TypeError(f"ref: items {items!r} must be whole numbers.")
+    if not all((isinstance(i, int) and not isinstance(i, bool)) or isinstance(i, slice) for i in items):
+        raise TypeError(f"ref: items {items!r} must be whole numbers or slices.")
     head, *attrs = path.split(".")
     return Ref(head, tuple(attrs) + tuple(items))
 
@@ -134,8 +144,10 @@ class Step(NamedTuple):
         For a heavy step: the name its results are kept under in the app's cache, computed in a
         background job with progress and Cancel. None computes inline.
     progress : str or None
-        For a cached step whose function reports progress: the progress bar's text; the page passes
-        ``progress=`` to the function, the script does not.
+        For a cached step: the progress bar's text (None: "Computing…").
+    reports : bool
+        Whether the step's function takes ``progress=`` (``progress(done, total, message)``): the page
+        passes its progress bar's, the script passes nothing.
     """
 
     bind: str
@@ -145,6 +157,7 @@ class Step(NamedTuple):
     tab: str | None = None
     cache: str | None = None
     progress: str | None = None
+    reports: bool = False
 
 
 class Plan(NamedTuple):
@@ -390,7 +403,7 @@ class Executor:
 
     def _evaluate(self, plan: Plan, step: Step, progress):
         expr = step.expr
-        if step.progress is not None and isinstance(expr, Call):
+        if step.reports and isinstance(expr, Call):
             return self._eval(plan, expr, progress=progress)
         return self._eval(plan, expr)
 
@@ -413,7 +426,7 @@ class Executor:
 
 def _resolve(value, attrs):
     for a in attrs:
-        value = value[a] if isinstance(a, int) else getattr(value, a)
+        value = getattr(value, a) if isinstance(a, str) else value[a]
     return value
 
 

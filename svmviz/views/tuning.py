@@ -6,12 +6,11 @@ from typing import NamedTuple
 import numpy as np
 
 from svmviz.data import wahba_costs
-from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
-from svmviz.figures.plane import compute_map_plane
 from svmviz.figures.tuning import (compute_contour, compute_decision_curves, compute_inefficiency_table,
                                    plot_contour_panels, plot_decision_curves)
 from svmviz.tuning import criteria_surface
 
+from ._maps import map_plane
 from ._plan import Plan, Step, call, plan, ref
 
 TITLE = "Tuning criteria (Wahba, Lin, Lee & Zhang 2001): the view of the app's page"
@@ -140,7 +139,7 @@ def view_plan(ds, setting: Setting, grid: Grid, *, selected=None, map_axes: dict
         Figures ``fig_contours`` and, on two features or with ``map_axes``, ``fig_curves``; with the
         truth, ``rows`` (the inefficiency table).
     """
-    truth, d = ds.p_true is not None, ds.X.shape[1]
+    truth = ds.p_true is not None
     steps = []
     if not setting.nonstandard:
         steps += [Step("L", (1.0, 1.0), "Standard setting: equal misclassification weights L(−1) = L(+1) = 1, "
@@ -171,7 +170,7 @@ def view_plan(ds, setting: Setting, grid: Grid, *, selected=None, map_axes: dict
                       "Every criterion over the grid (Wahba et al. 2001, §3–4)"
                       + (" with exact leave-one-out." if grid.loo else "."), cache="surface",
                       progress="Leaving each support vector out at every grid point…" if grid.loo
-                      else "Fitting the SVM over the (λ, σ) grid…"))
+                      else "Fitting the SVM over the (λ, σ) grid…", reports=True))
     keys = plotted_keys(truth, grid.loo)
     for n, k in enumerate(keys):
         steps.append(Step(f"contour_{k}", call(compute_contour, ref("surf"), k),
@@ -180,28 +179,20 @@ def view_plan(ds, setting: Setting, grid: Grid, *, selected=None, map_axes: dict
     sel_xy = None if selected is None else selected_xy(grid, selected)
     steps.append(Step("fig_contours", call(plot_contour_panels, [ref(f"contour_{k}") for k in keys],
                                            selected=sel_xy), figure="contours"))
-    if d == 2 or map_axes is not None:
-        plane, titles, scale = None, call(axis_names, ref("ds")), call(feature_scale, ref("ds"))
-        if d != 2:
-            steps.append(Step("plane", call(compute_map_plane, ref("ds.X"), **map_axes,
-                                            feature_names=ref("ds.feature_names")),
-                              "The map's plane: the model is fitted on all features; the map shows f "
-                              + ("on the first two principal components of the standardised features, through "
-                                 "their mean." if map_axes["kind"] == "components"
-                                 else "over two features, the others at their medians.")))
-            plane = ref("plane")
-            titles, scale = call(plane_axis_titles, ref("ds"), plane), call(feature_scale, ref("ds"), call(range, d))
+    mp = map_plane(ds, map_axes)
+    if mp is not None:
+        steps += list(mp.steps)
         steps += [Step("chosen", call(chosen_points, ref("surf")),
                        "The decision curves chosen by each criterion" + (", the Bayes curve" if truth else "")
                        + " and the selected grid point's (Wahba et al. 2001, Fig. 1)"
-                       + (", on that plane." if plane is not None else ".")),
+                       + (", on that plane." if mp.plane is not None else ".")),
                   Step("dc", call(compute_decision_curves, ref("surf"), ref("chosen"),
                                   p_true=ref("ds.p_true") if truth else None, threshold=ref("threshold"),
                                   selected=None if selected is None else (int(selected[0]), int(selected[1])),
-                                  **({} if plane is None else {"plane": plane})), cache="curves"),
+                                  **mp.plane_kwargs), cache="curves"),
                   Step("fig_curves", call(plot_decision_curves, ref("dc"), feature_names=ref("ds.feature_names"),
-                                          class_names=ref("ds.class_names"), axis_titles=titles, scale=scale),
-                       figure="curves")]
+                                          class_names=ref("ds.class_names"), axis_titles=mp.axis_titles,
+                                          scale=mp.scale), figure="curves")]
     if truth:
         steps.append(Step("rows", call(compute_inefficiency_table, ref("surf"), target="misclass"),
                           "Inefficiency: MISCLASS at each criterion's minimizer over its minimum on the grid."))

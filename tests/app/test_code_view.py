@@ -105,11 +105,10 @@ def test_losses_code_reproduces_chosen_losses_and_rangacv(tmp_path, monkeypatch)
 
 
 def test_losses_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(44, seed=5)
     at = open_page(LOSSES, SMALL_LOSSES | {"lf_dev2": "1"},
                    shared={"data": "Upload CSV…", "upload": ("points.csv", content)})
-    text = check_reproduces(at, dl, tmp_path, "losses", {"points.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"points.csv": content})
     assert 'dataset_from_csv("points.csv", label_column="label", standardize=True)' in text
 
 
@@ -118,7 +117,7 @@ def test_losses_code_reproduces_edited_points(tmp_path, monkeypatch):
     at = open_page(LOSSES, SMALL_LOSSES | {"data": "edited"}, shared={"data": "edited", "n": 40})
     _edit(at)
     assert not at.exception
-    check_reproduces(at, dl, tmp_path, "losses", {"edited_points.csv": dl.files["edited_points.csv"]})
+    check_reproduces_here(at, tmp_path, monkeypatch, {"edited_points.csv": dl.files["edited_points.csv"]})
 
 
 def test_every_losses_control_that_changes_a_chart_changes_the_code():
@@ -133,10 +132,9 @@ SMALL_PATH = {"n": "40", "ploo": "0"}
 
 
 def test_path_code_reproduces_a_twenty_feature_boundary_map_on_two_chosen_features(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     at = open_page(PATH, SMALL_PATH | {"data": "twonorm", "map_x": "x3", "map_y": "x1"})
     assert "path_map" in page_charts(at)
-    text = check_reproduces(at, dl, tmp_path, "path")
+    text = check_reproduces_here(at, tmp_path, monkeypatch)
     assert 'compute_map_plane(ds.X, kind="features", axes=(2, 0), feature_names=ds.feature_names)' in text
 
 
@@ -151,11 +149,10 @@ def test_path_code_reproduces_leave_one_out_a_moved_cursor_and_the_nu_axis(tmp_p
 
 
 def test_path_code_reproduces_an_uploaded_file_with_a_linear_kernel(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(40, seed=7)
     at = open_page(PATH, SMALL_PATH | {"pkernel": "linear"},
                    shared={"data": "Upload CSV…", "upload": ("two clouds.csv", content)})
-    text = check_reproduces(at, dl, tmp_path, "path", {"two clouds.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"two clouds.csv": content})
     assert 'kernel="linear"' in text
 
 
@@ -165,7 +162,7 @@ def test_path_code_reproduces_edited_points(tmp_path, monkeypatch):
                    shared={"data": "edited", "n": 40})
     _edit(at)
     assert not at.exception
-    check_reproduces(at, dl, tmp_path, "path", {"edited_points.csv": dl.files["edited_points.csv"]})
+    check_reproduces_here(at, tmp_path, monkeypatch, {"edited_points.csv": dl.files["edited_points.csv"]})
 
 
 def test_every_path_control_that_changes_a_chart_changes_the_code():

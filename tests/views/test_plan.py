@@ -65,7 +65,7 @@ def test_cached_steps_go_through_the_runner_keyed_by_content_and_provenance():
         return set(v.tolist())  # a result that is not plain data
 
     steps = [Step("x2", call(np.multiply, ref("ds.X"), 2.0), "x"),
-             Step("r", call(with_progress, ref("x2")), cache="r", progress="working"),
+             Step("r", call(with_progress, ref("x2")), cache="r", progress="working", reports=True),
              Step("s", call(len, ref("r")), cache="s"),
              Step("t", call(len, ref("ds")), cache="t")]
 
