@@ -340,7 +340,7 @@ class Executor:
         self.inputs = dict(inputs)
         self.runner = runner
         self.tokens = dict(tokens or {})
-        self._values: dict = {}  # (bind, step) -> value
+        self._values: dict = {}  # identity of a step (with the steps it reads) -> value
         self._keys: dict = {}
 
     def value(self, plan: Plan, name: str):
@@ -352,7 +352,7 @@ class Executor:
                 raise KeyError(f"the plan's input {name!r} was not given to the executor.")
             return self.inputs[name]
         step = plan.step(name)
-        memo = (name, _frozen(step))
+        memo = self._identity(plan, name)
         if memo in self._values:
             return self._values[memo]
         if step.cache is not None and self.runner is not None:
@@ -379,10 +379,18 @@ class Executor:
                                  "cached step that reads it.")
             return ("input", name, self.tokens[name])
         step = plan.step(name)
-        memo = (name, _frozen(step))
+        memo = self._identity(plan, name)
         if memo not in self._keys:
             self._keys[memo] = (name, self._key_of(plan, step.expr))
         return self._keys[memo]
+
+    def _identity(self, plan: Plan, name: str):
+        """What makes ``name``'s value in ``plan``: its step and, in turn, the steps it reads (an equal
+        step reading a changed result is another value)."""
+        if name in plan.inputs:
+            return name
+        step = plan.step(name)
+        return (name, _frozen(step), tuple(self._identity(plan, r.name) for r in refs(step.expr)))
 
     def _key_of(self, plan: Plan, expr):
         if isinstance(expr, Ref):
@@ -431,7 +439,8 @@ def _resolve(value, attrs):
 
 
 def _frozen(v):
-    """A hashable stand-in of plan data (lists and dicts as tuples, functions by identity)."""
+    """A hashable stand-in of plan data (lists and dicts as tuples, arrays by content, functions by
+    identity, other unhashable values by their repr)."""
     if isinstance(v, (list, tuple)):
         return (type(v).__name__,) + tuple(_frozen(x) for x in v)
     if isinstance(v, dict):
@@ -441,5 +450,5 @@ def _frozen(v):
     try:
         hash(v)
     except TypeError:
-        return ("id", id(v))
+        return ("repr", type(v).__qualname__, repr(v))
     return v

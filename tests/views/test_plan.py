@@ -51,6 +51,16 @@ def test_the_executor_evaluates_only_what_a_value_needs_and_each_step_once():
     assert ex.value(p, "b") == 3 and seen == [1, 2]
     p2 = plan("t", [], p.steps + (Step("d", call(f, ref("b"))),))
     assert ex.value(p2, "d") == 4 and seen == [1, 2, 3]  # a and b are not evaluated again
+    p3 = plan("t", [], (Step("a", call(f, 10), "a"),) + p.steps[1:])
+    assert ex.value(p3, "b") == 12 and seen == [1, 2, 3, 10, 11]  # a changed step, and what reads it, are
+
+
+def test_references_read_attributes_items_and_slices():
+    p = plan("t", ["x"], [Step("head", ref("x", slice(None, 2)), "The first two."),
+                          Step("last", call(float, ref("x", 2)))])
+    assert Executor({"x": [1.0, 2.0, 3.0]}).run(p) == {"head": [1.0, 2.0], "last": 3.0}
+    code = codegen.plan_script(plan("t", [], [Step("x", [1.0, 2.0, 3.0], "x")] + list(p.steps)), None).python()
+    assert "head = x[:2]\nlast = float(x[2])" in code
 
 
 def test_cached_steps_go_through_the_runner_keyed_by_content_and_provenance():
