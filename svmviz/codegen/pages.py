@@ -1,6 +1,8 @@
 """One generator per app page: the page's settings in, the :class:`~svmviz.codegen.core.Script` of its view out."""
 from __future__ import annotations
 
+import numpy as np
+
 from .core import Cell, Code, DataSource, Script, call, data_cell, expect_fields, literal
 
 IMPORTS = "import numpy as np\n\nimport svmviz\n"

@@ -2,8 +2,8 @@
 
 Notes
 -----
-**How a page becomes a view.** A page of the app draws charts from a few settings. Its view, ``svmviz/views/<page>.py``, holds
-what the page computes, free of Streamlit; the page (``svmviz/ui/<page>.py``) keeps its widgets and
+**How a page becomes a view.** A page of the app draws charts from a few settings. Its view,
+``svmviz/views/<page>.py``, holds what the page computes, free of Streamlit; the page (``svmviz/ui/<page>.py``) keeps its widgets and
 its layout. The page executes the view's plan, and the "Python code of this view" panel writes the
 same plan as a script and a notebook (:func:`svmviz.codegen.plan_script`): a call is written once,
 as a function object in the plan.
@@ -39,18 +39,24 @@ as a function object in the plan.
    function's axis titles and scale; pass the page's ``axes.code_args``), :func:`dataset_seed`.
 3. **The page executes it.** ``ex = compute.plan_executor(ds)`` (``svmviz/ui/compute.py``: the app's
    cache, keyed by each value's provenance); ``ex.value(plan, "fig_contours")`` evaluates that step
-   and only the steps it needs, each once per executor. Build the plan again when a widget that
-   needs a computed value (a point on a surface) has been read: unchanged steps are not recomputed.
+   and only the steps it needs, each once per executor (again only when the step, or a step it
+   reads, changed). Build the plan again when a widget that needs a computed value (a point on a
+   surface) has been read: unchanged steps are not recomputed.
    ``compute.plan_executor(ds, {"surf": dict(cost=…, optional=True)})`` passes
    :func:`~svmviz.ui.compute.cached_compute`'s options for one step. A cached step the user has not
    started yet is None: draw what the page has without it, and show the code of the plan that was
    drawn.
-4. **The panel renders it.** ``code_view.plan_panel(plan, ds, "<sidebar key>", page="<page>")``.
-   Delete the page's ``*_script`` function from ``svmviz/codegen/pages.py``.
-5. **Tests.** ``tests/views/``: the rendered script's calls are the plan's steps and its imports
-   are the functions the plan holds (:func:`svmviz.codegen.plan.public_import`); one run-the-script
-   test per page in ``tests/app/test_code_view.py`` compares every chart's numbers; the widget walk
-   there stays.
+4. **The panel renders it.** ``code_view.plan_panel(plan, ds, "<sidebar key>", page="<page>",
+   open_tab=<the open tab's label>)``: the plan of every figure the page can show, whichever tab is
+   open. Delete the page's ``*_script`` function from ``svmviz/codegen/pages.py`` and its
+   ``code_view`` function.
+5. **Tests.** ``tests/views/test_<page>_view.py`` with ``tests/views/plan_utils.py``:
+   ``assert_script_is_plan`` (the rendered script's calls are the plan's steps, its imports the
+   functions the plan holds), ``run_script`` and ``same_figures`` (the script, run in the test's
+   process, draws what the executor computes). In ``tests/app/test_code_view.py`` one
+   run-the-script test per page (``check_reproduces``: the ``.py`` and the ``.ipynb`` in a fresh
+   interpreter) compares every chart's numbers with the page's; the page's other cases use
+   ``check_reproduces_here`` (in process); the widget walk stays.
 
 Examples
 --------
