@@ -14,7 +14,7 @@ from svmviz.views import Call, Plan, Ref
 from .core import Cell, Code, DataSource, Script, call, data_cell, literal
 
 #: modules the script imports under their customary alias
-ALIASES = {"numpy": "np"}
+ALIASES = {"numpy": "np", "pandas": "pd"}
 
 
 def public_import(func) -> tuple:
@@ -54,6 +54,8 @@ def public_import(func) -> tuple:
     if not module or not name or "." in name:
         raise ValueError(f"public_import: {func!r} is not a module-level function or class; a plan calls those.")
     parts = module.split(".")
+    if parts[0] in ALIASES and getattr(importlib.import_module(parts[0]), name, None) is func:
+        return parts[0], name
     cut = next((i for i, p in enumerate(parts) if p.startswith("_") and p != "builtins"), len(parts))
     for k in list(range(min(2, cut), cut + 1)) + [1]:
         candidate = ".".join(parts[:k])
@@ -74,6 +76,8 @@ class _Names:
             for c in _calls(step.expr):
                 if not isinstance(c.func, Ref):
                     self.add(c.func)
+            if step.table:
+                self.add(_data_frame())
 
     def add(self, func) -> None:
         if id(func) in self.local:
@@ -100,6 +104,13 @@ class _Names:
             lines.append(one if len(one) <= 110 else
                          f"from {module} import (\n" + "".join(f"    {n},\n" for n in names) + ")")
         return "\n".join(lines).lstrip("\n")
+
+
+def _data_frame():
+    """``pandas.DataFrame``, what the script prints a table with (pandas loaded for a plan with a table only)."""
+    import pandas as pd
+
+    return pd.DataFrame
 
 
 def _calls(expr) -> list:
@@ -141,7 +152,8 @@ def plan_script(plan: Plan, data: DataSource | None, *, open_tab: str | None = N
     Returns
     -------
     Script
-        A cell per step with a ``doc`` (the steps without one join it); every figure of the plan drawn.
+        A cell per step with a ``doc`` (the steps without one join it); every figure of the plan drawn,
+        every table printed.
 
     Raises
     ------
@@ -164,6 +176,8 @@ def plan_script(plan: Plan, data: DataSource | None, *, open_tab: str | None = N
         if step.doc is not None:
             doc = step.doc
         lines.append(f"{step.bind} = {_expression(step.expr, names)}")
+        if step.table:
+            lines.append(f"print({names.local[id(_data_frame())]}({step.bind}).to_string(index=False))")
         if step.figure is not None:
             show.append(step.bind)
     if lines:

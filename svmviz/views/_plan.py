@@ -148,6 +148,9 @@ class Step(NamedTuple):
     reports : bool
         Whether the step's function takes ``progress=`` (``progress(done, total, message)``): the page
         passes its progress bar's, the script passes nothing.
+    table : bool
+        The result is a table the page shows (rows of NamedTuples, or a dict of columns): the script
+        prints it.
     """
 
     bind: str
@@ -158,6 +161,7 @@ class Step(NamedTuple):
     cache: str | None = None
     progress: str | None = None
     reports: bool = False
+    table: bool = False
 
 
 class Plan(NamedTuple):

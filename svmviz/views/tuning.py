@@ -195,5 +195,6 @@ def view_plan(ds, setting: Setting, grid: Grid, *, selected=None, map_axes: dict
                                           scale=mp.scale), figure="curves")]
     if truth:
         steps.append(Step("rows", call(compute_inefficiency_table, ref("surf"), target="misclass"),
-                          "Inefficiency: MISCLASS at each criterion's minimizer over its minimum on the grid."))
+                          "Inefficiency: MISCLASS at each criterion's minimizer over its minimum on the grid.",
+                          table=True))
     return plan(TITLE, ["ds"], steps)

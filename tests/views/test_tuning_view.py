@@ -35,10 +35,12 @@ def test_the_script_draws_what_the_plan_computes(name, params, setting, axes):
     ds = svmviz.make_dataset(name, n=30, seed=3, **params)
     p = view_plan(ds, setting, GRID, selected=(2, 1), map_axes=axes)
     page = Executor({"ds": ds}).run(p)
-    ns = run_script(codegen.plan_script(p, codegen.data_source(ds)).python())
+    text = codegen.plan_script(p, codegen.data_source(ds)).python()
+    ns = run_script(text)
     for fig in p.figures():
         assert same_figures(page[fig], ns[fig]), fig
     assert [r.inefficiency for r in page["rows"]] == [r.inefficiency for r in ns["rows"]]
+    assert "import pandas as pd" in text and "print(pd.DataFrame(rows).to_string(index=False))" in text
 
 
 def test_the_plotted_keys_are_the_surfaces_panels_and_the_chosen_points_its_minimizers():
