@@ -18,7 +18,7 @@ as a function object in the plan.
    :class:`Step` s there are. Each step is ``Step(bind, expr, doc, figure=, tab=, cache=, progress=)``:
 
    - ``expr`` is :func:`call` ``(func, *args, **kwargs)`` with the function object itself — a
-     ``compute_*`` / ``plot_*`` function, an estimator, :func:`svmviz.criteria_surface`, a numpy
+     ``compute_*`` / ``plot_*`` function, an estimator, :func:`~svmviz.tuning.criteria_surface`, a numpy
      function — its arguments literals, :func:`ref` ``("ds.X")`` (an input's or an earlier step's
      value, with attributes; ``ref("costs", 2)`` is ``costs[2]``), nested :func:`call` s, or lists,
      tuples, dicts of these. ``call(ref("ds.p_true"), ref("ds.X"))`` calls a data set's method. A
@@ -29,7 +29,7 @@ as a function object in the plan.
      script shows it, and the code-view tests match the two by that name. ``tab`` names the page tab
      it is drawn in (the script shows the open tab's figures first).
    - ``cache="name"`` routes a heavy step through the app's cache (a background job with progress
-     and Cancel, :func:`svmviz.ui.compute.cached_compute`); ``progress="…"`` is the progress bar's
+     and Cancel, ``svmviz.ui.compute.cached_compute``); ``progress="…"`` is the progress bar's
      text, and ``reports=True`` says the function takes ``progress=`` (the page passes its bar's, the
      script nothing).
 
@@ -43,7 +43,7 @@ as a function object in the plan.
    reads, changed). Build the plan again when a widget that needs a computed value (a point on a
    surface) has been read: unchanged steps are not recomputed.
    ``compute.plan_executor(ds, {"surf": dict(cost=…, optional=True)})`` passes
-   :func:`~svmviz.ui.compute.cached_compute`'s options for one step. A cached step the user has not
+   ``cached_compute``'s options for one step. A cached step the user has not
    started yet is None: draw what the page has without it, and show the code of the plan that was
    drawn.
 4. **The panel renders it.** ``code_view.plan_panel(plan, ds, "<sidebar key>", page="<page>",

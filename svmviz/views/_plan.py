@@ -1,7 +1,7 @@
 """Plans: a view's ordered steps, the function objects with their arguments, and the executor.
 
 A :class:`Plan` is data: each :class:`Step` binds a name to an expression — a :class:`Call` of a
-function object (a ``compute_*`` / ``plot_*`` function, an estimator, :func:`svmviz.criteria_surface`…)
+function object (a ``compute_*`` / ``plot_*`` function, an estimator, :func:`svmviz.tuning.criteria_surface`…)
 whose arguments are literals, :class:`Ref` s to the plan's inputs and earlier steps, or nested
 calls. The app's page evaluates the plan (:class:`Executor`); :func:`svmviz.codegen.plan_script`
 writes the same plan as a script. Nothing here imports Streamlit.
@@ -325,7 +325,7 @@ class Executor:
         The plan inputs' values (``{"ds": ds}``).
     runner : callable, optional
         ``runner(step, compute, key_parts)`` for the steps that name a ``cache``: the app passes
-        :func:`svmviz.ui.compute.plan_runner` (the app's cache, a background job, progress and Cancel).
+        ``svmviz.ui.compute.plan_executor`` (the app's cache, a background job, progress and Cancel).
         Default: every step computed in this thread, without progress reports.
     tokens : dict, optional
         For each input that is not plain data (a data set), plain data that identify it in cache

@@ -100,8 +100,8 @@ def curve_keys(truth: bool, view: CurveView) -> tuple:
     Returns
     -------
     (list of str, list of str)
-        Keys of ``GacvCurves.values`` in :data:`svmviz.figures.losses.HINGE_SCALE` and
-        :data:`~svmviz.figures.losses.MISCLASS_SCALE` order.
+        Keys of ``GacvCurves.values`` in ``svmviz.figures.losses.HINGE_SCALE`` and
+        ``MISCLASS_SCALE`` order.
     """
     present = {"gacv", "hinge_obs"} | ({"gckl", "misclass"} if truth else set()) \
         | ({"rangacv"} if view.replicates else set()) | ({"loo_hinge", "loo"} if view.loo else set())

@@ -67,7 +67,7 @@ CHOSEN = ("gacv", "xa", "misclass", "loo")
 
 
 def chosen_points(surf) -> dict:
-    """``{criterion: (i_sigma, j_lambda)}``: the grid minimizer of each of :data:`CHOSEN` the surface holds.
+    """``{criterion: (i_sigma, j_lambda)}``: the grid minimizer of each of ``CHOSEN`` the surface holds.
 
     Parameters
     ----------
@@ -94,7 +94,7 @@ def plotted_keys(truth: bool, loo: bool) -> list:
     Returns
     -------
     list of str
-        Keys of :attr:`svmviz.tuning.CriteriaSurface.values`, in the panels' order.
+        Keys of ``CriteriaSurface.values``, in the panels' order.
     """
     keys = ["gckl", "gacv", "misclass", "xa"] if truth else ["gacv", "xa", "xa_j"]
     return keys + (["loo"] if loo else [])
