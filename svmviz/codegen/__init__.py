@@ -15,13 +15,15 @@ reuse them.
   (a Jupyter notebook, nbformat 4).
 * :class:`DataSource` and :func:`data_source` — where a page's data set comes from (a generator, a
   CSV file) and the cell that loads it.
-* one ``*_script`` function per page (:func:`tuning_script`, …).
+* :func:`plan_script` — the script of a page whose view is a plan (:mod:`svmviz.views`): one line per
+  step, the imports derived from the functions the plan holds (:func:`public_import`).
+* one ``*_script`` function per page not yet written as a plan (:func:`usvc_script`, …).
 """
 from __future__ import annotations
 
 from .core import Cell, DataSource, Script, data_cell, data_source, literal
-from .pages import (anova_script, ivm_script, losses_script, path_script, studies_script, study_command, tuning_script,
-                    usvc_script)
+from .pages import anova_script, ivm_script, studies_script, study_command, usvc_script
+from .plan import plan_script, public_import
 
-__all__ = ["Cell", "Script", "DataSource", "data_source", "data_cell", "literal", "tuning_script", "losses_script", "path_script", "usvc_script", "ivm_script",
-           "anova_script", "studies_script", "study_command"]
+__all__ = ["Cell", "Script", "DataSource", "data_source", "data_cell", "literal", "plan_script", "public_import",
+           "usvc_script", "ivm_script", "anova_script", "studies_script", "study_command"]

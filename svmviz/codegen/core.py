@@ -44,16 +44,23 @@ class Script(NamedTuple):
     cells : tuple of Cell
     files : tuple of str
         Files the script reads (an uploaded or edited data set), named as the page saves them.
+    order : tuple of str
+        The order the script's end shows the figures in (the page's open tab first); empty: the cells'
+        order.
     """
 
     title: str
     cells: tuple
     files: tuple = ()
+    order: tuple = ()
 
     @property
     def figures(self) -> tuple:
         """The names of the figures the script draws, in the page's order."""
-        return tuple(f for c in self.cells for f in c.show)
+        drawn = tuple(f for c in self.cells for f in c.show)
+        if not self.order:
+            return drawn
+        return tuple(self.order) + tuple(f for f in drawn if f not in self.order)
 
     def python(self) -> str:
         """The script: cells separated by ``# %%`` lines (the percent format Jupyter, VS Code and

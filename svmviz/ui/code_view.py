@@ -9,7 +9,7 @@ import streamlit as st
 
 from svmviz import codegen
 from svmviz.ui.data_sidebar import UPLOAD_CHOICE
-from svmviz.ui.datasets import dataset_seed
+from svmviz.views import dataset_seed
 from svmviz.ui.session import shared_choice
 
 TITLE = "Python code of this view"
@@ -45,34 +45,11 @@ def panel(script: codegen.Script, *, page: str) -> None:
                                key=f"{page}_code_ipynb", on_click="ignore")
 
 
-def tuning(ds, setting, grid, surf, selected, keys, axes=None) -> None:
-    """The panel of the Tuning criteria page (:func:`svmviz.codegen.tuning_script`); ``axes`` the map's
-    axes (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
-    # the surface on screen: without leave-one-out when the user stopped it (the page then shows the rest)
-    grid = grid._replace(loo="loo" in surf.values)
-    panel(codegen.tuning_script(data_source(ds, "tuning"), setting, grid, selected=selected, keys=keys,
-                                truth=ds.p_true is not None, two_d=ds.X.shape[1] == 2,
-                                map_axes=None if axes is None else axes.code_args), page="tuning")
-
-
-def losses(ds, loss_view, curve_view, gc) -> None:
-    """The panel of the Loss functions page (:func:`svmviz.codegen.losses_script`)."""
-    from svmviz.figures import losses as figs
-
-    # the curves on screen: without leave-one-out when the user stopped it
-    curve_view = curve_view._replace(loo="loo" in gc.values)
-    panel(codegen.losses_script(data_source(ds, "loss"), loss_view, curve_view,
-                                hinge_keys=[k for k in figs.HINGE_SCALE if k in gc.values],
-                                misclass_keys=[k for k in figs.MISCLASS_SCALE if k in gc.values],
-                                truth=ds.p_true is not None), page="losses")
-
-
-def path(ds, settings, lam, loo, te, axes=None) -> None:
-    """The panel of the Regularization path page (:func:`svmviz.codegen.path_script`); ``axes`` the map's
-    axes (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
-    panel(codegen.path_script(data_source(ds, "path"), settings._replace(loo=loo is not None), lam=lam,
-                              test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2,
-                              map_axes=None if axes is None else axes.code_args), page="path")
+def plan_panel(plan, ds, key: str, *, page: str, open_tab: str | None = None) -> None:
+    """The panel of a page whose view is a plan (:mod:`svmviz.views`): the plan the page executed, written
+    by :func:`svmviz.codegen.plan_script`; ``key`` the page's data-set sidebar key, ``open_tab`` the open
+    tab (its figures shown first)."""
+    panel(codegen.plan_script(plan, data_source(ds, key), open_tab=open_tab), page=page)
 
 
 def usvc(ds, one_d, table1, kernel, axes=None) -> None:

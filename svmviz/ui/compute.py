@@ -401,3 +401,34 @@ def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
 def clear() -> None:
     """Forget every cached result and cancel every job (tests)."""
     _store().clear()
+
+
+def plan_executor(ds, options: dict | None = None):
+    """The executor of a page's view (:class:`svmviz.views.Executor`) on the data set ``ds``: the steps
+    that name a cache run through :func:`cached_compute` (background job, progress, Cancel), keyed by
+    what made their inputs.
+
+    Parameters
+    ----------
+    ds : svmviz.data.Dataset or None
+        The plan's input ``ds``; its name, points, labels and true p(x) at the points identify it.
+        None for a plan without data.
+    options : dict, optional
+        ``{step name: keyword arguments of cached_compute}`` (a ``cost``, ``optional=True``…).
+
+    Returns
+    -------
+    svmviz.views.Executor
+    """
+    from svmviz.views import Executor
+
+    options = dict(options or {})
+
+    def run(step, compute, key_parts):
+        return cached_compute(step.cache, key_parts, compute, progress_text=step.progress,
+                              **options.get(step.bind, {}))
+
+    if ds is None:
+        return Executor({}, runner=run)
+    token = (ds.name, ds.X, ds.y, None if ds.p_true is None else ds.p_true(ds.X))
+    return Executor({"ds": ds}, runner=run, tokens={"ds": token})

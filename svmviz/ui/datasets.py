@@ -10,6 +10,7 @@ from typing import Mapping
 import numpy as np
 
 from svmviz.ui import compute
+from svmviz.views import dataset_seed  # noqa: F401  (the pages' seed, read by the views too)
 
 
 def load_dataset(name: str, n: int | None, seed: int, params: Mapping | None = None):
@@ -25,13 +26,6 @@ def load_dataset(name: str, n: int | None, seed: int, params: Mapping | None = N
         return data.make_dataset(name, n=n, seed=int(seed), **dict(params))
 
     return compute.cached("dataset", (name, n, int(seed), params), make, max_entries=64)
-
-
-def dataset_seed(ds) -> int:
-    """The seed a page derives its own random choices from (splits, test samples): the data set's
-    generator seed, 0 for data without one (uploaded files)."""
-    seed = ds.params.get("seed") if isinstance(ds.params, dict) else None
-    return int(seed) if seed is not None else 0
 
 
 def data_token(X, y) -> tuple:

@@ -1,56 +1,22 @@
 """Cached computations and widgets of the "Loss functions & randomized GACV" page (Wahba 1998)."""
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 import streamlit as st
 
 from svmviz import _cost
 from svmviz import losses as _losses
 from svmviz.figures import losses as figs
+from svmviz.views.losses import CurveView, LossView, view_plan
 
-from . import charts, code_view, compute, edit, glossary, page_head, url_state
-from .compute import Cost, cached_compute, smaller_n
+from . import charts, code_view, edit, glossary, page_head, url_state
+from .compute import Cost, plan_executor, smaller_n
 from .widgets import control
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm"]
 LOSS_NAMES = list(_losses.LOSSES)
 S_CHOICES = [1.0, 1.5, 2.0, 3.0, 4.0, 8.0, 16.0]
 PERTURBATIONS = ["gaussian", "bernoulli"]
-
-
-class LossView(NamedTuple):
-    names: tuple
-    a: float
-    eps_plus: float
-    eps_minus: float
-    s_values: tuple
-    tau_range: tuple
-    deviance_scaled: bool
-
-    @property
-    def params(self) -> dict:
-        return {"a": self.a, "eps_plus": self.eps_plus, "eps_minus": self.eps_minus}
-
-
-class CurveView(NamedTuple):
-    log_sigma: float
-    log_lambda: tuple
-    n_lambda: int
-    replicates: int
-    sigma_z: float
-    perturbation: str
-    z_seed: int
-    loo: bool
-
-    @property
-    def sigma(self) -> float:
-        return float(10.0 ** self.log_sigma)
-
-    @property
-    def lambdas(self) -> np.ndarray:
-        return np.logspace(self.log_lambda[0], self.log_lambda[1], self.n_lambda)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -109,49 +75,24 @@ def curve_widgets() -> CurveView:
 
 
 # ----------------------------------------------------------------------------------------------
-# numerics (the loss curves take milliseconds: computed directly; the λ curves through the cache)
+# numerics: the view's plan (svmviz.views.losses); its cached steps keep the loss curves and their
+# figures (they do not depend on the data) and the λ curves for every session
 # ----------------------------------------------------------------------------------------------
-# (they do not depend on the data: the curves of the last views are kept for every session)
-def loss_curves(view: LossView) -> figs.LossCurves:
-    return compute.cached("loss_curves_data", view, lambda: figs.compute_loss_curves(
-        view.names, tau_range=view.tau_range, params=view.params, s_values=view.s_values,
-        deviance_scaled=view.deviance_scaled), max_entries=32)
-
-
-def prediction_curves(view: LossView) -> figs.PredictionCurves:
-    return compute.cached("prediction_curves_data", view, lambda: figs.compute_prediction_functions(
-        view.names, f_range=view.tau_range, params=view.params, s_values=view.s_values), max_entries=32)
-
-
-def minimizer_curves(view: LossView) -> figs.MinimizerCurves:
-    return compute.cached("minimizer_curves_data", view, lambda: figs.compute_population_minimizers(
-        view.names, params=view.params, s_values=view.s_values), max_entries=32)
-
-
-def gacv_curves(ds, view: CurveView) -> _losses.GacvCurves:
-    """GACV / ranGACV / LOO along λ (cached for every session; progress bar while computing)."""
-    p = ds.p_true(ds.X) if ds.p_true is not None else None
-    key = (ds.X, ds.y, p, view.lambdas, view.sigma, view.replicates, view.sigma_z, view.perturbation,
-           view.z_seed, view.loo)
-
-    def run(loo):
-        return lambda cb: _losses.gacv_curves(ds.X, ds.y, view.lambdas, view.sigma, p_true=p, loo=loo,
-                                              ran_gacv_replicates=view.replicates, sigma_z=view.sigma_z,
-                                              perturbation=view.perturbation, seed=view.z_seed, progress=cb)
-
-    what = "Fitting the SVM along λ" + (f", {view.replicates} ranGACV replicates" if view.replicates else "")
-    base = cached_compute("loss_gacv", key[:-1] + (False,), run(False), progress_text=what + "…")
+def gacv_curves(ds, view: CurveView):
+    """GACV / ranGACV / LOO along λ (the view's ``gc`` step; progress bar while computing) and the
+    settings they were computed with: without leave-one-out while the user has not started it (its
+    cost is estimated from the fit's support vectors and asked for above ~10 s)."""
+    plain = view._replace(loo=False)
+    base = plan_executor(ds).value(view_plan(None, ds, plain), "gc")
     if not view.loo:
-        return base
-    # exact leave-one-out refits every support vector at every λ, one thread: estimated from the
-    # fit's support vectors, asked for above ~10 s (a 5,000-row upload took 274 s)
+        return base, plain
+    # exact leave-one-out refits every support vector at every λ, one thread (a 5,000-row upload took 274 s)
     n, refits = ds.X.shape[0], float(np.sum(base.n_sv))
     cost = Cost(_cost.smo_loo_seconds(n, refits, threads=1),
                 f"exact leave-one-out at {len(view.lambdas)} values of λ ({int(refits)} refits of {n} points)", n,
                 lambda m: _cost.smo_loo_seconds(m, refits * m / n, threads=1), smaller_n("loss"))
-    full = cached_compute("loss_gacv", key[:-1] + (True,), run(True), cost=cost, optional=True,
-                          progress_text=what + " and leave-one-out…")
-    return base if full is None else full
+    full = plan_executor(ds, {"gc": dict(cost=cost, optional=True)}).value(view_plan(None, ds, view), "gc")
+    return (base, plain) if full is None else (full, view)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -222,16 +163,16 @@ def page() -> None:
     st.markdown("A classifier $f$ is fitted by minimizing $\\frac1n\\sum_i g(y_i f(x_i)) + \\lambda\\|h\\|^2$. "
                 "Each loss below is a function of the margin $\\tau = y f$; $[u]_* = 1$ if $u \\ge 0$ else 0, "
                 "$(u)_+ = \\max(u, 0)$.")
+    ex = plan_executor(None)
     try:
         lview = loss_widgets()
-        lc = loss_curves(lview)
+        lplan = view_plan(lview)
+        lc = ex.value(lplan, "lc")
     except ValueError as exc:
         show_error(exc, what="Loss plot")
         lview = lc = None
     if lc is not None:
-        # sections 1–2 do not depend on the data: their figures are kept between runs
-        charts.chart(compute.cached("loss_curves", lview, lambda: figs.plot_loss_curves(lc)),
-                     key="loss_curves", width="stretch")
+        charts.chart(ex.value(lplan, "fig_loss_curves"), key="loss_curves", width="stretch")
         st.caption("How to read it: everything right of τ = 0 is classified correctly, left of it wrongly. "
                    "Convex losses (hinge, deviance, exponential, v) keep penalizing correct points with small "
                    "margins and punish gross errors without bound; the bounded ones (sigmoid, [1 − exp(aτ)]₊, θ̃ₛ) "
@@ -254,23 +195,19 @@ def page() -> None:
         st.latex(r"\mu(f) = \sum_{y=\pm1}\frac{\partial}{\partial f}\,g(yf) = g'(f) - g'(-f), \qquad "
                  r"f^*(p) = \arg\min_f\; p\,g(f) + (1-p)\,g(-f)")
         try:
-            pc = prediction_curves(lview)
-            mc = minimizer_curves(lview)
+            pc, mc = ex.value(lplan, "pc"), ex.value(lplan, "mc")
         except ValueError as exc:
             show_error(exc, what="Prediction functions")
             pc = mc = None
         if pc is not None:
             c1, c2 = st.columns(2)
             with c1:
-                charts.chart(compute.cached("mu_curves", lview, lambda: figs.plot_prediction_functions(pc)),
-                             key="mu_curves", width="stretch")
+                charts.chart(ex.value(lplan, "fig_mu_curves"), key="mu_curves", width="stretch")
                 st.caption("Deviance: μ(f) = 2p − 1 with p = 1/(1 + exp(−f)) — a smooth, strictly increasing prediction. "
                            "v(τ; ε₊, ε₋): −1, then piecewise linear, then +1 (switching at ±max(ε₊, −ε₋)). Hinge: a step "
                            "−1, 0, +1. Sigmoid and [−τ]∗ give μ ≡ 0 (their slopes cancel), the exponential 2 sinh f.")
             with c2:
-                charts.chart(compute.cached("fstar_curves", lview,
-                                                  lambda: figs.plot_population_minimizers(mc)),
-                             key="fstar_curves", width="stretch")
+                charts.chart(ex.value(lplan, "fig_fstar_curves"), key="fstar_curves", width="stretch")
                 st.caption("Hinge: sign(p − ½) — the SVM estimates the Bayes rule, not p. Deviance: the log-odds; "
                            "exponential: half the log-odds — both recover p. Sigmoid: ±∞. [1 − exp(aτ)]₊: f* = 0 for "
                            "every p (its expected loss is 0 there). Hover for the whole set of minimizers.")
@@ -296,28 +233,23 @@ def page() -> None:
     st.latex(r"\mathrm{ranGACV}(\lambda)=\frac1n\sum_i(1-y_if_{\lambda i})_+ + \frac{2}{n\sigma_z^2}\,"
              r"Z'E\,(f_\lambda^{Y+Z}-f_\lambda^{Y}),\quad E=\mathrm{diag}\big(1\ (y_if_i<-1),\ \tfrac12\ (|y_if_i|<1),\ 0\big)")
     try:
-        gc = gacv_curves(ds, cview)
+        gc, shown = gacv_curves(ds, cview)
     except ValueError as exc:
         show_error(exc, what="Could not compute the curves")
         return
 
-    hinge_keys = [k for k in figs.HINGE_SCALE if k in gc.values]
-    mis_keys = [k for k in figs.MISCLASS_SCALE if k in gc.values]
+    plan = view_plan(lview, ds, shown)
+    ex = plan_executor(ds)
     c1, c2 = st.columns(2)
     with c1:
-        cp = figs.compute_criteria_panel(gc, hinge_keys)
-        charts.chart(figs.plot_criteria_panel(cp, title=f"Hinge scale: GACV, ranGACV, V₀<br>σ = {gc.sigma:.3g}",
-                                                 ytitle="criterion value"), key="gacv_curves", width="stretch")
+        charts.chart(ex.value(plan, "fig_gacv_curves"), key="gacv_curves", width="stretch")
         st.caption("How to read it: each criterion's minimizer (star) is its choice of λ. V₀ is what GACV and "
                    "ranGACV approximate; GCKL (when the truth p is known) is what they stand in for. The pink band "
                    "is the spread of ranGACV over the perturbation vectors; the exact GACV can leave the frame at "
                    "small λ (hover, or double-click to zoom out).")
     with c2:
-        if mis_keys:
-            cpm = figs.compute_criteria_panel(gc, mis_keys)
-            what = " and ".join(w for k, w in (("loo", "exact LOO"), ("misclass", "MISCLASS (truth)")) if k in mis_keys)
-            charts.chart(figs.plot_criteria_panel(cpm, title=f"Misclassification:<br>{what}<br>σ = {gc.sigma:.3g}",
-                                                     ytitle="misclassification rate"), key="loo_curves", width="stretch")
+        if plan.has("fig_loo_curves"):
+            charts.chart(ex.value(plan, "fig_loo_curves"), key="loo_curves", width="stretch")
             st.caption("Leave-one-out error count (and the expected misclassification rate MISCLASS when p is known): "
                        "the target a λ chosen by the hinge-scale criteria should do well on.")
         elif cview.loo:  # ticked, and waiting for the Run button that its cost put above the charts
@@ -330,4 +262,4 @@ def page() -> None:
     st.markdown("**The λ each criterion chooses** (grid minimizer)")
     st.dataframe(minimizer_table(gc), hide_index=True, width="stretch")
     csv_download("Download the λ curves (CSV)", curves_table(gc), "gacv_curves.csv", key="dl_curves")
-    code_view.losses(ds, lview, cview, gc)
+    code_view.plan_panel(plan, ds, "loss", page="losses")

@@ -7,7 +7,6 @@ and draws :mod:`svmviz.figures.path`.
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -16,10 +15,10 @@ from svmviz import _cost
 from svmviz import data as _data
 from svmviz import path as _path
 from svmviz.figures import path as figs
-from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.ui.kernel_width import SIGMAS, default_sigma
 from svmviz.ui import charts, code_view, data_sidebar, edit, errors, export, page_head, url_state, widgets
-from svmviz.ui.compute import Cost, cached_compute, cached_result, smaller_n
+from svmviz.ui.compute import Cost, cached_result, plan_executor, smaller_n
+from svmviz.views.path import Settings, stopping_lambda, view_plan
 from svmviz.ui.fit_notes import support_note
 from svmviz.ui.map_axes import map_axes, one_feature_note
 
@@ -29,7 +28,6 @@ LOO_EVALS = [10, 20, 30, 45, 60]
 N_RANGE = (20, 5000)  # the sidebar's n range (the path itself accepts up to svmviz.path.MAX_N)
 LOO_DEFAULT_MAX_N = 300  # LOO computed by default up to this n (it refits every support vector)
 LOO_UPFRONT_SECONDS = 1.5  # LOO estimated under this is computed before the charts (no second drawing)
-MAX_LINES = 400  # coefficient paths drawn (a seeded sample beyond: 1,500 lines weigh ~36 MB of JSON)
 
 LOO2_NOTE = ("LOO2 is the left-out points' hinge loss in units of the margin, mean max(0, 1 − y ŷ/ρ): "
              "at least LOO1, and large where the margin is small. Near the sparse end the solution "
@@ -39,14 +37,6 @@ LOO2_NOTE = ("LOO2 is the left-out points' hinge loss in units of the margin, me
 ZERO_NOTE = ("Grey: below ν_min the two classes' reduced convex hulls overlap, the margin ρ is 0 and the "
              "ν-SVM's decision function is 0 up to rounding — there is no classifier to leave points out "
              "of, so LOO is not drawn there (Chang & Lin 2001).")
-
-
-class Settings(NamedTuple):
-    kernel: str
-    sigma: float
-    x_axis: str
-    loo: bool
-    loo_evals: int
 
 
 def available() -> list[str]:
@@ -82,25 +72,12 @@ def sidebar_settings(ds) -> Settings:
 
 
 # --------------------------------------------------------------------------- cached numerics
-def _kernel_kwargs(s: Settings) -> dict:
-    return dict(kernel=s.kernel, sigma=s.sigma) if s.kernel == "rbf" else dict(kernel=s.kernel)
-
-
-def compute_path(ds, s: Settings):
-    """The whole path (cached for every session, progress while it runs)."""
+# the page computes the view's plan (svmviz.views.path); its path and leave-one-out steps run through
+# the app's cache for every session, with progress, a cost estimate and Cancel
+def path_cost(ds) -> Cost:
+    """Estimated time of the whole path."""
     n = ds.X.shape[0]
-    cost = Cost(_cost.path_seconds(n), f"the ν-SVM path of {n} points", n, _cost.path_seconds,
-                smaller_n(KEY))
-    return cached_compute("nu_path", (ds.X, ds.y, s.kernel, s.sigma),
-                          lambda _progress: _path.nu_path(ds.X, ds.y, **_kernel_kwargs(s)),
-                          progress_text="Following the ν-SVM path from the sparse end to λ_max…", cost=cost)
-
-
-def test_sample(ds):
-    if ds.test_sample is None:
-        return None
-    seed = int(ds.params.get("seed", 0)) if isinstance(ds.params, dict) else 0
-    return _data.fresh_sample(ds, 2000, seed, role="test")
+    return Cost(_cost.path_seconds(n), f"the ν-SVM path of {n} points", n, _cost.path_seconds, smaller_n(KEY))
 
 
 def loo_cost(ds, p, lambdas) -> Cost:
@@ -117,10 +94,6 @@ def loo_cost(ds, p, lambdas) -> Cost:
                 n, at, smaller_n(KEY))
 
 
-def _loo_key(ds, s: Settings, lambdas, te) -> tuple:
-    return (ds.X, ds.y, s.kernel, s.sigma, lambdas, None if te is None else (te.X, te.y))
-
-
 _LOO_DONE = threading.Event()  # a leave-one-out along the path has run in this server process
 
 
@@ -131,27 +104,19 @@ def _loo_compiled() -> bool:
     return _LOO_DONE.is_set()
 
 
-def cached_loo(ds, s: Settings, p, te):
+def cached_loo(ds, plan):
     """LOO along the path if it is already computed (never computes)."""
-    return cached_result("nu_path_loo", _loo_key(ds, s, _path.default_loo_lambdas(p, s.loo_evals), te))
+    return cached_result("nu_path_loo", plan_executor(ds).key(plan, "loo"))
 
 
-def compute_loo(ds, s: Settings, p, te):
-    """LOO1 / LOO2 / test error along the path (cached for every session, progress, estimate, Cancel).
+def compute_loo(ds, s: Settings, plan, p):
+    """LOO1 / LOO2 / test error along the path (the view's ``loo`` step; progress, estimate, Cancel).
     None while the user has not started it (costly) or has stopped it."""
-    lambdas = _path.default_loo_lambdas(p, s.loo_evals)
-    Xt = None if te is None else te.X
-    yt = None if te is None else te.y
-    key = _loo_key(ds, s, lambdas, te)
-
-    def run(progress):
-        out = _path.loo_path(p, lambdas, X_test=Xt, y_test=yt, progress=progress)
+    cost = loo_cost(ds, p, _path.default_loo_lambdas(p, s.loo_evals))
+    loo = plan_executor(ds, {"p": dict(cost=path_cost(ds)), "loo": dict(cost=cost, optional=True)}).value(plan, "loo")
+    if loo is not None:
         _LOO_DONE.set()
-        return out
-
-    return cached_compute("nu_path_loo", key, run,
-                          progress_text="Leave-one-out: refitting without each support vector…",
-                          cost=loo_cost(ds, p, lambdas), optional=True)
+    return loo
 
 
 # --------------------------------------------------------------------------- widgets
@@ -160,7 +125,7 @@ def lam_cursor(p, loo) -> float:
     λ_max — until the user moves it; a shared link sets it."""
     lam_max = float(p.lambdas[-1])
     if loo is not None:
-        default = float(loo.lambdas[loo.stop])
+        default = stopping_lambda(loo)
         why = "the automatic stopping point"
     else:
         default = 0.25 * lam_max
@@ -198,10 +163,6 @@ def render_metrics(p, lam: float, te, ds) -> None:
                         "try another kernel width σ.")
 
 
-def x_of(p, lam: float, x_axis: str) -> float:
-    return float(figs.axis_values(p, lam, x_axis))
-
-
 def explain() -> None:
     with st.expander("What the path is, and how to read it", expanded=False):
         st.markdown("Loosli & Canu's ν-SVM with $m$ training points and $\\lambda = m\\nu$:")
@@ -228,8 +189,10 @@ def explain() -> None:
 
 
 def render(ds, s: Settings) -> None:
+    base = view_plan(ds, s)  # the steps before the cursor: the path, the test sample, leave-one-out
+    ex = plan_executor(ds, {"p": dict(cost=path_cost(ds))})
     try:
-        p = compute_path(ds, s)
+        p = ex.value(base, "p")
     except ValueError as exc:
         errors.show_error(exc, what="Could not compute the path")
         return
@@ -237,53 +200,41 @@ def render(ds, s: Settings) -> None:
     jumps = p.n_breakpoints - nd
     st.caption(f"Path: {nd} breakpoints" + (f" ({jumps} of them also a jump of b and ρ)" if jumps else "")
                + f", λ from 0 to {p.lambdas[-1]:.4g}: {p.message}.")
-    te = test_sample(ds)
+    te = ex.value(base, "te") if base.has("te") else None
     explain()
     # leave-one-out can take a while: what is cached is used at once; if it takes under
     # LOO_UPFRONT_SECONDS it is computed now, otherwise at the bottom of the page after the path's
     # charts are drawn (the page then redraws with it: cursor default and stopping point)
     loo = None
     if s.loo:
-        loo = cached_loo(ds, s, p, te)
+        loo = cached_loo(ds, base)
         if loo is None and _loo_compiled() and \
                 loo_cost(ds, p, _path.default_loo_lambdas(p, s.loo_evals)).seconds <= LOO_UPFRONT_SECONDS:
             try:
-                loo = compute_loo(ds, s, p, te)
+                loo = compute_loo(ds, s, base, p)
             except ValueError:
                 loo = None  # said again, with its message, where the LOO section is drawn
     lam = lam_cursor(p, loo)
-    bm = None
     axes = map_axes(ds, KEY)
-    if p.X.shape[1] == 2 or axes is not None:
-        bm = figs.compute_boundary_map(p, lam, grid_n=70, X_test=None if te is None else te.X,
-                                       y_test=None if te is None else te.y,
-                                       plane=None if axes is None else axes.plane)
+    # what is drawn: the plan with leave-one-out once it is there
+    plan = view_plan(ds, s._replace(loo=loo is not None), lam, map_axes=None if axes is None else axes.code_args)
     render_metrics(p, lam, te, ds)
     classes = ds.class_names
-    stop_x = None if loo is None else x_of(p, float(loo.lambdas[loo.stop]), s.x_axis)
-    cp = figs.compute_coef_paths(p, x_axis=s.x_axis, max_points=MAX_LINES)
-    charts.chart(figs.plot_coef_paths(cp, cursor=x_of(p, lam, s.x_axis), classes=classes, X=p.X,
-                                         stop=stop_x), key=f"{KEY}_coefs")
+    charts.chart(ex.value(plan, "fig_path_coefs"), key=f"{KEY}_coefs")
     st.caption(f"Each line is one training point's αᵢyᵢ: {classes[1]} (+1) above zero, {classes[0]} (−1) below. A line "
                "leaves 0 when its point enters the margin (R → E) and flattens at ±1 when it becomes "
                "bounded (E → L). Ticks at the bottom mark the breakpoints; hover a line to see its point.")
     left, right = st.columns([3, 2])
     with left:
-        if bm is not None and axes is None:
-            charts.chart(figs.plot_boundary_map(bm, classes=classes, axis_titles=axis_names(ds),
-                                                feature_names=ds.feature_names[:2], scale=feature_scale(ds)),
-                         key=f"{KEY}_map")
-        elif bm is not None:
-            charts.chart(figs.plot_boundary_map(bm, classes=classes, axis_titles=plane_axis_titles(ds, axes.plane),
-                                                feature_names=ds.feature_names,
-                                                scale=feature_scale(ds, range(p.X.shape[1]))),
-                         key=f"{KEY}_map")
-            st.caption(axes.plane.caption)
+        if plan.has("fig_path_map"):
+            charts.chart(ex.value(plan, "fig_path_map"), key=f"{KEY}_map")
+            if axes is not None:
+                st.caption(axes.plane.caption)
         elif p.X.shape[1] < 2:
             one_feature_note(ds, "The paths, groups and leave-one-out still apply.")
     with right:
-        summ = figs.compute_path_summary(p, x_axis=s.x_axis)
-        charts.chart(figs.plot_path_summary(summ, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_summary")
+        charts.chart(ex.value(plan, "fig_path_summary"), key=f"{KEY}_summary")
+    summ = ex.value(plan, "summ")
     st.subheader("Leave-one-out along the path")
     if not s.loo:
         st.info("Tick “Leave-one-out along the path” in the sidebar to compute LOO1, LOO2"
@@ -291,14 +242,14 @@ def render(ds, s: Settings) -> None:
     else:
         had = loo is not None
         try:
-            loo = compute_loo(ds, s, p, te)  # cached: shows its warnings; else estimate / progress / Cancel
+            loo = compute_loo(ds, s, base, p)  # cached: shows its warnings; else estimate / progress / Cancel
         except ValueError as exc:
             errors.show_error(exc, what="Could not compute leave-one-out")
             loo = None
         if loo is not None and not had:
             st.rerun()  # draw the cursor default and the stopping point above with it
         if loo is not None:
-            render_loo(ds, p, loo, s, lam)
+            render_loo(ds, loo, ex.value(plan, "lc"), ex.value(plan, "fig_path_loo_fig"))
     d1, d2 = st.columns(2)
     with d1:
         # built only when clicked (Streamlit runs the callable then): at n = 1500 the path has
@@ -312,7 +263,7 @@ def render(ds, s: Settings) -> None:
                             {"lambda": p.lambdas, "nu": p.nus, "b": p.b, "rho": p.rho, "n_E": summ.n_E,
                              "n_L": summ.n_L, "n_R": summ.n_R}, f"nu_path_breakpoints_{ds.name}.csv",
                             key=f"{KEY}_bp_csv")
-    code_view.path(ds, s, lam, loo, te, axes)
+    code_view.plan_panel(plan, ds, KEY, page="path")
 
 
 def _csv(columns: dict) -> bytes:
@@ -321,9 +272,10 @@ def _csv(columns: dict) -> bytes:
     return pd.DataFrame(columns).to_csv(index=False).encode()
 
 
-def render_loo(ds, p, loo, s: Settings, lam: float) -> None:
-    lc = figs.compute_loo_curves(p, loo, x_axis=s.x_axis)
-    charts.chart(figs.plot_loo_curves(lc, cursor=x_of(p, lam, s.x_axis)), key=f"{KEY}_loo_fig")
+def render_loo(ds, loo, lc, fig) -> None:
+    """Leave-one-out along the path: its chart (the view's ``fig_path_loo_fig``, drawn from ``lc``), the
+    stopping point and its download."""
+    charts.chart(fig, key=f"{KEY}_loo_fig")
     st.caption(LOO2_NOTE + (" " + ZERO_NOTE if lc.zero_bands else ""))
     k = loo.stop
     ok = ~loo.rho_zero

@@ -1,46 +1,20 @@
 """Cached computations and widgets of the "Tuning criteria" page (Wahba et al. 2001)."""
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 import streamlit as st
 
 from svmviz import _cost
-from svmviz import data as _data
-from svmviz.figures import tuning as fig_tuning
-from svmviz.tuning import criteria_surface, criterion_label
+from svmviz.tuning import criterion_label
+from svmviz.views.tuning import Grid, Setting, plotted_keys, view_plan
 
 from . import charts, code_view, datasets, edit, page_head, url_state
-from .compute import Cost, cached_compute, smaller_n
+from .compute import Cost, cached_compute, plan_executor, smaller_n
 from .fit_notes import support_note
 from .map_axes import map_axes, one_feature_note
 from .widgets import control
 
 DATASETS = ["wahba2001", "esl_mixture", "banana", "twonorm", "ringnorm", "waveform"]
-
-
-class Setting(NamedTuple):
-    nonstandard: bool
-    C_plus: float
-    C_minus: float
-    pi_plus: float
-    pi_minus: float
-
-
-class Grid(NamedTuple):
-    log_lambda: tuple
-    log_sigma: tuple
-    resolution: int
-    loo: bool
-
-    @property
-    def lambdas(self):
-        return np.logspace(self.log_lambda[0], self.log_lambda[1], self.resolution)
-
-    @property
-    def sigmas(self):
-        return np.logspace(self.log_sigma[0], self.log_sigma[1], self.resolution)
 
 
 def setting_widgets() -> Setting:
@@ -70,21 +44,10 @@ def dataset_params(name: str, setting: Setting) -> dict:
     return {}
 
 
-class Costs(NamedTuple):
-    L: tuple  # (L(−1), L(+1))
-    threshold: float
-    pi_s_plus: float
-
-
-def costs(ds, setting: Setting) -> Costs:
-    """L(±1) and the Bayes threshold: from the generator for wahba2001, else from the data's π_s."""
+def sample_share(ds) -> float:
+    """πₛ⁺, the share of +1 in the training sample (the generator's, for wahba2001)."""
     pi_s = float(np.mean(ds.y > 0))
-    if not setting.nonstandard:
-        return Costs((1.0, 1.0), 0.5, pi_s)
-    if ds.name == "wahba2001":
-        return Costs(tuple(ds.L), float(ds.bayes_threshold), float(ds.params.get("pi_s_plus", pi_s)))
-    Lm, Lp, thr = _data.wahba_costs(setting.C_plus, setting.C_minus, setting.pi_plus, setting.pi_minus, pi_s)
-    return Costs((Lm, Lp), thr, pi_s)
+    return float(ds.params.get("pi_s_plus", pi_s)) if ds.name == "wahba2001" else pi_s
 
 
 LAMBDA_LIMITS = (-8.0, 1.0)
@@ -108,41 +71,23 @@ def grid_widgets(n: int) -> Grid:
     return Grid(tuple(map(float, ll)), tuple(map(float, ls)), int(res), bool(loo))
 
 
-def surface(ds, L, grid: Grid):
-    """The criteria surface of ``ds`` (cached for every session; progress bar while computing).
+def surface(ds, setting: Setting, grid: Grid):
+    """The criteria surface of ``ds`` and the grid it was computed on (the view's ``surf`` step, cached
+    for every session; progress bar while computing).
 
     Exact leave-one-out refits every support vector at every grid point: its cost is estimated from
     the fitted grid's support vectors first, and above ~10 s the user is asked (and offered a
-    subsample) — meanwhile, or if stopped, the surface without LOO is returned."""
-    p = ds.p_true(ds.X) if ds.p_true is not None else None
-    key = (ds.X, ds.y, p, tuple(L), grid.lambdas, grid.sigmas)
-    base = cached_compute("surface", key + (False,), lambda cb: criteria_surface(
-        ds.X, ds.y, grid.lambdas, grid.sigmas, L=L, p_true=p, loo=False, progress=cb),
-        progress_text="Fitting the SVM over the (λ, σ) grid…")
+    subsample) — meanwhile, or if stopped, the surface without LOO is returned, with its grid."""
+    plain = grid._replace(loo=False)
+    base = plan_executor(ds).value(view_plan(ds, setting, plain), "surf")
     if not grid.loo:
-        return base
+        return base, plain
     n, refits = ds.X.shape[0], float(base.n_sv.sum())
     cost = Cost(_cost.smo_loo_seconds(n, refits),
                 f"exact leave-one-out over the {grid.resolution} × {grid.resolution} grid ({int(refits)} refits "
                 f"of {n} points)", n, lambda m: _cost.smo_loo_seconds(m, refits * m / n), smaller_n("tuning"))
-    full = cached_compute("surface", key + (True,), lambda cb: criteria_surface(
-        ds.X, ds.y, grid.lambdas, grid.sigmas, L=L, p_true=p, loo=True, progress=cb),
-        progress_text="Leaving each support vector out at every grid point…", cost=cost, optional=True)
-    return base if full is None else full
-
-
-def plotted_keys(surf) -> list[str]:
-    """The four panels of Wahba et al.'s Fig. 2 (or what is computable), then LOO."""
-    keys = [k for k in ("gckl", "gacv", "misclass", "xa") if k in surf.values]
-    if "gckl" not in surf.values:
-        keys.append("xa_j")
-    if "loo" in surf.values:
-        keys.append("loo")
-    return keys
-
-
-def chosen_points(surf) -> dict:
-    return {k: surf.best[k] for k in ("gacv", "xa", "misclass", "loo") if k in surf.best}
+    full = plan_executor(ds, {"surf": dict(cost=cost, optional=True)}).value(view_plan(ds, setting, grid), "surf")
+    return (base, plain) if full is None else (full, grid)
 
 
 def point_selector(surf):
@@ -160,22 +105,6 @@ def point_selector(surf):
     sig = control(c2.select_slider, "Grid point: log10 σ", ls, key="tuning_pt_s", default=ls[i0], url="pt_s",
                   depends=depends, format_func=lambda v: f"{v:.2f}")
     return ls.index(sig), ll.index(lam)
-
-
-def selected_xy(surf, sel) -> tuple:
-    """(log10 λ, log10 σ) of the grid point ``sel = (i_sigma, j_lambda)``."""
-    return float(np.log10(surf.lambdas[sel[1]])), float(np.log10(surf.sigmas[sel[0]]))
-
-
-def decision_curves(surf, ds, threshold, selected, axes=None):
-    """The decision curves (cached); on the plane of ``axes`` (:func:`svmviz.ui.map_axes.map_axes`) when
-    the data have more than two features."""
-    p_true = ds.p_true
-    plane = None if axes is None else axes.plane
-    key = (surf.X, surf.y, surf.alphas, surf.b, surf.lambdas, surf.sigmas, chosen_points(surf), selected,
-           threshold, ds.name, ds.p_true is not None, None if axes is None else (axes.kind, axes.axes))
-    return cached_compute("curves", key, lambda cb: fig_tuning.compute_decision_curves(
-        surf, chosen_points(surf), p_true=p_true, threshold=threshold, selected=selected, plane=plane))
 
 
 SLIDERS = {0: ("tuning_sig", "σ", SIGMA_LIMITS), 1: ("tuning_lam", "λ", LAMBDA_LIMITS)}
@@ -262,7 +191,6 @@ def monte_carlo(ds, L, grid: Grid, R: int, seed: int):
 def page() -> None:
     """Tuning criteria (Wahba et al. 2001): GACV, ξα (XA), BRXA against GCKL, (BR)MISCLASS and exact LOO."""
     from svmviz.figures import tuning as figs
-    from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
     from svmviz.tuning import criterion_label
     from svmviz.ui.data_sidebar import dataset_sidebar
     from svmviz.ui.errors import show_error
@@ -283,17 +211,19 @@ def page() -> None:
         show_error(exc)
         return
 
-    cost = costs(ds, setting)
+    # the page draws what the view's plan computes (svmviz.views.tuning), its code panel writes the same plan
+    ex = plan_executor(ds)
+    L, threshold = ex.run(view_plan(ds, setting, grid), ["L", "threshold"]).values()
     c = st.columns(5)
-    c[0].metric("L(−1)", f"{cost.L[0]:.3g}", help="Weight of a training error on a −1 point: C⁺π⁻/πₛ⁻.")
-    c[1].metric("L(+1)", f"{cost.L[1]:.3g}", help="Weight of a training error on a +1 point: C⁻π⁺/πₛ⁺.")
-    c[2].metric("Bayes threshold", f"{cost.threshold:.3g}", help="Bayes rule: sign[p_s(x) − L(−1)/(L(−1)+L(+1))].")
-    c[3].metric("πₛ⁺ (sample)", f"{cost.pi_s_plus:.3f}", help="Share of +1 points in the training sample.")
+    c[0].metric("L(−1)", f"{L[0]:.3g}", help="Weight of a training error on a −1 point: C⁺π⁻/πₛ⁻.")
+    c[1].metric("L(+1)", f"{L[1]:.3g}", help="Weight of a training error on a +1 point: C⁻π⁺/πₛ⁺.")
+    c[2].metric("Bayes threshold", f"{threshold:.3g}", help="Bayes rule: sign[p_s(x) − L(−1)/(L(−1)+L(+1))].")
+    c[3].metric("πₛ⁺ (sample)", f"{sample_share(ds):.3f}", help="Share of +1 points in the training sample.")
     c[4].metric("Bayes risk", "unknown" if ds.bayes_error is None else f"{ds.bayes_error:.4f}",
                  help="Smallest possible (L-weighted) error rate on new data from the sampling law.")
 
     try:
-        surf = surface(ds, cost.L, grid)
+        surf, shown = surface(ds, setting, grid)
     except ValueError as exc:
         show_error(exc, what="Could not fit the grid")
         return
@@ -316,12 +246,11 @@ def page() -> None:
                "are overlaid (hover for values; click a legend entry to hide it in every panel). Long shallow "
                "valleys mean many (λ, σ) are nearly as good.")
     sel = point_selector(surf)
-    edit.show_machine(sigma=float(surf.sigmas[sel[0]]), lam=float(surf.lambdas[sel[1]]), L=cost.L)
-    keys = plotted_keys(surf)
-    sel_xy = selected_xy(surf, sel)
+    edit.show_machine(sigma=float(surf.sigmas[sel[0]]), lam=float(surf.lambdas[sel[1]]), L=tuple(L))
+    keys = plotted_keys(ds.p_true is not None, shown.loo)
     # one figure of all panels (one chart for the browser to draw: figures.tuning.plot_contour_panels)
-    charts.chart(figs.plot_contour_panels([figs.compute_contour(surf, key) for key in keys], selected=sel_xy),
-                 key="contours", width="stretch")
+    charts.chart(ex.value(view_plan(ds, setting, shown, selected=sel), "fig_contours"), key="contours",
+                 width="stretch")
     if surf.status.max() > 0:
         st.warning("Some grid points hit the iteration limit; their values are approximate.")
     edge_warning(surf, keys, grid)
@@ -329,21 +258,14 @@ def page() -> None:
     st.subheader("Decision curves")
     axes = map_axes(ds, "tuning")
     d = ds.X.shape[1]
+    plan = view_plan(ds, setting, shown, selected=sel, map_axes=None if axes is None else axes.code_args)
     if d == 2 or axes is not None:
         lead = ("The true Bayes curve and the curves chosen by each criterion" if ds.p_true is not None else
                 "The curves chosen by each criterion (these data have no known Bayes curve)")
         sign = f" f > 0 predicts {ds.class_names[1]} ({ds.sign_note})." if ds.sign_note else ""
         st.caption(f"{lead}; in red the selected grid point with its margins f = ±1 and its support vectors "
                    f"(circled).{sign}" + ("" if axes is None else " " + axes.plane.caption))
-        dc = decision_curves(surf, ds, cost.threshold, sel, axes)
-        if axes is None:
-            fig = figs.plot_decision_curves(dc, feature_names=ds.feature_names, class_names=ds.class_names,
-                                            axis_titles=axis_names(ds), scale=feature_scale(ds))
-        else:
-            fig = figs.plot_decision_curves(dc, feature_names=ds.feature_names, class_names=ds.class_names,
-                                            axis_titles=plane_axis_titles(ds, axes.plane),
-                                            scale=feature_scale(ds, range(d)))
-        charts.chart(fig, key="curves", width="stretch")
+        charts.chart(ex.value(plan, "fig_curves"), key="curves", width="stretch")
     elif d < 2:
         one_feature_note(ds, "The criteria surfaces above and the inefficiencies below still apply.")
     st.caption(f"Selected point: {int(surf.n_sv[sel])} support vectors of {ds.X.shape[0]} points.")
@@ -353,7 +275,7 @@ def page() -> None:
 
     st.subheader("Inefficiency")
     target = "misclass"
-    rows = figs.compute_inefficiency_table(surf, target=target)
+    rows = ex.value(plan, "rows") if plan.has("rows") else []
     if rows:
         st.caption(f"{criterion_label(target, surf.L)} at each criterion's grid minimizer divided by its minimum "
                    "over the grid (1 is perfect). Ties on the grid are reported as a range.")
@@ -368,7 +290,7 @@ def page() -> None:
     with d2:
         if rows:
             csv_download("Download the table (CSV)", table, "inefficiencies.csv", key="dl_table")
-    code_view.tuning(ds, setting, grid, surf, sel, keys, axes)
+    code_view.plan_panel(plan, ds, "tuning", page="tuning")
 
     if ds.p_true is not None and ds.name in DATASETS:
         with st.expander("Monte Carlo: inefficiency over many data sets"):
@@ -379,8 +301,8 @@ def page() -> None:
                 st.session_state["tuning_mc"] = (R, int(mc_seed))
             if st.session_state.get("tuning_mc"):
                 R_, s_ = st.session_state["tuning_mc"]
-                study = monte_carlo(ds, cost.L, grid, R_, s_)
-                charts.chart(figs.plot_inefficiency_study(study, cost.L), key="mc_plot", width="stretch")
+                study = monte_carlo(ds, L, grid, R_, s_)
+                charts.chart(figs.plot_inefficiency_study(study, L), key="mc_plot", width="stretch")
                 csv_download("Download the study (CSV)",
                              {f"{k}_inefficiency": study.value[k] for k in study.criteria} | {"seed": study.seeds},
                              "inefficiency_study.csv", key="dl_mc")

@@ -143,6 +143,27 @@ def check_reproduces(at, downloads: Downloads, tmp_path, page: str, data_files: 
     return text
 
 
+def check_reproduces_here(at, tmp_path, monkeypatch, data_files: dict | None = None) -> str:
+    """The page's script, run in this process in ``tmp_path`` beside ``data_files``, draws every chart
+    the page draws with the same numbers (the script's file formats and a fresh interpreter are
+    :func:`check_reproduces`' part, once per page). Returns the script."""
+    import plotly.io as pio
+
+    text = code_of(at)
+    charts = page_charts(at)
+    assert set(charts) - {k for k in charts if f"fig_{k} = " in text} <= EXEMPT, \
+        f"charts without code: {[k for k in charts if f'fig_{k} = ' not in text]}"
+    for name, content in (data_files or {}).items():
+        (tmp_path / name).write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    ns: dict = {"__name__": "script"}
+    exec(compile(text, "view.py", "exec"), ns)  # noqa: S102 — the code under test
+    for k in charts:
+        if k not in EXEMPT:
+            assert_same_numbers(charts[k], json.loads(pio.to_json(ns[f"fig_{k}"])), what=f"fig_{k}")
+    return text
+
+
 #: charts that are part of the tools around the view, not of it: the data editor's own chart (its
 #: points are the script's data file)
 EXEMPT = {"tuning_edit_chart", "path_edit_chart", "loss_edit_chart"}

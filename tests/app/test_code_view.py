@@ -7,7 +7,8 @@ import json
 
 
 from ..apptest_utils import two_class_csv
-from .codeview_utils import Downloads, check_reproduces, code_of, open_page, page_charts, walk_every_widget
+from .codeview_utils import (Downloads, check_reproduces, check_reproduces_here, code_of, open_page, page_charts,
+                             walk_every_widget)
 
 TUNING = "1_Tuning_criteria.py"
 SMALL_TUNING = {"res": "6", "n": "40"}
@@ -31,15 +32,14 @@ def test_tuning_code_reproduces_a_nonstandard_view_with_a_moved_grid_point(tmp_p
     at.select_slider(key="tuning_pt_s").set_value(float(opts[1])).run()
     text = check_reproduces(at, dl, tmp_path, "tuning")
     assert "nonstandard=True" in text and "C_plus=1.5" in text and "pi_plus=0.2" in text
-    assert "sigmas[1]" in text
+    assert "selected=(1, " in text
 
 
 def test_tuning_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(50, seed=2)
     at = open_page(TUNING, SMALL_TUNING | {"mode": "non-standard", "cm": "3.0"},
                    shared={"data": "Upload CSV…", "upload": ("my points.csv", content), "standardize": False})
-    text = check_reproduces(at, dl, tmp_path, "tuning", {"my points.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"my points.csv": content})
     assert 'svmviz.data.dataset_from_csv("my points.csv", label_column="label")' in text
     assert "wahba_costs(" in text
 
@@ -50,26 +50,24 @@ def test_tuning_code_reproduces_edited_points(tmp_path, monkeypatch):
     _edit(at)
     assert not at.exception
     assert "edited_points.csv" in dl.files, "the editor offers the points as edited_points.csv"
-    text = check_reproduces(at, dl, tmp_path, "tuning", {"edited_points.csv": dl.files["edited_points.csv"]})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"edited_points.csv": dl.files["edited_points.csv"]})
     assert "edited_points.csv" in text
 
 
 def test_tuning_code_reproduces_twenty_features_on_principal_components(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     at = open_page(TUNING, SMALL_TUNING | {"data": "twonorm", "map": "components"})
     assert "curves" in page_charts(at)
-    text = check_reproduces(at, dl, tmp_path, "tuning")
+    text = check_reproduces_here(at, tmp_path, monkeypatch)
     assert 'compute_map_plane(ds.X, kind="components", feature_names=ds.feature_names)' in text
 
 
 def test_tuning_code_reproduces_an_uploaded_six_feature_map_on_two_chosen_features(tmp_path, monkeypatch):
     from .test_tuning_page_maps import six_feature_csv
 
-    dl = Downloads(monkeypatch)
     content = six_feature_csv()
     at = open_page(TUNING, SMALL_TUNING | {"map_x": "score", "map_y": "income"},
                    shared={"data": "Upload CSV…", "upload": ("cars.csv", content), "standardize": True})
-    text = check_reproduces(at, dl, tmp_path, "tuning", {"cars.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"cars.csv": content})
     assert 'compute_map_plane(ds.X, kind="features", axes=(5, 1), feature_names=ds.feature_names)' in text
 
 
@@ -107,11 +105,10 @@ def test_losses_code_reproduces_chosen_losses_and_rangacv(tmp_path, monkeypatch)
 
 
 def test_losses_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(44, seed=5)
     at = open_page(LOSSES, SMALL_LOSSES | {"lf_dev2": "1"},
                    shared={"data": "Upload CSV…", "upload": ("points.csv", content)})
-    text = check_reproduces(at, dl, tmp_path, "losses", {"points.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"points.csv": content})
     assert 'dataset_from_csv("points.csv", label_column="label", standardize=True)' in text
 
 
@@ -120,7 +117,7 @@ def test_losses_code_reproduces_edited_points(tmp_path, monkeypatch):
     at = open_page(LOSSES, SMALL_LOSSES | {"data": "edited"}, shared={"data": "edited", "n": 40})
     _edit(at)
     assert not at.exception
-    check_reproduces(at, dl, tmp_path, "losses", {"edited_points.csv": dl.files["edited_points.csv"]})
+    check_reproduces_here(at, tmp_path, monkeypatch, {"edited_points.csv": dl.files["edited_points.csv"]})
 
 
 def test_every_losses_control_that_changes_a_chart_changes_the_code():
@@ -135,10 +132,9 @@ SMALL_PATH = {"n": "40", "ploo": "0"}
 
 
 def test_path_code_reproduces_a_twenty_feature_boundary_map_on_two_chosen_features(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     at = open_page(PATH, SMALL_PATH | {"data": "twonorm", "map_x": "x3", "map_y": "x1"})
     assert "path_map" in page_charts(at)
-    text = check_reproduces(at, dl, tmp_path, "path")
+    text = check_reproduces_here(at, tmp_path, monkeypatch)
     assert 'compute_map_plane(ds.X, kind="features", axes=(2, 0), feature_names=ds.feature_names)' in text
 
 
@@ -153,11 +149,10 @@ def test_path_code_reproduces_leave_one_out_a_moved_cursor_and_the_nu_axis(tmp_p
 
 
 def test_path_code_reproduces_an_uploaded_file_with_a_linear_kernel(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(40, seed=7)
     at = open_page(PATH, SMALL_PATH | {"pkernel": "linear"},
                    shared={"data": "Upload CSV…", "upload": ("two clouds.csv", content)})
-    text = check_reproduces(at, dl, tmp_path, "path", {"two clouds.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"two clouds.csv": content})
     assert 'kernel="linear"' in text
 
 
@@ -167,7 +162,7 @@ def test_path_code_reproduces_edited_points(tmp_path, monkeypatch):
                    shared={"data": "edited", "n": 40})
     _edit(at)
     assert not at.exception
-    check_reproduces(at, dl, tmp_path, "path", {"edited_points.csv": dl.files["edited_points.csv"]})
+    check_reproduces_here(at, tmp_path, monkeypatch, {"edited_points.csv": dl.files["edited_points.csv"]})
 
 
 def test_every_path_control_that_changes_a_chart_changes_the_code():

@@ -88,27 +88,16 @@ def test_an_uploaded_subsample_is_read_and_subsampled_as_the_page_does(tmp_path)
     np.testing.assert_array_equal(ns["ds"].X, ds.X)
 
 
-class _Grid(NamedTuple):
-    log_lambda: tuple
-    log_sigma: tuple
-    resolution: int
-    loo: bool
-    kfold: int
-
-
-class _Setting(NamedTuple):
-    nonstandard: bool
-    C_plus: float
-    C_minus: float
-    pi_plus: float
-    pi_minus: float
+class _Settings(NamedTuple):
+    kernel: str
+    tol: float
 
 
 def test_a_setting_the_generator_does_not_write_is_refused():
-    grid = _Grid((-3.0, -1.0), (-1.0, 1.0), 6, False, 5)
-    with pytest.raises(ValueError, match="kfold"):
-        codegen.tuning_script(codegen.DataSource("generated", "banana", 40, 0), _Setting(False, 1, 2, .1, .9), grid,
-                              selected=(0, 0), keys=["gacv"], truth=False, two_d=True)
+    from svmviz.codegen.core import expect_fields
+
+    with pytest.raises(ValueError, match="tol"):
+        expect_fields(_Settings("rbf", 1e-8), ("kernel",), "a_script")
 
 
 def _script():
@@ -135,8 +124,10 @@ def test_the_notebook_is_valid_nbformat_4_with_a_markdown_and_a_code_cell_per_st
 def test_every_public_name_has_complete_numpydoc_sections():
     from tests.test_packaging import _numpydoc_problems, _public_objects
 
-    objects = list(_public_objects(("codegen.core", "codegen.pages")))
-    assert {name for _, name, _ in objects} >= {"tuning_script", "data_source", "Script", "literal"}
+    objects = list(_public_objects(("codegen.core", "codegen.pages", "codegen.plan", "views", "views.tuning",
+                                    "views.losses", "views.path")))
+    assert {name for _, name, _ in objects} >= {"plan_script", "data_source", "Script", "literal", "Plan",
+                                                  "view_plan", "Setting"}
     problems = [p for module, name, obj in objects for p in _numpydoc_problems(obj, f"{module}.{name}")]
     assert not problems, "\n".join(problems)
 
