@@ -48,8 +48,10 @@ def panel(script: codegen.Script, *, page: str) -> None:
 def plan_panel(plan, ds, key: str, *, page: str, open_tab: str | None = None) -> None:
     """The panel of a page whose view is a plan (:mod:`svmviz.views`): the plan the page executed, written
     by :func:`svmviz.codegen.plan_script`; ``key`` the page's data-set sidebar key, ``open_tab`` the open
-    tab (its figures shown first)."""
-    panel(codegen.plan_script(plan, data_source(ds, key), open_tab=open_tab), page=page)
+    tab (its figures shown first). A plan that does not read ``ds`` (a section on the paper's own data)
+    has no data cell."""
+    data = data_source(ds, key) if "ds" in plan.inputs else None
+    panel(codegen.plan_script(plan, data, open_tab=open_tab), page=page)
 
 
 def losses(ds, loss_view, curve_view, gc) -> None:
@@ -70,20 +72,6 @@ def path(ds, settings, lam, loo, te, axes=None) -> None:
     panel(codegen.path_script(data_source(ds, "path"), settings._replace(loo=loo is not None), lam=lam,
                               test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2,
                               map_axes=None if axes is None else axes.code_args), page="path")
-
-
-def usvc(ds, one_d, table1, kernel, axes=None) -> None:
-    """The panel of the Unbiased SVC page (:func:`svmviz.codegen.usvc_script`). ``one_d``: (Settings1D,
-    iterates shown) or None; ``table1``: the study's settings when shown; ``kernel``: the kernel
-    section's (σ, C, R, s, prototypes) when drawn; ``axes``: its maps' axes
-    (:func:`svmviz.ui.map_axes.map_axes`) for more than two features."""
-    seed = dataset_seed(ds) if ds is not None else 0
-    panel(codegen.usvc_script(None if ds is None else data_source(ds, "usvc"),
-                              None if one_d is None else one_d[0], steps=None if one_d is None else one_d[1],
-                              table1=table1, kernel=kernel,
-                              test_seed=seed if ds is not None and ds.test_sample is not None else None, seed=seed,
-                              two_d=ds is not None and ds.X.shape[1] == 2,
-                              map_axes=None if axes is None else axes.code_args), page="usvc")
 
 
 def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool, klr_max_n: int,
