@@ -9,7 +9,6 @@ import streamlit as st
 
 from svmviz import codegen
 from svmviz.ui.data_sidebar import UPLOAD_CHOICE
-from svmviz.ui.datasets import dataset_seed
 from svmviz.ui.session import shared_choice
 
 TITLE = "Python code of this view"
@@ -72,21 +71,6 @@ def path(ds, settings, lam, loo, te, axes=None) -> None:
     panel(codegen.path_script(data_source(ds, "path"), settings._replace(loo=loo is not None), lam=lam,
                               test_seed=None if te is None else int(ds.params["seed"]), two_d=ds.X.shape[1] == 2,
                               map_axes=None if axes is None else axes.code_args), page="path")
-
-
-def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool, klr_max_n: int,
-        axes=None) -> None:
-    """The panel of the Import vector machine page (:func:`svmviz.codegen.ivm_script`): the tabs drawn,
-    and the maps' IVM and the 3-class fit's ln λ as their widgets hold them; ``klr_max_n``: the page's
-    largest n for a full kernel logistic regression; ``axes`` the maps' axes
-    (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
-    panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=dataset_seed(ds),
-                             fresh=ds.test_sample is not None, multiclass=ds.is_multiclass,
-                             two_d=ds.X.shape[1] == 2, truth=ds.p_true is not None,
-                             klr=splits.X.shape[0] <= klr_max_n, maps=maps, lam_path=lam_path, classes3=classes3,
-                             source=st.session_state.get("ivm_source", "path"),
-                             ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0)),
-                             map_axes=None if axes is None else axes.code_args), page="ivm")
 
 
 def studies(results, n_figures: int) -> None:

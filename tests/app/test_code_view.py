@@ -240,12 +240,14 @@ def test_ivm_code_reproduces_a_scratch_fit_a_moved_lambda_and_the_three_class_ma
     lam = at.select_slider(key="ivm_lam")
     lam.set_value(float(lam.options[2])).run()
     text = check_reproduces(at, dl, tmp_path, "ivm")
-    assert "ivm.IVMClassifier(" in text and "li = 2" in text
-    for tab in ("λ path", "Multi-class"):
+    assert "IVMClassifier(lam=float(path.lams[2])" in text and "model_mc" not in text
+    # every tab's figures in the script, whichever tab is open; the open tab's shown first
+    for tab, first in (("λ path", "fig_ivm_path_err"), ("Multi-class", "fig_ivm_classmap")):
         dl = Downloads(monkeypatch)
         at = open_page(IVM, SMALL_IVM | {"data": "esl_mixture", "seed": "1", "i_mc_lnlam": "-2.0", "i_tab": tab})
         text = check_reproduces(at, dl, tmp_path, "ivm")
-        assert ("np.exp(-2.0)" in text) == (tab == "Multi-class")
+        assert "np.exp(-2.0)" in text and "fig_ivm_map_svm = plot_svm_map(" in text
+        assert text.split('if __name__ == "__main__":')[1].split()[0] == f"{first}.show()"
 
 
 def test_ivm_code_reproduces_an_uploaded_file_and_a_multiclass_one(tmp_path, monkeypatch):
@@ -256,7 +258,7 @@ def test_ivm_code_reproduces_an_uploaded_file_and_a_multiclass_one(tmp_path, mon
         dl = Downloads(monkeypatch)
         at = open_page(IVM, SMALL_IVM | {"i_tab": tab}, shared={"data": "Upload CSV…", "upload": (name, content)})
         text = check_reproduces(at, dl, tmp_path, "ivm", {name: content})
-        assert "split_indices(" in text
+        assert "sp = make_splits(ds, " in text
 
 
 def test_every_ivm_control_that_changes_a_chart_changes_the_code():
