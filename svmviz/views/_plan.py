@@ -339,7 +339,7 @@ class Executor:
                 raise KeyError(f"the plan's input {name!r} was not given to the executor.")
             return self.inputs[name]
         step = plan.step(name)
-        memo = (name, _frozen(step))
+        memo = self._memo(plan, name)
         if memo in self._values:
             return self._values[memo]
         if step.cache is not None and self.runner is not None:
@@ -366,10 +366,17 @@ class Executor:
                                  "cached step that reads it.")
             return ("input", name, self.tokens[name])
         step = plan.step(name)
-        memo = (name, _frozen(step))
+        memo = self._memo(plan, name)
         if memo not in self._keys:
             self._keys[memo] = (name, self._key_of(plan, step.expr))
         return self._keys[memo]
+
+    def _memo(self, plan: Plan, name: str) -> tuple:
+        """What identifies a step's value in this executor: its expression and, in turn, those of the
+        steps it reads (the same step over a different earlier step is another value)."""
+        step = plan.step(name)
+        return (name, _frozen(step), tuple(self._memo(plan, r.name) for r in refs(step.expr)
+                                          if r.name not in plan.inputs))
 
     def _key_of(self, plan: Plan, expr):
         if isinstance(expr, Ref):
