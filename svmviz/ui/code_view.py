@@ -87,39 +87,3 @@ def studies(results, n_figures: int) -> None:
         st.caption("Run it from a shell, beside the spec file (every core, or a cluster with --scheduler):")
         st.code(codegen.study_command(name), language="bash")
     panel(codegen.studies_script(name, n_figures), page="studies")
-
-
-def anova(ds, settings, kc, test, *, theta_scales, short_names, n_test) -> None:
-    """The panel of the Kernels & variable selection page (:func:`svmviz.codegen.anova_script`): the
-    decomposition's choices as its widgets hold them (kernel, machine, λ, measure, interactions, θ grid);
-    the page's θ scales, short kernel names and test-sample size are passed by the page."""
-
-    ss = st.session_state
-    # the fits on screen: without exact LOO while it is not computed (the user is asked first)
-    settings = settings._replace(loo=all("loo" in c.values for c in kc.curves))
-    decomposition = theta = None
-    ssanova = [q for q, k in enumerate(kc.kernels) if not isinstance(k, str)]
-    if ssanova:
-        q = ss.get("anova_which", ssanova[-1])
-        q = q if q in ssanova else ssanova[-1]
-        how = ss.get("anova_lamsrc")
-        lam = int(ss.get("anova_lamhand", kc.curves[q].best["gacv"])) if how == "hand" else how
-        if lam is None or (isinstance(lam, str) and lam not in kc.curves[q].best):
-            lam = "loo" if "loo" in kc.curves[q].best else "gacv"
-        machine = ss.get("anova_machine", "svm")
-        two_way = settings.kernels[q] == "two-way" and ds.X.shape[1] >= 2
-        n_pairs = ds.X.shape[1] * (ds.X.shape[1] - 1) // 2
-        decomposition = dict(q=q, machine=machine, lam=lam, measure=ss.get("anova_measure", "norm"),
-                             pairs=[int(ss.get(f"anova_pair{i}", i)) for i in range(min(2, n_pairs))] if two_way
-                             else [],
-                             true_effects=machine == "klr" and ds.name == "anova_structure" and settings.base == "cubic",
-                             interaction=float(ds.params.get("interaction", 8.0)) if isinstance(ds.params, dict)
-                             else 8.0)
-        if ss.get("anova_thgo"):
-            theta = dict(coordinate=int(ss.get("anova_thvar", 0)), criterion=ss.get("anova_thcrit", "gacv"),
-                         scales=[float(v) for v in theta_scales])
-    panel(codegen.anova_script(data_source(ds, "anova"), settings,
-                               kernel_labels={k: short_names[k] for k in settings.kernels},
-                               test_seed=None if test is None else 10_000 + int(ds.params.get("seed", 0)),
-                               n_test=n_test, truth=ds.p_true is not None, decomposition=decomposition,
-                               theta=theta), page="anova")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 
 from ..apptest_utils import two_class_csv
 from .codeview_utils import (Downloads, check_reproduces, check_reproduces_here, code_of, open_page, page_charts,
@@ -318,8 +319,12 @@ def test_anova_code_reproduces_a_klr_decomposition_by_hand_and_the_theta_grid(tm
                                          "a_measure": "rms", "a_loo": "1"})
     at.checkbox(key="anova_thgo").check().run()
     text = check_reproduces(at, dl, tmp_path, "anova")
-    for part in ("KernelLogisticRegression(", "j = 2", 'measure = "rms"', "def truth(", "theta_lambda_grid(",
-                 "add_exact_loo(", "fig_anova_interactions"):
+    from svmviz.codegen import literal
+
+    lam = float(np.logspace(-6, -1, 6)[2])  # the λ chosen by hand: the third of the page's grid
+    for part in (f"KernelLogisticRegression(lam={literal(2.0 * 40 * lam)}", 'measure="rms"',
+                 "truth = true_main_effects(3, 4.0)", "theta_lambda_grid(", "kc_loo = add_exact_loo(",
+                 "fig_anova_interactions"):
         assert part in text, part
 
 
