@@ -22,9 +22,8 @@ reuse them.
 from __future__ import annotations
 
 from .core import Cell, DataSource, Script, data_cell, data_source, literal
-from .pages import losses_script, path_script, studies_script, study_command
+from .pages import losses_script, path_script
 from .plan import plan_script, public_import
 
 __all__ = ["Cell", "Script", "DataSource", "data_source", "data_cell", "literal", "plan_script", "public_import",
-           "losses_script", "path_script", "studies_script",
-           "study_command"]
+           "losses_script", "path_script"]

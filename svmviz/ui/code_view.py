@@ -73,10 +73,11 @@ def path(ds, settings, lam, loo, te, axes=None) -> None:
                               map_axes=None if axes is None else axes.code_args), page="path")
 
 
-def studies(results, n_figures: int) -> None:
-    """The panel of the Criteria studies page: the study's spec file, the command that runs it, and
-    :func:`svmviz.codegen.studies_script` (which loads the folder the command writes)."""
+def studies(results, plan) -> None:
+    """The panel of the Criteria studies page: the study's spec file, the command that runs it, and the
+    page's plan (:mod:`svmviz.views.studies`, which loads the folder the command writes)."""
     from svmviz.studies import spec_to_toml
+    from svmviz.views.studies import study_command
 
     name = results.spec.name
     with st.expander("Spec file and command of this study"):
@@ -85,5 +86,6 @@ def studies(results, n_figures: int) -> None:
         st.download_button("Download the spec file (.toml)", toml.encode(), file_name=f"{name}.toml",
                            mime="application/toml", key="studies_code_toml")
         st.caption("Run it from a shell, beside the spec file (every core, or a cluster with --scheduler):")
-        st.code(codegen.study_command(name), language="bash")
-    panel(codegen.studies_script(name, n_figures), page="studies")
+        st.code(study_command(name), language="bash")
+    script = codegen.plan_script(plan, None)
+    panel(script._replace(files=(f"{name}.toml",)), page="studies")

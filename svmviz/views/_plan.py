@@ -314,6 +314,10 @@ class Executor:
         For each input that is not plain data (a data set), plain data that identify it in cache
         keys (its arrays and name). A cached step that depends on such an input without a token
         is refused.
+    known : dict, optional
+        Values of steps the page already holds (a study's results, loaded from the page's own folder
+        where the script loads them from the folder the command writes): returned as they are, their
+        steps not evaluated.
 
     Examples
     --------
@@ -323,8 +327,10 @@ class Executor:
     1.5
     """
 
-    def __init__(self, inputs: dict, runner: Runner | None = None, tokens: dict | None = None):
+    def __init__(self, inputs: dict, runner: Runner | None = None, tokens: dict | None = None,
+                 known: dict | None = None):
         self.inputs = dict(inputs)
+        self.known = dict(known or {})
         self.runner = runner
         self.tokens = dict(tokens or {})
         self._values: dict = {}  # (bind, step) -> value
@@ -339,6 +345,8 @@ class Executor:
                 raise KeyError(f"the plan's input {name!r} was not given to the executor.")
             return self.inputs[name]
         step = plan.step(name)
+        if name in self.known:
+            return self.known[name]
         memo = self._memo(plan, name)
         if memo in self._values:
             return self._values[memo]
