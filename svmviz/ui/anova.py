@@ -61,7 +61,7 @@ def sidebar_settings(ds) -> Settings:
     sb.header("Kernels")
     chosen = widgets.control(sb.multiselect, "Kernels to compare", list(KERNEL_LABELS), key=f"{KEY}_kernels",
                             default=list(KERNEL_LABELS), url="a_kernels", format_func=KERNEL_LABELS.get)
-    base = widgets.control(sb.radio, "One-dimensional kernel R_α of the SS-ANOVA kernels", list(BASE_LABELS),
+    base = widgets.control(sb.radio, "One-dimensional kernel R(α) of the SS-ANOVA kernels", list(BASE_LABELS),
                           key=f"{KEY}_base", default="cubic", url="a_base", format_func=BASE_LABELS.get,
                           help="Cubic spline: R(s, t) = k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|) on each coordinate "
                                "rescaled to [0, 1] by its training range (a linear and a smooth part). "
@@ -241,8 +241,8 @@ def render_decomposition(ds, s: Settings, ex, kc, test):
                              format_func={"svm": "SVM (support vector machine)",
                                           "klr": "KLR (kernel logistic regression), same λ"}.get,
                              help="KLR estimates the logit log(p/(1 − p)) itself, so its components can be set against "
-                                  "the true ones; its penalty (λ_KLR/2)·a'Ka on a summed loss is the SVM's λ with "
-                                  "λ_KLR = 2nλ.")
+                                  "the true ones; its penalty (Λ/2)·a′Ka on a summed loss is the SVM's λ with "
+                                  "Λ = 2nλ.")
     j, lam_text = _lambda_choice(kc, q)
     cur, kern = kc.curves[q], kc.kernels[q]
     edge_note(cur, j, lam_text)
@@ -259,7 +259,7 @@ def render_decomposition(ds, s: Settings, ex, kc, test):
         what = f"SVM, {kc.names[q]}, {lam_text}: {exp.basis.shape[0]} support vectors"
         f_solver = cur.f_train[j]  # the solver's own decision values at the training points
     else:
-        what = f"KLR, {kc.names[q]}, λ_KLR = 2nλ = {2 * ds.X.shape[0] * lam:.3g}"
+        what = f"KLR, {kc.names[q]}, Λ = 2nλ = {2 * ds.X.shape[0] * lam:.3g}"
         f_solver = ex.value(plan, "klr").decision_function(ds.X)
     comp_train = anova.decompose(exp, ds.X)
     m1, m2, m3 = st.columns(3)
@@ -270,12 +270,13 @@ def render_decomposition(ds, s: Settings, ex, kc, test):
     gap = float(np.max(np.abs(comp_train.values.sum(1) + comp_train.constant + comp_train.intercept - f_solver)))
     source = ("the SMO solver's own decision values, kept up to date along its iterations" if machine == "svm"
               else "KLR's decision_function, b + K(x, X)·a")
-    st.caption(f"{what}. f(x) = b + Σ_c f_c(x) exactly: the largest difference between f ({source}) and "
-               f"b + Σ_c f_c over the training points is {gap:.1e} — rounding; b = {exp.intercept:.3g}.")
+    st.caption(f"{what}. f(x) is b plus the sum of its components, exactly: the largest difference between f "
+               f"({source}) and b plus the components over the training points is {gap:.1e} — rounding; "
+               f"b = {exp.intercept:.3g}.")
     measure = widgets.control(st.radio, "Importance measure", list(fig.MEASURES), key=f"{KEY}_measure",
                              default=list(fig.MEASURES)[0], url="a_measure", horizontal=True,
-                             format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
-                                          "rms": "size over the data (root mean square of f_c)"}.get)
+                             format_func={"norm": "squared RKHS norm θ·c′Kc of each component (Wahba 1998, §2)",
+                                          "rms": "size over the data (root mean square of each component)"}.get)
     dc = dc._replace(measure=measure)
     plan = base_plan(ds, s, decomposition=dc)
     charts.chart(ex.value(plan, "fig_anova_imp"), key=f"{KEY}_imp")
@@ -289,7 +290,7 @@ def render_decomposition(ds, s: Settings, ex, kc, test):
                    "training range.")
     charts.chart(ex.value(plan, "fig_anova_main"), key=f"{KEY}_main")
     if ds.sign_note:
-        st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}): a component rising with x_α pushes "
+        st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}): a component rising with its variable pushes "
                    f"towards {ds.class_names[1]}.")
     if plan.has("pairs"):
         pairs = ex.value(plan, "pairs")
@@ -313,8 +314,8 @@ def render_decomposition(ds, s: Settings, ex, kc, test):
 
 def render_theta_grid(ds, s: Settings, ex, dc: Decomposition):
     """The θ grid's expander; returns the plan with the grid when computed, else None."""
-    with st.expander("Tune one θ at a time (a grid over λ and θ_α of one variable)"):
-        st.markdown("Multiply θ_α of one variable by a factor (its interactions follow, θ_αβ = θ_α·θ_β) and refit "
+    with st.expander("Tune one θ at a time (a grid over λ and θ(α) of one variable α)"):
+        st.markdown("Multiply θ(α) of one variable α by a factor (its interactions follow, θ(α, β) = θ(α)·θ(β)) and refit "
                     "along λ: where GACV, XA or exact LOO want the factor small, they would rather drop the "
                     "variable. For the additive kernel a factor on every θ at once only relabels λ (s·K at λ is "
                     "K at λ/s), which is why the grid varies one variable.")
@@ -340,10 +341,11 @@ def page() -> None:
     page_head.page_header("anova")
     st.markdown(glossary.spell(
         "SS-ANOVA (smoothing-spline analysis of variance) kernels build a kernel on d variables from one-dimensional "
-        "kernels R_α, one per variable: K(s, t) = Π_α [1 + θ_α·R_α(s_α, t_α)] = 1 + Σ_α θ_α·R_α + "
-        "Σ_α<β θ_α·θ_β·R_α·R_β + … (Wahba 1998, eqs. 1.12–1.13), cut after the main effects (additive kernel) "
+        "kernels R(α), one per variable α, each on that variable's values: K(s, t) = Π [1 + θ(α)·R(α)] over the "
+        "variables = 1 + Σ θ(α)·R(α) + Σ θ(α)·θ(β)·R(α)·R(β) over the pairs α < β + … (Wahba 1998, eqs. 1.12–1.13), "
+        "cut after the main effects (additive kernel) "
         "or after the two-factor interactions. The fitted function then splits exactly into main effects "
-        "f_α(x_α) and interactions f_αβ(x_α, x_β), and the size of each piece says which variables the "
+        "f(α) and interactions f(α, β), and the size of each piece says which variables the "
         "classifier uses — the support vector machine (SVM) as a variable-selection preprocessor (Wahba 1998, §2). "
         "The constant 1 is left to the intercept b, which every machine here fits freely. Per kernel, GACV, XA "
         "and exact LOO choose λ; the fit of the SVM or of KLR at that λ is then split into its components."

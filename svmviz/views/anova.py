@@ -191,7 +191,7 @@ def view_plan(ds, settings: Settings, *, test_seed: int | None = None, decomposi
         test = dict(X_test=ref("test.X"), y_test=ref("test.y"))
     steps += [Step("lambdas", call(np.array, [float(v) for v in s.lambdas]),
                    "Every kernel along λ: the Gaussian on all variables and the SS-ANOVA kernels "
-                   "K = Π_α [1 + θ_α R_α] cut after the main effects or the two-factor interactions (Wahba 1998, "
+                   "K = Π [1 + θ(α)·R(α)] cut after the main effects or the two-factor interactions (Wahba 1998, "
                    "eqs. 1.12–1.13); GACV, XA" + (", exact LOO" if s.loo else "") + (" and MISCLASS." if truth else ".")),
               Step("kernels", {SHORT[k]: kernel_of(s, k) for k in s.kernels})]
     p_true = None
@@ -241,7 +241,7 @@ def view_plan(ds, settings: Settings, *, test_seed: int | None = None, decomposi
     units = "SVM decision value" if dc.machine == "svm" else "logit log(p/(1 − p))"
     steps += [Step("me", call(compute_main_effects, ref("exp"), ref("ds.X"), ref("ds.y"), grid_n=101,
                               truth=ref("truth") if known else None, measure=dc.measure),
-                   "The main effects f(α) of each variable x(α)." if not known else None),
+                   "The main effects f(α) of each variable α." if not known else None),
               Step("fig_anova_main", call(plot_main_effects, ref("me"), ylabel=f"f(α) ({units})",
                                           class_names=ref("ds.class_names"), standardised=ref("ds.is_standardized"),
                                           scale=scale), figure="anova_main")]
