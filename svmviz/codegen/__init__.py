@@ -6,9 +6,9 @@ the public API (:func:`svmviz.data.make_dataset`, :func:`svmviz.data.dataset_fro
 the ``compute_*`` / ``plot_*`` functions of :mod:`svmviz.figures`), one step per cell, so that the
 script — or the notebook made of the same cells — draws the page's figures again, outside the app.
 
-The generators take the settings objects the pages themselves compute from, so a setting is part of
-the code by construction. They need neither Streamlit nor a running app: the documentation can
-reuse them.
+A page's script is written from its view's plan (:mod:`svmviz.views`), the steps the page itself
+executes, so a setting is part of the code by construction. Nothing here needs Streamlit or a
+running app: the documentation can reuse it.
 
 * :class:`Script` — cells (a markdown line and the code of one step); ``Script.python()`` (a
   script in the "percent" cell format Jupyter, VS Code and jupytext read) and ``Script.notebook()``
@@ -17,13 +17,10 @@ reuse them.
   CSV file) and the cell that loads it.
 * :func:`plan_script` — the script of a page whose view is a plan (:mod:`svmviz.views`): one line per
   step, the imports derived from the functions the plan holds (:func:`public_import`).
-* one ``*_script`` function per page not yet written as a plan (:func:`usvc_script`, …).
 """
 from __future__ import annotations
 
 from .core import Cell, DataSource, Script, data_cell, data_source, literal
-from .pages import anova_script, ivm_script, studies_script, study_command, usvc_script
 from .plan import plan_script, public_import
 
-__all__ = ["Cell", "Script", "DataSource", "data_source", "data_cell", "literal", "plan_script", "public_import",
-           "usvc_script", "ivm_script", "anova_script", "studies_script", "study_command"]
+__all__ = ["Cell", "Script", "DataSource", "data_source", "data_cell", "literal", "plan_script", "public_import"]

@@ -5,7 +5,7 @@ import inspect
 import json
 import math
 import re
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -383,30 +383,3 @@ def md_escape(text) -> str:
     """
     flat = " ".join(str(text).splitlines())
     return _MD_SPECIAL.sub(lambda m: _MD_ENTITY.get(m.group(1), "\\" + m.group(1)), flat)
-
-
-def expect_fields(obj, names: Sequence[str], what: str) -> None:
-    """Refuse a settings object with a field this generator does not write into the code.
-
-    A page's settings are NamedTuples; a field added to one must be added to its generator too, or the
-    code of the view would silently leave it out.
-
-    Parameters
-    ----------
-    obj : NamedTuple
-        The settings.
-    names : sequence of str
-        The fields the generator writes.
-    what : str
-        The generator's name (for the message).
-
-    Raises
-    ------
-    ValueError
-        Naming the fields the generator does not know.
-    """
-    fields = tuple(getattr(obj, "_fields", ()))
-    unknown = [f for f in fields if f not in names]
-    if unknown:
-        raise ValueError(f"{what}: the settings carry {unknown}, which the generated code does not write; "
-                         "add them to the generator.")

@@ -140,7 +140,7 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def plot_main_effects(me: MainEffects, *, columns: int = 2, max_panels: int = 12,
-                      ylabel: str = "f<sub>α</sub> (units of f)", class_names=("class −1", "class +1"),
+                      ylabel: str = "f(α) (units of f)", class_names=("class −1", "class +1"),
                       standardised: bool = False, scale=None) -> go.Figure:
     """One panel per main effect f_α(x_α), most important first (Wahba 1998, §1.1 eq. 1.12).
 
@@ -156,7 +156,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 2, max_panels: int = 12
         Panels per row (two leave each panel's two-line titles room at a projector's 1024 px).
     max_panels : int, default 12
         At most this many panels: the most important main effects.
-    ylabel : str, default "f<sub>α</sub> (units of f)"
+    ylabel : str, default "f(α) (units of f)"
         Title of the y axes (first column).
     class_names : tuple of (str, str), default ("class −1", "class +1")
         Names of the classes −1 and +1 in the rug's legend.
@@ -203,7 +203,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 2, max_panels: int = 12
         sa = None if scale is None else (scale[a],)
         lines, orig = point_hover(me.grids[a], (me.names[a],), sa)
         data.append(dict(type="scatter", x=me.grids[a], y=me.values[a], mode="lines",
-                         line=dict(color="black", width=2), name="main effect f<sub>α</sub>", legendgroup="effect",
+                         line=dict(color="black", width=2), name="main effect f(α)", legendgroup="effect",
                          showlegend=p == 0, customdata=orig, hovertemplate=f"{lines}<br>f = %{{y:.3g}}<extra></extra>",
                          **at))
         if me.truth is not None:
@@ -223,7 +223,7 @@ def plot_main_effects(me: MainEffects, *, columns: int = 2, max_panels: int = 12
         grid.yaxis(r, c)["range"] = list(y_range)
     for r in range(1, rows + 1):
         build.merge(grid.yaxis(r, 1), dict(title=dict(text=ylabel)))
-    title = "Main effects f<sub>α</sub>(x<sub>α</sub>) — most important first; ticks: the data"
+    title = "Main effects f(α) — most important first; ticks: the data"
     top = build.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
     layout = build.theme(grid.layout, title=title, height=plot_height + top + 150)
     # the legend at the figure's bottom edge (container coordinates), under the last row's axis
@@ -364,9 +364,9 @@ def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"),
                          f"got {len(scale)}.")
     lim = float(np.max(np.abs(it.Z))) or 1.0
     traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=build.colorscale("RdBu"), reversescale=True, zmin=-lim,
-                   zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f<sub>αβ</sub>")), name=it.name,
+                   zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f(α, β)")), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
-                                  "<br>f<sub>αβ</sub> = %{z:.3g}<extra></extra>"))]
+                                  "<br>f(α, β) = %{z:.3g}<extra></extra>"))]
     for cls, label in ((-1, class_names[0]), (1, class_names[1])):
         m = it.y == cls
         # the data's units beside the standardised values when ``scale`` (every feature's) is given
@@ -475,8 +475,8 @@ def plot_interaction_panels(its, class_names=("class −1", "class +1"), standar
         unit = " (standardised)" if standardised else ""
         grid.xaxis(r, 1)["title"] = dict(text=it.names[0] + unit)
         grid.yaxis(r, 1)["title"] = dict(text=it.names[1] + unit)
-    title = ("Two-factor interactions f<sub>αβ</sub>(x<sub>α</sub>, x<sub>β</sub>), most important first" if rows > 1 else
-             "Two-factor interaction f<sub>αβ</sub>(x<sub>α</sub>, x<sub>β</sub>)")
+    title = "Two-factor interactions f(α, β), most important first" if rows > 1 else \
+        "Two-factor interaction f(α, β)"
     top = build.title_top(title) + 40  # the figure's title, then the first panel's two-line title
     layout = build.theme(grid.layout, title=title, height=plot_height + top + 110)
     # the classes' legend under the panels (container coordinates)
@@ -516,8 +516,8 @@ class ImportanceBars(NamedTuple):
 
 #: the two importance measures: (attribute of Importances, by-variable attribute, axis label, title)
 MEASURES = {
-    "norm": ("values", "by_variable", "θ<sub>c</sub>·c′K<sub>c</sub>c", "squared RKHS norm θ<sub>c</sub>·c′K<sub>c</sub>c"),
-    "rms": ("rms", "rms_by_variable", "RMS of f<sub>c</sub> over the data", "root mean square of f<sub>c</sub> over the data"),
+    "norm": ("values", "by_variable", "θ·c′Kc", "squared RKHS norm θ·c′Kc"),
+    "rms": ("rms", "rms_by_variable", "RMS of each component over the data", "root mean square of each component over the data"),
 }
 
 
@@ -557,7 +557,7 @@ def compute_importances(exp: anova.AnovaExpansion, max_bars: int = 30, *, X=None
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {sorted(MEASURES)}; got {measure!r}.")
     if measure == "rms" and X is None:
-        raise ValueError("the RMS measure needs the points X over which f_c is averaged.")
+        raise ValueError("the RMS measure needs the points X over which each component is averaged.")
     imp = anova.importances(exp, X=X)
     attr, by_attr = MEASURES[measure][:2]
     vals, by_var = getattr(imp, attr), getattr(imp, by_attr)

@@ -81,7 +81,21 @@ def _map_grid(X, what, grid_n, p_true, bayes_threshold, plane=None):
     return X, gx, gy, XX, bayes, full
 
 
-def _error(model, X_test, y_test):
+def error_rate(model, X_test, y_test) -> float:
+    """The share of test points a fitted classifier misclassifies.
+
+    Parameters
+    ----------
+    model : fitted classifier
+        With ``predict``.
+    X_test : array_like of shape (m, d) or None
+    y_test : array_like of shape (m,) or None
+
+    Returns
+    -------
+    float
+        mean(predict(X_test) ≠ y_test); NaN without test points.
+    """
     if X_test is None or y_test is None:
         return float("nan")
     return float(np.mean(model.predict(X_test) != np.asarray(y_test)))
@@ -182,7 +196,7 @@ def compute_import_map(model, X, y, *, p_true: Callable | None = None, bayes_thr
     y = np.asarray(y)
     return ImportMap(gx, gy, p, bayes, X, y, np.asarray(model.import_indices_),
                      model.predict_proba(Xm)[:, 1], float(np.mean(model.predict(Xm) != y)),
-                     _error(model, X_test, y_test), float(model.lam), plane, full)
+                     error_rate(model, X_test, y_test), float(model.lam), plane, full)
 
 
 class SVMMap(NamedTuple):
@@ -267,7 +281,7 @@ def compute_svm_map(model, X, y, *, p_true: Callable | None = None, bayes_thresh
     f = model.decision_function(XX).reshape(gy.size, gx.size)
     y = np.asarray(y)
     return SVMMap(gx, gy, f, bayes, X, y, np.asarray(model.support_),
-                  float(np.mean(model.predict(Xm) != y)), _error(model, X_test, y_test),
+                  float(np.mean(model.predict(Xm) != y)), error_rate(model, X_test, y_test),
                   float(model.lam), plane, full)
 
 
@@ -842,7 +856,7 @@ def compute_class_map(model, X, y, *, p_true: Callable | None = None, X_test=Non
         raise ValueError(f"class_names must name the {K} classes; got {names.size}.")
     return ClassMap(gx, gy, label.reshape(g, g), P.max(axis=1).reshape(g, g), P.reshape(g, g, K),
                     bayes, X, y_index, names, np.asarray(model.import_indices_),
-                    _error(model, X_test, y_test), float(model.lam), plane, full)
+                    error_rate(model, X_test, y_test), float(model.lam), plane, full)
 
 
 def plot_class_map(m: ClassMap, *, title: str | None = None, axis_titles=("x1", "x2"), feature_names=None,

@@ -5,20 +5,16 @@ compute helper) and :mod:`svmviz.figures.anova`.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 import streamlit as st
 
 from svmviz import anova
-from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import anova as fig
-from svmviz.figures.labels import feature_scale
-from svmviz.kernels import SSANOVAKernel
 from svmviz.tuning import extended_range, grid_edges
 from svmviz.ui import charts, code_view, compute, data_sidebar, errors, glossary, page_head, url_state, widgets
-from svmviz.ui.compute import cached_result
+from svmviz.ui.compute import cached_result, plan_executor
+from svmviz.views.anova import Decomposition, Settings, ThetaGrid, view_plan
 
 KEY = "anova"
 CHOICES = ["anova_structure", "twonorm", "ringnorm", "wahba2001", "banana", "esl_mixture"]
@@ -27,12 +23,9 @@ KERNEL_LABELS = {
     "additive": "SS-ANOVA additive (main effects only)",
     "two-way": "SS-ANOVA two-factor (main effects + interactions)",
 }
-SHORT = {"gaussian": "Gaussian", "additive": "SS-ANOVA additive", "two-way": "SS-ANOVA two-way"}
 BASE_LABELS = {"cubic": "cubic spline (Gu & Wahba)", "gaussian": "Gaussian per coordinate"}
 SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0, 5.6, 8.0]
 SIGMAS_1D = [0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.5, 0.75, 1.0]
-THETA_SCALES = np.array([0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0])
-N_TEST = 2000
 #: seconds of ``compare_kernels(loo=True)`` for the three kernels, 11 λ values, n = 200, 2 idle cores
 #: (bench/bench_anova.py, anova_structure data: about 0.35 s, and ten times that at n = 600, hence the
 #: exponent 2.2 below)
@@ -43,15 +36,6 @@ _LOO_SECONDS_AT_200 = 0.4
 #: LOO of a server is always preceded by the fits' chart: it may compile numba functions first.
 PRELIMINARY_ABOVE_SECONDS = 1.5
 _LOO_RAN = [False]  # exact LOO has completed in this server process
-
-
-class Settings(NamedTuple):
-    kernels: tuple
-    base: str
-    sigma: float
-    sigma_1d: float
-    lambdas: np.ndarray
-    loo: bool
 
 
 def _structure_params(name: str) -> dict:
@@ -77,7 +61,7 @@ def sidebar_settings(ds) -> Settings:
     sb.header("Kernels")
     chosen = widgets.control(sb.multiselect, "Kernels to compare", list(KERNEL_LABELS), key=f"{KEY}_kernels",
                             default=list(KERNEL_LABELS), url="a_kernels", format_func=KERNEL_LABELS.get)
-    base = widgets.control(sb.radio, "One-dimensional kernel R_α of the SS-ANOVA kernels", list(BASE_LABELS),
+    base = widgets.control(sb.radio, "One-dimensional kernel R(α) of the SS-ANOVA kernels", list(BASE_LABELS),
                           key=f"{KEY}_base", default="cubic", url="a_base", format_func=BASE_LABELS.get,
                           help="Cubic spline: R(s, t) = k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|) on each coordinate "
                                "rescaled to [0, 1] by its training range (a linear and a smooth part). "
@@ -104,18 +88,19 @@ def sidebar_settings(ds) -> Settings:
     return Settings(tuple(chosen), base, float(sigma), float(sigma_1d), np.logspace(lo, hi, int(m)), bool(loo))
 
 
-def kernel_objects(s: Settings) -> dict:
-    """Label → kernel ("rbf" or an unfitted SSANOVAKernel) for the chosen kernels."""
-    out = {}
-    for k in s.kernels:
-        out[SHORT[k]] = "rbf" if k == "gaussian" else SSANOVAKernel(order=k, base=s.base, sigma=s.sigma_1d)
-    return out
+def test_seed(ds) -> int | None:
+    """The seed of the test sample of data with a generator (None without one)."""
+    return None if ds.test_sample is None else 10_000 + int(ds.params.get("seed", 0))
 
 
-def _test_sample(ds):
-    if ds.test_sample is None:
-        return None
-    return ds.test_sample(N_TEST, seed=10_000 + int(ds.params.get("seed", 0)))
+def interaction(ds) -> float | None:
+    """The interaction a of ``anova_structure`` data (their true main effects are known), else None."""
+    return float(ds.params.get("interaction", 8.0)) if ds.name == "anova_structure" else None
+
+
+def base_plan(ds, s: Settings, **kw):
+    """The view's plan of these data and settings (:func:`svmviz.views.anova.view_plan`)."""
+    return view_plan(ds, s, test_seed=test_seed(ds), interaction=interaction(ds), **kw)
 
 
 def _cost_kwargs(n: int, s: Settings) -> dict:
@@ -126,54 +111,30 @@ def _cost_kwargs(n: int, s: Settings) -> dict:
     return {"cost": compute.Cost(sec, f"exact leave-one-out for {len(s.kernels)} kernels × {s.lambdas.size} λ values")}
 
 
-def _comparison_key(ds, s: Settings, test):
-    kernels = kernel_objects(s)
-    return (ds.X, ds.y, s.lambdas, [repr(k) for k in kernels.values()], list(kernels), s.sigma, s.loo,
-            None if test is None else (test.X, test.y))
+def executor(ds, s: Settings):
+    """The page's executor: exact LOO, when asked for, with its cost estimate (the user is asked above
+    the threshold) and optional (None until computed)."""
+    return plan_executor(ds, {"kc_loo": dict(optional=True, **_cost_kwargs(ds.X.shape[0], s))})
 
 
-def compute_comparison(ds, s: Settings, test):
-    """Every chosen kernel's fits and criteria along λ, without exact LOO (a cached step)."""
-    kernels = kernel_objects(s)
-    p_true = ds.p_true(ds.X) if ds.p_true is not None else None
-
-    def run(progress):
-        return anova.compare_kernels(ds.X, ds.y, s.lambdas, kernels, sigma=s.sigma, p_true=p_true, loo=False,
-                                     X_test=None if test is None else test.X,
-                                     y_test=None if test is None else test.y, progress=progress)
-
-    return compute.cached_compute("anova_kernels", _comparison_key(ds, s._replace(loo=False), test), run,
-                                 progress_text="Fitting every kernel along λ…")
-
-
-def compute_loo(ds, s: Settings, test, kc, *, optional: bool = True):
-    """Exact LOO added to the fits ``kc`` of :func:`compute_comparison` (a cached step of its own: the
-    refits of their support vectors only, :func:`svmviz.anova.add_exact_loo`); None when ``optional``
-    and the user has not (yet) started an expensive run."""
-    def run(progress):
-        return anova.add_exact_loo(kc, ds.y, progress=progress)
-
-    return compute.cached_compute("anova_loo", _comparison_key(ds, s._replace(loo=True), test), run,
-                                 progress_text="Exact leave-one-out for every kernel along λ…", optional=optional,
-                                 **_cost_kwargs(ds.X.shape[0], s))
-
-
-def _loo_is_quick(ds, s: Settings, test) -> bool:
+def _loo_is_quick(ex, plan, s: Settings, n: int) -> bool:
     """Exact LOO is awaited without drawing the criteria chart first: its result is cached, or this
     server has run exact LOO before (its numba functions are compiled) and the estimate is under
     :data:`PRELIMINARY_ABOVE_SECONDS`."""
-    if cached_result("anova_loo", _comparison_key(ds, s._replace(loo=True), test)) is not None:
+    if cached_result("anova_loo", ex.key(plan, "kc_loo")) is not None:
         return True
-    cost = _cost_kwargs(ds.X.shape[0], s).get("cost")
+    cost = _cost_kwargs(n, s).get("cost")
     return _LOO_RAN[0] and cost is not None and cost.seconds <= PRELIMINARY_ABOVE_SECONDS
 
 
 # --------------------------------------------------------------------------- sections
-def render_curves(ds, kc, test, *, suffix: str = "") -> None:
-    """The criteria chart, its table and notes (``suffix`` keys a preliminary copy drawn before exact LOO)."""
+def render_curves(ds, ex, plan, test, *, suffix: str = "") -> None:
+    """The criteria chart of ``plan``, its table and notes (``suffix`` keys a preliminary copy drawn
+    before exact LOO)."""
     st.subheader("Which structure do the criteria prefer?")
-    kcv = fig.compute_kernel_curves(kc)
-    charts.chart(fig.plot_kernel_curves(kcv), key=f"{KEY}_curves{suffix}")
+    kc = ex.value(plan, "kc_loo" if plan.has("kc_loo") else "kc")
+    kcv = ex.value(plan, "kcv")
+    charts.chart(ex.value(plan, "fig_anova_curves"), key=f"{KEY}_curves{suffix}")
     rows = []
     for q, name in enumerate(kc.names):
         cur = kc.curves[q]
@@ -251,19 +212,6 @@ def _lambda_choice(kc, q: int) -> tuple[int, str]:
     return int(cur.best[how]), labels[how]
 
 
-def _klr_fit(ds, kernel_proto, lam_svm):
-    n = ds.X.shape[0]
-    key = (ds.X, ds.y, repr(kernel_proto), float(lam_svm))
-
-    def run(progress):
-        from svmviz.ivm import KernelLogisticRegression
-
-        progress(0, 1, "kernel logistic regression")
-        return KernelLogisticRegression(lam=2.0 * n * lam_svm, kernel=kernel_proto).fit(ds.X, ds.y)
-
-    return compute.cached_compute("anova_klr", key, run, progress_text="Fitting kernel logistic regression…")
-
-
 def _test_error(kc, q: int, j: int, exp, test, machine: str) -> float:
     """The decomposed fit's error on the test sample. The SVM's is the fits' own
     ``kc.test_error[q, j]`` (its decision values on the same sample, computed with the fits): the
@@ -276,13 +224,15 @@ def _test_error(kc, q: int, j: int, exp, test, machine: str) -> float:
     return float(np.mean(np.where(f_test > 0, 1.0, -1.0) != test.y))
 
 
-def render_decomposition(ds, s: Settings, kc, test) -> None:
+def render_decomposition(ds, s: Settings, ex, kc, test):
+    """The decomposition of the fit of one SS-ANOVA kernel; returns the plan drawn (None when no SS-ANOVA
+    kernel is chosen)."""
     st.subheader("The decomposition of f: main effects, interactions, importances")
     ss = [q for q, name in enumerate(kc.names) if not isinstance(kc.kernels[q], str)]
     if not ss:
         st.info("Choose an SS-ANOVA kernel in the sidebar to split the fitted function into its components: the "
                 "Gaussian kernel on all variables has no such decomposition.")
-        return
+        return None
     c1, c2 = st.columns(2)
     q = widgets.control(c1.selectbox, "Kernel", ss, key=f"{KEY}_which", default=ss[-1], url="a_dkernel",
                        depends=tuple(kc.names), keep_choice=True, format_func=lambda i: kc.names[i])
@@ -291,27 +241,26 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
                              format_func={"svm": "SVM (support vector machine)",
                                           "klr": "KLR (kernel logistic regression), same λ"}.get,
                              help="KLR estimates the logit log(p/(1 − p)) itself, so its components can be set against "
-                                  "the true ones; its penalty (λ_KLR/2)·a'Ka on a summed loss is the SVM's λ with "
-                                  "λ_KLR = 2nλ.")
+                                  "the true ones; its penalty (Λ/2)·a′Ka on a summed loss is the SVM's λ with "
+                                  "Λ = 2nλ.")
     j, lam_text = _lambda_choice(kc, q)
     cur, kern = kc.curves[q], kc.kernels[q]
     edge_note(cur, j, lam_text)
     lam = float(cur.lambdas[j])
-    names = ds.feature_names
+    # the expansion does not depend on the measure, chosen below it: the plan is made again with it
+    dc = Decomposition(q, machine, j, lam, list(fig.MEASURES)[0])
+    plan = base_plan(ds, s, decomposition=dc)
+    try:
+        exp = ex.value(plan, "exp")
+    except ValueError as exc:
+        errors.show_error(exc, what="Kernel logistic regression failed")
+        return None
     if machine == "svm":
-        exp = anova.expansion_from_dual(kern, ds.X, ds.y, cur.alphas[j], cur.b[j], lam, feature_names=names)
         what = f"SVM, {kc.names[q]}, {lam_text}: {exp.basis.shape[0]} support vectors"
         f_solver = cur.f_train[j]  # the solver's own decision values at the training points
     else:
-        proto = kernel_objects(s)[kc.names[q]]
-        try:
-            klr = _klr_fit(ds, proto, lam)
-        except ValueError as exc:
-            errors.show_error(exc, what="Kernel logistic regression failed")
-            return
-        exp = anova.expansion_of(klr, feature_names=names)
-        what = f"KLR, {kc.names[q]}, λ_KLR = 2nλ = {2 * ds.X.shape[0] * lam:.3g}"
-        f_solver = klr.decision_function(ds.X)
+        what = f"KLR, {kc.names[q]}, Λ = 2nλ = {2 * ds.X.shape[0] * lam:.3g}"
+        f_solver = ex.value(plan, "klr").decision_function(ds.X)
     comp_train = anova.decompose(exp, ds.X)
     m1, m2, m3 = st.columns(3)
     m1.metric("Training error", f"{np.mean(np.where(comp_train.total > 0, 1.0, -1.0) != ds.y):.3f}")
@@ -321,64 +270,52 @@ def render_decomposition(ds, s: Settings, kc, test) -> None:
     gap = float(np.max(np.abs(comp_train.values.sum(1) + comp_train.constant + comp_train.intercept - f_solver)))
     source = ("the SMO solver's own decision values, kept up to date along its iterations" if machine == "svm"
               else "KLR's decision_function, b + K(x, X)·a")
-    st.caption(f"{what}. f(x) = b + Σ_c f_c(x) exactly: the largest difference between f ({source}) and "
-               f"b + Σ_c f_c over the training points is {gap:.1e} — rounding; b = {exp.intercept:.3g}.")
+    st.caption(f"{what}. f(x) is b plus the sum of its components, exactly: the largest difference between f "
+               f"({source}) and b plus the components over the training points is {gap:.1e} — rounding; "
+               f"b = {exp.intercept:.3g}.")
     measure = widgets.control(st.radio, "Importance measure", list(fig.MEASURES), key=f"{KEY}_measure",
                              default=list(fig.MEASURES)[0], url="a_measure", horizontal=True,
-                             format_func={"norm": "squared RKHS norm θ_c·c'K_c c (Wahba 1998, §2)",
-                                          "rms": "size over the data (root mean square of f_c)"}.get)
-    bars = fig.compute_importances(exp, X=ds.X, measure=measure)
-    charts.chart(fig.plot_importance_panels(bars), key=f"{KEY}_imp")
+                             format_func={"norm": "squared RKHS norm θ·c′Kc of each component (Wahba 1998, §2)",
+                                          "rms": "size over the data (root mean square of each component)"}.get)
+    dc = dc._replace(measure=measure)
+    plan = base_plan(ds, s, decomposition=dc)
+    charts.chart(ex.value(plan, "fig_anova_imp"), key=f"{KEY}_imp")
     st.caption("The squared norm weighs a component by its roughness as well as its size: a linear main effect is "
                "cheap, a wiggly fit to a noise variable dear — at a small λ the machine fits noise and the noise "
                "variables' norms grow. Compare the two measures and several λ before dropping a variable "
                "(Wahba 1998, §2: the SVM as a preprocessor that sifts variables before a risk-factor model).")
-    truth = None
-    if (machine == "klr" and ds.name == "anova_structure" and s.base == "cubic"):
-        inter = float(ds.params.get("interaction", 8.0))
-
-        def true_main_effect(a_, t):
-            Xq = np.zeros((t.size, ds.X.shape[1]))
-            Xq[:, a_] = t
-            return _data.anova_structure_terms(Xq, inter).get((a_,), np.zeros(t.size))
-
-        truth = true_main_effect
-
+    if plan.has("truth"):
         st.caption("Dashed green: the true main effects of the logit (4·x1, 4·cos(π·x2), 0 for the noise "
                    "variables), each with mean 0 over [−1, 1] as the cubic-spline components are over the "
                    "training range.")
-    me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=101, truth=truth, measure=measure)
-    units = "SVM decision value" if machine == "svm" else "logit log(p/(1 − p))"
-    charts.chart(fig.plot_main_effects(me, ylabel=f"f_α ({units})", class_names=ds.class_names,
-                                       standardised=ds.is_standardized,
-                                       scale=feature_scale(ds, range(ds.X.shape[1]))), key=f"{KEY}_main")
+    charts.chart(ex.value(plan, "fig_anova_main"), key=f"{KEY}_main")
     if ds.sign_note:
-        st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}): a component rising with x_α pushes "
+        st.caption(f"f > 0 predicts {ds.class_names[1]} ({ds.sign_note}): a component rising with its variable pushes "
                    f"towards {ds.class_names[1]}.")
-    if kern.order == "two-way" and ds.X.shape[1] >= 2:
-        imp = anova.importances(exp)
-        pairs = [c for _, c in sorted(((v, c) for v, c in zip(imp.values, imp.components) if len(c) == 2),
-                                      key=lambda t: -t[0])]
+    if plan.has("pairs"):
+        pairs = ex.value(plan, "pairs")
+        names = ds.feature_names
         label = {c: f"{names[c[0]]} × {names[c[1]]}" for c in pairs}
         cols = st.columns(2)
-        its = []
+        chosen = []
         for i, col in enumerate(cols[:min(2, len(pairs))]):
-            at = widgets.control(col.selectbox, f"Interaction {i + 1} (most important first)",
-                                list(range(len(pairs))), key=f"{KEY}_pair{i}", default=i, url=f"a_pair{i + 1}",
-                                depends=len(pairs), keep_choice=True, format_func=lambda k: label[pairs[k]])
-            pick = pairs[at]
-            its.append(fig.compute_interaction(exp, pick[0], pick[1], ds.X, ds.y, grid_n=41))
-        charts.chart(fig.plot_interaction_panels(its, class_names=ds.class_names, standardised=ds.is_standardized,
-                                                 scale=feature_scale(ds, range(ds.X.shape[1]))),
-                     key=f"{KEY}_interactions")
+            chosen.append(int(widgets.control(col.selectbox, f"Interaction {i + 1} (most important first)",
+                                              list(range(len(pairs))), key=f"{KEY}_pair{i}", default=i,
+                                              url=f"a_pair{i + 1}", depends=len(pairs), keep_choice=True,
+                                              format_func=lambda k: label[pairs[k]])))
+        dc = dc._replace(pairs=tuple(chosen))
+        plan = base_plan(ds, s, decomposition=dc)
+        if plan.has("fig_anova_interactions"):
+            charts.chart(ex.value(plan, "fig_anova_interactions"), key=f"{KEY}_interactions")
     elif kern.order == "additive":
         st.caption("The additive kernel has no interactions: choose the two-factor SS-ANOVA kernel to see them.")
-    render_theta_grid(ds, s, kc, q)
+    return render_theta_grid(ds, s, ex, dc) or plan
 
 
-def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
-    with st.expander("Tune one θ at a time (a grid over λ and θ_α of one variable)"):
-        st.markdown("Multiply θ_α of one variable by a factor (its interactions follow, θ_αβ = θ_α·θ_β) and refit "
+def render_theta_grid(ds, s: Settings, ex, dc: Decomposition):
+    """The θ grid's expander; returns the plan with the grid when computed, else None."""
+    with st.expander("Tune one θ at a time (a grid over λ and θ(α) of one variable α)"):
+        st.markdown("Multiply θ(α) of one variable α by a factor (its interactions follow, θ(α, β) = θ(α)·θ(β)) and refit "
                     "along λ: where GACV, XA or exact LOO want the factor small, they would rather drop the "
                     "variable. For the additive kernel a factor on every θ at once only relabels λ (s·K at λ is "
                     "K at λ/s), which is why the grid varies one variable.")
@@ -388,21 +325,14 @@ def render_theta_grid(ds, s: Settings, kc, q: int) -> None:
         crit = widgets.control(st.radio, "Criterion", ["gacv", "xa", "loo"], key=f"{KEY}_thcrit", default="gacv",
                               url="a_thcrit", horizontal=True, format_func=_LABEL.get)
         if not st.checkbox("Compute this grid", value=False, key=f"{KEY}_thgo"):
-            return
-        proto = kernel_objects(s)[kc.names[q]]
-        p_true = ds.p_true(ds.X) if ds.p_true is not None else None
-        key = (ds.X, ds.y, s.lambdas, repr(proto), int(a), crit == "loo")
-
-        def run(progress):
-            return anova.theta_lambda_grid(ds.X, ds.y, s.lambdas, proto, THETA_SCALES, coordinate=int(a),
-                                           p_true=p_true, loo=crit == "loo", progress=progress)
-
+            return None
+        plan = base_plan(ds, s, decomposition=dc, theta=ThetaGrid(int(a), crit))
         try:
-            tg = compute.cached_compute("anova_theta", key, run, progress_text=f"θ grid for {names[a]}…")
+            charts.chart(ex.value(plan, "fig_anova_thgrid"), key=f"{KEY}_thgrid")
         except ValueError as exc:
             errors.show_error(exc)
-            return
-        charts.chart(fig.plot_theta_grid(fig.compute_theta_grid(tg, crit, names[a])), key=f"{KEY}_thgrid")
+            return None
+        return plan
 
 
 # --------------------------------------------------------------------------- the page
@@ -411,10 +341,11 @@ def page() -> None:
     page_head.page_header("anova")
     st.markdown(glossary.spell(
         "SS-ANOVA (smoothing-spline analysis of variance) kernels build a kernel on d variables from one-dimensional "
-        "kernels R_α, one per variable: K(s, t) = Π_α [1 + θ_α·R_α(s_α, t_α)] = 1 + Σ_α θ_α·R_α + "
-        "Σ_α<β θ_α·θ_β·R_α·R_β + … (Wahba 1998, eqs. 1.12–1.13), cut after the main effects (additive kernel) "
+        "kernels R(α), one per variable α, each on that variable's values: K(s, t) = Π [1 + θ(α)·R(α)] over the "
+        "variables = 1 + Σ θ(α)·R(α) + Σ θ(α)·θ(β)·R(α)·R(β) over the pairs α < β + … (Wahba 1998, eqs. 1.12–1.13), "
+        "cut after the main effects (additive kernel) "
         "or after the two-factor interactions. The fitted function then splits exactly into main effects "
-        "f_α(x_α) and interactions f_αβ(x_α, x_β), and the size of each piece says which variables the "
+        "f(α) and interactions f(α, β), and the size of each piece says which variables the "
         "classifier uses — the support vector machine (SVM) as a variable-selection preprocessor (Wahba 1998, §2). "
         "The constant 1 is left to the intercept b, which every machine here fits freely. Per kernel, GACV, XA "
         "and exact LOO choose λ; the fit of the SVM or of KLR at that λ is then split into its components."
@@ -431,42 +362,48 @@ def page() -> None:
     if not s.kernels:
         st.info("Choose at least one kernel in the sidebar.")
         return
-    test = _test_sample(ds)
+    # the page draws what the view's plan computes (svmviz.views.anova), its code panel writes the same plan
+    ex = executor(ds, s)
+    fits = base_plan(ds, s._replace(loo=False))
+    test = ex.value(fits, "test") if fits.has("test") else None
     try:
         # the fits and GACV / XA first (a fraction of a second); exact LOO, which refits every support
         # vector at every λ, follows as its own cached step from these fits. When it may take long (or
         # compile numba functions first) the fits' chart is drawn first and redrawn with LOO's curve.
-        kc = compute_comparison(ds, s, test)
+        kc = ex.value(fits, "kc")
     except ValueError as exc:
         errors.show_error(exc, what="Could not fit these kernels")
         return
+    shown = fits
     if s.loo:
+        with_loo = base_plan(ds, s)
         slot = spelled_before = None
-        if not _loo_is_quick(ds, s, test):
+        if not _loo_is_quick(ex, with_loo, s, ds.X.shape[0]):
             slot = st.empty()
             spelled_before = glossary.seen_snapshot()
             with slot.container():
-                render_curves(ds, kc, test, suffix="_before_loo")
+                render_curves(ds, ex, fits, test, suffix="_before_loo")
                 st.caption("Exact leave-one-out's curve and λ are added once it is computed.")
         try:
-            kc_loo = compute_loo(ds, s, test, kc)
+            kc_loo = ex.value(with_loo, "kc_loo")
         except ValueError as exc:
             errors.show_error(exc, what="Exact leave-one-out failed")
             kc_loo = None
         if kc_loo is not None:
             _LOO_RAN[0] = True
-            kc = kc_loo
+            kc, shown = kc_loo, with_loo
             if slot is None:
-                render_curves(ds, kc, test)
+                render_curves(ds, ex, shown, test)
             else:
                 glossary.restore_seen(spelled_before)  # the chart and notes drawn before LOO are replaced
                 with slot.container():
-                    render_curves(ds, kc, test)
+                    render_curves(ds, ex, shown, test)
                     st.empty()  # in place of the note that LOO follows (a block redrawn in the same run keeps
                     #             the children it had beyond the new ones: the note stayed under LOO's chart)
         elif slot is None:  # not run (too long: the user is asked) or failed
-            render_curves(ds, kc, test)
+            render_curves(ds, ex, fits, test)
     else:
-        render_curves(ds, kc, test)
-    render_decomposition(ds, s, kc, test)
-    code_view.anova(ds, s, kc, test, theta_scales=THETA_SCALES, short_names=SHORT, n_test=N_TEST)
+        render_curves(ds, ex, fits, test)
+    s = s._replace(loo=shown is not fits)
+    plan = render_decomposition(ds, s, ex, kc, test) or shown
+    code_view.plan_panel(plan, ds, KEY, page="anova")

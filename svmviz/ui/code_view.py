@@ -9,7 +9,6 @@ import streamlit as st
 
 from svmviz import codegen
 from svmviz.ui.data_sidebar import UPLOAD_CHOICE
-from svmviz.views import dataset_seed
 from svmviz.ui.session import shared_choice
 
 TITLE = "Python code of this view"
@@ -48,43 +47,17 @@ def panel(script: codegen.Script, *, page: str) -> None:
 def plan_panel(plan, ds, key: str, *, page: str, open_tab: str | None = None) -> None:
     """The panel of a page whose view is a plan (:mod:`svmviz.views`): the plan the page executed, written
     by :func:`svmviz.codegen.plan_script`; ``key`` the page's data-set sidebar key, ``open_tab`` the open
-    tab (its figures shown first)."""
-    panel(codegen.plan_script(plan, data_source(ds, key), open_tab=open_tab), page=page)
+    tab (its figures shown first). A plan that does not read ``ds`` (a section on the paper's own data)
+    has no data cell."""
+    data = data_source(ds, key) if "ds" in plan.inputs else None
+    panel(codegen.plan_script(plan, data, open_tab=open_tab), page=page)
 
 
-def usvc(ds, one_d, table1, kernel, axes=None) -> None:
-    """The panel of the Unbiased SVC page (:func:`svmviz.codegen.usvc_script`). ``one_d``: (Settings1D,
-    iterates shown) or None; ``table1``: the study's settings when shown; ``kernel``: the kernel
-    section's (σ, C, R, s, prototypes) when drawn; ``axes``: its maps' axes
-    (:func:`svmviz.ui.map_axes.map_axes`) for more than two features."""
-    seed = dataset_seed(ds) if ds is not None else 0
-    panel(codegen.usvc_script(None if ds is None else data_source(ds, "usvc"),
-                              None if one_d is None else one_d[0], steps=None if one_d is None else one_d[1],
-                              table1=table1, kernel=kernel,
-                              test_seed=seed if ds is not None and ds.test_sample is not None else None, seed=seed,
-                              two_d=ds is not None and ds.X.shape[1] == 2,
-                              map_axes=None if axes is None else axes.code_args), page="usvc")
-
-
-def ivm(ds, settings, splits, lam_index, *, maps: bool, lam_path: bool, classes3: bool, klr_max_n: int,
-        axes=None) -> None:
-    """The panel of the Import vector machine page (:func:`svmviz.codegen.ivm_script`): the tabs drawn,
-    and the maps' IVM and the 3-class fit's ln λ as their widgets hold them; ``klr_max_n``: the page's
-    largest n for a full kernel logistic regression; ``axes`` the maps' axes
-    (:func:`svmviz.ui.map_axes.map_axes`) of data with more than two features."""
-    panel(codegen.ivm_script(data_source(ds, "ivm"), settings, lam_index=lam_index, seed=dataset_seed(ds),
-                             fresh=ds.test_sample is not None, multiclass=ds.is_multiclass,
-                             two_d=ds.X.shape[1] == 2, truth=ds.p_true is not None,
-                             klr=splits.X.shape[0] <= klr_max_n, maps=maps, lam_path=lam_path, classes3=classes3,
-                             source=st.session_state.get("ivm_source", "path"),
-                             ln_lambda3=float(st.session_state.get("ivm_mc_lnlam", -1.0)),
-                             map_axes=None if axes is None else axes.code_args), page="ivm")
-
-
-def studies(results, n_figures: int) -> None:
-    """The panel of the Criteria studies page: the study's spec file, the command that runs it, and
-    :func:`svmviz.codegen.studies_script` (which loads the folder the command writes)."""
+def studies(results, plan) -> None:
+    """The panel of the Criteria studies page: the study's spec file, the command that runs it, and the
+    page's plan (:mod:`svmviz.views.studies`, which loads the folder the command writes)."""
     from svmviz.studies import spec_to_toml
+    from svmviz.views.studies import study_command
 
     name = results.spec.name
     with st.expander("Spec file and command of this study"):
@@ -93,41 +66,6 @@ def studies(results, n_figures: int) -> None:
         st.download_button("Download the spec file (.toml)", toml.encode(), file_name=f"{name}.toml",
                            mime="application/toml", key="studies_code_toml", on_click="ignore")
         st.caption("Run it from a shell, beside the spec file (every core, or a cluster with --scheduler):")
-        st.code(codegen.study_command(name), language="bash")
-    panel(codegen.studies_script(name, n_figures), page="studies")
-
-
-def anova(ds, settings, kc, test, *, theta_scales, short_names, n_test) -> None:
-    """The panel of the Kernels & variable selection page (:func:`svmviz.codegen.anova_script`): the
-    decomposition's choices as its widgets hold them (kernel, machine, λ, measure, interactions, θ grid);
-    the page's θ scales, short kernel names and test-sample size are passed by the page."""
-
-    ss = st.session_state
-    # the fits on screen: without exact LOO while it is not computed (the user is asked first)
-    settings = settings._replace(loo=all("loo" in c.values for c in kc.curves))
-    decomposition = theta = None
-    ssanova = [q for q, k in enumerate(kc.kernels) if not isinstance(k, str)]
-    if ssanova:
-        q = ss.get("anova_which", ssanova[-1])
-        q = q if q in ssanova else ssanova[-1]
-        how = ss.get("anova_lamsrc")
-        lam = int(ss.get("anova_lamhand", kc.curves[q].best["gacv"])) if how == "hand" else how
-        if lam is None or (isinstance(lam, str) and lam not in kc.curves[q].best):
-            lam = "loo" if "loo" in kc.curves[q].best else "gacv"
-        machine = ss.get("anova_machine", "svm")
-        two_way = settings.kernels[q] == "two-way" and ds.X.shape[1] >= 2
-        n_pairs = ds.X.shape[1] * (ds.X.shape[1] - 1) // 2
-        decomposition = dict(q=q, machine=machine, lam=lam, measure=ss.get("anova_measure", "norm"),
-                             pairs=[int(ss.get(f"anova_pair{i}", i)) for i in range(min(2, n_pairs))] if two_way
-                             else [],
-                             true_effects=machine == "klr" and ds.name == "anova_structure" and settings.base == "cubic",
-                             interaction=float(ds.params.get("interaction", 8.0)) if isinstance(ds.params, dict)
-                             else 8.0)
-        if ss.get("anova_thgo"):
-            theta = dict(coordinate=int(ss.get("anova_thvar", 0)), criterion=ss.get("anova_thcrit", "gacv"),
-                         scales=[float(v) for v in theta_scales])
-    panel(codegen.anova_script(data_source(ds, "anova"), settings,
-                               kernel_labels={k: short_names[k] for k in settings.kernels},
-                               test_seed=None if test is None else 10_000 + int(ds.params.get("seed", 0)),
-                               n_test=n_test, truth=ds.p_true is not None, decomposition=decomposition,
-                               theta=theta), page="anova")
+        st.code(study_command(name), language="bash")
+    script = codegen.plan_script(plan, None)
+    panel(script._replace(files=(f"{name}.toml",)), page="studies")

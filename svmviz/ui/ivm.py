@@ -5,21 +5,19 @@ Nothing here computes numerics itself; it calls :mod:`svmviz.ivm` (cached) and
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 import streamlit as st
 
 from svmviz import data as _data
 from svmviz import ivm
 from svmviz.figures import ivm as fig_ivm
-from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
 from svmviz.published import ZHU_HASTIE_FIG2, ZHU_HASTIE_FIG4
 from svmviz.ui import charts, code_view, data_sidebar, datasets, errors, export, page_head, url_state, widgets
-from svmviz.ui.compute import cached_compute
+from svmviz.ui.compute import plan_executor
 from svmviz.ui.fit_notes import support_note
 from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
+from svmviz.views.ivm import KLR_MAX_N, Settings, view_plan
 
 KEY = "ivm"
 TABS = f"{KEY}_tab"
@@ -32,84 +30,6 @@ SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.71, 0.85, 1.0, 1.25, 1.5, 2.0, 2
 EPSILONS = [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2]
 METHOD_LABELS = {"onestep": "B2* — one-step update (fast)", "full": "B2 — full Newton per candidate (slow)"}
 PAPER_SIGMA_DATA = ("esl_mixture", "esl_mixture3")
-KLR_MAX_N = 400  # the full-KLR path (O(N³) per Newton step) is drawn up to this training size
-
-
-class Settings(NamedTuple):
-    sigma: float
-    r: int
-    eps: float
-    method: str
-    max_import: int | None
-    n_tune: int
-    n_lams: int
-
-
-class Splits(NamedTuple):
-    X: np.ndarray
-    y: np.ndarray
-    X_tune: np.ndarray
-    y_tune: np.ndarray
-    X_test: np.ndarray
-    y_test: np.ndarray
-    note: str
-
-
-# --------------------------------------------------------------------------- cached numerics
-def lambda_path(sp: Splits, s: Settings):
-    """The IVM along Zhu & Hastie's λ grid (warm-started import set, C1–C5), with the tuning choice."""
-    return cached_compute(
-        "ivm_path", (sp.X, sp.y, sp.X_tune, sp.y_tune, s.sigma, s.r, s.eps, s.method, s.max_import, s.n_lams),
-        lambda cb: ivm.ivm_lambda_path(sp.X, sp.y, sp.X_tune, sp.y_tune, lams=ivm.paper_lambdas(s.n_lams),
-                                       sigma=s.sigma, r=s.r, eps=s.eps, method=s.method, max_import=s.max_import,
-                                       progress=cb),
-        progress_text="Import vector machine along the λ path (C1–C5)…", max_entries=24)
-
-
-def klr_path(sp: Splits, s: Settings):
-    return cached_compute(
-        "ivm_klr_path", (sp.X, sp.y, sp.X_tune, sp.y_tune, s.sigma, s.n_lams),
-        lambda cb: ivm.klr_lambda_path(sp.X, sp.y, sp.X_tune, sp.y_tune, lams=ivm.paper_lambdas(s.n_lams),
-                                       sigma=s.sigma, progress=cb),
-        progress_text="Full kernel logistic regression along λ…", max_entries=24)
-
-
-def svm_path(sp: Splits, s: Settings):
-    return cached_compute(
-        "ivm_svm_path", (sp.X, sp.y, sp.X_tune, sp.y_tune, s.sigma, s.n_lams),
-        lambda _cb: ivm.svm_lambda_path(sp.X, sp.y, sp.X_tune, sp.y_tune, lams_ivm=ivm.paper_lambdas(s.n_lams),
-                                        sigma=s.sigma),
-        progress_text="The SVM along λ…", max_entries=24)
-
-
-def fit(X, y, lam: float, s: Settings, method: str | None = None):
-    method = method or s.method
-    return cached_compute(
-        "ivm_fit", (X, y, lam, s.sigma, s.r, s.eps, method, s.max_import),
-        lambda _cb: ivm.IVMClassifier(lam=lam, sigma=s.sigma, r=s.r, eps=s.eps, method=method,
-                                      max_import=s.max_import).fit(X, y),
-        progress_text="Fitting the import vector machine…", max_entries=32)
-
-
-# --------------------------------------------------------------------------- data plumbing
-def make_splits(ds, n_tune: int, seed: int) -> Splits:
-    """Training = the data set; tuning / test = independent samples from the same law when the
-    generator offers them, otherwise a seeded, stratified 50 / 25 / 25 split of the data."""
-    if ds.test_sample is not None:
-        tu = _data.fresh_sample(ds, n_tune, seed, role="tuning")
-        te = _data.fresh_sample(ds, 2000, seed, role="test")
-        return Splits(ds.X, ds.y, tu.X, tu.y, te.X, te.y,
-                      f"Tuning set: {tu.X.shape[0]} independent points; test set: {te.X.shape[0]}.")
-    n = ds.X.shape[0]
-    if n < 12:
-        raise ValueError(f"{ds.name} has only {n} points; the page needs at least 12 to split off "
-                         "tuning and test sets.")
-    tr, tu, te = _data.split_indices(ds.y, (0.5, 0.25, 0.25), int(seed))
-    if np.unique(ds.y[tr]).size < ds.n_classes:
-        raise ValueError("The random training half lost a class; change the seed or upload more rows.")
-    return Splits(ds.X[tr], ds.y[tr], ds.X[tu], ds.y[tu], ds.X[te], ds.y[te],
-                  f"No generator for new points: random split {tr.size} train / {tu.size} tuning / "
-                  f"{te.size} test.")
 
 
 def default_sigma(ds) -> tuple[float, str]:
@@ -164,79 +84,71 @@ def maps_lam(ds, path) -> int:
     return lam_picker(path) if ds.X.shape[1] >= 2 else path.best_index
 
 
-def render_maps(ds, sp: Splits, s: Settings, path, *, draw: bool = True):
+def render_maps(ds, ex, base, *, draw: bool = True):
     """The "Import points vs SVM" tab; with ``draw=False`` (the tab is not open) only its controls, which
-    keep their values and their place in the link, and nothing computed or drawn. Returns the maps'
-    axes (:func:`svmviz.ui.map_axes.map_axes`; None for two features) and the index of their λ."""
+    keep their values and their place in the link, and nothing computed or drawn. ``ex`` executes the
+    view's plan, ``base`` that plan's settings (the keyword arguments of
+    :func:`svmviz.views.ivm.view_plan` but the tab's own). Returns the tab's settings: ``lam_index``,
+    ``source`` and ``map_axes`` (their widgets' values), and the maps' axes
+    (:func:`svmviz.ui.map_axes.map_axes`; None for two features)."""
+    path = ex.value(view_plan(ds, **base), "path")
     li = maps_lam(ds, path)
     source = control(st.radio, "IVM shown", ["path", "scratch"], key=f"{KEY}_source", default="path",
                      url="i_source", horizontal=True,
                      format_func={"path": "from the λ path (warm-started S, C1–C5)",
                                   "scratch": "fitted from scratch at this λ (B1–B4)"}.get)
     axes = map_axes(ds, KEY, where=st)
+    mine = dict(lam_index=li, source=source, map_axes=None if axes is None else axes.code_args)
     if not draw:
-        return axes, li
-    lam = float(path.lams[li])
-    model = path.model_at(li) if source == "path" else fit(sp.X, sp.y, lam, s)
-    ivm_test = float(np.mean(model.predict(sp.X_test) != sp.y_test))
+        return mine, axes
+    plan = view_plan(ds, **(base | mine))
+    sp, model = ex.value(plan, "sp"), ex.value(plan, "model")
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Import points (IVM)", model.n_import_)
-    c3.metric("IVM test error", f"{ivm_test:.3f}")
+    c3.metric("IVM test error", f"{ex.value(plan, 'ivm_test_error'):.3f}")
     if ds.bayes_error is not None:
         st.caption(f"Bayes error of these data: {ds.bayes_error:.3f}. {sp.note}")
     else:
         st.caption(sp.note)
-    im = None
-    plane = None if axes is None else axes.plane
-    if sp.X.shape[1] == 2 or axes is not None:
-        titles = axis_names(ds) if axes is None else plane_axis_titles(ds, plane)
-        hover = (dict(feature_names=ds.feature_names[:2], scale=feature_scale(ds)) if axes is None else
-                 dict(feature_names=ds.feature_names, scale=feature_scale(ds, range(ds.X.shape[1]))))
+    maps = plan.has("fig_ivm_map_ivm")
+    if maps:
         # the IVM's map first: it needs only the IVM path, so it is drawn before the SVM comparison
         # (its own cached step, with its own progress line) is computed, so the first chart comes sooner
-        p_true = ds.p_true if ds.p_true is not None and ds.test_sample is not None else None
-        im = fig_ivm.compute_import_map(model, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
-                                        X_test=sp.X_test, y_test=sp.y_test, grid_n=80, plane=plane)
         a, b = st.columns(2)
-        charts.chart(fig_ivm.plot_import_map(im, class_names=ds.class_names, axis_titles=titles, **hover),
-                     key=f"{KEY}_map_ivm", where=a)
-    svm = svm_path(sp, s).estimator
-    svm_test = float(np.mean(svm.predict(sp.X_test) != sp.y_test))
+        charts.chart(ex.value(plan, "fig_ivm_map_ivm"), key=f"{KEY}_map_ivm", where=a)
+    svm = ex.value(plan, "svm")
     c2.metric("Support points (SVM)", int(svm.support_.size))
-    c4.metric("SVM test error", f"{svm_test:.3f}",
+    c4.metric("SVM test error", f"{ex.value(plan, 'svm_test_error'):.3f}",
               help=f"SVM tuned on the same tuning set over λ_SVM = λ/(2N); chosen λ_SVM = {svm.lam:.3g}.")
     support_note(svm.support_.size, sp.X.shape[0], ds, at=f"the SVM's tuned λ_SVM = {svm.lam:.3g}",
                  advice="The IVM's few import points are then the sparser machine by far; a larger σ in the "
                         "sidebar may suit both machines better.")
-    if im is None:
+    if not maps:
         if sp.X.shape[1] < 2:
             one_feature_note(ds, "The λ path tab shows the IVM along λ.")
-        return axes, li  # else the same feature on both axes: map_axes said so
-    sm = fig_ivm.compute_svm_map(svm, sp.X, sp.y, p_true=p_true, bayes_threshold=ds.bayes_threshold,
-                                 X_test=sp.X_test, y_test=sp.y_test, grid_n=80, plane=plane)
-    charts.chart(fig_ivm.plot_svm_map(sm, class_names=ds.class_names, axis_titles=titles, **hover),
-                 key=f"{KEY}_map_svm", where=b)
+        return mine, axes  # else the same feature on both axes: map_axes said so
+    charts.chart(ex.value(plan, "fig_ivm_map_svm"), key=f"{KEY}_map_svm", where=b)
     if axes is not None:
         st.caption(axes.plane.caption)
     if ds.sign_note:
         st.caption(f"p̂ is the probability of {ds.class_names[1]}; f > 0 predicts {ds.class_names[1]} ({ds.sign_note}).")
     export.csv_download(f"Download the maps (CSV: each grid point's IVM P({ds.class_names[1]}), SVM f and the Bayes margin)",
-                        map_table(im, sm, feature_names=ds.feature_names[:2] if axes is None else plane.axis_titles,
+                        map_table(ex.value(plan, "im"), ex.value(plan, "sm"),
+                                  feature_names=ds.feature_names[:2] if axes is None else axes.plane.axis_titles,
                                   plus_name=ds.class_names[1]),
                         f"ivm_maps_{ds.name}.csv", key=f"{KEY}_maps_csv")
-    steps = fig_ivm.compute_step_curve(model.history_, r=s.r, eps=s.eps)
-    charts.chart(fig_ivm.plot_steps(steps, title=f"Hₖ along the greedy steps at λ = {lam:.3g}"),
-                    key=f"{KEY}_steps")
-    return axes, li
+    charts.chart(ex.value(plan, "fig_ivm_steps"), key=f"{KEY}_steps")
+    return mine, axes
 
 
-def render_path(ds, sp: Splits, s: Settings, path) -> None:
-    klr = klr_path(sp, s) if sp.X.shape[0] <= KLR_MAX_N else None
-    svm = None if ds.is_multiclass else svm_path(sp, s)
-    curves = fig_ivm.compute_path_curves(path, klr_path=klr, svm_tune_error=None if svm is None else svm.tune_error)
+def render_path(ds, ex, plan) -> None:
+    """The "λ path" tab: the plan's path figures."""
+    path = ex.value(plan, "path")
+    klr = ex.value(plan, "klr") if plan.has("klr") else None
+    svm = ex.value(plan, "svm_path") if plan.has("svm_path") else None
     a, b = st.columns(2)
-    charts.chart(fig_ivm.plot_path_error(curves, bayes_error=ds.bayes_error), key=f"{KEY}_path_err", where=a)
-    charts.chart(fig_ivm.plot_path_size(curves), key=f"{KEY}_path_size", where=b)
+    charts.chart(ex.value(plan, "fig_ivm_path_err"), key=f"{KEY}_path_err", where=a)
+    charts.chart(ex.value(plan, "fig_ivm_path_size"), key=f"{KEY}_path_size", where=b)
     best = path.best_index
     st.markdown(
         f"**Chosen λ: ln λ = {np.log(path.best_lam):.1f}, λ = {path.best_lam:.3g}**: tuning misclassification "
@@ -257,65 +169,53 @@ def render_path(ds, sp: Splits, s: Settings, path) -> None:
     export.csv_download("Download the λ path (CSV)", cols, f"ivm_path_{ds.name}.csv", key=f"{KEY}_csv")
 
 
-def render_multiclass(ds, sp: Splits, s: Settings, path, *, draw: bool = True):
+def render_multiclass(ds, ex, base, *, draw: bool = True):
     """The "Multi-class" tab; with ``draw=False`` (the tab is not open) only its controls (data of more
     than two classes: the map's λ and axes; two-class data: the 3-class fit's ln λ), which keep their
-    values and their place in the link. Returns the map's axes and the index of its λ on the path
-    (None for two-class data, whose 3-class example has its own λ)."""
+    values and their place in the link. Returns the tab's settings (keyword arguments of
+    :func:`svmviz.views.ivm.view_plan`) and the map's axes."""
     if not ds.is_multiclass:
-        _example_multiclass(ds, s, draw=draw)
-        return None, None
+        return _example_multiclass(ds, ex, base, draw=draw), None
+    path = ex.value(view_plan(ds, **base), "path")
     li = maps_lam(ds, path)
     axes = map_axes(ds, KEY, where=st)
+    mine = dict(lam_index=li, map_axes=None if axes is None else axes.code_args)
     if not draw:
-        return axes, li
-    if sp.X.shape[1] == 2 or axes is not None:
-        model = path.model_at(li)
-        p_true = ds.p_true if ds.test_sample is not None else None
-        plane = None if axes is None else axes.plane
-        cm = fig_ivm.compute_class_map(model, sp.X, sp.y, p_true=p_true, X_test=sp.X_test, y_test=sp.y_test,
-                                       grid_n=100, class_names=ds.classes, plane=plane)
-        if axes is None:
-            fig = fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds), feature_names=ds.feature_names[:2],
-                                         scale=feature_scale(ds))
-        else:
-            fig = fig_ivm.plot_class_map(cm, axis_titles=plane_axis_titles(ds, plane), feature_names=ds.feature_names,
-                                         scale=feature_scale(ds, range(ds.X.shape[1])))
-        charts.chart(fig, key=f"{KEY}_classmap")
+        return mine, axes
+    plan = view_plan(ds, **(base | mine))
+    if plan.has("fig_ivm_classmap"):
+        charts.chart(ex.value(plan, "fig_ivm_classmap"), key=f"{KEY}_classmap")
         if axes is not None:
             st.caption(axes.plane.caption)
         export.csv_download("Download the class map (CSV: each grid point's class probabilities)",
-                            class_map_table(cm, feature_names=ds.feature_names[:2] if axes is None else
-                                            plane.axis_titles), f"ivm_class_map_{ds.name}.csv",
+                            class_map_table(ex.value(plan, "cm"), feature_names=ds.feature_names[:2] if axes is None
+                                            else axes.plane.axis_titles), f"ivm_class_map_{ds.name}.csv",
                             key=f"{KEY}_classmap_csv")
-        return axes, li
-    if sp.X.shape[1] < 2:
+    elif ds.X.shape[1] < 2:
         one_feature_note(ds, "The λ path tab shows the IVM along λ.")
-    return axes, li  # else the same feature on both axes: map_axes said so
+    return mine, axes  # else the same feature on both axes: map_axes said so
 
 
-def _example_multiclass(ds, s: Settings, *, draw: bool) -> None:
-    """The "Multi-class" tab of two-class data: the 3-class ESL mixture at its own ln λ."""
+def _example_multiclass(ds, ex, base, *, draw: bool) -> dict:
+    """The "Multi-class" tab of two-class data: the 3-class ESL mixture at its own ln λ; returns its
+    setting (``ln_lambda3``)."""
     if draw:
         st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
                    "(N = 300, same seed and σ).")
     lnlam = control(st.slider, "ln λ (3-class fit)", -6.0, 6.0, step=0.5, key=f"{KEY}_mc_lnlam", default=-1.0,
                     url="i_mc_lnlam", help=f"The paper's Fig 4 uses λ = e^−1 = {ZHU_HASTIE_FIG4['lam']} "
                                            f"(|S| = {ZHU_HASTIE_FIG4['machine_size']}).")
+    mine = dict(ln_lambda3=float(lnlam))
     if not draw:
-        return
-    seed = datasets.dataset_seed(ds)
-    ds3 = datasets.load_dataset("esl_mixture3", 300, seed)
-    te = _data.fresh_sample(ds3, 2000, seed, role="test")
-    model = fit(ds3.X, ds3.y, float(np.exp(lnlam)), s, method="onestep")
-    cm = fig_ivm.compute_class_map(model, ds3.X, ds3.y, p_true=ds3.p_true, X_test=te.X, y_test=te.y,
-                                   grid_n=100, class_names=ds3.classes)
-    charts.chart(fig_ivm.plot_class_map(cm, axis_titles=axis_names(ds3), feature_names=ds3.feature_names[:2],
-                                        scale=feature_scale(ds3)), key=f"{KEY}_classmap")
+        return mine
+    plan = view_plan(ds, **(base | mine))
+    ds3, model, cm = ex.run(plan, ["ds3", "model3", "cm"]).values()
+    charts.chart(ex.value(plan, "fig_ivm_classmap"), key=f"{KEY}_classmap")
     export.csv_download("Download the class map (CSV: each grid point's class probabilities)",
                         class_map_table(cm), "ivm_class_map_esl_mixture3.csv", key=f"{KEY}_classmap_csv")
     st.caption(f"Bayes error {ds3.bayes_error:.3f}; test error {cm.test_error:.3f} with "
                f"{model.n_import_} import points (paper: |S| = {ZHU_HASTIE_FIG4['machine_size']} at λ = e^−1).")
+    return mine
 
 
 def map_table(im: fig_ivm.ImportMap, sm: fig_ivm.SVMMap, feature_names=("x1", "x2"), plus_name: str = "plus") -> dict:
@@ -361,9 +261,11 @@ def page() -> None:
     if ds is None:
         return
     settings = sidebar_settings(ds)
+    # the page draws what the view's plan computes (svmviz.views.ivm), its code panel writes the same plan
+    ex = plan_executor(ds)
+    base = dict(settings=settings, seed=datasets.dataset_seed(ds), lam_index=0)
     try:
-        splits = make_splits(ds, settings.n_tune, datasets.dataset_seed(ds))
-        path = lambda_path(splits, settings)
+        path = ex.value(view_plan(ds, **base), "path")
     except ValueError as exc:
         errors.show_error(exc)
         return
@@ -373,32 +275,34 @@ def page() -> None:
     # other tabs keep their controls, so their values and the link stay): a rerun builds and sends
     # one tab's charts, not three (bench/bench_warm_breakdown.py --pages ivm measures a rerun).
     # The maps' λ is a control of the tab that draws maps, hidden while the λ path tab is open.
-    axes = None
     if ds.is_multiclass:  # the SVM comparison is for two classes: these data's class map first
         tab_mc, tab_path = widgets.control(st.tabs, ["Multi-class", "λ path"], key=TABS_MULTICLASS,
                                           default="Multi-class", url="i_tab", on_change="rerun")
         st.caption(f"{ds.name} has {ds.n_classes} classes: the import-point vs SVM maps are for two classes.")
+        tabs = {"multiclass": tab_mc, "path": tab_path}
     else:
         tab_map, tab_path, tab_mc = widgets.control(st.tabs, ["Import points vs SVM", "λ path", "Multi-class"],
                                                    key=TABS, default="Import points vs SVM", url="i_tab",
                                                    on_change="rerun")
+        tabs = {"maps": tab_map, "path": tab_path, "multiclass": tab_mc}
         with tab_map:
-            axes, li = render_maps(ds, splits, settings, path, draw=_is_open(tab_map))
+            mine, _ = render_maps(ds, ex, base, draw=_is_open(tab_map))
+        base |= mine
     with tab_path:
         if _is_open(tab_path):
-            render_path(ds, splits, settings, path)
+            render_path(ds, ex, view_plan(ds, **base))
     with tab_mc:
-        axes_mc, li_mc = render_multiclass(ds, splits, settings, path, draw=_is_open(tab_mc))
-    if ds.is_multiclass:
-        axes, li = axes_mc, li_mc
+        mine, _ = render_multiclass(ds, ex, base, draw=_is_open(tab_mc))
+    base |= mine
+    li = base["lam_index"]
     # one source for |S|: the path's count at the λ the maps show (the maps' titles count the same model)
     head.caption(f"λ path: {path.lams.size} values in {path.seconds:.2f} s. At the "
                + ("λ shown in the maps " if ds.X.shape[1] >= 2 else "tuning set's choice ")
                + f"(ln λ = {np.log(path.lams[li]):.1f}): |S| = {path.n_import[li]} import points"
                + ("" if li == best else f"; at the tuning set's choice (ln λ = {np.log(path.lams[best]):.1f}): "
                                         f"|S| = {path.n_import[best]}") + ".")
-    code_view.ivm(ds, settings, splits, li, maps=not ds.is_multiclass and _is_open(tab_map),
-                  lam_path=_is_open(tab_path), classes3=_is_open(tab_mc), klr_max_n=KLR_MAX_N, axes=axes)
+    code_view.plan_panel(view_plan(ds, **base), ds, KEY, page="ivm",
+                         open_tab=next((t for t, tab in tabs.items() if _is_open(tab)), None))
 
 
 def _is_open(tab) -> bool:

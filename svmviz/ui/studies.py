@@ -26,8 +26,9 @@ from svmviz.studies import (load_results, load_spec, ready_made_specs, run_study
                             spec_to_toml)
 from svmviz.studies import storage
 from svmviz.studies.engine import default_workers
-from svmviz.studies.published import published_table
-from svmviz.studies.results import summary_table
+from svmviz.published import published_table
+from svmviz.views import Executor
+from svmviz.views.studies import view_plan
 
 from . import _streamlit_compat, charts, code_view, export, page_head
 from .data_sidebar import UPLOAD_CHOICE, dataset_sidebar
@@ -291,8 +292,6 @@ def summary_frame(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_results(results) -> None:
-    from svmviz.studies.report import report_figures
-
     spec = results.spec
     st.subheader(spec.title or spec.name)
     m = st.columns(4)
@@ -310,14 +309,17 @@ def show_results(results) -> None:
     pub = published_table(spec.published)
     st.markdown("**Summary** — median and interquartile range over replicates; *wins vs k-fold* = the share of "
                 "replicates where the criterion does better than k-fold cross-validation (ties count ½).")
-    st.dataframe(summary_frame(summary_table(results.table, published=pub)), hide_index=True, width="stretch")
+    # the page shows what the view's plan computes (svmviz.views.studies) from the results it holds; its
+    # code panel writes the same plan, which loads them from the folder the study's command writes
+    ex = Executor({}, known={"results": results})
+    plan = view_plan(spec.name, len(ex.value(view_plan(spec.name, 0), "figures")))
+    st.dataframe(summary_frame(ex.value(plan, "summary")), hide_index=True, width="stretch")
     notes = pub.drop_duplicates("source")
     if not notes.empty:
         st.caption("Published values (black bars): " + "; ".join(f"{r.source} — {r.note}" for r in
                                                                  notes.itertuples() if r.note) + ".")
-    figures = report_figures(results)
-    for k, fig in enumerate(figures):
-        charts.chart(fig, key=f"studies_fig_{k}", width="stretch")
+    for fig in plan.figures():
+        charts.chart(ex.value(plan, fig), key=plan.step(fig).figure, width="stretch")
     d1, d2 = st.columns(2)
     d1.download_button("Download the table (CSV)", export.frame_csv(results.table),
                        file_name=f"{spec.name}.csv", mime="text/csv", key="studies_dl_csv", on_click="ignore")
@@ -330,7 +332,7 @@ def show_results(results) -> None:
         where = (os.path.relpath(results.directory, root) if storage.is_inside(results.directory, root)
                  else storage.describe_location(results.directory))
         st.caption(f"Results folder: `{where}` (`svmviz study show` / `svmviz study report` read it).")
-    code_view.studies(results, len(figures))
+    code_view.studies(results, plan)
 
 
 def page() -> None:

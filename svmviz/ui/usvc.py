@@ -5,28 +5,21 @@ Nothing here computes numerics itself: it calls :mod:`svmviz.usvc` (through the 
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 import streamlit as st
 
-from svmviz import data as _data
-from svmviz import usvc
 from svmviz.figures import usvc as figs
-from svmviz.figures.labels import axis_names, feature_scale, plane_axis_titles
-from svmviz.figures.plane import compute_line
 from svmviz.ivm import sigma_heuristic
-from svmviz.ui import charts, code_view, compute, data_sidebar, datasets, errors, export, page_head, url_state
-from svmviz.ui.compute import cached_compute
+from svmviz.ui import charts, code_view, data_sidebar, datasets, errors, export, page_head, url_state
+from svmviz.ui.compute import plan_executor
 from svmviz.ui.fit_notes import support_note
 from svmviz.ui.map_axes import map_axes, one_feature_note
 from svmviz.ui.widgets import control
+from svmviz.views.usvc import COMPONENTS, KernelSettings, Settings1D, Table1Settings, view_plan
 
 KEY = "usvc"
 SOURCES = {"A": "Scenario A (Navia-Vázquez et al. 2004, eq. 28)", "B": "Scenario B (Navia-Vázquez et al. 2004, eq. 29)",
            "sidebar": "Sidebar data set, along one feature or its 1st principal component"}
-COMPONENTS = "components"
-"""The "along" choice of the 1-D section: the first principal component of the standardised features."""
 CHOICES_2D = ["banana", "wahba2001", "esl_mixture", "usvc_A", "usvc_B", "twonorm", "ringnorm", "waveform"]
 C_VALUES = [0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
 K_VALUES = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2]
@@ -34,17 +27,6 @@ SIGMAS = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0]
 
 
 # --------------------------------------------------------------------------- widgets
-class Settings1D(NamedTuple):
-    source: str  # "A", "B" or "sidebar"
-    n: int
-    seed: int
-    C: float
-    s: float
-    k_eps: float
-    damping: float
-    along: int | str | None = None  # source "sidebar": a feature index or COMPONENTS
-
-
 def settings_1d(ds=None) -> Settings1D:
     c = st.columns([1.4, 1, 1, 1, 1, 1, 1])
     source = control(c[0].selectbox, "Data", list(SOURCES), key=f"{KEY}_scenario", default="A", url="u_src",
@@ -75,15 +57,6 @@ def settings_1d(ds=None) -> Settings1D:
 
 
 
-class Table1Settings(NamedTuple):
-    scenario: str
-    n_trials: int
-    n_train: int
-    n_test: int
-    C: float
-    seed: int
-
-
 def settings_table1() -> tuple[Table1Settings, bool]:
     """The study's settings and whether the user asked for it (the button, or a link that shows it)."""
     c = st.columns(5)
@@ -106,59 +79,7 @@ def settings_table1() -> tuple[Table1Settings, bool]:
     return args, run
 
 
-# --------------------------------------------------------------------------- cached numerics
-def scenario_view(scenario: str) -> figs.ScenarioView:
-    return cached_compute("usvc_scenario", (scenario,), lambda _cb: figs.compute_scenario_view(scenario),
-                          progress_text="Class densities of the scenario…")
-
-
-def surfaces(X, y, s1: Settings1D):
-    """IRWLS trajectory LS → SVC → USVC and both error surfaces on a grid that holds the trajectory."""
-    def run(_cb):
-        clf = usvc.IRWLSClassifier(C=s1.C, loss="smooth_step", s=s1.s, k_eps=s1.k_eps, damping=s1.damping).fit(X, y)
-        traj = figs.compute_trajectory(clf)
-        x = X[:, 0]
-        lo, hi = float(np.min(x)), float(np.max(x))
-        pad = 0.05 * (hi - lo)
-        th_lo = min(lo - pad, float(np.nanmin(traj.th)) - pad)
-        th_hi = max(hi + pad, float(np.nanmax(traj.th)) + pad)
-        w_max = max(float(np.nanmax(traj.w)) * 1.6, 20.0 / max(hi - lo, 1e-12))
-        kw = dict(C=s1.C, s=s1.s, k_eps=s1.k_eps, th_range=(th_lo, th_hi), w_max=w_max)
-        return (traj, figs.compute_error_surface(X, y, loss="hinge", **kw),
-                figs.compute_error_surface(X, y, loss="smooth_step", **kw))
-
-    return cached_compute("usvc_surfaces", (X, y, s1.C, s1.s, s1.k_eps, s1.damping), run,
-                          progress_text="IRWLS trajectories and error surfaces…")
-
-
-def table1(args: Table1Settings):
-    def run(cb):
-        res = usvc.table1_study(args.scenario, n_trials=args.n_trials, n_train=args.n_train, n_test=args.n_test,
-                                C=args.C, seed=args.seed, progress=cb)
-        return res, usvc.table1_summary(res)
-
-    return cached_compute("usvc_table1", tuple(args), run, progress_text="Table 1 study…", max_entries=8)
-
-
-def kernel_comparison(ds, sigma: float, C: float, R: int, s: float, prototypes: str,
-                      axes=None) -> figs.KernelComparison:
-    """Kernel USVC with R prototypes against the SVM (test sample from the generator, or 30 % held out);
-    its maps on the plane of ``axes`` (:func:`svmviz.ui.map_axes.map_axes`) for more than two features."""
-    seed = datasets.dataset_seed(ds)
-    plane = None if axes is None else axes.plane
-
-    def run(_cb):
-        te = _data.fresh_sample(ds, 2000, seed, role="test") if ds.test_sample is not None else None
-        fit = usvc.kernel_comparison(ds.X, ds.y, sigma=sigma, C=C, n_prototypes=R, s=s, prototypes=prototypes,
-                                     seed=seed, X_test=None if te is None else te.X,
-                                     y_test=None if te is None else te.y)
-        return figs.compute_kernel_comparison(fit, plane=plane)
-
-    key = (ds.X, ds.y, ds.name, ds.test_sample is not None, seed, sigma, C, R, s, prototypes,
-           None if axes is None else (axes.kind, axes.axes))
-    return cached_compute("usvc_kernel", key, run, progress_text="Fitting the kernel USVC and the SVM…")
-
-
+# --------------------------------------------------------------------------- helpers
 def default_sigma(ds) -> float:
     """The σ option nearest the median-distance heuristic of these data (:func:`svmviz.ivm.sigma_heuristic`)."""
     h = sigma_heuristic(ds.X)
@@ -166,38 +87,33 @@ def default_sigma(ds) -> float:
 
 
 # --------------------------------------------------------------------------- sections
-def render_1d(s1: Settings1D, ds_sidebar) -> None:
+def render_1d(s1: Settings1D, ds_sidebar):
+    """The 1-D section (the view's 1-D steps); returns the settings and the iterates shown, or None when
+    nothing is drawn."""
+    if s1.source == "sidebar" and ds_sidebar is None:
+        st.info("Choose a data set in the sidebar, or the paper's scenarios here.")
+        return None
+    ex = plan_executor(ds_sidebar)
+    plan = view_plan(ds_sidebar, s1)
     if s1.source == "sidebar":
-        if ds_sidebar is None:
-            st.info("Choose a data set in the sidebar, or the paper's scenarios here.")
-            return
-        line = compute_line(ds_sidebar.X, ds_sidebar.y, s1.along, feature_names=ds_sidebar.feature_names)
-        X, y = line.x, ds_sidebar.y
+        line = ex.value(plan, "line")
         st.caption(f"{ds_sidebar.name} along x = {line.title}"
                    + (" (the sign turned so that the +1 class lies on the high side)" if line.flipped else "")
                    + f": the rule \u201c{ds_sidebar.class_names[1]} when x > Th\u201d on that one number per point. "
                    "Its class densities are unknown: no theoretical CE is drawn.")
-        ce_theory = th_theory = None
     else:
         st.caption(f"The paper's scenario {s1.source} (Navia-Vázquez et al. 2004, eqs. 28–29): one-dimensional data "
                    "whose class densities are known, so the theoretical CE can be drawn beside the error surfaces "
                    "L̃(Th, w). It does not depend on the sidebar's data; choose \u201cSidebar data set\u201d under "
                    "Data to run this section on them, along one feature or the first principal component.")
-        ds = datasets.load_dataset(f"usvc_{s1.source}", s1.n, s1.seed)
-        X, y = ds.X, ds.y
-        charts.chart(compute.cached("usvc_dens", s1.source, lambda: figs.plot_scenario(scenario_view(s1.source))),
-                     key=f"{KEY}_dens")
+        charts.chart(ex.value(plan, "fig_usvc_dens"), key=f"{KEY}_dens")
 
     try:
-        traj, svc, usv = surfaces(X, y, s1)
+        traj, svc, usv, ce = ex.run(plan, ["traj", "svc", "usv", "ce"]).values()
     except ValueError as exc:
         errors.show_error(exc)
-        return
-    if s1.source != "sidebar":
-        th_theory = np.linspace(svc.th[0], svc.th[-1], 400)
-        ce_theory = usvc.theoretical_ce(s1.source, th_theory)
-
-    ce = usvc.empirical_ce(X, y, [traj.svc[0], traj.usvc[0]])
+        return None
+    X, y = ex.value(plan, "X"), ex.value(plan, "y")
     m = st.columns(3)
     m[0].metric("LS threshold", f"{traj.ls[0]:.3f}", help="Regularised least squares: the IRWLS start.")
     m[1].metric("SVC threshold", f"{traj.svc[0]:.3f}", help="QP-SVC solution reached by IRWLS from LS.")
@@ -214,16 +130,11 @@ def render_1d(s1: Settings1D, ds_sidebar) -> None:
                     url="u_steps", depends=(datasets.data_token(X, y), tuple(s1)),
                     help="Step through the trajectory: first the hinge (SVC) iterations from the LS start, "
                          "then the smooth-step (USVC) iterations from the SVC solution.")
-    # this section does not depend on the sidebar: its figures are kept between runs
-    view = (X, y, tuple(s1))
+    plan = view_plan(ds_sidebar, s1, steps=steps)
     left, right = st.columns(2)
-    charts.chart(compute.cached("usvc_surf_svc", view + (steps,), lambda: figs.plot_error_surface(
-        svc, traj, stages=(0, 1), n_steps=steps)), key=f"{KEY}_surf_svc", where=left)
-    charts.chart(compute.cached("usvc_surf_usvc", view + (steps,), lambda: figs.plot_error_surface(
-        usv, traj, stages=(0, 1, 2), n_steps=steps)), key=f"{KEY}_surf_usvc", where=right)
-    charts.chart(compute.cached("usvc_ce", view, lambda: figs.plot_ce_profiles(
-        [svc, usv], ce_theory=ce_theory, th_theory=th_theory, marks={"SVC": traj.svc[0], "USVC": traj.usvc[0]})),
-        key=f"{KEY}_ce")
+    charts.chart(ex.value(plan, "fig_usvc_surf_svc"), key=f"{KEY}_surf_svc", where=left)
+    charts.chart(ex.value(plan, "fig_usvc_surf_usvc"), key=f"{KEY}_surf_usvc", where=right)
+    charts.chart(ex.value(plan, "fig_usvc_ce"), key=f"{KEY}_ce")
     export.csv_download("Download the error surfaces (CSV: L̃(Th, w) of the SVC and the USVC on the grid)",
                         surface_table(svc, usv), f"usvc_error_surfaces_{s1.source}.csv", key=f"{KEY}_surf_csv")
     st.caption("Left: the SVC's surface is convex; IRWLS goes from the regularised LS start (○) to the QP "
@@ -250,16 +161,18 @@ def kernel_map_table(kc: figs.KernelComparison, feature_names=("x1", "x2")) -> d
             "f_svm": kc.f_svm.ravel()}
 
 
-def render_table1() -> None:
+def render_table1():
+    """The Table 1 section; returns its settings when the study is shown."""
     args, run = settings_table1()
     if not run:
         st.info("Press the button to run LS, SVC and USVC (s = 2, 4) on independent samples, C = 10.")
-        return
+        return None
+    ex, plan = plan_executor(None), view_plan(None, table1=args)
     try:
-        res, rows = table1(args)
+        res, rows = ex.run(plan, ["res", "rows"]).values()
     except ValueError as exc:
         errors.show_error(exc)
-        return
+        return None
     n_tr = args.n_trials
     table = {
         "method": [r["method"] for r in rows],
@@ -275,7 +188,7 @@ def render_table1() -> None:
     st.markdown(f"**Scenario {args.scenario}**, {n_tr} trials, {args.n_train} train / {args.n_test} test points, "
                 f"C = {args.C:g}.")
     st.dataframe(table, hide_index=True)
-    charts.chart(figs.plot_table1(rows, args.scenario), key=f"{KEY}_t1_fig")
+    charts.chart(ex.value(plan, "fig_usvc_t1_fig"), key=f"{KEY}_t1_fig")
     cols = {"trial": np.repeat(np.arange(n_tr), len(res.methods)),
             "seed": np.repeat(res.seeds, len(res.methods)),
             "method": np.tile(np.array(res.methods), n_tr),
@@ -294,10 +207,11 @@ def _paper(row, key, digits=1) -> str:
     return f"{m:.{digits}f} ± {s:.{digits}f}" if np.isfinite(s) else f"{m:.{digits}f}"
 
 
-def render_kernel(ds) -> None:
+def render_kernel(ds):
+    """The kernel section; returns its settings and the maps' axes when drawn."""
     if ds is None:
         st.info("Choose a data set in the sidebar.")
-        return
+        return None
     c = st.columns(5)
     sigma = control(c[0].select_slider, "σ", SIGMAS, key=f"{KEY}_sigma", default=default_sigma(ds), url="u_sigma",
                     depends=datasets.data_token(ds.X, ds.y), keep_choice=True,
@@ -309,13 +223,15 @@ def render_kernel(ds) -> None:
     method = control(c[3].selectbox, "Prototypes by", ["kmeans", "fscl"], key=f"{KEY}_proto", default="kmeans",
                      url="u_proto", format_func=lambda v: {"kmeans": "k-means", "fscl": "FSCL"}[v])
     s = control(c[4].slider, "s ", 1.0, 8.0, step=0.5, key=f"{KEY}_s2", default=2.0, url="u_s2")
-    args = (float(sigma), float(C), int(R), float(s), method)
+    args = KernelSettings(float(sigma), float(C), int(R), float(s), method, datasets.dataset_seed(ds),
+                          ds.test_sample is not None)
     axes = map_axes(ds, KEY, where=st)
+    ex, plan = plan_executor(ds), view_plan(ds, kernel=args, map_axes=None if axes is None else axes.code_args)
     try:
-        kc = kernel_comparison(ds, *args, axes=axes)
+        kc = ex.value(plan, "kc")
     except ValueError as exc:
         errors.show_error(exc)
-        return
+        return None
     m = st.columns(4)
     m[0].metric("USVC machine size (kernels)", kc.size_usvc)
     m[1].metric("SVM machine size (support vectors)", kc.size_svm)
@@ -325,15 +241,8 @@ def render_kernel(ds) -> None:
     support_note(kc.size_svm, kc.X.shape[0], ds, at=f"the SVM's (σ, C) = ({sigma:g}, {C:g})",
                  advice="Its machine size and test error then say little about the kernel width; try a larger σ "
                         "or another C.")
-    if kc.gx is not None:
-        if axes is None:
-            fig = figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names[:2],
-                                              axis_titles=axis_names(ds), scale=feature_scale(ds))
-        else:
-            fig = figs.plot_kernel_comparison(kc, class_names=ds.class_names, feature_names=ds.feature_names,
-                                              axis_titles=plane_axis_titles(ds, axes.plane),
-                                              scale=feature_scale(ds, range(ds.X.shape[1])))
-        charts.chart(fig, key=f"{KEY}_kernel")
+    if plan.has("fig_usvc_kernel"):
+        charts.chart(ex.value(plan, "fig_usvc_kernel"), key=f"{KEY}_kernel")
         if axes is not None:
             st.caption(axes.plane.caption)
         if ds.sign_note:
@@ -345,7 +254,7 @@ def render_kernel(ds) -> None:
     elif ds.X.shape[1] < 2:
         one_feature_note(ds, "The machine sizes and errors below still apply; the 1-D section above draws "
                              "these data along their feature.")
-    charts.chart(figs.plot_machine_size(kc), key=f"{KEY}_size")
+    charts.chart(ex.value(plan, "fig_usvc_size"), key=f"{KEY}_size")
     st.caption(f"Test error on an {kc.test_kind}. The USVC's machine has R kernels whatever n is "
                "(Navia-Vázquez et al. 2004, eqs. 23–27); the SVM's grows with the number of support vectors "
                "(Navia-Vázquez et al. 2004, Table 3).")
@@ -382,5 +291,8 @@ def page() -> None:
 
     st.header("2-D: kernel USVC with R prototypes vs the SVM")
     st.caption("Uses the data set chosen in the sidebar.")
-    kernel = render_kernel(ds)
-    code_view.usvc(ds, one_d, table, *(kernel if kernel is not None else (None, None)))
+    kernel, axes = render_kernel(ds) or (None, None)
+    # the page draws what the view's plan computes (svmviz.views.usvc), its code panel writes the same plan
+    s1, steps = one_d or (None, None)
+    code_view.plan_panel(view_plan(ds, s1, steps=steps, table1=table, kernel=kernel,
+                                   map_axes=None if axes is None else axes.code_args), ds, KEY, page="usvc")

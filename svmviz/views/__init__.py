@@ -48,8 +48,7 @@ as a function object in the plan.
    drawn.
 4. **The panel renders it.** ``code_view.plan_panel(plan, ds, "<sidebar key>", page="<page>",
    open_tab=<the open tab's label>)``: the plan of every figure the page can show, whichever tab is
-   open. Delete the page's ``*_script`` function from ``svmviz/codegen/pages.py`` and its
-   ``code_view`` function.
+   open.
 5. **Tests.** ``tests/views/test_<page>_view.py`` with ``tests/views/plan_utils.py``:
    ``assert_script_is_plan`` (the rendered script's calls are the plan's steps, its imports the
    functions the plan holds), ``run_script`` and ``same_figures`` (the script, run in the test's

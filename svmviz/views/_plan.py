@@ -331,6 +331,10 @@ class Executor:
         For each input that is not plain data (a data set), plain data that identify it in cache
         keys (its arrays and name). A cached step that depends on such an input without a token
         is refused.
+    known : dict, optional
+        Values of steps the page already holds (a study's results, loaded from the page's own folder
+        where the script loads them from the folder the command writes): returned as they are, their
+        steps not evaluated.
 
     Examples
     --------
@@ -340,8 +344,10 @@ class Executor:
     1.5
     """
 
-    def __init__(self, inputs: dict, runner: Runner | None = None, tokens: dict | None = None):
+    def __init__(self, inputs: dict, runner: Runner | None = None, tokens: dict | None = None,
+                 known: dict | None = None):
         self.inputs = dict(inputs)
+        self.known = dict(known or {})
         self.runner = runner
         self.tokens = dict(tokens or {})
         self._values: dict = {}  # identity of a step (with the steps it reads) -> value
@@ -356,6 +362,8 @@ class Executor:
                 raise KeyError(f"the plan's input {name!r} was not given to the executor.")
             return self.inputs[name]
         step = plan.step(name)
+        if name in self.known:
+            return self.known[name]
         memo = self._identity(plan, name)
         if memo in self._values:
             return self._values[memo]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 
 from ..apptest_utils import two_class_csv
 from .codeview_utils import (Downloads, check_reproduces, check_reproduces_here, code_of, open_page, page_charts,
@@ -190,20 +191,18 @@ def test_usvc_code_reproduces_scenario_b_the_table1_study_and_the_kernel_machine
 
 
 def test_usvc_code_reproduces_an_uploaded_file(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(40, seed=3)
     at = open_page(USVC, SMALL_USVC, shared={"data": "Upload CSV…", "upload": ("u.csv", content)})
-    text = check_reproduces(at, dl, tmp_path, "usvc", {"u.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"u.csv": content})
     assert 'dataset_from_csv("u.csv"' in text and "fresh_sample(" not in text
 
 
 def test_usvc_code_reproduces_twenty_features_along_the_first_component_and_on_two_chosen_features(
         tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     at = open_page(USVC, SMALL_USVC | {"data": "twonorm", "u_src": "sidebar", "map_x": "x2", "map_y": "x7"})
     assert at.selectbox(key="usvc_along").value == "components"
     assert {"usvc_surf_svc", "usvc_kernel"} <= set(page_charts(at))
-    text = check_reproduces(at, dl, tmp_path, "usvc")
+    text = check_reproduces_here(at, tmp_path, monkeypatch)
     assert 'compute_line(ds.X, ds.y, "components", feature_names=ds.feature_names)' in text
     assert 'compute_map_plane(ds.X, kind="features", axes=(1, 6), feature_names=ds.feature_names)' in text
 
@@ -223,10 +222,9 @@ SMALL_IVM = {"i_nlams": "11", "i_ntune": "50", "n": "40"}
 
 
 def test_ivm_code_reproduces_twenty_feature_maps_on_principal_components(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     at = open_page(IVM, SMALL_IVM | {"data": "twonorm", "map": "components"})
     assert {"ivm_map_ivm", "ivm_map_svm"} <= set(page_charts(at))
-    text = check_reproduces(at, dl, tmp_path, "ivm")
+    text = check_reproduces_here(at, tmp_path, monkeypatch)
     assert 'compute_map_plane(ds.X, kind="components", feature_names=ds.feature_names)' in text
 
 
@@ -237,12 +235,13 @@ def test_ivm_code_reproduces_a_scratch_fit_a_moved_lambda_and_the_three_class_ma
     lam = at.select_slider(key="ivm_lam")
     lam.set_value(float(lam.options[2])).run()
     text = check_reproduces(at, dl, tmp_path, "ivm")
-    assert "ivm.IVMClassifier(" in text and "li = 2" in text
-    for tab in ("λ path", "Multi-class"):
-        dl = Downloads(monkeypatch)
+    assert "IVMClassifier(lam=float(path.lams[2])" in text and "model_mc" not in text
+    # every tab's figures in the script, whichever tab is open; the open tab's shown first
+    for tab, first in (("λ path", "fig_ivm_path_err"), ("Multi-class", "fig_ivm_classmap")):
         at = open_page(IVM, SMALL_IVM | {"data": "esl_mixture", "seed": "1", "i_mc_lnlam": "-2.0", "i_tab": tab})
-        text = check_reproduces(at, dl, tmp_path, "ivm")
-        assert ("np.exp(-2.0)" in text) == (tab == "Multi-class")
+        text = check_reproduces_here(at, tmp_path, monkeypatch)
+        assert "np.exp(-2.0)" in text and "fig_ivm_map_svm = plot_svm_map(" in text
+        assert text.split('if __name__ == "__main__":')[1].split()[0] == f"{first}.show()"
 
 
 def test_ivm_code_reproduces_an_uploaded_file_and_a_multiclass_one(tmp_path, monkeypatch):
@@ -250,10 +249,9 @@ def test_ivm_code_reproduces_an_uploaded_file_and_a_multiclass_one(tmp_path, mon
 
     for name, content, tab in (("two.csv", two_class_csv(60, seed=4), "λ path"),
                                ("three.csv", three_class_csv(60, seed=1), "Multi-class")):
-        dl = Downloads(monkeypatch)
         at = open_page(IVM, SMALL_IVM | {"i_tab": tab}, shared={"data": "Upload CSV…", "upload": (name, content)})
-        text = check_reproduces(at, dl, tmp_path, "ivm", {name: content})
-        assert "split_indices(" in text
+        text = check_reproduces_here(at, tmp_path, monkeypatch, {name: content})
+        assert "sp = make_splits(ds, " in text
 
 
 def test_every_ivm_control_that_changes_a_chart_changes_the_code():
@@ -313,17 +311,20 @@ def test_anova_code_reproduces_a_klr_decomposition_by_hand_and_the_theta_grid(tm
                                          "a_measure": "rms", "a_loo": "1"})
     at.checkbox(key="anova_thgo").check().run()
     text = check_reproduces(at, dl, tmp_path, "anova")
-    for part in ("KernelLogisticRegression(", "j = 2", 'measure = "rms"', "def truth(", "theta_lambda_grid(",
-                 "add_exact_loo(", "fig_anova_interactions"):
+    from svmviz.codegen import literal
+
+    lam = float(np.logspace(-6, -1, 6)[2])  # the λ chosen by hand: the third of the page's grid
+    for part in (f"KernelLogisticRegression(lam={literal(2.0 * 40 * lam)}", 'measure="rms"',
+                 "truth = true_main_effects(3, 4.0)", "theta_lambda_grid(", "kc_loo = add_exact_loo(",
+                 "fig_anova_interactions"):
         assert part in text, part
 
 
 def test_anova_code_reproduces_an_uploaded_file_with_gaussian_coordinates(tmp_path, monkeypatch):
-    dl = Downloads(monkeypatch)
     content = two_class_csv(50, seed=6)
     at = open_page(ANOVA, SMALL_ANOVA | {"a_base": "gaussian", "a_sigma1": "0.5", "a_kernels": "gaussian,additive"},
                    shared={"data": "Upload CSV…", "upload": ("a.csv", content)})
-    text = check_reproduces(at, dl, tmp_path, "anova", {"a.csv": content})
+    text = check_reproduces_here(at, tmp_path, monkeypatch, {"a.csv": content})
     assert 'base="gaussian", sigma=0.5' in text
 
 

@@ -93,7 +93,7 @@ def test_main_effects_and_interactions_hover_in_the_data_units():
     exp = anova.expansion_of(svm, feature_names=ds.feature_names)
     me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21)
     f = fig.plot_main_effects(me, class_names=ds.class_names, standardised=True, scale=scale).to_plotly_json()
-    effects = [t for t in f["data"] if t["name"] == "main effect f<sub>α</sub>"]
+    effects = [t for t in f["data"] if t["name"] == "main effect f(α)"]
     rugs = [t for t in f["data"] if t["name"].startswith("data (")]
     assert len(effects) == 4 and len(rugs) == 8
     for t in effects + rugs:
@@ -176,7 +176,7 @@ def test_kernels_page_hover_in_the_data_units():
                      query={"a_nlam": "5", "a_kernels": "additive,two-way", "a_loo": "0", "n": "120"})
     assert_clean(at)
     main = figure_titled(at, "Main effects")
-    lines = [t for t in main["data"] if t["name"] == "main effect f<sub>α</sub>" or t["name"].startswith("data (")]
+    lines = [t for t in main["data"] if t["name"] == "main effect f(α)" or t["name"].startswith("data (")]
     assert lines
     for t in lines:
         a = next(j for j, c in enumerate(cols) if t["hovertemplate"].startswith(c + " = "))

@@ -104,7 +104,7 @@ def test_multiclass_data_and_twenty_feature_data():
 
 def test_splits_for_data_without_a_generator():
     from svmviz import data
-    from svmviz.ui import ivm as ui
+    from svmviz.views import ivm as ui
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 2))

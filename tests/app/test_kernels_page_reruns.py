@@ -5,6 +5,8 @@ the criteria chart drawn once per rerun when exact LOO is quick; the importance,
 main-effect panels."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -69,15 +71,19 @@ def test_add_exact_loo_refuses_a_result_without_grams():
         anova.add_exact_loo(fits._replace(grams=None), ds.y)
 
 
-def _counting(monkeypatch, module, name):
+def _counting(monkeypatch, module, name, *also):
+    """Counts the calls of ``module.name``, also where the modules ``also`` hold it (a view's plan holds
+    the function it imported)."""
     calls = []
     real = getattr(module, name)
 
+    @functools.wraps(real)
     def wrapped(*a, **k):
         calls.append(name)
         return real(*a, **k)
 
-    monkeypatch.setattr(module, name, wrapped)
+    for m in (module,) + also:
+        monkeypatch.setattr(m, name, wrapped)
     return calls
 
 
@@ -87,6 +93,7 @@ def test_a_seed_change_fits_every_kernel_once_and_draws_the_criteria_chart_once(
     without LOO drawn and replaced at every rerun)."""
     from svmviz.figures import anova as fig
     from svmviz.ui import anova as page
+    from svmviz.views import anova as view
 
     at = AppTest.from_string("from svmviz.ui import anova\nanova.page()\n", default_timeout=240)
     at.query_params["n"] = "60"
@@ -97,7 +104,7 @@ def test_a_seed_change_fits_every_kernel_once_and_draws_the_criteria_chart_once(
     # the fits' chart was drawn first and replaced: its note that LOO follows is gone with it
     assert not [c.value for c in at.caption if "added once it is computed" in c.value]
     fits = _counting(monkeypatch, anova, "gram_criteria_curves")
-    draws = _counting(monkeypatch, fig, "plot_kernel_curves")
+    draws = _counting(monkeypatch, fig, "plot_kernel_curves", view)
     at.sidebar.number_input(key="anova_seed").set_value(8102).run()
     assert not at.exception, at.exception
     assert len(fits) == 3, fits

@@ -66,7 +66,9 @@ def test_a_rerun_does_not_decompose_the_test_sample(monkeypatch):
 
     s = page.Settings(tuple(page.KERNEL_LABELS), "cubic", float(at.select_slider(key="anova_sigma_anova_structure").value),
                       0.25, LAMS, True)
-    kc = anova.add_exact_loo(anova.compare_kernels(ds.X, ds.y, LAMS, page.kernel_objects(s), sigma=s.sigma,
+    kernels = {"Gaussian": "rbf", "SS-ANOVA additive": SSANOVAKernel(order="additive", base="cubic", sigma=0.25),
+               "SS-ANOVA two-way": SSANOVAKernel(order="two-way", base="cubic", sigma=0.25)}
+    kc = anova.add_exact_loo(anova.compare_kernels(ds.X, ds.y, LAMS, kernels, sigma=s.sigma,
                                                    X_test=test.X, y_test=test.y), ds.y)
     q = kc.names.index("SS-ANOVA two-way")
     j = int(kc.curves[q].best["loo"])

@@ -60,7 +60,7 @@ def test_fresh_sample_roles_are_distinct_streams():
 
 
 def test_ivm_page_split_of_an_upload_is_stratified():
-    from svmviz.ui import ivm as ui
+    from svmviz.views import ivm as ui
 
     rng = np.random.default_rng(0)
     y = np.r_[np.zeros(90), np.ones(30)]

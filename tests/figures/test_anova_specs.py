@@ -45,7 +45,7 @@ def parts():
 
     builders = {
         "main effects": lambda: fig.plot_main_effects(fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21),
-                                                      ylabel="f<sub>α</sub> (SVM decision value)"),
+                                                      ylabel="f(α) (SVM decision value)"),
         "main effects, truth, rms": lambda: fig.plot_main_effects(
             fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21, truth=truth, measure="rms"), columns=2),
         "one main effect": lambda: fig.plot_main_effects(fig.compute_main_effects(exp, ds.X, ds.y, grid_n=21),
@@ -160,9 +160,10 @@ UNDERSCORE_SCRIPT = re.compile(r"[A-Za-zα-ωΑ-Ω]_[A-Za-z0-9α-ωΑ-Ω{(]")
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_kernels_page_figures_write_subscripts_as_subscripts(parts, name):
-    """Titles, axis titles, legend entries, colour-bar titles and hover texts write f_α, θ_c·c′K_c c and
-    f_αβ with plotly's <sub> (drawn as subscripts, as in the paper), never with an underscore."""
+def test_kernels_page_figures_write_no_underscore_subscripts(parts, name):
+    """Titles, axis titles, legend entries, colour-bar titles and hover texts write the page's notation
+    (f(α), f(α, β), θ·c′Kc), never a plain-text underscore subscript such as f_α or θ_c, which plotly
+    shows as typed."""
     from tests.apptest_utils import texts_of
 
     d = json.loads(parts[name]().to_json())

@@ -49,6 +49,11 @@ def assert_matches(node, expr, ns, where: str) -> None:
         assert isinstance(node, ast.Tuple) and len(node.elts) == len(expr), where
         for a, e in zip(node.elts, expr):
             assert_matches(a, e, ns, where)
+    elif isinstance(expr, dict):
+        assert isinstance(node, ast.Dict) and len(node.keys) == len(expr), where
+        assert [ast.literal_eval(k) for k in node.keys] == list(expr), where
+        for a, e in zip(node.values, expr.values()):
+            assert_matches(a, e, ns, where)
     else:
         value = ast.literal_eval(node)
         assert type(value) is type(expr) and value == expr, (where, value, expr)

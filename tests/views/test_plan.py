@@ -115,3 +115,15 @@ def test_public_import_names_the_object_itself_above_private_modules():
 
     with pytest.raises(ValueError, match="module-level"):
         public_import(local)
+
+
+def test_a_step_is_evaluated_again_when_a_step_it_reads_differs_between_plans():
+    """Two plans in one executor: the same downstream step over a changed upstream step is not the
+    first plan's value (a page draws a chart before and after a slow step it then adds)."""
+    first = plan("t", ["x"], [Step("m", call(np.mean, ref("x")), "The mean."), Step("s", call(np.sqrt, ref("m")))])
+    second = plan("t", ["x"], [Step("m", call(np.max, ref("x")), "The largest."), Step("s", call(np.sqrt, ref("m")))])
+    ex = Executor({"x": np.array([1.0, 10.0, 16.0])})
+    assert float(ex.value(first, "s")) == 3.0
+    assert float(ex.value(second, "s")) == 4.0
+    assert float(ex.value(first, "s")) == 3.0
+    assert ex.key(first, "s") != ex.key(second, "s")
