@@ -66,7 +66,10 @@ MARGIN_GAP = 1e-3
 MARGIN_BAND = 1e-2
 #: Iterations with unchanged sets before the exact finish is tried.
 SET_PATIENCE = 1
-#: Newton steps (each with its exact line search) per try of the finish.
+#: Newton steps (each with its exact line search, O(n·p + n log n)) of the first try of the finish;
+#: each failed try doubles the next one's, up to FINISH_ROUNDS: a try from an iterate far from the
+#: limit costs as much as tens of iterations, one from near it a handful of steps.
+FIRST_ROUNDS = 8
 FINISH_ROUNDS = 100
 #: Most iterations between tries of the finish after a failed one (the gap doubles from 1 up to this).
 MAX_GAP = 4
@@ -438,7 +441,7 @@ def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
 
 
 @njit(cache=True)
-def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, tol, beta_out):
+def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, beta_out):
     """The limit of the hinge IRWLS iteration (Navia-Vázquez et al. 2004, eqs. 20–22), found from a
     guess of its sets.
 
@@ -457,8 +460,7 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, tol, beta_o
     a_j^max·ξ_j would multiply the rounding of ξ_j by a_max). From the IRWLS iterate and the guessed
     sets this is Newton's method on Φ: the step to the piece's minimiser, an exact line search along
     it (:func:`_line_min`), the sets read off the slacks at the new point (a point still in the band
-    whose multiplier left [0, B_j] to the set it asks for), at most
-    ``FINISH_ROUNDS`` times (Newton's method with exact line search ends in finitely many steps on a
+    whose multiplier left [0, B_j] to the set it asks for), at most ``rounds`` times (Newton's method with exact line search ends in finitely many steps on a
     convex piecewise quadratic; Keerthi & DeCoste 2005). A piece's minimiser is accepted only when
 
     (a) it meets the conditions of its sets within ``FINISH_KKT_TOL`` (relative to the bounds B_i,
@@ -482,7 +484,7 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, tol, beta_o
     beta = beta0.copy()
     b = b0
     err = np.zeros(1)
-    for _round in range(FINISH_ROUNDS):
+    for _round in range(rounds):
         if np.sum(sets == SET_MARGIN) > MARGIN_EXCESS * (p + 1):
             return False, b0
         x, idx = _finish_newton(Phi, G, y, bound, cap, sets, beta, b, err)
@@ -653,6 +655,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     gap = 1
     finished = False
     fin_beta = np.empty(p)
+    rounds = FIRST_ROUNDS
     while it < max_iter:
         f = _decision(Phi, beta, b)
         if not np.all(np.isfinite(f)):
@@ -670,7 +673,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             else:
                 stable += 1
             if stable >= SET_PATIENCE and it >= next_try:
-                finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta, b, tol, fin_beta)
+                finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta, b, rounds, fin_beta)
                 if finished:
                     it += 1
                     for j in range(p):
@@ -685,6 +688,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                     break
                 next_try = it + gap
                 gap = min(2 * gap, MAX_GAP)
+                rounds = min(2 * rounds, FINISH_ROUNDS)
         it += 1
         num = 0.0
         den = 0.0
