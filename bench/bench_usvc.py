@@ -2,7 +2,7 @@
 data, same run, one thread each.
 
 Run by hand: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 .venv/bin/python
-bench/bench_usvc.py [--quick]``. First the Breiman benchmarks of the reproduction study
+bench/bench_usvc.py [--quick | --replicate]``. First the Breiman benchmarks of the reproduction study
 (Navia-Vázquez et al. 2004, Tables 2–3) at n = 5000 — ringnorm, twonorm, waveform, C ∈ {0.01, 1} —:
 medians of interleaved repeats (svmviz with the exact finish, svmviz's plain iteration, SVC,
 LinearSVC, in turn), the IRWLS iterations of both, the ratios SVC / svmviz and LinearSVC / svmviz
@@ -11,6 +11,8 @@ beside every row. Then the same for other data (best of 3); the cost of one IRWL
 (a fixed number of iterations, d = 21) — the linear machine solves a (d+1)×(d+1) weighted
 least-squares system per iteration (Navia-Vázquez et al. 2004, eq. 20), O(n·d²), with no n×n matrix,
 so the time per iteration grows linearly in n; then the Table 1 study timing (100 trials per scenario).
+``--replicate``: one linear replicate of the reproduction study's IRWLS fits with and without the
+exact finish (:func:`replicate`).
 """
 from __future__ import annotations
 
@@ -74,6 +76,30 @@ def breiman(reps):
                   f"{t_lin / t_ours:13.3f} {rel:8.1e} {load():5.2f}", flush=True)
 
 
+def replicate():
+    """One linear replicate of the reproduction study's IRWLS fits (``navia2004_linear``): on each Breiman
+    data set at its training size, LS → SVC → USVC(s = 2) for C ∈ {0.001, …, 100} by 5-fold
+    cross-validation plus the refit (the study refits at the chosen C only: 31 fits; here all six),
+    with and without the exact finish, alternating fit by fit."""
+    from sklearn.model_selection import StratifiedKFold
+    for name, n in (("ringnorm", 5920), ("twonorm", 5920), ("waveform", 4000)):
+        ds = make_dataset(name, n=n, seed=1)
+        X = (ds.X - ds.X.mean(0)) / ds.X.std(0)
+        tot = {True: 0.0, False: 0.0}
+        its = {True: [], False: []}
+        splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, ds.y)) + [(np.arange(n), None)]
+        for C in (0.001, 0.01, 0.1, 1.0, 10.0, 100.0):
+            for tr, _ in splits:
+                for fin in (True, False):
+                    t = time.perf_counter()
+                    clf = IRWLSClassifier(C=C, loss="smooth_step", exact_finish=fin).fit(X[tr], ds.y[tr])
+                    tot[fin] += time.perf_counter() - t
+                    its[fin].append(clf.n_iter_stages_["SVC"])
+        print(f"{name} n={n}: 36 fits, exact finish {tot[True]:.1f} s (SVC iterations {min(its[True])}–"
+              f"{max(its[True])}), plain {tot[False]:.1f} s ({min(its[False])}–{max(its[False])}), "
+              f"plain / finish {tot[False] / tot[True]:.2f}×; load {load():.2f}", flush=True)
+
+
 def main(quick=False):
     warnings.simplefilter("ignore")
     IRWLSClassifier(C=1.0).fit(*make_classification(50, 2, n_redundant=0, random_state=0))  # compile
@@ -118,4 +144,8 @@ def main(quick=False):
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv)
+    if "--replicate" in sys.argv:
+        warnings.simplefilter("ignore")
+        replicate()
+    else:
+        main(quick="--quick" in sys.argv)
