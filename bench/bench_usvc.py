@@ -1,14 +1,18 @@
 """Benchmark: IRWLS-SVC (svmviz.usvc) vs libsvm's linear SVC and liblinear's LinearSVC (sklearn), same
-data, same run.
+data, same run, one thread each.
 
-Run by hand: ``.venv/bin/python bench/bench_usvc.py [--quick]``. Prints wall times (best of 3, after a
-warm-up that compiles the numba kernels), the IRWLS iterations, the ratio to SVC(kernel="linear")
-and to LinearSVC, the largest relative difference of (w, b) to SVC, and the load average beside every
-figure; then the cost of one IRWLS iteration against n (a fixed number of iterations, d = 21) — the
-linear machine solves a (d+1)×(d+1) weighted least-squares system per iteration (Navia-Vázquez et
-al. 2004, eq. 20), O(n·d²), with no n×n matrix, so the time per iteration grows linearly in n; then
-the Table 1 study timing (100 trials per scenario). The waveform / twonorm training sets of
-n = 5,000–6,000 are those of the reproduction study (Navia-Vázquez et al. 2004, Tables 2–3).
+Run by hand: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 .venv/bin/python
+bench/bench_usvc.py [--quick | --replicate]``. First the Breiman benchmarks of the reproduction study
+(Navia-Vázquez et al. 2004, Tables 2–3) at n = 5000 — ringnorm, twonorm, waveform, C ∈ {0.01, 1} —:
+medians of interleaved repeats (svmviz with the exact finish, svmviz's plain iteration, SVC,
+LinearSVC, in turn), the IRWLS iterations of both, the ratios SVC / svmviz and LinearSVC / svmviz
+(above 1: svmviz faster), the largest relative difference of (w, b) to SVC, and the load average
+beside every row. Then the same for other data (best of 3); the cost of one IRWLS iteration against n
+(a fixed number of iterations, d = 21) — the linear machine solves a (d+1)×(d+1) weighted
+least-squares system per iteration (Navia-Vázquez et al. 2004, eq. 20), O(n·d²), with no n×n matrix,
+so the time per iteration grows linearly in n; then the Table 1 study timing (100 trials per scenario).
+``--replicate``: one linear replicate of the reproduction study's IRWLS fits with and without the
+exact finish (:func:`replicate`).
 """
 from __future__ import annotations
 
@@ -41,10 +45,67 @@ def load():
     return os.getloadavg()[0]
 
 
+def interleaved(fns, reps):
+    """Medians of ``reps`` rounds, each round calling every function once in turn; last outputs."""
+    times = [[] for _ in fns]
+    outs = [None] * len(fns)
+    for _ in range(reps):
+        for k, fn in enumerate(fns):
+            t = time.perf_counter()
+            outs[k] = fn()
+            times[k].append(time.perf_counter() - t)
+    return outs, [float(np.median(t)) for t in times]
+
+
+def breiman(reps):
+    print(f"{'n = 5000, medians of ' + str(reps):28s} {'svmviz s':>8s} {'iters':>5s} {'plain s':>8s} {'iters':>6s} "
+          f"{'SVC s':>7s} {'SVC/svmviz':>10s} {'LinSVC s':>8s} {'LinSVC/svmviz':>13s} {'rel diff':>8s} {'load':>5s}")
+    for name in ("ringnorm", "twonorm", "waveform"):
+        ds = make_dataset(name, n=5000, seed=0)
+        for C in (0.01, 1.0):
+            (ours, plain, ref, _), (t_ours, t_plain, t_ref, t_lin) = interleaved([
+                lambda: IRWLSClassifier(C=C).fit(ds.X, ds.y),
+                lambda: IRWLSClassifier(C=C, exact_finish=False).fit(ds.X, ds.y),
+                lambda: SVC(kernel="linear", C=C, tol=1e-10).fit(ds.X, ds.y),
+                lambda: LinearSVC(C=C, loss="hinge", dual=True, tol=1e-8, max_iter=100_000).fit(ds.X, ds.y),
+            ], reps)
+            a, r = np.r_[ours.coef_[0], ours.intercept_], np.r_[ref.coef_[0], ref.intercept_[0]]
+            rel = np.max(np.abs(a - r)) / np.max(np.abs(r))
+            print(f"{name + ' d=' + str(ds.X.shape[1]) + ', C=' + format(C, 'g'):28s} {t_ours:8.3f} {ours.n_iter_:5d} "
+                  f"{t_plain:8.3f} {plain.n_iter_:6d} {t_ref:7.3f} {t_ref / t_ours:10.2f} {t_lin:8.3f} "
+                  f"{t_lin / t_ours:13.3f} {rel:8.1e} {load():5.2f}", flush=True)
+
+
+def replicate():
+    """One linear replicate of the reproduction study's IRWLS fits (``navia2004_linear``): on each Breiman
+    data set at its training size, LS → SVC → USVC(s = 2) for C ∈ {0.001, …, 100} by 5-fold
+    cross-validation plus the refit (the study refits at the chosen C only: 31 fits; here all six),
+    with and without the exact finish, alternating fit by fit."""
+    from sklearn.model_selection import StratifiedKFold
+    for name, n in (("ringnorm", 5920), ("twonorm", 5920), ("waveform", 4000)):
+        ds = make_dataset(name, n=n, seed=1)
+        X = (ds.X - ds.X.mean(0)) / ds.X.std(0)
+        tot = {True: 0.0, False: 0.0}
+        its = {True: [], False: []}
+        splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, ds.y)) + [(np.arange(n), None)]
+        for C in (0.001, 0.01, 0.1, 1.0, 10.0, 100.0):
+            for tr, _ in splits:
+                for fin in (True, False):
+                    t = time.perf_counter()
+                    clf = IRWLSClassifier(C=C, loss="smooth_step", exact_finish=fin).fit(X[tr], ds.y[tr])
+                    tot[fin] += time.perf_counter() - t
+                    its[fin].append(clf.n_iter_stages_["SVC"])
+        print(f"{name} n={n}: 36 fits, exact finish {tot[True]:.1f} s (SVC iterations {min(its[True])}–"
+              f"{max(its[True])}), plain {tot[False]:.1f} s ({min(its[False])}–{max(its[False])}), "
+              f"plain / finish {tot[False] / tot[True]:.2f}×; load {load():.2f}", flush=True)
+
+
 def main(quick=False):
     warnings.simplefilter("ignore")
     IRWLSClassifier(C=1.0).fit(*make_classification(50, 2, n_redundant=0, random_state=0))  # compile
     reps = 1 if quick else 3
+    breiman(3 if quick else 5)
+    print()
     cases = []
     for name, n in (("waveform", 5000), ("waveform", 6000), ("twonorm", 5000), ("twonorm", 6000)):
         ds = make_dataset(name, n=n, seed=0)
@@ -83,4 +144,8 @@ def main(quick=False):
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv)
+    if "--replicate" in sys.argv:
+        warnings.simplefilter("ignore")
+        replicate()
+    else:
+        main(quick="--quick" in sys.argv)

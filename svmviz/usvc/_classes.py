@@ -172,7 +172,13 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     max_iter : int, default=50_000
         Per stage (SVC, USVC). IRWLS converges linearly: a point that ends on the margin with
         multiplier α_i* approaches it at the rate α_i*/(C θ'(0)) per iteration, so problems with a
-        margin multiplier close to its bound need thousands of (cheap) iterations.
+        margin multiplier close to its bound need thousands of (cheap) iterations — the USVC stage,
+        and the SVC stage with ``exact_finish=False``; the exact finish ends the SVC stage in tens.
+    exact_finish : bool, default=True
+        Finish the SVC stage exactly: once the sets of points (beyond, on, inside the margin) stop
+        changing, solve for the iteration's limit with those sets, and accept it only when it meets
+        the KKT conditions of its sets and one more IRWLS step stays put
+        (:func:`svmviz.usvc._irwls._exact_finish`); otherwise keep iterating. False: the plain iteration.
     a_max : float, default=1e8
         Cap on the weights a_i near ξ_i = 0 (c_i·a_max with sample weights c_i); margin points settle
         at ξ ≈ α_i/(c_i·a_max).
@@ -204,6 +210,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         Indices with ξ_i ≥ 0 (on or inside the margin) and positive weight.
     n_iter_ : int
         IRWLS iterations of the final stage; ``n_iter_stages_`` per stage.
+    finished_stages_ : dict
+        Per IRWLS stage ("SVC", "USVC"), whether the exact finish ended it.
     status_ : int
         Status of the final stage (0 converged); ``status_stages_`` per stage.
     history_ : IRWLSHistory
@@ -273,7 +281,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, C=10.0, loss="hinge", s=2.0, k_eps=1e-4, damping=0.2, kernel="linear",
                  sigma=1.0, n_prototypes=None, prototypes="kmeans", tol=1e-8, tol_f=1e-10,
                  max_iter=50_000, a_max=1e8, weight_factor=1.0, random_state=0, degree=3,
-                 gamma=1.0, coef0=1.0):
+                 gamma=1.0, coef0=1.0, exact_finish=True):
         self.C = C
         self.loss = loss
         self.s = s
@@ -292,6 +300,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
+        self.exact_finish = exact_finish
 
     # -- helpers -------------------------------------------------------------------------------
     def _gram(self, A, B=None):
@@ -372,6 +381,8 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
                                  "prototypes='kmeans' (its centres are weighed by sample_weight), or repeat "
                                  "the rows.")
         tol = check_positive(self.tol, "tol")
+        if not isinstance(self.exact_finish, (bool, np.bool_)):
+            raise ValueError(f"exact_finish must be True or False; got {self.exact_finish!r}.")
         check_kernel_params_used(self.kernel, sigma=self.sigma, gamma=self.gamma, sigma_default=1.0, gamma_default=1.0,
                                  degree=self.degree, coef0=self.coef0, degree_default=3, coef0_default=1.0)
         self.kernel_ = fit_kernel(self.kernel, X)
@@ -396,22 +407,24 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         n_iter_stages, status_stages = {}, {}
         # the options every stage shares, by name (numba's dispatcher folds keywords into the signature)
         common = dict(Phi=Psi, G=Gs, y=y_pm, C=C, cw=cw, k=k, a_max=a_max, factor=factor, damping=damping, tol=tol,
-                      tol_f=tol_f, record=True)
+                      tol_f=tol_f, record=True, finish=bool(self.exact_finish))
         # stage 0: regularised LS (a_i = 1)
-        gl, b_l, _, st_l, hb, hbb, hp = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=0, beta0=np.zeros(q),
-                                                     b0=0.0, from_ls=True, **common)
+        gl, b_l, _, st_l, hb, hbb, hp, _ = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=0,
+                                                        beta0=np.zeros(q), b0=0.0, from_ls=True, **common)
         stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp), stages_id.append(np.zeros(1, int))
         n_iter_stages["LS"], status_stages["LS"] = 0, int(st_l)
         # stage 1: SVC (hinge) from LS
-        gh, b_h, it_h, st_h, hb, hbb, hp = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=max_iter, beta0=gl,
-                                                        b0=b_l, from_ls=False, **common)
+        gh, b_h, it_h, st_h, hb, hbb, hp, fin_h = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=max_iter,
+                                                               beta0=gl, b0=b_l, from_ls=False, **common)
         stages_g.append(hb[1:]), stages_b.append(hbb[1:]), stages_P.append(hp[1:])
         stages_id.append(np.ones(hb.shape[0] - 1, int))
         n_iter_stages["SVC"], status_stages["SVC"] = int(it_h), int(st_h)
+        finished_stages = {"SVC": bool(fin_h)}
         g, b, it, st = gh, b_h, it_h, st_h
         if code == _irwls.LOSS_SMOOTH_STEP:
-            gu, b_u, it_u, st_u, hb, hbb, hp = _irwls.irwls(loss=code, s=s, max_iter=max_iter, beta0=gh, b0=b_h,
-                                                            from_ls=False, **common)
+            gu, b_u, it_u, st_u, hb, hbb, hp, fin_u = _irwls.irwls(loss=code, s=s, max_iter=max_iter, beta0=gh,
+                                                                   b0=b_h, from_ls=False, **common)
+            finished_stages["USVC"] = bool(fin_u)
             # the USVC stage starts where the SVC ended: its row 0 re-evaluates the primal there
             stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp)
             stages_id.append(np.full(hb.shape[0], 2, int))
@@ -432,6 +445,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         self.status_ = int(st)
         self.n_iter_stages_ = n_iter_stages
         self.status_stages_ = status_stages
+        self.finished_stages_ = finished_stages
         self.machine_size_ = Phi.shape[1]
         self.machine_rank_ = q
         f = _irwls._decision(Phi, beta, float(b))

@@ -31,7 +31,9 @@ primal (5) — the gradient of ``½ a_i e_i²`` in f_i is ``−a_i e_i = −(α_
 
 Points that end exactly on the margin (0 < α_i < C) are reached geometrically: with a_i = α_i/ξ_i the
 next slack is ξ_new = ξ_old · α_i*/C, until the cap a_max stops it at ξ ≈ α_i*/a_max (a bias of
-order C/a_max in the slack, 1e-7 at the defaults).
+order C/a_max in the slack, 1e-7 at the defaults). The sets of points (beyond, on, inside the
+margin) settle long before; for the hinge the exact finish (:func:`_exact_finish`) then solves for
+the iteration's limit with those sets and accepts it only when it is that limit.
 """
 from __future__ import annotations
 
@@ -51,6 +53,38 @@ ROUNDING_FLOOR = 1000.0 * np.finfo(np.float64).eps  # ≈ 2.2e-13 relative chang
 #: separable data) — is never met and the iteration runs to max_iter in noise.
 FLOOR_FACTOR = 10.0
 PATIENCE = 10  # consecutive passing iterations before IRWLS is declared converged
+
+#: The sets of points of the exact finish (:func:`_exact_finish`): beyond, on and inside the margin.
+SET_OUT = 0
+SET_MARGIN = 1
+SET_IN = 2
+#: A point counts as on its way to the margin when the multiplier of its weighted solve, a_i·ξ̂_i, is
+#: below (1 − MARGIN_GAP) times its bound (:func:`_classify`): its slack still shrinks geometrically.
+MARGIN_GAP = 1e-3
+#: ... and its slack is at most MARGIN_BAND (points deep inside the margin whose slacks still move
+#: are not margin points in the making).
+MARGIN_BAND = 1e-2
+#: Iterations with unchanged sets before the exact finish is tried.
+SET_PATIENCE = 1
+#: Newton steps (each with its exact line search, O(n·p + n log n)) of the first try of the finish;
+#: each failed try doubles the next one's, up to FINISH_ROUNDS: a try from an iterate far from the
+#: limit costs as much as tens of iterations, one from near it a handful of steps.
+FIRST_ROUNDS = 8
+FINISH_ROUNDS = 100
+#: Most iterations between tries of the finish after a failed one (the gap doubles from 1 up to this).
+MAX_GAP = 4
+#: The finish is not tried while more than MARGIN_EXCESS·(p + 1) points sit on the margin (points in
+#: general position put at most p + 1 there): such sets have not settled, or the data are degenerate.
+MARGIN_EXCESS = 4
+#: Relative tolerance of the finish's KKT checks (multipliers against their bounds, stationarity
+#: against the size of its terms), beside the measured rounding of the candidate's solve.
+FINISH_KKT_TOL = 1e-9
+#: The finish's step check (b): the candidate solves the weighted system of one plain IRWLS step from
+#: it (eq. 20 with the weights of eq. 22 at the candidate) to a componentwise relative residual of at
+#: most STAY_TOL (its backward error; a few hundred times the rounding of forming the residual). The
+#: step's own solution is no finer a test: its forward error is the system's condition number
+#: (~a_max·‖Φ‖²) times eps, ~1e-8 relative, above the candidate's.
+STAY_TOL = 1e-12
 
 STATUS_CONVERGED = 0
 STATUS_MAX_ITER = 1
@@ -182,6 +216,17 @@ def _solve_wls(Phi, G, y, a, beta_out, err_out):
     ``err_out[0]`` receives an estimate of the solve's relative rounding error,
     ‖M⁻¹(r − M x̂)‖ / max(1, ‖x̂‖) (one step of iterative refinement, not applied).
     """
+    p = Phi.shape[1]
+    M, r = _wls_system(Phi, G, y, a)
+    return _solve_wls_system(M, r, p, beta_out, err_out)
+
+
+@njit(cache=True)
+def _wls_system(Phi, G, y, a):
+    """The weighted least-squares system M (β, b) = r of (Navia-Vázquez et al. 2004, eqs. 20 and 25)::
+
+        M = [[Φ'D_aΦ + G, Φ'a], [a'Φ, Σa]],   r = (Φ'D_a y, a'y)
+    """
     n, p = Phi.shape
     M = np.zeros((p + 1, p + 1))
     r = np.zeros(p + 1)
@@ -201,6 +246,12 @@ def _solve_wls(Phi, G, y, a, beta_out, err_out):
             M[j, l] += G[j, l]
             M[l, j] = M[j, l]
         M[p, j] = M[j, p]
+    return M, r
+
+
+@njit(cache=True)
+def _solve_wls_system(M, r, p, beta_out, err_out):
+    """The solve of :func:`_solve_wls`."""
     ok = True
     sol = np.zeros(p + 1)
     try:
@@ -226,9 +277,322 @@ def _solve_wls(Phi, G, y, a, beta_out, err_out):
     return sol[p]
 
 
+# ----------------------------------------------------------------------------------------------
+# the exact finish of the hinge stage: the iteration's limit once its sets are known
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _classify(f_old, f_wls, y, C, cw, factor, a, sets):
+    """The sets one hinge IRWLS step puts the points in (``SET_*`` into ``sets``); returns whether any changed.
+
+    The weighted solve (Navia-Vázquez et al. 2004, eq. 20) with weights a_i (eq. 22) is stationary with
+    the multipliers α̂_i = a_i ξ̂_i, ξ̂_i its new slacks (``f_wls``). Beyond the margin: a_i = 0. Inside
+    it: α̂_i within ``MARGIN_GAP`` of the bound B_i = factor·C_i (eq. 21), its slack has settled. On the
+    margin: α̂_i clearly below B_i — the slack shrinks by the factor α̂_i/B_i per solve, the geometric
+    approach to ξ = 0 of a margin point (or its weight is capped) — and a slack ξ_i (of ``f_old``,
+    the weights' iterate) of at most ``MARGIN_BAND``. The exact finish needs only a guess: it
+    corrects the sets itself.
+    """
+    changed = False
+    for i in range(y.shape[0]):
+        margin = (1.0 - y[i] * f_old[i] <= MARGIN_BAND
+                  and a[i] * (1.0 - y[i] * f_wls[i]) < (1.0 - MARGIN_GAP) * factor * C * cw[i])
+        c = SET_OUT if a[i] == 0.0 else (SET_MARGIN if margin else SET_IN)
+        changed |= c != sets[i]
+        sets[i] = c
+    return changed
+
+
+@njit(cache=True)
+def _slack(Phi, i, beta, b, y):
+    """ξ_i = 1 − y_i f_i at (β, b), and 1 + |b| + Σ_j |φ_ij β_j|, the size its rounding scales with."""
+    mag = abs(b)
+    tot = b
+    for j in range(beta.shape[0]):
+        mag += abs(Phi[i, j] * beta[j])
+        tot += Phi[i, j] * beta[j]
+    return 1.0 - y[i] * tot, 1.0 + mag
+
+
+@njit(cache=True)
+def _solve_near(K, r, x0, err_out):
+    """Solve K x = r by LU; where LU meets an exactly zero pivot, the least-squares solution nearest
+    ``x0`` (x0 + the minimum-norm solution of K δ = r − K x0): a direction the system leaves free
+    (the intercept when no point is on the margin) keeps the iterate's value. ``err_out[0]``: the
+    estimated relative rounding error of an LU solve (one step of iterative refinement), else 0."""
+    q = r.shape[0]
+    ok = True
+    x = np.zeros(q)
+    try:
+        x = np.linalg.solve(K, r)
+    except Exception:  # noqa: BLE001 - numba: LU met an exactly zero pivot
+        ok = False
+    err_out[0] = 0.0
+    if not ok:
+        return x0 + np.linalg.lstsq(K, r - K @ x0, -1.0)[0]
+    dx = np.linalg.solve(K, r - K @ x)
+    err_out[0] = np.sqrt(np.sum(dx * dx)) / max(1.0, np.sqrt(np.sum(x * x)))
+    return x
+
+
+@njit(cache=True)
+def _finish_newton(Phi, G, y, bound, cap, sets, beta0, b0, err):
+    """The minimiser of the objective's quadratic piece with the given sets (:func:`_exact_finish`),
+    from the bordered KKT system; returns ``(x, idx)``: x = (β, b, α_M), idx the margin points."""
+    n, p = Phi.shape
+    idx = np.flatnonzero(sets == SET_MARGIN)
+    m = idx.shape[0]
+    q = p + 1 + m
+    K = np.zeros((q, q))
+    r = np.zeros(q)
+    x0 = np.zeros(q)
+    for j in range(p):
+        x0[j] = beta0[j]
+        for l in range(p):
+            K[j, l] = G[j, l]
+    x0[p] = b0
+    for i in range(n):
+        if sets[i] == SET_IN:
+            t = bound[i] * y[i]
+            for j in range(p):
+                r[j] += t * Phi[i, j]
+            r[p] += t
+    for jj in range(m):
+        i = idx[jj]
+        c = p + 1 + jj
+        for l in range(p):
+            K[l, c] = -y[i] * Phi[i, l]
+            K[c, l] = K[l, c]
+        K[p, c] = -y[i]
+        K[c, p] = -y[i]
+        K[c, c] = -1.0 / cap[i]
+        r[c] = -1.0
+        xi, _size = _slack(Phi, i, beta0, b0, y)
+        x0[c] = min(max(cap[i] * xi, 0.0), bound[i])
+    return _solve_near(K, r, x0, err), idx
+
+
+@njit(cache=True)
+def _dot(u, v):
+    t = 0.0
+    for j in range(u.shape[0]):
+        t += u[j] * v[j]
+    return t
+
+
+@njit(cache=True)
+def _psi(xi, bound, cap):
+    """Derivative of the capped IRWLS objective's loss term in ξ (:func:`_exact_finish`)."""
+    if xi <= 0.0:
+        return 0.0
+    return min(cap * xi, bound)
+
+
+@njit(cache=True)
+def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
+    """The exact minimiser t* ≥ 0 of the convex piecewise-quadratic objective of :func:`_exact_finish`
+    along (β, b) + t (dβ, db): its derivative is piecewise linear and non-decreasing in t, its slope
+    changing by a_i^max dξ_i² where a slack enters or leaves the band (0, B_i/a_i^max); walk the sorted
+    kinks to the derivative's zero."""
+    n, p = Phi.shape
+    Gd = G @ dbeta
+    g = _dot(beta, Gd)
+    h = _dot(dbeta, Gd)
+    dxi = np.empty(n)
+    inband = np.zeros(n, dtype=np.bool_)
+    kinks = np.empty(2 * n)
+    who = np.empty(2 * n, dtype=np.int64)
+    nk = 0
+    for i in range(n):
+        if cap[i] == 0.0:
+            continue
+        xi0, _size = _slack(Phi, i, beta, b, y)
+        dxi[i] = -y[i] * (_dot(Phi[i], dbeta) + db)
+        g += dxi[i] * _psi(xi0, bound[i], cap[i])
+        u = bound[i] / cap[i]
+        inband[i] = (0.0 < xi0 < u) or (xi0 == 0.0 and dxi[i] > 0.0) or (xi0 == u and dxi[i] < 0.0)
+        if inband[i]:
+            h += cap[i] * dxi[i] * dxi[i]
+        if dxi[i] != 0.0:
+            for edge in (0.0, u):
+                t = (edge - xi0) / dxi[i]
+                if t > 0.0:
+                    kinks[nk] = t
+                    who[nk] = i
+                    nk += 1
+    if g >= 0.0:
+        return 0.0
+    order = np.argsort(kinks[:nk])
+    t_c = 0.0
+    for q in range(nk):
+        t_n = kinks[order[q]]
+        if h > 0.0 and g + h * (t_n - t_c) >= 0.0:
+            return t_c - g / h
+        g += h * (t_n - t_c)
+        t_c = t_n
+        i = who[order[q]]
+        inband[i] = not inband[i]
+        if inband[i]:
+            h += cap[i] * dxi[i] * dxi[i]
+        else:
+            h -= cap[i] * dxi[i] * dxi[i]
+    if h > 0.0:
+        return t_c - g / h
+    return t_c
+
+
+@njit(cache=True)
+def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, beta_out):
+    """The limit of the hinge IRWLS iteration (Navia-Vázquez et al. 2004, eqs. 20–22), found from a
+    guess of its sets.
+
+    The weights of eq. 22 capped at a_i^max = c_i·a_max make the iteration minimise the convex
+    piecewise-quadratic Φ(β, b) = ½β'Gβ + Σ_i C_i H_i(ξ_i) with H_i(ξ) = 0 for ξ ≤ 0,
+    a_i^max ξ²/(2C_i) up to ξ = C_i/a_i^max and ξ − C_i/(2a_i^max) beyond (factor·C_i for C_i with
+    ``factor``): its fixed point is where Φ is stationary, and G is positive definite, so the limit is
+    unique in β. With sets of points — M on the margin (slack in the band), I inside it, the rest
+    beyond it — Φ is one quadratic whose minimiser solves (eqs. 9–10 with B_i = factor·C_i, eq. 21)::
+
+        Gβ − Σ_M α_j y_j φ_j = Σ_I B_i y_i φ_i          (eq. 10)
+           − Σ_M α_j y_j     = Σ_I B_i y_i              (eq. 9)
+        y_j (φ_j'β + b) + α_j / a_j^max = 1,   j ∈ M    (a margin point's weight is its cap)
+
+    the margin multipliers α_M as unknowns of the bordered symmetric system (reading them off as
+    a_j^max·ξ_j would multiply the rounding of ξ_j by a_max). From the IRWLS iterate and the guessed
+    sets this is Newton's method on Φ: the step to the piece's minimiser, an exact line search along
+    it (:func:`_line_min`), the sets read off the slacks at the new point (a point still in the band
+    whose multiplier left [0, B_j] to the set it asks for), at most ``rounds`` times (Newton's method with exact line search ends in finitely many steps on a
+    convex piecewise quadratic; Keerthi & DeCoste 2005). A piece's minimiser is accepted only when
+
+    (a) it meets the conditions of its sets within ``FINISH_KKT_TOL`` (relative to the bounds B_i,
+        beside the measured rounding of the solve): beyond the margin ξ_i ≤ 0, inside a_i^max ξ_i ≥ B_i
+        (its weight B_i/ξ_i is not capped), on it 0 ≤ α_j ≤ B_j, and stationarity (eqs. 9–10) holds
+        for the multipliers so defined — the KKT conditions of Φ, which make it Φ's minimiser, the
+        iteration's own limit;
+    (b) one plain IRWLS step (eqs. 22 and 20) from it stays put: the candidate solves the step's
+        weighted system to a componentwise backward error of ``STAY_TOL``.
+
+    Returns ``(ok, b)`` with β in ``beta_out``.
+    """
+    n, p = Phi.shape
+    eps = np.finfo(np.float64).eps
+    bound = factor * C * cw
+    cap = a_max * cw
+    sets = sets0.copy()
+    for i in range(n):
+        if cw[i] == 0.0:
+            sets[i] = SET_OUT
+    beta = beta0.copy()
+    b = b0
+    err = np.zeros(1)
+    for _round in range(rounds):
+        if np.sum(sets == SET_MARGIN) > MARGIN_EXCESS * (p + 1):
+            return False, b0
+        x, idx = _finish_newton(Phi, G, y, bound, cap, sets, beta, b, err)
+        if not np.all(np.isfinite(x)):
+            return False, b0
+        if _meets_kkt(Phi, G, y, bound, cap, sets, x, idx, err[0]):
+            # (b) one plain IRWLS step from the candidate stays put
+            f = _decision(Phi, x[:p], x[p])
+            a = np.empty(n)
+            if _weights(f, y, C, cw, LOSS_HINGE, 1.0, 1.0, a_max, factor, a) == 0.0:
+                return False, b0
+            M, r = _wls_system(Phi, G, y, a)
+            for j in range(p + 1):
+                res = r[j]
+                size = abs(r[j])
+                for l in range(p + 1):
+                    res -= M[j, l] * x[l]
+                    size += abs(M[j, l] * x[l])
+                if not abs(res) <= STAY_TOL * size:
+                    return False, b0
+            for j in range(p):
+                beta_out[j] = x[j]
+            return True, x[p]
+        dbeta = x[:p] - beta
+        db = x[p] - b
+        t = _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db)
+        for j in range(p):
+            beta[j] += t * dbeta[j]
+        b += t * db
+        # the sets at the new point: the band (0, B_i/a_i^max) of the slack, beside its rounding
+        changed = False
+        for i in range(n):
+            if cw[i] == 0.0:
+                continue
+            xi, size = _slack(Phi, i, beta, b, y)
+            sl = (8.0 * eps + FLOOR_FACTOR * err[0]) * size
+            c = SET_OUT if xi < -sl else (SET_MARGIN if xi <= bound[i] / cap[i] + sl else SET_IN)
+            changed |= c != sets[i]
+            sets[i] = c
+        # a margin point of the piece whose multiplier left [0, B_j] and whose slack is still in the
+        # band sits at the band's edge (its step is below rounding): it goes to the set its
+        # multiplier asks for
+        for jj in range(idx.shape[0]):
+            i = idx[jj]
+            if sets[i] == SET_MARGIN:
+                if x[p + 1 + jj] > bound[i]:
+                    sets[i] = SET_IN
+                    changed = True
+                elif x[p + 1 + jj] < 0.0:
+                    sets[i] = SET_OUT
+                    changed = True
+        if not changed and t == 0.0:
+            return False, b0
+    return False, b0
+
+
+@njit(cache=True)
+def _meets_kkt(Phi, G, y, bound, cap, sets, x, idx, err):
+    """Condition (a) of :func:`_exact_finish` at the piece's minimiser x = (β, b, α_M)."""
+    n, p = Phi.shape
+    eps = np.finfo(np.float64).eps
+    beta = x[:p]
+    b = x[p]
+    m = idx.shape[0]
+    xnorm = max(1.0, np.sqrt(np.sum(x * x)))
+    slack_rel = 8.0 * eps + FLOOR_FACTOR * err
+    for jj in range(m):  # margin multipliers within [0, B_j]
+        B = bound[idx[jj]]
+        rel = FINISH_KKT_TOL + slack_rel * xnorm / B
+        if x[p + 1 + jj] < -rel * B or x[p + 1 + jj] > (1.0 + rel) * B:
+            return False
+    res = np.zeros(p + 1)
+    scale = np.zeros(p + 1)
+    for j in range(p):
+        for l in range(p):
+            res[j] += G[j, l] * beta[l]
+            scale[j] += abs(G[j, l] * beta[l])
+    jj = 0
+    for i in range(n):
+        if cap[i] == 0.0 or sets[i] == SET_OUT:
+            continue
+        if sets[i] == SET_MARGIN:  # idx lists the margin points in increasing order
+            alpha = x[p + 1 + jj]
+            jj += 1
+        else:  # inside: the weight B_i/ξ_i must not reach the cap
+            xi, size = _slack(Phi, i, beta, b, y)
+            if cap[i] * (xi + slack_rel * size) < (1.0 - FINISH_KKT_TOL) * bound[i]:
+                return False
+            alpha = bound[i]
+        for j in range(p):
+            res[j] -= alpha * y[i] * Phi[i, j]
+            scale[j] += abs(alpha * Phi[i, j])
+        res[p] -= alpha * y[i]
+        scale[p] += abs(alpha)
+    for i in range(n):  # beyond the margin: no positive slack
+        if cap[i] != 0.0 and sets[i] == SET_OUT:
+            xi, size = _slack(Phi, i, beta, b, y)
+            if cap[i] * (xi - slack_rel * size) > FINISH_KKT_TOL * bound[i]:
+                return False
+    for j in range(p + 1):
+        if abs(res[j]) > (FINISH_KKT_TOL + slack_rel) * max(scale[j], eps):
+            return False
+    return True
+
+
 @njit(cache=True)
 def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter,
-          beta0, b0, from_ls, record):
+          beta0, b0, from_ls, record, finish):
     """Iterate (Navia-Vázquez et al. 2004, eqs. 20 and 21–22) to the fixed point.
 
     ``cw``: per-sample weights c_i ≥ 0 (C_i = c_i·C; all 1 in the paper). ``from_ls``: start from the
@@ -239,9 +603,17 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     the relative change of the step, is below ``tol`` AND the relative change of the primal is
     below ``tol_f``.
 
-    Returns ``(beta, b, n_iter, status, hist_beta, hist_b, hist_primal)``; ``n_iter`` counts the
-    re-weighted solves after the start; with ``record`` the history holds every iterate (rows
-    0..n_iter), otherwise only the final one.
+    ``finish`` (hinge only): once the sets of points (beyond, on, inside the margin;
+    :func:`_classify`) have not changed for ``SET_PATIENCE`` iterations, solve for the iteration's
+    limit with those sets (:func:`_exact_finish`); when it passes its checks it is the last iterate
+    and the iteration has converged. A failed try is repeated after 1, 2, 4, … (at most ``MAX_GAP``)
+    more iterations, the gap reset when the sets change. Margin points approach the margin
+    geometrically, at the rate d + (1 − d)·α_i*/C_i per iteration, so the plain iteration needs
+    hundreds to thousands of iterations where the sets settle in tens.
+
+    Returns ``(beta, b, n_iter, status, hist_beta, hist_b, hist_primal, finished)``; ``n_iter`` counts
+    the re-weighted solves after the start, the exact finish included (``finished``); with ``record``
+    the history holds every iterate (rows 0..n_iter), otherwise only the final one.
     """
     n, p = Phi.shape
     rows = max_iter + 1 if record else 1
@@ -276,6 +648,14 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     ring[0, p] = b
     if max_iter == 0:
         status = STATUS_CONVERGED
+    finish = finish and loss == LOSS_HINGE
+    sets = np.full(n, -1, dtype=np.int64)
+    stable = 0
+    next_try = 0
+    gap = 1
+    finished = False
+    fin_beta = np.empty(p)
+    rounds = FIRST_ROUNDS
     while it < max_iter:
         f = _decision(Phi, beta, b)
         if not np.all(np.isfinite(f)):
@@ -285,6 +665,30 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             status = STATUS_DEGENERATE
             break
         b_new = _solve_wls(Phi, G, y, a, new_beta, err_buf)
+        if finish:
+            if _classify(f, _decision(Phi, new_beta, b_new), y, C, cw, factor, a, sets):
+                stable = 0
+                gap = 1
+                next_try = it
+            else:
+                stable += 1
+            if stable >= SET_PATIENCE and it >= next_try:
+                finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta, b, rounds, fin_beta)
+                if finished:
+                    it += 1
+                    for j in range(p):
+                        beta[j] = fin_beta[j]
+                    b = b_fin
+                    prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
+                    if record:
+                        hist_beta[it] = beta
+                        hist_b[it] = b
+                        hist_primal[it] = prim
+                    status = STATUS_CONVERGED
+                    break
+                next_try = it + gap
+                gap = min(2 * gap, MAX_GAP)
+                rounds = min(2 * rounds, FINISH_ROUNDS)
         it += 1
         num = 0.0
         den = 0.0
@@ -353,11 +757,11 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             break
     if record:
         return beta, b, it, status, hist_beta[: it + 1].copy(), hist_b[: it + 1].copy(), \
-            hist_primal[: it + 1].copy()
+            hist_primal[: it + 1].copy(), finished
     hist_beta[0] = beta
     hist_b[0] = b
     hist_primal[0] = prim
-    return beta, b, it, status, hist_beta, hist_b, hist_primal
+    return beta, b, it, status, hist_beta, hist_b, hist_primal, finished
 
 
 # ----------------------------------------------------------------------------------------------
@@ -465,11 +869,12 @@ def _ce(x, y, w, b):
 
 @njit(cache=True)
 def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, tol, tol_f,
-                  max_iter):
+                  max_iter, finish):
     """Fit LS, SVC and USVC(s) for each s on every 1-D trial.
 
     Xtr, ytr (T, n); Xte, yte (T, m). Returns train CE, test CE, Th = −b/w, w, b, n_iter and status,
     each (T, 2 + len(s_values)) with methods ordered LS, SVC, USVC(s_0), USVC(s_1), ...
+    ``finish``: the SVC stage's exact finish (:func:`irwls`).
     """
     T = Xtr.shape[0]
     M = 2 + s_values.shape[0]
@@ -490,10 +895,10 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
         xt = np.ascontiguousarray(Xte[t])
         yt = np.ascontiguousarray(yte[t])
         # LS (a_i = 1) and SVC from it
-        bl, b_l, _, s_l, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
-                                         tol, tol_f, 0, dummy, 0.0, True, False)
-        bh, b_h, n_h, s_h, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
-                                           tol, tol_f, max_iter, bl, b_l, False, False)
+        bl, b_l, _, s_l, _, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
+                                            tol, tol_f, 0, dummy, 0.0, True, False, False)
+        bh, b_h, n_h, s_h, _, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_HINGE, 1.0, k, a_max, factor, damping,
+                                              tol, tol_f, max_iter, bl, b_l, False, False, finish)
         res_w = np.empty(M)
         res_b = np.empty(M)
         res_w[0] = bl[0]
@@ -505,9 +910,9 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
         nit[t, 1] = n_h
         st[t, 1] = s_h
         for q in range(s_values.shape[0]):
-            bu, b_u, n_u, s_u, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_SMOOTH_STEP, s_values[q], k, a_max,
-                                               factor, damping, tol, tol_f, max_iter, bh, b_h,
-                                               False, False)
+            bu, b_u, n_u, s_u, _, _, _, _ = irwls(Phi, G, y, C, ones, LOSS_SMOOTH_STEP, s_values[q], k,
+                                                  a_max, factor, damping, tol, tol_f, max_iter, bh, b_h,
+                                                  False, False, False)
             res_w[2 + q] = bu[0]
             res_b[2 + q] = b_u
             nit[t, 2 + q] = n_u

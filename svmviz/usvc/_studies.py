@@ -136,7 +136,7 @@ def table1_study(scenario: str = "A", *, n_trials: int = 100, n_train: int = 500
             Xtr[j], ytr[j] = tr.X[:, 0], tr.y
             Xte[j], yte[j] = te.X[:, 0], te.y
         parts.append(_irwls.table1_trials(Xtr, ytr, Xte, yte, C, s_arr, k, a_max, factor, damping, tol,
-                                          tol_f, max_iter))
+                                          tol_f, max_iter, True))
         if progress is not None:
             progress(stop, n_trials, f"scenario {scenario}: {stop}/{n_trials} trials")
     tr, te, th, ws, bs, nit, st = (np.vstack([p[i] for p in parts]) for i in range(7))
