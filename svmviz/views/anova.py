@@ -98,7 +98,21 @@ class ThetaGrid(NamedTuple):
 
 
 def kernel_of(settings: Settings, choice: str):
-    """The plan's kernel of a choice: ``"rbf"`` or an unfitted :class:`svmviz.kernels.SSANOVAKernel` call."""
+    """The plan's kernel of a choice.
+
+    Parameters
+    ----------
+    settings : Settings
+        The page's settings (the SS-ANOVA base kernel and its one-dimensional σ).
+    choice : str
+        ``"gaussian"``, ``"additive"`` or ``"two-way"`` (the ANOVA decomposition cut after the main
+        effects or after the two-factor interactions, Wahba 1998 §1.1).
+
+    Returns
+    -------
+    str or Call
+        ``"rbf"``, or the plan's call of an unfitted :class:`svmviz.kernels.SSANOVAKernel`.
+    """
     if choice == "gaussian":
         return "rbf"
     return call(SSANOVAKernel, order=choice, base=settings.base, sigma=settings.sigma_1d)

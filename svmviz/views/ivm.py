@@ -117,7 +117,20 @@ def make_splits(ds, n_tune: int, seed: int) -> Splits:
 
 
 def n_train(ds, seed: int) -> int:
-    """The training size :func:`make_splits` gives ``ds`` (all of it, or the split's half)."""
+    """The training size :func:`make_splits` gives ``ds``.
+
+    Parameters
+    ----------
+    ds : svmviz.data.Dataset
+        The page's data set.
+    seed : int
+        The seed of the stratified split (train / tune / test in the proportions ``SPLIT``).
+
+    Returns
+    -------
+    int
+        All of ``ds`` when it has its own test sample, else the size of the split's training half.
+    """
     if ds.test_sample is not None:
         return int(ds.X.shape[0])
     return int(split_indices(ds.y, SPLIT, int(seed))[0].size)
