@@ -1,17 +1,26 @@
 """AppTest of the "Regularization path" page: renders, reacts to its widgets, offers the CSVs; the
-leave-one-out chart and its stopping point, σ from the data, the page's URL parameters, the cost gate."""
+leave-one-out chart and its stopping point, σ from the data, the page's URL parameters, the cost gate
+(n = 5000), the boundary map of data with more than two features, and a first run that imports no
+scikit-learn nor pandas."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmviz import data
+from svmviz import _cost, data, path
 from svmviz.path import nu_path
 
-from tests.apptest_utils import decode, figure_titled as _fig, figures_by_title as _figs, page_path
-from tests.apptest_utils import traces_named as _traces
+from tests.apptest_utils import assert_clean, assert_link_restores, decode, figure_titled as _fig
+from tests.apptest_utils import figures_by_title as _figs, page_path, traces_named as _traces, url_of
+
+from .codeview_utils import open_page
+from .test_tuning_page_maps import COLUMNS, six_feature_csv
 
 PAGE = page_path("3_Regularization_path.py")
 N = 80
@@ -333,3 +342,79 @@ def test_run_button_computes_the_costly_leave_one_out(monkeypatch):
     # once computed it stays: another rerun asks nothing
     at.run()
     assert not [b for b in at.button if b.label.startswith("Run")]
+
+
+# ------------------------------------------------------------------ the cost gate at n = 5000
+# The Regularization path page at n = 5000: the page accepts n = 5000, estimates the path's cost
+# from svmviz._cost, asks before starting it and offers a seeded subsample that fits in the ~10 s
+# budget (the path's own time and memory at large n: ``bench/bench_path.py --big 5000``). No path has
+# run on this server yet, so the question names no duration.
+def test_path_page_asks_before_a_5000_point_path():
+    assert path.MAX_N >= 5000
+    at = AppTest.from_file(page_path("3_Regularization_path.py"), default_timeout=120)
+    for k, v in {"data": "banana", "n": "5000", "seed": "0"}.items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    assert not at.error, [e.value for e in at.error]
+    assert [s.value for s in at.slider if s.key and s.key.endswith("_n")] == [5000]  # not clamped
+    assert any("ν-SVM path of 5000 points can take a while" in i.value for i in at.info), [i.value for i in at.info]
+    run = [b.label for b in at.button if b.label == "Run"]
+    sub = [b.label for b in at.button if b.label.startswith("Use a seeded subsample of")]
+    assert run and sub, [b.label for b in at.button]
+    m = int(sub[0].split("subsample of ")[1].split(" ")[0])
+    assert 2000 < m < 5000 and _cost.path_seconds(m) <= 10.0
+
+
+# ------------------------------------------------------------------ more than two features: the boundary map
+# The Regularization path page on data with more than two features: the boundary map on the chosen
+# plane with the class names, every feature in the hover, the axes kept in the link.
+
+PAGE_FILE = "3_Regularization_path.py"
+
+
+def test_six_features_draw_the_boundary_map_on_chosen_features_with_class_names():
+    at = open_page(PAGE_FILE, {"ploo": "0", "map_x": "height_cm"},
+                   shared={"data": "Upload CSV…", "upload": ("cars.csv", six_feature_csv())})
+    fig = _fig(at, "ν-SVM at λ")
+    names = {t.get("name") for t in fig["data"]}
+    assert any(str(n).startswith("Japan,") for n in names) and any(str(n).startswith("USA,") for n in names)
+    assert fig["layout"]["xaxis"]["title"]["text"] == "height_cm (standardised)"
+    assert fig["layout"]["yaxis"]["title"]["text"] == "income (standardised)"
+    pts = [t for t in fig["data"] if t.get("type") == "scatter" and t.get("customdata") is not None]
+    assert pts and all(f"{c} = %{{customdata[" in t["hovertemplate"] for t in pts for c in COLUMNS)
+    assert any("other 4 features at their medians" in c.value for c in at.caption)
+    assert not any("the boundary map needs 2" in i.value for i in at.info)
+
+
+def test_path_map_axes_round_trip_through_the_link():
+    at = open_page(PAGE_FILE, {"data": "twonorm", "n": "40", "ploo": "0", "map": "components"})
+    assert _fig(at, "ν-SVM at λ")["layout"]["xaxis"]["title"]["text"].startswith("1st principal")
+    assert url_of(at)["map"] == "components"
+    assert_link_restores(PAGE, at, ["path_map_kind"])
+
+
+# ------------------------------------------------------------------ what the first run imports
+# The path page's first run imports no scikit-learn, pandas or scipy.special: neither its header
+# (svmviz.ui.presets -> svmviz.published: pandas) nor its data sidebar (svmviz.ui.edit ->
+# svmviz.figures.edit -> svmviz.figures.tuning -> svmviz.tuning: sklearn) may import them before the
+# path's computation starts.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+PROBE = """
+import json, os, sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(os.path.join({root!r}, "pages", "3_Regularization_path.py"), default_timeout=600).run()
+print(json.dumps({{"charts": len(at.get("plotly_chart")), "exception": len(at.exception), "error": len(at.error),
+                  "heavy": [m for m in ("sklearn", "pandas", "scipy.special", "svmviz.tuning") if m in sys.modules]}}))
+"""
+
+
+def test_the_path_pages_first_run_imports_no_scikit_learn_nor_pandas():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-c", PROBE.format(root=ROOT)], capture_output=True, text=True, env=env,
+                         cwd=ROOT, timeout=900)
+    assert out.returncode == 0, out.stderr[-2000:]
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    assert res["exception"] == 0 and res["error"] == 0 and res["charts"] >= 3, res
+    assert res["heavy"] == [], res

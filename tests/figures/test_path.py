@@ -1,17 +1,23 @@
 """Figures of the Regularization path page: the computed data are checked against the path itself
-(no pixels); the drawn figures carry titles, axis titles and named traces."""
+(no pixels); the drawn figures carry titles, axis titles and named traces; their margins and the
+hover data's dtypes."""
 from __future__ import annotations
 
 import functools
+import json
 
 import numpy as np
 import pytest
 
+from svmviz import data, path
 from svmviz.data import banana, wahba2001
+from svmviz.figures import path as figs
 from svmviz.figures.path import (compute_boundary_map, compute_coef_paths, compute_loo_curves,
                                  compute_path_summary, plot_boundary_map, plot_coef_paths, plot_loo_curves,
                                  plot_path_summary)
 from svmviz.path import GROUP_E, GROUP_L, GROUP_R, loo_path, nu_path
+
+from tests.apptest_utils import decode
 
 
 @functools.lru_cache(maxsize=None)
@@ -153,3 +159,62 @@ def test_path_table_is_exact_and_large_paths_draw_a_sample_of_lines():
     assert cp.n_points == 20 and cp.n_total == p.m
     assert set(np.concatenate([cp.point[-1], cp.point[1]])) - {-1} == set(idx)
     assert "20 of the 60 points" in plot_coef_paths(cp).layout.title.text
+
+
+# ------------------------------------------------------------------ margins
+# The path page's charts are drawn once: each starts with the margins Plotly's automargin wants
+# (``svmviz.figures.path.MARGINS``), checked here on the figures; in the browser by
+# tests/browser/test_path_page.py.
+# 
+# Streamlit's theme turns automargin on for every axis; a chart whose layout margins are narrower than
+# its tick labels, axis titles and legend need is drawn, measured and drawn again (Plotly's
+# doAutoMargin redraw). In the browser a chart is redrawn when the size Plotly computed (``gd._fullLayout._size``) differs from its layout's margins.
+def _small_path():
+    ds = data.make_dataset("banana", n=60, seed=0)
+    return path.nu_path(ds.X, ds.y, kernel="rbf", sigma=1.0)
+
+
+def test_every_path_figure_carries_its_measured_margins():
+    """Each plot_* of figures.path sets its MARGINS entry (and keeps the margins it set before on the
+    other sides): the figure's JSON changes only there."""
+    p = _small_path()
+    lam = 0.3 * float(p.lambdas[-1])
+    loo = path.loo_path(p, path.default_loo_lambdas(p, 8))
+    built = {
+        "coefs": (figs.plot_coef_paths(figs.compute_coef_paths(p), cursor=lam, X=p.X), dict(t=60, b=130)),
+        "map": (figs.plot_boundary_map(figs.compute_boundary_map(p, lam, grid_n=20)), dict(t=80)),
+        "summary": (figs.plot_path_summary(figs.compute_path_summary(p), cursor=lam), dict(t=100, b=190)),
+        "loo": (figs.plot_loo_curves(figs.compute_loo_curves(p, loo), cursor=lam), dict(t=90, b=150)),
+    }
+    assert set(built) == set(figs.MARGINS)
+    for key, (fig, kept) in built.items():
+        margin = fig.to_dict()["layout"]["margin"]
+        for side, value in {**kept, **figs.MARGINS[key]}.items():
+            assert margin[side] == value, (key, side, margin)
+
+
+# ------------------------------------------------------------------ hover data
+# The coefficient-path chart's hover data are sent as float32 / int32 (they are most of the chart's
+# bytes at every rerun), and still name the right point and its coordinates.
+@pytest.mark.parametrize("two_d", [True, False])
+def test_coef_path_hover_data_are_compact_and_exact(two_d):
+    ds = data.banana(n=120, seed=1)
+    p = nu_path(ds.X, ds.y, kernel="rbf", sigma=1.0)
+    cp = figs.compute_coef_paths(p)
+    X = ds.X if two_d else None
+    spec = json.loads(figs.plot_coef_paths(cp, X=X).to_json())
+    lines = [t for t in spec["data"] if str(t.get("name", "")).startswith("αᵢyᵢ")]
+    assert len(lines) == 2
+    for t, c in zip(lines, (-1, 1)):
+        assert t["customdata"]["dtype"] == ("f4" if two_d else "i4")
+        cd = decode(t["customdata"])
+        pts = cp.point[c]
+        np.testing.assert_array_equal(cd[:, 0], pts)  # exact point numbers (−1 at the separators)
+        if two_d:
+            ok = pts >= 0
+            np.testing.assert_allclose(cd[ok, 1:], ds.X[pts[ok]], rtol=1e-6, atol=1e-6)
+        # x and y stay float64: the drawn vertices are the path's own numbers
+        np.testing.assert_array_equal(decode(t["x"]), cp.x[c])
+        np.testing.assert_array_equal(decode(t["y"]), cp.y[c])
+        # 4 bytes a value, in base64: a third of the chart's per-vertex bytes (x, y: 8 each)
+        assert len(t["customdata"]["bdata"]) <= 4 * (3 if two_d else 1) * pts.size * 4 / 3 + 4
