@@ -178,7 +178,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         Finish the SVC stage exactly: once the sets of points (beyond, on, inside the margin) stop
         changing, solve for the iteration's limit with those sets, and accept it only when it meets
         the KKT conditions of its sets and one more IRWLS step stays put
-        (:func:`svmviz.usvc._irwls._exact_finish`); otherwise keep iterating. False: the plain iteration.
+        (the exact finish of the iteration); otherwise keep iterating. False: the plain iteration.
     a_max : float, default=1e8
         Cap on the weights a_i near ξ_i = 0 (c_i·a_max with sample weights c_i); margin points settle
         at ξ ≈ α_i/(c_i·a_max).

@@ -34,7 +34,7 @@ class Settings(NamedTuple):
     Attributes
     ----------
     kernels : tuple of str
-        Keys of :data:`SHORT`: the Gaussian on all variables, the SS-ANOVA kernels K = Π_α [1 + θ_α R_α]
+        Keys of ``SHORT``: the Gaussian on all variables, the SS-ANOVA kernels K = Π_α [1 + θ_α R_α]
         cut after the main effects ("additive") or the two-factor interactions ("two-way").
     base : {"cubic", "gaussian"}
         The one-dimensional kernel R_α.
@@ -173,7 +173,7 @@ def view_plan(ds, settings: Settings, *, test_seed: int | None = None, decomposi
         The page's data set (the plan's input ``ds``).
     settings : Settings
     test_seed : int, optional
-        Seed of the test sample of :data:`N_TEST` points (None: the data have no generator).
+        Seed of the test sample of ``N_TEST`` points (None: the data have no generator).
     decomposition : Decomposition, optional
         The decomposed fit; None draws no decomposition (no SS-ANOVA kernel chosen).
     theta : ThetaGrid, optional

@@ -52,7 +52,7 @@ def view_plan(name: str, n_figures: int) -> Plan:
         :func:`results_folder`, which the plan reads (the page holds its results already: it executes
         the plan from ``results`` on, :class:`svmviz.views.Executor`'s ``known``).
     n_figures : int
-        The charts the page draws (:func:`svmviz.studies.report.report_figures`, in order).
+        The charts the page draws (``svmviz.studies.report.report_figures``, in order).
 
     Returns
     -------

@@ -40,7 +40,7 @@ class Settings1D(NamedTuple):
     damping : float
         d of the damped update w_k = d·w_{k−1} + (1 − d)·w_WLS.
     along : int, str or None
-        Source "sidebar": the feature's index, or :data:`COMPONENTS` (the first principal component).
+        Source "sidebar": the feature's index, or ``"components"`` (the first principal component).
     """
 
     source: str
