@@ -5,8 +5,9 @@ Run by hand:  .venv/bin/python bench/bench_path.py [--sizes 500 1000 2000] [--bi
 
 For each n (banana data, Gaussian kernel σ = 1, the page's default), at equal resources (one thread
 each: the path follower is sequential, libsvm is too):
-1. the whole path (every breakpoint, exact; best of 3) against, in the same run, (a) one sklearn
-   ``NuSVC`` solve at ν = 0.5 ("one SVM solve"; best of 3) and
+1. the whole path (every breakpoint, exact) against, in the same run, (a) one sklearn ``NuSVC`` solve
+   at ν = 0.5 ("one SVM solve"): medians of ``--repeats`` rounds, each timing the path then the solve,
+   one thread each (BLAS and numba limited to one thread; the follower and libsvm are sequential), and
    (b) ``NuSVC`` at every breakpoint's ν (what the path replaces; only for n ≤ 1000), with the median
    and largest difference of the decision values (relative to max |f|, after NuSVC's positive scale
    1/ρ) where NuSVC converged and b is unique (both classes have a margin point; otherwise any
@@ -29,10 +30,13 @@ import os
 import time
 import warnings
 
+import numba
 import numpy as np
 from _common import Timer, machine
+from bench_gram import interleaved
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import NuSVC
+from threadpoolctl import threadpool_limits
 
 from svmviz.data import banana
 from svmviz.kernels import gram
@@ -53,22 +57,20 @@ def nusvc(X, y, nu):
     return clf, not any(issubclass(x.category, ConvergenceWarning) for x in w)
 
 
-def best_of(k, f):
-    """The shortest of ``k`` timed calls of ``f`` (and its last result)."""
-    best, out = np.inf, None
-    for _ in range(k):
-        with Timer() as t:
-            out = f()
-        best = min(best, t.seconds)
-    return best, out
-
-
-def path_rows(n, seed, all_nus):
+def path_rows(n, seed, all_nus, repeats):
     ds = banana(n=n, seed=seed)
     X, y = ds.X, ds.y
     loo_path(nu_path(X[:30], y[:30], sigma=SIGMA), max_evals=2)  # JIT / cache load outside the timings
-    t_path, p = best_of(3, lambda: nu_path(X, y, sigma=SIGMA))
-    t_one, _ = best_of(3, lambda: nusvc(X, y, 0.5))
+    nusvc(X, y, 0.5)
+    # one thread each (BLAS builds the kernel matrix; the follower and libsvm are sequential), the
+    # path and one NuSVC solve in turn: medians of ``repeats`` rounds
+    n_threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        with threadpool_limits(1):
+            t_path, t_one, p, _ = interleaved(lambda: nu_path(X, y, sigma=SIGMA), lambda: nusvc(X, y, 0.5), repeats)
+    finally:
+        numba.set_num_threads(n_threads)
     E = (p.groups == GROUP_E).sum(axis=1)
     row = (f"{n:>5} {p.n_breakpoints:>7} {E.mean():>6.0f} {t_path:>8.3f} {t_path / p.n_breakpoints * 1e6:>8.1f} "
            f"{t_one:>10.4f} {t_path / t_one:>7.1f}x")
@@ -175,8 +177,7 @@ def _instrumented_kernel(tmp):
             with open(os.path.join(dst, name)) as f:
                 src = f.read()
             with open(os.path.join(dst, name), "w") as f:
-                f.write(src.replace("from ..._jit import", "from svmviz._jit import")
-                        .replace("from ..._parallel import", "from svmviz._parallel import"))
+                f.write(src.replace("from ..._", "from svmviz._"))
     fn = os.path.join(dst, "follower.py")
     src = open(fn).read()
     src = src.replace("from .events import", "from .tsc import rdtsc\nfrom .events import", 1)
@@ -347,17 +348,19 @@ def main():
     ap.add_argument("--loo-evals", type=int, default=30)
     ap.add_argument("--brute-lambdas", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeats", type=int, default=11, help="interleaved rounds of the path and one NuSVC solve")
     ap.add_argument("--breakdown", action="store_true", help="only the per-breakpoint breakdown, at --sizes")
     a = ap.parse_args()
     print(f"# bench_path: banana, Gaussian σ = {SIGMA}, seed {a.seed}; {machine()}")
     if a.breakdown:
         breakdown(a.sizes, a.seed)
         return
-    print("== whole path vs NuSVC (tol 1e-6) in the same run, one thread each, best of 3")
+    print(f"== whole path vs one NuSVC solve (tol 1e-6) in the same run, one thread each, medians of {a.repeats} "
+          "interleaved rounds")
     print(f"{'n':>5} {'bkpts':>7} {'mean|E|':>6} {'path s':>8} {'µs/bkpt':>8} {'1 NuSVC s':>10} {'path/1':>8} "
           f"{'NuSVC@all s':>12} {'all/path':>9} {'med|Δf|':>8} {'max|Δf|':>8} {'conv':>11}")
     loo_sizes = a.loo_sizes if a.loo_evals > 0 else []  # --loo-evals 0: the path alone
-    done = {n: path_rows(n, a.seed, n <= a.all_nus_max) for n in sorted(set(a.sizes) | set(loo_sizes))}
+    done = {n: path_rows(n, a.seed, n <= a.all_nus_max, a.repeats) for n in sorted(set(a.sizes) | set(loo_sizes))}
     if a.big:
         print(f"== the path alone at large n, fresh process; {machine()}")
         print(f"{'n':>5} {'bkpts':>7} {'path s':>8} {'µs/bkpt':>8} {'peak RSS MiB':>12} {'α MiB':>12} {'status':>6}")
