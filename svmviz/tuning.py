@@ -30,7 +30,7 @@ from .svm import DEFAULT_MAX_ITER, GRID_SHRINKING  # the grid engine's one setti
 CRITERIA_NAMES = {
     "gacv": ("GACV", "GACV"),
     "xa": ("XA (ξα)", "BRXA"),
-    "xa_j": ("XA_J (Joachims)", "XA_J (Joachims)"),
+    "xa_j": ("XA (Joachims' R²)", "XA (Joachims' R²)"),
     "gckl": ("GCKL", "GCKL"),
     "misclass": ("MISCLASS", "BRMISCLASS"),
     "loo": ("exact LOO", "exact LOO (BR)"),

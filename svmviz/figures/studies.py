@@ -245,7 +245,7 @@ class CostData(NamedTuple):
 def compute_costs(table: pd.DataFrame) -> CostData:
     """What each criterion of a study's [svm] section costs, per replicate and against one GACV surface.
 
-    GACV, XA, XA_J, GCKL and MISCLASS come from the same fits and share their time; exact LOO adds
+    GACV, XA, XA (Joachims' R²), GCKL and MISCLASS come from the same fits and share their time; exact LOO adds
     its refits to those fits; k-fold CV and the randomized GACV run their own fits.
 
     Parameters

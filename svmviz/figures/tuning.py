@@ -418,7 +418,11 @@ def compute_decision_curves(surface: CriteriaSurface, chosen: dict, *, p_true=No
     return DecisionCurves(xs, ys, fields, X_drawn, surface.y, label, sel_f, support, plane, X_full)
 
 
-def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", height: int = 560,
+#: the decision-curve map's bottom margin for its legend below: up to six rows of entries at 20 px
+DECISION_LEGEND_PX = 120
+
+
+def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", height: int = 680,
                          feature_names=("x1", "x2"), class_names=("class −1", "class +1"), axis_titles=None,
                          scale=None) -> go.Figure:
     """The data, the Bayes curve and each criterion's decision curve f = 0 (Wahba et al. 2001, Fig. 1).
@@ -429,8 +433,8 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
         From :func:`compute_decision_curves`.
     title : str, default "Decision curves"
         The figure's title.
-    height : int, default 560
-        Figure height in pixels.
+    height : int, default 680
+        Figure height in pixels (the map and, below it, the legend).
     feature_names : sequence of str, default ("x1", "x2")
         Names of the two features in the hover; of all d features when ``dc`` has a map plane.
     class_names : tuple of (str, str), default ("class −1", "class +1")
@@ -482,14 +486,17 @@ def plot_decision_curves(dc: DecisionCurves, *, title: str = "Decision curves", 
                                         dict(color="red", dash="dot"), width=1, legend=lev > 0, as_contour=False))
     axis_titles = axis_titles or (dc.plane.axis_titles if dc.plane is not None else feature_names)
     layout = build.theme({}, title=title, xtitle=axis_titles[0], ytitle=axis_titles[1], height=height)
-    # room for the legend on the right from the start (Plotly would widen the margin after drawing
-    # and draw again: see plot_contour)
+    # the legend below the map, its bottom at the figure's bottom edge (container coordinates) and
+    # room for it from the start (Plotly would widen the margin after drawing and draw again: see
+    # plot_contour): beside the map it took 310 px of a ~560-px chart at 1024 × 768, leaving the map
+    # a third of the width
     # equal units on both axes where they share a unit (the data's two features, or two component
     # scores); two chosen features of a wider table may be of different units and spreads
     same_units = dc.plane is None or dc.plane.kind == "components"
     build.merge(layout, {"yaxis": dict(scaleanchor="x", scaleratio=1) if same_units else {},
-                         "margin": dict(l=65, r=310, b=55),
-                         "legend": dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top")})
+                         "margin": dict(l=65, r=20, b=55 + DECISION_LEGEND_PX),
+                         "legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0,
+                                        xanchor="left")})
     return build.figure(data, layout)
 
 

@@ -135,20 +135,23 @@ def render_curves(ds, ex, plan, test, *, suffix: str = "") -> None:
     kc = ex.value(plan, "kc_loo" if plan.has("kc_loo") else "kc")
     kcv = ex.value(plan, "kcv")
     charts.chart(ex.value(plan, "fig_anova_curves"), key=f"{KEY}_curves{suffix}")
+    # one row per kernel and criterion (long form): a column per criterion and quantity made 14
+    # columns, cut at the right at 1024 × 768
     rows = []
     for q, name in enumerate(kc.names):
         cur = kc.curves[q]
-        row = {"kernel": name}
         for key in kcv.keys:
             j = cur.best[key]
-            row[f"{_LABEL[key]}: min"] = float(cur.values[key][j])
-            row[f"{_LABEL[key]}: λ"] = float(kc.curves[q].lambdas[j])
+            row = {"kernel": name, "criterion": _LABEL[key], "minimum": float(cur.values[key][j]),
+                   "λ̂ (its minimizer)": float(cur.lambdas[j])}
             if kc.test_error is not None:
-                row[f"test error at {_LABEL[key]}'s λ"] = float(kc.test_error[q, j])
-        row["seconds"] = float(kc.seconds[q])
-        rows.append(row)
-    st.dataframe(rows, hide_index=True, key=f"{KEY}_table{suffix}",
-                 column_config={k: st.column_config.NumberColumn(format="%.3g") for k in rows[0] if k != "kernel"})
+                row["test error at λ̂"] = float(kc.test_error[q, j])
+            rows.append(row)
+    st.dataframe(rows, hide_index=True, key=f"{KEY}_table{suffix}", width="stretch",
+                 column_config={k: st.column_config.NumberColumn(format="%.3g") for k in rows[0]
+                                if k not in ("kernel", "criterion")})
+    st.caption("Seconds per kernel (the fits along λ and the criteria): "
+               + ", ".join(f"{name} {float(t):.2g} s" for name, t in zip(kc.names, kc.seconds)) + ".")
     notes = ["GACV (generalized approximate cross-validation) and XA (ξα) use each kernel's own diagonal K(x_i, x_i), "
              "which is not 1 for SS-ANOVA kernels; exact LOO (leave-one-out) refits every support vector with the "
              "full data's bounds C_i = 1/(2nλ)."]

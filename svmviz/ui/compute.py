@@ -209,7 +209,9 @@ def _ask(key: str, cost: Cost | None, what: str, factor: float, stopped: bool, u
                             "both classes kept in proportion.")
 
 
-def _progress_line(text: str, job: _Job, estimate: float | None) -> tuple[float, str]:
+def _progress_line(text: str, job: _Job, estimate: float | None, timed: bool = True) -> tuple[float, str]:
+    """The progress bar's fraction and line: ``text``, the job's message, the seconds elapsed and, when
+    ``timed``, the time left (from ``estimate`` and the rate so far, or the rate alone)."""
     frac = 0.0 if job.total <= 0 else min(1.0, job.done / job.total)
     elapsed = time.monotonic() - job.started
     if estimate:
@@ -224,7 +226,7 @@ def _progress_line(text: str, job: _Job, estimate: float | None) -> tuple[float,
         left = elapsed * (1.0 - frac) / frac
     else:
         left = float("nan")
-    if job.compiling:  # numba compiles: its progress is on the line, the time it takes is not known
+    if job.compiling or not timed:  # numba compiles, or this server's speed is unknown: no time left
         left = float("nan")
     parts = [text]
     if job.message:
@@ -353,7 +355,10 @@ def cached_result(name: str, key_parts):
 
 
 def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
-    estimate = None if cost is None else cost.seconds * factor
+    # a computation with a cost estimate says no time left until one of its kind has run here
+    # (:func:`_calibrated`): the cost tables alone are off several-fold on another machine
+    timed = cost is None or _calibrated(name)
+    estimate = cost.seconds * factor if cost is not None and timed else None
     job = _attach_job(store, key, name, fn, cost, max_entries)
     if job is None:
         return store.get(key)
@@ -365,7 +370,7 @@ def _run_or_wait(store, key, name, fn, text, max_entries, cost, factor, ui_key):
         job.finished.wait(PROGRESS_AFTER_SECONDS)
         while True:
             while not job.finished.is_set():
-                frac, line = _progress_line(text, job, estimate)
+                frac, line = _progress_line(text, job, estimate, timed)
                 if bar is None:
                     slot = st.empty()
                     with slot.container():

@@ -70,8 +70,9 @@ PAGES = [
              "which variables matter.",
              question="Which variables and interactions does the classifier use?", lecture=6),
     PageSpec("studies", "pages/7_Criteria_studies.py", "Criteria studies", ":material/science:", "all five papers, at scale",
-             "Which criterion picks a good (λ, σ), how often, at what cost: GACV, XA, XA_J, exact LOO and the "
-             "machines of the papers against k-fold CV over many replicates on Dask, published numbers beside.",
+             "Which criterion picks a good (λ, σ), how often, at what cost: GACV, XA, XA (Joachims' R²), exact LOO "
+             "and the machines of the papers against k-fold CV over many replicates on Dask, published numbers "
+             "beside.",
              question=("Over many data sets, which criterion picks well, how often, at what cost against k-fold "
                       "CV?"), lecture=7),
 ]

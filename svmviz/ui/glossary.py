@@ -40,9 +40,6 @@ GLOSSARY: dict[str, Term] = {
     "XA": Term("Joachims' ξα estimate",
                "Counts the training points whose margin is small against their αᵢ (yᵢfᵢ ≤ θᵢ) or wrong: an estimate "
                "of the leave-one-out error from one fit.", "Joachims 2000; Wahba et al. 2001, eq. 7"),
-    "XA_J": Term("Joachims' original ξα with ρ = 2 and R²",
-                 "The ξα count as Joachims defined it, with his constants; a variant of XA.",
-                 "Wahba et al. 2001, eq. 6"),
     "BRXA": Term("Bayes-risk ξα",
                  "XA for the non-standard case (unequal costs, biased sampling): each counted point weighted by "
                  "L(yᵢ).", "Wahba et al. 2001, eq. 11"),

@@ -26,7 +26,8 @@ def loss_widgets() -> LossView:
     """The loss choice and parameters (a, ε±, s, τ range)."""
     names = control(st.multiselect, "Losses", LOSS_NAMES, key="lf_losses", default=list(LOSS_NAMES), url="lf_losses",
                     format_func=lambda n: figs.SHORT[n])
-    c = st.columns(4)
+    # two controls a row: at 1024 × 768 four in a row clip the s tags and the τ range's label
+    c = [*st.columns(2), *st.columns(2)]
     a = control(c[0].slider, "a (sigmoid, [1 − exp(aτ)]₊)", 0.25, 10.0, step=0.25, key="lf_a", default=1.0, url="lf_a",
                 help="Steepness: both tend to the step [−τ]∗ as a → ∞ (Wahba's Fig 1.1 uses a = 1).")
     em, ep = control(c[1].slider, "ε₋ and ε₊ of v", -2.0, 2.0, step=0.05, key="lf_eps", default=(0.0, 1.0),
@@ -183,17 +184,17 @@ def page() -> None:
                 st.markdown(glossary.spell(f"**{figs.SHORT[name]}** — {desc}"))
                 st.latex((losses.WAHBA_V_LATEX if name == "wahba_v" else f"g(\\tau) = {tex}"))
             if "smooth_step" in lview.names:
+                st.markdown("θ̃ₛ of the USVC (Navia-Vázquez et al. 2004, eq. 6), with $k = 10^{-4}$:")
                 st.latex(r"\tilde\theta_s(\xi)=\begin{cases}\frac{(\xi+k^{1/s})^s}{2(1+k^{1/s})^s} & 0\le\xi<1\\"
-                         r" 1-\frac{(1+k^{1/s})^s}{2(\xi+k^{1/s})^s} & \xi\ge1\end{cases},\quad k = 10^{-4}"
-                         r"\quad\text{(Navia-Vázquez et al. 2004, eq. 6)}")
+                         r" 1-\frac{(1+k^{1/s})^s}{2(\xi+k^{1/s})^s} & \xi\ge1\end{cases}")
         csv_download("Download the loss curves (CSV)", loss_table(lc), "loss_curves.csv", key="dl_losses")
 
         # ------------------------------------------------------------------ 2. prediction functions
         st.subheader("Prediction functions μ(f) and what f estimates")
         st.markdown("Wahba's prediction of $y$ given $f$ (Wahba 1998, eq. 1.39) and the population minimizer at a point where "
                     "$P(y = +1\\mid x) = p$:")
-        st.latex(r"\mu(f) = \sum_{y=\pm1}\frac{\partial}{\partial f}\,g(yf) = g'(f) - g'(-f), \qquad "
-                 r"f^*(p) = \arg\min_f\; p\,g(f) + (1-p)\,g(-f)")
+        st.latex(r"\begin{aligned}\mu(f) &= \sum_{y=\pm1}\frac{\partial}{\partial f}\,g(yf) = g'(f) - g'(-f),\\"
+                 r"f^*(p) &= \arg\min_f\; p\,g(f) + (1-p)\,g(-f)\end{aligned}")
         try:
             pc, mc = ex.value(lplan, "pc"), ex.value(lplan, "mc")
         except ValueError as exc:
@@ -228,10 +229,12 @@ def page() -> None:
     st.markdown("For the standard SVM ($g(\\tau) = (1-\\tau)_+$) with $f_\\lambda$ the solution, "
                 "$\\theta_i = \\alpha_i K_{ii}/(2n\\lambda)$, the leave-one-out function $V_0$ (Wahba 1998, eq. 1.34), the exact "
                 "GACV (Wahba et al. 2001, eq. 4) and Wahba's randomized GACV (Wahba 1998, eq. 1.63) with a perturbation $Z$ of the responses:")
-    st.latex(r"V_0(\lambda)=\frac1n\sum_i\big(1-y_if^{[-i]}_{\lambda i}\big)_+,\qquad"
-             r"\mathrm{GACV}(\lambda)=\frac1n\Big[\sum_i\xi_i+2\!\!\sum_{y_if_i<-1}\!\!\theta_i+\!\!\sum_{y_if_i\in[-1,1]}\!\!\theta_i\Big]")
-    st.latex(r"\mathrm{ranGACV}(\lambda)=\frac1n\sum_i(1-y_if_{\lambda i})_+ + \frac{2}{n\sigma_z^2}\,"
-             r"Z'E\,(f_\lambda^{Y+Z}-f_\lambda^{Y}),\quad E=\mathrm{diag}\big(1\ (y_if_i<-1),\ \tfrac12\ (|y_if_i|<1),\ 0\big)")
+    # one equation a line, ranGACV over three: at 1024 × 768 the page's column is about 560 px wide
+    st.latex(r"V_0(\lambda)=\frac1n\sum_i\big(1-y_if^{[-i]}_{\lambda i}\big)_+")
+    st.latex(r"\mathrm{GACV}(\lambda)=\frac1n\Big[\sum_i\xi_i+2\!\!\sum_{y_if_i<-1}\!\!\theta_i+\!\!\sum_{y_if_i\in[-1,1]}\!\!\theta_i\Big]")
+    st.latex(r"\begin{aligned}\mathrm{ranGACV}(\lambda)&=\frac1n\sum_i(1-y_if_{\lambda i})_+ + \frac{2}{n\sigma_z^2}\,"
+             r"Z'E\,(f_\lambda^{Y+Z}-f_\lambda^{Y}),\\"
+             r"E&=\mathrm{diag}\big(1\ (y_if_i<-1),\ \tfrac12\ (|y_if_i|<1),\ 0\big)\end{aligned}")
     try:
         gc, shown = gacv_curves(ds, cview)
     except ValueError as exc:

@@ -342,8 +342,9 @@ def page() -> None:
     if _streamlit_compat.spawned_without_server():
         return
     page_head.page_header("studies", (
-        "Which criterion picks a good (λ, σ), on which data, how often, at what cost — GACV, XA, XA_J and exact LOO "
-        "against k-fold CV? The papers' studies re-run as distributions over replicates, published numbers beside, "
+        "Which criterion picks a good (λ, σ), on which data, how often, at what cost — GACV, XA, XA (Joachims' R²) "
+        "and exact LOO against k-fold CV? The papers' studies re-run as distributions over replicates, published "
+        "numbers beside, "
         "or the criteria compared on your own table."))
     source = control(st.radio, "Study", SOURCES, key="studies_source", default=SOURCES[0], url="s_source",
                      horizontal=True, label_visibility="collapsed")

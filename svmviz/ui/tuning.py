@@ -160,6 +160,25 @@ def surface_table(surf) -> dict:
     return cols
 
 
+#: the inefficiency table's short headers on screen (every column shows at 1024 × 768), the whole
+#: words in each header's help; the CSV keeps the long names of :func:`table_columns`
+TABLE_HEADS = {
+    "criterion": st.column_config.TextColumn("criterion", width=115),
+    "log10 λ": st.column_config.NumberColumn("log λ", help="log10 λ of the criterion's grid minimizer", width=55),
+    "log10 σ": st.column_config.NumberColumn("log σ", help="log10 σ of the criterion's grid minimizer", width=55),
+    "target there": st.column_config.NumberColumn("target", width=60,
+                                                  help="The target (MISCLASS or BRMISCLASS) at that grid point"),
+    "inefficiency": st.column_config.NumberColumn("ineff.", width=60,
+                                                  help="The target there over its minimum on the grid (1 is perfect)"),
+    "over ties": st.column_config.TextColumn("over ties", width=98,
+                                             help="The inefficiency's range over the criterion's tied minimizers"),
+    "tied grid points": st.column_config.NumberColumn("ties", help="Grid points tied at the criterion's minimum",
+                                                      width=40),
+    "published (one realization)": st.column_config.TextColumn(
+        "published", help="Wahba et al. (2001)'s value for one realization of these data", width=65),
+}
+
+
 def table_columns(rows) -> dict:
     return {
         "criterion": [r.criterion for r in rows],
@@ -214,7 +233,8 @@ def page() -> None:
     # the page draws what the view's plan computes (svmviz.views.tuning), its code panel writes the same plan
     ex = plan_executor(ds)
     L, threshold = ex.run(view_plan(ds, setting, grid), ["L", "threshold"]).values()
-    c = st.columns(5)
+    # three metrics a row: five in one row cut "Bayes threshold" and "Bayes risk" at 1024 × 768
+    c = [*st.columns(3), *st.columns(3)]
     c[0].metric("L(−1)", f"{L[0]:.3g}", help="Weight of a training error on a −1 point: C⁺π⁻/πₛ⁻.")
     c[1].metric("L(+1)", f"{L[1]:.3g}", help="Weight of a training error on a +1 point: C⁻π⁺/πₛ⁺.")
     c[2].metric("Bayes threshold", f"{threshold:.3g}", help="Bayes rule: sign[p_s(x) − L(−1)/(L(−1)+L(+1))].")
@@ -280,7 +300,7 @@ def page() -> None:
         st.caption(f"{criterion_label(target, surf.L)} at each criterion's grid minimizer divided by its minimum "
                    "over the grid (1 is perfect). Ties on the grid are reported as a range.")
         table = table_columns(rows)
-        st.dataframe(table, hide_index=True, width="stretch")
+        st.dataframe(table, hide_index=True, width="stretch", column_config=TABLE_HEADS)
     else:
         st.info("Inefficiencies need the true p(x); this data set does not know it.")
 

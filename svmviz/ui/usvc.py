@@ -28,20 +28,22 @@ SIGMAS = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0]
 
 # --------------------------------------------------------------------------- widgets
 def settings_1d(ds=None) -> Settings1D:
-    c = st.columns([1.4, 1, 1, 1, 1, 1, 1])
-    source = control(c[0].selectbox, "Data", list(SOURCES), key=f"{KEY}_scenario", default="A", url="u_src",
+    # the data choice on a row of its own, then three settings a row: seven in one row broke "steepness"
+    # and "damping" over two lines and cut the Data choice at 1024 × 768
+    source = control(st.selectbox, "Data", list(SOURCES), key=f"{KEY}_scenario", default="A", url="u_src",
                      format_func=SOURCES.get,
                      help="The paper's 1-D scenarios, or the sidebar's two-class data set along one of its features "
                           "or its first principal component.")
-    n = control(c[1].slider, "n", 100, 2000, step=50, key=f"{KEY}_n1", default=500, url="u_n",
+    c = [*st.columns(3), *st.columns(3)]  # the six settings under the data choice
+    n = control(c[0].slider, "n", 100, 2000, step=50, key=f"{KEY}_n1", default=500, url="u_n",
                 help="Training points (paper: 500).")
-    seed = control(c[2].number_input, "Seed", 0, 2**31 - 1, key=f"{KEY}_seed1", default=0, url="u_seed")
-    C = control(c[3].select_slider, "C", C_VALUES, key=f"{KEY}_C1", default=10.0, url="u_C", help="Paper: C = 10.")
-    s = control(c[4].slider, "s (steepness)", 1.0, 8.0, step=0.5, key=f"{KEY}_s", default=2.0, url="u_s",
+    seed = control(c[1].number_input, "Seed", 0, 2**31 - 1, key=f"{KEY}_seed1", default=0, url="u_seed")
+    C = control(c[2].select_slider, "C", C_VALUES, key=f"{KEY}_C1", default=10.0, url="u_C", help="Paper: C = 10.")
+    s = control(c[3].slider, "s (steepness)", 1.0, 8.0, step=0.5, key=f"{KEY}_s", default=2.0, url="u_s",
                 help="θ̃ₛ approaches the step at ξ = 1 as s grows (paper: 2 and 4).")
-    k = control(c[5].select_slider, "$k_\\varepsilon$", K_VALUES, key=f"{KEY}_k", default=1e-4, url="u_k",
+    k = control(c[4].select_slider, "$k_\\varepsilon$", K_VALUES, key=f"{KEY}_k", default=1e-4, url="u_k",
                 format_func=lambda v: f"{v:.0e}")
-    d = control(c[6].slider, "damping d", 0.0, 0.9, step=0.1, key=f"{KEY}_damp", default=0.2, url="u_d",
+    d = control(c[5].slider, "damping d", 0.0, 0.9, step=0.1, key=f"{KEY}_damp", default=0.2, url="u_d",
                 help="w_k = d·w_{k−1} + (1 − d)·w_WLS (paper: 0.2).")
     along = None
     if source == "sidebar" and ds is not None:
@@ -232,7 +234,7 @@ def render_kernel(ds):
     except ValueError as exc:
         errors.show_error(exc)
         return None
-    m = st.columns(4)
+    m = [*st.columns(2), *st.columns(2)]  # two a row: four cut "machine size (support vectors)" at 1024 × 768
     m[0].metric("USVC machine size (kernels)", kc.size_usvc)
     m[1].metric("SVM machine size (support vectors)", kc.size_svm)
     m[2].metric("USVC test error", f"{kc.test_error_usvc:.3f}")

@@ -227,3 +227,20 @@ def test_main_area_controls_are_in_the_link():
     assert url["a_machine"] == "klr" and url["a_measure"] == "rms" and url["a_lamsrc"] == "hand"
     assert url["a_lamhand"] == "1" and url["a_thvar"] == "2" and url["a_thcrit"] == "xa"
     assert url["a_pair1"] == "2"
+
+
+def test_the_criteria_table_has_a_row_per_kernel_and_criterion_and_few_columns():
+    """Long form: every column shows at 1024 × 768; each row's minimum and λ̂ are its curve's minimum."""
+    at = _app().run()
+    assert_clean(at)
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["kernel", "criterion", "minimum", "λ̂ (its minimizer)", "test error at λ̂"]
+    for (kernel, criterion), panel in (
+            (("Gaussian", "GACV"), "GACV"), (("SS-ANOVA two-way", "exact LOO"), "exact leave-one-out")):
+        row = table[(table["kernel"] == kernel) & (table["criterion"] == criterion)]
+        assert len(row) == 1
+        x, y = _curve(at, panel, kernel)
+        j = int(np.argmin(y))
+        assert row["minimum"].iloc[0] == y[j] and np.isclose(np.log10(row["λ̂ (its minimizer)"].iloc[0]), x[j])
+    assert set(table["kernel"]) >= {"Gaussian", "SS-ANOVA additive", "SS-ANOVA two-way"}
+    assert any(c.value.startswith("Seconds per kernel") for c in at.caption)

@@ -58,7 +58,7 @@ def test_run_a_small_wahba_study_on_the_app_cluster():
     assert not at.error
     assert [m.value for m in at.metric][:2] == ["3 / 3", "0"]
     s = _summary(at)
-    assert list(s["criterion / machine"]) == ["GACV", "XA (ξα)", "XA_J (Joachims)", "5-fold CV", "exact LOO",
+    assert list(s["criterion / machine"]) == ["GACV", "XA (ξα)", "XA (Joachims' R²)", "5-fold CV", "exact LOO",
                                                "GCKL", "MISCLASS"]
     assert (s["R"] == 3).all() and (s["inefficiency median"] >= 1).all()
     assert "GACV 1.0064" in s.set_index("criterion / machine").loc["GACV", "published"]

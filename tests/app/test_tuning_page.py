@@ -90,7 +90,7 @@ def test_other_data_sets_and_unknown_truth():
     at = small(AppTest.from_file(PAGE, default_timeout=180).run())
     at.sidebar.selectbox(key="tuning_data").select("banana").run()
     assert_clean(at)
-    assert "XA_J (Joachims)" in titles(at)  # no truth: GACV, XA, XA_J panels
+    assert "XA (Joachims' R²)" in titles(at)  # no truth: GACV, XA and XA (Joachims' R²) panels
     assert any("need the true p(x)" in i.value for i in at.info)
     at.sidebar.selectbox(key="tuning_data").select("twonorm").run()
     assert_clean(at)

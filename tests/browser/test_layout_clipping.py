@@ -109,3 +109,64 @@ def test_nothing_clipped_or_overlapping_on_any_page(app_url, browser):
         fh.write("\n".join(f"{t}: {x}" for t, xs in problems.items() for x in xs))
     assert not problems, problems
     assert not errors, errors
+
+
+#: what a narrow window cuts besides metrics and formulas: a multiselect's tag, a word of a widget's
+#: label broken over two lines ("steepn/ess"), a select box's chosen value, a table wider than its box
+NARROW_PROBLEMS = """() => {
+  const out = [];
+  const main = document.querySelector('[data-testid="stMain"]');
+  for (const t of main.querySelectorAll('[data-baseweb="tag"] span')) {
+    if (t.clientWidth > 0 && t.scrollWidth > t.clientWidth + 1) out.push('tag clipped: ' + t.textContent);
+  }
+  for (const l of main.querySelectorAll('[data-testid="stWidgetLabel"]')) {
+    const walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
+    let n;
+    while ((n = walker.nextNode())) {
+      const re = /\\S+/g; let m;
+      while ((m = re.exec(n.textContent))) {
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const rows = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+        if (rows.size > 1) out.push('word broken in a label: ' + m[0]);
+      }
+    }
+    const p = l.querySelector('p');
+    // (a formula's hidden MathML copy widens scrollWidth: labels with KaTeX are read by their words)
+    if (p && !p.querySelector('.katex') && p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1)
+      out.push('label cut: ' + l.innerText);
+  }
+  for (const s of main.querySelectorAll('[data-testid="stSelectbox"] input')) {
+    if (s.clientWidth > 0 && s.scrollWidth > s.clientWidth + 1) out.push('select value cut: ' + s.value);
+  }
+  for (const d of main.querySelectorAll('[data-testid="stDataFrame"] .dvn-scroller')) {
+    if (d.scrollWidth > d.clientWidth + 1) out.push('table cut: ' + d.scrollWidth + ' > ' + d.clientWidth);
+  }
+  return out;
+}"""
+
+#: the pages a lecture shows on a 1024 × 768 projector, checked at that size
+LECTURE_PAGES = ["Losses & randomized GACV", "Tuning criteria", "Unbiased SVC", "Kernels & variable selection",
+                 "Criteria studies"]
+
+
+def test_the_lecture_pages_fit_a_1024_by_768_projector(app_url, browser):
+    """At 1024 × 768 (the sidebar open) no metric or formula is cut, no tag or select value clipped,
+    no word of a label broken, no table cut at the right (tests/artifacts/layout_1024_*.png)."""
+    problems, errors = {}, []
+    page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _home(page, app_url)
+    titles = _page_titles(page)
+    assert set(LECTURE_PAGES) <= set(titles), titles
+    for title in LECTURE_PAGES:
+        _nav(page, title)
+        _no_exception(page, title)
+        _open_expanders(page)
+        _settle(page)
+        found = page.evaluate(LAYOUT_PROBLEMS, [OVERFLOW_SLACK_PX, OVERLAP_SLACK_PX]) + page.evaluate(NARROW_PROBLEMS)
+        if found:
+            problems[title] = found
+            page.screenshot(path=os.path.join(ARTIFACTS, f"layout_1024_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}.png"))
+    page.context.close()
+    assert not problems, problems
+    assert not errors, errors

@@ -139,3 +139,53 @@ def test_work_another_session_stopped_is_started_again_under_the_same_bar(counti
     assert len(RUNS) == 2
     assert counting.count("slot") == 1 and counting.count("Cancel") == 1 and counting.count("progress") == 1
     assert not at.get("progress")
+
+
+LINES: list = []  # the progress lines the helper drew
+
+
+def _page_estimated():
+    import threading
+
+    import streamlit as st
+
+    from svmviz.ui import compute
+    from tests.ui import test_compute_progress as T
+
+    drawn = threading.Event()
+    line = compute._progress_line
+
+    def recorded(*a, **k):
+        out = line(*a, **k)
+        T.LINES.append(out[1])
+        drawn.set()
+        return out
+
+    compute._progress_line = recorded  # the module's global, restored by the test's monkeypatch
+
+    def fn(progress):
+        progress(1, 4, "")
+        assert drawn.wait(20)  # returns once the bar has shown a line (no sleep)
+        return 5
+
+    out = compute.cached_compute("t_progress_estimated", (st.session_state.setdefault("seed", 0),), fn,
+                                 progress_text="Estimated…", cost=compute.Cost(2.0, "estimated work"))
+    st.write(f"answer {out}")
+
+
+@pytest.mark.parametrize("measured_here", [False, True])
+def test_time_left_is_shown_only_once_this_kind_of_computation_has_run_here(monkeypatch, measured_here):
+    """Before one computation of a kind has run on this server its cost-table estimate is not this
+    machine's: the line says the seconds elapsed and no time left."""
+    compute.clear()
+    LINES.clear()
+    monkeypatch.setattr(compute, "PROGRESS_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(compute, "_progress_line", compute._progress_line)
+    if measured_here:
+        with compute._store().lock:
+            compute._store().speed["t_progress_estimated"] = [1.0]
+    at = AppTest.from_function(_page_estimated, default_timeout=30).run()
+    assert not at.exception and any("answer 5" in m.value for m in at.markdown)
+    assert LINES and all(line.startswith("Estimated…") for line in LINES), LINES
+    assert all(("left" in line) == measured_here for line in LINES), LINES
+    compute.clear()
