@@ -68,8 +68,9 @@ import streamlit as st
 from .session import shared_choice
 from ._jobs import (  # noqa: F401  (the job machinery lives in _jobs.py; the pages import its public names from here)
     EXIT_GRACE_SECONDS, MAX_CACHE_BYTES, ORPHAN_GRACE_SECONDS, Cancelled, Cost, _SHUTDOWN, _Entry, _Job, _Store,
-    _attach_job, _install_shutdown_watch, _install_warning_hook, _speed_factor, digest, nbytes, readable,
+    _attach_job, _install_shutdown_watch, _install_warning_hook, digest, nbytes, readable,
 )
+from . import _jobs
 
 ASK_ABOVE_SECONDS = 10.0
 """Estimated durations above this ask the user first (ten seconds: longer than a user waits unasked)."""
@@ -172,7 +173,7 @@ def subsample_size(cost: Cost, factor: float = 1.0) -> int | None:
 
 def _calibrated(name: str) -> bool:
     """True once a computation of ``name`` with an estimate has run to its end on this server: its
-    measured time is what corrects the next estimate (:func:`_speed_factor`). Before that the estimate
+    measured time is what corrects the next estimate (``_jobs._speed_factor``). Before that the estimate
     is the cost tables' alone (:mod:`svmviz._cost`, measured on another machine, off several-fold on a
     busier or faster one), and no duration is shown."""
     store = _store()
@@ -280,7 +281,7 @@ def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | N
     if entry is None:
         with store.lock:
             job = store.jobs.get(key)
-        factor = _speed_factor(store, name)
+        factor = _jobs._speed_factor(store, name)
         stopped = key in _session_set(_STOPPED)
         ask = stopped or (job is None and cost is not None and cost.seconds * factor > ASK_ABOVE_SECONDS
                           and key not in _session_set(_CONFIRMED))

@@ -293,7 +293,7 @@ def _page_costly():
 
 
 def test_costly_work_asks_first_offers_a_subsample_and_runs_on_request(monkeypatch):
-    monkeypatch.setattr(compute, "_speed_factor", lambda store, name: 1.0)  # the toy job takes no time
+    monkeypatch.setattr(_jobs, "_speed_factor", lambda store, name: 1.0)  # the toy job takes no time
     monkeypatch.setattr(compute, "_calibrated", lambda name: True)  # as if its speed here were known
     at = AppTest.from_function(_page_costly, default_timeout=30).run()
     assert not at.exception
@@ -410,7 +410,7 @@ def _slow_machine(monkeypatch, per_refit=0.003):
     # serial refits (the Loss page) cost 1.5 × the grid's here, whatever the calibrated factor is, so
     # the page's estimate (and the subsample it offers) depends on ``per_refit`` alone
     monkeypatch.setattr(_cost, "SMO_LOO_REFIT_SERIAL_FACTOR", 1.5)
-    monkeypatch.setattr(compute, "_speed_factor", lambda store, name: 1.0)
+    monkeypatch.setattr(_jobs, "_speed_factor", lambda store, name: 1.0)
     monkeypatch.setattr(compute, "_calibrated", lambda name: True)
 
 
@@ -483,7 +483,7 @@ def test_the_loss_pages_estimate_lands_within_twice_the_measured_time(monkeypatc
     assert not at.exception
     speed = compute._store().speed["loss_gacv"]
     assert len(speed) == 1  # the first run timed this machine
-    factor = compute._speed_factor(compute._store(), "loss_gacv")
+    factor = _jobs._speed_factor(compute._store(), "loss_gacv")
     at.slider(key="lf_sig").set_value(0.1).run()  # the same points, σ = 10^0.1 instead of 1
     run = [b for b in at.button if b.label.startswith("Run (about")]
     assert run, [b.label for b in at.button]
