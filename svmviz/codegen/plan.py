@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
+
 from svmviz.views import Call, Plan, Ref
 
 from .core import Cell, Code, DataSource, Script, call, data_cell, literal
@@ -49,8 +51,12 @@ def public_import(func) -> tuple:
     ('svmviz.figures.tuning', 'compute_contour')
     >>> public_import(np.logspace)
     ('numpy', 'logspace')
+    >>> public_import(np.exp)
+    ('numpy', 'exp')
     """
     module, name = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
+    if isinstance(func, np.ufunc):  # numpy < 2 gives its ufuncs neither __module__ nor __qualname__
+        module, name = "numpy", func.__name__
     if not module or not name or "." in name:
         raise ValueError(f"public_import: {func!r} is not a module-level function or class; a plan calls those.")
     parts = module.split(".")

@@ -297,6 +297,8 @@ def qualified_name(func) -> str:
     -------
     str
     """
+    if isinstance(func, np.ufunc):  # numpy < 2 gives its ufuncs neither __module__ nor __qualname__
+        return f"numpy.{func.__name__}"
     return f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', repr(func))}"
 
 

@@ -117,6 +117,19 @@ def test_public_import_names_the_object_itself_above_private_modules():
         public_import(local)
 
 
+def test_a_numpy_ufunc_is_imported_from_numpy_and_keyed_by_its_name():
+    """numpy's ufuncs (np.exp) are plan functions too; numpy < 2 gives them neither ``__module__`` nor
+    ``__qualname__``, so their import and cache key come from the ufunc's own name."""
+    from svmviz.views import qualified_name
+
+    for f in (np.exp, np.log1p, np.add):
+        assert public_import(f) == ("numpy", f.__name__)
+        assert qualified_name(f) == f"numpy.{f.__name__}"
+    p = plan("t", [], [Step("x", call(np.linspace, 0.0, 1.0, 3), "Three points."),
+                       Step("e", call(np.exp, ref("x")), "Their exponential.")])
+    assert "e = np.exp(x)" in codegen.plan_script(p, None).python()
+
+
 def test_a_step_is_evaluated_again_when_a_step_it_reads_differs_between_plans():
     """Two plans in one executor: the same downstream step over a changed upstream step is not the
     first plan's value (a page draws a chart before and after a slow step it then adds)."""
