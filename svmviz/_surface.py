@@ -67,7 +67,7 @@ class CriteriaSurface(NamedTuple):
     ties : dict of str to ndarray of shape (t, 2)
         Every grid point attaining that minimum (XA is a count: ties are common).
     seconds : dict of str to float
-        Wall time of the parts: "fit" (the full-data grid fits), "criteria" (GACV, XA, XA_J, GCKL,
+        Wall time of the parts: "fit" (the full-data grid fits), "criteria" (GACV, XA, XA (Joachims' R²), GCKL,
         MISCLASS from them), "loo" (the leave-one-out refits), "kfold" (the k-fold fits).
     """
 
@@ -188,7 +188,7 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
                      kfold: int = 0, kfold_seed: int = 0, xa_rho: float = 2.0, tol: float = 1e-3,
                      max_iter: int = DEFAULT_MAX_ITER, n_threads: int | None = None,
                      progress: Callable | None = None) -> CriteriaSurface:
-    """GACV, XA (BRXA), XA_J and — with the truth — GCKL, (BR)MISCLASS, exact LOO, k-fold CV over (σ, λ).
+    """GACV, XA (BRXA), XA (Joachims' R²) and — with the truth — GCKL, (BR)MISCLASS, exact LOO, k-fold CV over (σ, λ).
 
     Every (σ, λ) is fitted by the warm-started λ-sequence SMO solver on one Gaussian kernel matrix
     per σ, the σ values spread over a pool of threads (:func:`svmviz.svm.fit_sigma_lambda_grid`).
@@ -215,7 +215,7 @@ def criteria_surface(X, y, lambdas, sigmas, *, L=(1.0, 1.0), p_true=None, loo: b
         with the folds of ``StratifiedKFold(kfold, shuffle=True, random_state=kfold_seed)``.
     kfold_seed : int, default 0
     xa_rho : float, default 2.0
-        ρ of Joachims' XA_J.
+        ρ of XA (Joachims' R²).
     tol : float, default 1e-3
         KKT tolerance of the SMO solver (as libsvm's).
     max_iter : int, default svmviz.svm.DEFAULT_MAX_ITER

@@ -371,7 +371,7 @@ def _test_decisions(coef, Kt, b) -> np.ndarray:
 
 def compare_kernels(X, y, lambdas, kernels: Mapping, *, sigma: float = 1.0, p_true=None, loo: bool = False,
                     X_test=None, y_test=None, tol: float = 1e-3, progress: Callable | None = None) -> KernelCriteria:
-    """GACV, XA, XA_J, exact LOO (and GCKL, MISCLASS with the truth) along λ for each kernel.
+    """GACV, XA, XA (Joachims' R²), exact LOO (and GCKL, MISCLASS with the truth) along λ for each kernel.
 
     Each kernel is fitted on X (:func:`svmviz.kernels.fit_kernel`), its gram built once and every λ
     fitted warm-started; GACV and XA use the kernel's own diagonal K_ii

@@ -338,7 +338,7 @@ def xa(f, y, alpha=None, lam=None, K_diag=None, L=None):
 
 
 def joachims_R2(K):
-    """R² = max_{i,j}(K_ii − K_ij) over the training data, Joachims' bound used by XA_J (Wahba et al. 2001, eq. 6).
+    """R² = max_{i,j}(K_ii − K_ij) over the training data, Joachims' bound used by XA (Joachims' R²) (Wahba et al. 2001, eq. 6).
 
     Parameters
     ----------
@@ -357,7 +357,7 @@ def joachims_R2(K):
 
 @fill_doc
 def xa_joachims(f, y, alpha, lam, R2, rho=2.0, L=None):
-    """Joachims' ξα, XA_J (Wahba et al. 2001, eq. 6): the fraction of points with ξ_i + ρ α_i R²/(2nλ) ≥ 1.
+    """Joachims' ξα, XA (Joachims' R²), Wahba et al. 2001, eq. 6: the fraction of points with ξ_i + ρ α_i R²/(2nλ) ≥ 1.
 
     Parameters
     ----------

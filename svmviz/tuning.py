@@ -484,7 +484,7 @@ class GramCriteria(NamedTuple):
 def gram_criteria_curves(K, y, lambdas, *, K_diag=None, L=(1.0, 1.0), p_true=None, loo: bool = False,
                          xa_rho: float = 2.0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
                          progress: Callable | None = None) -> GramCriteria:
-    """GACV, XA (BRXA), XA_J, exact LOO and — with the truth — GCKL, (BR)MISCLASS along λ for ANY kernel.
+    """GACV, XA (BRXA), XA (Joachims' R²), exact LOO and — with the truth — GCKL, (BR)MISCLASS along λ for ANY kernel.
 
     The kernel-agnostic counterpart of :func:`criteria_curves`: the gram matrix is given (an
     SS-ANOVA kernel, a user's kernel object, …) and K_ii is not assumed to be 1 — GACV's and XA's
@@ -508,7 +508,7 @@ def gram_criteria_curves(K, y, lambdas, *, K_diag=None, L=(1.0, 1.0), p_true=Non
         Also exact leave-one-out misclassification ("loo"), refitting support vectors only
         (:func:`svmviz.criteria.leave_one_out_decisions`, the full data's C_i kept).
     xa_rho : float, default 2.0
-        ρ of Joachims' XA_J.
+        ρ of XA (Joachims' R²).
     tol, max_iter : as in :func:`criteria_surface`.
     progress : callable(done, total, message), optional
         Called after the fits and after each λ's leave-one-out refits.

@@ -108,7 +108,7 @@ class SVMSpec:
     k : int
         Folds of k-fold CV (stratified, as ``GridSearchCV``).
     xa_rho : float
-        ρ of Joachims' XA_J.
+        ρ of XA (Joachims' R²).
     rangacv_replicates : int
         Perturbations averaged by the randomized GACV (Wahba 1998, eq. 1.63).
     sigma_z : float

@@ -27,7 +27,7 @@ machine_size              support vectors (SVM), import points |S| (IVM), protot
 threshold                 Th = −b/w of a one-dimensional linear machine (Navia-Vázquez et al. 2004, Table 1)
 status                    0 if every solve behind the row converged
 seconds                   wall time to compute this criterion's surface (counting the full-data grid fits it
-                          uses: GACV, XA, XA_J, GCKL, MISCLASS share them) or to tune and fit this machine
+                          uses: GACV, XA, XA (Joachims' R²), GCKL, MISCLASS share them) or to tune and fit this machine
 task_seconds              wall time of the whole task (data, every criterion and machine, test errors)
 ========================  =================================================================================
 

@@ -11,7 +11,7 @@ well each tuning criterion (or each machine) does on it. A spec declares
 * up to three sections, each adding rows to the results table:
 
   - ``[svm]`` — Wahba's SVM over a (λ, σ) grid and the criteria that choose a grid point: GACV,
-    XA (BRXA), XA_J, randomized GACV, exact leave-one-out, k-fold cross-validation (Stone 1974), and
+    XA (BRXA), XA (Joachims' R²), randomized GACV, exact leave-one-out, k-fold cross-validation (Stone 1974), and
     where the truth is known GCKL and (BR)MISCLASS (always added then);
   - ``[irwls]`` — the regularised LS, SVC and unbiased SVC trained by IRWLS (Navia-Vázquez et al.
     2004), linear or with R kernel prototypes, C (and σ) chosen by k-fold CV when several are given;

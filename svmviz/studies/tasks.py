@@ -176,7 +176,7 @@ def warm_svm(svm: SVMSpec, L=(1.0, 1.0), truth: bool = False, n_threads: int | N
 def svm_rows(td: TaskData, svm: SVMSpec, n_threads: int | None = 1) -> list[dict]:
     """Rows of the criteria that choose a (λ, σ) grid point, on one replicate (Wahba et al. 2001, §6).
 
-    The surface (GACV, XA/BRXA, XA_J, GCKL, (BR)MISCLASS, exact LOO, k-fold CV) comes from
+    The surface (GACV, XA/BRXA, XA (Joachims' R²), GCKL, (BR)MISCLASS, exact LOO, k-fold CV) comes from
     :func:`svmviz.tuning.criteria_surface`, the randomized GACV from :func:`svmviz.tuning.ran_gacv`
     per σ (the same perturbations for every σ and λ). The seconds are timed warm: each process runs
     the criteria once, untimed, on a tiny problem first (:func:`warm_svm`).
