@@ -136,20 +136,21 @@ def render_curves(ds, ex, plan, test, *, suffix: str = "") -> None:
     kcv = ex.value(plan, "kcv")
     charts.chart(ex.value(plan, "fig_anova_curves"), key=f"{KEY}_curves{suffix}")
     # one row per kernel and criterion (long form): a column per criterion and quantity made 14
-    # columns, cut at the right at 1024 × 768
+    # columns, cut at the right at 1024 × 768. λ̂ spans decades: written as the page's other λ values
+    # (Python's ".3g", 3.16e-06), since the table's "%.3g" writes every zero of 0.00000316
     rows = []
     for q, name in enumerate(kc.names):
         cur = kc.curves[q]
         for key in kcv.keys:
             j = cur.best[key]
             row = {"kernel": name, "criterion": _LABEL[key], "minimum": float(cur.values[key][j]),
-                   "λ̂ (its minimizer)": float(cur.lambdas[j])}
+                   "λ̂ (its minimizer)": f"{float(cur.lambdas[j]):.3g}"}
             if kc.test_error is not None:
                 row["test error at λ̂"] = float(kc.test_error[q, j])
             rows.append(row)
     st.dataframe(rows, hide_index=True, key=f"{KEY}_table{suffix}", width="stretch",
                  column_config={k: st.column_config.NumberColumn(format="%.3g") for k in rows[0]
-                                if k not in ("kernel", "criterion")})
+                                if k not in ("kernel", "criterion", "λ̂ (its minimizer)")})
     st.caption("Seconds per kernel (the fits along λ and the criteria): "
                + ", ".join(f"{name} {float(t):.2g} s" for name, t in zip(kc.names, kc.seconds)) + ".")
     notes = ["GACV (generalized approximate cross-validation) and XA (ξα) use each kernel's own diagonal K(x_i, x_i), "

@@ -230,7 +230,8 @@ def test_main_area_controls_are_in_the_link():
 
 
 def test_the_criteria_table_has_a_row_per_kernel_and_criterion_and_few_columns():
-    """Long form: every column shows at 1024 × 768; each row's minimum and λ̂ are its curve's minimum."""
+    """Long form: every column shows at 1024 × 768; each row's minimum and λ̂ are its curve's minimum,
+    λ̂ written as the page's other λ values (3-digit ``g`` format: 3.16e-06, not 0.00000316)."""
     at = _app().run()
     assert_clean(at)
     table = at.dataframe[0].value
@@ -241,6 +242,10 @@ def test_the_criteria_table_has_a_row_per_kernel_and_criterion_and_few_columns()
         assert len(row) == 1
         x, y = _curve(at, panel, kernel)
         j = int(np.argmin(y))
-        assert row["minimum"].iloc[0] == y[j] and np.isclose(np.log10(row["λ̂ (its minimizer)"].iloc[0]), x[j])
+        lam_text = row["λ̂ (its minimizer)"].iloc[0]
+        assert row["minimum"].iloc[0] == y[j] and lam_text == f"{10 ** x[j]:.3g}", (lam_text, x[j])
+    # the default grid reaches λ below 10⁻⁴, where a plain decimal would write its zeros
+    assert any("e-" in v for v in table["λ̂ (its minimizer)"]), list(table["λ̂ (its minimizer)"])
+    assert not any("0000" in v for v in table["λ̂ (its minimizer)"]), list(table["λ̂ (its minimizer)"])
     assert set(table["kernel"]) >= {"Gaussian", "SS-ANOVA additive", "SS-ANOVA two-way"}
     assert any(c.value.startswith("Seconds per kernel") for c in at.caption)
