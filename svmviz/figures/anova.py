@@ -14,17 +14,20 @@ from .. import anova
 from ..tuning import criterion_label
 from . import build
 from .labels import point_hover
-from .theme import CLASS_COLORS, LEGEND_BELOW
+from .theme import CLASS_COLORS
 
 #: one colour per kernel of the comparison (in the order given)
 KERNEL_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 #: the criteria drawn along λ, in panel order; MISCLASS (the truth) only when it is known
 CURVE_KEYS = ("gacv", "xa", "loo", "misclass")
+#: the criteria chart's bottom margin (pixels): the last row's x tick labels and axis title, then the
+#: kernels' legend on the figure's bottom edge in up to two rows (three long kernel names wrap at 1024 px)
+CURVES_BOTTOM = 120
 #: the page's charts start with the margins Plotly's automargin widens them to at the page's default
 #: (940 px wide, in chromium: the y tick labels and titles, the legend below, the colour bars), a little
 #: more: Plotly then draws each chart once instead of drawing it again after measuring (its
 #: doAutoMargin redraw). Wider labels still widen a margin (automargin stays on), at the cost of that redraw.
-MARGINS = {"curves": dict(l=80, b=200), "importances": dict(l=80), "main": dict(l=75), "interactions": dict(l=85, r=100)}
+MARGINS = {"curves": dict(l=80, b=CURVES_BOTTOM), "importances": dict(l=80), "main": dict(l=75), "interactions": dict(l=85, r=100)}
 
 
 def _margins(layout: dict, which: str) -> dict:
@@ -815,7 +818,11 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
     title = "Tuning criteria along λ for each kernel — stars: each kernel's minimum"
     top = build.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
     layout = build.theme(grid.layout, title=title, height=plot_height + top + MARGINS["curves"]["b"])
-    layout = _margins(build.merge(layout, LEGEND_BELOW), "curves")
+    # the legend at the figure's bottom edge (container coordinates), right under the last row's axis
+    # title: a fraction of the plot's height below it grows with the rows and left an empty band
+    build.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
+                                       xanchor="left")})
+    layout = _margins(layout, "curves")
     layout["margin"]["t"] = top
     return build.figure(data, layout)
 

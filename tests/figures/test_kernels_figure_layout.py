@@ -59,6 +59,24 @@ def test_criteria_panel_titles_are_short_lines_and_rows_leave_room():
     assert lay["margin"]["t"] >= 100
 
 
+@pytest.mark.parametrize("kernels", [1, 3])
+@pytest.mark.parametrize("keys", [fig.CURVE_KEYS, fig.CURVE_KEYS[:3]])
+def test_criteria_legend_sits_right_under_the_last_rows_axis_title(kernels, keys):
+    """The kernels' legend is on the figure's bottom edge and the bottom margin holds only the last
+    row's x tick labels and title and the legend: no empty band above the legend, whatever the rows."""
+    rng = np.random.default_rng(1)
+    lam = np.logspace(-6, -1, 11)
+    curves = {k: rng.uniform(0.05, 0.5, (kernels, 11)) for k in keys}
+    names = ["Gaussian on all variables", "SS-ANOVA additive", "SS-ANOVA two-factor"][:kernels]
+    kcv = fig.KernelCurves(lam, names, list(keys), curves, {k: np.argmin(v, axis=1) for k, v in curves.items()},
+                           rng.uniform(0.1, 0.3, (kernels, 11)))
+    lay = fig.plot_kernel_curves(kcv).to_plotly_json()["layout"]
+    legend = lay["legend"]
+    assert (legend.get("yref"), legend["y"], legend["yanchor"]) == ("container", 0.0, "bottom"), legend
+    # x tick labels (~20 px) and title (~25 px), two legend rows (~45 px), a little air: at most 130 px
+    assert 90 <= lay["margin"]["b"] <= 130, lay["margin"]
+
+
 def test_main_effects_two_per_row_with_two_line_titles(parts):
     ds, exp = parts
     me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=11)._replace(names=NAMES)
