@@ -26,17 +26,24 @@ SPREAD_RATIO_NOTE = 10.0
 
 
 def label_of(name: str) -> str:
-    """The sidebar's label of a data-set choice: the generator's name and its description."""
-    if name == UPLOAD_CHOICE:
-        return name
+    """The sidebar's label of a data-set choice: its short name, whole in the select box of a
+    1024-pixel-wide window (its description is the caption under the box, :func:`description_of`)."""
     if name == "edited":  # the data editor's choice (svmviz.ui.edit)
         return edit.CHOICE_LABEL
+    return name
+
+
+def description_of(name: str) -> str | None:
+    """What a data-set choice is (the caption under the select box): the generator's description,
+    the data editor's; None for the upload (its own widgets follow)."""
+    if name == edit.CHOICE:
+        return edit.CHOICE_DESCRIPTION
     try:
         from svmviz import data
 
-        return f"{name} — {data.describe(name)}"
+        return data.describe(name)
     except Exception:  # noqa: BLE001 — a description is cosmetic
-        return name
+        return None
 
 
 
@@ -93,6 +100,9 @@ def dataset_sidebar(choices: Sequence[str], default: str, *, key: str, allow_upl
     name = control(sb.selectbox, "Data set", options, key=f"{key}_data", default=wanted if wanted in options else default,
                    url="data", format_func=label_of, help="Shared by every page that can use it.",
                    on_change=_remember, args=("data", f"{key}_data"))
+    about = description_of(name)
+    if about:
+        sb.caption(about)
     if wanted != name and wanted not in options:
         sb.caption(f"{wanted} (chosen on another page) is not offered here; showing {name}.")
     lo, hi = n_range

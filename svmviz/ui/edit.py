@@ -57,7 +57,8 @@ from svmviz.ui import charts, datasets, export, session, url_state, widgets
 
 CHOICE = "edited"
 """The data-set choice (and its URL value ``data=edited``)."""
-CHOICE_LABEL = "edited — your own points: add and remove them with the mouse"
+CHOICE_LABEL = "edited: your own points"
+CHOICE_DESCRIPTION = "Your own points: add and remove them with the mouse."
 PAGES = ("tuning", "path", "loss")
 """``dataset_sidebar`` keys of the pages that offer the editor (their views are 2-D)."""
 FALLBACK = "banana"

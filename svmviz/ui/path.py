@@ -166,8 +166,10 @@ def render_metrics(p, lam: float, te, ds) -> None:
 def explain() -> None:
     with st.expander("What the path is, and how to read it", expanded=False):
         st.markdown("Loosli & Canu's ν-SVM with $m$ training points and $\\lambda = m\\nu$:")
-        st.latex(r"\max_\alpha\ -\tfrac12\,\alpha^\top G\alpha\quad\text{s.t.}\quad \alpha^\top\mathbf 1=\lambda,"
-                 r"\ \ \alpha^\top y = 0,\ \ 0\le\alpha_i\le 1,\qquad G_{ij}=y_iy_jk(x_i,x_j)/m")
+        # two lines each: on one line these formulas overrun the page's column at 1024 × 768
+        st.latex(r"\begin{gathered}\max_\alpha\ -\tfrac12\,\alpha^\top G\alpha,\qquad G_{ij}=y_iy_jk(x_i,x_j)/m"
+                 r"\\ \text{s.t.}\quad \alpha^\top\mathbf 1=\lambda,\ \ \alpha^\top y = 0,\ \ 0\le\alpha_i\le 1"
+                 r"\end{gathered}")
         st.markdown("With $g_i = y_i(f(x_i)+b)-\\rho$, every point is in one group: **E** (on the margin, "
                     "$0<\\alpha_i<1$, $g_i=0$), **L** (bounded, $\\alpha_i=1$, $g_i<0$) or **R** (inactive, "
                     "$\\alpha_i=0$, $g_i>0$). Between two events α, b and ρ are linear in λ: the path is "
@@ -176,8 +178,8 @@ def explain() -> None:
                     "of the smaller class in L.")
         st.markdown("Leave-one-out along the path: only points of E ∪ L are refitted (removing a point of R "
                     "changes nothing), warm-started from the full solution; each left-out classifier keeps λ.")
-        st.latex(r"\mathrm{LOO1}=\frac1m\sum_i \mathbb 1[y_i\hat y_i^{[-i]}\le 0],\qquad "
-                 r"\mathrm{LOO2}=\frac1m\sum_i \max\big(0,\ 1-y_i\hat y_i^{[-i]}/\rho^{[-i]}\big)")
+        st.latex(r"\begin{gathered}\mathrm{LOO1}=\frac1m\sum_i \mathbb 1[y_i\hat y_i^{[-i]}\le 0],\\ "
+                 r"\mathrm{LOO2}=\frac1m\sum_i \max\big(0,\ 1-y_i\hat y_i^{[-i]}/\rho^{[-i]}\big)\end{gathered}")
         st.markdown("LOO2 is the paper's $\\frac1m\\sum_i\\max(0,\\rho-\\hat y_i y_i)$ with each left-out "
                     "classifier in units of its own margin (scikit-learn's `NuSVC` scale).")
         st.markdown("**The automatic stopping point** is where the paper stops following the path: the "
@@ -224,16 +226,15 @@ def render(ds, s: Settings) -> None:
     st.caption(f"Each line is one training point's αᵢyᵢ: {classes[1]} (+1) above zero, {classes[0]} (−1) below. A line "
                "leaves 0 when its point enters the margin (R → E) and flattens at ±1 when it becomes "
                "bounded (E → L). Ticks at the bottom mark the breakpoints; hover a line to see its point.")
-    left, right = st.columns([3, 2])
-    with left:
-        if plan.has("fig_path_map"):
-            charts.chart(ex.value(plan, "fig_path_map"), key=f"{KEY}_map")
-            if axes is not None:
-                st.caption(axes.plane.caption)
-        elif p.X.shape[1] < 2:
-            one_feature_note(ds, "The paths, groups and leave-one-out still apply.")
-    with right:
-        charts.chart(ex.value(plan, "fig_path_summary"), key=f"{KEY}_summary")
+    # the map and the group sizes one above the other: beside the map at 1024 × 768 the group-size
+    # chart's plot was ~65 px wide, its title cut and its λ ticks piled up
+    if plan.has("fig_path_map"):
+        charts.chart(ex.value(plan, "fig_path_map"), key=f"{KEY}_map")
+        if axes is not None:
+            st.caption(axes.plane.caption)
+    elif p.X.shape[1] < 2:
+        one_feature_note(ds, "The paths, groups and leave-one-out still apply.")
+    charts.chart(ex.value(plan, "fig_path_summary"), key=f"{KEY}_summary")
     summ = ex.value(plan, "summ")
     st.subheader("Leave-one-out along the path")
     if not s.loo:

@@ -133,14 +133,14 @@ def render_1d(s1: Settings1D, ds_sidebar):
                     help="Step through the trajectory: first the hinge (SVC) iterations from the LS start, "
                          "then the smooth-step (USVC) iterations from the SVC solution.")
     plan = view_plan(ds_sidebar, s1, steps=steps)
-    left, right = st.columns(2)
-    charts.chart(ex.value(plan, "fig_usvc_surf_svc"), key=f"{KEY}_surf_svc", where=left)
-    charts.chart(ex.value(plan, "fig_usvc_surf_usvc"), key=f"{KEY}_surf_usvc", where=right)
+    # the two surfaces one above the other: side by side at 1024 × 768 each map's plot was ~120 px wide
+    charts.chart(ex.value(plan, "fig_usvc_surf_svc"), key=f"{KEY}_surf_svc")
+    charts.chart(ex.value(plan, "fig_usvc_surf_usvc"), key=f"{KEY}_surf_usvc")
     charts.chart(ex.value(plan, "fig_usvc_ce"), key=f"{KEY}_ce")
     export.csv_download("Download the error surfaces (CSV: L̃(Th, w) of the SVC and the USVC on the grid)",
                         surface_table(svc, usv), f"usvc_error_surfaces_{s1.source}.csv", key=f"{KEY}_surf_csv")
-    st.caption("Left: the SVC's surface is convex; IRWLS goes from the regularised LS start (○) to the QP "
-               "solution (×). Right: the smooth-step surface has several minima; the USVC starts at the SVC "
+    st.caption("Upper map: the SVC's surface is convex; IRWLS goes from the regularised LS start (○) to the QP "
+               "solution (×). Lower map: the smooth-step surface has several minima; the USVC starts at the SVC "
                "solution and moves to a minimum of the smooth-step primal (☆). The dashed curve is the locus of "
                "the minimum over w for each Th; below, that profile (divided by C n) is the CE each algorithm "
                "really minimises (right axis), beside the empirical and theoretical CE.")

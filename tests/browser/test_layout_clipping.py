@@ -135,7 +135,8 @@ NARROW_PROBLEMS = """() => {
     if (p && !p.querySelector('.katex') && p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1)
       out.push('label cut: ' + l.innerText);
   }
-  for (const s of main.querySelectorAll('[data-testid="stSelectbox"] input')) {
+  // the main area's select boxes and the sidebar's (the data-set choice on every page)
+  for (const s of document.querySelectorAll('[data-testid="stSelectbox"] input')) {
     if (s.clientWidth > 0 && s.scrollWidth > s.clientWidth + 1) out.push('select value cut: ' + s.value);
   }
   for (const d of main.querySelectorAll('[data-testid="stDataFrame"] .dvn-scroller')) {
@@ -144,29 +145,74 @@ NARROW_PROBLEMS = """() => {
   return out;
 }"""
 
-#: the pages a lecture shows on a 1024 × 768 projector, checked at that size
-LECTURE_PAGES = ["Losses & randomized GACV", "Tuning criteria", "Unbiased SVC", "Kernels & variable selection",
-                 "Criteria studies"]
+#: the narrowest plot area (pixels) of a chart, and of a map (a heatmap or contour panel), at 1024 × 768:
+#: narrower, the tick labels pile up and a map's boundary and points shrink to a smudge; a chart that
+#: narrow stacks under its neighbour instead
+MIN_PLOT_PX, MIN_MAP_PX = 150, 160
+
+#: every chart's panels at least the stated width; every chart title whole inside its chart
+NARROW_CHARTS = """([minPlot, minMap]) => {
+  const out = [];
+  document.querySelectorAll('.js-plotly-plot').forEach((gd) => {
+    const svg = gd.querySelector('svg.main-svg');
+    if (!svg) return;
+    const box = svg.getBoundingClientRect();
+    if (box.width === 0) return;  // in a closed tab
+    const t = gd.querySelector('.infolayer .gtitle');
+    const name = ((t || {}).textContent || '(untitled)').slice(0, 50);
+    const isMap = gd.querySelector('.heatmaplayer .hm, .contourlayer .contour') !== null;
+    const least = isMap ? minMap : minPlot;
+    for (const d of gd.querySelectorAll('.draglayer .nsewdrag')) {
+      const w = d.getBoundingClientRect().width;
+      if (w > 0 && w < least) { out.push((isMap ? 'map' : 'chart') + ' plot ' + Math.round(w) + ' px wide (< ' + least
+                                         + '): "' + name + '"'); break; }
+    }
+    if (t) {
+      const r = t.getBoundingClientRect();
+      if (r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1)) out.push('title cut: "' + name + '"');
+    }
+  });
+  return out;
+}"""
 
 
-def test_the_lecture_pages_fit_a_1024_by_768_projector(app_url, browser):
-    """At 1024 × 768 (the sidebar open) no metric or formula is cut, no tag or select value clipped,
-    no word of a label broken, no table cut at the right (tests/artifacts/layout_1024_*.png)."""
-    problems, errors = {}, []
+def _tabs(page):
+    """Open each tab of the page in turn (the first is open); yields the tab's label ('' for a page without)."""
+    yield ""
+    for k in range(1, page.get_by_role("tab").count()):
+        tab = page.get_by_role("tab").nth(k)
+        tab.click()
+        _settle(page)
+        page.wait_for_timeout(600)  # Plotly draws a chart of a tab once the tab shows
+        yield tab.inner_text().strip()
+
+
+def test_every_page_fits_a_1024_by_768_projector(app_url, browser):
+    """At 1024 × 768 (the sidebar open), on every page and tab: no metric or formula cut, no tag or
+    select value clipped (the sidebar's data-set choice included), no word of a label broken, no
+    table cut at the right, no chart title cut, no chart or map squeezed narrower than MIN_PLOT_PX /
+    MIN_MAP_PX (tests/artifacts/layout_1024_*.png)."""
+    problems, errors, seen = {}, [], []
     page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     _home(page, app_url)
     titles = _page_titles(page)
-    assert set(LECTURE_PAGES) <= set(titles), titles
-    for title in LECTURE_PAGES:
+    assert len(titles) >= 7, titles
+    for title in titles:
         _nav(page, title)
         _no_exception(page, title)
         _open_expanders(page)
         _settle(page)
-        found = page.evaluate(LAYOUT_PROBLEMS, [OVERFLOW_SLACK_PX, OVERLAP_SLACK_PX]) + page.evaluate(NARROW_PROBLEMS)
-        if found:
-            problems[title] = found
-            page.screenshot(path=os.path.join(ARTIFACTS, f"layout_1024_{re.sub(r'[^A-Za-z]+', '_', title)[:30]}.png"))
+        for tab in _tabs(page):
+            where = f"{title} / {tab}" if tab else title
+            seen.append((where, page.locator(".js-plotly-plot").count()))
+            found = (page.evaluate(LAYOUT_PROBLEMS, [OVERFLOW_SLACK_PX, OVERLAP_SLACK_PX]) + page.evaluate(NARROW_PROBLEMS)
+                     + page.evaluate(NARROW_CHARTS, [MIN_PLOT_PX, MIN_MAP_PX]))
+            if found:
+                problems[where] = found
+                page.screenshot(path=os.path.join(ARTIFACTS, f"layout_1024_{re.sub(r'[^A-Za-z]+', '_', where)[:40]}.png"))
     page.context.close()
+    # the walk measured charts: the chart pages and their tabs
+    assert sum(n for _, n in seen) >= 20 and len(seen) > len(titles), seen
     assert not problems, problems
     assert not errors, errors
