@@ -65,6 +65,7 @@ from typing import Callable
 import numpy as np
 import streamlit as st
 
+from . import url_state
 from .session import shared_choice
 from ._jobs import (  # noqa: F401  (the job machinery lives in _jobs.py; the pages import its public names from here)
     EXIT_GRACE_SECONDS, MAX_CACHE_BYTES, ORPHAN_GRACE_SECONDS, Cancelled, Cost, _SHUTDOWN, _Entry, _Job, _Store,
@@ -259,7 +260,7 @@ def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | N
         Estimate; above :data:`ASK_ABOVE_SECONDS` the user is asked first (with a subsample offer).
     optional : bool
         What happens while the result is not there (waiting for the user's go, or cancelled):
-        ``False`` stops the page there (``st.stop()``), ``True`` returns None so the rest of the
+        ``False`` stops the page there (:func:`svmviz.ui.url_state.stop_page`), ``True`` returns None so the rest of the
         page still shows.
     show_warnings : bool
         Show the warnings ``fn`` raised (readable, deduplicated) as ``st.warning`` here.
@@ -292,13 +293,13 @@ def cached_compute(name: str, key_parts, fn: Callable, *, progress_text: str | N
             _ask(key, cost, what, factor, stopped, ui_key)
             if optional:
                 return None
-            st.stop()
+            url_state.stop_page()  # the point editor draws its points first
         entry = _run_or_wait(store, key, name, fn, progress_text or "Computing…", max_entries, cost, factor,
                              ui_key)
         if entry is None:  # cancelled (by this user: the next run shows "Stopped")
             if optional:
                 return None
-            st.stop()
+            url_state.stop_page()  # the point editor draws its points first
     else:
         _session_set(_STOPPED).discard(key)  # finished after all (Cancel came too late): nothing to say
     if show_warnings:

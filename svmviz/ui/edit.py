@@ -392,6 +392,7 @@ def render_editor(st_: EditState, *, key: str, max_n: int):
             return None
     st.session_state[_SLOTS] = slots
     url_state.at_page_end(_draw_unpublished)
+    url_state.at_page_stop(_draw_stopped)
     return st_.dataset()
 
 
@@ -504,8 +505,21 @@ def _draw_unpublished() -> None:
         _draw(slots, None)
 
 
-def _draw(slots: _Slots, spec: Machine | None) -> None:
-    """The editor's chart (and its metrics) of the machine ``spec``, or of the points alone."""
+#: the editor's title over the points alone when the page stopped before naming its classifier
+STOPPED_TITLE = "Click to edit — no boundary: the page stopped before fitting (its message is below)"
+
+
+def _draw_stopped() -> None:
+    """When the page stops before naming its machine (a cost question, an error): the points alone,
+    still editable, and why no boundary is drawn."""
+    slots = st.session_state.get(_SLOTS)
+    if isinstance(slots, _Slots) and slots.run is url_state.current_run() and not slots.drawn:
+        _draw(slots, None, why=STOPPED_TITLE)
+
+
+def _draw(slots: _Slots, spec: Machine | None, why: str | None = None) -> None:
+    """The editor's chart (and its metrics) of the machine ``spec``, or of the points alone (titled
+    ``why`` when given)."""
     st_ = slots.st_
     b = st_.base_ds
     slots.drawn = True
@@ -522,7 +536,7 @@ def _draw(slots: _Slots, spec: Machine | None) -> None:
     if spec is not None and v.fitted:
         fig.update_layout(title_text=spec.title())
     elif not st_.missing():
-        fig.update_layout(title_text="Click to edit — the page's settings name no classifier to draw")
+        fig.update_layout(title_text=why or "Click to edit — the page's settings name no classifier to draw")
     chart_key = f"{slots.key}_edit_chart"
     with slots.chart_box:
         # on_select takes no args: bind them (the callback runs once per selection change)

@@ -309,7 +309,7 @@ def page() -> None:
         "LOO along the path to choose ν automatically (Loosli & Canu 2006, Figs. “Path” and “LOO”)."))
     ds = data_sidebar.dataset_sidebar(available(), "banana", key=KEY, n_range=N_RANGE)
     if ds is None:
-        st.stop()
+        url_state.stop_page()
     settings = sidebar_settings(ds)
     render(ds, settings)
     edit.show_machine(kernel=settings.kernel, sigma=settings.sigma, nu_lambda=st.session_state.get(f"{KEY}_lam"))

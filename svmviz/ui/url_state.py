@@ -51,6 +51,7 @@ class _UrlRun:
         self.values: dict[str, str] = {}  # parameters registered in this run
         self.waiting = False  # the page waits for data only the user can give (see wait_for_data)
         self.at_end: list[Callable[[], None]] = []  # drawn when the page has run to its end (at_page_end)
+        self.at_stop: list[Callable[[], None]] = []  # drawn when the page stops early (at_page_stop)
 
 
 def current_run() -> _UrlRun:
@@ -157,6 +158,22 @@ def page_view(fn: Callable) -> Callable:
         _write_url({**run.base, **run.values} if run.waiting else dict(run.values))
 
     return page
+
+
+def at_page_stop(fn: Callable[[], None]) -> None:
+    """Call ``fn()`` when this run's page stops before its end (:func:`stop_page`, after a cost question
+    or a message): what an element drawn early shows when the page will not complete it."""
+    current_run().at_stop.append(fn)
+
+
+def stop_page() -> None:
+    """``st.stop()`` after the hooks of :func:`at_page_stop`: once ``st.stop()`` is called nothing more
+    is drawn (Streamlit ends the run at the next element), so what must show is drawn first."""
+    run = current_run()
+    hooks, run.at_stop = run.at_stop, []
+    for finish in hooks:
+        finish()
+    st.stop()
 
 
 def at_page_end(fn: Callable[[], None]) -> None:

@@ -397,3 +397,30 @@ def test_loss_editor_draws_the_svm_at_the_pages_sigma_and_one_of_its_lambdas():
     ref = SVMClassifier(lam=10.0 ** float(pick.value), sigma=10.0 ** 0.3).fit(st_.X, st_.y)
     np.testing.assert_allclose(f, ref.decision_function(on_mesh(x, y)).reshape(y.size, x.size), rtol=1e-10,
                                atol=1e-10)
+
+
+def test_a_page_stopped_by_its_cost_question_still_shows_the_edited_points(monkeypatch):
+    """The path page asks before computing (every cost above the threshold: here any) and stops there,
+    before naming its machine: the editor still draws every edited point, editable, and its title says
+    why no boundary is drawn."""
+    from svmviz.ui import compute
+
+    monkeypatch.setattr(compute, "ASK_ABOVE_SECONDS", 0.0)
+    at = AppTest.from_file(PATH, default_timeout=180)
+    at.query_params.update({"data": "edited", "ebase": "banana", "n": "40", "seed": "1", "ploo": "0"})
+    at.run()
+    assert_clean(at)
+    assert any(b.label.startswith("Run") for b in at.button), [b.label for b in at.button]  # the question
+    fig = editor_figure(at)
+    assert fig["layout"]["title"]["text"] == edit.STOPPED_TITLE
+    assert not any(t.get("name") == "boundary f = 0" for t in fig["data"])
+    st_ = at.session_state[edit.STATE]
+    rows = np.concatenate([decode(t["customdata"], int) for t in fig["data"] if t.get("name") in st_.base_ds.classes
+                           or t.get("customdata") is not None and t.get("name") != "click targets"])
+    np.testing.assert_array_equal(np.sort(rows), np.arange(st_.X.shape[0]))
+    # still editable: a click adds a point, and the page asks again with the editor drawn
+    st_.apply_selection(click(0.0, 0.5), "neg")
+    at.run()
+    assert_clean(at)
+    assert at.session_state[edit.STATE].X.shape[0] == 41
+    assert editor_figure(at)["layout"]["title"]["text"] == edit.STOPPED_TITLE
