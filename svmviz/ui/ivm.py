@@ -114,7 +114,7 @@ def render_maps(ds, ex, base, *, draw: bool = True):
     if maps:
         # the IVM's map first: it needs only the IVM path, so it is drawn before the SVM comparison
         # (its own cached step, with its own progress line) is computed, so the first chart comes sooner.
-        # The two maps stack: side by side at 1024 × 768 each map's plot was ~125 px wide
+        # The two maps stack: half the column at 1024 × 768 leaves a map's plot ~125 px wide
         charts.chart(ex.value(plan, "fig_ivm_map_ivm"), key=f"{KEY}_map_ivm")
         b = st.container()  # the SVM's map right under the IVM's, drawn once the SVM is fitted
     svm = ex.value(plan, "svm")
@@ -147,7 +147,7 @@ def render_path(ds, ex, plan) -> None:
     path = ex.value(plan, "path")
     klr = ex.value(plan, "klr") if plan.has("klr") else None
     svm = ex.value(plan, "svm_path") if plan.has("svm_path") else None
-    # one above the other: side by side at 1024 × 768 their titles ran past the charts' right edge
+    # one above the other: side by side at 1024 × 768 their titles run past the charts' right edge
     charts.chart(ex.value(plan, "fig_ivm_path_err"), key=f"{KEY}_path_err")
     charts.chart(ex.value(plan, "fig_ivm_path_size"), key=f"{KEY}_path_size")
     best = path.best_index

@@ -227,7 +227,7 @@ def render(ds, s: Settings) -> None:
                "leaves 0 when its point enters the margin (R → E) and flattens at ±1 when it becomes "
                "bounded (E → L). Ticks at the bottom mark the breakpoints; hover a line to see its point.")
     # the map and the group sizes one above the other: beside the map at 1024 × 768 the group-size
-    # chart's plot was ~65 px wide, its title cut and its λ ticks piled up
+    # chart's plot is ~65 px wide, its title cut and its λ ticks piled up
     if plan.has("fig_path_map"):
         charts.chart(ex.value(plan, "fig_path_map"), key=f"{KEY}_map")
         if axes is not None:

@@ -133,7 +133,7 @@ def render_1d(s1: Settings1D, ds_sidebar):
                     help="Step through the trajectory: first the hinge (SVC) iterations from the LS start, "
                          "then the smooth-step (USVC) iterations from the SVC solution.")
     plan = view_plan(ds_sidebar, s1, steps=steps)
-    # the two surfaces one above the other: side by side at 1024 × 768 each map's plot was ~120 px wide
+    # the two surfaces one above the other: half the column at 1024 × 768 leaves a map's plot ~120 px wide
     charts.chart(ex.value(plan, "fig_usvc_surf_svc"), key=f"{KEY}_surf_svc")
     charts.chart(ex.value(plan, "fig_usvc_surf_usvc"), key=f"{KEY}_surf_usvc")
     charts.chart(ex.value(plan, "fig_usvc_ce"), key=f"{KEY}_ce")
