@@ -10,14 +10,23 @@ is opened in AppTest and run until warm; then, repeated, three interactions a te
   first repeat unless ``--cold-fits`` clears the app's cache before each one).
 
 Each is timed as wall seconds and CPU seconds of this process (the script thread, the compute jobs and
-numba's threads all count), with the load average beside it. The browser's share (Plotly drawing four
-charts) is not here: ``bench/bench_warm_breakdown.py`` measures it in chromium.
+numba's threads all count), with the load average beside it, and the JSON the page's four figures send
+(kB, every chart's spec).
+
+``--browser`` times what a person waits for instead: the app served (``streamlit run app.py`` of each
+checkout), the page opened in Debian's chromium (Playwright, 1024 × 768), and from the click on a
+control to the last change of the page's charts (the server's run, the websocket, Plotly drawing the
+four charts), for ``measure`` (the importance-measure radio) and ``lambdas`` (the λ-count slider moved
+one step, between two grids computed before timing). CPU seconds of the server and of chromium's
+processes during each interaction are beside it (``bench/bench_warm_breakdown.py`` splits the
+browser's share further).
 
 ``--against DIR`` runs the same sequence with another checkout's ``svmviz`` (e.g. a ``git worktree`` of an
 older commit) in a second process, interleaved repeat by repeat with this one, so both see the same load:
 
     python bench/bench_kernels_page.py --repeat 5 --cold-fits
     git worktree add /tmp/old <rev> && python bench/bench_kernels_page.py --against /tmp/old --cold-fits
+    python bench/bench_kernels_page.py --browser --against /tmp/old --repeat 5
 
 Run with one thread per library for a steady ratio: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1``.
 """
@@ -73,8 +82,9 @@ def _serve(root: str, cold_fits: bool) -> None:
         action = line.strip()
         w, c = time.perf_counter(), time.process_time()
         _act(at, action, cold_fits)
+        kb = sum(len(c.proto.spec) for c in at.get("plotly_chart")) / 1024.0
         print(json.dumps({"action": action, "wall": time.perf_counter() - w, "cpu": time.process_time() - c,
-                          "load": os.getloadavg()[0], "ok": not at.exception}), flush=True)
+                          "load": os.getloadavg()[0], "ok": not at.exception, "kb": kb}), flush=True)
 
 
 def _child(root: str, cold_fits: bool) -> subprocess.Popen:
@@ -95,17 +105,114 @@ def _read(proc) -> dict:
             return json.loads(line)
 
 
+BROWSER_ACTIONS = ("measure", "lambdas")
+
+
+class _Served:
+    """One checkout's app served, its Kernels page open and warm in a chromium page."""
+
+    def __init__(self, root: str, browser, log):
+        sys.path.insert(0, HERE)
+        import bench_coldstart as B
+        from tests import serving
+
+        self.B, self.root = B, root
+        port = serving.free_port()
+        env = {**os.environ, "PYTHONPATH": root, "SVMVIZ_WARMUP": "0"}
+        self.proc, url = serving.start(serving.streamlit_run("app.py", port), port, log=log, cwd=root, env=env)
+        self.page = browser.new_page(viewport={"width": 1024, "height": 768})
+        self.page.goto(url + "/")
+        self.page.get_by_role("heading", name="svmviz").wait_for(timeout=120_000)
+        self.page.locator('[data-testid="stSidebarNav"] a', has_text="Kernels").first.click()
+        self.page.get_by_role("heading", name="Kernels & variable selection").first.wait_for(timeout=120_000)
+        self.page.evaluate(B.OBSERVE)
+        B._settled(self.page, self.page.evaluate("() => performance.now()"), limit=900.0)
+        self.lam_step = "ArrowLeft"
+        for _ in range(2):  # both λ grids computed and both measures drawn once before timing
+            for act in BROWSER_ACTIONS:
+                self.act(act)
+
+    def act(self, action: str) -> dict:
+        import psutil
+
+        B, page = self.B, self.page
+        server, browsers = [psutil.Process(self.proc.pid)], B._browser_procs()
+        c_server, c_browser = B._cpu(server), B._cpu(browsers)
+        page.evaluate(B.OBSERVE)
+        if action == "measure":
+            radio = page.get_by_test_id("stRadio").filter(has_text="Importance measure").first
+            target = radio.locator("label").filter(has_not=page.locator("input:checked")).last
+            t0 = page.evaluate("() => performance.now()")
+            target.click()
+        else:
+            slider = page.get_by_test_id("stSidebar").get_by_role("slider", name="λ values").first
+            slider.focus()
+            t0 = page.evaluate("() => performance.now()")
+            page.keyboard.press(self.lam_step)
+            self.lam_step = "ArrowRight" if self.lam_step == "ArrowLeft" else "ArrowLeft"
+        page.wait_for_timeout(200)
+        settled = B._settled(page, t0, quiet=1.0)
+        charts = (page.evaluate("() => window.__svChart") - t0) / 1000.0
+        return {"action": action, "wall": settled, "charts": charts, "cpu_server": B._cpu(server) - c_server,
+                "cpu_browser": B._cpu(browsers) - c_browser, "load": os.getloadavg()[0]}
+
+    def close(self) -> None:
+        self.page.close()
+        self.B._stop(self.proc)
+
+
+def browser_main(roots: dict, repeat: int) -> None:
+    """Warm interactions in chromium, the checkouts interleaved action by action."""
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, ROOT)
+    from tests.browser.helpers import ARGS, CHROMIUM
+
+    rows = {(k, act): [] for k in roots for act in BROWSER_ACTIONS}
+    os.makedirs(os.path.join(HERE, "out"), exist_ok=True)  # the servers' logs
+    logs = {k: open(os.path.join(HERE, "out", f"kernels_page_server_{k}.log"), "w") for k in roots}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        served = {}
+        try:
+            served = {k: _Served(r, browser, logs[k]) for k, r in roots.items()}
+            for i in range(repeat):
+                for act in BROWSER_ACTIONS:
+                    order = list(served.items())
+                    for k, sv in order if i % 2 == 0 else order[::-1]:  # each checkout first in turn
+                        rows[(k, act)].append(sv.act(act))
+        finally:
+            for sv in served.values():
+                sv.close()
+            browser.close()
+            for log in logs.values():
+                log.close()
+    print(f"Kernels & variable selection in chromium at 1024 × 768, warm interactions ({repeat} repeats, median): "
+          "click to the last change of the page / of its charts")
+    for act in BROWSER_ACTIONS:
+        for k in roots:
+            rs = rows[(k, act)]
+            med = lambda key: sorted(r[key] for r in rs)[len(rs) // 2]  # noqa: E731
+            print(f"  {act:8s} {k:8s} page {med('wall'):6.3f} s  charts {med('charts'):6.3f} s  "
+                  f"CPU server {med('cpu_server'):6.3f} s  browser {med('cpu_browser'):6.3f} s  "
+                  f"(load {min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--cold-fits", action="store_true", help="clear the app's cache before each λ switch")
     ap.add_argument("--against", metavar="DIR", help="another checkout, timed interleaved with this one")
+    ap.add_argument("--browser", action="store_true", help="time the interactions in chromium (see above)")
     ap.add_argument("--serve", metavar="ROOT", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.serve:
         _serve(a.serve, a.cold_fits)
         return
     roots = {"this": ROOT} | ({"against": os.path.abspath(a.against)} if a.against else {})
+    if a.browser:
+        browser_main(roots, a.repeat)
+        return
     procs = {k: _child(r, a.cold_fits) for k, r in roots.items()}
     rows = {(k, act): [] for k in roots for act in ACTIONS}
     try:
@@ -129,7 +236,7 @@ def main() -> None:
             rs = rows[(k, act)]
             med = lambda key: sorted(r[key] for r in rs)[len(rs) // 2]  # noqa: E731
             print(f"  {act:8s} {k:8s} wall {med('wall'):6.3f} s  CPU {med('cpu'):6.3f} s  "
-                  f"(load {min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f})")
+                  f"figures {med('kb'):6.1f} kB  (load {min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f})")
 
 
 if __name__ == "__main__":
