@@ -23,10 +23,11 @@ X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
 #: kernel: the y tick labels, the boundary map's legend below, the group sizes' dual axis on the right).
 #: Plotly then draws each chart once instead of drawing it again after measuring (its doAutoMargin
 #: redraw, a large part of a chart's first draw). Wider labels still widen a margin (automargin stays
-#: on), at the cost of that redraw. (The group sizes' legend, in a plot slightly narrower than after
-#: the widening, lists its five entries in one column instead of two.)
+#: on), at the cost of that redraw.
 MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=75, r=78),
            "loo": dict(l=85)}
+#: the group-size chart's bottom margin (pixels): x tick labels and title, two rows of legend entries
+SUMMARY_BOTTOM = 125
 GROUP_STYLES = {  # marker of each group on the data map
     GROUP_E: dict(name="E: on the margin (0 < α < 1)", symbol="circle", size=11),
     GROUP_L: dict(name="L: bounded (α = 1)", symbol="x", size=9),
@@ -393,16 +394,16 @@ def plot_path_summary(s: PathSummary, *, cursor: float | None = None) -> go.Figu
     if cursor is not None:  # plotly's add_vline: a line shape over the whole plot height
         layout["shapes"] = [dict(type="line", x0=cursor, x1=cursor, xref="x", y0=0, y1=1, yref="y domain",
                                  line=dict(color="black", width=2))]
-    # three short title lines: the chart gets about 220 px of a 1024-px screen (two fifths of a row)
-    build.theme(layout, title="Group sizes,<br>offset b and margin ρ<br>along the path", xtitle=X_TITLES[s.x_axis],
-               ytitle="number of points", height=560)
-    build.merge(layout, {"margin": {"t": 100}, "xaxis": {"nticks": 4},
+    # the page's whole column (under the map): the title on one line
+    title = "Group sizes, offset b and margin ρ along the path"
+    build.theme(layout, title=title, xtitle=X_TITLES[s.x_axis], ytitle="number of points", height=460)
+    build.merge(layout, {"margin": {"t": build.title_top(title)},
                         "yaxis2": dict(title={"text": "b, ρ (dual scale)"}, overlaying="y", side="right",
                                        showgrid=False, tickmode="auto", zeroline=False)})
-    build.merge(layout, LEGEND_BELOW)
-    # five entries wrap to several rows in half a row's width: keep them clear of the axis title
-    return build.figure(data, build.merge(layout, {"legend": {"y": -0.22},
-                                                 "margin": dict(b=190, **MARGINS["summary"])}))
+    # the five entries (two rows at 1024 × 768) at the figure's bottom edge, under the axis title
+    return build.figure(data, build.merge(layout, {
+        "legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0, xanchor="left"),
+        "margin": dict(b=SUMMARY_BOTTOM, **MARGINS["summary"])}))
 
 
 # --------------------------------------------------------------------------- the data at the cursor

@@ -183,7 +183,7 @@ def test_every_path_figure_carries_its_measured_margins():
     built = {
         "coefs": (figs.plot_coef_paths(figs.compute_coef_paths(p), cursor=lam, X=p.X), dict(t=60, b=130)),
         "map": (figs.plot_boundary_map(figs.compute_boundary_map(p, lam, grid_n=20)), dict(t=80)),
-        "summary": (figs.plot_path_summary(figs.compute_path_summary(p), cursor=lam), dict(t=100, b=190)),
+        "summary": (figs.plot_path_summary(figs.compute_path_summary(p), cursor=lam), dict(t=62, b=figs.SUMMARY_BOTTOM)),
         "loo": (figs.plot_loo_curves(figs.compute_loo_curves(p, loo), cursor=lam), dict(t=90, b=150)),
     }
     assert set(built) == set(figs.MARGINS)
