@@ -342,11 +342,11 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
             data.append(dict(type="scatter", x=[tx], y=[wy], mode="markers", name=lab,
                              marker=dict(symbol=sym, size=14, color=col, line=dict(color="black", width=1.5)),
                              hovertemplate=lab + "<br>Th = %{x:.4f}<br>w = %{y:.3f}<extra></extra>"))
-    # two title lines: the chart gets half a row (about 270 px on a 1024-px screen)
-    layout = build.theme({}, title=f"Error surface L̃(Th, w)<br>of the {what}", xtitle="threshold Th = −b/w",
+    # one title line at the page column's width, placed as the theme places it: set at the figure's top
+    # edge, the tilde of L̃ is cut off
+    layout = build.theme({}, title=f"Error surface L̃(Th, w) of the {what}", xtitle="threshold Th = −b/w",
                          ytitle="slope w")
     build.merge(layout, {**LEGEND_BELOW, "height": 600, "xaxis": {"range": [surf.th[0], surf.th[-1]]},
-                         "title": {"y": 0.985, "yanchor": "top"},
                          "yaxis": {"range": [surf.w[0], surf.w[-1]]}})
     return build.figure(data, layout)
 

@@ -18,11 +18,9 @@ from svmviz.views.anova import Decomposition, Settings, ThetaGrid, view_plan
 
 KEY = "anova"
 CHOICES = ["anova_structure", "twonorm", "ringnorm", "wahba2001", "banana", "esl_mixture"]
-KERNEL_LABELS = {
-    "gaussian": "Gaussian on all variables at once",
-    "additive": "SS-ANOVA additive (main effects only)",
-    "two-way": "SS-ANOVA two-factor (main effects + interactions)",
-}
+#: the kernels' names in the sidebar's choice, as the charts name them (short: whole in the choice's tags at
+#: 1024 × 768); what each is, is the choice's help
+KERNEL_LABELS = {"gaussian": "Gaussian", "additive": "SS-ANOVA additive", "two-way": "SS-ANOVA two-way"}
 BASE_LABELS = {"cubic": "cubic spline (Gu & Wahba)", "gaussian": "Gaussian per coordinate"}
 SIGMAS = [0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0, 5.6, 8.0]
 SIGMAS_1D = [0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.5, 0.75, 1.0]
@@ -60,7 +58,9 @@ def sidebar_settings(ds) -> Settings:
     sb = st.sidebar
     sb.header("Kernels")
     chosen = widgets.control(sb.multiselect, "Kernels to compare", list(KERNEL_LABELS), key=f"{KEY}_kernels",
-                            default=list(KERNEL_LABELS), url="a_kernels", format_func=KERNEL_LABELS.get)
+                            default=list(KERNEL_LABELS), url="a_kernels", format_func=KERNEL_LABELS.get,
+                            help="Gaussian: one Gaussian kernel on all variables at once. SS-ANOVA additive: main "
+                                 "effects only. SS-ANOVA two-way: main effects and two-factor interactions.")
     base = widgets.control(sb.radio, "One-dimensional kernel R(α) of the SS-ANOVA kernels", list(BASE_LABELS),
                           key=f"{KEY}_base", default="cubic", url="a_base", format_func=BASE_LABELS.get,
                           help="Cubic spline: R(s, t) = k1(s)k1(t) + k2(s)k2(t) − k4(|s − t|) on each coordinate "

@@ -201,7 +201,8 @@ def page() -> None:
             show_error(exc, what="Prediction functions")
             pc = mc = None
         if pc is not None:
-            c1, c2 = st.columns(2)
+            # one above the other: in half the column at 1024 × 768 the legends outgrow the plots
+            c1, c2 = st.container(), st.container()
             with c1:
                 charts.chart(ex.value(lplan, "fig_mu_curves"), key="mu_curves", width="stretch")
                 st.caption("Deviance: μ(f) = 2p − 1 with p = 1/(1 + exp(−f)) — a smooth, strictly increasing prediction. "
@@ -243,7 +244,9 @@ def page() -> None:
 
     plan = view_plan(lview, ds, shown)
     ex = plan_executor(ds)
-    c1, c2 = st.columns(2)
+    # one above the other: in half the column at 1024 × 768 the seven-entry legend outgrows its plot and
+    # its longest entry runs past the chart's edge
+    c1, c2 = st.container(), st.container()
     with c1:
         charts.chart(ex.value(plan, "fig_gacv_curves"), key="gacv_curves", width="stretch")
         st.caption("How to read it: each criterion's minimizer (star) is its choice of λ. V₀ is what GACV and "

@@ -248,7 +248,7 @@ def test_the_scenario_says_it_is_the_papers_and_the_upload_runs_along_a_feature(
     assert any("cars.csv along x = ratio" in c.value or "along x = ratio" in c.value for c in at.caption)
     assert _metric(at, "SVC threshold") != scenario_th
     assert url_of(at)["u_along"] == "ratio"
-    assert figure_titled(at, "Error surface L̃(Th, w)<br>of the USVC")
+    assert figure_titled(at, "Error surface L̃(Th, w) of the USVC")
 
 
 def test_kernel_maps_on_chosen_features_with_class_names_and_every_feature_in_the_hover():
