@@ -116,7 +116,7 @@ def test_nothing_clipped_or_overlapping_on_any_page(app_url, browser):
 NARROW_PROBLEMS = """() => {
   const out = [];
   const main = document.querySelector('[data-testid="stMain"]');
-  for (const t of main.querySelectorAll('[data-baseweb="tag"] span')) {
+  for (const t of document.querySelectorAll('[data-baseweb="tag"] span')) {  // the sidebar's tags too
     if (t.clientWidth > 0 && t.scrollWidth > t.clientWidth + 1) out.push('tag clipped: ' + t.textContent);
   }
   for (const l of main.querySelectorAll('[data-testid="stWidgetLabel"]')) {
@@ -150,7 +150,7 @@ NARROW_PROBLEMS = """() => {
 #: narrow stacks under its neighbour instead
 MIN_PLOT_PX, MIN_MAP_PX = 150, 160
 
-#: every chart's panels at least the stated width; every chart title whole inside its chart
+#: every chart's panels at least the stated width; every chart title and legend entry whole inside its chart
 NARROW_CHARTS = """([minPlot, minMap]) => {
   const out = [];
   document.querySelectorAll('.js-plotly-plot').forEach((gd) => {
@@ -171,6 +171,10 @@ NARROW_CHARTS = """([minPlot, minMap]) => {
       const r = t.getBoundingClientRect();
       if (r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1)) out.push('title cut: "' + name + '"');
     }
+    for (const e of gd.querySelectorAll('.legendtext')) {
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && r.right > box.right + 1) { out.push('legend entry cut: "' + e.textContent.slice(0, 50) + '"'); break; }
+    }
   });
   return out;
 }"""
@@ -189,9 +193,9 @@ def _tabs(page):
 
 def test_every_page_fits_a_1024_by_768_projector(app_url, browser):
     """At 1024 × 768 (the sidebar open), on every page and tab: no metric or formula cut, no tag or
-    select value clipped (the sidebar's data-set choice included), no word of a label broken, no
-    table cut at the right, no chart title cut, no chart or map squeezed narrower than MIN_PLOT_PX /
-    MIN_MAP_PX (tests/artifacts/layout_1024_*.png)."""
+    select value clipped (the sidebar's data-set choice and kernel tags included), no word of a label
+    broken, no table cut at the right, no chart title or legend entry cut, no chart or map squeezed
+    narrower than MIN_PLOT_PX / MIN_MAP_PX (tests/artifacts/layout_1024_*.png)."""
     problems, errors, seen = {}, [], []
     page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
