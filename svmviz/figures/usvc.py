@@ -407,7 +407,8 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
     build.theme(layout, title="CE curves and the CE each algorithm actually minimises", xtitle="threshold Th",
                 ytitle="classification error")
     build.merge(layout, {**LEGEND_BELOW, "height": 560,
-                         "yaxis2": {"title": {"text": "profile: min over w of L̃(Th, w) / (C n)"}}})
+                         # short: the rotated title spans the plot's height (about 300 px) whole
+                         "yaxis2": {"title": {"text": "min over w of L̃ / (C n)"}}})
     return build.figure(data, layout)
 
 

@@ -150,7 +150,7 @@ NARROW_PROBLEMS = """() => {
 #: narrow stacks under its neighbour instead
 MIN_PLOT_PX, MIN_MAP_PX = 150, 160
 
-#: every chart's panels at least the stated width; every chart title and legend entry whole inside its chart
+#: every chart's panels at least the stated width; every chart and axis title and legend entry whole inside its chart
 NARROW_CHARTS = """([minPlot, minMap]) => {
   const out = [];
   document.querySelectorAll('.js-plotly-plot').forEach((gd) => {
@@ -167,9 +167,11 @@ NARROW_CHARTS = """([minPlot, minMap]) => {
       if (w > 0 && w < least) { out.push((isMap ? 'map' : 'chart') + ' plot ' + Math.round(w) + ' px wide (< ' + least
                                          + '): "' + name + '"'); break; }
     }
-    if (t) {
-      const r = t.getBoundingClientRect();
-      if (r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1)) out.push('title cut: "' + name + '"');
+    // the chart's title and its axes' titles (rotated ones too) whole inside the chart
+    for (const e of gd.querySelectorAll('.infolayer .gtitle, .infolayer text[class$="title"]')) {
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1
+                          || r.bottom > box.bottom + 1)) out.push('title cut: "' + e.textContent.slice(0, 50) + '"');
     }
     for (const e of gd.querySelectorAll('.legendtext')) {
       const r = e.getBoundingClientRect();
@@ -194,7 +196,7 @@ def _tabs(page):
 def test_every_page_fits_a_1024_by_768_projector(app_url, browser):
     """At 1024 × 768 (the sidebar open), on every page and tab: no metric or formula cut, no tag or
     select value clipped (the sidebar's data-set choice and kernel tags included), no word of a label
-    broken, no table cut at the right, no chart title or legend entry cut, no chart or map squeezed
+    broken, no table cut at the right, no chart or axis title or legend entry cut, no chart or map squeezed
     narrower than MIN_PLOT_PX / MIN_MAP_PX (tests/artifacts/layout_1024_*.png)."""
     problems, errors, seen = {}, [], []
     page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
