@@ -138,8 +138,7 @@ def _rug(xs, top: float, below: float) -> tuple[np.ndarray, np.ndarray]:
     """
     xs = np.sort(np.asarray(xs, dtype=np.float64))
     rx = np.repeat(xs, 3)
-    # the ticks' ends as float32: drawn, never read (the hover names x), in half the bytes
-    ry = np.tile(np.array([below, top, below], dtype=np.float32), xs.size)
+    ry = np.tile(np.array([below, top, below]), xs.size)
     return rx, ry
 
 
@@ -367,9 +366,7 @@ def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"),
         raise ValueError(f"scale must give (mean, sd) for every feature (at least {max(it.a, it.b) + 1}); "
                          f"got {len(scale)}.")
     lim = float(np.max(np.abs(it.Z))) or 1.0
-    # z as float32: shaded and hovered to 3 significant digits, in half the bytes of float64 sent at every
-    # rerun that draws the chart (the colour range and the contour levels come from the float64 limit)
-    traces = [dict(type="contour", x=it.gx, y=it.gy, z=np.asarray(it.Z, dtype=np.float32), colorscale=build.colorscale("RdBu"), reversescale=True, zmin=-lim,
+    traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=build.colorscale("RdBu"), reversescale=True, zmin=-lim,
                    zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f(α, β)")), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                   "<br>f(α, β) = %{z:.3g}<extra></extra>"))]
@@ -822,7 +819,7 @@ def plot_kernel_curves(kcv: KernelCurves) -> go.Figure:
     top = build.title_top(title) + 40  # the figure's title, then the first row's two-line panel titles
     layout = build.theme(grid.layout, title=title, height=plot_height + top + MARGINS["curves"]["b"])
     # the legend at the figure's bottom edge (container coordinates), right under the last row's axis
-    # title: a fraction of the plot's height below it grows with the rows and leaves an empty band
+    # title: a fraction of the plot's height below it grows with the rows and left an empty band
     build.merge(layout, {"legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0,
                                        xanchor="left")})
     layout = _margins(layout, "curves")

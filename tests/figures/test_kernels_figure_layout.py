@@ -12,8 +12,6 @@ from svmviz import anova, data
 from svmviz.figures import anova as fig
 from svmviz.kernels import SSANOVAKernel
 
-from tests.apptest_utils import decode
-
 NAMES = ("bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g")  # long column names
 
 
@@ -113,19 +111,3 @@ def test_variable_names_of_the_importance_bars_at_minus_45_degrees(parts):
     _, exp = parts
     lay = fig.plot_importance_panels(fig.compute_importances(exp)).to_plotly_json()["layout"]
     assert lay["xaxis"]["tickangle"] == -45
-
-
-def test_interaction_map_and_rug_ticks_are_sent_as_float32_and_read_the_same(parts):
-    """Half the bytes where nothing is read at float64 precision: the interaction map's z (hovered to
-    3 significant digits: every value reads as its float64 value) and the rug ticks' ends (drawn, the
-    hover names x, kept float64)."""
-    ds, exp = parts
-    it = fig.compute_interaction(exp, 0, 1, ds.X, ds.y, grid_n=41)
-    contour = next(t for t in fig.plot_interaction_panels([it]).to_plotly_json()["data"] if t["type"] == "contour")
-    z = decode(contour["z"])
-    assert z.dtype == np.float32 and "%{z:.3g}" in contour["hovertemplate"]
-    assert [f"{v:.3g}" for v in z.astype(np.float64).ravel()] == [f"{v:.3g}" for v in np.asarray(it.Z).ravel()]
-    me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=11)
-    rugs = [t for t in fig.plot_main_effects(me).to_plotly_json()["data"] if t["name"].startswith("data (")]
-    assert rugs and all(decode(t["y"]).dtype == np.float32 and decode(t["x"]).dtype == np.float64 for t in rugs)
-    assert all("%{y" not in t["hovertemplate"] for t in rugs)
