@@ -521,9 +521,31 @@ def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
     return alpha, b, G, n_iter, status
 
 
+#: SMO iterations a solve of a λ sequence gets before :func:`_active_set` pivots from where SMO stands
+#: (then SMO finishes and verifies, so the stopping rule is SMO's). Most warm-started solves converge
+#: in far fewer (a few hundred at n = 500); the ones that do not are the ill-conditioned corners of a
+#: grid (large C with a wide or a narrow Gaussian), where SMO takes 10⁴–10⁵ iterations to settle a
+#: free set of a few tens of points that a few tens of dense pivots settle exactly. 2000 from
+#: ``bench/bench_grid.py`` and ``bench/bench_svm.py`` at n = 500 (1000–2000 cost the same within 10 %;
+#: 500 spends more on pivots of solves SMO would have finished).
+SEQUENCE_PIVOTS_AFTER_ITER = 2000
+
+
 def _sequence_kernel(shrinking):
     """:func:`lambda_sequence`'s kernel for one SMO variant (:func:`_smo_loop`; ``shrinking`` a
-    constant of the compilation)."""
+    constant of the compilation).
+
+    From one λ to the next (s = 1/(2nλ) grows by r = s/s_prev) the start is the previous solution,
+    with two refinements that keep SMO's stopping rule as the only test of a solution:
+
+    * no α at its bound C_i: the previous α divided by r is the exact solution at the new s (the
+      gradient G = s·YKYα + p does not change, the box and y'α = 0 still hold; Wahba et al. 2001,
+      eq. 1: the hard-margin solution, whose sα does not depend on λ), so G is kept as it is;
+    * otherwise G is rescaled to the new s, and a solve that has not converged after
+      :data:`SEQUENCE_PIVOTS_AFTER_ITER` SMO iterations goes on by :func:`_active_set` pivots (at most
+      :data:`ACTIVE_SET_MAX_FREE` free points) from where SMO stands, then SMO again, which verifies
+      or finishes from any feasible point the pivots leave.
+    """
     def sequence(K, y, lambdas, order, C, p, alpha0, tol, max_iter):
         n = y.shape[0]
         m = lambdas.shape[0]
@@ -535,21 +557,43 @@ def _sequence_kernel(shrinking):
         alpha = alpha0.copy()
         G = np.empty(n)
         idx = _indices(n)
+        cap = min(n, ACTIVE_SET_MAX_FREE)
+        A = np.empty((cap + 1, cap + 1))  # the active-set pivots' buffers (_active_set)
+        x = np.empty(cap + 1)
+        F = np.empty(cap + 1, dtype=np.int64)
+        w = np.empty(cap + 1)
         s_prev = 0.0
         for q in range(m):
             k = order[q]
             s = 1.0 / (2.0 * n * lambdas[k])
             if q == 0:
                 _full_gradient(K, y, s, p, alpha, G, idx, n)
-            else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
-                r = s / s_prev
-                for i in range(n):
-                    G[i] = r * (G[i] - p[i]) + p[i]
-            s_prev = s
-            if shrinking:  # a constant of the compilation
-                it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, max_iter)
             else:
-                it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter)
+                r = s / s_prev
+                bounded = False
+                for i in range(n):
+                    if alpha[i] >= C[i]:
+                        bounded = True
+                        break
+                if not bounded:  # sα and G unchanged: the solution carries over exactly
+                    for i in range(n):
+                        alpha[i] = alpha[i] / r
+                else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
+                    for i in range(n):
+                        G[i] = r * (G[i] - p[i]) + p[i]
+            s_prev = s
+            budget = min(max_iter, SEQUENCE_PIVOTS_AFTER_ITER)
+            if shrinking:  # a constant of the compilation
+                it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, budget)
+            else:
+                it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, budget)
+            if st != STATUS_CONVERGED and it < max_iter:
+                _active_set(K, y, s, C, alpha, G, tol, A, x, F, w)  # any status: (alpha, G) stay feasible
+                if shrinking:
+                    it2, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, max_iter - it)
+                else:
+                    it2, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter - it)
+                it += it2
             b = _intercept(y, C, alpha, G)
             bs[k] = b
             for i in range(n):  # element loops: a slice assignment compiles numba's shape-error formatting (≈ 3 s)
