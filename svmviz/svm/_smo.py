@@ -524,10 +524,10 @@ def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
 #: SMO iterations a solve of a λ sequence gets before :func:`_active_set` pivots from where SMO stands
 #: (then SMO finishes and verifies, so the stopping rule is SMO's). Most warm-started solves converge
 #: in far fewer (a few hundred at n = 500); the ones that do not are the ill-conditioned corners of a
-#: grid (large C with a wide or a narrow Gaussian), where SMO takes 10⁴–10⁵ iterations to settle a
+#: grid (large C with a wide or a narrow Gaussian), where SMO takes 10⁴–6·10⁴ iterations to settle a
 #: free set of a few tens of points that a few tens of dense pivots settle exactly. 2000 from
-#: ``bench/bench_grid.py`` and ``bench/bench_svm.py`` at n = 500 (1000–2000 cost the same within 10 %;
-#: 500 spends more on pivots of solves SMO would have finished).
+#: ``bench/bench_grid.py`` and ``bench/bench_svm.py``'s grids at n = 500: 1000–3000 cost the same within
+#: ≈ 10 %; 300 spends more on pivots of solves SMO would have finished (the papers' grid 1.7× slower).
 SEQUENCE_PIVOTS_AFTER_ITER = 2000
 
 

@@ -54,12 +54,15 @@ def test_a_solve_smo_does_not_settle_is_finished_by_pivots():
     X, y = make_classification(N, 6, n_informative=4, n_redundant=0, random_state=0)
     grid = _grid(X, y)
     budget = _smo.SEQUENCE_PIVOTS_AFTER_ITER
-    alone = _smo.solve_dual(rbf_from_squared_distances(squared_distances(X), 1.0 / np.sqrt(2.0 * 0.01)),
-                            np.where(y > 0, 1.0, -1.0), CS[-1], -np.ones(N), np.ones(N), grid.alphas[0, -2],
-                            TOL, 10**7, False)[3]
+    K = rbf_from_squared_distances(squared_distances(X), 1.0 / np.sqrt(2.0 * GAMMAS[0]))
+    y_pm = np.where(y > 0, 1.0, -1.0)
+    alone = _smo.solve_dual(K, y_pm, CS[-1], -np.ones(N), np.ones(N), grid.alphas[0, -2], TOL, 10**7, False)[3]
     assert alone > 2 * budget
     assert budget <= grid.n_iter[0, -1] < budget + 100
     assert np.all(grid.status == 0)
+    a = grid.alphas[0, -1]
+    assert np.all((a >= 0) & (a <= 1)) and abs(y_pm @ a) <= 1e-9 * max(1.0, a.sum())
+    assert _max_violation(K, y_pm, 1.0 / (2.0 * N * CS[-1]), a, np.ones(N)) < TOL + 1e-9
     _assert_libsvm_decisions(X, y, grid)
 
 
