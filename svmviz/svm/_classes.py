@@ -265,7 +265,11 @@ def fit_lambda_sequence(K, y, lambdas, *, L=(1.0, 1.0), tol: float = 1e-3,
 
     Notes
     -----
-    Wahba et al. 2001, eq. (1) (standard) and the weighted problem of §5.
+    Wahba et al. 2001, eq. (1) (standard) and the weighted problem of §5. Each solve starts from the
+    previous λ's solution; when no α is at its bound that solution divided by the ratio of the scales
+    1/(2nλ) is the exact solution (the hard-margin regime, no iteration), and a solve SMO has not
+    settled in ``SEQUENCE_PIVOTS_AFTER_ITER`` iterations goes on by active-set pivots on its free set
+    before SMO finishes. Every solution meets SMO's stopping rule at ``tol``.
     """
     K = check_matrix(K, "K")
     n = K.shape[0]
@@ -473,7 +477,7 @@ def fit_sigma_lambda_grid(X, y, lambdas, sigmas, *, L=(1.0, 1.0), tol: float = 1
     """Fit Wahba's SVM with a Gaussian kernel at every (σ, λ) of a grid.
 
     One kernel matrix per σ (from squared distances computed once), every λ warm-started from the
-    previous one (:func:`fit_lambda_sequence`), the σ values spread over ``n_threads`` threads
+    previous one (:func:`fit_lambda_sequence`, which says how), the σ values spread over ``n_threads`` threads
     (default: one per core; the compiled solver releases the GIL).
 
     Parameters

@@ -521,35 +521,75 @@ def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
     return alpha, b, G, n_iter, status
 
 
+#: SMO iterations a solve of a λ sequence gets before :func:`_active_set` pivots from where SMO stands
+#: (then SMO finishes and verifies, so the stopping rule is SMO's). Most warm-started solves converge
+#: in far fewer (a few hundred at n = 500); the ones that do not are the ill-conditioned corners of a
+#: grid (large C with a wide or a narrow Gaussian), where SMO takes 10⁴–6·10⁴ iterations to settle a
+#: free set of a few tens of points that a few tens of dense pivots settle exactly. 2000 from
+#: ``bench/bench_grid.py`` and ``bench/bench_svm.py``'s grids at n = 500: 1000–3000 cost the same within
+#: ≈ 10 %; 300 spends more on pivots of solves SMO would have finished (the papers' grid 1.7× slower).
+SEQUENCE_PIVOTS_AFTER_ITER = 2000
+
+
 def _sequence_kernel(shrinking):
     """:func:`lambda_sequence`'s kernel for one SMO variant (:func:`_smo_loop`; ``shrinking`` a
-    constant of the compilation)."""
-    def sequence(K, y, lambdas, order, C, p, alpha0, tol, max_iter):
+    constant of the compilation).
+
+    From one λ to the next (s = 1/(2nλ) grows by r = s/s_prev) the start is the previous solution,
+    with two refinements that keep SMO's stopping rule as the only test of a solution:
+
+    * no α at its bound C_i: the previous α divided by r is the exact solution at the new s (the
+      gradient G = s·YKYα + p does not change, the box and y'α = 0 still hold; Wahba et al. 2001,
+      eq. 1: the hard-margin solution, whose sα does not depend on λ), so G is kept as it is;
+    * otherwise G is rescaled to the new s, and a solve that has not converged after
+      :data:`SEQUENCE_PIVOTS_AFTER_ITER` SMO iterations is handed back: the kernel returns (q, it),
+      the caller runs :func:`_active_set` on (alpha, G) and calls the kernel again with ``q0 = q``,
+      ``it0 = it``, which lets SMO verify or finish from whatever feasible point the pivots leave.
+      The pivots run from Python, not from here: a compiled call would link and optimise
+      ``_active_set`` and the dense solve again into both variants of this kernel (≈ 1.7 s CPU more
+      at their first compilation), for solves only the ill-conditioned corners of a grid need.
+
+    ``alpha``, ``G`` (n,) hold the state between calls; the solutions go into ``alphas``, ``bs``,
+    ``fs``, ``iters``, ``stats`` at the positions of ``order``. Returns (q, it): q = m when every λ
+    is solved.
+    """
+    def sequence(K, y, lambdas, order, C, p, alpha, G, q0, it0, alphas, bs, fs, iters, stats, tol, max_iter):
         n = y.shape[0]
         m = lambdas.shape[0]
-        alphas = np.empty((m, n))
-        bs = np.empty(m)
-        fs = np.empty((m, n))
-        iters = np.empty(m, dtype=np.int64)
-        stats = np.empty(m, dtype=np.int64)
-        alpha = alpha0.copy()
-        G = np.empty(n)
-        idx = _indices(n)
-        s_prev = 0.0
-        for q in range(m):
+        s_prev = 0.0 if q0 == 0 else 1.0 / (2.0 * n * lambdas[order[q0 - 1]])
+        for q in range(q0, m):
             k = order[q]
             s = 1.0 / (2.0 * n * lambdas[k])
-            if q == 0:
-                _full_gradient(K, y, s, p, alpha, G, idx, n)
-            else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
-                r = s / s_prev
-                for i in range(n):
-                    G[i] = r * (G[i] - p[i]) + p[i]
+            if q > q0 or it0 < 0:  # a new solve
+                if q == 0:
+                    _full_gradient(K, y, s, p, alpha, G, _indices(n), n)
+                else:
+                    r = s / s_prev
+                    bounded = False
+                    for i in range(n):
+                        if alpha[i] >= C[i]:
+                            bounded = True
+                            break
+                    if not bounded:  # sα and G unchanged: the solution carries over exactly
+                        for i in range(n):
+                            alpha[i] = alpha[i] / r
+                    else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
+                        for i in range(n):
+                            G[i] = r * (G[i] - p[i]) + p[i]
+                budget = min(max_iter, SEQUENCE_PIVOTS_AFTER_ITER)
+                if shrinking:  # a constant of the compilation
+                    it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, budget)
+                else:
+                    it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, budget)
+                if st != STATUS_CONVERGED and it < max_iter:
+                    return q, it  # the caller pivots, then resumes here
+            else:  # resumed after the pivots
+                if shrinking:
+                    it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, max_iter - it0)
+                else:
+                    it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter - it0)
+                it += it0
             s_prev = s
-            if shrinking:  # a constant of the compilation
-                it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, max_iter)
-            else:
-                it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter)
             b = _intercept(y, C, alpha, G)
             bs[k] = b
             for i in range(n):  # element loops: a slice assignment compiles numba's shape-error formatting (≈ 3 s)
@@ -557,7 +597,7 @@ def _sequence_kernel(shrinking):
                 fs[k, i] = y[i] * (G[i] - p[i]) + b
             iters[k] = it
             stats[k] = st
-        return alphas, bs, fs, iters, stats
+        return m, 0
 
     sequence.__name__ = sequence.__qualname__ = ("_lambda_sequence_shrinking" if shrinking
                                                  else "_lambda_sequence_whole")
@@ -571,6 +611,9 @@ _lambda_sequence_shrinking = _sequence_kernel(True)
 def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     """Wahba's SVM for every λ in ``lambdas`` (any order; solved from the largest down, warm-started).
 
+    Python over the compiled sequence (:func:`_sequence_kernel`) and, for the solves SMO does not
+    settle in :data:`SEQUENCE_PIVOTS_AFTER_ITER` iterations, :func:`_active_set`'s pivots.
+
     Returns alphas (n_lam, n), b (n_lam,), f (n_lam, n) training decision values, n_iter (n_lam,),
     status (n_lam,).
     """
@@ -578,7 +621,23 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     # function compiled into the sequence's (numba's np.argsort costs seconds of first compilation)
     order = np.argsort(-lambdas, kind="stable").astype(np.int64)
     kernel = _lambda_sequence_shrinking if shrinking else _lambda_sequence_whole
-    return kernel(K, y, lambdas, order, C, p, alpha0, tol, max_iter)
+    n, m = y.shape[0], lambdas.shape[0]
+    alphas, fs = np.empty((m, n)), np.empty((m, n))
+    bs = np.empty(m)
+    iters, stats = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    alpha = np.array(alpha0, dtype=np.float64)  # a C-contiguous copy, the state between calls
+    G = np.empty(n)
+    buffers = None
+    q, it = kernel(K, y, lambdas, order, C, p, alpha, G, 0, -1, alphas, bs, fs, iters, stats, tol, max_iter)
+    while q < m:
+        if buffers is None:
+            cap = min(n, ACTIVE_SET_MAX_FREE)
+            buffers = (np.empty((cap + 1, cap + 1)), np.empty(cap + 1), np.empty(cap + 1, dtype=np.int64),
+                       np.empty(cap + 1))
+        s = 1.0 / (2.0 * n * lambdas[order[q]])
+        _active_set(K, y, s, C, alpha, G, tol, *buffers)  # any status: (alpha, G) stay feasible
+        q, it = kernel(K, y, lambdas, order, C, p, alpha, G, q, it, alphas, bs, fs, iters, stats, tol, max_iter)
+    return alphas, bs, fs, iters, stats
 
 
 @njit(cache=True, nogil=True)
