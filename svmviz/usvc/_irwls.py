@@ -65,10 +65,12 @@ MARGIN_GAP = 1e-3
 MARGIN_BAND = 1e-2
 #: Iterations with unchanged sets before the exact finish is tried.
 SET_PATIENCE = 1
-#: Newton steps (each with its exact line search, O(n·p) plus a selection over the kinks) of one try
-#: of the finish. A try that fails hands its last point on to the next one (when that point is still
-#: below the IRWLS iterate in the finish's objective), so the steps of failed tries are not lost: the
-#: Newton steps of a fit are about those of one run from the first try's start, tens to a few hundred.
+#: Newton steps (each with its exact line search, O(n·p) plus a selection over the kinks) of the first
+#: try of the finish; each failed try doubles the next one's, up to FINISH_ROUNDS. A try that fails
+#: hands its last point on to the next one (when that point is still below the IRWLS iterate in the
+#: finish's objective), so the steps of failed tries are not lost: the Newton steps of a fit are about
+#: those of one run from the first try's start, tens to a few hundred.
+FIRST_ROUNDS = 8
 FINISH_ROUNDS = 32
 #: The exact line search (:func:`_line_min`) halves its bracket of kinks at their median until at most
 #: this many remain, then sorts and walks them.
@@ -698,7 +700,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
 
     ``finish`` (hinge only): once the sets of points (beyond, on, inside the margin;
     :func:`_classify`) have not changed for ``SET_PATIENCE`` iterations, solve for the iteration's
-    limit with those sets (:func:`_exact_finish`, at most ``FINISH_ROUNDS`` Newton steps); when it
+    limit with those sets (:func:`_exact_finish`, ``FIRST_ROUNDS`` Newton steps doubling after each
+    failed try up to ``FINISH_ROUNDS``); when it
     passes its checks it is the last iterate and the iteration has converged. A failed try is repeated
     after 1, 2, 4, … (at most ``MAX_GAP``) more iterations, the gap reset when the sets change; it goes
     on from the failed try's last point while that point is below the iterate in the finish's
@@ -755,6 +758,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     kept = False
     bound = factor * C * cw
     cap = a_max * cw
+    rounds = FIRST_ROUNDS
     while it < max_iter:
         f = _decision(Phi, beta, b)
         if not np.all(np.isfinite(f)):
@@ -783,7 +787,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                 start_beta = fin_beta.copy()
                 start_b = fin_b
                 finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, fin_sets, start_beta, start_b,
-                                                FINISH_ROUNDS, fin_beta)
+                                                rounds, fin_beta)
                 if finished:
                     it += 1
                     for j in range(p):
@@ -799,6 +803,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                 # a try that did not move leaves nothing to go on from
                 kept = b_fin != start_b or np.any(fin_beta != start_beta)
                 fin_b = b_fin
+                rounds = min(2 * rounds, FINISH_ROUNDS)
                 next_try = it + gap
                 gap = min(2 * gap, MAX_GAP)
         it += 1
