@@ -11,7 +11,8 @@ beside every row. Then the same for other data (best of 3); the cost of one IRWL
 (a fixed number of iterations, d = 21) — the linear machine solves a (d+1)×(d+1) weighted
 least-squares system per iteration (Navia-Vázquez et al. 2004, eq. 20), O(n·d²), with no n×n matrix,
 so the time per iteration grows linearly in n; then the Table 1 study timing (100 trials per scenario).
-``--cpu``: the Breiman rows only, in CPU seconds of the process (medians of 3). ``--replicate``: one linear replicate of the reproduction study's IRWLS fits with and without the
+``--cpu``: the Breiman rows only, in CPU seconds of the process (medians of 3). ``--replicate``: one
+linear replicate of the reproduction study's IRWLS fits with and without the
 exact finish (:func:`replicate`).
 """
 from __future__ import annotations
