@@ -2,7 +2,7 @@
 data, same run, one thread each.
 
 Run by hand: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 .venv/bin/python
-bench/bench_usvc.py [--quick | --replicate]``. First the Breiman benchmarks of the reproduction study
+bench/bench_usvc.py [--quick | --replicate | --cpu]``. First the Breiman benchmarks of the reproduction study
 (Navia-Vázquez et al. 2004, Tables 2–3) at n = 5000 — ringnorm, twonorm, waveform, C ∈ {0.01, 1} —:
 medians of interleaved repeats (svmviz with the exact finish, svmviz's plain iteration, SVC,
 LinearSVC, in turn), the IRWLS iterations of both, the ratios SVC / svmviz and LinearSVC / svmviz
@@ -11,7 +11,8 @@ beside every row. Then the same for other data (best of 3); the cost of one IRWL
 (a fixed number of iterations, d = 21) — the linear machine solves a (d+1)×(d+1) weighted
 least-squares system per iteration (Navia-Vázquez et al. 2004, eq. 20), O(n·d²), with no n×n matrix,
 so the time per iteration grows linearly in n; then the Table 1 study timing (100 trials per scenario).
-``--replicate``: one linear replicate of the reproduction study's IRWLS fits with and without the
+``--cpu``: the Breiman rows only, in CPU seconds of the process (medians of 3). ``--replicate``: one
+linear replicate of the reproduction study's IRWLS fits with and without the
 exact finish (:func:`replicate`).
 """
 from __future__ import annotations
@@ -45,19 +46,21 @@ def load():
     return os.getloadavg()[0]
 
 
-def interleaved(fns, reps):
-    """Medians of ``reps`` rounds, each round calling every function once in turn; last outputs."""
+def interleaved(fns, reps, clock=time.perf_counter):
+    """Medians of ``reps`` rounds, each round calling every function once in turn; last outputs.
+    ``clock``: wall time by default, ``time.process_time`` for the CPU seconds of this process (which
+    other processes' load on the machine inflates less)."""
     times = [[] for _ in fns]
     outs = [None] * len(fns)
     for _ in range(reps):
         for k, fn in enumerate(fns):
-            t = time.perf_counter()
+            t = clock()
             outs[k] = fn()
-            times[k].append(time.perf_counter() - t)
+            times[k].append(clock() - t)
     return outs, [float(np.median(t)) for t in times]
 
 
-def breiman(reps):
+def breiman(reps, clock=time.perf_counter):
     print(f"{'n = 5000, medians of ' + str(reps):28s} {'svmviz s':>8s} {'iters':>5s} {'plain s':>8s} {'iters':>6s} "
           f"{'SVC s':>7s} {'SVC/svmviz':>10s} {'LinSVC s':>8s} {'LinSVC/svmviz':>13s} {'rel diff':>8s} {'load':>5s}")
     for name in ("ringnorm", "twonorm", "waveform"):
@@ -68,7 +71,7 @@ def breiman(reps):
                 lambda: IRWLSClassifier(C=C, exact_finish=False).fit(ds.X, ds.y),
                 lambda: SVC(kernel="linear", C=C, tol=1e-10).fit(ds.X, ds.y),
                 lambda: LinearSVC(C=C, loss="hinge", dual=True, tol=1e-8, max_iter=100_000).fit(ds.X, ds.y),
-            ], reps)
+            ], reps, clock)
             a, r = np.r_[ours.coef_[0], ours.intercept_], np.r_[ref.coef_[0], ref.intercept_[0]]
             rel = np.max(np.abs(a - r)) / np.max(np.abs(r))
             print(f"{name + ' d=' + str(ds.X.shape[1]) + ', C=' + format(C, 'g'):28s} {t_ours:8.3f} {ours.n_iter_:5d} "
@@ -147,5 +150,10 @@ if __name__ == "__main__":
     if "--replicate" in sys.argv:
         warnings.simplefilter("ignore")
         replicate()
+    elif "--cpu" in sys.argv:
+        warnings.simplefilter("ignore")
+        IRWLSClassifier(C=1.0).fit(*make_classification(50, 2, n_redundant=0, random_state=0))  # compile
+        print("CPU seconds of this process (time.process_time)")
+        breiman(3, time.process_time)
     else:
         main(quick="--quick" in sys.argv)

@@ -40,7 +40,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
-from .._linalg import weighted_gram_upper
 
 LOSS_HINGE = 0
 LOSS_SMOOTH_STEP = 1
@@ -66,11 +65,16 @@ MARGIN_GAP = 1e-3
 MARGIN_BAND = 1e-2
 #: Iterations with unchanged sets before the exact finish is tried.
 SET_PATIENCE = 1
-#: Newton steps (each with its exact line search, O(n·p + n log n)) of the first try of the finish;
-#: each failed try doubles the next one's, up to FINISH_ROUNDS: a try from an iterate far from the
-#: limit costs as much as tens of iterations, one from near it a handful of steps.
+#: Newton steps (each with its exact line search, O(n·p) plus a selection over the kinks) of the first
+#: try of the finish; each failed try doubles the next one's, up to FINISH_ROUNDS. A try that fails
+#: hands its last point on to the next one (when that point is still below the IRWLS iterate in the
+#: finish's objective), so the steps of failed tries are not lost: the Newton steps of a fit are about
+#: those of one run from the first try's start, tens to a few hundred.
 FIRST_ROUNDS = 8
-FINISH_ROUNDS = 100
+FINISH_ROUNDS = 32
+#: The exact line search (:func:`_line_min`) halves its bracket of kinks at their median until at most
+#: this many remain, then sorts and walks them.
+LINE_WALK = 64
 #: Most iterations between tries of the finish after a failed one (the gap doubles from 1 up to this).
 MAX_GAP = 4
 #: The finish is not tried while more than MARGIN_EXCESS·(p + 1) points sit on the margin (points in
@@ -226,26 +230,40 @@ def _wls_system(Phi, G, y, a):
     """The weighted least-squares system M (β, b) = r of (Navia-Vázquez et al. 2004, eqs. 20 and 25)::
 
         M = [[Φ'D_aΦ + G, Φ'a], [a'Φ, Σa]],   r = (Φ'D_a y, a'y)
+
+    as A'A and A't with the rows of A = D_a^{1/2} [Φ, 1] and t = D_a^{1/2} y of the points of positive
+    weight (one BLAS product: the points beyond the margin, a_i = 0, drop out).
     """
     n, p = Phi.shape
-    M = np.zeros((p + 1, p + 1))
-    r = np.zeros(p + 1)
-    weighted_gram_upper(Phi, a, M)  # Φ' D_a Φ (upper triangle)
-    for i in range(n):  # the intercept's row and the right-hand side
+    m = 0
+    for i in range(n):
+        if a[i] != 0.0:
+            m += 1
+    A = np.empty((m, p + 1))
+    t = np.empty(m)
+    q = 0
+    for i in range(n):
         ai = a[i]
         if ai == 0.0:
             continue
+        sa = np.sqrt(ai)
         for j in range(p):
-            pij = ai * Phi[i, j]
-            M[j, p] += pij
-            r[j] += pij * y[i]
-        M[p, p] += ai
-        r[p] += ai * y[i]
+            A[q, j] = sa * Phi[i, j]
+        A[q, p] = sa
+        t[q] = sa * y[i]
+        q += 1
+    if m > 0:
+        M = A.T @ A
+        r = A.T @ t
+    else:
+        M = np.zeros((p + 1, p + 1))
+        r = np.zeros(p + 1)
     for j in range(p):
-        for l in range(j, p):
+        for l in range(p):
             M[j, l] += G[j, l]
+    for j in range(p + 1):  # exactly symmetric, as the products of the lower triangle round differently
+        for l in range(j + 1, p + 1):
             M[l, j] = M[j, l]
-        M[p, j] = M[j, p]
     return M, r
 
 
@@ -388,48 +406,99 @@ def _psi(xi, bound, cap):
 
 
 @njit(cache=True)
+def _line_slope(gG, hG, bound, cap, xi0, dxi, t):
+    """dΦ/dt of :func:`_exact_finish`'s objective at (β, b) + t (dβ, db): ``gG + t·hG`` (the regulariser)
+    plus Σ_i dξ_i ψ_i(ξ_i(t)) with ψ_i the derivative of the loss term (:func:`_psi`)."""
+    g = gG + t * hG
+    for i in range(xi0.shape[0]):
+        if cap[i] != 0.0 and dxi[i] != 0.0:
+            g += dxi[i] * _psi(xi0[i] + t * dxi[i], bound[i], cap[i])
+    return g
+
+
+@njit(cache=True)
+def _line_curvature(hG, cap, dxi, lo, hi, t):
+    """d²Φ/dt² just right of t: hG plus a_i^max dξ_i² for the points whose slack is in the band
+    (0, B_i/a_i^max) there, i.e. lo_i ≤ t < hi_i (the band's interval of t, from the same kink values
+    the line search walks; a point with dξ_i = 0 adds nothing)."""
+    h = hG
+    for i in range(dxi.shape[0]):
+        if cap[i] != 0.0 and dxi[i] != 0.0 and lo[i] <= t < hi[i]:
+            h += cap[i] * dxi[i] * dxi[i]
+    return h
+
+
+@njit(cache=True)
 def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
     """The exact minimiser t* ≥ 0 of the convex piecewise-quadratic objective of :func:`_exact_finish`
-    along (β, b) + t (dβ, db): its derivative is piecewise linear and non-decreasing in t, its slope
-    changing by a_i^max dξ_i² where a slack enters or leaves the band (0, B_i/a_i^max); walk the sorted
-    kinks to the derivative's zero."""
+    along (β, b) + t (dβ, db): its derivative is continuous, piecewise linear and non-decreasing in t,
+    its slope changing by a_i^max dξ_i² where a slack enters or leaves the band (0, B_i/a_i^max).
+
+    The kinks are halved around their median (the derivative evaluated there, O(n)) until at most
+    ``LINE_WALK`` remain in the bracket of the derivative's zero; those are sorted and walked to it.
+    O(n log n) element operations in all, the n·log n of them comparisons of a selection, not a sort
+    of every kink.
+    """
     n, p = Phi.shape
     Gd = G @ dbeta
-    g = _dot(beta, Gd)
-    h = _dot(dbeta, Gd)
-    dxi = np.empty(n)
-    inband = np.zeros(n, dtype=np.bool_)
+    gG = _dot(beta, Gd)
+    hG = _dot(dbeta, Gd)
+    xi0 = np.zeros(n)
+    dxi = np.zeros(n)
+    lo = np.zeros(n)
+    hi = np.zeros(n)
     kinks = np.empty(2 * n)
     who = np.empty(2 * n, dtype=np.int64)
     nk = 0
     for i in range(n):
         if cap[i] == 0.0:
             continue
-        xi0, _size = _slack(Phi, i, beta, b, y)
-        dxi[i] = -y[i] * (_dot(Phi[i], dbeta) + db)
-        g += dxi[i] * _psi(xi0, bound[i], cap[i])
+        xi, _size = _slack(Phi, i, beta, b, y)
+        xi0[i] = xi
+        d = -y[i] * (_dot(Phi[i], dbeta) + db)
+        dxi[i] = d
+        if d == 0.0:
+            continue
         u = bound[i] / cap[i]
-        inband[i] = (0.0 < xi0 < u) or (xi0 == 0.0 and dxi[i] > 0.0) or (xi0 == u and dxi[i] < 0.0)
-        if inband[i]:
-            h += cap[i] * dxi[i] * dxi[i]
-        if dxi[i] != 0.0:
-            for edge in (0.0, u):
-                t = (edge - xi0) / dxi[i]
-                if t > 0.0:
-                    kinks[nk] = t
-                    who[nk] = i
-                    nk += 1
+        t0 = (0.0 - xi) / d
+        t1 = (u - xi) / d
+        lo[i] = min(t0, t1)
+        hi[i] = max(t0, t1)
+        for t in (t0, t1):
+            if t > 0.0:
+                kinks[nk] = t
+                who[nk] = i
+                nk += 1
+    g = _line_slope(gG, hG, bound, cap, xi0, dxi, 0.0)
     if g >= 0.0:
         return 0.0
-    order = np.argsort(kinks[:nk])
     t_c = 0.0
-    for q in range(nk):
-        t_n = kinks[order[q]]
+    K = kinks[:nk]
+    W = who[:nk]
+    while K.shape[0] > LINE_WALK:
+        piv = np.partition(K, K.shape[0] // 2)[K.shape[0] // 2]
+        gp = _line_slope(gG, hG, bound, cap, xi0, dxi, piv)
+        if gp >= 0.0:
+            keep = K < piv
+        else:
+            keep = K > piv
+            t_c = piv
+            g = gp
+        K = K[keep]
+        W = W[keep]
+    h = _line_curvature(hG, cap, dxi, lo, hi, t_c)
+    inband = np.zeros(n, dtype=np.bool_)
+    for q in range(W.shape[0]):
+        i = W[q]
+        inband[i] = lo[i] <= t_c < hi[i]
+    order = np.argsort(K)
+    for q in range(K.shape[0]):
+        t_n = K[order[q]]
         if h > 0.0 and g + h * (t_n - t_c) >= 0.0:
             return t_c - g / h
         g += h * (t_n - t_c)
         t_c = t_n
-        i = who[order[q]]
+        i = W[order[q]]
         inband[i] = not inband[i]
         if inband[i]:
             h += cap[i] * dxi[i] * dxi[i]
@@ -441,7 +510,31 @@ def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
 
 
 @njit(cache=True)
-def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, beta_out):
+def _stopped(beta, b, beta_out):
+    """A try of :func:`_exact_finish` that ends without the limit: its last point (β, b) out."""
+    for j in range(beta.shape[0]):
+        beta_out[j] = beta[j]
+    return False, b
+
+
+@njit(cache=True)
+def _finish_objective(Phi, G, y, bound, cap, beta, b):
+    """Φ(β, b) of :func:`_exact_finish`: ½β'Gβ + Σ_i C_i H_i(ξ_i), the objective whose minimiser is the
+    hinge IRWLS iteration's limit."""
+    val = 0.5 * _dot(beta, G @ beta)
+    for i in range(Phi.shape[0]):
+        if cap[i] == 0.0:
+            continue
+        xi, _size = _slack(Phi, i, beta, b, y)
+        if xi <= 0.0:
+            continue
+        u = bound[i] / cap[i]
+        val += 0.5 * cap[i] * xi * xi if xi < u else bound[i] * (xi - 0.5 * u)
+    return val
+
+
+@njit(cache=True)
+def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta_out):
     """The limit of the hinge IRWLS iteration (Navia-Vázquez et al. 2004, eqs. 20–22), found from a
     guess of its sets.
 
@@ -460,8 +553,9 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, bet
     a_j^max·ξ_j would multiply the rounding of ξ_j by a_max). From the IRWLS iterate and the guessed
     sets this is Newton's method on Φ: the step to the piece's minimiser, an exact line search along
     it (:func:`_line_min`), the sets read off the slacks at the new point (a point still in the band
-    whose multiplier left [0, B_j] to the set it asks for), at most ``rounds`` times (Newton's method with exact line search ends in finitely many steps on a
-    convex piecewise quadratic; Keerthi & DeCoste 2005). A piece's minimiser is accepted only when
+    whose multiplier left [0, B_j] to the set it asks for), at most ``rounds`` times (Newton's method
+    with exact line search ends in finitely many steps on a convex piecewise quadratic; Keerthi &
+    DeCoste 2005). A piece's minimiser is accepted only when
 
     (a) it meets the conditions of its sets within ``FINISH_KKT_TOL`` (relative to the bounds B_i,
         beside the measured rounding of the solve): beyond the margin ξ_i ≤ 0, inside a_i^max ξ_i ≥ B_i
@@ -471,13 +565,14 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, bet
     (b) one plain IRWLS step (eqs. 22 and 20) from it stays put: the candidate solves the step's
         weighted system to a componentwise backward error of ``STAY_TOL``.
 
-    Returns ``(ok, b)`` with β in ``beta_out``.
+    ``sets`` (the guess) is updated in place to the sets of the last point. Returns ``(ok, b)`` with β
+    in ``beta_out``: the limit, or (not ok) the last point of the Newton steps, where Φ is at most its
+    value at (β0, b0).
     """
     n, p = Phi.shape
     eps = np.finfo(np.float64).eps
     bound = factor * C * cw
     cap = a_max * cw
-    sets = sets0.copy()
     for i in range(n):
         if cw[i] == 0.0:
             sets[i] = SET_OUT
@@ -486,16 +581,16 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, bet
     err = np.zeros(1)
     for _round in range(rounds):
         if np.sum(sets == SET_MARGIN) > MARGIN_EXCESS * (p + 1):
-            return False, b0
+            return _stopped(beta, b, beta_out)
         x, idx = _finish_newton(Phi, G, y, bound, cap, sets, beta, b, err)
         if not np.all(np.isfinite(x)):
-            return False, b0
+            return _stopped(beta, b, beta_out)
         if _meets_kkt(Phi, G, y, bound, cap, sets, x, idx, err[0]):
             # (b) one plain IRWLS step from the candidate stays put
             f = _decision(Phi, x[:p], x[p])
             a = np.empty(n)
             if _weights(f, y, C, cw, LOSS_HINGE, 1.0, 1.0, a_max, factor, a) == 0.0:
-                return False, b0
+                return _stopped(beta, b, beta_out)
             M, r = _wls_system(Phi, G, y, a)
             for j in range(p + 1):
                 res = r[j]
@@ -504,7 +599,7 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, bet
                     res -= M[j, l] * x[l]
                     size += abs(M[j, l] * x[l])
                 if not abs(res) <= STAY_TOL * size:
-                    return False, b0
+                    return _stopped(beta, b, beta_out)
             for j in range(p):
                 beta_out[j] = x[j]
             return True, x[p]
@@ -537,8 +632,8 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets0, beta0, b0, rounds, bet
                     sets[i] = SET_OUT
                     changed = True
         if not changed and t == 0.0:
-            return False, b0
-    return False, b0
+            return _stopped(beta, b, beta_out)
+    return _stopped(beta, b, beta_out)
 
 
 @njit(cache=True)
@@ -605,9 +700,12 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
 
     ``finish`` (hinge only): once the sets of points (beyond, on, inside the margin;
     :func:`_classify`) have not changed for ``SET_PATIENCE`` iterations, solve for the iteration's
-    limit with those sets (:func:`_exact_finish`); when it passes its checks it is the last iterate
-    and the iteration has converged. A failed try is repeated after 1, 2, 4, … (at most ``MAX_GAP``)
-    more iterations, the gap reset when the sets change. Margin points approach the margin
+    limit with those sets (:func:`_exact_finish`, ``FIRST_ROUNDS`` Newton steps doubling after each
+    failed try up to ``FINISH_ROUNDS``); when it
+    passes its checks it is the last iterate and the iteration has converged. A failed try is repeated
+    after 1, 2, 4, … (at most ``MAX_GAP``) more iterations, the gap reset when the sets change; it goes
+    on from the failed try's last point while that point is below the iterate in the finish's
+    objective. Margin points approach the margin
     geometrically, at the rate d + (1 − d)·α_i*/C_i per iteration, so the plain iteration needs
     hundreds to thousands of iterations where the sets settle in tens.
 
@@ -655,6 +753,11 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     gap = 1
     finished = False
     fin_beta = np.empty(p)
+    fin_b = 0.0
+    fin_sets = np.empty(n, dtype=np.int64)
+    kept = False
+    bound = factor * C * cw
+    cap = a_max * cw
     rounds = FIRST_ROUNDS
     while it < max_iter:
         f = _decision(Phi, beta, b)
@@ -673,7 +776,18 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             else:
                 stable += 1
             if stable >= SET_PATIENCE and it >= next_try:
-                finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta, b, rounds, fin_beta)
+                # the try goes on from the last one's point and sets while that point is below the
+                # iterate in the finish's objective Φ, else it starts at the iterate
+                # with the sets of its step
+                if not (kept and _finish_objective(Phi, G, y, bound, cap, fin_beta, fin_b)
+                        <= _finish_objective(Phi, G, y, bound, cap, beta, b)):
+                    fin_sets[:] = sets
+                    fin_beta[:] = beta
+                    fin_b = b
+                start_beta = fin_beta.copy()
+                start_b = fin_b
+                finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, fin_sets, start_beta, start_b,
+                                                rounds, fin_beta)
                 if finished:
                     it += 1
                     for j in range(p):
@@ -686,9 +800,12 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                         hist_primal[it] = prim
                     status = STATUS_CONVERGED
                     break
+                # a try that did not move leaves nothing to go on from
+                kept = b_fin != start_b or np.any(fin_beta != start_beta)
+                fin_b = b_fin
+                rounds = min(2 * rounds, FINISH_ROUNDS)
                 next_try = it + gap
                 gap = min(2 * gap, MAX_GAP)
-                rounds = min(2 * rounds, FINISH_ROUNDS)
         it += 1
         num = 0.0
         den = 0.0

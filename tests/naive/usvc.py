@@ -113,3 +113,76 @@ def rbf_decision_naive(X, centres, beta, b, sigma):
 
 def empirical_ce_naive(x, y, th):
     return np.array([np.mean([1.0 if yi * (xi - t) <= 0 else 0.0 for xi, yi in zip(x, y)]) for t in th])
+
+
+def wls_system_naive(X, G, y, a):
+    """The weighted least-squares system of one IRWLS step (Navia-Vázquez et al. 2004, eqs. 20 and 25)
+    written out: M = [Φ, 1]' D_a [Φ, 1] + diag(G, 0), r = [Φ, 1]' D_a y."""
+    X = np.asarray(X, float)
+    A = np.hstack([X, np.ones((X.shape[0], 1))])
+    M = A.T @ (np.asarray(a, float)[:, None] * A)
+    p = X.shape[1]
+    M[:p, :p] += G
+    return M, A.T @ (a * y)
+
+
+def finish_objective_naive(X, y, G, bound, cap, beta, b):
+    """½β'Gβ + Σ_i C_i H_i(ξ_i), H_i the capped IRWLS loss: 0 for ξ ≤ 0, a_i ξ²/(2C_i) up to
+    ξ = C_i/a_i, ξ − C_i/(2a_i) beyond (points with a_i = 0 drop out)."""
+    tot = 0.5 * float(beta @ G @ beta)
+    for i in range(X.shape[0]):
+        if cap[i] == 0.0:
+            continue
+        xi = 1.0 - y[i] * (float(X[i] @ beta) + b)
+        u = bound[i] / cap[i]
+        if xi > 0.0:
+            tot += 0.5 * cap[i] * xi * xi if xi < u else bound[i] * (xi - 0.5 * u)
+    return tot
+
+
+def line_slope_naive(X, y, G, bound, cap, beta, b, dbeta, db, t):
+    """The derivative in t of :func:`finish_objective_naive` at (β, b) + t (dβ, db), and the size its
+    rounding scales with: the magnitudes of its terms, and for a slack in the band (0, C_i/a_i) the
+    rounding of ξ_i = 1 − y_i f_i, eps·(1 + |f_i|), times a_i|dξ_i| (also at the band's edges, within
+    that rounding)."""
+    bt, bb = beta + t * dbeta, b + t * db
+    val = float(bt @ G @ dbeta)
+    size = float(np.linalg.norm(bt) * np.linalg.norm(G @ dbeta))
+    for i in range(X.shape[0]):
+        if cap[i] == 0.0:
+            continue
+        xi = 1.0 - y[i] * (float(X[i] @ bt) + bb)
+        dxi = -y[i] * (float(X[i] @ dbeta) + db)
+        val += dxi * min(max(cap[i] * xi, 0.0), bound[i])
+        size += abs(dxi) * bound[i]
+        f_size = 1.0 + abs(float(X[i] @ bt) + bb)
+        if -1e-12 * f_size <= xi <= bound[i] / cap[i] + 1e-12 * f_size:  # in the band or at its edges
+            size += cap[i] * abs(dxi) * f_size
+    return val, size
+
+
+def line_min_naive(X, y, G, bound, cap, beta, b, dbeta, db):
+    """argmin over t ≥ 0 of :func:`finish_objective_naive` along (β, b) + t (dβ, db): its derivative
+    g(t) is continuous, piecewise linear and non-decreasing; evaluated at every kink, the zero is
+    interpolated linearly in the piece where g changes sign (or beyond the last kink)."""
+    def g(t):
+        return line_slope_naive(X, y, G, bound, cap, beta, b, dbeta, db, t)[0]
+
+    ts = [0.0]
+    for i in range(X.shape[0]):
+        if cap[i] == 0.0:
+            continue
+        xi = 1.0 - y[i] * (float(X[i] @ beta) + b)
+        dxi = -y[i] * (float(X[i] @ dbeta) + db)
+        if dxi != 0.0:
+            ts += [t for t in ((0.0 - xi) / dxi, (bound[i] / cap[i] - xi) / dxi) if t > 0.0]
+    ts = sorted(ts)
+    gs = [g(t) for t in ts]
+    if gs[0] >= 0.0:
+        return 0.0
+    for q in range(1, len(ts)):
+        if gs[q] >= 0.0:
+            return ts[q - 1] - gs[q - 1] * (ts[q] - ts[q - 1]) / (gs[q] - gs[q - 1])
+    t_last, t_far = ts[-1], ts[-1] + 1.0
+    slope = g(t_far) - gs[-1]
+    return t_last - gs[-1] / slope if slope > 0.0 else t_last
