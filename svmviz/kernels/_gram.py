@@ -399,8 +399,9 @@ class GramRows:
         B = self.points[start:stop]
         np.dot(B, self.points[i], out=out)
         if self.kernel == "rbf":
+            # the point's own column, when in range, is set to 0 directly (as on a gram's diagonal)
             _guarded_sq_dists(out[None, :], self.sq_norms, self.sq_norms[start:stop], self.points, B, i,
-                              self._guard, -1)
+                              self._guard, i - start if start <= i < stop else -1)
             _rbf_inplace(out, self._sigma)
         elif self.kernel == "poly":
             _poly_inplace(out, self._degree, self._gamma, self._coef0)

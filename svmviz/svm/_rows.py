@@ -33,7 +33,8 @@ import numpy as np
 
 from .._jit import njit
 from ..kernels import GramRows
-from ._smo import STATUS_CONVERGED, STATUS_MAX_ITER, TAU, _be_shrunk, _intercept, _snap
+from ._smo import (_NO_KEY, _VECTOR_MATH, STATUS_CONVERGED, STATUS_MAX_ITER, TAU, _be_shrunk, _intercept, _key,
+                   _key_value, _last_key, _set_sets, _snap)
 
 #: libsvm's default kernel cache (``svm-train -m 100`` in libsvm, 200 MB in scikit-learn's ``SVC``):
 #: scikit-learn's default, so that the two solvers compare on the same memory.
@@ -41,8 +42,9 @@ DEFAULT_CACHE_MB = 200.0
 #: One SMO step reads the rows of both its working variables: the cache holds at least two.
 MIN_SLOTS = 2
 
-# rows of the (7, n) float array ``vec``, in position order
-_Y, _C, _P, _A, _G, _GBAR, _KD = range(7)
+# rows of the (9, n) float array ``vec``, in position order (OU, OL: the sets I_up, I_low as 0 / −∞,
+# :func:`._smo._set_sets`)
+_Y, _C, _P, _A, _G, _GBAR, _KD, _OU, _OL, _N_VEC = range(10)
 # rows of the (2, n) int array ``ipos``
 _ORIG, _SLOT = range(2)
 # rows of the (4, slots + 1) int array ``islot`` (column ``slots`` is the LRU list's sentinel)
@@ -81,6 +83,17 @@ def _lru_front(islot, k):
     nxt[k] = nxt[head]
     prv[nxt[head]] = k
     nxt[head] = k
+
+
+@njit(cache=True, nogil=True)
+def _lru_back(islot, k):
+    """Slot k becomes the least recently used (right before the sentinel)."""
+    prv, nxt = islot[_PREV], islot[_NEXT]
+    head = prv.shape[0] - 1
+    nxt[k] = head
+    prv[k] = prv[head]
+    nxt[prv[head]] = k
+    prv[head] = k
 
 
 @njit(cache=True, nogil=True)
@@ -134,14 +147,27 @@ def _swap(vec, ipos, islot, points, sq_norms, a, b):
 
 
 @njit(cache=True, nogil=True)
-def _swap_columns(islot, data, swaps, m):
+def _swap_columns(ipos, islot, data, swaps, m, n_active):
     """The swaps ``swaps[:m]`` (pairs a < b, in the order made) applied to the columns of every cached
-    row, one row at a time (its columns stay in cache; a swap at a time over all rows would miss it at
-    every row). A row that covers a but not b is cut to its first a columns (libsvm drops it); the
-    swaps of a shrinking pass have increasing a, so every later swap of that row is beyond its end."""
+    row of an active position, one row at a time (its columns stay in cache; a swap at a time over
+    all rows would miss it at every row). A row that covers a but not b is cut to its first a
+    columns (libsvm drops it); the swaps of a shrinking pass have nondecreasing a, so every later swap
+    of that row is beyond its end. The rows of the positions just shrunk are dropped instead: a
+    shrunk variable is at a bound and is not selected again before the gradient is reconstructed,
+    which reads the rows of free variables only."""
     for k in range(islot.shape[1] - 1):
+        pos = islot[_POS, k]
+        if pos >= n_active:
+            ipos[_SLOT, pos] = -1
+            islot[_POS, k] = -1
+            islot[_LEN, k] = 0
+            _lru_unlink(islot, k)  # to the least recently used end: the next slot taken
+            _lru_back(islot, k)
+            continue
         row = data[k]
         length = islot[_LEN, k]
+        if length == 0:
+            continue
         for q in range(m):
             a, b = swaps[q, 0], swaps[q, 1]
             if length > b:
@@ -172,62 +198,48 @@ def _maxima(vec, n_active):
     return Gmax1, Gmax2
 
 
-@njit(cache=True, nogil=True)
-def _select_i(vec, n_active):
-    """WSS2's i: the largest −y_t G_t over I_up among the active positions (last of ties, as
-    :func:`._smo._select`); (−1, −∞) if I_up is empty."""
-    y, C, alpha, G = vec[_Y], vec[_C], vec[_A], vec[_G]
-    Gmax = -np.inf
-    i = -1
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
+def _select_i(vec, keys, n_active):
+    """WSS2's i over the active positions: the last t with the largest −y_t G_t over I_up, as
+    :func:`._smo._select_all` finds it (order keys, a branch-free loop LLVM makes vector code);
+    (−1, −∞) if I_up is empty."""
+    y, G, ou = vec[_Y], vec[_G], vec[_OU]
+    a = _NO_KEY
     for t in range(n_active):
-        if y[t] > 0:
-            if alpha[t] < C[t] and -G[t] >= Gmax:
-                Gmax = -G[t]
-                i = t
-        else:
-            if alpha[t] > 0.0 and G[t] >= Gmax:
-                Gmax = G[t]
-                i = t
-    return i, Gmax
+        k = _key(ou[t] - y[t] * G[t])
+        keys[t] = k
+        a = k if k > a else a
+    Gmax = _key_value(a)
+    if Gmax == -np.inf:
+        return -1, Gmax
+    return _last_key(keys[:n_active], a), Gmax
 
 
-@njit(cache=True, nogil=True)
-def _select_j(vec, s, Ki, i, Gmax, n_active):
-    """WSS2's j for the chosen i (second-order gain with K_it = Ki[t]) and Gmax2 = max over I_low of
-    y_t G_t, as :func:`._smo._select`."""
-    y, C, alpha, G, Kd = vec[_Y], vec[_C], vec[_A], vec[_G], vec[_KD]
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
+def _select_j(vec, s, Ki, i, Gmax, keys, tol, n_active):
+    """WSS2's j for the chosen i (second-order gain with K_it = Ki[t]) and the stopping test's Gmax2
+    (max over I_low of y_t G_t), computed as :func:`._smo._select_all` does over the active
+    positions: the same j and the same decision to stop as :func:`._smo._select`."""
+    y, G, Kd, ol = vec[_Y], vec[_G], vec[_KD], vec[_OL]
     Kii = Kd[i]
-    Gmax2 = -np.inf
-    j = -1
-    obj_min = np.inf
+    a = _NO_KEY
     for t in range(n_active):
-        if y[t] > 0:
-            if alpha[t] > 0.0:
-                if G[t] >= Gmax2:
-                    Gmax2 = G[t]
-                grad_diff = Gmax + G[t]
-                if grad_diff > 0.0:
-                    quad = s * (Kii + Kd[t] - 2.0 * Ki[t])
-                    if quad <= 0.0:
-                        quad = TAU
-                    od = -(grad_diff * grad_diff) / quad
-                    if od <= obj_min:
-                        obj_min = od
-                        j = t
-        else:
-            if alpha[t] < C[t]:
-                if -G[t] >= Gmax2:
-                    Gmax2 = -G[t]
-                grad_diff = Gmax - G[t]
-                if grad_diff > 0.0:
-                    quad = s * (Kii + Kd[t] - 2.0 * Ki[t])
-                    if quad <= 0.0:
-                        quad = TAU
-                    od = -(grad_diff * grad_diff) / quad
-                    if od <= obj_min:
-                        obj_min = od
-                        j = t
-    return j, Gmax2
+        grad_diff = Gmax + (y[t] * G[t] + ol[t])
+        quad = s * (Kii + Kd[t] - 2.0 * Ki[t])
+        quad = quad if quad > 0.0 else TAU
+        k = _key((grad_diff * grad_diff) / quad if grad_diff > 0.0 else -np.inf)
+        keys[t] = k
+        a = k if k > a else a
+    j = -1 if _key_value(a) == -np.inf else _last_key(keys[:n_active], a)
+    if j >= 0:
+        v = y[j] * G[j]
+        if Gmax + v >= tol:  # not converged, whatever Gmax2 is
+            return j, v
+    a = _NO_KEY
+    for t in range(n_active):
+        k = _key(y[t] * G[t] + ol[t])
+        a = k if k > a else a
+    return j, _key_value(a)
 
 
 @njit(cache=True, nogil=True)
@@ -338,12 +350,12 @@ def _shrink_pass(vec, ipos, islot, points, sq_norms, data, st, Gmax1, Gmax2):
         else:
             k += 1
     if m:
-        _swap_columns(islot, data, swaps, m)
+        _swap_columns(ipos, islot, data, swaps, m, na)
     st[_NACT] = na
 
 
 @njit(cache=True, nogil=True)
-def _run(vec, ipos, islot, st, fs, points, sq_norms, data):
+def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
     """SMO with shrinking on cached rows, from the state in the arrays, until it is done (``RUN_DONE``)
     or needs a row it does not hold (``NEED_ROW``; see :func:`solve_rows`)."""
     y, C, alpha, G, Gbar = vec[_Y], vec[_C], vec[_A], vec[_G], vec[_GBAR]
@@ -389,7 +401,7 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data):
                             _start_recon(st, _PH_SHRINK)
             continue
         # _PH_STEP
-        i, Gmax = _select_i(vec, na)
+        i, Gmax = _select_i(vec, keys, na)
         j = -1
         Gmax2 = -np.inf
         ki = -1
@@ -397,7 +409,7 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data):
             ki = _get_row(ipos, islot, st, i, na)
             if ki < 0:
                 return NEED_ROW
-            j, Gmax2 = _select_j(vec, s, data[ki], i, Gmax, na)
+            j, Gmax2 = _select_j(vec, s, data[ki], i, Gmax, keys, tol, na)
         if j < 0 or Gmax + Gmax2 < tol:
             if na < n:  # the final check is on the whole problem
                 st[_COUNTER] = 1
@@ -435,6 +447,8 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data):
                 Gbar[t] += y[t] * c * Kj[t]
         alpha[i] = ai
         alpha[j] = aj
+        _set_sets(i, y, C, alpha, vec[_OU], vec[_OL])
+        _set_sets(j, y, C, alpha, vec[_OU], vec[_OL])
         st[_IT] += 1
         st[_PHASE] = _PH_TOP
 
@@ -454,7 +468,7 @@ def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size)
     """
     n = y.shape[0]
     slots = cache_slots(n, cache_size)
-    vec = np.empty((7, n))
+    vec = np.empty((_N_VEC, n))
     vec[_Y] = y
     vec[_C] = C
     vec[_P] = p
@@ -462,6 +476,10 @@ def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size)
     vec[_G] = p
     vec[_GBAR] = 0.0
     vec[_KD] = rows.diagonal
+    vec[_OU] = 0.0  # α = 0: every y = +1 in I_up, every y = −1 in I_low
+    vec[_OU, y < 0] = -np.inf
+    vec[_OL] = 0.0
+    vec[_OL, y > 0] = -np.inf
     ipos = np.empty((2, n), dtype=np.int64)
     ipos[_ORIG] = np.arange(n)
     ipos[_SLOT] = -1
@@ -484,7 +502,8 @@ def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size)
     fs[_TOL] = tol
     data = np.empty((slots, n))
     points, sq_norms = rows.points, rows.sq_norms
-    while _run(vec, ipos, islot, st, fs, points, sq_norms, data) == NEED_ROW:
+    keys = np.empty(n, dtype=np.int64)
+    while _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys) == NEED_ROW:
         k, a, b = st[_NEED_SLOT], st[_NEED_FROM], st[_NEED_TO]
         rows.row(int(st[_NEED_POS]), int(a), int(b), data[k, a:b])
     b = _intercept(vec[_Y], vec[_C], vec[_A], vec[_G])
