@@ -361,6 +361,8 @@ class GramRows:
         ``‖x_i‖²`` of ``points``, in the same order.
     diagonal : ndarray of shape (n,)
         ``K(x_i, x_i)`` of the points in the order given (:func:`kernel_diagonal`).
+    kernel : str
+        The kernel's name.
     """
 
     def __init__(self, X, *, kernel="rbf", sigma: float = 1.0, degree: int = 3, gamma: float = 1.0,

@@ -57,19 +57,52 @@ def _rows_memory(n: int, d: int, cache_size: float) -> float:
 STRATEGIES = ("auto", "full", "rows")
 
 
-def full_matrix_pays(n: int, cache_size: float) -> bool:
-    """``strategy="auto"``'s choice: the whole n×n kernel matrix when it fits in the kernel cache of
-    ``cache_size`` MB, rows on demand otherwise.
+#: A kernel row's round trip on the cached-rows path besides its entries: the return from the compiled
+#: loop, the BLAS call's setup, numba's dispatch of the distance pass and numpy's of the exp (measured
+#: 11–13 µs a row, one thread, load 8.5, 2026-11-29).
+ROW_CALL_NS = 12_000.0
+#: One entry of the upper triangle of :func:`svmviz.kernels.gram`'s rbf matrix: about
+#: ``GRAM_ENTRY_NS + GRAM_ENTRY_NS_PER_FEATURE · d`` (measured 7.0 ns at d = 10 and 10.3 ns at d = 20,
+#: best of 3, n = 2000, one thread, load 8.5, 2026-11-29).
+GRAM_ENTRY_NS = 3.7
+GRAM_ENTRY_NS_PER_FEATURE = 0.33
 
-    What it rests on (``bench/bench_fit.py --paths``, both paths timed on the same fits): when the
-    matrix fits in the cache, the rows solver ends up computing most rows anyway, each one on its own
-    (a BLAS product of one row and a Python round trip), while the full matrix is computed by blocks
-    on its upper triangle only (half the products) and SMO then runs on contiguous rows, so the full
-    matrix is as fast or faster; when it does not fit, building it costs more than the rows SMO
-    visits (n = 10000: the 800 MB matrix takes several times the rows solver's whole fit), and the
-    rows solver keeps the memory bounded.
+
+def full_matrix_pays(n: int, d: int, cache_size: float) -> bool:
+    """``strategy="auto"``'s choice for a two-class problem of n points with d features: the whole n×n
+    kernel matrix when it fits in the kernel cache and costs no more to build than the round trips
+    of computing each of its rows once on demand; rows on demand otherwise.
+
+    Parameters
+    ----------
+    n : int
+        Points of the two-class problem.
+    d : int
+        Features.
+    cache_size : float
+        Megabytes of the kernel cache (``SVMClassifier(cache_size=...)``).
+
+    Returns
+    -------
+    bool
+        True: compute the full matrix (:func:`solve_dual`); False: rows on demand
+        (:func:`solve_dual_rows`).
+
+    Notes
+    -----
+    The costs compared: building the matrix's upper triangle, ``n²/2 · (GRAM_ENTRY_NS +
+    GRAM_ENTRY_NS_PER_FEATURE · d)``, against the rows path's overhead when SMO visits every row,
+    ``n · ROW_CALL_NS``; their entries cost the same per entry on either path (a row's entries cost
+    about twice a triangle's, which the symmetric half makes up). Below the crossing (n ≈ 3400 at
+    d = 10, 2300 at d = 20) the full matrix is built; above it, and whenever the matrix is larger than
+    the cache, the rows solver, whose SMO visits only the rows of the working sets and keeps its memory
+    within ``cache_size``. ``bench/bench_fit.py --paths`` times both paths on the same fits (the
+    performance page gives the table): at n = 5000 and 10000 the rows path is the faster on all four
+    (C, γ) of the benchmark; at n = 2000 either can be the faster by up to 1.6× and both are ahead of
+    ``SVC``.
     """
-    return 8.0 * n * n <= cache_size * 2**20
+    build = 0.5 * n * n * (GRAM_ENTRY_NS + GRAM_ENTRY_NS_PER_FEATURE * d)
+    return 8.0 * n * n <= cache_size * 2**20 and build <= n * ROW_CALL_NS
 
 
 def _check_class_weight(class_weight, classes, y) -> np.ndarray:
@@ -721,14 +754,16 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         ``predict`` with ``"ovo"``).
     cache_size : float, default=200
         Megabytes of kernel rows the solver on cached rows keeps (scikit-learn's ``SVC(cache_size=200)``,
-        libsvm's design); it also decides ``strategy="auto"``.
+        libsvm's design); ``strategy="auto"`` builds the full matrix only when it fits in it.
     strategy : {"auto", "full", "rows"}, default="auto"
         How the kernel is computed. ``"full"``: the n×n kernel matrix, then SMO on it (:func:`solve_dual`).
         ``"rows"``: kernel rows computed on demand and kept in a least-recently-used cache of
         ``cache_size`` MB, with shrinking (:func:`solve_dual_rows`; named kernels only).
-        ``"auto"``: the full matrix when it fits in ``cache_size``, rows otherwise
-        (:func:`full_matrix_pays`, which gives the measurement); the full matrix for
-        ``"precomputed"`` and callables. The solutions agree to ``tol``.
+        ``"auto"``: the full matrix when it fits in ``cache_size`` and costs less to build than
+        computing its rows one by one, rows otherwise (:func:`full_matrix_pays`, which gives the
+        measurement); the full matrix for
+        ``"precomputed"`` and callables. The solutions agree to ``tol``. ``probability=True``'s
+        cross-validation solves on each pair's full matrix whatever the strategy.
 
     Attributes
     ----------
@@ -939,12 +974,12 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"strategy='rows' computes kernel rows of a named kernel {KERNELS}; kernel={self.kernel!r} "
                              "gives its gram whole: use strategy='full' or 'auto'.")
 
-    def _uses_rows(self, n: int) -> bool:
-        """Whether a two-class problem of n rows is solved on cached rows (``strategy``)."""
+    def _uses_rows(self, n: int, d: int) -> bool:
+        """Whether a two-class problem of n points with d features is solved on cached rows (``strategy``)."""
         if self.strategy != "auto":
             return self.strategy == "rows"
         named = isinstance(self.kernel, str) and self.kernel in KERNELS
-        return named and not full_matrix_pays(n, self.cache_size)
+        return named and not full_matrix_pays(n, d, self.cache_size)
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -1005,7 +1040,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         C = bounds * HARD_MARGIN_BOUND if hard else bounds
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            if K is None and self._uses_rows(rows.size):
+            if K is None and self._uses_rows(rows.size, X.shape[1]):
                 sol = solve_dual_rows(X[rows], y_pm, scale=self._scale, C=C, kernel=self.kernel_,
                                       sigma=1.0 if self.sigma_ is None else self.sigma_, degree=self._degree,
                                       gamma=self._poly_gamma, coef0=self._coef0, tol=self.tol,
@@ -1071,8 +1106,8 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         pair_rows = [np.count_nonzero(positive & ((codes == i) | (codes == j)))
                      for i, j in _libsvm_rules.class_pairs(classes.size)]
         m = max(pair_rows)
-        self.strategy_ = "rows" if self._uses_rows(m) else "full"
-        if self.strategy_ == "rows":
+        self.strategy_ = "rows" if self._uses_rows(m, X.shape[1]) else "full"
+        if self.strategy_ == "rows" and not self.probability:  # Platt's cross-validation takes each pair's gram
             d = X.shape[1]
             _validation.check_memory(_rows_memory(m, d, self.cache_size), what=f"{type(self).__name__}.fit", n=m,
                                      n_max=lambda room: _validation.largest_n(

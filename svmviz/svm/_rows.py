@@ -425,9 +425,10 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
         if quad <= 0.0:
             quad = TAU
         ai, aj = _pair_update(y, C, alpha, G, i, j, quad)
-        # Ḡ changes with a variable that reaches or leaves its upper bound: its full row first
-        up_i = (alpha[i] >= C[i]) != (ai >= C[i])
-        up_j = (alpha[j] >= C[j]) != (aj >= C[j])
+        # Ḡ (read by the reconstruction after shrinking only) changes with a variable that reaches or
+        # leaves its upper bound: its full row first
+        up_i = st[_SHRINKING] != 0 and (alpha[i] >= C[i]) != (ai >= C[i])
+        up_j = st[_SHRINKING] != 0 and (alpha[j] >= C[j]) != (aj >= C[j])
         if up_i and _get_row(ipos, islot, st, i, n) < 0:
             return NEED_ROW
         if up_j and _get_row(ipos, islot, st, j, n) < 0:

@@ -187,10 +187,12 @@ def test_both_strategies_fit_the_same_one_vs_one_machines():
     np.testing.assert_array_equal(rows.n_support_, ref.n_support_)
 
 
-def test_auto_takes_the_full_matrix_when_it_fits_in_the_cache():
-    assert full_matrix_pays(2000, DEFAULT_CACHE_MB)  # 32 MB
-    assert not full_matrix_pays(10_000, DEFAULT_CACHE_MB)  # 800 MB
-    assert full_matrix_pays(10_000, 800.0)
+def test_auto_takes_the_full_matrix_when_cheap_and_within_the_cache():
+    assert full_matrix_pays(2000, 10, DEFAULT_CACHE_MB)  # 32 MB, n·d small
+    assert not full_matrix_pays(2000, 10, 30.0)  # larger than the cache
+    assert not full_matrix_pays(5000, 10, DEFAULT_CACHE_MB)  # fits (190.7 MB), but costs more than its rows
+    assert not full_matrix_pays(10_000, 10, 10_000.0)
+    assert full_matrix_pays(2000, 10, DEFAULT_CACHE_MB) and not full_matrix_pays(2000, 200, DEFAULT_CACHE_MB)
     X, y = make_classification(200, 4, random_state=0)
     assert SVMClassifier().fit(X, y).strategy_ == "full"
     assert SVMClassifier(cache_size=0.3).fit(X, y).strategy_ == "rows"  # 200² doubles = 0.31 MB
