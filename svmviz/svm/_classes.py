@@ -166,6 +166,23 @@ class DualSolution(NamedTuple):
     status: int
 
 
+def _check_dual_vectors(n: int, y, scale, C, p):
+    """The dual's data for n points, checked: labels ±1, ``scale > 0``, bounds ``C_i`` finite and
+    positive (a scalar for all), the linear term ``p`` finite (None: −1). Returns contiguous float64
+    (y, scale, C, p)."""
+    y = np.ascontiguousarray(np.asarray(y, dtype=np.float64).ravel())
+    if y.shape[0] != n or not np.all(np.abs(y) == 1):
+        raise ValueError("y must hold n labels in {-1, +1}.")
+    scale = check_positive(scale, "scale")
+    C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy())
+    if not np.all(np.isfinite(C)) or np.any(C <= 0):
+        raise ValueError("every bound C_i must be a finite positive number.")
+    p = -np.ones(n) if p is None else np.ascontiguousarray(np.asarray(p, dtype=np.float64).ravel())
+    if p.shape[0] != n or not np.all(np.isfinite(p)):
+        raise ValueError("p must hold n finite numbers.")
+    return y, scale, C, p
+
+
 def solve_dual(K, y, *, scale: float, C, p=None, alpha0=None, tol: float = 1e-3,
                max_iter: int = DEFAULT_MAX_ITER, shrinking: bool = True) -> DualSolution:
     """Solve ``min ½α'Qα + p'α, 0 ≤ α ≤ C, y'α = 0`` with ``Q = scale · YKY``.
@@ -220,16 +237,7 @@ def solve_dual(K, y, *, scale: float, C, p=None, alpha0=None, tol: float = 1e-3,
     n = K.shape[0]
     if K.shape != (n, n):
         raise ValueError(f"K must be square; got shape {K.shape}.")
-    y = np.ascontiguousarray(np.asarray(y, dtype=np.float64).ravel())
-    if y.shape[0] != n or not np.all(np.abs(y) == 1):
-        raise ValueError("y must hold n labels in {-1, +1}.")
-    scale = check_positive(scale, "scale")
-    C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy())
-    if not np.all(np.isfinite(C)) or np.any(C <= 0):
-        raise ValueError("every bound C_i must be a finite positive number.")
-    p = -np.ones(n) if p is None else np.ascontiguousarray(np.asarray(p, dtype=np.float64).ravel())
-    if p.shape[0] != n or not np.all(np.isfinite(p)):
-        raise ValueError("p must hold n finite numbers.")
+    y, scale, C, p = _check_dual_vectors(n, y, scale, C, p)
     if alpha0 is None:
         a0 = np.zeros(n)
     else:
@@ -303,16 +311,7 @@ def solve_dual_rows(X, y, *, scale: float, C, p=None, kernel="rbf", sigma: float
     """
     rows = GramRows(X, kernel=kernel, sigma=sigma, degree=degree, gamma=gamma, coef0=coef0)
     n = rows.points.shape[0]
-    y = np.ascontiguousarray(np.asarray(y, dtype=np.float64).ravel())
-    if y.shape[0] != n or not np.all(np.abs(y) == 1):
-        raise ValueError("y must hold one label in {-1, +1} per row of X.")
-    scale = check_positive(scale, "scale")
-    C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy())
-    if not np.all(np.isfinite(C)) or np.any(C <= 0):
-        raise ValueError("every bound C_i must be a finite positive number.")
-    p = -np.ones(n) if p is None else np.ascontiguousarray(np.asarray(p, dtype=np.float64).ravel())
-    if p.shape[0] != n or not np.all(np.isfinite(p)):
-        raise ValueError("p must hold n finite numbers.")
+    y, scale, C, p = _check_dual_vectors(n, y, scale, C, p)
     cache_size = _check_cache_size(cache_size)
     tol, max_iter = _check_solver_params(tol, max_iter)
     alpha, b, G, n_iter, status = _rows.solve_rows(rows, y, scale, p, C, tol, max_iter, bool(shrinking), cache_size)

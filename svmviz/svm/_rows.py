@@ -75,25 +75,14 @@ def _lru_unlink(islot, k):
 
 
 @njit(cache=True, nogil=True)
-def _lru_front(islot, k):
-    """Slot k becomes the most recently used (right after the sentinel)."""
+def _lru_insert(islot, k, a):
+    """Link slot k right after node a of the LRU ring (after the sentinel: most recently used;
+    before it, i.e. after its predecessor: least recently used)."""
     prv, nxt = islot[_PREV], islot[_NEXT]
-    head = prv.shape[0] - 1
-    prv[k] = head
-    nxt[k] = nxt[head]
-    prv[nxt[head]] = k
-    nxt[head] = k
-
-
-@njit(cache=True, nogil=True)
-def _lru_back(islot, k):
-    """Slot k becomes the least recently used (right before the sentinel)."""
-    prv, nxt = islot[_PREV], islot[_NEXT]
-    head = prv.shape[0] - 1
-    nxt[k] = head
-    prv[k] = prv[head]
-    nxt[prv[head]] = k
-    prv[head] = k
+    prv[k] = a
+    nxt[k] = nxt[a]
+    prv[nxt[a]] = k
+    nxt[a] = k
 
 
 @njit(cache=True, nogil=True)
@@ -102,15 +91,15 @@ def _get_row(ipos, islot, st, pos, length):
     used; or −1 after recording in ``st`` which columns of which slot :func:`solve_rows` must fill
     (a row too short is extended in its slot; a missing one takes the least recently used slot)."""
     slot_of = ipos[_SLOT]
+    head = islot.shape[1] - 1  # the LRU ring's sentinel
     k = slot_of[pos]
     if k >= 0:
         _lru_unlink(islot, k)
-        _lru_front(islot, k)
+        _lru_insert(islot, k, head)
         if islot[_LEN, k] >= length:
             return k
         start = islot[_LEN, k]
     else:
-        head = islot.shape[1] - 1
         k = islot[_PREV, head]  # the least recently used slot
         old = islot[_POS, k]
         if old >= 0:
@@ -119,7 +108,7 @@ def _get_row(ipos, islot, st, pos, length):
         islot[_LEN, k] = 0
         slot_of[pos] = k
         _lru_unlink(islot, k)
-        _lru_front(islot, k)
+        _lru_insert(islot, k, head)
         start = 0
     st[_NEED_SLOT] = k
     st[_NEED_POS] = pos
@@ -162,7 +151,7 @@ def _swap_columns(ipos, islot, data, swaps, m, n_active):
             islot[_POS, k] = -1
             islot[_LEN, k] = 0
             _lru_unlink(islot, k)  # to the least recently used end: the next slot taken
-            _lru_back(islot, k)
+            _lru_insert(islot, k, islot[_PREV, islot.shape[1] - 1])
             continue
         row = data[k]
         length = islot[_LEN, k]
@@ -178,23 +167,17 @@ def _swap_columns(ipos, islot, data, swaps, m, n_active):
         islot[_LEN, k] = length
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
 def _maxima(vec, n_active):
-    """(max over I_up of −y_t G_t, max over I_low of y_t G_t) over the active positions."""
-    y, C, alpha, G = vec[_Y], vec[_C], vec[_A], vec[_G]
+    """(max over I_up of −y_t G_t, max over I_low of y_t G_t) over the active positions: the maxima
+    :func:`._smo._shrink` compares with, from the 0 / −∞ sets (a branch-free loop)."""
+    y, G, ou, ol = vec[_Y], vec[_G], vec[_OU], vec[_OL]
     Gmax1 = -np.inf
     Gmax2 = -np.inf
     for t in range(n_active):
-        if y[t] > 0:
-            if alpha[t] < C[t] and -G[t] >= Gmax1:
-                Gmax1 = -G[t]
-            if alpha[t] > 0.0 and G[t] >= Gmax2:
-                Gmax2 = G[t]
-        else:
-            if alpha[t] < C[t] and -G[t] >= Gmax2:
-                Gmax2 = -G[t]
-            if alpha[t] > 0.0 and G[t] >= Gmax1:
-                Gmax1 = G[t]
+        v = y[t] * G[t]
+        Gmax1 = max(Gmax1, ou[t] - v)
+        Gmax2 = max(Gmax2, v + ol[t])
     return Gmax1, Gmax2
 
 
