@@ -48,7 +48,8 @@ def compare(name, X, y, paths=False):
     n = X.shape[0]
     reps = 5 if n <= 2000 else 3
     for C, g in PAIRS:
-        fits = {"svmviz": lambda: SVMClassifier(C=C, gamma=g).fit(X, y), "SVC": lambda: SVC(C=C, gamma=g).fit(X, y)}
+        fits = {"svmviz": lambda: SVMClassifier(C=C, gamma=g).fit(X, y),
+                "SVC": lambda: SVC(C=C, gamma=g).fit(X, y)}
         if paths:
             for s in STRATEGIES[1:]:
                 fits[s] = lambda s=s: SVMClassifier(C=C, gamma=g, strategy=s).fit(X, y)

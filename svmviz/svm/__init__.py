@@ -31,9 +31,10 @@ from ._classes import _check_grid_problem as check_grid_problem
 from ._classes import _sigma_lambda_grid as sigma_lambda_grid
 from ._smo import lambda_sequence, loo_decisions, rbf_sigma_loo, rbf_sigma_sequence
 
-__all__ = ["DEFAULT_LAM", "DEFAULT_MAX_ITER", "GRID_ARRAYS", "GRID_SHRINKING", "DualSolution", "LambdaSequence",
-           "SigmaLambdaGrid", "STRATEGIES", "SVMClassifier", "DEFAULT_CACHE_MB", "check_grid_memory", "fit_lambda_sequence",
-           "fit_sigma_lambda_grid", "full_matrix_pays", "grid_memory", "solve_dual", "solve_dual_rows"]
+__all__ = ["DEFAULT_CACHE_MB", "DEFAULT_LAM", "DEFAULT_MAX_ITER", "GRID_ARRAYS", "GRID_SHRINKING", "DualSolution",
+           "LambdaSequence", "STRATEGIES", "SigmaLambdaGrid", "SVMClassifier", "check_grid_memory",
+           "fit_lambda_sequence", "fit_sigma_lambda_grid", "full_matrix_pays", "grid_memory", "solve_dual",
+           "solve_dual_rows"]
 
 #: names this facade offers svmviz's other modules only (see the module's docstring)
 _INTERNAL = ("check_grid_problem", "sigma_lambda_grid", "lambda_sequence", "loo_decisions", "rbf_sigma_loo",

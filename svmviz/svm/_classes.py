@@ -757,12 +757,12 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
     strategy : {"auto", "full", "rows"}, default="auto"
         How the kernel is computed. ``"full"``: the n×n kernel matrix, then SMO on it (:func:`solve_dual`).
         ``"rows"``: kernel rows computed on demand and kept in a least-recently-used cache of
-        ``cache_size`` MB, with shrinking (:func:`solve_dual_rows`; named kernels only).
+        ``cache_size`` MB, with shrinking (``svmviz.svm.solve_dual_rows``; named kernels only).
         ``"auto"``: the full matrix when it fits in ``cache_size`` and costs less to build than
-        computing its rows one by one, rows otherwise (:func:`full_matrix_pays`, which gives the
-        measurement); the full matrix for
-        ``"precomputed"`` and callables. The solutions agree to ``tol``. ``probability=True``'s
-        cross-validation solves on each pair's full matrix whatever the strategy.
+        computing its rows one by one, rows otherwise (``svmviz.svm.full_matrix_pays``, which gives
+        the measurement); the full matrix for ``"precomputed"`` and callables. The solutions agree
+        to ``tol``. ``probability=True``'s cross-validation solves on each pair's full matrix
+        whatever the strategy.
 
     Attributes
     ----------
