@@ -439,7 +439,7 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
 
 def cache_slots(n: int, cache_size: float) -> int:
     """Rows of n float64 that ``cache_size`` MB hold (at least :data:`MIN_SLOTS`, at most n)."""
-    return int(min(n, max(MIN_SLOTS, cache_size * 2**20 // (8 * n))))
+    return int(min(n, max(MIN_SLOTS, cache_size * 2**20 // (8 * max(n, 1)))))
 
 
 def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import SVC
 
+from svmviz import _validation
 from svmviz.kernels import GramRows, gram
 from svmviz.svm import DEFAULT_CACHE_MB, SVMClassifier, full_matrix_pays, solve_dual, solve_dual_rows
 from svmviz.svm._rows import MIN_SLOTS, cache_slots
@@ -66,6 +67,7 @@ def test_cache_slots_bounded_by_memory_and_n():
     assert cache_slots(1000, DEFAULT_CACHE_MB) == 1000  # 8 MB of rows: all of them
     assert cache_slots(10_000, DEFAULT_CACHE_MB) == int(DEFAULT_CACHE_MB * 2**20 // 80_000)
     assert cache_slots(300, TINY_CACHE_MB) == MIN_SLOTS
+    assert cache_slots(0, DEFAULT_CACHE_MB) == 0  # the memory bisection asks about n = 0
 
 
 @pytest.mark.parametrize("cache_size", [DEFAULT_CACHE_MB, 0.05, TINY_CACHE_MB])
@@ -233,3 +235,17 @@ def test_solve_dual_rows_refuses_bad_input():
         solve_dual_rows(X, y, scale=1.0, C=1.0, cache_size=0.0)
     with pytest.raises(ValueError, match="scale"):
         solve_dual_rows(X, y, scale=0.0, C=1.0)
+
+
+def test_rows_fit_memory_is_the_cache_and_refused_when_it_does_not_fit(monkeypatch):
+    """The rows path needs its cache and O(n d), not the n×n matrix: 20,000 points fit in 300 MB
+    with a 10 MB cache, and a 200 MB cache that does not fit is refused before any work, naming the
+    remedy."""
+    monkeypatch.setattr(_validation, "memory_room", lambda: (300 * 2**20, "RLIMIT_AS (300 MB)"))
+    X = np.random.default_rng(0).normal(size=(20_000, 2))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    with pytest.raises(MemoryError, match="smaller cache_size"):
+        SVMClassifier(strategy="rows", cache_size=400.0).fit(X, y)
+    with pytest.raises(MemoryError, match="strategy='rows'"):
+        SVMClassifier(strategy="full").fit(X, y)
+    assert SVMClassifier(C=1.0, gamma=1.0, cache_size=10.0).fit(X[:3000], y[:3000]).strategy_ == "rows"
