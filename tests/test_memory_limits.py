@@ -73,7 +73,7 @@ def test_svm_fit_refuses_before_the_kernel_with_size_and_largest_n(monkeypatch):
     X = np.random.default_rng(0).normal(size=(200_000, 2))
     y = (X[:, 0] > 0).astype(int)
     with pytest.raises(MemoryError) as exc:
-        SVMClassifier().fit(X, y)
+        SVMClassifier(strategy="full").fit(X, y)
     msg = str(exc.value)
     assert "n = 200000" in msg and "360.03 GB of working memory" in msg and "RLIMIT_AS" in msg
     n_max = int(msg.split("largest n that fits is about ")[1].split(".")[0])
@@ -97,7 +97,7 @@ def test_svm_fit_refusal_under_ulimit_v_in_a_child():
         room, source = _validation.memory_room()
         assert "RLIMIT_AS" in source, source
         try:
-            SVMClassifier().fit(X, y)
+            SVMClassifier(strategy="full").fit(X, y)
         except MemoryError as exc:
             msg = str(exc)
             assert "SVMClassifier.fit at n = 20000" in msg and "RLIMIT_AS" in msg, msg

@@ -161,18 +161,20 @@ def _linear_gram(A, B):
     return _blocked(A, B, None)
 
 
-def _poly_gram(A, B, degree: int, gamma, coef0):
-    """(γ a·b + c0)^degree; the integer power by repeated products (``degree − 1`` roundings, each far
-    cheaper than ``pow``)."""
-    def finish(blk, r0, c0):
-        np.multiply(blk, gamma, out=blk)
-        np.add(blk, coef0, out=blk)
-        if degree > 1:
-            base = blk.copy()
-            for _ in range(degree - 1):
-                np.multiply(blk, base, out=blk)
+def _poly_inplace(blk, degree: int, gamma, coef0):
+    """``blk ← (γ blk + c0)^degree`` in place; the integer power by repeated products (``degree − 1``
+    roundings, each far cheaper than ``pow``)."""
+    np.multiply(blk, gamma, out=blk)
+    np.add(blk, coef0, out=blk)
+    if degree > 1:
+        base = blk.copy()
+        for _ in range(degree - 1):
+            np.multiply(blk, base, out=blk)
 
-    return _blocked(A, B, finish)
+
+def _poly_gram(A, B, degree: int, gamma, coef0):
+    """(γ a·b + c0)^degree, finished block by block by :func:`_poly_inplace`."""
+    return _blocked(A, B, lambda blk, r0, c0: _poly_inplace(blk, degree, gamma, coef0))
 
 
 #: A result of at most this many bytes (64 MiB) is allocated without asking the system for room: the
@@ -329,6 +331,82 @@ def gram(A, B=None, *, kernel="rbf", sigma: float = 1.0, degree: int = 3,
             raise ValueError(f"degree must be a positive integer; got {degree!r}.")
         return _poly_gram(A, B, int(degree), check_positive(gamma, "gamma"), float(coef0))
     raise ValueError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
+
+
+class GramRows:
+    """Rows of the gram matrix of one point set, computed on demand through :func:`gram`'s path.
+
+    An SMO solver that keeps kernel rows in a cache (libsvm's design: Chang & Lin 2011, §5.1) asks for
+    one row, or the tail of one, at a time: ``K(x_i, x_j)`` for ``j`` in ``start:stop``. Each is a BLAS
+    product of the points with ``x_i``, finished in place as a block of :func:`gram` is — squared
+    distances with their cancellation guarded (``DIST_RTOL``; ``K_ii`` exact) and numpy's exp for
+    "rbf", ``(γ·+c0)^degree`` for "poly" — so a row equals the matching row of :func:`gram` to
+    rounding.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        The points (copied).
+    kernel : {"rbf", "linear", "poly"}
+        A named kernel (a kernel object computes whole blocks only: use :func:`gram`).
+    sigma, degree, gamma, coef0
+        As in :func:`gram`.
+
+    Attributes
+    ----------
+    points : ndarray of shape (n, d), float64, C-contiguous
+        The copy of X the rows are computed from. A solver may permute its rows (libsvm's shrinking
+        moves the inactive points to the end), together with ``sq_norms``.
+    sq_norms : ndarray of shape (n,)
+        ``‖x_i‖²`` of ``points``, in the same order.
+    diagonal : ndarray of shape (n,)
+        ``K(x_i, x_i)`` of the points in the order given (:func:`kernel_diagonal`).
+    kernel : str
+        The kernel's name.
+    """
+
+    def __init__(self, X, *, kernel="rbf", sigma: float = 1.0, degree: int = 3, gamma: float = 1.0,
+                 coef0: float = 1.0):
+        if not (isinstance(kernel, str) and kernel in KERNELS):
+            raise ValueError(f"GramRows computes the rows of a named kernel {KERNELS}; got {kernel!r} "
+                             "(a kernel object's gram comes whole from gram()).")
+        self.points = np.array(check_matrix(X, "X"), dtype=np.float64, order="C")
+        self.sq_norms = _row_norms(self.points)
+        self.kernel = kernel
+        if kernel == "rbf":
+            self._sigma = check_positive(sigma, "sigma")
+            self._guard = (self.points.shape[1] + 2) * np.finfo(np.float64).eps / DIST_RTOL
+        elif kernel == "poly":
+            if int(degree) != degree or degree < 1:
+                raise ValueError(f"degree must be a positive integer; got {degree!r}.")
+            self._degree, self._gamma, self._coef0 = int(degree), check_positive(gamma, "gamma"), float(coef0)
+        self.diagonal = kernel_diagonal(kernel, self.points, sigma=sigma, degree=degree, gamma=gamma, coef0=coef0)
+
+    def row(self, i: int, start: int, stop: int, out) -> None:
+        """``out[:] = K(points[i], points[start:stop])``.
+
+        Parameters
+        ----------
+        i, start, stop : int
+            ``0 ≤ i < n``, ``0 ≤ start ≤ stop ≤ n``.
+        out : ndarray of shape (stop − start,), float64, C-contiguous
+            Written in place (e.g. a slice of a cache row).
+        """
+        n = self.points.shape[0]
+        if not (0 <= i < n and 0 <= start <= stop <= n):
+            raise ValueError(f"row {i}, columns {start}:{stop} are outside the {n} × {n} gram matrix.")
+        if out.shape != (stop - start,) or out.dtype != np.float64 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float64 array of shape ({stop - start},); got "
+                             f"{out.dtype} of shape {out.shape}.")
+        B = self.points[start:stop]
+        np.dot(B, self.points[i], out=out)
+        if self.kernel == "rbf":
+            # the point's own column, when in range, is set to 0 directly (as on a gram's diagonal)
+            _guarded_sq_dists(out[None, :], self.sq_norms, self.sq_norms[start:stop], self.points, B, i,
+                              self._guard, i - start if start <= i < stop else -1)
+            _rbf_inplace(out, self._sigma)
+        elif self.kernel == "poly":
+            _poly_inplace(out, self._degree, self._gamma, self._coef0)
 
 
 def fit_kernel(kernel, X):

@@ -24,7 +24,7 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
 
 from .. import _validation
-from . import _libsvm_rules, _smo
+from . import _libsvm_rules, _rows, _smo
 from .._parallel import task_pool
 from .._docs import fill_doc
 from .._validation import (binary_targets, check_binary_labels, check_matrix,
@@ -33,7 +33,7 @@ from .._validation import (binary_targets, check_binary_labels, check_matrix,
 from .._validation import check_L as _check_L
 from .._validation import check_lambdas as _check_lambdas
 from .._validation import check_solver_params as _check_solver_params
-from ..kernels import KERNELS, as_kernel_object, fit_kernel, gram, kernel_diagonal, squared_distances
+from ..kernels import KERNELS, GramRows, as_kernel_object, fit_kernel, gram, kernel_diagonal, squared_distances
 
 DEFAULT_MAX_ITER = 10_000_000
 #: :class:`SVMClassifier`'s λ when neither ``lam`` nor ``C`` is given
@@ -44,6 +44,65 @@ def _fit_memory(n: int) -> float:
     """Peak bytes of :meth:`SVMClassifier.fit` on n rows: the n×n float64 kernel matrix, the n×n
     boolean finiteness mask of its check, and the solver's O(n) vectors."""
     return 9.0 * n * n + 8.0 * 16 * n
+
+
+def _rows_memory(n: int, d: int, cache_size: float) -> float:
+    """Peak bytes of the solver on cached rows (:func:`solve_dual_rows`): the cache of
+    ``cache_size`` MB (or its n rows), a copy of the n × d points, the solver's O(n) vectors."""
+    return 8.0 * n * _rows.cache_slots(n, cache_size) + 8.0 * n * (d + 16)
+
+
+#: How :class:`SVMClassifier` computes the kernel (its ``strategy``): the n×n matrix before SMO, or
+#: rows on demand in a cache (libsvm's design), or the choice of the two by cost.
+STRATEGIES = ("auto", "full", "rows")
+
+
+#: A kernel row's round trip on the cached-rows path besides its entries: the return from the compiled
+#: loop, the BLAS call's setup, numba's dispatch of the distance pass and numpy's of the exp (measured
+#: 11–13 µs a row, one thread, load 8.5, 2026-11-29).
+ROW_CALL_NS = 12_000.0
+#: One entry of the upper triangle of :func:`svmviz.kernels.gram`'s rbf matrix: about
+#: ``GRAM_ENTRY_NS + GRAM_ENTRY_NS_PER_FEATURE · d`` (measured 7.0 ns at d = 10 and 10.3 ns at d = 20,
+#: best of 3, n = 2000, one thread, load 8.5, 2026-11-29).
+GRAM_ENTRY_NS = 3.7
+GRAM_ENTRY_NS_PER_FEATURE = 0.33
+
+
+def full_matrix_pays(n: int, d: int, cache_size: float) -> bool:
+    """``strategy="auto"``'s choice for a two-class problem of n points with d features: the whole n×n
+    kernel matrix when it fits in the kernel cache and costs no more to build than the round trips
+    of computing each of its rows once on demand; rows on demand otherwise.
+
+    Parameters
+    ----------
+    n : int
+        Points of the two-class problem.
+    d : int
+        Features.
+    cache_size : float
+        Megabytes of the kernel cache (``SVMClassifier(cache_size=...)``).
+
+    Returns
+    -------
+    bool
+        True: compute the full matrix (:func:`solve_dual`); False: rows on demand
+        (:func:`solve_dual_rows`).
+
+    Notes
+    -----
+    The costs compared: building the matrix's upper triangle, ``n²/2 · (GRAM_ENTRY_NS +
+    GRAM_ENTRY_NS_PER_FEATURE · d)``, against the rows path's overhead when SMO visits every row,
+    ``n · ROW_CALL_NS``; their entries cost the same per entry on either path (a row's entries cost
+    about twice a triangle's, which the symmetric half makes up). Below the crossing (n ≈ 3400 at
+    d = 10, 2300 at d = 20) the full matrix is built; above it, and whenever the matrix is larger than
+    the cache, the rows solver, whose SMO visits only the rows of the working sets and keeps its memory
+    within ``cache_size``. ``bench/bench_fit.py --paths`` times both paths on the same fits (the
+    performance page gives the table): at n = 5000 and 10000 the rows path is the faster on all four
+    (C, γ) of the benchmark; at n = 2000 either can be the faster by up to 1.6× and both are ahead of
+    ``SVC``.
+    """
+    build = 0.5 * n * n * (GRAM_ENTRY_NS + GRAM_ENTRY_NS_PER_FEATURE * d)
+    return 8.0 * n * n <= cache_size * 2**20 and build <= n * ROW_CALL_NS
 
 
 def _check_class_weight(class_weight, classes, y) -> np.ndarray:
@@ -107,6 +166,23 @@ class DualSolution(NamedTuple):
     status: int
 
 
+def _check_dual_vectors(n: int, y, scale, C, p):
+    """The dual's data for n points, checked: labels ±1, ``scale > 0``, bounds ``C_i`` finite and
+    positive (a scalar for all), the linear term ``p`` finite (None: −1). Returns contiguous float64
+    (y, scale, C, p)."""
+    y = np.ascontiguousarray(np.asarray(y, dtype=np.float64).ravel())
+    if y.shape[0] != n or not np.all(np.abs(y) == 1):
+        raise ValueError("y must hold n labels in {-1, +1}.")
+    scale = check_positive(scale, "scale")
+    C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy())
+    if not np.all(np.isfinite(C)) or np.any(C <= 0):
+        raise ValueError("every bound C_i must be a finite positive number.")
+    p = -np.ones(n) if p is None else np.ascontiguousarray(np.asarray(p, dtype=np.float64).ravel())
+    if p.shape[0] != n or not np.all(np.isfinite(p)):
+        raise ValueError("p must hold n finite numbers.")
+    return y, scale, C, p
+
+
 def solve_dual(K, y, *, scale: float, C, p=None, alpha0=None, tol: float = 1e-3,
                max_iter: int = DEFAULT_MAX_ITER, shrinking: bool = True) -> DualSolution:
     """Solve ``min ½α'Qα + p'α, 0 ≤ α ≤ C, y'α = 0`` with ``Q = scale · YKY``.
@@ -161,16 +237,7 @@ def solve_dual(K, y, *, scale: float, C, p=None, alpha0=None, tol: float = 1e-3,
     n = K.shape[0]
     if K.shape != (n, n):
         raise ValueError(f"K must be square; got shape {K.shape}.")
-    y = np.ascontiguousarray(np.asarray(y, dtype=np.float64).ravel())
-    if y.shape[0] != n or not np.all(np.abs(y) == 1):
-        raise ValueError("y must hold n labels in {-1, +1}.")
-    scale = check_positive(scale, "scale")
-    C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)).copy())
-    if not np.all(np.isfinite(C)) or np.any(C <= 0):
-        raise ValueError("every bound C_i must be a finite positive number.")
-    p = -np.ones(n) if p is None else np.ascontiguousarray(np.asarray(p, dtype=np.float64).ravel())
-    if p.shape[0] != n or not np.all(np.isfinite(p)):
-        raise ValueError("p must hold n finite numbers.")
+    y, scale, C, p = _check_dual_vectors(n, y, scale, C, p)
     if alpha0 is None:
         a0 = np.zeros(n)
     else:
@@ -185,6 +252,80 @@ def solve_dual(K, y, *, scale: float, C, p=None, alpha0=None, tol: float = 1e-3,
     f = y * (G - p) + b
     objective = 0.5 * float(alpha @ (G + p))
     return DualSolution(alpha, float(b), f, G, objective, int(n_iter), int(status))
+
+
+def solve_dual_rows(X, y, *, scale: float, C, p=None, kernel="rbf", sigma: float = 1.0, degree: int = 3,
+                    gamma: float = 1.0, coef0: float = 1.0, tol: float = 1e-3, max_iter: int = DEFAULT_MAX_ITER,
+                    shrinking: bool = True, cache_size: float = _rows.DEFAULT_CACHE_MB) -> DualSolution:
+    """:func:`solve_dual` from α = 0 for the kernel matrix of the points X, without forming it: SMO on
+    kernel rows computed on demand and kept in a least-recently-used cache of ``cache_size`` MB, with
+    shrinking (libsvm's design; :mod:`svmviz.svm._rows`).
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        The points; ``K_ij = k(x_i, x_j)``.
+    y : array_like of shape (n,)
+        Labels ±1.
+    scale : float
+        Kernel scale ``s`` of ``Q = s · YKY``; Wahba's SVM uses ``1/(2nλ)``.
+    C : array_like of shape (n,) or float
+        Upper bounds ``C_i > 0``.
+    p : array_like of shape (n,), optional
+        Linear term, default ``−1`` (the SVM).
+    kernel : {"rbf", "linear", "poly"}
+        A named kernel (:data:`svmviz.kernels.KERNELS`).
+    sigma, degree, gamma, coef0
+        As in :func:`svmviz.kernels.gram`.
+    tol : float, default 1e-3
+        SMO's stopping tolerance on the largest KKT violation of a pair (libsvm's ``tol``).
+    max_iter : int, default 10_000_000
+        Iteration cap; the result's ``status`` is 1 if it is reached.
+    shrinking : bool, default True
+        libsvm's shrinking heuristic: the rows of the shrunk problem only are computed.
+    cache_size : float, default 200
+        Megabytes of kernel rows kept (scikit-learn's ``SVC(cache_size=200)``); at least two rows
+        are kept, however small.
+
+    Returns
+    -------
+    DualSolution
+        As :func:`solve_dual`: the same working-set selection, stopping rule and intercept, so the
+        two agree to the tolerance.
+
+    Raises
+    ------
+    ValueError
+        A kernel that is not named, labels not ±1, a bound not finite and positive, a bad ``p`` or
+        ``cache_size``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        The solve reached ``max_iter``.
+
+    Notes
+    -----
+    Wahba et al. 2001, eq. (1)–(2); Chang & Lin (2011), "LIBSVM", §4.1.2 (shrinking) and §5.1
+    (caching); working-set selection of Fan, Chen & Lin (2005).
+    """
+    rows = GramRows(X, kernel=kernel, sigma=sigma, degree=degree, gamma=gamma, coef0=coef0)
+    n = rows.points.shape[0]
+    y, scale, C, p = _check_dual_vectors(n, y, scale, C, p)
+    cache_size = _check_cache_size(cache_size)
+    tol, max_iter = _check_solver_params(tol, max_iter)
+    alpha, b, G, n_iter, status = _rows.solve_rows(rows, y, scale, p, C, tol, max_iter, bool(shrinking), cache_size)
+    _warn_status(status, "solve_dual_rows")
+    f = y * (G - p) + b
+    objective = 0.5 * float(alpha @ (G + p))
+    return DualSolution(alpha, float(b), f, G, objective, int(n_iter), int(status))
+
+
+def _check_cache_size(cache_size) -> float:
+    if isinstance(cache_size, (bool, np.bool_)) or not isinstance(cache_size, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(cache_size) or cache_size <= 0:
+        raise ValueError(f"cache_size must be a finite positive number of megabytes (as SVC's); got {cache_size!r}.")
+    return float(cache_size)
 
 
 class LambdaSequence(NamedTuple):
@@ -614,6 +755,18 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         With more than two classes and ``"ovr"``: ``predict`` takes the largest
         ``decision_function`` value instead of the first class with the most votes (refused by
         ``predict`` with ``"ovo"``).
+    cache_size : float, default=200
+        Megabytes of kernel rows the solver on cached rows keeps (scikit-learn's ``SVC(cache_size=200)``,
+        libsvm's design); ``strategy="auto"`` builds the full matrix only when it fits in it.
+    strategy : {"auto", "full", "rows"}, default="auto"
+        How the kernel is computed. ``"full"``: the n×n kernel matrix, then SMO on it (:func:`solve_dual`).
+        ``"rows"``: kernel rows computed on demand and kept in a least-recently-used cache of
+        ``cache_size`` MB, with shrinking (``svmviz.svm.solve_dual_rows``; named kernels only).
+        ``"auto"``: the full matrix when it fits in ``cache_size`` and costs less to build than
+        computing its rows one by one, rows otherwise (``svmviz.svm.full_matrix_pays``, which gives
+        the measurement); the full matrix for ``"precomputed"`` and callables. The solutions agree
+        to ``tol``. ``probability=True``'s cross-validation solves on each pair's full matrix
+        whatever the strategy.
 
     Attributes
     ----------
@@ -647,6 +800,8 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         The original labels; with two, ``classes_[0]`` ↔ −1, ``classes_[1]`` ↔ +1.
     class_weight_ : ndarray of shape (n_classes,)
         w of each class.
+    strategy_ : {"full", "rows"}
+        How the kernel of the fit's largest two-class problem was computed (``strategy``).
     kernel_ : str or kernel object
         The kernel as used after fit (a fitted copy of a kernel object; a callable ``k(X, Y)`` as a
         ``svmviz.kernels.PairwiseKernel``).
@@ -718,7 +873,8 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, lam=None, sigma=None, kernel="rbf", L=(1.0, 1.0), class_weight=None, tol=1e-3,
                  max_iter=DEFAULT_MAX_ITER, shrinking=True, degree=None, gamma=None, coef0=None, C=None,
-                 probability=False, random_state=None, decision_function_shape="ovr", break_ties=False):
+                 probability=False, random_state=None, decision_function_shape="ovr", break_ties=False,
+                 cache_size=_rows.DEFAULT_CACHE_MB, strategy="auto"):
         self.lam = lam
         self.sigma = sigma
         self.kernel = kernel
@@ -735,6 +891,8 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
+        self.cache_size = cache_size
+        self.strategy = strategy
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -812,6 +970,19 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         for name in ("probability", "break_ties", "shrinking"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}.")
+        if not (isinstance(self.strategy, str) and self.strategy in STRATEGIES):
+            raise ValueError(f"strategy must be one of {STRATEGIES}; got {self.strategy!r}.")
+        _check_cache_size(self.cache_size)
+        if self.strategy == "rows" and not (isinstance(self.kernel, str) and self.kernel in KERNELS):
+            raise ValueError(f"strategy='rows' computes kernel rows of a named kernel {KERNELS}; kernel={self.kernel!r} "
+                             "gives its gram whole: use strategy='full' or 'auto'.")
+
+    def _uses_rows(self, n: int, d: int) -> bool:
+        """Whether a two-class problem of n points with d features is solved on cached rows (``strategy``)."""
+        if self.strategy != "auto":
+            return self.strategy == "rows"
+        named = isinstance(self.kernel, str) and self.kernel in KERNELS
+        return named and not full_matrix_pays(n, d, self.cache_size)
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -847,7 +1018,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         if classes.size == 2:
             y_pm = binary_targets(y, classes)
             keep = np.flatnonzero(bounds > 0)  # weight ≤ 0: α_i = 0 at every solution; the SMO needs C_i > 0
-            sol = self._solve(self._gram_of(X, keep), y_pm[keep], bounds[keep])
+            sol = self._solve(X, keep, y_pm[keep], bounds[keep])
             if keep.size < X.shape[0]:
                 sol = self._expand_solution(X, y_pm, keep, sol)
             self._set_solution(X, y_pm, classes, lam, sol)
@@ -864,15 +1035,22 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         """s of the dual's Q = s·YKY: 1/(2Nλ) (scikit-learn's C); 1 for the hard margin."""
         return 1.0 if self.lam_ == 0.0 else 1.0 / (2.0 * self.n_weighted_ * self.lam_)
 
-    def _solve(self, K, y_pm, bounds, *, check_margin: bool = True) -> "DualSolution":
-        """:func:`solve_dual` of one two-class problem on its gram; for the hard margin, the bound
-        :data:`HARD_MARGIN_BOUND` and the refusal of a problem it does not separate."""
+    def _solve(self, X, rows, y_pm, bounds, *, check_margin: bool = True, K=None) -> "DualSolution":
+        """One two-class problem, the rows ``rows`` of X: :func:`solve_dual_rows` on cached kernel rows
+        or :func:`solve_dual` on the gram (``strategy``; ``K`` given: that gram); for the hard margin,
+        the bound :data:`HARD_MARGIN_BOUND` and the refusal of a problem it does not separate."""
         hard = self.lam_ == 0.0
         C = bounds * HARD_MARGIN_BOUND if hard else bounds
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            sol = solve_dual(K, y_pm, scale=self._scale, C=C, tol=self.tol, max_iter=self.max_iter,
-                             shrinking=self.shrinking)
+            if K is None and self._uses_rows(rows.size, X.shape[1]):
+                sol = solve_dual_rows(X[rows], y_pm, scale=self._scale, C=C, kernel=self.kernel_,
+                                      sigma=1.0 if self.sigma_ is None else self.sigma_, degree=self._degree,
+                                      gamma=self._poly_gamma, coef0=self._coef0, tol=self.tol,
+                                      max_iter=self.max_iter, shrinking=self.shrinking, cache_size=self.cache_size)
+            else:
+                sol = solve_dual(self._gram_of(X, rows) if K is None else K, y_pm, scale=self._scale, C=C,
+                                 tol=self.tol, max_iter=self.max_iter, shrinking=self.shrinking)
         unseparated = hard and (sol.status != _smo.STATUS_CONVERGED or np.any(sol.alpha >= C * (1 - 1e-9)))
         if not (unseparated and check_margin):  # the refusal below says more than the solver's warning
             for w in caught:
@@ -931,9 +1109,17 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         pair_rows = [np.count_nonzero(positive & ((codes == i) | (codes == j)))
                      for i, j in _libsvm_rules.class_pairs(classes.size)]
         m = max(pair_rows)
-        _validation.check_memory(_fit_memory(m), what=f"{type(self).__name__}.fit", n=m,
-                                 n_max=lambda room: _validation.largest_n(_fit_memory, room),
-                                 advice=", or a solver that never forms the n×n kernel matrix")
+        self.strategy_ = "rows" if self._uses_rows(m, X.shape[1]) else "full"
+        if self.strategy_ == "rows" and not self.probability:  # Platt's cross-validation takes each pair's gram
+            d = X.shape[1]
+            _validation.check_memory(_rows_memory(m, d, self.cache_size), what=f"{type(self).__name__}.fit", n=m,
+                                     n_max=lambda room: _validation.largest_n(
+                                         lambda k: _rows_memory(k, d, self.cache_size), room),
+                                     advice=", or a smaller cache_size")
+        else:
+            _validation.check_memory(_fit_memory(m), what=f"{type(self).__name__}.fit", n=m,
+                                     n_max=lambda room: _validation.largest_n(_fit_memory, room),
+                                     advice=", or strategy='rows' (kernel rows in a bounded cache)")
         self.kernel_ = PRECOMPUTED if precomputed else fit_kernel(as_kernel_object(self.kernel), X)
         self._train_diagonal = np.diag(X).copy() if precomputed else None
         self.class_weight_ = w
@@ -972,7 +1158,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
         for p, (i, j) in enumerate(pairs):
             rows = np.flatnonzero(((codes == i) | (codes == j)) & (bounds > 0))
             y_pm = np.where(codes[rows] == j, 1.0, -1.0)  # this solver's +1 is the pair's second class
-            sol = self._solve(self._gram_of(X, rows), y_pm, bounds[rows])
+            sol = self._solve(X, rows, y_pm, bounds[rows])
             c = -y_pm * sol.alpha * self._scale  # libsvm's sign: positive for class i
             sv = sol.alpha > 0
             first = codes[rows] == i
@@ -1003,7 +1189,7 @@ class SVMClassifier(ClassifierMixin, BaseEstimator):
             if not np.any(yt > 0) or not np.any(yt < 0):  # libsvm: the training fold's one class, ±1
                 f[test] = 1.0 if np.any(yt > 0) else (-1.0 if yt.size else 0.0)
                 continue
-            sol = self._solve(K[np.ix_(train, train)], yt, bounds[train], check_margin=False)
+            sol = self._solve(None, None, yt, bounds[train], check_margin=False, K=K[np.ix_(train, train)])
             f[test] = K[np.ix_(test, train)] @ (yt * sol.alpha * self._scale) + sol.b
         return f
 
