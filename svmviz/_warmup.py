@@ -67,6 +67,7 @@ def _gram():
 
 def _svm_grid():
     from svmviz.figures.tuning import compute_decision_curves
+    from svmviz.svm import SVMClassifier
     from svmviz.tuning import criteria_surface
 
     ds = _data("wahba2001")
@@ -74,6 +75,8 @@ def _svm_grid():
     lambdas, sigmas = np.array([1e-3, 1e-2]), np.array([0.5, 1.0])
     surf = criteria_surface(ds.X, ds.y, lambdas, sigmas, p_true=p, loo=True)
     compute_decision_curves(surf, {"gacv": (0, 0)}, p_true=ds.p_true, resolution=20)
+    for strategy in ("full", "rows"):  # one fit on the whole kernel matrix, and on kernel rows computed on demand
+        SVMClassifier(C=1.0, gamma=0.5, strategy=strategy).fit(ds.X, ds.y)
 
 
 def _losses():
