@@ -1,13 +1,12 @@
 """Deprecated: one script generator per app page. Each page's script is its view's plan written out,
 ``plan_script(svmviz.views.<page>.view_plan(ds, …), data_source(ds))``.
 
-Each function here takes the arguments it took as a generator, warns ``DeprecationWarning`` naming
-its replacement, maps its arguments onto the page's ``view_plan`` and returns the script the
-replacement gives. The data set is the one the script's data cell loads (a CSV file is read from the
-working folder, as the script reads it). An argument the view derives from the data set (whether
-it knows p(x), its number of features …) must agree with it; an argument the view has no
-counterpart for raises ``TypeError`` naming what to pass instead. They will be removed in the next
-release.
+Each function takes a page's settings, warns ``DeprecationWarning`` naming its replacement, maps its
+arguments onto the page's ``view_plan`` and returns the script the replacement gives. The data set
+is the one the script's data cell loads (a CSV file is read from the working folder, as the script
+reads it). An argument the view derives from the data set (whether it knows p(x), its number of
+features …) must agree with it; an argument the view has no counterpart for raises ``TypeError``
+naming what to pass instead. They will be removed in the next release.
 """
 from __future__ import annotations
 
