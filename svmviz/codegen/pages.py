@@ -373,17 +373,16 @@ def studies_script(spec_name: str, n_figures: int) -> Script:
 
 
 def study_command(name: str) -> str:
-    """The command that runs a study. Deprecated: call :func:`svmviz.views.studies.study_command`.
+    """Deprecated: call :func:`svmviz.views.studies.study_command`, which this returns.
 
     Parameters
     ----------
     name : str
-        The study's name: its spec file is ``<name>.toml``.
+        As :func:`svmviz.views.studies.study_command` takes it.
 
     Returns
     -------
     str
-        ``svmviz.views.studies.study_command(name)``.
     """
     from svmviz.views import studies
 
