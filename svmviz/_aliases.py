@@ -1,5 +1,5 @@
-"""Deprecated aliases of renamed public modules: the old module's names, each with a
-``DeprecationWarning`` naming the module to import instead, for one release.
+"""Deprecated aliases of renamed public modules and functions, each with a ``DeprecationWarning``
+naming what to use instead, for one release.
 
 An alias module holds nothing of its own; its ``__getattr__`` (:pep:`562`), made by
 :func:`alias_getattr`, hands out the new module's names. ``import old`` alone warns nothing; reading
@@ -37,8 +37,23 @@ def alias_getattr(old: str, new: types.ModuleType) -> Callable[[str], object]:
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(f"module {old!r} has no attribute {name!r}")
         value = getattr(new, name)  # an unknown name raises AttributeError naming the new module
-        warnings.warn(f"{old} is deprecated and will be removed in the next release; import {name} from "
-                      f"{new.__name__} instead.", DeprecationWarning, stacklevel=2)
+        warn_deprecated(old, f"import {name} from {new.__name__}", stacklevel=3)
         return value
 
     return __getattr__
+
+
+def warn_deprecated(old: str, instead: str, *, stacklevel: int = 3) -> None:
+    """Warn that ``old`` is deprecated: a ``DeprecationWarning`` saying what to do ``instead``.
+
+    Parameters
+    ----------
+    old : str
+        The deprecated name (a module, or a function with its module).
+    instead : str
+        What to use instead, as an imperative ("call plan_script(…)").
+    stacklevel : int
+        ``warnings.warn``'s: 3 points at the caller of the function that calls this one.
+    """
+    warnings.warn(f"{old} is deprecated and will be removed in the next release; {instead} instead.",
+                  DeprecationWarning, stacklevel=stacklevel)

@@ -17,10 +17,17 @@ running app: the documentation can reuse it.
   CSV file) and the cell that loads it.
 * :func:`plan_script` — the script of a page whose view is a plan (:mod:`svmviz.views`): one line per
   step, the imports derived from the functions the plan holds (:func:`public_import`).
+
+Deprecated, for one release: the per-page generators ``tuning_script``, ``losses_script``,
+``path_script``, ``usvc_script``, ``ivm_script``, ``anova_script``, ``studies_script`` and
+``study_command`` (:mod:`svmviz.codegen.pages`); each warns and returns what its replacement,
+``plan_script(view_plan(…))`` or :func:`svmviz.views.studies.study_command`, returns.
 """
 from __future__ import annotations
 
 from .core import Cell, DataSource, Script, data_cell, data_source, literal
+from .pages import (anova_script, ivm_script, losses_script, path_script, studies_script, study_command, tuning_script,
+                    usvc_script)
 from .plan import plan_script, public_import
 
 __all__ = ["Cell", "Script", "DataSource", "data_source", "data_cell", "literal", "plan_script", "public_import"]

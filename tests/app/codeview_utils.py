@@ -1,9 +1,12 @@
-"""Helpers of the code-view tests: open a page, run its generated script and notebook in a fresh
-interpreter, compare the numbers behind the charts, change every widget."""
+"""Helpers of the code-view tests: open a page, run its generated script in a fresh interpreter (its
+notebook holds the same statements), compare the numbers behind the charts, change every widget."""
 from __future__ import annotations
 
+import ast
+import atexit
 import json
 import os
+import select
 import subprocess
 import sys
 
@@ -11,24 +14,62 @@ import numpy as np
 
 from ..apptest_utils import ROOT, assert_clean, decode
 
-#: run in a fresh interpreter: the script (run as __main__) or the notebook (its code cells in order in
-#: one namespace); then every figure the script names is written as plotly JSON
-DRIVER = r"""
-import json, runpy, sys
+#: An interpreter that has imported the scripts' third-party libraries and nothing of svmviz; for each
+#: request (a JSON line: folder, script, output file, figure names) it forks a child that runs the script
+#: as __main__ in that folder, writes every named figure as plotly JSON, and answers the child's exit
+#: status. Each script starts from this state: svmviz, its numba functions and its data are the
+#: script's own, as in an interpreter started for it.
+WORKER = r"""
+import json, os, runpy, sys, traceback
+import numpy, pandas, scipy, sklearn.svm, numba
 import plotly.graph_objects as go
 import plotly.io as pio
 go.Figure.show = lambda self, *a, **k: None  # no browser
-mode, path, out = sys.argv[1:4]
-names = sys.argv[4:]
-if mode == "py":
-    ns = runpy.run_path(path, run_name="__main__")
-else:
-    ns = {"__name__": "__main__"}
-    for i, cell in enumerate(json.load(open(path, encoding="utf-8"))["cells"]):
-        if cell["cell_type"] == "code":
-            exec(compile("".join(cell["source"]), f"{path}:cell{i}", "exec"), ns)
-json.dump({n: json.loads(pio.to_json(ns[n])) for n in names}, open(out, "w"))
+for line in sys.stdin:
+    cwd, path, out, names = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        log = os.open(os.path.join(cwd, "script.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        code = 1
+        try:
+            os.chdir(cwd)
+            ns = runpy.run_path(path, run_name="__main__")
+            json.dump({n: json.loads(pio.to_json(ns[n])) for n in names}, open(out, "w"))
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    print(json.dumps(os.waitstatus_to_exitcode(status)), flush=True)
 """
+
+
+class _Worker:
+    """The :data:`WORKER` process, started on first use and ended when the tests end."""
+
+    proc = None
+
+    @classmethod
+    def run(cls, cwd, path, out, names) -> int:
+        if cls.proc is None or cls.proc.poll() is not None:
+            env = dict(os.environ)
+            env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+            env.setdefault("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache"))
+            cls.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        env=env, text=True)
+            atexit.register(cls.proc.stdin.close)
+        cls.proc.stdin.write(json.dumps([str(cwd), str(path), str(out), list(names)]) + "\n")
+        cls.proc.stdin.flush()
+        ready, _, _ = select.select([cls.proc.stdout], [], [], 600)
+        assert ready, "the script ran more than 10 minutes"
+        answer = cls.proc.stdout.readline()
+        assert answer, "the script worker ended"
+        return json.loads(answer)
 
 
 class Downloads:
@@ -73,20 +114,16 @@ def code_of(at) -> str:
     return codes[0]
 
 
-def run_generated(tmp_path, mode: str, text: str, figures, files: dict) -> dict:
-    """Run the script (``mode`` "py") or notebook ("ipynb") ``text`` in a fresh interpreter in
-    ``tmp_path`` beside ``files`` ({name: bytes}); returns {figure name: figure JSON}."""
+def run_generated(tmp_path, text: str, figures, files: dict) -> dict:
+    """Run the script ``text`` as a fresh interpreter runs it (:data:`WORKER`), in ``tmp_path`` beside
+    ``files`` ({name: bytes}); returns {figure name: figure JSON}."""
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
-    src = tmp_path / f"view.{mode}"
+    src = tmp_path / "view.py"
     src.write_text(text, encoding="utf-8")
-    out = tmp_path / f"figures_{mode}.json"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
-    env.setdefault("NUMBA_CACHE_DIR", os.path.join(ROOT, ".numba_cache"))
-    proc = subprocess.run([sys.executable, "-c", DRIVER, mode, str(src), str(out), *figures], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = tmp_path / "figures.json"
+    code = _Worker.run(tmp_path, src, out, figures)
+    assert code == 0, (tmp_path / "script.log").read_text()[-3000:]
     return json.loads(out.read_text())
 
 
@@ -126,8 +163,8 @@ def assert_same_numbers(page_fig: dict, script_fig: dict, *, what: str, rtol: fl
 
 
 def check_reproduces(at, downloads: Downloads, tmp_path, page: str, data_files: dict | None = None) -> str:
-    """The page's generated script and notebook, run in fresh interpreters, draw every chart the
-    page draws with the same numbers. Returns the script."""
+    """The page's generated script, run in a fresh interpreter, draws every chart the page draws with
+    the same numbers; its notebook runs the same statements. Returns the script."""
     text = code_of(at)
     assert downloads.files[f"svmviz_{page}.py"].decode().rstrip() == text.rstrip()  # st.code drops the last newline
     notebook = downloads.files[f"svmviz_{page}.ipynb"].decode()
@@ -136,11 +173,38 @@ def check_reproduces(at, downloads: Downloads, tmp_path, page: str, data_files: 
     assert names, f"the script draws none of the page's charts {list(charts)}"
     assert set(charts) - {n[4:] for n in names} <= EXEMPT, \
         f"charts without code: {set(charts) - {n[4:] for n in names}}"
-    for mode, src in (("py", text), ("ipynb", notebook)):
-        got = run_generated(tmp_path, mode, src, names, data_files or {})
-        for n in names:
-            assert_same_numbers(charts[n[4:]], got[n], what=f"{page} {mode} {n}")
+    assert_notebook_runs_the_script(notebook, text)
+    got = run_generated(tmp_path, text, names, data_files or {})
+    for n in names:
+        assert_same_numbers(charts[n[4:]], got[n], what=f"{page} {n}")
     return text
+
+
+def _shown(node) -> str | None:
+    """``x`` for the statement ``x.show()``, else None."""
+    if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not node.value.args
+            and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "show"
+            and isinstance(node.value.func.value, ast.Name)):
+        return node.value.func.value.id
+    return None
+
+
+def assert_notebook_runs_the_script(notebook: str, script: str) -> None:
+    """The notebook's code cells, run in order in one namespace, execute the script's statements in the
+    script's order, and show the figures the script shows: the notebook computes what the script computes
+    (which :func:`check_reproduces` runs)."""
+    body = ast.parse(script).body
+    assert isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant), "the script opens with its title"
+    main = body[-1]
+    assert isinstance(main, ast.If) and ast.unparse(main.test) == "__name__ == '__main__'", "the script ends showing"
+    script_shows = [_shown(n) for n in main.body]
+    assert None not in script_shows, ast.unparse(main)
+    cells = [c for c in json.loads(notebook)["cells"] if c["cell_type"] == "code"]
+    statements = [n for c in cells for n in ast.parse("".join(c["source"])).body]
+    notebook_shows = [_shown(n) for n in statements if _shown(n) is not None]
+    assert [ast.dump(n) for n in statements if _shown(n) is None] == [ast.dump(n) for n in body[1:-1]], \
+        "the notebook's code is not the script's"
+    assert sorted(notebook_shows) == sorted(script_shows), (notebook_shows, script_shows)
 
 
 def check_reproduces_here(at, tmp_path, monkeypatch, data_files: dict | None = None) -> str:

@@ -265,34 +265,33 @@ STUDIES = "7_Criteria_studies.py"
 
 
 def test_studies_command_spec_and_script_reproduce_the_page(tmp_path, monkeypatch):
-    """The page's spec file, run with the page's command, writes the folder the script loads; the
-    script draws the page's charts from it."""
+    """The page's spec file, run with the page's command (by the ``svmviz`` command's entry point, the
+    tasks in this process), writes the folder the script loads; the script draws the page's charts
+    from it."""
     import os
-    import subprocess
-    import sys
+    import shlex
 
+    from svmviz.cli import main
     from svmviz.studies import load_spec, spec_to_toml
     from svmviz.ui.studies import DEFAULT_SPEC, small_spec
-
-    from ..apptest_utils import ROOT
+    from svmviz.views.studies import study_command
 
     spec = small_spec(load_spec(DEFAULT_SPEC), 2, 4).replace(name="tiny_study")
     served = tmp_path / "served"
     (served / "results").mkdir(parents=True)
     (served / "tiny_study.toml").write_text(spec_to_toml(spec))
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = [sys.executable, "-m", "svmviz", "study", "run", "tiny_study.toml", "--out", "results/tiny_study",
-           "--workers", "1"]
-    proc = subprocess.run(run, cwd=served, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    command = shlex.split(study_command("tiny_study"))
+    assert command[0] == "svmviz"
+    monkeypatch.chdir(served)
+    assert main(command[1:] + ["--workers", "0"]) == 0
     monkeypatch.setenv("SVMVIZ_RESULTS_ROOT", str(served / "results"))
     dl = Downloads(monkeypatch)
     at = open_page(STUDIES, {"s_source": "Open a results folder", "s_dir": "tiny_study"})
     assert at.get("plotly_chart"), "the page draws the study"
     assert dl.files["tiny_study.toml"].decode() == spec_to_toml(spec)
     commands = [c.value for c in at.code if c.language == "bash"]
-    assert commands == ["svmviz study run tiny_study.toml --out results/tiny_study"]
-    # the same command the test ran (without --workers): the spec file and the folder agree
+    assert commands == [shlex.join(command)] == ["svmviz study run tiny_study.toml --out results/tiny_study"]
+    # the spec file and the folder agree
     assert load_spec(str(served / "tiny_study.toml")) == spec
     work = tmp_path / "script"
     work.mkdir()

@@ -1,5 +1,5 @@
-"""Helpers of the plan tests: read a rendered script back and compare it with its plan, run a script in
-this process."""
+"""Helpers of the plan tests: read a rendered script back and compare it with its plan, compare two
+figures."""
 from __future__ import annotations
 
 import ast
@@ -66,13 +66,6 @@ def assert_script_is_plan(the_plan, script) -> None:
     for (name, node), step in zip(assigns, the_plan.steps):
         assert_matches(node, step.expr, ns, name)
     assert script.figures == the_plan.figures()
-
-
-def run_script(text: str) -> dict:
-    """The namespace a script leaves, run in this process (``__main__`` not set: no figure shown)."""
-    ns: dict = {"__name__": "script"}
-    exec(compile(text, "<script>", "exec"), ns)  # noqa: S102 — the code under test
-    return ns
 
 
 def same_figures(a, b) -> bool:

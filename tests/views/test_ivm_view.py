@@ -10,7 +10,7 @@ from svmviz import codegen
 from svmviz.views import Executor
 from svmviz.views.ivm import Settings, make_splits, n_train, view_plan
 
-from .plan_utils import assert_script_is_plan, run_script, same_figures
+from .plan_utils import assert_script_is_plan
 
 SETTINGS = Settings(0.71, 1, 1e-3, "onestep", None, 50, 11)
 
@@ -50,16 +50,13 @@ def test_every_tab_is_in_the_script_the_open_tabs_figures_first():
         assert part in default
 
 
-def test_the_script_draws_what_the_plan_computes():
+def test_the_test_errors_are_the_machines_errors_on_the_test_set():
     ds = _data("esl_mixture")
     p = view_plan(ds, SETTINGS, seed=1, lam_index=4, source="scratch", ln_lambda3=-2.0)
-    page = Executor({"ds": ds}).run(p)
-    ns = run_script(codegen.plan_script(p, codegen.data_source(ds)).python())
-    for fig in p.figures():
-        assert same_figures(page[fig], ns[fig]), fig
-    assert page["ivm_test_error"] == ns["ivm_test_error"] and page["svm_test_error"] == ns["svm_test_error"]
+    page = Executor({"ds": ds}).run(p, ["sp", "model", "svm", "ivm_test_error", "svm_test_error"])
     sp = page["sp"]
     assert page["ivm_test_error"] == np.mean(page["model"].predict(sp.X_test) != sp.y_test)
+    assert page["svm_test_error"] == np.mean(page["svm"].predict(sp.X_test) != sp.y_test)
 
 
 def test_the_training_size_is_the_splits():

@@ -9,7 +9,7 @@ from svmviz import codegen
 from svmviz.views import Executor
 from svmviz.views.path import Settings, stopping_lambda, view_plan
 
-from .plan_utils import assert_script_is_plan, run_script, same_figures
+from .plan_utils import assert_script_is_plan
 
 RBF = Settings("rbf", 0.5, "nu", True, 10)
 LINEAR = Settings("linear", 1.0, "lambda", False, 30)
@@ -30,13 +30,10 @@ def test_the_script_calls_are_the_plans_steps(name, settings, axes):
     assert [s.bind for s in view_plan(ds, settings).steps] == ["p", "te"] + (["loo"] if settings.loo else [])
 
 
-def test_the_script_draws_what_the_plan_computes_and_the_stop_is_the_stopping_point():
+def test_the_stop_is_the_stopping_point():
     ds = svmviz.make_dataset("esl_mixture", n=30, seed=1)
     p = view_plan(ds, RBF, 2.0)
-    page = Executor({"ds": ds}).run(p)
-    ns = run_script(codegen.plan_script(p, codegen.data_source(ds)).python())
-    for fig in p.figures():
-        assert same_figures(page[fig], ns[fig]), fig
+    page = Executor({"ds": ds}).run(p, ["loo", "stop", "lc"])
     loo = page["loo"]
     assert stopping_lambda(loo) == loo.lambdas[loo.stop]
     assert page["stop"] == page["lc"].stop  # the curves' own stopping point, on the ν axis
