@@ -51,11 +51,10 @@ as a function object in the plan.
    open.
 5. **Tests.** ``tests/views/test_<page>_view.py`` with ``tests/views/plan_utils.py``:
    ``assert_script_is_plan`` (the rendered script's calls are the plan's steps, its imports the
-   functions the plan holds), ``run_script`` and ``same_figures`` (the script, run in the test's
-   process, draws what the executor computes). In ``tests/app/test_code_view.py`` one
-   run-the-script test per page (``check_reproduces``: the ``.py`` and the ``.ipynb`` in a fresh
-   interpreter) compares every chart's numbers with the page's; the page's other cases use
-   ``check_reproduces_here`` (in process); the widget walk stays.
+   functions the plan holds). In ``tests/app/test_code_view.py`` one run-the-script test per page
+   (``check_reproduces``: the ``.py`` run as a fresh interpreter runs it, the ``.ipynb`` checked to
+   hold the same statements) compares every chart's numbers with the page's; the page's other cases
+   use ``check_reproduces_here`` (in process); the widget walk stays.
 
 Examples
 --------
