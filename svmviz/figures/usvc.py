@@ -100,6 +100,9 @@ def compute_scenario_view(scenario: str, *, n_sample: int = 40_000, n_bins: int 
 
 
 _SECONDARY = {"xaxis": "x", "yaxis": "y2"}  # a trace on the right-hand y axis of a one-panel secondary_y grid
+# the right-hand axis's own round ticks and no grid of its own: ticks synchronised with the left axis's grid
+# land on values such as 0.035, 0.232, 0.43
+_OWN_TICKS = {"tickmode": "auto", "showgrid": False}
 
 
 def plot_scenario(view: ScenarioView) -> go.Figure:
@@ -136,7 +139,7 @@ def plot_scenario(view: ScenarioView) -> go.Figure:
     layout = build.theme(grid.layout, title=f"Scenario {view.scenario}: class densities<br>and theoretical CE of "
                          "“+1 when x > Th”", xtitle="x (and threshold Th)", ytitle="class-weighted density", height=440)
     # the legend at the figure's bottom edge (container coordinates), under the x axis title
-    build.merge(layout, {"yaxis2": {"title": {"text": "CE(Th)"}, "rangemode": "tozero"}, "margin": {"t": 80, "b": 130},
+    build.merge(layout, {"yaxis2": {"title": {"text": "CE(Th)"}, "rangemode": "tozero", **_OWN_TICKS}, "margin": {"t": 80, "b": 130},
                          "legend": dict(orientation="h", yref="container", y=0.0, yanchor="bottom", xanchor="left",
                                         x=0.0)})
     return build.figure(data, layout)
@@ -313,9 +316,13 @@ def plot_error_surface(surf: ErrorSurface, traj: Trajectory | None = None, *, st
                  ncontours=30, colorbar=dict(title=dict(text="log10 L̃"), len=0.8), name="log10 L̃(Th, w)",
                  hovertemplate="Th = %{x:.3f}<br>w = %{y:.2f}<br>log10 L̃ = %{z:.4f}<extra></extra>")]
     inside = surf.profile_w <= surf.w[-1]
+    # white on the dark map; its legend entry is drawn by a dark twin (white would not show on the page)
     data.append(dict(type="scatter", x=surf.th[inside], y=surf.profile_w[inside], mode="lines",
                      name="min over w (profile)", line=dict(color="white", dash="dash", width=2),
+                     legendgroup="profile", showlegend=False,
                      hovertemplate="Th = %{x:.3f}<br>argmin w = %{y:.2f}<extra>profile</extra>"))
+    data.append(dict(type="scatter", x=[None], y=[None], mode="lines", name="min over w (profile)",
+                     legendgroup="profile", line=dict(color="#444", dash="dash", width=2), hoverinfo="skip"))
     if traj is not None:
         T = traj.th.size if n_steps is None else max(1, min(traj.th.size, int(n_steps)))
         th, w, st = traj.th[:T], traj.w[:T], traj.stage[:T]
@@ -408,7 +415,7 @@ def plot_ce_profiles(surfaces, *, ce_theory=None, th_theory=None, marks=None) ->
                 ytitle="classification error")
     build.merge(layout, {**LEGEND_BELOW, "height": 560,
                          # short: the rotated title spans the plot's height (about 300 px) whole
-                         "yaxis2": {"title": {"text": "min over w of L̃ / (C n)"}}})
+                         "yaxis2": {"title": {"text": "min over w of L̃ / (C n)"}, **_OWN_TICKS}})
     return build.figure(data, layout)
 
 

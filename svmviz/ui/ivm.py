@@ -201,8 +201,8 @@ def _example_multiclass(ds, ex, base, *, draw: bool) -> dict:
     """The "Multi-class" tab of two-class data: the 3-class ESL mixture at its own ln λ; returns its
     setting (``ln_lambda3``)."""
     if draw:
-        st.caption("These data have two classes; here is the 3-class ESL mixture of (Zhu & Hastie 2002, Fig. 4) "
-                   "(N = 300, same seed and σ).")
+        st.caption("These data have two classes; here is the 3-class ESL mixture of Zhu & Hastie (2002, Fig. 4): "
+                   "N = 300, the same seed and σ.")
     lnlam = control(st.slider, "ln λ (3-class fit)", -6.0, 6.0, step=0.5, key=f"{KEY}_mc_lnlam", default=-1.0,
                     url="i_mc_lnlam", help=f"The paper's Fig 4 uses λ = e^−1 = {ZHU_HASTIE_FIG4['lam']} "
                                            f"(|S| = {ZHU_HASTIE_FIG4['machine_size']}).")
