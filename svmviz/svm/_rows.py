@@ -34,7 +34,7 @@ import numpy as np
 from .._jit import njit
 from ..kernels import GramRows
 from ._smo import (_NO_KEY, _VECTOR_MATH, STATUS_CONVERGED, STATUS_MAX_ITER, TAU, _be_shrunk, _intercept, _key,
-                   _key_value, _last_key, _set_sets, _snap)
+                   _key_value, _last_key, _set_sets, _snap, _up_keys)
 
 #: libsvm's default kernel cache (``svm-train -m 100`` in libsvm, 200 MB in scikit-learn's ``SVC``):
 #: scikit-learn's default, so that the two solvers compare on the same memory.
@@ -186,12 +186,7 @@ def _select_i(vec, keys, n_active):
     """WSS2's i over the active positions: the last t with the largest −y_t G_t over I_up, as
     :func:`._smo._select_all` finds it (order keys, a branch-free loop LLVM makes vector code);
     (−1, −∞) if I_up is empty."""
-    y, G, ou = vec[_Y], vec[_G], vec[_OU]
-    a = _NO_KEY
-    for t in range(n_active):
-        k = _key(ou[t] - y[t] * G[t])
-        keys[t] = k
-        a = k if k > a else a
+    a = _up_keys(vec[_OU], vec[_Y], vec[_G], keys, n_active)
     Gmax = _key_value(a)
     if Gmax == -np.inf:
         return -1, Gmax

@@ -221,6 +221,19 @@ _VECTOR_MATH = {"nnan", "nsz"}
 
 
 @njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
+def _up_keys(ou, y, G, keys, n):
+    """The order keys (:func:`_key`) of ``ou_t − y_t G_t`` for t < n, written into ``keys``, and their
+    maximum: WSS2's i is the last t holding it (:func:`_last_key`), Gmax its value. A branch-free loop
+    that LLVM turns into vector code."""
+    a = _NO_KEY
+    for t in range(n):
+        k = _key(ou[t] - y[t] * G[t])
+        keys[t] = k
+        a = k if k > a else a
+    return a
+
+
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
 def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
     """:func:`_select` when nothing is shrunk (active = 0 … n−1), for a solver stopping at ``tol``.
 
@@ -241,11 +254,7 @@ def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
     more pass): every decision is the one ``_select`` makes, without a third reduction per
     iteration (the solutions are bitwise the same)."""
     n = y.shape[0]
-    a = _NO_KEY
-    for t in range(n):
-        k = _key(ou[t] - y[t] * G[t])
-        keys[t] = k
-        a = k if k > a else a
+    a = _up_keys(ou, y, G, keys, n)
     Gmax = _key_value(a)
     if Gmax == -np.inf:
         return -1, -1, Gmax, -np.inf
