@@ -35,6 +35,8 @@ _EXPORTS = {
     # Wahba's SVM (svm)
     "DualSolution": "svm",
     "solve_dual": "svm",
+    "solve_dual_rows": "svm",
+    "full_matrix_pays": "svm",
     "LambdaSequence": "svm",
     "fit_lambda_sequence": "svm",
     "SigmaLambdaGrid": "svm",
@@ -138,6 +140,7 @@ _EXPORTS = {
     "squared_distances": "kernels",
     "rbf_from_squared_distances": "kernels",
     "gram": "kernels",
+    "GramRows": "kernels",
     "fit_kernel": "kernels",
     "PairwiseKernel": "kernels",
     "as_kernel_object": "kernels",

@@ -49,7 +49,7 @@ def _download(page, chart) -> bytes:
 
 
 def test_home_tour_and_camera_export_at_slide_resolution(app_url):
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium` (bash .ci/run does).")
@@ -62,7 +62,8 @@ def test_home_tour_and_camera_export_at_slide_resolution(app_url):
         page.goto(url)
         links = page.get_by_test_id("stPageLink")
         links.first.wait_for(timeout=60_000)
-        assert links.count() == len(PAGES)
+        # the page streams its elements: every link is there once the script has run, not with the first
+        expect(links).to_have_count(len(PAGES), timeout=30_000)
         first = tour()[0]
         assert f"1. {first.title}" in links.first.inner_text()
         page.screenshot(path=os.path.join(ARTIFACTS, "teaching_home.png"), full_page=True)
