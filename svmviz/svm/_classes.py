@@ -259,7 +259,7 @@ def solve_dual_rows(X, y, *, scale: float, C, p=None, kernel="rbf", sigma: float
                     shrinking: bool = True, cache_size: float = _rows.DEFAULT_CACHE_MB) -> DualSolution:
     """:func:`solve_dual` from α = 0 for the kernel matrix of the points X, without forming it: SMO on
     kernel rows computed on demand and kept in a least-recently-used cache of ``cache_size`` MB, with
-    shrinking (libsvm's design; :mod:`svmviz.svm._rows`).
+    shrinking (libsvm's design: Chang & Lin 2011, its shrinking and kernel cache).
 
     Parameters
     ----------
