@@ -253,12 +253,19 @@ def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
     ``y_j G_j`` is returned in its place. Only near the end of a solve is the exact maximum taken (one
     more pass): every decision is the one ``_select`` makes, without a third reduction per
     iteration (the solutions are bitwise the same)."""
+    return _select_from_up(K, Kd, y, s, G, keys, _up_keys(ou, y, G, keys, y.shape[0]), keys, tol, ol)
+
+
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
+def _select_from_up(K, Kd, y, s, G, up, a, keys, tol, ol):
+    """:func:`_select_all` from I_up's order keys ``up`` (n,) and their maximum ``a``
+    (:func:`_up_keys`, or :func:`_update_gradient_up_keys` on the way through the gradient update);
+    ``keys`` (n, int64) takes the second pass's keys and may be ``up`` itself (i is read first)."""
     n = y.shape[0]
-    a = _up_keys(ou, y, G, keys, n)
     Gmax = _key_value(a)
     if Gmax == -np.inf:
         return -1, -1, Gmax, -np.inf
-    i = _last_key(keys, a)
+    i = _last_key(up, a)
     Kii = Kd[i]
     a = _NO_KEY
     for t in range(n):
@@ -280,6 +287,22 @@ def _select_all(K, Kd, y, s, G, keys, tol, ou, ol):
         k = _key(y[t] * G[t] + ol[t])
         a = k if k > a else a
     return i, j, Gmax, _key_value(a)
+
+
+@njit(cache=True, nogil=True, fastmath=_VECTOR_MATH)
+def _update_gradient_up_keys(K, y, G, i, j, dai, daj, ou, up):
+    """The gradient update of an SMO step on α_i, α_j (G_t += y_t (K_it dai + K_jt daj), the very
+    operations of the solver's update) and, in the same pass, the next iteration's I_up order keys
+    into ``up`` and their maximum (:func:`_up_keys` of the new G): one loop through G instead of two.
+    ``ou`` must already say which points are in I_up after the step (:func:`_set_sets`)."""
+    a = _NO_KEY
+    for t in range(y.shape[0]):
+        g = G[t] + y[t] * (K[i, t] * dai + K[j, t] * daj)
+        G[t] = g
+        k = _key(ou[t] - y[t] * g)
+        up[t] = k
+        a = k if k > a else a
+    return a
 
 
 @njit(cache=True, nogil=True)
@@ -364,6 +387,7 @@ def _smo_loop(shrinking):
         for t in range(n):
             Kd[t] = K[t, t]
         keys = np.empty(n, dtype=np.int64)
+        up = np.empty(n, dtype=np.int64)  # I_up's order keys, computed with each gradient update
         ou = np.empty(n)  # I_up and I_low as 0 / −∞ (_select_all), kept up to date for the α that move
         ol = np.empty(n)
         for t in range(n):
@@ -374,6 +398,7 @@ def _smo_loop(shrinking):
         counter = min(n, 1000) + 1
         it = 0
         status = STATUS_MAX_ITER
+        a_up = _up_keys(ou, y, G, up, n)
         while it < max_iter:
             if shrinking:  # a constant: the variant without shrinking has only the else branches
                 counter -= 1
@@ -385,7 +410,7 @@ def _smo_loop(shrinking):
                 else:
                     i, j, Gmax, Gmax2 = _select(K, Kd, y, s, C, alpha, G, active, n_active)
             else:
-                i, j, Gmax, Gmax2 = _select_all(K, Kd, y, s, G, keys, tol, ou, ol)
+                i, j, Gmax, Gmax2 = _select_from_up(K, Kd, y, s, G, up, a_up, keys, tol, ol)
             if j < 0 or Gmax + Gmax2 < tol:
                 if shrinking:
                     if n_active < n:
@@ -457,7 +482,9 @@ def _smo_loop(shrinking):
             _set_sets(j, y, C, alpha, ou, ol)
             dai = (alpha[i] - ai_old) * y[i] * s
             daj = (alpha[j] - aj_old) * y[j] * s
-            if n_active == n:  # contiguous rows i, j: vector code
+            if not shrinking:  # contiguous rows i, j and the next I_up keys in one pass: vector code
+                a_up = _update_gradient_up_keys(K, y, G, i, j, dai, daj, ou, up)
+            elif n_active == n:
                 for t in range(n):
                     G[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
             else:

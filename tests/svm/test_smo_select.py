@@ -107,3 +107,33 @@ def test_key_maximum_and_last_index_are_the_scalar_loop(v):
     assert _smo._last_key(keys, top) == idx
     assert _smo._last_key(keys, _smo._key(12345.0)) == (-1 if 12345.0 not in v else
                                                        len(v) - 1 - v[::-1].index(12345.0))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_gradient_update_with_up_keys_is_the_update_then_up_keys(seed):
+    """The solver's fused pass (``_update_gradient_up_keys``) leaves G bit for bit as the plain
+    update G_t += y_t (K_it dai + K_jt daj) does, and returns I_up's keys and maximum of that new G
+    exactly as ``_up_keys`` computes them; the selection from those keys is ``_select_all``'s."""
+    n = 7 + 11 * seed
+    K, y, C, alpha, G = _state(200 + seed, n)
+    Kd = np.ascontiguousarray(np.diag(K))
+    rng = np.random.default_rng(seed)
+    i, j = rng.integers(0, n, 2)
+    dai, daj = rng.normal(size=2) * 10.0 ** (seed % 5 - 2)
+    ou, ol = np.empty(n), np.empty(n)
+    for t in range(n):
+        _smo._set_sets(t, y, C, alpha, ou, ol)
+    G_plain = G.copy()
+    for t in range(n):
+        G_plain[t] += y[t] * (K[i, t] * dai + K[j, t] * daj)
+    keys_plain = np.empty(n, dtype=np.int64)
+    top_plain = _smo._up_keys(ou, y, G_plain, keys_plain, n)
+    G_fused, up = G.copy(), np.empty(n, dtype=np.int64)
+    top = _smo._update_gradient_up_keys(K, y, G_fused, i, j, dai, daj, ou, up)
+    assert G_fused.tobytes() == G_plain.tobytes()
+    assert top == top_plain
+    np.testing.assert_array_equal(up, keys_plain)
+    s = 10.0 ** (seed % 3 - 1)
+    for tol in (0.0, 1e-3, 1e300):
+        assert (_smo._select_from_up(K, Kd, y, s, G_fused, up, top, np.empty(n, dtype=np.int64), tol, ol)
+                == _smo._select_all(K, Kd, y, s, G_plain, np.empty(n, dtype=np.int64), tol, ou, ol))
