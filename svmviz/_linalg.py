@@ -126,14 +126,12 @@ def gauss_solve(A, x, m, rel_tol):
     ``rel_tol`` times the block's largest |entry| (``rel_tol = 0``: exactly zero).
 
     The one dense solve of the package: kernel logistic regression's Newton systems
-    (:func:`lu_solve`) and the exact-LOO active-set pivots (``svmviz.svm._smo._active_set``, whose KKT
-    systems live in the leading block of a preallocated buffer and are singular to working
-    precision below a relative pivot). Written out rather than ``np.linalg.solve``: numba's binding
+    (:func:`lu_solve`). Written out rather than ``np.linalg.solve``: numba's binding
     to LAPACK's gesv formats its error messages and checks shapes at compile time, which lengthens
     the first compilation of every cached function calling it, and the rows here are contiguous, so
     the elimination vectorises. The pivot is the first largest |A[i, k]|, as LAPACK's.
 
-    A second elimination beside :func:`invert_in_place` on purpose: these callers need one solution
+    A second elimination beside :func:`invert_in_place` on purpose: its caller needs one solution
     per system, and a solve through the inverse costs 1.5–1.7× as much CPU at p = 20–300
     (``bench/bench_linalg.py``).
     """
@@ -180,8 +178,9 @@ def invert_in_place(A, p, work, min_pivot):
     """Invert ``A[:p, :p]`` in place by Gauss–Jordan elimination with partial pivoting.
 
     The one dense inverse of the package: the ν-path's bordered KKT matrix (rebuilt from scratch
-    between rank-one updates, ``svmviz.path._solver.kkt.minv_refresh``) and the exact-LOO active
-    set's free-set system (``svmviz.svm._smo._invert``). ``work`` holds at least p integers (the row
+    between rank-one updates, ``svmviz.path._solver.kkt.minv_refresh``), the exact-LOO prediction's
+    free-set system (``svmviz.svm._smo._invert``) and the active-set pivots' (likewise updated by
+    rank-one steps between fresh inversions, ``svmviz.svm._smo._kkt_inverse``). ``work`` holds at least p integers (the row
     swaps); nothing is allocated. Returns False, leaving ``A`` garbage, when a pivot's modulus is not
     above ``min_pivot`` (singular in floating point, or not finite): the path passes an underflow
     threshold (its bordered matrix is indefinite and may be ill-conditioned, which it handles by

@@ -33,7 +33,7 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from .._jit import njit
-from .._linalg import gauss_solve, invert_in_place
+from .._linalg import invert_in_place
 from ..kernels import rbf_from_squared_distances
 
 TAU = 1e-12
@@ -775,9 +775,10 @@ def _invert(M):
 
 
 #: Exact refits by a primal active-set method (below): used when the full solution has at most this
-#: many free support vectors (0 < α < C; the bounded ones cost a pivot only when they move). Each pivot solves the KKT system of the free set densely (O(|F|³/3) + O(n·|F|)),
-#: which at |F| ≈ 40–70 is a few tens of µs against SMO's ~10⁵ iterations at small λ; above a few hundred
-#: free points the dense solves would cost more than SMO's O(n) iterations. The free set may grow to
+#: many free support vectors (0 < α < C; the bounded ones cost a pivot only when they move). The KKT
+#: system of the free set is inverted once per call (O(|F|³)) and each pivot costs O(|F|² + n·|F|)
+#: (:func:`_active_set`), at |F| ≈ 40–150 a few to a few hundred µs against SMO's ~10⁵ iterations at
+#: small λ; above a few hundred free points the inversion would cost more than SMO's O(n) iterations. The free set may grow to
 #: min(n, 2·ACTIVE_SET_MAX_FREE) points (buffers of that size squared, 0.7 MB).
 ACTIVE_SET_MAX_FREE = 150
 #: SMO iterations a refit gets before the active-set method takes over from its start: on well-
@@ -806,6 +807,62 @@ ACTIVE_SET_NO_FREE = 4      # no free point to start from (the multiplier μ is 
 
 
 @njit(cache=True, nogil=True)
+def _kkt_inverse(K, y, s, F, nf, A, work):
+    """The inverse of the free set's KKT matrix [[0, y_F'], [y_F, s·Y_F K_FF Y_F]] (the multiplier's
+    row and column first) into ``A[:nf+1, :nf+1]`` by :func:`svmviz._linalg.invert_in_place`.
+    Returns (ok, the matrix's largest |entry|); ok is False when a pivot is not above
+    ``ACTIVE_SET_PIVOT_TOL`` times that entry (singular to working precision)."""
+    m = nf + 1
+    A[0, 0] = 0.0
+    scale = 0.0
+    for r in range(nf):
+        fr = F[r]
+        A[0, r + 1] = y[fr]
+        A[r + 1, 0] = y[fr]
+        for c in range(nf):
+            v = s * y[fr] * y[F[c]] * K[fr, F[c]]
+            A[r + 1, c + 1] = v
+            scale = max(scale, abs(v))
+    scale = max(scale, 1.0)  # the entries y_t = ±1
+    return invert_in_place(A, m, work, ACTIVE_SET_PIVOT_TOL * scale), scale
+
+
+@njit(cache=True, nogil=True)
+def _kkt_solve(K, y, s, G, F, nf, A, x, res):
+    """x = the solution [μ; d] of the free set's KKT system [[0, y_F'], [y_F, Q_FF]] [μ; d] = [0; −G_F]
+    through its inverse ``A`` (:func:`_kkt_inverse`, kept by rank-one updates), with one step of
+    iterative refinement against the matrix itself (its residual from K, O(|F|²)): the solution as
+    accurate as a fresh elimination's although the inverse carries the rounding of its updates."""
+    m = nf + 1
+    for r in range(m):
+        acc = 0.0
+        for c in range(nf):
+            acc -= A[r, c + 1] * G[F[c]]
+        x[r] = acc
+    acc = 0.0
+    for c in range(nf):
+        acc += y[F[c]] * x[c + 1]
+    res[0] = -acc
+    for r in range(nf):
+        fr = F[r]
+        acc = y[fr] * x[0]
+        for c in range(nf):
+            acc += s * y[fr] * y[F[c]] * K[fr, F[c]] * x[c + 1]
+        res[r + 1] = -G[fr] - acc
+    for r in range(m):
+        acc = 0.0
+        for c in range(m):
+            acc += A[r, c] * res[c]
+        x[r] += acc
+
+
+#: Pivots between fresh inversions of the free set's KKT matrix in :func:`_active_set` (in between, its
+#: inverse is updated by rank-one steps, whose rounding adds up; iterative refinement keeps each
+#: solution exact to working precision meanwhile).
+ACTIVE_SET_REFRESH = 32
+
+
+@njit(cache=True, nogil=True)
 def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
     """Primal active-set method for the dual (module docstring) from the feasible (a, G), in place.
 
@@ -815,8 +872,16 @@ def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
     otherwise a_F is optimal for F and the bounded point whose multiplier has the wrong sign by the
     most (G_t + μy_t < 0 at 0, > 0 at C_t) joins F, until none does by more than
     ``ACTIVE_SET_RELEASE · tol``. The gradient G = Qα + p is kept exact through every move; y'α = 0
-    is kept (y_F'd = 0). Points with C_t = 0 (left out) never move. Buffers: A (cap+1, cap+1), x,
-    F, w (cap + 1,) with cap = A.shape[0] − 1. Returns (status, pivots): ACTIVE_SET_* codes.
+    is kept (y_F'd = 0). Points with C_t = 0 (left out) never move.
+
+    The system is solved through the inverse of its matrix (:func:`_kkt_inverse`), which a point
+    leaving or joining F changes by a rank-one update in O(|F|²) (the bordered inverse, its Schur
+    complement as the new pivot), each solve refined once (:func:`_kkt_solve`) and the inverse computed
+    afresh every :data:`ACTIVE_SET_REFRESH` pivots: O(|F|³) once per call instead of per pivot. A pivot
+    (or Schur complement) below ``ACTIVE_SET_PIVOT_TOL`` of the matrix's largest entry is singular.
+
+    Buffers: A (cap+1, cap+1), x, F, w (cap + 1,) with cap = A.shape[0] − 1. Returns (status,
+    pivots): ACTIVE_SET_* codes.
     """
     n = y.shape[0]
     cap = A.shape[0] - 1
@@ -829,30 +894,38 @@ def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
             nf += 1
     if nf == 0:
         return ACTIVE_SET_NO_FREE, 0
+    res = np.empty(cap + 1)
+    u = np.empty(cap + 1)
+    work = np.empty(cap + 1, dtype=np.int64)
+    ok, scale = _kkt_inverse(K, y, s, F, nf, A, work)
+    if not ok:
+        return ACTIVE_SET_SINGULAR, 0
+    since = 0
     thresh = ACTIVE_SET_RELEASE * tol
     for piv in range(ACTIVE_SET_MAX_PIVOTS):
-        m = nf + 1
+        if since == ACTIVE_SET_REFRESH:
+            ok, scale = _kkt_inverse(K, y, s, F, nf, A, work)
+            if not ok:
+                return ACTIVE_SET_SINGULAR, piv
+            since = 0
+        since += 1
+        _kkt_solve(K, y, s, G, F, nf, A, x, res)
+        mu = x[0]
+        finite = np.isfinite(mu)
         for r in range(nf):
-            fr = F[r]
-            for c in range(nf):
-                fc = F[c]
-                A[r, c] = s * y[fr] * y[fc] * K[fr, fc]
-            A[r, nf] = y[fr]
-            A[nf, r] = y[fr]
-            x[r] = -G[fr]
-        A[nf, nf] = 0.0
-        x[nf] = 0.0
-        if not gauss_solve(A, x, m, ACTIVE_SET_PIVOT_TOL):
+            finite = finite and np.isfinite(x[r + 1])
+        if not finite:
             return ACTIVE_SET_SINGULAR, piv
-        mu = x[nf]
         tau = 1.0
         block = -1
         for r in range(nf):
             t = F[r]
-            d = x[r]
-            if d < 0.0:
+            d = x[r + 1]
+            # a step below the snapping resolution is rounding of a zero step (y_F'd = 0 makes a
+            # lone free point's d exactly 0): it blocks nothing
+            if d < -BOUND_SNAP * C[t]:
                 lim = a[t] / -d
-            elif d > 0.0:
+            elif d > BOUND_SNAP * C[t]:
                 lim = (C[t] - a[t]) / d
             else:
                 continue
@@ -862,9 +935,9 @@ def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
         for r in range(nf):  # move a_F, then G by the changes actually made (after snapping)
             t = F[r]
             if r == block:
-                new = 0.0 if x[r] < 0.0 else C[t]
+                new = 0.0 if x[r + 1] < 0.0 else C[t]
             else:
-                new = _snap(min(max(a[t] + tau * x[r], 0.0), C[t]), C[t])
+                new = _snap(min(max(a[t] + tau * x[r + 1], 0.0), C[t]), C[t])
             w[r] = (new - a[t]) * y[t] * s
             a[t] = new
         for r in range(nf):
@@ -873,11 +946,32 @@ def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
                 fr = F[r]
                 for t in range(n):
                     G[t] += y[t] * K[fr, t] * wr
+        m = nf + 1
         if block >= 0:
+            # F loses F[block]: the inverse of the matrix without row and column k is
+            # A_−k,−k − A_−k,k A_k,−k / A_kk; the last point then takes position k
+            if nf == 1:
+                return ACTIVE_SET_NO_FREE, piv + 1
+            k = block + 1
+            pk = A[k, k]
+            if not (abs(pk) * scale > ACTIVE_SET_PIVOT_TOL) or not np.isfinite(pk):
+                return ACTIVE_SET_SINGULAR, piv + 1
+            for r in range(m):
+                u[r] = A[r, k] / pk
+            for r in range(m):
+                if r == k:
+                    continue
+                ur = u[r]
+                for c in range(m):
+                    A[r, c] -= ur * A[k, c]
+            last = m - 1
+            if k != last:
+                for c in range(m):
+                    A[k, c] = A[last, c]
+                for r in range(m):
+                    A[r, k] = A[r, last]
             F[block] = F[nf - 1]
             nf -= 1
-            if nf == 0:
-                return ACTIVE_SET_NO_FREE, piv + 1
             continue
         # optimal on F: release the bounded point with the worst multiplier
         worst = thresh
@@ -901,6 +995,31 @@ def _active_set(K, y, s, C, a, G, tol, A, x, F, w):
             return ACTIVE_SET_OPTIMAL, piv + 1
         if nf == cap:
             return ACTIVE_SET_TOO_LARGE, piv + 1
+        # F gains j: the bordered inverse. With the new column b = [y_j; s·y_F y_j K_Fj], its
+        # diagonal e = s·K_jj, z = A b and the Schur complement σ = e − b'z, the inverse is
+        # [[A + z z'/σ, −z/σ], [−z'/σ, 1/σ]]
+        for r in range(nf):
+            res[r + 1] = s * y[F[r]] * y[j] * K[F[r], j]
+            scale = max(scale, abs(res[r + 1]))
+        res[0] = y[j]
+        e = s * K[j, j]
+        scale = max(scale, abs(e))
+        sig = e
+        for r in range(m):
+            acc = 0.0
+            for c in range(m):
+                acc += A[r, c] * res[c]
+            u[r] = acc
+            sig -= res[r] * acc
+        if not (abs(sig) > ACTIVE_SET_PIVOT_TOL * scale) or not np.isfinite(sig):
+            return ACTIVE_SET_SINGULAR, piv + 1
+        for r in range(m):
+            zr = u[r] / sig
+            for c in range(m):
+                A[r, c] += zr * u[c]
+            A[r, m] = -zr
+            A[m, r] = -zr
+        A[m, m] = 1.0 / sig
         F[nf] = j
         nf += 1
     return ACTIVE_SET_MAX_PIVOTS_HIT, ACTIVE_SET_MAX_PIVOTS

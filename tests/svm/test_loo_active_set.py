@@ -161,3 +161,34 @@ def test_singular_free_set_is_handed_to_smo():
         keep = np.arange(n) != i
         m = SVC(kernel="precomputed", C=1 / (2 * n * lam), tol=1e-10).fit(K[np.ix_(keep, keep)], y[keep])
         assert f_loo[i] == pytest.approx(m.decision_function(K[i:i + 1, keep])[0], abs=1e-4)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_active_set_with_many_pivots_reaches_the_optimum(seed):
+    """From the solution at a λ 30× larger (tens of points change groups, the free set shrinks to one
+    point on the way) the pivots pass several fresh inversions of the free set's KKT matrix with
+    rank-one updates in between (``ACTIVE_SET_REFRESH``) and end at the optimum: the gradient exact,
+    SMO's stopping test met with margin (SMO verifies without an iteration), the dual objective that
+    of SMO at tol 1e-10. A lone free point's step is zero (y_F'd = 0): its rounding must not block it
+    and end the pivots with no free point (seeds 0 and 1)."""
+    rng = np.random.default_rng(seed)
+    n = 160
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=n) > 0, 1.0, -1.0)
+    K = gram(X, sigma=0.7)
+    lam_start, lam = 3e-2, 1e-3
+    s = 1 / (2 * n * lam)
+    p, C = -np.ones(n), np.ones(n)
+    a = fit_lambda_sequence(K, y, [lam_start], tol=1e-10).alphas[0]
+    G = s * y * (K @ (y * a)) + p
+    status, piv = _smo._active_set(K, y, s, C, a, G, 1e-3, *_buffers(n))
+    assert status == _smo.ACTIVE_SET_OPTIMAL
+    assert piv > 2 * _smo.ACTIVE_SET_REFRESH
+    np.testing.assert_allclose(G, s * y * (K @ (y * a)) + p, atol=1e-9 * s)
+    assert np.all(a >= 0) and np.all(a <= C) and abs(y @ a) <= 1e-12 * n
+    assert _kkt_gap(K, y, s, p, C, a) <= 2 * _smo.ACTIVE_SET_RELEASE * 1e-3 + 1e-9 * s
+    ref = fit_lambda_sequence(K, y, [lam], tol=1e-10).alphas[0]
+    obj = lambda v: 0.5 * s * (y * v) @ K @ (y * v) + p @ v  # noqa: E731
+    assert obj(a) == pytest.approx(obj(ref), rel=1e-6)
+    it, st_ = _smo._solve(K, y, s, p, C, a, G, 1e-3, 10**7, False)
+    assert st_ == 0 and it == 0
