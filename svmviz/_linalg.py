@@ -180,9 +180,9 @@ def invert_in_place(A, p, work, min_pivot):
     The one dense inverse of the package: the ν-path's bordered KKT matrix (rebuilt from scratch
     between rank-one updates, ``svmviz.path._solver.kkt.minv_refresh``), the exact-LOO prediction's
     free-set system (``svmviz.svm._smo._invert``) and the active-set pivots' (likewise updated by
-    rank-one steps between fresh inversions, ``svmviz.svm._smo._kkt_inverse``). ``work`` holds at least p integers (the row
-    swaps); nothing is allocated. Returns False, leaving ``A`` garbage, when a pivot's modulus is not
-    above ``min_pivot`` (singular in floating point, or not finite): the path passes an underflow
+    rank-one steps between fresh inversions, ``svmviz.svm._smo._kkt_inverse``). ``work`` holds at
+    least p integers (the row swaps); nothing is allocated. Returns False, leaving ``A`` garbage,
+    when a pivot's modulus is not above ``min_pivot`` (singular in floating point, or not finite): the path passes an underflow
     threshold (its bordered matrix is indefinite and may be ill-conditioned, which it handles by
     iterative refinement and residual checks), the leave-one-out refits a relative one.
 

@@ -778,8 +778,8 @@ def _invert(M):
 #: many free support vectors (0 < α < C; the bounded ones cost a pivot only when they move). The KKT
 #: system of the free set is inverted once per call (O(|F|³)) and each pivot costs O(|F|² + n·|F|)
 #: (:func:`_active_set`), at |F| ≈ 40–150 a few to a few hundred µs against SMO's ~10⁵ iterations at
-#: small λ; above a few hundred free points the inversion would cost more than SMO's O(n) iterations. The free set may grow to
-#: min(n, 2·ACTIVE_SET_MAX_FREE) points (buffers of that size squared, 0.7 MB).
+#: small λ; above a few hundred free points the inversion would cost more than SMO's O(n) iterations.
+#: The free set may grow to min(n, 2·ACTIVE_SET_MAX_FREE) points (buffers of that size squared, 0.7 MB).
 ACTIVE_SET_MAX_FREE = 150
 #: SMO iterations a refit gets before the active-set method takes over from its start: on well-
 #: conditioned refits SMO settles in fewer (a few hundred) and costs less than the dense pivots
