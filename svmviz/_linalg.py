@@ -182,9 +182,10 @@ def invert_in_place(A, p, work, min_pivot):
     free-set system (``svmviz.svm._smo._invert``) and the active-set pivots' (likewise updated by
     rank-one steps between fresh inversions, ``svmviz.svm._smo._kkt_inverse``). ``work`` holds at
     least p integers (the row swaps); nothing is allocated. Returns False, leaving ``A`` garbage,
-    when a pivot's modulus is not above ``min_pivot`` (singular in floating point, or not finite): the path passes an underflow
-    threshold (its bordered matrix is indefinite and may be ill-conditioned, which it handles by
-    iterative refinement and residual checks), the leave-one-out refits a relative one.
+    when a pivot's modulus is not above ``min_pivot`` (singular in floating point, or not finite):
+    the path passes an underflow threshold (its bordered matrix is indefinite and may be
+    ill-conditioned, which it handles by iterative refinement and residual checks), the leave-one-out
+    refits and the active-set pivots a relative one.
 
     Written out rather than ``np.linalg.inv``: LAPACK through a multithreaded BLAS costs more in
     thread hand-offs than the arithmetic at these sizes (p ≲ a few hundred) and its spinning threads
