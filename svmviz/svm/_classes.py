@@ -361,8 +361,10 @@ class LambdaSequence(NamedTuple):
 #: whole-set selection and gradient update in vector code (``_smo._select_all``); a shrunk active
 #: set is walked through its index list in scalar code, which costs more than the points shrinking
 #: leaves out: the serial 30×30 grid of ``bench/bench_svm.py`` runs about 1.2× faster without
-#: shrinking at n = 200–1000 (1.5× at 2000) in as many iterations. Single solves
-#: (``SVMClassifier``) keep libsvm's default ``shrinking=True``.
+#: shrinking at n = 200–1000 (1.5× at 2000) in as many iterations. Instead, a solve of a λ sequence
+#: that runs long sets aside, once, the points libsvm's rule says stay at their bound, on a compacted
+#: copy of the kernel matrix (``_smo._solve_compacting``: the same vector code on fewer points).
+#: Single solves (``SVMClassifier``) keep libsvm's default ``shrinking=True``.
 GRID_SHRINKING = False
 
 

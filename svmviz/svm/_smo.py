@@ -504,6 +504,87 @@ _solve_whole = _smo_loop(False)
 _solve_shrinking = _smo_loop(True)
 
 
+#: SMO iterations on the whole set before :func:`_solve_compacting` looks for points to set aside:
+#: most warm-started solves of a λ sequence end before (a few hundred iterations at n = 500) and pay
+#: nothing; 50–500 cost the same within the noise on the papers' grid (``bench/bench_grid.py --papers``).
+COMPACT_AFTER_ITER = 200
+#: The compacted copy is made only when libsvm's rule sets aside at least this fraction of the points:
+#: the copy costs O(m²) for the m points kept, which fewer points left out would not repay.
+COMPACT_MIN_SHRUNK = 0.2
+
+
+@njit(cache=True, nogil=True)
+def _solve_compacting(K, y, s, p, C, alpha, G, tol, max_iter):
+    """SMO on the whole set (:func:`_solve_whole`) that, once, sets aside the points libsvm's shrinking
+    rule (:func:`_be_shrunk`) says stay at their bound, on a compacted copy of the kernel matrix.
+
+    After :data:`COMPACT_AFTER_ITER` iterations the points the rule sets aside (at least
+    :data:`COMPACT_MIN_SHRUNK` of them) are left out: SMO goes on with the same vector code on the
+    other m points' m × m kernel matrix, their α and their gradient (which holds the fixed points'
+    terms, so the sub-problem's solution is the whole problem's restricted to them), then the
+    gradient of the points left out is recomputed (:func:`_full_gradient`) and SMO on the whole set
+    checks the stopping rule and goes on if a point left out violates it: every solution meets the
+    whole problem's stopping test at ``tol``, as without shrinking. The index-list shrinking of
+    :func:`_smo_loop` walks the active set in scalar code, which costs more than the points it
+    leaves out; a copy keeps every pass contiguous. Same arguments and returns as the solver.
+    """
+    n = y.shape[0]
+    it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, min(max_iter, COMPACT_AFTER_ITER))
+    if st == STATUS_CONVERGED or it >= max_iter:
+        return it, st
+    Gmax1 = -np.inf  # max over I_up of -y G, Gmax2 max over I_low of y G: the rule's thresholds
+    Gmax2 = -np.inf
+    for t in range(n):
+        if y[t] > 0:
+            if alpha[t] < C[t] and -G[t] >= Gmax1:
+                Gmax1 = -G[t]
+            if alpha[t] > 0.0 and G[t] >= Gmax2:
+                Gmax2 = G[t]
+        else:
+            if alpha[t] < C[t] and -G[t] >= Gmax2:
+                Gmax2 = -G[t]
+            if alpha[t] > 0.0 and G[t] >= Gmax1:
+                Gmax1 = G[t]
+    keep = np.empty(n, dtype=np.int64)
+    out = np.empty(n, dtype=np.int64)
+    m = 0
+    n_out = 0
+    for t in range(n):
+        if _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
+            out[n_out] = t
+            n_out += 1
+        else:
+            keep[m] = t
+            m += 1
+    if n_out < COMPACT_MIN_SHRUNK * n or m < 2:
+        it2, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter - it)
+        return it + it2, st
+    Kc = np.empty((m, m))
+    yc = np.empty(m)
+    Cc = np.empty(m)
+    ac = np.empty(m)
+    Gc = np.empty(m)
+    for a_ in range(m):
+        r = keep[a_]
+        for b_ in range(m):
+            Kc[a_, b_] = K[r, keep[b_]]
+        yc[a_] = y[r]
+        Cc[a_] = C[r]
+        ac[a_] = alpha[r]
+        Gc[a_] = G[r]
+    # the solver without shrinking reads p only through G, which carries it
+    it2, st = _solve_whole(Kc, yc, s, np.empty(0), Cc, ac, Gc, tol, max_iter - it)
+    it += it2
+    for a_ in range(m):
+        alpha[keep[a_]] = ac[a_]
+        G[keep[a_]] = Gc[a_]
+    _full_gradient(K, y, s, p, alpha, G, out, n_out)
+    if it >= max_iter:
+        return it, st
+    it3, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter - it)
+    return it + it3, st
+
+
 def _solve(K, y, s, p, C, alpha, G, tol, max_iter, shrinking):
     """From Python: :func:`_smo_loop`'s variant for ``shrinking`` (kernels call one by name)."""
     return (_solve_shrinking if shrinking else _solve_whole)(K, y, s, p, C, alpha, G, tol, max_iter)
@@ -585,6 +666,9 @@ def _sequence_kernel(shrinking):
       ``_active_set`` and the dense solve again into both variants of this kernel (≈ 1.7 s CPU more
       at their first compilation), for solves only the ill-conditioned corners of a grid need.
 
+    Without libsvm's shrinking each solve runs :func:`_solve_compacting`: SMO on the whole set that sets
+    aside, once, the points libsvm's rule says stay at their bound.
+
     ``alpha``, ``G`` (n,) hold the state between calls; the solutions go into ``alphas``, ``bs``,
     ``fs``, ``iters``, ``stats`` at the positions of ``order``. Returns (q, it): q = m when every λ
     is solved.
@@ -616,14 +700,14 @@ def _sequence_kernel(shrinking):
                 if shrinking:  # a constant of the compilation
                     it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, budget)
                 else:
-                    it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, budget)
+                    it, st = _solve_compacting(K, y, s, p, C, alpha, G, tol, budget)
                 if st != STATUS_CONVERGED and it < max_iter:
                     return q, it  # the caller pivots, then resumes here
             else:  # resumed after the pivots
                 if shrinking:
                     it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, max_iter - it0)
                 else:
-                    it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, max_iter - it0)
+                    it, st = _solve_compacting(K, y, s, p, C, alpha, G, tol, max_iter - it0)
                 it += it0
             s_prev = s
             b = _intercept(y, C, alpha, G)

@@ -46,13 +46,15 @@ def _run(code: str) -> dict:
 
 
 def test_grid_compiles_the_smo_without_shrinking_and_no_kernel_around_the_sequence():
-    """The grid (no shrinking, svm.GRID_SHRINKING) compiles the SMO variant without shrinking only —
-    not _shrink / _select / _unshrink, which it never runs — and no kernel of its own around the λ
-    sequence (each level links and optimises its callees again)."""
+    """The grid (no shrinking, svm.GRID_SHRINKING) compiles the SMO variant without shrinking and the
+    compacting solve around it (libsvm's rule _be_shrunk, once per solve) only — not the index-list
+    shrinking (_shrink / _select / _unshrink), which it never runs — and no kernel of its own around
+    the λ sequence (each level links and optimises its callees again)."""
     got = _run(_GRID)
     compiled = got["compiled"]
     assert "_lambda_sequence_whole" in compiled and "_solve_whole" in compiled
-    for name in ("_shrink", "_select", "_unshrink", "_be_shrunk", "_solve_shrinking", "rbf_sigma_sequence",
+    assert "_solve_compacting" in compiled
+    for name in ("_shrink", "_select", "_unshrink", "_solve_shrinking", "rbf_sigma_sequence",
                  "lambda_sequence", "_lambda_sequence_shrinking", "_descending_order"):
         assert name not in compiled, name
     assert compiled.count("_solve_whole") == 1 and compiled.count("_lambda_sequence_whole") == 1

@@ -92,3 +92,66 @@ def test_every_solution_of_a_sequence_meets_the_stopping_rule(seed, n, d, log_si
         a = seq.alphas[k]
         assert np.all((a >= 0) & (a <= C)) and abs(y @ a) <= 1e-9 * max(1.0, a.sum())
         assert _max_violation(K, y, lam, a, C) < TOL + 1e-9
+
+
+def _compacting_and_whole(K, y, s, C):
+    """(α, G, iterations, status) of the compacting solve and of SMO on the whole set, both from α = 0."""
+    n = y.size
+    p = -np.ones(n)
+    out = []
+    for solve in (_smo._solve_compacting, _smo._solve_whole):
+        a, G = np.zeros(n), p.copy()
+        it, st = solve(K, y, s, p, C, a, G, TOL, 10**7)
+        out.append((a, G, it, st))
+    return out
+
+
+def _violation(K, y, s, C, a):
+    """Gmax + Gmax2 of libsvm's stopping rule from α and the exact gradient."""
+    G = s * y * (K @ (y * a)) - 1.0
+    up = np.where(y > 0, a < C, a > 0)
+    low = np.where(y > 0, a > 0, a < C)
+    return np.max(-y[up] * G[up]) + np.max(y[low] * G[low])
+
+
+def test_compacting_solve_sets_points_aside_and_meets_the_whole_stopping_rule():
+    """Wahba data at a small λ: hundreds of iterations, many points at 0 or at their bound, so the
+    compacted copy is made; the solution meets the
+    whole problem's stopping rule with the gradient exact, and its decision values are those of SMO
+    on the whole set within what two solutions at the same tolerance differ by."""
+    ds = make_dataset("wahba2001", n=300, seed=2)
+    y = ds.y.astype(float)
+    K = rbf_from_squared_distances(squared_distances(ds.X), 0.5)
+    n, s = y.size, 1.0 / (2.0 * 300 * 1e-4)
+    C = np.ones(n)
+    (a, G, it, st), (aw, Gw, itw, stw) = _compacting_and_whole(K, y, s, C)
+    assert st == 0 and stw == 0 and it > _smo.COMPACT_AFTER_ITER
+    # the compacted copy was made: the gradient of the points set aside is recomputed at the end,
+    # not updated at each step (SMO on the whole set would leave every bit as it is here otherwise)
+    assert not np.array_equal(G, Gw)
+    np.testing.assert_allclose(G, s * y * (K @ (y * a)) - 1.0, atol=1e-9 * s)
+    assert np.all((a >= 0) & (a <= C)) and abs(y @ a) <= 1e-9 * n
+    assert _violation(K, y, s, C, a) < TOL + 1e-9
+    f = y * (G + 1.0) + _smo._intercept(y, C, a, G)
+    fw = y * (Gw + 1.0) + _smo._intercept(y, C, aw, Gw)
+    assert np.abs(f - fw).max() / np.abs(fw).max() < 1e-2
+
+
+@given(seed=hst.integers(0, 10_000), n=hst.integers(30, 160), log_sigma=hst.floats(-1.0, 1.0),
+       log_lam=hst.floats(-6.0, -1.0), weighted=hst.booleans())
+@settings(max_examples=40, deadline=None)
+def test_compacting_solve_meets_the_stopping_rule_on_random_problems(seed, n, log_sigma, log_lam, weighted):
+    """KKT on random problems (weighted boxes too): box, y'α = 0, the exact gradient and the maximal
+    violating pair under the tolerance, whether or not points were set aside."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    y[:2] = (-1.0, 1.0)
+    K = rbf_from_squared_distances(squared_distances(X), 10.0**log_sigma)
+    s = 1.0 / (2.0 * n * 10.0**log_lam)
+    C = np.where(y > 0, 1.5, 0.5) if weighted else np.ones(n)
+    (a, G, it, st), _ = _compacting_and_whole(K, y, s, C)
+    assert st == 0
+    assert np.all((a >= 0) & (a <= C)) and abs(y @ a) <= 1e-9 * max(1.0, a.sum())
+    np.testing.assert_allclose(G, s * y * (K @ (y * a)) - 1.0, atol=1e-8 * max(s, 1.0))
+    assert _violation(K, y, s, C, a) < TOL + 1e-9
