@@ -331,9 +331,11 @@ def _be_shrunk(t, y, C, alpha, G, Gmax1, Gmax2):
 
 
 @njit(cache=True, nogil=True)
-def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
-    Gmax1 = -np.inf  # max over I_up of -y G
-    Gmax2 = -np.inf  # max over I_low of y G
+def _shrink_thresholds(y, C, alpha, G, active, n_active):
+    """(Gmax1, Gmax2) over the active points: the largest −y_t G_t over I_up and y_t G_t over I_low,
+    the thresholds libsvm's shrinking rule (:func:`_be_shrunk`) compares with."""
+    Gmax1 = -np.inf
+    Gmax2 = -np.inf
     for k in range(n_active):
         t = active[k]
         if y[t] > 0:
@@ -346,6 +348,12 @@ def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
                 Gmax2 = -G[t]
             if alpha[t] > 0.0 and G[t] >= Gmax1:
                 Gmax1 = G[t]
+    return Gmax1, Gmax2
+
+
+@njit(cache=True, nogil=True)
+def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
+    Gmax1, Gmax2 = _shrink_thresholds(y, C, alpha, G, active, n_active)
     if (not unshrunk) and Gmax1 + Gmax2 <= tol * 10.0:
         unshrunk = True
         n_active = _unshrink(K, y, s, p, alpha, G, active, n_active)
@@ -532,19 +540,7 @@ def _solve_compacting(K, y, s, p, C, alpha, G, tol, max_iter):
     it, st = _solve_whole(K, y, s, p, C, alpha, G, tol, min(max_iter, COMPACT_AFTER_ITER))
     if st == STATUS_CONVERGED or it >= max_iter:
         return it, st
-    Gmax1 = -np.inf  # max over I_up of -y G, Gmax2 max over I_low of y G: the rule's thresholds
-    Gmax2 = -np.inf
-    for t in range(n):
-        if y[t] > 0:
-            if alpha[t] < C[t] and -G[t] >= Gmax1:
-                Gmax1 = -G[t]
-            if alpha[t] > 0.0 and G[t] >= Gmax2:
-                Gmax2 = G[t]
-        else:
-            if alpha[t] < C[t] and -G[t] >= Gmax2:
-                Gmax2 = -G[t]
-            if alpha[t] > 0.0 and G[t] >= Gmax1:
-                Gmax1 = G[t]
+    Gmax1, Gmax2 = _shrink_thresholds(y, C, alpha, G, _indices(n), n)
     keep = np.empty(n, dtype=np.int64)
     out = np.empty(n, dtype=np.int64)
     m = 0
@@ -916,7 +912,9 @@ def _kkt_solve(K, y, s, G, F, nf, A, x, res):
     """x = the solution [μ; d] of the free set's KKT system [[0, y_F'], [y_F, Q_FF]] [μ; d] = [0; −G_F]
     through its inverse ``A`` (:func:`_kkt_inverse`, kept by rank-one updates), with one step of
     iterative refinement against the matrix itself (its residual from K, O(|F|²)): the solution as
-    accurate as a fresh elimination's although the inverse carries the rounding of its updates."""
+    accurate as a fresh elimination's although the inverse carries the rounding of its updates. d is
+    then projected onto y_F'd = 0, which an ill-conditioned Q_FF (small λ, a wide Gaussian) leaves
+    unmet by far more than rounding through an inverse."""
     m = nf + 1
     for r in range(m):
         acc = 0.0
@@ -938,6 +936,14 @@ def _kkt_solve(K, y, s, G, F, nf, A, x, res):
         for c in range(m):
             acc += A[r, c] * res[c]
         x[r] += acc
+    # y_F'd = 0 exactly (to rounding), whatever the conditioning left in the solve: the step must keep
+    # y'α = 0 (y_t² = 1, so removing y_F (y_F'd)/|F| does)
+    acc = 0.0
+    for c in range(nf):
+        acc += y[F[c]] * x[c + 1]
+    acc /= nf
+    for c in range(nf):
+        x[c + 1] -= y[F[c]] * acc
 
 
 #: Pivots between fresh inversions of the free set's KKT matrix in :func:`_active_set` (in between, its

@@ -155,3 +155,22 @@ def test_compacting_solve_meets_the_stopping_rule_on_random_problems(seed, n, lo
     assert np.all((a >= 0) & (a <= C)) and abs(y @ a) <= 1e-9 * max(1.0, a.sum())
     np.testing.assert_allclose(G, s * y * (K @ (y * a)) - 1.0, atol=1e-8 * max(s, 1.0))
     assert _violation(K, y, s, C, a) < TOL + 1e-9
+
+
+def test_pivots_keep_the_equality_on_an_ill_conditioned_gram():
+    """One feature, a wide Gaussian and λ = 10⁻⁶: the smallest λ's solve goes to the active-set pivots
+    with a free set whose KKT system is ill-conditioned; every step still keeps y'α = 0 to rounding
+    (found by the random problems above)."""
+    rng = np.random.default_rng(51)
+    n = 51
+    X = rng.normal(size=(n, 1))
+    y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    y[:2] = (-1.0, 1.0)
+    K = rbf_from_squared_distances(squared_distances(X), 10.0**0.3359375)
+    lams = np.logspace(-6.0, -0.5, 10)
+    seq = fit_lambda_sequence(K, y, lams, tol=TOL, shrinking=False)
+    assert np.all(seq.status == 0) and seq.n_iter[0] >= _smo.SEQUENCE_PIVOTS_AFTER_ITER
+    for k, lam in enumerate(lams):
+        a = seq.alphas[k]
+        assert abs(y @ a) <= 1e-12 * max(1.0, a.sum())
+        assert _max_violation(K, y, lam, a, np.ones(n)) < TOL + 1e-9
