@@ -75,6 +75,12 @@ FINISH_ROUNDS = 32
 #: The exact line search (:func:`_line_min`) halves its bracket of kinks at their median until at most
 #: this many remain, then sorts and walks them.
 LINE_WALK = 64
+#: Steps of the active-set method of the dual guess of the finish's sets (:func:`_dual_active_set`).
+DUAL_STEPS = 200
+#: Rounds of :func:`_dual_sets`' decomposition (points outside its free set that its solution moves join it).
+DUAL_ROUNDS = 8
+#: Tolerance of :func:`_dual_active_set`'s steps and sign conditions (relative to the bounds).
+DUAL_TOL = 1e-9
 #: Most iterations between tries of the finish after a failed one (the gap doubles from 1 up to this).
 MAX_GAP = 4
 #: The finish is not tried while more than MARGIN_EXCESS·(p + 1) points sit on the margin (points in
@@ -637,6 +643,219 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta
 
 
 @njit(cache=True)
+def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
+    """A guess of the exact finish's sets (:func:`_exact_finish`) from the dual of its objective Φ over
+    the points near the margin, the others held at their sets' multipliers.
+
+    Φ's dual (Navia-Vázquez et al. 2004, eqs. 9–13 with the cap's term) is
+    ``min ½‖Σ_i α_i y_i z_i‖² + Σ_i α_i²/(2a_i^max) − Σ_i α_i`` over 0 ≤ α_i ≤ B_i, Σ_i α_i y_i = 0, with
+    z_i = L⁻¹φ_i (G = LL'); its solution puts α_j = a_j^max ξ_j strictly inside (0, B_j) on the margin,
+    B_i inside it, 0 beyond it. The free points S are the guessed margin points and those whose slack
+    at the iterate (decision values ``f``) is within MARGIN_BAND of 0; the rest keep α_i = B_i (inside)
+    or 0 (beyond). From the multipliers of the IRWLS step's weighted solve, α̂_i = a_i ξ̂_i (weights
+    ``a``, its decision values ``f_wls``; eq. 20's stationarity), clipped to [0, B_i] and moved to
+    Σ α_i y_i = 0, the active-set method :func:`_dual_active_set` solves the dual over S; a point
+    outside S whose slack at that solution contradicts its set joins S and the dual is solved again
+    (at most DUAL_ROUNDS times). S's points go to the sets their multipliers name (``sets`` in place).
+    Returns False, leaving ``sets`` alone, when G has no Cholesky factor, no feasible start exists or
+    the method does not end: the finish then starts from the guess it had. The finish's Newton step
+    and its checks (a) and (b) decide whether the guess gives the limit.
+    """
+    n, p = Phi.shape
+    ok = True
+    L = np.eye(p)
+    try:
+        L = np.linalg.cholesky(G)
+    except Exception:  # noqa: BLE001 - numba: G is not positive definite to working precision
+        ok = False
+    if not ok:
+        return False
+    free = np.zeros(n, dtype=np.bool_)
+    m = 0
+    v = np.zeros(p)
+    delta = 0.0
+    for i in range(n):
+        if cap[i] == 0.0:
+            continue
+        if sets[i] == SET_MARGIN or abs(1.0 - y[i] * f[i]) <= MARGIN_BAND:
+            free[i] = True
+            m += 1
+        elif sets[i] == SET_IN:
+            t = bound[i] * y[i]
+            for j in range(p):
+                v[j] += t * Phi[i, j]
+            delta -= t
+    if m < 2:
+        return False
+    S = np.flatnonzero(free)
+    Z = np.linalg.solve(L, np.ascontiguousarray(Phi[S].T)).T.copy()  # rows z_i = L⁻¹φ_i
+    w = np.linalg.solve(L, v)
+    ys = y[S]
+    B = bound[S]
+    inv = 1.0 / cap[S]
+    alpha = np.empty(m)
+    for q in range(m):
+        alpha[q] = min(max(a[S[q]] * (1.0 - ys[q] * f_wls[S[q]]), 0.0), B[q])
+    # Σ_S α_i y_i = delta: move the multipliers of one sign of y toward it, within their boxes
+    r = delta - np.sum(alpha * ys)
+    for q in range(m):
+        if r == 0.0:
+            break
+        room = (B[q] - alpha[q]) if ys[q] * r > 0.0 else alpha[q]
+        step = min(room, abs(r))
+        alpha[q] += ys[q] * np.sign(r) * step
+        r -= np.sign(r) * step
+    if abs(r) > FINISH_KKT_TOL * max(1.0, abs(delta)):
+        return False
+    for q in range(m):
+        for j in range(p):
+            w[j] += alpha[q] * ys[q] * Z[q, j]
+    # decomposition: the dual over S, then the points outside S whose slack at its solution contradicts
+    # their set join S, until none does
+    for _round in range(DUAL_ROUNDS):
+        b, ok = _dual_active_set(Z, ys, B, inv, alpha, w, DUAL_STEPS)
+        if not ok:
+            return False
+        beta = np.linalg.solve(L.T, w)
+        add = 0
+        for i in range(n):
+            if cap[i] == 0.0 or free[i]:
+                continue
+            t = b
+            for j in range(p):
+                t += Phi[i, j] * beta[j]
+            xi = 1.0 - y[i] * t
+            if (xi > 0.0) if sets[i] == SET_OUT else (xi < bound[i] / cap[i]):
+                free[i] = True
+                add += 1
+        if add == 0:
+            for q in range(S.shape[0]):
+                sets[S[q]] = SET_OUT if alpha[q] <= 0.0 else (SET_IN if alpha[q] >= B[q] else SET_MARGIN)
+            return True
+        S_new = np.flatnonzero(free)
+        alpha_new = np.empty(S_new.shape[0])
+        q = 0
+        for k in range(S_new.shape[0]):
+            i = S_new[k]
+            if q < S.shape[0] and S[q] == i:
+                alpha_new[k] = alpha[q]
+                q += 1
+            else:
+                alpha_new[k] = bound[i] if sets[i] == SET_IN else 0.0  # its multiplier while it was fixed
+        S = S_new
+        alpha = alpha_new
+        Z = np.linalg.solve(L, np.ascontiguousarray(Phi[S].T)).T.copy()
+        ys = y[S]
+        B = bound[S]
+        inv = 1.0 / cap[S]
+    return False
+
+
+@njit(cache=True)
+def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
+    """The primal active-set method for convex QPs (Nocedal & Wright 2006, Algorithm 16.3) on the dual
+    of :func:`_dual_sets` over its free points: ``min ½α'Hα + c'α`` over 0 ≤ α ≤ B with Σ α_i y_i fixed,
+    H = (YZ)(YZ)' + diag(1/a^max) and c_i = y_i z_i'w₀ − 1, w₀ the fixed points' part of ``w``. Rows
+    z_i of Z, labels ys, bounds B, 1/a_i^max in ``inv``; α (feasible) and w = w₀ + Σ α_i y_i z_i are
+    updated in place. Each step solves the equality-constrained problem of the multipliers off their
+    bounds (a bordered system), moves to it or to the first bound in its way (which joins the bounds),
+    and at a minimiser frees the bounded multiplier whose sign condition is violated most. Returns
+    ``(ν, ok)``: the equality's multiplier ν (the intercept: g_i + ν y_i = 0 for the free multipliers,
+    g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps."""
+    m, p = Z.shape
+    YZ = np.empty((m, p))
+    for q in range(m):
+        for j in range(p):
+            YZ[q, j] = ys[q] * Z[q, j]
+    H = YZ @ YZ.T
+    for q in range(m):
+        H[q, q] += inv[q]
+    w0 = w - YZ.T @ alpha
+    c = YZ @ w0 - 1.0
+    free = np.zeros(m, dtype=np.bool_)
+    for q in range(m):
+        free[q] = 0.0 < alpha[q] < B[q]
+    nu = 0.0
+    ok = False
+    at_min = False
+    for _it in range(max_iter):
+        g = H @ alpha + c
+        F = np.flatnonzero(free)
+        k = F.shape[0]
+        d = np.zeros(k)
+        if k > 0 and not at_min:
+            K = np.zeros((k + 1, k + 1))
+            r = np.zeros(k + 1)
+            for u in range(k):
+                for v in range(k):
+                    K[u, v] = H[F[u], F[v]]
+                K[u, k] = ys[F[u]]
+                K[k, u] = ys[F[u]]
+                r[u] = -g[F[u]]
+            solved = True
+            sol = np.zeros(k + 1)
+            try:
+                sol = np.linalg.solve(K, r)
+            except Exception:  # noqa: BLE001 - numba: LU met an exactly zero pivot
+                solved = False
+            if not solved:
+                break
+            d = sol[:k]
+            nu = sol[k]
+        elif k == 0:
+            # no free multiplier: ν within the range the bounded ones leave it
+            lo_nu, hi_nu = -np.inf, np.inf
+            for q in range(m):
+                # at 0: g_q + ν y_q ≥ 0; at B: g_q + ν y_q ≤ 0
+                t = -g[q] * ys[q]
+                if (alpha[q] <= 0.0) == (ys[q] > 0):
+                    lo_nu = max(lo_nu, t)
+                else:
+                    hi_nu = min(hi_nu, t)
+            nu = lo_nu if not np.isfinite(hi_nu) else (hi_nu if not np.isfinite(lo_nu) else 0.5 * (lo_nu + hi_nu))
+        step = 0.0
+        for u in range(k):
+            step = max(step, abs(d[u]))
+        if at_min or step <= DUAL_TOL * max(1.0, np.max(B)):
+            # a minimiser on this face: the bounded multiplier that most wants to move is freed
+            at_min = False
+            worst = DUAL_TOL
+            i_w = -1
+            for q in range(m):
+                if free[q]:
+                    continue
+                lam = g[q] + nu * ys[q]
+                v = -lam if alpha[q] <= 0.0 else lam
+                if v > worst:
+                    worst = v
+                    i_w = q
+            if i_w < 0:
+                ok = True
+                break
+            free[i_w] = True
+            continue
+        t = 1.0
+        block = -1
+        for u in range(k):
+            q = F[u]
+            if d[u] < 0.0 and -alpha[q] / d[u] < t:
+                t = -alpha[q] / d[u]
+                block = q
+            elif d[u] > 0.0 and (B[q] - alpha[q]) / d[u] < t:
+                t = (B[q] - alpha[q]) / d[u]
+                block = q
+        for u in range(k):
+            alpha[F[u]] = min(max(alpha[F[u]] + t * d[u], 0.0), B[F[u]])
+        if block >= 0:
+            alpha[block] = 0.0 if d[np.searchsorted(F, block)] < 0.0 else B[block]
+            free[block] = False
+        else:
+            at_min = True  # the face's minimiser: its ν is this solve's
+    w[:] = w0 + YZ.T @ alpha
+    return nu, ok
+
+
+@njit(cache=True)
 def _meets_kkt(Phi, G, y, bound, cap, sets, x, idx, err):
     """Condition (a) of :func:`_exact_finish` at the piece's minimiser x = (β, b, α_M)."""
     n, p = Phi.shape
@@ -769,7 +988,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             break
         b_new = _solve_wls(Phi, G, y, a, new_beta, err_buf)
         if finish:
-            if _classify(f, _decision(Phi, new_beta, b_new), y, C, cw, factor, a, sets):
+            f_wls = _decision(Phi, new_beta, b_new)
+            if _classify(f, f_wls, y, C, cw, factor, a, sets):
                 stable = 0
                 gap = 1
                 next_try = it
@@ -784,6 +1004,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                     fin_sets[:] = sets
                     fin_beta[:] = beta
                     fin_b = b
+                    _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, fin_sets)
                 start_beta = fin_beta.copy()
                 start_b = fin_b
                 finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, fin_sets, start_beta, start_b,
