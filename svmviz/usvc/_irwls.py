@@ -68,8 +68,9 @@ SET_PATIENCE = 1
 #: Newton steps (each with its exact line search, O(n·p) plus a selection over the kinks) of the first
 #: try of the finish; each failed try doubles the next one's, up to FINISH_ROUNDS. A try that fails
 #: hands its last point on to the next one (when that point is still below the IRWLS iterate in the
-#: finish's objective), so the steps of failed tries are not lost: the Newton steps of a fit are about
-#: those of one run from the first try's start, tens to a few hundred.
+#: finish's objective), so the steps of failed tries are not lost. A fresh try starts from the sets of
+#: the finish objective's dual over the points near the margin (:func:`_dual_sets`): when that guess
+#: holds, its first Newton step is the limit.
 FIRST_ROUNDS = 8
 FINISH_ROUNDS = 32
 #: The exact line search (:func:`_line_min`) halves its bracket of kinks at their median until at most
@@ -919,7 +920,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
 
     ``finish`` (hinge only): once the sets of points (beyond, on, inside the margin;
     :func:`_classify`) have not changed for ``SET_PATIENCE`` iterations, solve for the iteration's
-    limit with those sets (:func:`_exact_finish`, ``FIRST_ROUNDS`` Newton steps doubling after each
+    limit from those sets, corrected by the finish objective's dual over the points near the margin
+    (:func:`_dual_sets`; :func:`_exact_finish`, ``FIRST_ROUNDS`` Newton steps doubling after each
     failed try up to ``FINISH_ROUNDS``); when it
     passes its checks it is the last iterate and the iteration has converged. A failed try is repeated
     after 1, 2, 4, … (at most ``MAX_GAP``) more iterations, the gap reset when the sets change; it goes
