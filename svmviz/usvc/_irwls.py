@@ -80,6 +80,8 @@ LINE_WALK = 64
 DUAL_STEPS = 200
 #: Rounds of :func:`_dual_sets`' decomposition (points outside its free set that its solution moves join it).
 DUAL_ROUNDS = 8
+#: Most free points of :func:`_dual_sets` (its dense dual matrix holds their number squared).
+DUAL_MAX_FREE = 2000
 #: Tolerance of :func:`_dual_active_set`'s steps and sign conditions (relative to the bounds).
 DUAL_TOL = 1e-9
 #: Most iterations between tries of the finish after a failed one (the gap doubles from 1 up to this).
@@ -658,8 +660,8 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     Σ α_i y_i = 0, the active-set method :func:`_dual_active_set` solves the dual over S; a point
     outside S whose slack at that solution contradicts its set joins S and the dual is solved again
     (at most DUAL_ROUNDS times). S's points go to the sets their multipliers name (``sets`` in place).
-    Returns False, leaving ``sets`` alone, when G has no Cholesky factor, no feasible start exists or
-    the method does not end: the finish then starts from the guess it had. The finish's Newton step
+    Returns False, leaving ``sets`` alone, when G has no Cholesky factor, S holds more than
+    DUAL_MAX_FREE points, no feasible start exists or the method does not end: the finish then starts from the guess it had. The finish's Newton step
     and its checks (a) and (b) decide whether the guess gives the limit.
     """
     n, p = Phi.shape
@@ -686,7 +688,7 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
             for j in range(p):
                 v[j] += t * Phi[i, j]
             delta -= t
-    if m < 2:
+    if m < 2 or m > DUAL_MAX_FREE:
         return False
     S = np.flatnonzero(free)
     Z = np.linalg.solve(L, np.ascontiguousarray(Phi[S].T)).T.copy()  # rows z_i = L⁻¹φ_i
@@ -734,6 +736,8 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
                 sets[S[q]] = SET_OUT if alpha[q] <= 0.0 else (SET_IN if alpha[q] >= B[q] else SET_MARGIN)
             return True
         S_new = np.flatnonzero(free)
+        if S_new.shape[0] > DUAL_MAX_FREE:
+            return False
         alpha_new = np.empty(S_new.shape[0])
         q = 0
         for k in range(S_new.shape[0]):

@@ -98,3 +98,17 @@ def test_breiman_benchmarks_finish_on_the_first_try(name, C):
     clf = IRWLSClassifier(C=C).fit(ds.X, ds.y)
     assert clf.finished_stages_ == {"SVC": True}
     assert clf.n_iter_ <= 60
+
+
+def test_dual_guess_leaves_the_sets_alone_beyond_its_size_limit():
+    # every slack within MARGIN_BAND of 0: more free points than DUAL_MAX_FREE
+    n = _irwls.DUAL_MAX_FREE + 1
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 2))
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    f = y * (1.0 - rng.uniform(-1e-3, 1e-3, n))
+    sets = rng.integers(0, 3, n)
+    guess = sets.copy()
+    cw = np.ones(n)
+    assert not _irwls._dual_sets(X, np.eye(2), y, cw, 1e8 * cw, f, cw, f, guess)
+    np.testing.assert_array_equal(guess, sets)
