@@ -646,6 +646,61 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta
 
 
 @njit(cache=True)
+def _cholesky(G):
+    """G = LL' (L lower triangular) by the Cholesky–Banachiewicz loops; ``(L, ok)``, ok False when a
+    pivot is not positive (G not positive definite to working precision)."""
+    p = G.shape[0]
+    L = np.zeros((p, p))
+    for i in range(p):
+        for j in range(i + 1):
+            t = G[i, j]
+            for q in range(j):
+                t -= L[i, q] * L[j, q]
+            if i == j:
+                if not t > 0.0:
+                    return L, False
+                L[i, i] = np.sqrt(t)
+            else:
+                L[i, j] = t / L[j, j]
+    return L, True
+
+
+@njit(cache=True)
+def _forward(L, v):
+    """L⁻¹v for lower-triangular L (forward substitution)."""
+    p = v.shape[0]
+    z = np.empty(p)
+    for j in range(p):
+        t = v[j]
+        for q in range(j):
+            t -= L[j, q] * z[q]
+        z[j] = t / L[j, j]
+    return z
+
+
+@njit(cache=True)
+def _forward_rows(L, Phi, S):
+    """The rows z_i = L⁻¹φ_i of the points S (:func:`_forward`), shape (len(S), p)."""
+    Z = np.empty((S.shape[0], Phi.shape[1]))
+    for q in range(S.shape[0]):
+        Z[q] = _forward(L, Phi[S[q]])
+    return Z
+
+
+@njit(cache=True)
+def _backward(L, w):
+    """L'⁻¹w for lower-triangular L (back substitution)."""
+    p = w.shape[0]
+    x = np.empty(p)
+    for j in range(p - 1, -1, -1):
+        t = w[j]
+        for q in range(j + 1, p):
+            t -= L[q, j] * x[q]
+        x[j] = t / L[j, j]
+    return x
+
+
+@njit(cache=True)
 def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     """A guess of the exact finish's sets (:func:`_exact_finish`) from the dual of its objective Φ over
     the points near the margin, the others held at their sets' multipliers.
@@ -665,12 +720,7 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     and its checks (a) and (b) decide whether the guess gives the limit.
     """
     n, p = Phi.shape
-    ok = True
-    L = np.eye(p)
-    try:
-        L = np.linalg.cholesky(G)
-    except Exception:  # noqa: BLE001 - numba: G is not positive definite to working precision
-        ok = False
+    L, ok = _cholesky(G)
     if not ok:
         return False
     free = np.zeros(n, dtype=np.bool_)
@@ -691,8 +741,8 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     if m < 2 or m > DUAL_MAX_FREE:
         return False
     S = np.flatnonzero(free)
-    Z = np.linalg.solve(L, np.ascontiguousarray(Phi[S].T)).T.copy()  # rows z_i = L⁻¹φ_i
-    w = np.linalg.solve(L, v)
+    Z = _forward_rows(L, Phi, S)
+    w = _forward(L, v)
     ys = y[S]
     B = bound[S]
     inv = 1.0 / cap[S]
@@ -719,7 +769,7 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
         b, ok = _dual_active_set(Z, ys, B, inv, alpha, w, DUAL_STEPS)
         if not ok:
             return False
-        beta = np.linalg.solve(L.T, w)
+        beta = _backward(L, w)
         add = 0
         for i in range(n):
             if cap[i] == 0.0 or free[i]:
@@ -749,7 +799,7 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
                 alpha_new[k] = bound[i] if sets[i] == SET_IN else 0.0  # its multiplier while it was fixed
         S = S_new
         alpha = alpha_new
-        Z = np.linalg.solve(L, np.ascontiguousarray(Phi[S].T)).T.copy()
+        Z = _forward_rows(L, Phi, S)
         ys = y[S]
         B = bound[S]
         inv = 1.0 / cap[S]
@@ -764,7 +814,8 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     z_i of Z, labels ys, bounds B, 1/a_i^max in ``inv``; α (feasible) and w = w₀ + Σ α_i y_i z_i are
     updated in place. Each step solves the equality-constrained problem of the multipliers off their
     bounds (a bordered system), moves to it or to the first bound in its way (which joins the bounds),
-    and at a minimiser frees the bounded multiplier whose sign condition is violated most. Returns
+    and at a minimiser frees the bounded multiplier whose sign condition is violated most (a singular
+    bordered system: its least-squares solution, :func:`_solve_near`). Returns
     ``(ν, ok)``: the equality's multiplier ν (the intercept: g_i + ν y_i = 0 for the free multipliers,
     g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps."""
     m, p = Z.shape
@@ -783,6 +834,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     nu = 0.0
     ok = False
     at_min = False
+    err = np.zeros(1)
     for _it in range(max_iter):
         g = H @ alpha + c
         F = np.flatnonzero(free)
@@ -797,14 +849,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
                 K[u, k] = ys[F[u]]
                 K[k, u] = ys[F[u]]
                 r[u] = -g[F[u]]
-            solved = True
-            sol = np.zeros(k + 1)
-            try:
-                sol = np.linalg.solve(K, r)
-            except Exception:  # noqa: BLE001 - numba: LU met an exactly zero pivot
-                solved = False
-            if not solved:
-                break
+            sol = _solve_near(K, r, np.zeros(k + 1), err)
             d = sol[:k]
             nu = sol[k]
         elif k == 0:
@@ -845,15 +890,16 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
             q = F[u]
             if d[u] < 0.0 and -alpha[q] / d[u] < t:
                 t = -alpha[q] / d[u]
-                block = q
+                block = u
             elif d[u] > 0.0 and (B[q] - alpha[q]) / d[u] < t:
                 t = (B[q] - alpha[q]) / d[u]
-                block = q
+                block = u
         for u in range(k):
             alpha[F[u]] = min(max(alpha[F[u]] + t * d[u], 0.0), B[F[u]])
         if block >= 0:
-            alpha[block] = 0.0 if d[np.searchsorted(F, block)] < 0.0 else B[block]
-            free[block] = False
+            q = F[block]
+            alpha[q] = 0.0 if d[block] < 0.0 else B[q]
+            free[q] = False
         else:
             at_min = True  # the face's minimiser: its ν is this solve's
     w[:] = w0 + YZ.T @ alpha
