@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
+from .._linalg import cholesky
 
 LOSS_HINGE = 0
 LOSS_SMOOTH_STEP = 1
@@ -646,26 +647,6 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta
 
 
 @njit(cache=True)
-def _cholesky(G):
-    """G = LL' (L lower triangular) by the Cholesky–Banachiewicz loops; ``(L, ok)``, ok False when a
-    pivot is not positive (G not positive definite to working precision)."""
-    p = G.shape[0]
-    L = np.zeros((p, p))
-    for i in range(p):
-        for j in range(i + 1):
-            t = G[i, j]
-            for q in range(j):
-                t -= L[i, q] * L[j, q]
-            if i == j:
-                if not t > 0.0:
-                    return L, False
-                L[i, i] = np.sqrt(t)
-            else:
-                L[i, j] = t / L[j, j]
-    return L, True
-
-
-@njit(cache=True)
 def _forward(L, v):
     """L⁻¹v for lower-triangular L (forward substitution)."""
     p = v.shape[0]
@@ -715,13 +696,14 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     Σ α_i y_i = 0, the active-set method :func:`_dual_active_set` solves the dual over S; a point
     outside S whose slack at that solution contradicts its set joins S and the dual is solved again
     (at most DUAL_ROUNDS times). S's points go to the sets their multipliers name (``sets`` in place).
-    Returns False, leaving ``sets`` alone, when G has no Cholesky factor, S holds more than
-    DUAL_MAX_FREE points, no feasible start exists or the method does not end: the finish then starts from the guess it had. The finish's Newton step
+    Returns False, leaving ``sets`` alone, when G has no Cholesky factor even with jitter
+    (:func:`svmviz._linalg.cholesky`), S holds more than DUAL_MAX_FREE points, no feasible start exists
+    or the method does not end: the finish then starts from the guess it had. The finish's Newton step
     and its checks (a) and (b) decide whether the guess gives the limit.
     """
     n, p = Phi.shape
-    L, ok = _cholesky(G)
-    if not ok:
+    L, status = cholesky(G)  # a jittered factor of a G not positive definite still gives a guess
+    if status != 0:
         return False
     free = np.zeros(n, dtype=np.bool_)
     m = 0
