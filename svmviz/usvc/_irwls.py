@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
+from .._linalg import cholesky
 
 LOSS_HINGE = 0
 LOSS_SMOOTH_STEP = 1
@@ -68,13 +69,22 @@ SET_PATIENCE = 1
 #: Newton steps (each with its exact line search, O(n·p) plus a selection over the kinks) of the first
 #: try of the finish; each failed try doubles the next one's, up to FINISH_ROUNDS. A try that fails
 #: hands its last point on to the next one (when that point is still below the IRWLS iterate in the
-#: finish's objective), so the steps of failed tries are not lost: the Newton steps of a fit are about
-#: those of one run from the first try's start, tens to a few hundred.
+#: finish's objective), so the steps of failed tries are not lost. A fresh try starts from the sets of
+#: the finish objective's dual over the points near the margin (:func:`_dual_sets`): when that guess
+#: holds, its first Newton step is the limit.
 FIRST_ROUNDS = 8
 FINISH_ROUNDS = 32
 #: The exact line search (:func:`_line_min`) halves its bracket of kinks at their median until at most
 #: this many remain, then sorts and walks them.
 LINE_WALK = 64
+#: Steps of the active-set method of the dual guess of the finish's sets (:func:`_dual_active_set`).
+DUAL_STEPS = 200
+#: Rounds of :func:`_dual_sets`' decomposition (points outside its free set that its solution moves join it).
+DUAL_ROUNDS = 8
+#: Most free points of :func:`_dual_sets` (its dense dual matrix holds their number squared).
+DUAL_MAX_FREE = 2000
+#: Tolerance of :func:`_dual_active_set`'s steps and sign conditions (relative to the bounds).
+DUAL_TOL = 1e-9
 #: Most iterations between tries of the finish after a failed one (the gap doubles from 1 up to this).
 MAX_GAP = 4
 #: The finish is not tried while more than MARGIN_EXCESS·(p + 1) points sit on the margin (points in
@@ -637,6 +647,248 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta
 
 
 @njit(cache=True)
+def _forward(L, v):
+    """L⁻¹v for lower-triangular L (forward substitution)."""
+    p = v.shape[0]
+    z = np.empty(p)
+    for j in range(p):
+        t = v[j]
+        for q in range(j):
+            t -= L[j, q] * z[q]
+        z[j] = t / L[j, j]
+    return z
+
+
+@njit(cache=True)
+def _forward_rows(L, Phi, S):
+    """The rows z_i = L⁻¹φ_i of the points S (:func:`_forward`), shape (len(S), p)."""
+    Z = np.empty((S.shape[0], Phi.shape[1]))
+    for q in range(S.shape[0]):
+        Z[q] = _forward(L, Phi[S[q]])
+    return Z
+
+
+@njit(cache=True)
+def _backward(L, w):
+    """L'⁻¹w for lower-triangular L (back substitution)."""
+    p = w.shape[0]
+    x = np.empty(p)
+    for j in range(p - 1, -1, -1):
+        t = w[j]
+        for q in range(j + 1, p):
+            t -= L[q, j] * x[q]
+        x[j] = t / L[j, j]
+    return x
+
+
+@njit(cache=True)
+def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
+    """A guess of the exact finish's sets (:func:`_exact_finish`) from the dual of its objective Φ over
+    the points near the margin, the others held at their sets' multipliers.
+
+    Φ's dual (Navia-Vázquez et al. 2004, eqs. 9–13 with the cap's term) is
+    ``min ½‖Σ_i α_i y_i z_i‖² + Σ_i α_i²/(2a_i^max) − Σ_i α_i`` over 0 ≤ α_i ≤ B_i, Σ_i α_i y_i = 0, with
+    z_i = L⁻¹φ_i (G = LL'); its solution puts α_j = a_j^max ξ_j strictly inside (0, B_j) on the margin,
+    B_i inside it, 0 beyond it. The free points S are the guessed margin points and those whose slack
+    at the iterate (decision values ``f``) is within MARGIN_BAND of 0; the rest keep α_i = B_i (inside)
+    or 0 (beyond). From the multipliers of the IRWLS step's weighted solve, α̂_i = a_i ξ̂_i (weights
+    ``a``, its decision values ``f_wls``; eq. 20's stationarity), clipped to [0, B_i] and moved to
+    Σ α_i y_i = 0, the active-set method :func:`_dual_active_set` solves the dual over S; a point
+    outside S whose slack at that solution contradicts its set joins S and the dual is solved again
+    (at most DUAL_ROUNDS times). S's points go to the sets their multipliers name (``sets`` in place).
+    Returns False, leaving ``sets`` alone, when G has no Cholesky factor even with jitter
+    (:func:`svmviz._linalg.cholesky`), S holds more than DUAL_MAX_FREE points, no feasible start exists
+    or the method does not end: the finish then starts from the guess it had. The finish's Newton step
+    and its checks (a) and (b) decide whether the guess gives the limit.
+    """
+    n, p = Phi.shape
+    L, status = cholesky(G)  # a jittered factor of a G not positive definite still gives a guess
+    if status != 0:
+        return False
+    free = np.zeros(n, dtype=np.bool_)
+    m = 0
+    v = np.zeros(p)
+    delta = 0.0
+    for i in range(n):
+        if cap[i] == 0.0:
+            continue
+        if sets[i] == SET_MARGIN or abs(1.0 - y[i] * f[i]) <= MARGIN_BAND:
+            free[i] = True
+            m += 1
+        elif sets[i] == SET_IN:
+            t = bound[i] * y[i]
+            for j in range(p):
+                v[j] += t * Phi[i, j]
+            delta -= t
+    if m < 2 or m > DUAL_MAX_FREE:
+        return False
+    S = np.flatnonzero(free)
+    Z = _forward_rows(L, Phi, S)
+    w = _forward(L, v)
+    ys = y[S]
+    B = bound[S]
+    inv = 1.0 / cap[S]
+    alpha = np.empty(m)
+    for q in range(m):
+        alpha[q] = min(max(a[S[q]] * (1.0 - ys[q] * f_wls[S[q]]), 0.0), B[q])
+    # Σ_S α_i y_i = delta: move the multipliers of one sign of y toward it, within their boxes
+    r = delta - np.sum(alpha * ys)
+    for q in range(m):
+        if r == 0.0:
+            break
+        room = (B[q] - alpha[q]) if ys[q] * r > 0.0 else alpha[q]
+        step = min(room, abs(r))
+        alpha[q] += ys[q] * np.sign(r) * step
+        r -= np.sign(r) * step
+    if abs(r) > FINISH_KKT_TOL * max(1.0, abs(delta)):
+        return False
+    for q in range(m):
+        for j in range(p):
+            w[j] += alpha[q] * ys[q] * Z[q, j]
+    # decomposition: the dual over S, then the points outside S whose slack at its solution contradicts
+    # their set join S, until none does
+    for _round in range(DUAL_ROUNDS):
+        b, ok = _dual_active_set(Z, ys, B, inv, alpha, w, DUAL_STEPS)
+        if not ok:
+            return False
+        beta = _backward(L, w)
+        add = 0
+        for i in range(n):
+            if cap[i] == 0.0 or free[i]:
+                continue
+            t = b
+            for j in range(p):
+                t += Phi[i, j] * beta[j]
+            xi = 1.0 - y[i] * t
+            if (xi > 0.0) if sets[i] == SET_OUT else (xi < bound[i] / cap[i]):
+                free[i] = True
+                add += 1
+        if add == 0:
+            for q in range(S.shape[0]):
+                sets[S[q]] = SET_OUT if alpha[q] <= 0.0 else (SET_IN if alpha[q] >= B[q] else SET_MARGIN)
+            return True
+        S_new = np.flatnonzero(free)
+        if S_new.shape[0] > DUAL_MAX_FREE:
+            return False
+        alpha_new = np.empty(S_new.shape[0])
+        q = 0
+        for k in range(S_new.shape[0]):
+            i = S_new[k]
+            if q < S.shape[0] and S[q] == i:
+                alpha_new[k] = alpha[q]
+                q += 1
+            else:
+                alpha_new[k] = bound[i] if sets[i] == SET_IN else 0.0  # its multiplier while it was fixed
+        S = S_new
+        alpha = alpha_new
+        Z = _forward_rows(L, Phi, S)
+        ys = y[S]
+        B = bound[S]
+        inv = 1.0 / cap[S]
+    return False
+
+
+@njit(cache=True)
+def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
+    """The primal active-set method for convex QPs (Nocedal & Wright 2006, Algorithm 16.3) on the dual
+    of :func:`_dual_sets` over its free points: ``min ½α'Hα + c'α`` over 0 ≤ α ≤ B with Σ α_i y_i fixed,
+    H = (YZ)(YZ)' + diag(1/a^max) and c_i = y_i z_i'w₀ − 1, w₀ the fixed points' part of ``w``. Rows
+    z_i of Z, labels ys, bounds B, 1/a_i^max in ``inv``; α (feasible) and w = w₀ + Σ α_i y_i z_i are
+    updated in place. Each step solves the equality-constrained problem of the multipliers off their
+    bounds (a bordered system), moves to it or to the first bound in its way (which joins the bounds),
+    and at a minimiser frees the bounded multiplier whose sign condition is violated most (a singular
+    bordered system: its least-squares solution, :func:`_solve_near`). Returns
+    ``(ν, ok)``: the equality's multiplier ν (the intercept: g_i + ν y_i = 0 for the free multipliers,
+    g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps."""
+    m, p = Z.shape
+    YZ = np.empty((m, p))
+    for q in range(m):
+        for j in range(p):
+            YZ[q, j] = ys[q] * Z[q, j]
+    H = YZ @ YZ.T
+    for q in range(m):
+        H[q, q] += inv[q]
+    w0 = w - YZ.T @ alpha
+    c = YZ @ w0 - 1.0
+    free = np.zeros(m, dtype=np.bool_)
+    for q in range(m):
+        free[q] = 0.0 < alpha[q] < B[q]
+    nu = 0.0
+    ok = False
+    at_min = False
+    err = np.zeros(1)
+    for _it in range(max_iter):
+        g = H @ alpha + c
+        F = np.flatnonzero(free)
+        k = F.shape[0]
+        d = np.zeros(k)
+        if k > 0 and not at_min:
+            K = np.zeros((k + 1, k + 1))
+            r = np.zeros(k + 1)
+            for u in range(k):
+                for v in range(k):
+                    K[u, v] = H[F[u], F[v]]
+                K[u, k] = ys[F[u]]
+                K[k, u] = ys[F[u]]
+                r[u] = -g[F[u]]
+            sol = _solve_near(K, r, np.zeros(k + 1), err)
+            d = sol[:k]
+            nu = sol[k]
+        elif k == 0:
+            # no free multiplier: ν within the range the bounded ones leave it
+            lo_nu, hi_nu = -np.inf, np.inf
+            for q in range(m):
+                # at 0: g_q + ν y_q ≥ 0; at B: g_q + ν y_q ≤ 0
+                t = -g[q] * ys[q]
+                if (alpha[q] <= 0.0) == (ys[q] > 0):
+                    lo_nu = max(lo_nu, t)
+                else:
+                    hi_nu = min(hi_nu, t)
+            nu = lo_nu if not np.isfinite(hi_nu) else (hi_nu if not np.isfinite(lo_nu) else 0.5 * (lo_nu + hi_nu))
+        step = 0.0
+        for u in range(k):
+            step = max(step, abs(d[u]))
+        if at_min or step <= DUAL_TOL * max(1.0, np.max(B)):
+            # a minimiser on this face: the bounded multiplier that most wants to move is freed
+            at_min = False
+            worst = DUAL_TOL
+            i_w = -1
+            for q in range(m):
+                if free[q]:
+                    continue
+                lam = g[q] + nu * ys[q]
+                v = -lam if alpha[q] <= 0.0 else lam
+                if v > worst:
+                    worst = v
+                    i_w = q
+            if i_w < 0:
+                ok = True
+                break
+            free[i_w] = True
+            continue
+        t = 1.0
+        block = -1
+        for u in range(k):
+            q = F[u]
+            if d[u] < 0.0 and -alpha[q] / d[u] < t:
+                t = -alpha[q] / d[u]
+                block = u
+            elif d[u] > 0.0 and (B[q] - alpha[q]) / d[u] < t:
+                t = (B[q] - alpha[q]) / d[u]
+                block = u
+        for u in range(k):
+            alpha[F[u]] = min(max(alpha[F[u]] + t * d[u], 0.0), B[F[u]])
+        if block >= 0:
+            q = F[block]
+            alpha[q] = 0.0 if d[block] < 0.0 else B[q]
+            free[q] = False
+        else:
+            at_min = True  # the face's minimiser: its ν is this solve's
+    w[:] = w0 + YZ.T @ alpha
+    return nu, ok
+
+
+@njit(cache=True)
 def _meets_kkt(Phi, G, y, bound, cap, sets, x, idx, err):
     """Condition (a) of :func:`_exact_finish` at the piece's minimiser x = (β, b, α_M)."""
     n, p = Phi.shape
@@ -700,7 +952,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
 
     ``finish`` (hinge only): once the sets of points (beyond, on, inside the margin;
     :func:`_classify`) have not changed for ``SET_PATIENCE`` iterations, solve for the iteration's
-    limit with those sets (:func:`_exact_finish`, ``FIRST_ROUNDS`` Newton steps doubling after each
+    limit from those sets, corrected by the finish objective's dual over the points near the margin
+    (:func:`_dual_sets`; :func:`_exact_finish`, ``FIRST_ROUNDS`` Newton steps doubling after each
     failed try up to ``FINISH_ROUNDS``); when it
     passes its checks it is the last iterate and the iteration has converged. A failed try is repeated
     after 1, 2, 4, … (at most ``MAX_GAP``) more iterations, the gap reset when the sets change; it goes
@@ -769,7 +1022,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
             break
         b_new = _solve_wls(Phi, G, y, a, new_beta, err_buf)
         if finish:
-            if _classify(f, _decision(Phi, new_beta, b_new), y, C, cw, factor, a, sets):
+            f_wls = _decision(Phi, new_beta, b_new)
+            if _classify(f, f_wls, y, C, cw, factor, a, sets):
                 stable = 0
                 gap = 1
                 next_try = it
@@ -784,6 +1038,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                     fin_sets[:] = sets
                     fin_beta[:] = beta
                     fin_b = b
+                    _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, fin_sets)
                 start_beta = fin_beta.copy()
                 start_b = fin_b
                 finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, fin_sets, start_beta, start_b,

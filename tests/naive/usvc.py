@@ -186,3 +186,36 @@ def line_min_naive(X, y, G, bound, cap, beta, b, dbeta, db):
     t_last, t_far = ts[-1], ts[-1] + 1.0
     slope = g(t_far) - gs[-1]
     return t_last - gs[-1] / slope if slope > 0.0 else t_last
+
+
+def box_qp_by_faces_naive(H, c, y, B, total):
+    """argmin ½α'Hα + c'α over 0 ≤ α ≤ B with Σ α_i y_i = ``total`` (H positive definite), by
+    enumerating every face: each of the 3^m assignments of the multipliers to 0, B or free, the
+    equality-constrained minimiser of the free ones, kept when it lies in the box; the smallest
+    objective among those is the minimiser. Small m only."""
+    import itertools
+
+    m = len(y)
+    best, best_val = None, np.inf
+    for assign in itertools.product((0, 1, 2), repeat=m):
+        a = np.array([B[i] if s == 1 else 0.0 for i, s in enumerate(assign)])
+        F = [i for i, s in enumerate(assign) if s == 2]
+        rest = total - float(y @ a)
+        if F:
+            k = len(F)
+            K = np.zeros((k + 1, k + 1))
+            K[:k, :k] = H[np.ix_(F, F)]
+            K[:k, k] = y[F]
+            K[k, :k] = y[F]
+            fixed = [i for i in range(m) if i not in F]
+            r = np.r_[-(c[F] + H[np.ix_(F, fixed)] @ a[fixed]), rest]
+            sol = np.linalg.solve(K, r)
+            a[F] = sol[:k]
+            if np.any(a[F] < -1e-12 * B[F]) or np.any(a[F] > B[F] * (1 + 1e-12)):
+                continue
+        elif abs(rest) > 1e-12 * max(1.0, np.abs(B).sum()):
+            continue
+        val = 0.5 * a @ H @ a + c @ a
+        if val < best_val:
+            best, best_val = a, val
+    return best, best_val

@@ -1,0 +1,114 @@
+"""The dual guess of the exact finish's sets: the active-set method on the finish objective's dual
+over the points near the margin (Navia-Vázquez et al. 2004, eqs. 9–13 with the cap's term) against
+the minimiser found face by face (tests/naive/usvc.py), and the finish it starts against libsvm."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+from sklearn.svm import SVC
+
+from svmviz.data import make_dataset
+from svmviz.usvc import IRWLSClassifier, _irwls
+from tests.naive.usvc import box_qp_by_faces_naive
+from tests.usvc.test_exact_finish import kkt_violation, random_problem
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=hst.integers(0, 10_000), m=hst.integers(2, 7), p=hst.integers(1, 4),
+       log_cap=hst.floats(0.0, 8.0))
+def test_dual_active_set_is_the_minimiser_found_face_by_face(seed, m, p, log_cap):
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(m, p))
+    ys = np.where(rng.normal(size=m) > 0, 1.0, -1.0)
+    B = 10.0 ** rng.uniform(-2, 1, m)
+    inv = np.full(m, 10.0 ** -log_cap)
+    w0 = rng.normal(size=p)  # the part of the fixed points
+    # a feasible start: Σ α y = total with α inside the box
+    alpha = rng.uniform(0, 1, m) * B
+    total = float(ys @ alpha)
+    w = w0 + (ys[:, None] * Z).T @ alpha
+    H = (ys[:, None] * Z) @ (ys[:, None] * Z).T + np.diag(inv)
+    c = (ys[:, None] * Z) @ w0 - 1.0
+    nu, ok = _irwls._dual_active_set(Z, ys, B, inv, alpha, w, 200)
+    ref, ref_val = box_qp_by_faces_naive(H, c, ys, B, total)
+    assert ok
+    assert np.all(alpha >= 0.0) and np.all(alpha <= B)
+    assert abs(ys @ alpha - total) <= 1e-12 * max(1.0, B.sum())
+    np.testing.assert_allclose(w, w0 + (ys[:, None] * Z).T @ alpha, rtol=0, atol=1e-12 * (1 + np.abs(w).max()))
+    val = 0.5 * alpha @ H @ alpha + c @ alpha
+    assert val <= ref_val + 1e-10 * max(1.0, abs(ref_val))
+    # H is positive definite: the minimiser is unique; its accuracy is that of the conditioning
+    cond = np.linalg.cond(H)
+    np.testing.assert_allclose(alpha, ref, rtol=0, atol=1e-12 * cond * B.max())
+    # ν is the intercept: g_i + ν y_i = 0 on the free multipliers, ≥ 0 at 0, ≤ 0 at B
+    lam = H @ alpha + c + nu * ys
+    scale = 1e-9 * (1.0 + np.abs(H).max() * B.max())
+    free = (alpha > 0) & (alpha < B)
+    assert np.all(np.abs(lam[free]) <= scale)
+    assert np.all(lam[alpha == 0.0] >= -scale)
+    assert np.all(lam[alpha == B] <= scale)
+
+
+def plain_iterate_and_guess(X, y, C, iters):
+    """The IRWLS iterate after ``iters`` plain hinge steps from LS, the sets of its last step
+    (:func:`_irwls._classify`) and the dual guess made from them."""
+    n, p = X.shape
+    Phi, G, cw = np.ascontiguousarray(X), np.eye(p), np.ones(n)
+    beta, b, *_ = _irwls.irwls(Phi, G, y, C, cw, _irwls.LOSS_HINGE, 1.0, 1.0, 1e8, 1.0, 0.2, 1e-300, 1e-300,
+                               iters, np.zeros(p), 0.0, True, False, False)
+    f = _irwls._decision(Phi, beta, b)
+    a = np.empty(n)
+    _irwls._weights(f, y, C, cw, _irwls.LOSS_HINGE, 1.0, 1.0, 1e8, 1.0, a)
+    new_beta, err = np.empty(p), np.zeros(1)
+    b_new = _irwls._solve_wls(Phi, G, y, a, new_beta, err)
+    f_wls = _irwls._decision(Phi, new_beta, b_new)
+    sets = np.full(n, -1, dtype=np.int64)
+    _irwls._classify(f, f_wls, y, C, cw, 1.0, a, sets)
+    guess = sets.copy()
+    ok = _irwls._dual_sets(Phi, G, y, C * cw, 1e8 * cw, f, a, f_wls, guess)
+    return Phi, G, cw, beta, b, sets, guess, ok
+
+
+@pytest.mark.parametrize("name", ["ringnorm", "twonorm", "waveform"])
+@pytest.mark.parametrize("C", [0.01, 1.0])
+def test_dual_guess_gives_the_limit_in_one_newton_step(name, C):
+    # 40 plain steps: the sets of one step still hold more margin points (22–32) than the p + 1 = 21–22
+    # a solution in general position has
+    ds = make_dataset(name, n=2000, seed=3)
+    Phi, G, cw, beta, b, sets, guess, ok = plain_iterate_and_guess(ds.X, ds.y, C, 40)
+    assert ok
+    assert np.sum(guess == _irwls.SET_MARGIN) <= Phi.shape[1] + 1
+    out = np.empty(Phi.shape[1])
+    fin, b_fin = _irwls._exact_finish(Phi, G, ds.y, C, cw, 1e8, 1.0, guess.copy(), beta, b, 1, out)
+    assert fin
+    assert kkt_violation(ds.X, ds.y, out, b_fin, C, cw) < 1e-6
+    ref = SVC(kernel="linear", C=C, tol=1e-12).fit(ds.X, ds.y)
+    r = np.r_[ref.coef_[0], ref.intercept_]
+    assert np.max(np.abs(np.r_[out, b_fin] - r)) / np.max(np.abs(r)) < 1e-3  # libsvm's own stopping rule
+
+
+@pytest.mark.parametrize("name", ["ringnorm", "twonorm", "waveform"])
+@pytest.mark.parametrize("C", [0.01, 1.0])
+def test_breiman_benchmarks_finish_on_the_first_try(name, C):
+    # the first try of the finish comes once the sets of SET_PATIENCE steps agree; with the dual guess it ends
+    # the stage there
+    ds = make_dataset(name, n=5000, seed=0)
+    clf = IRWLSClassifier(C=C).fit(ds.X, ds.y)
+    assert clf.finished_stages_ == {"SVC": True}
+    assert clf.n_iter_ <= 60
+
+
+def test_dual_guess_leaves_the_sets_alone_beyond_its_size_limit():
+    # every slack within MARGIN_BAND of 0: more free points than DUAL_MAX_FREE
+    n = _irwls.DUAL_MAX_FREE + 1
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 2))
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    f = y * (1.0 - rng.uniform(-1e-3, 1e-3, n))
+    sets = rng.integers(0, 3, n)
+    guess = sets.copy()
+    cw = np.ones(n)
+    assert not _irwls._dual_sets(X, np.eye(2), y, cw, 1e8 * cw, f, cw, f, guess)
+    np.testing.assert_array_equal(guess, sets)
