@@ -408,13 +408,24 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter, Sw):
 
 # --------------------------------------------------------------------------- candidate scores
 @njit(cache=True)
-def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S):
+def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S, prune):
     """(B2*) H(x_l) after one Newton / WLS step (Zhu & Hastie 2002, eq. 5) from the current fit, for every candidate.
 
     ``S``: the sample weights of the loss (as in :func:`_newton_fit`; ``G`` and ``Lh`` carry them).
 
     The current Hessian factor ``Lh`` is reused: each candidate borders the system with M rows and
     columns, solved through the M x M Schur complement, O(N q) per candidate (Zhu & Hastie 2002, §3.2).
+
+    With ``prune`` only the candidates that can have the smallest H(x_l) are scored exactly. The loss
+    ℓ(F) = Σ_i s_i [−y_i'f_i + ln(1 + Σ_j e^{f_ij})] is convex in F, so at the one-step logits
+    F_l = F⁰ + Δ_l (F⁰ = F − Φu, the step without a new point, shared by all candidates) it lies above
+    its tangent plane at F⁰: ℓ(F_l) ≥ ℓ(F⁰) + ⟨∇ℓ(F⁰), Δ_l⟩, and ⟨∇ℓ(F⁰), Δ_l⟩ costs O(M (N + p M))
+    per candidate against O(M N p) for Δ_l itself and the M N exponentials of ℓ(F_l). Candidates are
+    scored exactly in increasing order of that lower bound, until the bound (less a rounding margin)
+    exceeds the smallest exact score found: no candidate left can reach it. An exact score is computed
+    by the same operations as without ``prune``, so the smallest score and its candidate (the first
+    one among ties) are those of the full scoring; a candidate left unscored holds its lower bound,
+    which exceeds the smallest score.
     """
     N, p = Phi.shape
     M = Y.shape[1]
@@ -449,7 +460,24 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
         for i in range(N):
             F0T[j, i] = F[i, j] - Phi_u[i, j]
             YT[j, i] = Y[i, j]
+    # the tangent plane of the loss at F⁰: ℓ(F⁰) and ∇ℓ(F⁰) = s (P⁰ − Y) (N, M), and Φ'∇ℓ(F⁰) (p, M)
+    F0 = np.empty((N, M))
+    for i in range(N):
+        for j in range(M):
+            F0[i, j] = F0T[j, i]
+    P0 = np.empty((N, M))
+    loss0 = _loss_probs(F0, Y, P0, S) if prune else 0.0
+    G0 = np.empty((N, M))
+    for i in range(N):
+        for j in range(M):
+            G0[i, j] = (S[i] if weighted else 1.0) * (P0[i, j] - Y[i, j]) if prune else 0.0
+    PhiG0 = _mm(PhiT, G0)  # (p, M)
+    # the rounding margin taken off every bound: ℓ(F⁰) and an exact score's loss are sums of N
+    # non-negative terms (each ln(1 + Σ_j e^{f_j}) − y'f ≥ 0), the tangent term a sum of products
+    margin = 1e-9 * (abs(loss0) + N)
+    best = np.inf
     FnT = np.empty((M, N))
+    PhiU = np.empty(N)
     thn = np.empty((p, M))
     for c0 in range(0, m, chunk):
         c1 = min(m, c0 + chunk)
@@ -484,6 +512,7 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                     B[j * p + off + s, c * M + j] += lam * K[idx[s], l]
                 D[c, j * M + j] += lam * K[l, l]
         gnew = _mm(KRT, PmY)  # (mc, M)
+        KG0 = _mm(KRT, G0)  # (mc, M): K_l'∇ℓ(F⁰), the tangent plane along the new column
         for c in range(mc):
             l = cand[c0 + c]
             for j in range(M):
@@ -492,15 +521,10 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                     t += K[l, idx[s]] * theta[off + s, j]
                 gnew[c, j] += lam * t
         U = _chol_solve(Lh, B)  # (M p, mc M)
-        # (Phi U_j)' stored candidate-major: PhiUT[j mc M + c M + b, :] is contiguous over the N points
-        PhiUT = np.zeros((M * mc * M, N))
-        for j in range(M):
-            for cb in range(mc * M):
-                for r in range(p):
-                    ujr = U[j * p + r, cb]
-                    if ujr != 0.0:
-                        for i in range(N):
-                            PhiUT[j * mc * M + cb, i] += ujr * PhiT[r, i]
+        # every candidate's step dn (mc, M), its penalty part (mc, M + 1) and the bound on its score
+        dnc = np.empty((mc, M))
+        rest = np.empty((mc, M + 1))  # the penalty, then the M terms of the new coefficient
+        bound = np.empty(mc)
         Sm = np.empty((M, M))
         rhs = np.empty((M, 1))
         for c in range(mc):
@@ -521,37 +545,75 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 if not (Sm[a, a] > 1e-12 * max(D[c, a * M + a], 1e-300)):
                     degenerate = True
             if degenerate:
-                scores[c0 + c] = np.inf
+                bound[c] = np.inf
                 continue
             Ls, sts = _cholesky(Sm)  # the M x M Schur complement
             if sts != 0:
-                scores[c0 + c] = np.inf
+                bound[c] = np.inf
                 continue
             x = _chol_solve(Ls, rhs)
-            dn = np.empty(M)
             for a in range(M):
-                dn[a] = -x[a, 0]
+                dnc[c, a] = -x[a, 0]
             # old parameters: theta - u - U_c dn
+            lin = 0.0  # ⟨∇ℓ(F⁰), Δ_l⟩ with Δ_l = K_l dn − Φ U_c dn, and the sum of its terms' sizes
+            lin_abs = 0.0
             for j in range(M):
                 for r in range(p):
                     t = theta[r, j] - u[j * p + r, 0]
+                    w = 0.0
                     for b in range(M):
-                        t -= U[j * p + r, c * M + b] * dn[b]
+                        t -= U[j * p + r, c * M + b] * dnc[c, b]
+                        w += U[j * p + r, c * M + b] * dnc[c, b]
                     thn[r, j] = t
-            for j in range(M):
-                for i in range(N):
-                    FnT[j, i] = F0T[j, i] + KRT[c, i] * dn[j]
-                for b in range(M):
-                    db = dn[b]
-                    for i in range(N):
-                        FnT[j, i] -= PhiUT[j * mc * M + c * M + b, i] * db
-            val = _loss_only_T(FnT, YT, S) + _penalty(Pen, thn)
+                    lin -= PhiG0[r, j] * w
+                    lin_abs += abs(PhiG0[r, j] * w)
+                lin += KG0[c, j] * dnc[c, j]
+                lin_abs += abs(KG0[c, j] * dnc[c, j])
+            rest[c, 0] = _penalty(Pen, thn)
             for j in range(M):
                 t = 0.0
                 for s in range(q):
                     t += K[l, idx[s]] * thn[off + s, j]
-                val += lam * dn[j] * t + 0.5 * lam * K[l, l] * dn[j] * dn[j]
+                rest[c, 1 + j] = lam * dnc[c, j] * t + 0.5 * lam * K[l, l] * dnc[c, j] * dnc[c, j]
+            bnd = loss0 + lin + rest[c, 0]
+            for j in range(M):
+                bnd += rest[c, 1 + j]
+            bound[c] = bnd - margin - 1e-9 * lin_abs
+        order = np.argsort(bound, kind="mergesort") if prune else np.arange(mc)
+        for o in range(mc):
+            c = order[o]
+            if bound[c] == np.inf:
+                scores[c0 + c] = np.inf
+                continue
+            if prune and bound[c] > best:
+                scores[c0 + c] = bound[c]
+                continue
+            for j in range(M):
+                for r in range(p):
+                    t = theta[r, j] - u[j * p + r, 0]
+                    for b in range(M):
+                        t -= U[j * p + r, c * M + b] * dnc[c, b]
+                    thn[r, j] = t
+            for j in range(M):
+                for i in range(N):
+                    FnT[j, i] = F0T[j, i] + KRT[c, i] * dnc[c, j]
+                for b in range(M):
+                    db = dnc[c, b]
+                    for i in range(N):  # (Φ U_c)_jb (N,), summed over r in order
+                        PhiU[i] = 0.0
+                    for r in range(p):
+                        ujr = U[j * p + r, c * M + b]
+                        if ujr != 0.0:
+                            for i in range(N):
+                                PhiU[i] += ujr * PhiT[r, i]
+                    for i in range(N):
+                        FnT[j, i] -= PhiU[i] * db
+            val = _loss_only_T(FnT, YT, S) + rest[c, 0]
+            for j in range(M):
+                val += rest[c, 1 + j]
             scores[c0 + c] = val
+            if val < best:
+                best = val
     return scores
 
 
@@ -644,7 +706,7 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
                 worst = NUMERICAL
                 status = NUMERICAL
                 break
-            scores = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S)
+            scores = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S, True)
         else:
             scores, stf = _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter, S)
             worst = max(worst, int(stf))
