@@ -249,10 +249,6 @@ def weighted_gram_upper(Phi, w, out):
     The normal-equation accumulation of a weighted least-squares solve, shared by the IRWLS machine
     (Navia-Vázquez et al. 2004, eqs. 20 and 25) and KLR's Newton Hessian blocks (Zhu & Hastie 2002, eq. 5).
 
-    Each entry is out[r, s] + Σ_i (w_i Φ_ir) Φ_is summed over i in order. Eight entries of a row are
-    summed at a time in registers over all rows i (no store in the innermost loop), from copies of
-    the rows with w_i ≠ 0: w_i Φ_ir by r (contiguous over i) and Φ_is.
-
     Parameters
     ----------
     Phi : (N, p) float64
@@ -260,42 +256,11 @@ def weighted_gram_upper(Phi, w, out):
     out : (≥ p, ≥ p) float64, updated in place (rows/columns 0..p−1)
     """
     N, p = Phi.shape
-    n = 0
-    for i in range(N):
-        if w[i] != 0.0:
-            n += 1
-    A = np.empty((p, n))  # A[r, t] = w_i Φ_ir of the t-th row with w_i ≠ 0
-    B = np.empty((n, p))  # its Φ_is
-    t = 0
     for i in range(N):
         wi = w[i]
         if wi == 0.0:
             continue
         for r in range(p):
-            A[r, t] = wi * Phi[i, r]
-            B[t, r] = Phi[i, r]
-        t += 1
-    for r in range(p):
-        s = r
-        while s + 8 <= p:
-            c0, c1, c2, c3 = out[r, s], out[r, s + 1], out[r, s + 2], out[r, s + 3]
-            c4, c5, c6, c7 = out[r, s + 4], out[r, s + 5], out[r, s + 6], out[r, s + 7]
-            for t in range(n):
-                a = A[r, t]
-                c0 += a * B[t, s]
-                c1 += a * B[t, s + 1]
-                c2 += a * B[t, s + 2]
-                c3 += a * B[t, s + 3]
-                c4 += a * B[t, s + 4]
-                c5 += a * B[t, s + 5]
-                c6 += a * B[t, s + 6]
-                c7 += a * B[t, s + 7]
-            out[r, s], out[r, s + 1], out[r, s + 2], out[r, s + 3] = c0, c1, c2, c3
-            out[r, s + 4], out[r, s + 5], out[r, s + 6], out[r, s + 7] = c4, c5, c6, c7
-            s += 8
-        while s < p:
-            c0 = out[r, s]
-            for t in range(n):
-                c0 += A[r, t] * B[t, s]
-            out[r, s] = c0
-            s += 1
+            a = wi * Phi[i, r]
+            for s in range(r, p):
+                out[r, s] += a * Phi[i, s]

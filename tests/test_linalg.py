@@ -54,21 +54,3 @@ def test_weighted_gram_upper_is_phi_t_diag_w_phi():
     iu = np.triu_indices(6)
     np.testing.assert_allclose(out[:6, :6][iu], 2.0 + want[iu], rtol=1e-13)
     assert np.all(out[:6, :6][np.tril_indices(6, -1)] == 2.0) and np.all(out[6] == 2.0)
-
-
-@pytest.mark.parametrize("p", [1, 7, 8, 19])
-def test_weighted_gram_upper_sums_each_entry_over_the_rows_in_order(p):
-    # the same additions in the same order as out[r, s] += (w_i Φ_ir) Φ_is row after row: bitwise
-    rng = np.random.default_rng(p)
-    Phi = rng.normal(size=(33, p))
-    w = rng.random(33)
-    w[::4] = 0.0
-    out = rng.normal(size=(p, p))
-    before = out.copy()
-    want = out.copy()
-    for i in np.flatnonzero(w):
-        want += np.outer(w[i] * Phi[i], Phi[i])
-    weighted_gram_upper(Phi, w, out)
-    iu, il = np.triu_indices(p), np.tril_indices(p, -1)
-    assert np.array_equal(out[iu], want[iu])
-    assert np.array_equal(out[il], before[il])  # the lower triangle is left alone

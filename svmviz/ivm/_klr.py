@@ -28,7 +28,7 @@ import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
 from .._linalg import chol_solve as _chol_solve, cholesky as _cholesky, column as _column
-from .._linalg import lu_solve as _lu_solve, mm as _mm, weighted_gram_upper
+from .._linalg import lu_solve as _lu_solve, mm as _mm
 
 OK = 0
 MAX_IMPORT = 1
@@ -151,22 +151,23 @@ def _gradient(Phi, Pen, Y, P, theta):
 @njit(cache=True)
 def _hessian(Phi, PhiT, Pen, P):
     """Hessian blocks Phi' diag(P_j (delta_jk - P_k)) Phi + delta_jk Pen, class-major (``PhiT`` is not
-    used: any C-contiguous 2-D float64 array, e.g. Φ itself)."""
+    used: any C-contiguous 2-D float64 array, e.g. Φ itself).
+
+    Each block Φ' diag(w) Φ is one matrix product (numpy's ``dot``, BLAS): (p × N)(N × p) with p = |S|
+    + 1 of a few dozen and N in the hundreds, a product BLAS runs several times faster than loops."""
     N, p = Phi.shape
     M = P.shape[1]
     Hs = np.zeros((M * p, M * p))
     if p == 0:
         return Hs
-    Bk = np.empty((p, p))
-    w = np.empty(N)
+    WPhiT = np.empty((p, N))  # (diag(w) Φ)'
     for j in range(M):
         for k in range(j, M):
-            for r in range(p):
-                for s in range(p):
-                    Bk[r, s] = 0.0
             for i in range(N):
-                w[i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
-            weighted_gram_upper(Phi, w, Bk)
+                w = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
+                for r in range(p):
+                    WPhiT[r, i] = w * Phi[i, r]
+            Bk = np.dot(WPhiT, Phi)  # Φ' diag(w) Φ (p, p)
             for r in range(p):
                 for s in range(r, p):
                     v = Bk[r, s]
@@ -472,9 +473,27 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
         for j in range(M):
             G0[i, j] = (S[i] if weighted else 1.0) * (P0[i, j] - Y[i, j]) if prune else 0.0
     PhiG0 = _mm(PhiT, G0)  # (p, M)
+    PmYG0 = np.empty((N, 2 * M))  # [s(P − Y), ∇ℓ(F⁰)]: both multiply every candidate's column of K
+    WN = np.empty((N, M * M))  # W', point-major
+    for i in range(N):
+        for j in range(M):
+            PmYG0[i, j] = PmY[i, j]
+            PmYG0[i, M + j] = G0[i, j]
+        for jk in range(M * M):
+            WN[i, jk] = W[jk, i]
     # the rounding margin taken off every bound: ℓ(F⁰) and an exact score's loss are sums of N
     # non-negative terms (each ln(1 + Σ_j e^{f_j}) − y'f ≥ 0), the tangent term a sum of products
     margin = 1e-9 * (abs(loss0) + N)
+    # θ⁰ = θ − u, the step without a new point, and its penalty pieces Pen θ⁰ (p, M) and ½ Σ_j θ⁰_j'Pen θ⁰_j
+    theta0 = np.empty((p, M))
+    for j in range(M):
+        for r in range(p):
+            theta0[r, j] = theta[r, j] - u[j * p + r, 0]
+    PenTh0 = _mm(Pen, theta0)
+    pen0 = 0.0
+    for j in range(M):
+        for r in range(p):
+            pen0 += 0.5 * theta0[r, j] * PenTh0[r, j]
     best = np.inf
     FnT = np.empty((M, N))
     PhiU = np.empty(N)
@@ -490,18 +509,17 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 KRT[c, i] = K[l, i]
         B = np.zeros((M * p, mc * M))
         WKT = np.empty((mc, N))
-        D = np.zeros((mc, M * M))  # D[c, a M + b]
+        KRT2 = np.empty((mc, N))  # K_li²
+        for c in range(mc):
+            for i in range(N):
+                KRT2[c, i] = KRT[c, i] * KRT[c, i]
+        D = np.dot(KRT2, WN)  # (mc, M²): D[c, a M + b] = Σ_i W_ab,i K_li², then + λ K_ll on a = b
         for j in range(M):
             for k in range(j, M):
                 for c in range(mc):
-                    s = 0.0
                     for i in range(N):
-                        v = W[j * M + k, i] * KRT[c, i]
-                        WKT[c, i] = v
-                        s += v * KRT[c, i]
-                    D[c, j * M + k] = s
-                    D[c, k * M + j] = s
-                T = _mm(WKT, Phi)  # (mc, p) = (Phi' W_jk K_R)'
+                        WKT[c, i] = W[j * M + k, i] * KRT[c, i]
+                T = np.dot(WKT, Phi)  # (mc, p) = (Phi' W_jk K_R)': the scores' largest product, BLAS
                 for c in range(mc):
                     for r in range(p):
                         B[j * p + r, c * M + k] = T[c, r]
@@ -511,19 +529,32 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 for s in range(q):
                     B[j * p + off + s, c * M + j] += lam * K[idx[s], l]
                 D[c, j * M + j] += lam * K[l, l]
-        gnew = _mm(KRT, PmY)  # (mc, M)
-        KG0 = _mm(KRT, G0)  # (mc, M): K_l'∇ℓ(F⁰), the tangent plane along the new column
+        KR = np.dot(KRT, PmYG0)  # (mc, 2M): K_l's(P − Y), then K_l'∇ℓ(F⁰) (the tangent plane along the new column)
+        gnew = np.empty((mc, M))
+        KG0 = np.empty((mc, M))
         for c in range(mc):
             l = cand[c0 + c]
             for j in range(M):
+                gnew[c, j] = KR[c, j]
+                KG0[c, j] = KR[c, M + j]
                 t = 0.0
                 for s in range(q):
                     t += K[l, idx[s]] * theta[off + s, j]
                 gnew[c, j] += lam * t
         U = _chol_solve(Lh, B)  # (M p, mc M)
-        # every candidate's step dn (mc, M), its penalty part (mc, M + 1) and the bound on its score
+        PenU = np.empty((M * p, mc * M))  # blockdiag(Pen) U
+        Uj = np.empty((p, mc * M))
+        for j in range(M):
+            for r in range(p):
+                for cb in range(mc * M):
+                    Uj[r, cb] = U[j * p + r, cb]
+            PU = np.dot(Pen, Uj)
+            for r in range(p):
+                for cb in range(mc * M):
+                    PenU[j * p + r, cb] = PU[r, cb]
+        # every candidate's step dn (mc, M), the terms of its new coefficient and the bound on its score
         dnc = np.empty((mc, M))
-        rest = np.empty((mc, M + 1))  # the penalty, then the M terms of the new coefficient
+        rest = np.empty((mc, M))  # the terms of the new coefficient: λ dn_j K_lS θ_j + ½ λ K_ll dn_j²
         bound = np.empty(mc)
         Sm = np.empty((M, M))
         rhs = np.empty((M, 1))
@@ -569,16 +600,27 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                     lin_abs += abs(PhiG0[r, j] * w)
                 lin += KG0[c, j] * dnc[c, j]
                 lin_abs += abs(KG0[c, j] * dnc[c, j])
-            rest[c, 0] = _penalty(Pen, thn)
             for j in range(M):
                 t = 0.0
                 for s in range(q):
                     t += K[l, idx[s]] * thn[off + s, j]
-                rest[c, 1 + j] = lam * dnc[c, j] * t + 0.5 * lam * K[l, l] * dnc[c, j] * dnc[c, j]
-            bnd = loss0 + lin + rest[c, 0]
+                rest[c, j] = lam * dnc[c, j] * t + 0.5 * lam * K[l, l] * dnc[c, j] * dnc[c, j]
+            # the penalty ½ Σ_j (θ⁰_j − v_j)' Pen (θ⁰_j − v_j), v = U_c dn, from Pen θ⁰ and Pen U: O(p M²)
+            pen = pen0
+            pen_abs = abs(pen0)
             for j in range(M):
-                bnd += rest[c, 1 + j]
-            bound[c] = bnd - margin - 1e-9 * lin_abs
+                for r in range(p):
+                    v = theta0[r, j] - thn[r, j]
+                    pv = 0.0
+                    for b in range(M):
+                        pv += PenU[j * p + r, c * M + b] * dnc[c, b]
+                    e = v * (0.5 * pv - PenTh0[r, j])
+                    pen += e
+                    pen_abs += abs(v * PenTh0[r, j]) + abs(0.5 * v * pv)
+            bnd = loss0 + lin + pen
+            for j in range(M):
+                bnd += rest[c, j]
+            bound[c] = bnd - margin - 1e-9 * (lin_abs + pen_abs)
         order = np.argsort(bound, kind="mergesort") if prune else np.arange(mc)
         for o in range(mc):
             c = order[o]
@@ -608,9 +650,9 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                                 PhiU[i] += ujr * PhiT[r, i]
                     for i in range(N):
                         FnT[j, i] -= PhiU[i] * db
-            val = _loss_only_T(FnT, YT, S) + rest[c, 0]
+            val = _loss_only_T(FnT, YT, S) + _penalty(Pen, thn)
             for j in range(M):
-                val += rest[c, 1 + j]
+                val += rest[c, j]
             scores[c0 + c] = val
             if val < best:
                 best = val
