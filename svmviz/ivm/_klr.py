@@ -696,7 +696,32 @@ def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S=_UNWEIGHTED):
     return st, H, Phi, Pen, F, P, G, Lh, stc
 
 
+_BLAS = []  # the ThreadpoolController of :func:`_one_blas_thread`, made at its first call
+
+
+def _one_blas_thread():
+    """A context in which BLAS (the ``np.dot`` products of :func:`_hessian` and :func:`_scores_onestep`)
+    runs on one thread.
+
+    The products of a fit are small ((p × N)(N × p), p = |S| + 1 a few dozen) and there are thousands of
+    them: a multithreaded BLAS spends more time starting and synchronising its threads than computing,
+    the more so on a loaded machine. numba's ``np.dot`` calls SciPy's BLAS, imported here before the
+    controller looks for the loaded libraries; setting the limit costs microseconds."""
+    if not _BLAS:
+        import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls this BLAS)
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
+
+
 def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S=None):
+    """:func:`_ivm_greedy` with BLAS on one thread (:func:`_one_blas_thread`); the same arguments and result."""
+    with _one_blas_thread():
+        return _ivm_greedy(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S)
+
+
+def _ivm_greedy(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S=None):
     """Greedy forward selection of import points with the stopping rule of (Zhu & Hastie 2002, §3.3).
 
     Starts from the import set ``idx0`` (empty, or warm-started from a larger lambda (Zhu & Hastie 2002, C5)) with

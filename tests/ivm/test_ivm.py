@@ -522,3 +522,21 @@ def test_fit_from_sequence_refuses_another_problem():
         SVMClassifier(lam=5e-3, sigma=0.7)._fit_from_sequence(X, y, seq, 0)
     with pytest.raises(ValueError, match="box"):
         SVMClassifier(lam=1e-2, sigma=0.7, L=(0.1, 0.1))._fit_from_sequence(X, y, seq, 0)
+
+
+def test_the_greedy_fit_runs_blas_on_one_thread_and_restores_it(monkeypatch):
+    from threadpoolctl import ThreadpoolController
+
+    seen = []
+    greedy = _klr._ivm_greedy
+
+    def spy(*args):
+        seen.append([lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()])
+        return greedy(*args)
+
+    monkeypatch.setattr(_klr, "_ivm_greedy", spy)
+    before = [lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()]
+    X, y = moons(40, 2)
+    IVMClassifier(lam=0.5, sigma=0.7).fit(X, y)
+    assert seen and all(n == 1 for n in seen[0]), seen
+    assert [lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()] == before
