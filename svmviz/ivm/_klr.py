@@ -427,6 +427,10 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
     by the same operations as without ``prune``, so the smallest score and its candidate (the first
     one among ties) are those of the full scoring; a candidate left unscored holds its lower bound,
     which exceeds the smallest score.
+
+    Returns ``(scores, best, theta_best)``: the scores (m,); ``best`` the index into ``cand`` of the
+    smallest one (the first among ties; −1 when no candidate has a finite score); ``theta_best``
+    (p + 1, M) its one-step parameters, the current ones first and the new point's last.
     """
     N, p = Phi.shape
     M = Y.shape[1]
@@ -495,6 +499,8 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
         for r in range(p):
             pen0 += 0.5 * theta0[r, j] * PenTh0[r, j]
     best = np.inf
+    best_c = -1
+    theta_best = np.zeros((p + 1, M))  # the one-step parameters of the best candidate, its own last
     FnT = np.empty((M, N))
     PhiU = np.empty(N)
     thn = np.empty((p, M))
@@ -654,9 +660,15 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
             for j in range(M):
                 val += rest[c, j]
             scores[c0 + c] = val
-            if val < best:
+            if val < best or (val == best and c0 + c < best_c):
                 best = val
-    return scores
+                best_c = c0 + c
+                for r in range(p):
+                    for j in range(M):
+                        theta_best[r, j] = thn[r, j]
+                for j in range(M):
+                    theta_best[p, j] = dnc[c, j]
+    return scores, best_c, theta_best
 
 
 def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter, S=_UNWEIGHTED):
@@ -773,7 +785,8 @@ def _ivm_greedy(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, 
                 worst = NUMERICAL
                 status = NUMERICAL
                 break
-            scores = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S, True)
+            scores, best_c, theta_best = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt,
+                                                         chunk, S, True)
         else:
             scores, stf = _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter, S)
             worst = max(worst, int(stf))
@@ -788,9 +801,14 @@ def _ivm_greedy(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, 
         idx = np.append(idx, l)
         selected[l] = True
         q += 1
-        th = np.zeros((q + off, M))
-        th[:q + off - 1] = theta
-        theta = th
+        if method == METHOD_ONESTEP and best == best_c and bval < H:
+            # Newton on S ∪ {l} starts from the candidate's one-step parameters: the first Newton step
+            # from (θ, 0), already taken by its score, which lowered H
+            theta = np.ascontiguousarray(theta_best)
+        else:
+            th = np.zeros((q + off, M))
+            th[:q + off - 1] = theta
+            theta = th
         st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S)
         worst = max(worst, int(st))
         k += 1

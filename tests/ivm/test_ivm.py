@@ -123,7 +123,8 @@ def test_onestep_scores_equal_naive_one_newton_step(M, icpt, q):
     else:
         G, Lh = np.zeros(0), np.zeros((0, 0))
     cand = np.array([i for i in range(36) if i not in S], dtype=np.int64)
-    scores = _klr._scores_onestep(K, S, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, 7, _klr._UNWEIGHTED, False)
+    scores, _, _ = _klr._scores_onestep(K, S, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, 7, _klr._UNWEIGHTED,
+                                         False)
     ref = np.array([nv.one_step_score(K, S, l, Y, lam, theta, icpt) for l in cand])
     np.testing.assert_allclose(scores, ref, rtol=1e-9)
 
