@@ -1,6 +1,7 @@
 """Benchmark and reproduction for the Import Vector Machine (Zhu & Hastie 2002).
 
 Run by hand:  .venv/bin/python bench/bench_ivm.py [--sizes 200 1000] [--seeds 10] [--skip-b2]
+             .venv/bin/python bench/bench_ivm.py --fig4-replicate [--replicates 0 1 2 3 4] [--against DIR ...]
 
 1. Timing: the λ path of the paper (21 values, e^10 … e^−10) on the ESL mixture at each N, with
    (B2*) one-step scoring, (B2) a full Newton solve per candidate, our full KLR (Newton on all N
@@ -8,11 +9,23 @@ Run by hand:  .venv/bin/python bench/bench_ivm.py [--sizes 200 1000] [--seeds 10
    Φ = V Λ^{1/2} (K = VΛV', so ΦΦ' = K and ‖w‖² = a'Ka; C = 1/λ) — all in one run, with ratios.
 2. Reproduction (Zhu & Hastie 2002, Fig. 2, Fig. 4): mean over seeds of the tuning-set minimum, its λ and |S|,
    the tuned SVM's support points and test errors, the 3-class |S| at λ = e^−1, and the Bayes error.
+3. ``--fig4-replicate``: CPU seconds of one replicate of the ready-made study ``zhu_hastie2002_fig4``
+   (the three-class IVM, N = 300, λ tuned along e^10 … e^−10 on 300 independent points:
+   ``svmviz.studies.tasks.run_task``), in one worker process per checkout — this one and every
+   ``--against DIR`` (another checkout with its own ``DIR/.venv``) — asked for the replicates in turn,
+   so that all see the same load. Each worker runs replicate 0 once untimed first (numba's cache
+   loaded or compiled), then times each replicate (CPU seconds of the process, one thread per
+   library: OMP/OpenBLAS/numba threads = 1) and, untimed, the replicate's λ path again for its
+   import set at every λ. The results of every checkout are compared with this one's: the chosen λ,
+   |S|, the tuning, training and test errors, the status, and the import points (in import order)
+   at every λ of the path.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import time
 import warnings
@@ -21,6 +34,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from _common import machine  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 
@@ -127,6 +141,94 @@ def reproduction(n_seeds):
           f"test error {np.mean(E3):.3f} (Bayes {ds3.bayes_error:.3f})")
 
 
+#: The worker of ``--fig4-replicate``: run with a checkout's own interpreter, ``sys.argv[1]`` = that
+#: checkout. It reads replicate numbers from stdin, one a line, and answers each with one JSON line.
+FIG4_WORKER = r"""
+import json, sys, time, warnings
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from svmviz.ivm import ivm_lambda_path, paper_lambdas
+from svmviz.studies.spec import load_spec, ready_made_path
+from svmviz.studies.tasks import make_task_data, run_task
+
+spec = load_spec(ready_made_path("zhu_hastie2002_fig4"))
+run_task(spec, 0, 0, n_threads=1)
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    rep = int(line)
+    c0 = time.process_time()
+    frame = run_task(spec, 0, rep, n_threads=1)
+    cpu = time.process_time() - c0
+    row = frame.iloc[0]
+    td = make_task_data(spec, 0, rep)
+    tune = td.train.test_sample(spec.ivm.tune_size, td.seeds.tune)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        path = ivm_lambda_path(td.train.X, td.train.y, tune.X, tune.y, lams=paper_lambdas(), sigma=spec.ivm.sigma)
+    out = {"cpu": cpu, "lam": float(row["lam"]), "n_import": int(row["machine_size"]),
+           "tune_error": float(row["tune_error"]), "train_error": float(row["train_error"]),
+           "test_error": float(row["test_error"]), "status": int(row["status"]),
+           "path_imports": [ix.tolist() for ix in path.import_indices],
+           "path_status": path.status.tolist(), "path_tune_error": path.tune_error.tolist()}
+    print(json.dumps(out), flush=True)
+"""
+
+FIG4_FIELDS = ("lam", "n_import", "tune_error", "train_error", "test_error", "status", "path_imports",
+               "path_status", "path_tune_error")
+
+
+def _fig4_worker(root: str) -> subprocess.Popen:
+    """A worker of :data:`FIG4_WORKER` on the checkout ``root`` (its ``.venv``, else this interpreter)."""
+    py = os.path.join(root, ".venv", "bin", "python")
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               NUMBA_NUM_THREADS="1")
+    return subprocess.Popen([py if os.path.exists(py) else sys.executable, "-c", FIG4_WORKER, root],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+
+
+def _ask(worker: subprocess.Popen, rep: int | None = None) -> dict:
+    if rep is not None:
+        worker.stdin.write(f"{rep}\n")
+        worker.stdin.flush()
+    line = worker.stdout.readline()
+    if not line:
+        raise SystemExit(f"a worker ended early (exit status {worker.wait()})")
+    return json.loads(line)
+
+
+def fig4_replicate(replicates, against):
+    """One replicate of ``zhu_hastie2002_fig4`` in each checkout, interleaved; CPU seconds and results."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots = [("this", here)] + [(os.path.abspath(d), os.path.abspath(d)) for d in against]
+    print(f"== zhu_hastie2002_fig4: one replicate (run_task), CPU seconds, 1 thread per library; {machine()}")
+    workers = {name: _fig4_worker(root) for name, root in roots}
+    for w in workers.values():
+        _ask(w)  # replicate 0 once untimed: numba's cache loaded (or compiled)
+    print(f"   ready; {machine()}")
+    print(f"{'replicate':>9} {'checkout':<28} {'CPU s':>7} {'vs this':>8} {'ln λ':>6} {'|S|':>4} {'test err':>8} "
+          f"{'status':>6}  same results as this")
+    cpu = {name: [] for name in workers}
+    n_diff = 0
+    for rep in replicates:
+        res = {name: _ask(w, rep) for name, w in workers.items()}
+        for name in workers:
+            r = res[name]
+            cpu[name].append(r["cpu"])
+            diff = [k for k in FIG4_FIELDS if r[k] != res["this"][k]]
+            n_diff += bool(diff)
+            print(f"{rep:>9} {name[-28:]:<28} {r['cpu']:>7.2f} {r['cpu'] / res['this']['cpu']:>7.2f}x "
+                  f"{np.log(r['lam']):>6.1f} {r['n_import']:>4} {r['test_error']:>8.4f} {r['status']:>6}  "
+                  + ("yes" if not diff else "NO: " + ", ".join(diff)))
+        sys.stdout.flush()
+    for w in workers.values():
+        w.stdin.close()
+        w.wait()
+    print(f"   mean CPU s per replicate: " + ", ".join(f"{name[-28:]} {np.mean(v):.2f}" for name, v in cpu.items())
+          + f"; {machine()}")
+    print("   every result identical" if n_diff == 0 else f"   {n_diff} (replicate, checkout) pairs differ")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[200, 1000])
@@ -134,7 +236,15 @@ def main():
     ap.add_argument("--skip-b2", action="store_true", help="skip the slow basic algorithm (B2)")
     ap.add_argument("--skip-timing", action="store_true")
     ap.add_argument("--skip-repro", action="store_true")
+    ap.add_argument("--fig4-replicate", action="store_true",
+                    help="time replicates of zhu_hastie2002_fig4 only (section 3), here and in every --against")
+    ap.add_argument("--replicates", type=int, nargs="+", default=[0, 1, 2, 3, 4])
+    ap.add_argument("--against", metavar="DIR", nargs="*", default=[],
+                    help="other checkouts (each with its own .venv) timed interleaved with this one")
     a = ap.parse_args()
+    if a.fig4_replicate:
+        fig4_replicate(a.replicates, a.against)
+        return
     if not a.skip_timing:
         timing(a.sizes, a.skip_b2)
     if not a.skip_repro:

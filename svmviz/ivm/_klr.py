@@ -28,7 +28,7 @@ import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
 from .._linalg import chol_solve as _chol_solve, cholesky as _cholesky, column as _column
-from .._linalg import lu_solve as _lu_solve, mm as _mm, weighted_gram_upper
+from .._linalg import lu_solve as _lu_solve, mm as _mm
 
 OK = 0
 MAX_IMPORT = 1
@@ -151,22 +151,23 @@ def _gradient(Phi, Pen, Y, P, theta):
 @njit(cache=True)
 def _hessian(Phi, PhiT, Pen, P):
     """Hessian blocks Phi' diag(P_j (delta_jk - P_k)) Phi + delta_jk Pen, class-major (``PhiT`` is not
-    used: any C-contiguous 2-D float64 array, e.g. Φ itself)."""
+    used: any C-contiguous 2-D float64 array, e.g. Φ itself).
+
+    Each block Φ' diag(w) Φ is one matrix product (numpy's ``dot``, BLAS): (p × N)(N × p) with p = |S|
+    + 1 of a few dozen and N in the hundreds, a product BLAS runs several times faster than loops."""
     N, p = Phi.shape
     M = P.shape[1]
     Hs = np.zeros((M * p, M * p))
     if p == 0:
         return Hs
-    Bk = np.empty((p, p))
-    w = np.empty(N)
+    WPhiT = np.empty((p, N))  # (diag(w) Φ)'
     for j in range(M):
         for k in range(j, M):
-            for r in range(p):
-                for s in range(p):
-                    Bk[r, s] = 0.0
             for i in range(N):
-                w[i] = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
-            weighted_gram_upper(Phi, w, Bk)
+                w = P[i, j] * ((1.0 if j == k else 0.0) - P[i, k])
+                for r in range(p):
+                    WPhiT[r, i] = w * Phi[i, r]
+            Bk = np.dot(WPhiT, Phi)  # Φ' diag(w) Φ (p, p)
             for r in range(p):
                 for s in range(r, p):
                     v = Bk[r, s]
@@ -408,13 +409,28 @@ def _klr_full(K, Y, lam, icpt, theta0, tol, max_iter, Sw):
 
 # --------------------------------------------------------------------------- candidate scores
 @njit(cache=True)
-def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S):
+def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S, prune):
     """(B2*) H(x_l) after one Newton / WLS step (Zhu & Hastie 2002, eq. 5) from the current fit, for every candidate.
 
     ``S``: the sample weights of the loss (as in :func:`_newton_fit`; ``G`` and ``Lh`` carry them).
 
     The current Hessian factor ``Lh`` is reused: each candidate borders the system with M rows and
     columns, solved through the M x M Schur complement, O(N q) per candidate (Zhu & Hastie 2002, §3.2).
+
+    With ``prune`` only the candidates that can have the smallest H(x_l) are scored exactly. The loss
+    ℓ(F) = Σ_i s_i [−y_i'f_i + ln(1 + Σ_j e^{f_ij})] is convex in F, so at the one-step logits
+    F_l = F⁰ + Δ_l (F⁰ = F − Φu, the step without a new point, shared by all candidates) it lies above
+    its tangent plane at F⁰: ℓ(F_l) ≥ ℓ(F⁰) + ⟨∇ℓ(F⁰), Δ_l⟩, and ⟨∇ℓ(F⁰), Δ_l⟩ costs O(M (N + p M))
+    per candidate against O(M N p) for Δ_l itself and the M N exponentials of ℓ(F_l). Candidates are
+    scored exactly in increasing order of that lower bound, until the bound (less a rounding margin)
+    exceeds the smallest exact score found: no candidate left can reach it. An exact score is computed
+    by the same operations as without ``prune``, so the smallest score and its candidate (the first
+    one among ties) are those of the full scoring; a candidate left unscored holds its lower bound,
+    which exceeds the smallest score.
+
+    Returns ``(scores, best, theta_best)``: the scores (m,); ``best`` the index into ``cand`` of the
+    smallest one (the first among ties; −1 when no candidate has a finite score); ``theta_best``
+    (p + 1, M) its one-step parameters, the current ones first and the new point's last.
     """
     N, p = Phi.shape
     M = Y.shape[1]
@@ -449,7 +465,44 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
         for i in range(N):
             F0T[j, i] = F[i, j] - Phi_u[i, j]
             YT[j, i] = Y[i, j]
+    # the tangent plane of the loss at F⁰: ℓ(F⁰) and ∇ℓ(F⁰) = s (P⁰ − Y) (N, M), and Φ'∇ℓ(F⁰) (p, M)
+    F0 = np.empty((N, M))
+    for i in range(N):
+        for j in range(M):
+            F0[i, j] = F0T[j, i]
+    P0 = np.empty((N, M))
+    loss0 = _loss_probs(F0, Y, P0, S) if prune else 0.0
+    G0 = np.empty((N, M))
+    for i in range(N):
+        for j in range(M):
+            G0[i, j] = (S[i] if weighted else 1.0) * (P0[i, j] - Y[i, j]) if prune else 0.0
+    PhiG0 = _mm(PhiT, G0)  # (p, M)
+    PmYG0 = np.empty((N, 2 * M))  # [s(P − Y), ∇ℓ(F⁰)]: both multiply every candidate's column of K
+    WN = np.empty((N, M * M))  # W', point-major
+    for i in range(N):
+        for j in range(M):
+            PmYG0[i, j] = PmY[i, j]
+            PmYG0[i, M + j] = G0[i, j]
+        for jk in range(M * M):
+            WN[i, jk] = W[jk, i]
+    # the rounding margin taken off every bound: ℓ(F⁰) and an exact score's loss are sums of N
+    # non-negative terms (each ln(1 + Σ_j e^{f_j}) − y'f ≥ 0), the tangent term a sum of products
+    margin = 1e-9 * (abs(loss0) + N)
+    # θ⁰ = θ − u, the step without a new point, and its penalty pieces Pen θ⁰ (p, M) and ½ Σ_j θ⁰_j'Pen θ⁰_j
+    theta0 = np.empty((p, M))
+    for j in range(M):
+        for r in range(p):
+            theta0[r, j] = theta[r, j] - u[j * p + r, 0]
+    PenTh0 = _mm(Pen, theta0)
+    pen0 = 0.0
+    for j in range(M):
+        for r in range(p):
+            pen0 += 0.5 * theta0[r, j] * PenTh0[r, j]
+    best = np.inf
+    best_c = -1
+    theta_best = np.zeros((p + 1, M))  # the one-step parameters of the best candidate, its own last
     FnT = np.empty((M, N))
+    PhiU = np.empty(N)
     thn = np.empty((p, M))
     for c0 in range(0, m, chunk):
         c1 = min(m, c0 + chunk)
@@ -462,18 +515,17 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 KRT[c, i] = K[l, i]
         B = np.zeros((M * p, mc * M))
         WKT = np.empty((mc, N))
-        D = np.zeros((mc, M * M))  # D[c, a M + b]
+        KRT2 = np.empty((mc, N))  # K_li²
+        for c in range(mc):
+            for i in range(N):
+                KRT2[c, i] = KRT[c, i] * KRT[c, i]
+        D = np.dot(KRT2, WN)  # (mc, M²): D[c, a M + b] = Σ_i W_ab,i K_li², then + λ K_ll on a = b
         for j in range(M):
             for k in range(j, M):
                 for c in range(mc):
-                    s = 0.0
                     for i in range(N):
-                        v = W[j * M + k, i] * KRT[c, i]
-                        WKT[c, i] = v
-                        s += v * KRT[c, i]
-                    D[c, j * M + k] = s
-                    D[c, k * M + j] = s
-                T = _mm(WKT, Phi)  # (mc, p) = (Phi' W_jk K_R)'
+                        WKT[c, i] = W[j * M + k, i] * KRT[c, i]
+                T = np.dot(WKT, Phi)  # (mc, p) = (Phi' W_jk K_R)': the scores' largest product, BLAS
                 for c in range(mc):
                     for r in range(p):
                         B[j * p + r, c * M + k] = T[c, r]
@@ -483,24 +535,33 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 for s in range(q):
                     B[j * p + off + s, c * M + j] += lam * K[idx[s], l]
                 D[c, j * M + j] += lam * K[l, l]
-        gnew = _mm(KRT, PmY)  # (mc, M)
+        KR = np.dot(KRT, PmYG0)  # (mc, 2M): K_l's(P − Y), then K_l'∇ℓ(F⁰) (the tangent plane along the new column)
+        gnew = np.empty((mc, M))
+        KG0 = np.empty((mc, M))
         for c in range(mc):
             l = cand[c0 + c]
             for j in range(M):
+                gnew[c, j] = KR[c, j]
+                KG0[c, j] = KR[c, M + j]
                 t = 0.0
                 for s in range(q):
                     t += K[l, idx[s]] * theta[off + s, j]
                 gnew[c, j] += lam * t
         U = _chol_solve(Lh, B)  # (M p, mc M)
-        # (Phi U_j)' stored candidate-major: PhiUT[j mc M + c M + b, :] is contiguous over the N points
-        PhiUT = np.zeros((M * mc * M, N))
+        PenU = np.empty((M * p, mc * M))  # blockdiag(Pen) U
+        Uj = np.empty((p, mc * M))
         for j in range(M):
-            for cb in range(mc * M):
-                for r in range(p):
-                    ujr = U[j * p + r, cb]
-                    if ujr != 0.0:
-                        for i in range(N):
-                            PhiUT[j * mc * M + cb, i] += ujr * PhiT[r, i]
+            for r in range(p):
+                for cb in range(mc * M):
+                    Uj[r, cb] = U[j * p + r, cb]
+            PU = np.dot(Pen, Uj)
+            for r in range(p):
+                for cb in range(mc * M):
+                    PenU[j * p + r, cb] = PU[r, cb]
+        # every candidate's step dn (mc, M), the terms of its new coefficient and the bound on its score
+        dnc = np.empty((mc, M))
+        rest = np.empty((mc, M))  # the terms of the new coefficient: λ dn_j K_lS θ_j + ½ λ K_ll dn_j²
+        bound = np.empty(mc)
         Sm = np.empty((M, M))
         rhs = np.empty((M, 1))
         for c in range(mc):
@@ -521,38 +582,93 @@ def _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, ch
                 if not (Sm[a, a] > 1e-12 * max(D[c, a * M + a], 1e-300)):
                     degenerate = True
             if degenerate:
-                scores[c0 + c] = np.inf
+                bound[c] = np.inf
                 continue
             Ls, sts = _cholesky(Sm)  # the M x M Schur complement
             if sts != 0:
-                scores[c0 + c] = np.inf
+                bound[c] = np.inf
                 continue
             x = _chol_solve(Ls, rhs)
-            dn = np.empty(M)
             for a in range(M):
-                dn[a] = -x[a, 0]
+                dnc[c, a] = -x[a, 0]
             # old parameters: theta - u - U_c dn
+            lin = 0.0  # ⟨∇ℓ(F⁰), Δ_l⟩ with Δ_l = K_l dn − Φ U_c dn, and the sum of its terms' sizes
+            lin_abs = 0.0
             for j in range(M):
                 for r in range(p):
                     t = theta[r, j] - u[j * p + r, 0]
+                    w = 0.0
                     for b in range(M):
-                        t -= U[j * p + r, c * M + b] * dn[b]
+                        t -= U[j * p + r, c * M + b] * dnc[c, b]
+                        w += U[j * p + r, c * M + b] * dnc[c, b]
                     thn[r, j] = t
-            for j in range(M):
-                for i in range(N):
-                    FnT[j, i] = F0T[j, i] + KRT[c, i] * dn[j]
-                for b in range(M):
-                    db = dn[b]
-                    for i in range(N):
-                        FnT[j, i] -= PhiUT[j * mc * M + c * M + b, i] * db
-            val = _loss_only_T(FnT, YT, S) + _penalty(Pen, thn)
+                    lin -= PhiG0[r, j] * w
+                    lin_abs += abs(PhiG0[r, j] * w)
+                lin += KG0[c, j] * dnc[c, j]
+                lin_abs += abs(KG0[c, j] * dnc[c, j])
             for j in range(M):
                 t = 0.0
                 for s in range(q):
                     t += K[l, idx[s]] * thn[off + s, j]
-                val += lam * dn[j] * t + 0.5 * lam * K[l, l] * dn[j] * dn[j]
+                rest[c, j] = lam * dnc[c, j] * t + 0.5 * lam * K[l, l] * dnc[c, j] * dnc[c, j]
+            # the penalty ½ Σ_j (θ⁰_j − v_j)' Pen (θ⁰_j − v_j), v = U_c dn, from Pen θ⁰ and Pen U: O(p M²)
+            pen = pen0
+            pen_abs = abs(pen0)
+            for j in range(M):
+                for r in range(p):
+                    v = theta0[r, j] - thn[r, j]
+                    pv = 0.0
+                    for b in range(M):
+                        pv += PenU[j * p + r, c * M + b] * dnc[c, b]
+                    e = v * (0.5 * pv - PenTh0[r, j])
+                    pen += e
+                    pen_abs += abs(v * PenTh0[r, j]) + abs(0.5 * v * pv)
+            bnd = loss0 + lin + pen
+            for j in range(M):
+                bnd += rest[c, j]
+            bound[c] = bnd - margin - 1e-9 * (lin_abs + pen_abs)
+        order = np.argsort(bound, kind="mergesort") if prune else np.arange(mc)
+        for o in range(mc):
+            c = order[o]
+            if bound[c] == np.inf:
+                scores[c0 + c] = np.inf
+                continue
+            if prune and bound[c] > best:
+                scores[c0 + c] = bound[c]
+                continue
+            for j in range(M):
+                for r in range(p):
+                    t = theta[r, j] - u[j * p + r, 0]
+                    for b in range(M):
+                        t -= U[j * p + r, c * M + b] * dnc[c, b]
+                    thn[r, j] = t
+            for j in range(M):
+                for i in range(N):
+                    FnT[j, i] = F0T[j, i] + KRT[c, i] * dnc[c, j]
+                for b in range(M):
+                    db = dnc[c, b]
+                    for i in range(N):  # (Φ U_c)_jb (N,), summed over r in order
+                        PhiU[i] = 0.0
+                    for r in range(p):
+                        ujr = U[j * p + r, c * M + b]
+                        if ujr != 0.0:
+                            for i in range(N):
+                                PhiU[i] += ujr * PhiT[r, i]
+                    for i in range(N):
+                        FnT[j, i] -= PhiU[i] * db
+            val = _loss_only_T(FnT, YT, S) + _penalty(Pen, thn)
+            for j in range(M):
+                val += rest[c, j]
             scores[c0 + c] = val
-    return scores
+            if val < best or (val == best and c0 + c < best_c):
+                best = val
+                best_c = c0 + c
+                for r in range(p):
+                    for j in range(M):
+                        theta_best[r, j] = thn[r, j]
+                for j in range(M):
+                    theta_best[p, j] = dnc[c, j]
+    return scores, best_c, theta_best
 
 
 def _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter, S=_UNWEIGHTED):
@@ -592,7 +708,32 @@ def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S=_UNWEIGHTED):
     return st, H, Phi, Pen, F, P, G, Lh, stc
 
 
+_BLAS = []  # the ThreadpoolController of :func:`_one_blas_thread`, made at its first call
+
+
+def _one_blas_thread():
+    """A context in which BLAS (the ``np.dot`` products of :func:`_hessian` and :func:`_scores_onestep`)
+    runs on one thread.
+
+    The products of a fit are small ((p × N)(N × p), p = |S| + 1 a few dozen) and there are thousands of
+    them: a multithreaded BLAS spends more time starting and synchronising its threads than computing,
+    the more so on a loaded machine. numba's ``np.dot`` calls SciPy's BLAS, imported here before the
+    controller looks for the loaded libraries; setting the limit costs microseconds."""
+    if not _BLAS:
+        import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls this BLAS)
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
+
+
 def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S=None):
+    """:func:`_ivm_greedy` with BLAS on one thread (:func:`_one_blas_thread`); the same arguments and result."""
+    with _one_blas_thread():
+        return _ivm_greedy(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S)
+
+
+def _ivm_greedy(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S=None):
     """Greedy forward selection of import points with the stopping rule of (Zhu & Hastie 2002, §3.3).
 
     Starts from the import set ``idx0`` (empty, or warm-started from a larger lambda (Zhu & Hastie 2002, C5)) with
@@ -644,7 +785,8 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
                 worst = NUMERICAL
                 status = NUMERICAL
                 break
-            scores = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, chunk, S)
+            scores, best_c, theta_best = _scores_onestep(K, idx, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt,
+                                                         chunk, S, True)
         else:
             scores, stf = _scores_full(K, idx, cand, theta, Y, lam, icpt, tol, max_iter, S)
             worst = max(worst, int(stf))
@@ -659,9 +801,14 @@ def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max
         idx = np.append(idx, l)
         selected[l] = True
         q += 1
-        th = np.zeros((q + off, M))
-        th[:q + off - 1] = theta
-        theta = th
+        if method == METHOD_ONESTEP and best == best_c and bval < H:
+            # Newton on S ∪ {l} starts from the candidate's one-step parameters: the first Newton step
+            # from (θ, 0), already taken by its score, which lowered H
+            theta = np.ascontiguousarray(theta_best)
+        else:
+            th = np.zeros((q + off, M))
+            th[:q + off - 1] = theta
+            theta = th
         st, H, Phi, Pen, F, P, G, Lh, stc = _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S)
         worst = max(worst, int(st))
         k += 1

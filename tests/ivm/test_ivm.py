@@ -123,7 +123,8 @@ def test_onestep_scores_equal_naive_one_newton_step(M, icpt, q):
     else:
         G, Lh = np.zeros(0), np.zeros((0, 0))
     cand = np.array([i for i in range(36) if i not in S], dtype=np.int64)
-    scores = _klr._scores_onestep(K, S, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, 7, _klr._UNWEIGHTED)
+    scores, _, _ = _klr._scores_onestep(K, S, cand, Phi, Pen, Y, theta, F, P, Lh, G, lam, icpt, 7, _klr._UNWEIGHTED,
+                                         False)
     ref = np.array([nv.one_step_score(K, S, l, Y, lam, theta, icpt) for l in cand])
     np.testing.assert_allclose(scores, ref, rtol=1e-9)
 
@@ -522,3 +523,21 @@ def test_fit_from_sequence_refuses_another_problem():
         SVMClassifier(lam=5e-3, sigma=0.7)._fit_from_sequence(X, y, seq, 0)
     with pytest.raises(ValueError, match="box"):
         SVMClassifier(lam=1e-2, sigma=0.7, L=(0.1, 0.1))._fit_from_sequence(X, y, seq, 0)
+
+
+def test_the_greedy_fit_runs_blas_on_one_thread_and_restores_it(monkeypatch):
+    from threadpoolctl import ThreadpoolController
+
+    seen = []
+    greedy = _klr._ivm_greedy
+
+    def spy(*args):
+        seen.append([lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()])
+        return greedy(*args)
+
+    monkeypatch.setattr(_klr, "_ivm_greedy", spy)
+    before = [lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()]
+    X, y = moons(40, 2)
+    IVMClassifier(lam=0.5, sigma=0.7).fit(X, y)
+    assert seen and all(n == 1 for n in seen[0]), seen
+    assert [lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()] == before
