@@ -8,11 +8,12 @@ would: every compiled function the app and the estimators use is compiled, or lo
 with the argument types they are called with. Then a stamp (:func:`~svmviz._jit.stamp_path`) marks
 the cache as current for this source and this numba; a second run says so and returns at once.
 
-On a machine with two cores or more, :func:`run` compiles in two processes at once: the first runs
-the steps that compile the SVM and IRWLS solvers, the second (started once the Gram-matrix functions
-every step calls are in the cache) the steps of :data:`SECOND_PROCESS`, whose solvers are others.
-Each function is compiled once, by one of the two, so the CPU time is that of one process and the
-wait about half of it.
+``svmviz warmup --processes 2`` compiles in two processes at once: the first runs the steps that
+compile the SVM and IRWLS solvers, the second (started once the Gram-matrix functions every step calls
+are in the cache) the steps of :data:`SECOND_PROCESS`, whose solvers are others. On two idle cores the
+wait is about half; the CPU time is about a tenth more, as each process starts its own interpreter and
+compiles its own copies of numba's implementations of numpy (``np.empty``, sorting, the linear algebra),
+which numba caches only inside the functions that call them. One process is the default.
 
 ``svmviz app`` (and ``streamlit run app.py``) start the same warm-up in one background process at
 low priority when the cache is not current (:func:`start_background`); a function that must still
@@ -169,16 +170,7 @@ Every other step, and any step added to :data:`STEPS`, runs in the first process
 
 
 # ------------------------------------------------------------------------------------------ running
-def default_processes() -> int:
-    """Processes :func:`run` compiles in: two when this process may run on two cores or more, else one."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return 2 if cores >= 2 else 1
-
-
-def run(*, force: bool = False, out=None, processes: int | None = None) -> float:
+def run(*, force: bool = False, out=None, processes: int = 1) -> float:
     """Compile (or load) every compiled function; returns the seconds taken.
 
     Parameters
@@ -188,10 +180,10 @@ def run(*, force: bool = False, out=None, processes: int | None = None) -> float
     out : file-like, optional
         Where the progress lines go (default ``sys.stdout``): one per step with its seconds, as each
         step ends, then the total.
-    processes : {1, 2}, optional
+    processes : {1, 2}, default 1
         1: every step in this process, one after the other. 2: the first step here, then the steps of
-        :data:`SECOND_PROCESS` in a second process while this one runs the others. Default
-        :func:`default_processes`.
+        :data:`SECOND_PROCESS` in a second process while this one runs the others (about half the wait
+        on two idle cores, about a tenth more CPU time: see the module).
 
     Returns
     -------
@@ -205,7 +197,6 @@ def run(*, force: bool = False, out=None, processes: int | None = None) -> float
     RuntimeError
         The second process failed (its error output is in the message); the cache is not stamped current.
     """
-    processes = default_processes() if processes is None else processes
     if processes not in (1, 2) or isinstance(processes, bool):
         raise ValueError(f"processes must be 1 or 2, got {processes!r}")
     out = sys.stdout if out is None else out
@@ -299,8 +290,7 @@ _BACKGROUND: dict = {"proc": None, "lock": threading.Lock()}
 
 
 def start_background() -> subprocess.Popen | None:
-    """Start ``svmviz warmup`` in the background at low priority (it compiles in two processes on two
-    cores or more, :func:`run`), unless the cache is current
+    """Start ``svmviz warmup`` in one background process at low priority, unless the cache is current
     or this process (or the ``svmviz app`` command that became this server) started one already, or
     ``SVMVIZ_WARMUP=0``; returns the process (None: nothing started).
 

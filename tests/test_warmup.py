@@ -234,10 +234,11 @@ def test_cli_warmup_command(own_cache, capsys):
 
     assert main(["warmup"]) == 0
     assert own_cache == ["svm-grid", "nu-path"]
+    assert "in one process" in capsys.readouterr().out  # the default
     assert main(["warmup"]) == 0
     assert "current" in capsys.readouterr().out
-    assert main(["warmup", "--force", "--processes", "1"]) == 0
-    assert "in one process" in capsys.readouterr().out and own_cache == ["svm-grid", "nu-path"] * 2
+    assert main(["warmup", "--force", "--processes", "2"]) == 0
+    assert "in two processes" in capsys.readouterr().out and own_cache == ["svm-grid", "nu-path"] * 2
     for bad in (["warmup", "--nonsense"], ["warmup", "--processes", "3"]):
         with pytest.raises(SystemExit):
             main(bad)
