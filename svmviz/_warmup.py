@@ -11,7 +11,7 @@ the cache as current for this source and this numba; a second run says so and re
 ``svmviz warmup --processes 2`` compiles in two processes at once: the first runs the steps that
 compile the SVM and IRWLS solvers, the second (started once the Gram-matrix functions every step calls
 are in the cache) the steps of :data:`SECOND_PROCESS`, whose solvers are others. On two idle cores the
-wait is about half; the CPU time is about a tenth more, as each process starts its own interpreter and
+wait is about half; the CPU time is a little more, as each process starts its own interpreter and
 compiles its own copies of numba's implementations of numpy (``np.empty``, sorting, the linear algebra),
 which numba caches only inside the functions that call them. One process is the default.
 
@@ -183,7 +183,7 @@ def run(*, force: bool = False, out=None, processes: int = 1) -> float:
     processes : {1, 2}, default 1
         1: every step in this process, one after the other. 2: the first step here, then the steps of
         :data:`SECOND_PROCESS` in a second process while this one runs the others (about half the wait
-        on two idle cores, about a tenth more CPU time: see the module).
+        on two idle cores, a little more CPU time: see the module).
 
     Returns
     -------

@@ -135,7 +135,7 @@ def _add_warmup_parser(subparsers) -> None:
     warmup.add_argument("--force", action="store_true", help="run every step even when the cache is current")
     warmup.add_argument("--processes", type=int, choices=(1, 2), default=1,
                         help="compile in 1 process (the default), or in 2 at once: about half the wait on two idle "
-                             "cores, about a tenth more CPU time")
+                             "cores, a little more CPU time")
     warmup.set_defaults(func=run_warmup)
 
 
