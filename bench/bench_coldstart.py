@@ -30,6 +30,12 @@ browser (all chromium processes) — CPU time survives a loaded machine better t
 
     python bench/bench_coldstart.py                      # every page, every scenario (~30 min)
     python bench/bench_coldstart.py --pages path ivm --scenarios cold-now warm
+    python bench/bench_coldstart.py --compiles           # what ``svmviz warmup`` compiles (~1.5 min of CPU)
+
+``--compiles``: the warm-up's steps in one process on an empty cache, with numba's compile events
+(``numba.core.event``): every function compiled, with its CPU seconds exclusive of the functions
+compiled inside its compilation, its number of compilations and the step that compiled it first; each
+step's CPU seconds; and every function compiled for more than one signature.
 """
 from __future__ import annotations
 
@@ -271,6 +277,61 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
     return rows
 
 
+def compile_list(top: int) -> None:
+    """Print what the warm-up compiles on an empty cache (``--compiles``, see the module)."""
+    import collections
+    import warnings
+
+    cache = tempfile.mkdtemp(prefix="svmviz-compiles-")
+    os.environ["SVMVIZ_CACHE_DIR"] = cache
+    from numba.core import event
+
+    stack, cpu, count, first = [], collections.defaultdict(float), collections.Counter(), {}
+    step = [""]
+
+    def name(dispatcher):
+        fn = getattr(dispatcher, "py_func", None)
+        return f"{fn.__module__}.{fn.__qualname__}" if fn is not None else repr(dispatcher)
+
+    class Compiles(event.Listener):
+        def on_start(self, ev):
+            stack.append([name(ev.data.get("dispatcher")), time.process_time(), 0.0])
+
+        def on_end(self, ev):
+            fn, t0, inner = stack.pop()
+            seconds = time.process_time() - t0
+            cpu[fn] += seconds - inner
+            count[fn] += 1
+            first.setdefault(fn, step[0])
+            if stack:
+                stack[-1][2] += seconds
+
+    event.register("numba:compile", Compiles())
+    from svmviz import _jit, _warmup
+
+    try:
+        steps = []
+        for s in _warmup.STEPS:
+            step[0] = s.name
+            t = time.process_time()
+            with _jit.notices_to(lambda _text: None), warnings.catch_warnings():  # as svmviz warmup runs them
+                warnings.simplefilter("ignore")
+                s.run()
+            steps.append((s.name, time.process_time() - t))
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    print("CPU s per step: " + ", ".join(f"{n} {t:.1f}" for n, t in steps) + f"; total {sum(t for _, t in steps):.1f}")
+    print(f"compiled functions: {len(cpu)}, compilations: {sum(count.values())}; the {top} costliest "
+          "(CPU s exclusive, compilations, first step):")
+    for fn, seconds in sorted(cpu.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {seconds:6.2f}  x{count[fn]:<3d} {first[fn]:9s} {fn}")
+    several = [(name(d), d.signatures) for ds in _jit._GROUP_FUNCTIONS.values() for d in ds if len(d.signatures) > 1]
+    print("svmviz functions compiled for more than one signature:" + ("" if several else " none"))
+    for fn, sigs in several:
+        print(f"  {fn}: " + "; ".join(str(sig) for sig in sigs))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", nargs="*", default=[], help="page modules (tuning, losses, path, usvc, ivm, …)")
@@ -284,7 +345,13 @@ def main():
                     help="runs of each cold scenario, each on a fresh server and an empty cache (the table shows "
                          "the median [range] of the first chart, and of the page settled: single cold runs vary "
                          "by a second or two)")
+    ap.add_argument("--compiles", type=int, nargs="?", const=40, default=None, metavar="TOP",
+                    help="print what svmviz warmup compiles on an empty cache (the TOP costliest functions, "
+                         "default 40) and stop")
     args = ap.parse_args()
+    if args.compiles is not None:
+        compile_list(args.compiles)
+        return
     print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     rows = run(args.pages, args.scenarios, args.read, args.warm_cache, args.repeat, args.cold_repeat)
     print("\n| page | " + " | ".join(args.scenarios) + " | warm interaction: settled | charts drawn | CPU server + "

@@ -34,7 +34,7 @@ from typing import Callable
 
 import numba
 
-from ._numba_compat import njit_cached_in
+from ._numba_compat import njit_cached_in, plain_call_types
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 CACHE_PREFIX = "svmviz-kernels-"
@@ -140,8 +140,11 @@ def cache_folder() -> str | None:
 
 
 def njit(*args, **kwargs):
-    """``numba.njit`` (same arguments); ``cache=True`` caches under :func:`cache_folder`. Every function
-    made here is counted in its group (:data:`COMPILE_GROUPS`) for the compile progress line."""
+    """``numba.njit`` (same arguments); ``cache=True`` caches under :func:`cache_folder`. A call from
+    compiled code compiles the function for the arguments' plain types, as a call from Python does,
+    not once more per constant the caller passes (:func:`svmviz._numba_compat.plain_call_types`).
+    Every function made here is counted in its group (:data:`COMPILE_GROUPS`) for the compile
+    progress line."""
     if len(args) == 1 and callable(args[0]) and not kwargs:  # bare @njit: nothing cached
         return _registered(numba.njit(args[0]))
     if args or not kwargs.get("cache"):
@@ -210,6 +213,7 @@ def _module_of(dispatcher) -> str:
 
 
 def _registered(dispatcher):
+    plain_call_types(dispatcher)
     if _module_of(dispatcher).startswith("svmviz."):
         with _SAID_LOCK:
             _GROUP_FUNCTIONS.setdefault(group_of(_module_of(dispatcher)), []).append(dispatcher)

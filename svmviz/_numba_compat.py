@@ -1,4 +1,8 @@
-"""The one private internal of numba that svmviz uses: a cache folder for svmviz's compiled functions only.
+"""The two private internals of numba that svmviz uses: a cache folder for svmviz's compiled functions
+only, and one compilation per argument types for a call from compiled code.
+
+The cache folder
+----------------
 
 Why. numba keys a cached function on the stamp of its own source file ("changes in symbols defined in
 another file are not detected", numba's documentation, *Notes on caching*), yet it compiles every
@@ -22,6 +26,30 @@ an edited callee may go unnoticed until its caller's file changes too.
 Canary: ``tests/test_numba_compat.py`` (a function decorated here writes its cache into the folder
 given, and nowhere else; numba's own setting is unchanged afterwards).
 
+Plain argument types for calls from compiled code
+-------------------------------------------------
+
+Why. numba types a call from one compiled function to another with the literal types of the constants
+the caller passes (``f(x, 0)`` is typed ``(float64, Literal[int](0))``) and compiles the callee once
+for each such signature, beside the one a call from Python compiles (``(float64, int64)``): svmviz's
+solvers take their modes (a loss, a kernel, shrinking or not, a phase to resume at) as int or bool
+arguments, which their callers pass as constants, so one function would compile once per mode its
+callers name and once more for Python — each time with every function it calls linked in and
+optimised again. One compilation per argument types suffices: a literal argument only lets numba
+prune the branches of the other modes, which the compiled code spends next to nothing on.
+
+What. A dispatcher's ``get_call_template(args, kws)`` (numba's ``_DispatcherBase``, through which
+``types.Dispatcher.get_call_type`` types every call from compiled code and compiles what it lacks) is
+wrapped on the dispatcher by :func:`plain_call_types` to drop the literal types first
+(``numba.types.unliteral``): the callee compiles for the types a call from Python has, and a constant
+is cast to its type at the call.
+
+Fallback. A numba without that method: the dispatcher is left as it is (a callee may compile once
+more per constant, with the same results).
+
+Canary: ``tests/test_numba_compat.py`` (a callee called from compiled code with two different
+constants has one signature, the one a call from Python has, and computes the same).
+
 Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
@@ -29,6 +57,7 @@ from __future__ import annotations
 import threading
 
 import numba
+from numba import types
 
 try:
     from numba.core import config as _config
@@ -67,3 +96,37 @@ def njit_cached_in(folder: str, fn, **options):
             return numba.njit(cache=True, **options)(fn)
         finally:
             _config.CACHE_DIR = saved
+
+
+try:
+    from numba.core.dispatcher import Dispatcher as _Dispatcher
+except ImportError:  # pragma: no cover — a numba without this module: the fallback
+    _Dispatcher = None
+
+CALL_TYPES_SUPPORTED = _Dispatcher is not None and hasattr(_Dispatcher, "get_call_template")
+"""Whether this numba types calls from compiled code through the method :func:`plain_call_types` wraps."""
+
+
+def plain_call_types(dispatcher):
+    """Make calls to ``dispatcher`` from compiled code compile it for the arguments' plain types
+    (``int64`` for a constant ``0``, ``bool`` for ``True``), never for their literal types.
+
+    Parameters
+    ----------
+    dispatcher : numba dispatcher
+        Made by ``numba.njit``; changed in place.
+
+    Returns
+    -------
+    numba dispatcher
+        ``dispatcher`` itself.
+    """
+    if not CALL_TYPES_SUPPORTED or not hasattr(dispatcher, "get_call_template"):
+        return dispatcher
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher

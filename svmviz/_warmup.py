@@ -8,6 +8,13 @@ would: every compiled function the app and the estimators use is compiled, or lo
 with the argument types they are called with. Then a stamp (:func:`~svmviz._jit.stamp_path`) marks
 the cache as current for this source and this numba; a second run says so and returns at once.
 
+``svmviz warmup --processes 2`` compiles in two processes at once: the first runs the steps that
+compile the SVM and IRWLS solvers, the second (started once the Gram-matrix functions every step calls
+are in the cache) the steps of :data:`SECOND_PROCESS`, whose solvers are others. On two idle cores the
+wait is about half; the CPU time is a little more, as each process starts its own interpreter and
+compiles its own copies of numba's implementations of numpy (``np.empty``, sorting, the linear algebra),
+which numba caches only inside the functions that call them. One process is the default.
+
 ``svmviz app`` (and ``streamlit run app.py``) start the same warm-up in one background process at
 low priority when the cache is not current (:func:`start_background`); a function that must still
 compile says so once, in plain words (:func:`svmviz._jit.compile_notice`). A Streamlit server also
@@ -27,6 +34,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import warnings
@@ -153,38 +161,80 @@ STEPS = tuple(Step(name, COMPILE_GROUPS[name][0], run, COMPILE_GROUPS[name][1]) 
     ("ivm", _ivm), ("anova", _anova)))
 """What :func:`run` does, in order; each step compiles one group of :data:`svmviz._jit.COMPILE_GROUPS`."""
 
+SECOND_PROCESS = frozenset({"nu-path", "ivm", "anova"})
+"""The steps :func:`run` gives a second process when it runs two: the ν-path solver and the KLR/IVM
+and SS-ANOVA kernels call none of the functions the SVM-grid, losses and IRWLS steps compile but the
+Gram-matrix functions (compiled first, before the second process starts) and the SVM solver that the
+IVM and SS-ANOVA steps fit, which the first process has compiled by then (the ν-path step comes first).
+Every other step, and any step added to :data:`STEPS`, runs in the first process."""
+
 
 # ------------------------------------------------------------------------------------------ running
-def run(*, force: bool = False, out=None) -> float:
-    """Compile (or load) every compiled function, one step after the other; returns the seconds taken.
+def run(*, force: bool = False, out=None, processes: int = 1) -> float:
+    """Compile (or load) every compiled function; returns the seconds taken.
 
     Parameters
     ----------
     force : bool, default False
         Run the steps even when the cache is current (:func:`svmviz._jit.is_current`).
     out : file-like, optional
-        Where the progress lines go (default ``sys.stdout``): one per step with its seconds, then the total.
+        Where the progress lines go (default ``sys.stdout``): one per step with its seconds, as each
+        step ends, then the total.
+    processes : {1, 2}, default 1
+        1: every step in this process, one after the other. 2: the first step here, then the steps of
+        :data:`SECOND_PROCESS` in a second process while this one runs the others (about half the wait
+        on two idle cores, a little more CPU time: see the module).
 
     Returns
     -------
     float
         The seconds the run took.
+
+    Raises
+    ------
+    ValueError
+        ``processes`` is not 1 or 2.
+    RuntimeError
+        The second process failed (its error output is in the message); the cache is not stamped current.
     """
+    if processes not in (1, 2) or isinstance(processes, bool):
+        raise ValueError(f"processes must be 1 or 2, got {processes!r}")
     out = sys.stdout if out is None else out
     t0 = time.perf_counter()
     if not force and is_current():
         print(f"svmviz warmup: the cache of compiled functions is current ({os.path.dirname(stamp_path())}); nothing to do.",
               file=out, flush=True)
         return time.perf_counter() - t0
-    print(f"svmviz warmup: compiling the numba functions into {_where()} "
-          "(about 1.5 minutes on two cores, once per installation)",
+    where = "two processes" if processes == 2 else "one process"
+    print(f"svmviz warmup: compiling the numba functions into {_where()} in {where} "
+          "(about 1.5 minutes of CPU, once per installation)",
           file=out, flush=True)
-    for i, step in enumerate(STEPS, start=1):
-        t = time.perf_counter()
-        with notices_to(lambda _text: None), warnings.catch_warnings():  # these lines say it already
-            warnings.simplefilter("ignore")  # small data: convergence warnings say nothing here
-            step.run()
-        print(f"  [{i}/{len(STEPS)}] {step.name:9s} {time.perf_counter() - t:6.1f} s  {step.what}", file=out, flush=True)
+    lock = threading.Lock()
+    numbered = [(i, step) for i, step in enumerate(STEPS, start=1)]
+    if processes == 1:
+        _run_steps(numbered, out, lock)
+    else:
+        first, rest = numbered[:1], numbered[1:]
+        _run_steps(first, out, lock)
+        second = [(i, step) for i, step in rest if step.name in SECOND_PROCESS]
+        child = _start_second([step.name for _, step in second]) if second else None
+        relay = threading.Thread(target=_relay, args=(child, out, lock), daemon=True) if child else None
+        if relay is not None:
+            relay.start()
+        try:
+            _run_steps([(i, step) for i, step in rest if step.name not in SECOND_PROCESS], out, lock)
+        except BaseException:
+            if child is not None:
+                child.kill()
+            raise
+        finally:
+            if child is not None:
+                child.wait()
+                relay.join()
+        if child is not None and child.returncode != 0:
+            child.errors.seek(0)
+            raise RuntimeError(f"svmviz warmup: the second process failed (exit {child.returncode}):\n"
+                               + child.errors.read()[-3000:])
     total = time.perf_counter() - t0
     path = stamp_path()
     if path is not None:
@@ -193,6 +243,43 @@ def run(*, force: bool = False, out=None) -> float:
             f.write(f"compiled by svmviz warmup in {total:.1f} s\n")
     print(f"svmviz warmup: done in {total:.1f} s", file=out, flush=True)
     return total
+
+
+def _run_steps(numbered, out, lock) -> None:
+    """Run the steps ``numbered`` ((number, step) pairs) here, one after the other, a line each as it ends."""
+    for i, step in numbered:
+        t = time.perf_counter()
+        with notices_to(lambda _text: None), warnings.catch_warnings():  # these lines say it already
+            warnings.simplefilter("ignore")  # small data: convergence warnings say nothing here
+            step.run()
+        with lock:
+            print(f"  [{i}/{len(STEPS)}] {step.name:9s} {time.perf_counter() - t:6.1f} s  {step.what}", file=out,
+                  flush=True)
+
+
+def _start_second(names: list[str]) -> subprocess.Popen:
+    """``python -m svmviz._warmup --steps NAME,…``: the steps ``names`` in a process of their own, with
+    this process's environment and this copy of svmviz first on its path."""
+    env = dict(os.environ)
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = top + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return _popen([sys.executable, "-m", "svmviz._warmup", "--steps", ",".join(names)], env)
+
+
+def _popen(cmd: list[str], env: dict) -> subprocess.Popen:
+    """Start ``cmd``: its output lines to read as they come, its error output kept in a file
+    (``proc.errors``) so that a long one cannot block it."""
+    errors = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, text=True)
+    proc.errors = errors
+    return proc
+
+
+def _relay(child: subprocess.Popen, out, lock) -> None:
+    """The second process's progress lines, to ``out`` as they come."""
+    for line in child.stdout:
+        with lock:
+            print(line.rstrip("\n"), file=out, flush=True)
 
 
 def _where() -> str:
@@ -226,8 +313,17 @@ def start_background() -> subprocess.Popen | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m svmviz._warmup [--force]``: as ``svmviz warmup``."""
+    """``python -m svmviz._warmup [--force]``: as ``svmviz warmup``. ``--steps NAME,…``: only those
+    steps, here, with no stamp (the second process of :func:`run`)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--steps" in argv:
+        names = argv[argv.index("--steps") + 1].split(",")
+        unknown = sorted(set(names) - {step.name for step in STEPS})
+        if unknown:
+            raise SystemExit(f"svmviz warmup: no step named {', '.join(unknown)}")
+        _run_steps([(i, step) for i, step in enumerate(STEPS, start=1) if step.name in names], sys.stdout,
+                   threading.Lock())
+        return 0
     run(force="--force" in argv)
     return 0
 

@@ -50,3 +50,47 @@ def test_fallback_is_numbas_own_cache(monkeypatch):
 
     f = _numba_compat.njit_cached_in("/nonexistent/never-used", add_two)
     assert f(1.0) == 3.0
+
+
+def _scaled(x, mode, flip):
+    y = 2.0 * x if mode == 0 else 3.0 * x
+    return -y if flip else y
+
+
+def _caller_of(callee):
+    """A compiled function that calls ``callee`` with the constants (0, True) and (1, False)."""
+    import numba
+
+    def both(x):
+        return callee(x, 0, True) + callee(x, 1, False)
+
+    return numba.njit(both)
+
+
+def test_a_call_from_compiled_code_compiles_the_callee_for_plain_types():
+    """A compiled caller that passes the constants 0 and 1 compiles its callee once, for the types a call
+    from Python has (``int64``, ``bool``), not once per constant; the results are the callee's."""
+    import numba
+
+    from svmviz import _numba_compat
+
+    assert _numba_compat.CALL_TYPES_SUPPORTED
+    callee = _numba_compat.plain_call_types(numba.njit(_scaled))
+    assert _caller_of(callee)(1.5) == -3.0 + 4.5
+    assert [str(sig) for sig in callee.signatures] == ["(float64, int64, bool)"]
+    assert callee(1.5, 1, True) == -4.5
+    assert len(callee.signatures) == 1  # the call from Python takes the same compilation
+
+    literal = numba.njit(_scaled)  # numba's own typing: one compilation per constant
+    assert _caller_of(literal)(1.5) == -3.0 + 4.5
+    assert len(literal.signatures) == 2
+
+
+def test_svmviz_njit_types_calls_on_plain_types():
+    """Every dispatcher svmviz's ``njit`` makes (cached or not) types calls from compiled code on plain types."""
+    from svmviz import _jit
+
+    for make in (_jit.njit, _jit.njit(cache=True), _jit.njit(nogil=True)):
+        callee = make(_scaled)
+        _caller_of(callee)(1.0)
+        assert len(callee.signatures) == 1, make

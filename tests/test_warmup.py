@@ -30,6 +30,7 @@ def own_cache(monkeypatch, tmp_path):
     steps = tuple(_warmup.Step(name, f"the {name} kernels", (lambda n=name: calls.append(n)), 0.1)
                   for name in ("svm-grid", "nu-path"))
     monkeypatch.setattr(_warmup, "STEPS", steps)
+    monkeypatch.setattr(_warmup, "SECOND_PROCESS", frozenset())  # every step in this process, where it counts
     monkeypatch.setattr(_jit, "_SAID", set())
     return calls
 
@@ -51,6 +52,67 @@ def test_run_does_every_step_once_then_says_the_cache_is_current(own_cache):
     assert "current" in out.getvalue()
     _warmup.run(force=True, out=io.StringIO())
     assert own_cache == ["svm-grid", "nu-path"] * 2
+
+
+class _FakeSecond:
+    """What :func:`svmviz._warmup._start_second` returns, for a child that runs ``code`` (``NAMES``: its steps)."""
+
+    def __init__(self, code):
+        self.code = code
+        self.started = []
+
+    def __call__(self, names):
+        self.started.append(list(names))
+        code = f"NAMES = {names!r}\n" + self.code
+        return _warmup._popen([sys.executable, "-c", code], dict(os.environ))
+
+
+def test_two_processes_run_the_first_step_then_split_the_others(own_cache, monkeypatch):
+    """Two processes: the first step here, then the second process's steps (their lines relayed as they
+    come) beside the others here; every step once, every line once, then the stamp."""
+    monkeypatch.setattr(_warmup, "STEPS", tuple(_warmup.Step(name, f"the {name} kernels",
+                                                             (lambda n=name: own_cache.append(n)), 0.1)
+                                                for name in ("gram", "svm-grid", "nu-path", "usvc", "ivm")))
+    monkeypatch.setattr(_warmup, "SECOND_PROCESS", frozenset({"nu-path", "ivm", "elsewhere"}))
+    second = _FakeSecond("for name in NAMES:\n    print(f'  [-/5] {name:9s}    0.0 s  the {name} kernels', flush=True)\n")
+    monkeypatch.setattr(_warmup, "_start_second", second)
+    out = io.StringIO()
+    _warmup.run(out=out, processes=2)
+    assert own_cache == ["gram", "svm-grid", "usvc"] and second.started == [["nu-path", "ivm"]]
+    lines = out.getvalue().splitlines()
+    assert "in two processes" in lines[0]
+    steps = sorted(ln.split()[1] for ln in lines if ln.lstrip().startswith("["))
+    assert steps == ["gram", "ivm", "nu-path", "svm-grid", "usvc"]
+    assert lines[1].split()[1] == "gram"  # before the second process starts
+    assert _warmup.is_current()
+
+    own_cache.clear()
+    _warmup.run(out=io.StringIO(), processes=1, force=True)
+    assert own_cache == ["gram", "svm-grid", "nu-path", "usvc", "ivm"] and len(second.started) == 1
+
+
+def test_a_failing_second_process_fails_the_warmup_and_leaves_no_stamp(own_cache, monkeypatch):
+    monkeypatch.setattr(_warmup, "SECOND_PROCESS", frozenset({"nu-path"}))
+    second = _FakeSecond("import sys\nsys.stderr.write('no compiler here\\n' * 20000)\nsys.exit(3)\n")
+    monkeypatch.setattr(_warmup, "_start_second", second)
+    with pytest.raises(RuntimeError, match="second process failed \\(exit 3\\)"):
+        _warmup.run(out=io.StringIO(), processes=2)
+    assert own_cache == ["svm-grid"] and not _warmup.is_current()
+
+
+@pytest.mark.parametrize("processes", [0, 3, True, 1.5])
+def test_processes_other_than_one_or_two_refused(own_cache, processes):
+    with pytest.raises(ValueError, match="processes must be 1 or 2"):
+        _warmup.run(out=io.StringIO(), processes=processes)
+    assert own_cache == []
+
+
+def test_the_second_process_entry_runs_the_steps_named_and_refuses_others(own_cache, capsys):
+    assert _warmup.main(["--steps", "nu-path"]) == 0
+    assert own_cache == ["nu-path"] and not _warmup.is_current()  # the stamp is the first process's
+    assert capsys.readouterr().out.split()[:2] == ["[2/2]", "nu-path"]
+    with pytest.raises(SystemExit, match="no step named gacv"):
+        _warmup.main(["--steps", "nu-path,gacv"])
 
 
 def test_stamp_is_keyed_on_the_kernel_sources_and_numba(own_cache):
@@ -172,10 +234,14 @@ def test_cli_warmup_command(own_cache, capsys):
 
     assert main(["warmup"]) == 0
     assert own_cache == ["svm-grid", "nu-path"]
+    assert "in one process" in capsys.readouterr().out  # the default
     assert main(["warmup"]) == 0
     assert "current" in capsys.readouterr().out
-    with pytest.raises(SystemExit):
-        main(["warmup", "--nonsense"])
+    assert main(["warmup", "--force", "--processes", "2"]) == 0
+    assert "in two processes" in capsys.readouterr().out and own_cache == ["svm-grid", "nu-path"] * 2
+    for bad in (["warmup", "--nonsense"], ["warmup", "--processes", "3"]):
+        with pytest.raises(SystemExit):
+            main(bad)
 
 
 @pytest.fixture
@@ -304,6 +370,8 @@ def test_pages_compile_nothing_after_the_warmup(tmp_path):
                           text=True, timeout=1800)
     assert warm.returncode == 0, warm.stderr[-3000:]
     assert "done in" in warm.stdout
+    steps = sorted(ln.split()[1] for ln in warm.stdout.splitlines() if ln.lstrip().startswith("["))
+    assert steps == sorted(step.name for step in _warmup.STEPS), warm.stdout  # every step once, in either process
     res = subprocess.run([sys.executable, "-c", PAGES], env=env, cwd=ROOT, capture_output=True, text=True,
                          timeout=1800)
     assert res.returncode == 0, res.stderr[-3000:]
