@@ -19,7 +19,9 @@ each: the path follower is sequential, libsvm is too):
 
 ``--breakdown``: the path follower's time per breakpoint by phase (thresholds, KKT check, working
 set, derivative QP, event search and step, exact recomputations, refactorizations, corrections,
-recording), measured with the CPU's cycle counter in an instrumented copy of
+recording) and, inside the active-set QP, its working-set solve (the product with the bordered inverse
+and its iterative refinement against the bordered matrix), its step ``G[:, W] d_W`` and its pricing,
+with its iterations per breakpoint, measured with the CPU's cycle counter in an instrumented copy of
 :mod:`svmviz.path._solver` (made in a temporary folder; the package itself is not touched), beside the
 floor: one product ``G[:, W] d_W`` (O(m·|W|), what finding the next event needs) and one O(m) pass.
 """
@@ -158,6 +160,38 @@ def rdtsc(typingctx):
 """
 
 
+_QP_MARKS = [  # inside the active-set QP (asqp.asqp), every call of the path (direction, settle): name, the
+    # line the timer starts before, the line it stops before; plus its iteration count
+    ("working-set solve, refinement", "        _solve_working_set(y, grad, Minv, Mb, widx, nw, sol, solb",
+     "        dmax = 0.0\n"),
+    ("step G[:, W]·d_W, grad update", "        if tau > 0.0 and dmax > 0.0:\n", "        if blk >= 0:\n"),
+    ("pricing", "        best = _price(y, x, grad", "        if best < 0:\n"),
+    ("iterations", None, None),
+]
+
+
+def _instrument_asqp(fn):
+    """The copy's active-set QP adds the cycles of its working-set solve, its step and its pricing, and
+    its iteration count, to an extra row of its work space (``work[-1]``), which the instrumented
+    follow_path adds to ``T``'s last entries."""
+    src = open(fn).read()
+    for a, b in [("from .events import ratio_test", "from .events import ratio_test\nfrom .tsc import rdtsc"),
+                 ("QP_WORK_ROWS = 8 ", "QP_WORK_ROWS = 9 "),
+                 ("np.empty((QP_WORK_ROWS, n + 2))", "np.zeros((QP_WORK_ROWS, n + 2))"),
+                 ("    while it < max_iter:\n        it += 1\n",
+                  f"    while it < max_iter:\n        it += 1\n        work[-1, {len(_QP_MARKS) - 1}] += 1.0\n")]:
+        assert src.count(a) == 1, f"asqp changed: update bench_path._instrument_asqp ({a!r})"
+        src = src.replace(a, b)
+    for k, (_, start, stop) in enumerate(_QP_MARKS[:-1]):
+        assert src.count(start) == 1, f"asqp changed: update bench_path._QP_MARKS ({start!r})"
+        i = src.index(start)
+        src = src[:i] + "        _q0 = rdtsc()\n" + src[i:]
+        j = src.index(stop, i)
+        src = src[:j] + f"        work[-1, {k}] += rdtsc() - _q0\n" + src[j:]
+    with open(fn, "w") as f:
+        f.write(src)
+
+
 def _instrumented_kernel(tmp):
     """A copy of svmviz.path._solver whose path kernel adds the cycles of each phase to an array ``T``."""
     import importlib
@@ -178,6 +212,7 @@ def _instrumented_kernel(tmp):
                 src = f.read()
             with open(os.path.join(dst, name), "w") as f:
                 f.write(src.replace("from ..._", "from svmviz._"))
+    _instrument_asqp(os.path.join(dst, "asqp.py"))
     fn = os.path.join(dst, "follower.py")
     src = open(fn).read()
     src = src.replace("from .events import", "from .tsc import rdtsc\nfrom .events import", 1)
@@ -186,6 +221,8 @@ def _instrumented_kernel(tmp):
                  ("def follow_path(K, y, max_breakpoints, tol, refresh, max_qp_iter):",
                   "def follow_path(K, y, max_breakpoints, tol, refresh, max_qp_iter, T):"),
                  ("_follow(*args, *state)", "_follow(*args, *state, T)"),
+                 ("    nb = int(ints[_I_NB])\n",  # the active-set QP's counters (asqp's extra work row)
+                  f"    nb = int(ints[_I_NB])\n    T[-{len(_QP_MARKS)}:] += work[-1, :{len(_QP_MARKS)}].astype(np.int64)\n"),
                  ("    while True:\n        if resume:", "    _c0 = rdtsc()\n    while True:\n        if resume:")]:
         assert src.count(a) == 1, f"follower._follow changed: update bench_path._instrumented_kernel ({a!r})"
         src = src.replace(a, b)
@@ -262,10 +299,11 @@ def breakdown(sizes, seed):
             K = np.ascontiguousarray(gram(ds.X, kernel="rbf", sigma=SIGMA))
             y = np.where(ds.y == np.unique(ds.y)[1], 1.0, -1.0)
             args = (K, y, 50 * n + 100, 1e-9, max(EXACT_S_EVERY_MIN, n // EXACT_S_POINTS_PER_STEP), 10 * n + 100)
-            kern(*args, np.zeros(len(_MARKS), np.int64))  # compile
+            n_t = len(_MARKS) + len(_QP_MARKS)
+            kern(*args, np.zeros(n_t, np.int64))  # compile
             best, Tmin = None, None
             for _ in range(7):
-                T = np.zeros(len(_MARKS), np.int64)
+                T = np.zeros(n_t, np.int64)
                 c0, w0 = time.process_time(), time.perf_counter()
                 out = kern(*args, T)
                 cpu, wall = time.process_time() - c0, time.perf_counter() - w0
@@ -281,7 +319,7 @@ def breakdown(sizes, seed):
             hz = _counter_hz(tsc_now)
             # each phase's fewest cycles over the runs: a phase that another process preempted
             # (the cycle counter runs on) is not charged for it
-            T = Tmin
+            T, TQ = Tmin[:len(_MARKS)], Tmin[len(_MARKS):]
             nw = int(round(float(np.mean(((alphas > 0) & (alphas < 1)).sum(axis=1))))) + 2
             rng = np.random.default_rng(0)
             widx = rng.choice(n, min(nw, n), replace=False).astype(np.int64)
@@ -298,6 +336,10 @@ def breakdown(sizes, seed):
                   f"{T.sum() / hz / nb * 1e6:.1f} µs; {machine()}")
             for (name, _), c in zip(_MARKS, T):
                 print(f"   {name:<24} {c / hz / nb * 1e6:8.2f} µs {100 * c / T.sum():5.1f} %")
+            print(f"   inside the active-set QP (its calls for the direction and the settle), "
+                  f"{TQ[-1] / nb:.2f} iterations per breakpoint:")
+            for (name, _, _), c in zip(_QP_MARKS[:-1], TQ[:-1]):
+                print(f"      {name:<32} {c / hz / nb * 1e6:8.2f} µs {100 * c / T.sum():5.1f} %")
             fl = tp.seconds / reps * 1e6
             print(f"   floor: G[:, W] d_W {fl:.2f} µs + one O(m) pass {to.seconds / reps * 1e6:.2f} µs per breakpoint "
                   f"(+ O(|W|²) ≈ {nw * nw} multiply-adds for the rank-one update)", flush=True)
