@@ -1,4 +1,4 @@
-"""Small dense linear algebra for the numba solvers (_klr, _irwls): thin products, jittered Cholesky, weighted grams.
+"""Small dense linear algebra for the numba solvers (_klr, _irwls): thin products, jittered Cholesky, small solves.
 
 Plain loops, not BLAS/LAPACK: the systems are small (a few dozen unknowns) and the products thin, where
 a multithreaded BLAS on the project's loaded 2-core machines spends its time synchronising threads.
@@ -240,27 +240,3 @@ def lu_solve(A, b):
     if not gauss_solve(A, x, n, 0.0):
         return x, _FAILED
     return x, 0
-
-
-@njit(cache=True)
-def weighted_gram_upper(Phi, w, out):
-    """Add Φ' diag(w) Φ to the upper triangle of ``out`` (s ≥ r); rows with w_i = 0 are skipped.
-
-    The normal-equation accumulation of a weighted least-squares solve, shared by the IRWLS machine
-    (Navia-Vázquez et al. 2004, eqs. 20 and 25) and KLR's Newton Hessian blocks (Zhu & Hastie 2002, eq. 5).
-
-    Parameters
-    ----------
-    Phi : (N, p) float64
-    w : (N,) float64
-    out : (≥ p, ≥ p) float64, updated in place (rows/columns 0..p−1)
-    """
-    N, p = Phi.shape
-    for i in range(N):
-        wi = w[i]
-        if wi == 0.0:
-            continue
-        for r in range(p):
-            a = wi * Phi[i, r]
-            for s in range(r, p):
-                out[r, s] += a * Phi[i, s]

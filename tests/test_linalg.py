@@ -1,12 +1,10 @@
-"""svmviz._linalg: the LU solve (KLR's Newton systems, written out to compile fast) against numpy, and
-the shared weighted least-squares accumulation Φᵀ diag(w) Φ."""
+"""svmviz._linalg: the LU solve (KLR's Newton systems, written out to compile fast) against numpy."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from svmviz import _linalg
-from svmviz._linalg import weighted_gram_upper
 
 
 # --------------------------------------------------------------------------- lu_solve (KLR's Newton systems)
@@ -40,17 +38,3 @@ def test_lu_solve_pivots_and_leaves_b_alone():
 def test_lu_solve_reports_a_singular_or_nonfinite_system(A):
     _, st = _linalg.lu_solve(A.copy(), np.ones(A.shape[0]))
     assert st == 3  # = _klr.NUMERICAL
-
-
-# --------------------------------------------------------------------------- weighted least squares
-def test_weighted_gram_upper_is_phi_t_diag_w_phi():
-    rng = np.random.default_rng(1)
-    Phi = rng.normal(size=(40, 6))
-    w = rng.random(40)
-    w[::5] = 0.0
-    out = np.full((7, 7), 2.0)
-    weighted_gram_upper(Phi, w, out)
-    want = Phi.T @ (w[:, None] * Phi)
-    iu = np.triu_indices(6)
-    np.testing.assert_allclose(out[:6, :6][iu], 2.0 + want[iu], rtol=1e-13)
-    assert np.all(out[:6, :6][np.tril_indices(6, -1)] == 2.0) and np.all(out[6] == 2.0)

@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKG = os.path.join(ROOT, "svmviz")
 # CONVENTIONS.md: the runtime dependencies
 RUNTIME = {"streamlit", "plotly", "numpy", "scipy", "scikit-learn", "numba", "llvmlite", "pandas", "pyarrow", "dask",
-           "platformdirs"}
+           "platformdirs", "threadpoolctl"}
 # import name -> distribution name, where they differ
 DIST_OF = {"sklearn": "scikit-learn", "distributed": "dask"}
 LIBRARY_MODULES = ("svm", "criteria", "tuning", "losses", "path", "usvc", "ivm", "kernels", "data")

@@ -24,6 +24,9 @@ Status codes
 """
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
@@ -709,8 +712,11 @@ def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S=_UNWEIGHTED):
 
 
 _BLAS = []  # the ThreadpoolController of :func:`_one_blas_thread`, made at its first call
+_BLAS_LOCK = threading.Lock()
+_BLAS_LIMIT = {"depth": 0, "limiter": None}  # fits inside the one-thread limit, and the limit itself
 
 
+@contextmanager
 def _one_blas_thread():
     """A context in which BLAS (the ``np.dot`` products of :func:`_hessian` and :func:`_scores_onestep`)
     runs on one thread.
@@ -718,13 +724,28 @@ def _one_blas_thread():
     The products of a fit are small ((p × N)(N × p), p = |S| + 1 a few dozen) and there are thousands of
     them: a multithreaded BLAS spends more time starting and synchronising its threads than computing,
     the more so on a loaded machine. numba's ``np.dot`` calls SciPy's BLAS, imported here before the
-    controller looks for the loaded libraries; setting the limit costs microseconds."""
-    if not _BLAS:
-        import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls this BLAS)
-        from threadpoolctl import ThreadpoolController
+    controller looks for the loaded libraries; setting the limit costs microseconds.
 
-        _BLAS.append(ThreadpoolController())
-    return _BLAS[0].limit(limits=1, user_api="blas")
+    The limit is process-wide, and fits of several app sessions may overlap in threads: the first fit
+    to enter sets it and the last to leave restores the original thread counts (two nested limits
+    restoring each other's saved counts out of order would leave BLAS on one thread for good)."""
+    with _BLAS_LOCK:
+        if not _BLAS:
+            import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls this BLAS)
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS.append(ThreadpoolController())
+        if _BLAS_LIMIT["depth"] == 0:
+            _BLAS_LIMIT["limiter"] = _BLAS[0].limit(limits=1, user_api="blas")
+        _BLAS_LIMIT["depth"] += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_LIMIT["depth"] -= 1
+            if _BLAS_LIMIT["depth"] == 0:
+                _BLAS_LIMIT["limiter"].restore_original_limits()
+                _BLAS_LIMIT["limiter"] = None
 
 
 def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S=None):
