@@ -89,16 +89,6 @@ def test_dual_guess_gives_the_limit_in_one_newton_step(name, C):
     assert np.max(np.abs(np.r_[out, b_fin] - r)) / np.max(np.abs(r)) < 1e-3  # libsvm's own stopping rule
 
 
-@pytest.mark.parametrize("name", ["ringnorm", "twonorm", "waveform"])
-@pytest.mark.parametrize("C", [0.01, 1.0])
-def test_breiman_benchmarks_finish_on_the_first_try(name, C):
-    # the first try of the finish comes once the sets of SET_PATIENCE steps agree; with the dual guess it ends
-    # the stage there
-    ds = make_dataset(name, n=5000, seed=0)
-    clf = IRWLSClassifier(C=C).fit(ds.X, ds.y)
-    assert clf.finished_stages_ == {"SVC": True}
-    assert clf.n_iter_ <= 60
-
 
 def test_dual_guess_leaves_the_sets_alone_beyond_its_size_limit():
     # every slack within MARGIN_BAND of 0: more free points than DUAL_MAX_FREE

@@ -127,11 +127,13 @@ def test_history_records_the_finish_as_the_last_iterate():
 
 @pytest.mark.parametrize("name", ["ringnorm", "twonorm", "waveform"])
 @pytest.mark.parametrize("C", [0.01, 1.0])
-def test_breiman_benchmarks_finish_within_100_iterations(name, C):
+def test_breiman_benchmarks_finish_within_60_iterations(name, C):
+    # the first try of the finish comes once the sets of SET_PATIENCE steps agree; with the dual guess of
+    # its sets (_dual_sets) it ends the stage there
     ds = make_dataset(name, n=5000, seed=0)
     clf = IRWLSClassifier(C=C).fit(ds.X, ds.y)
     assert clf.finished_stages_ == {"SVC": True}
-    assert clf.n_iter_ <= 100
+    assert clf.n_iter_ <= 60
     # the KKT conditions are the reference here: libsvm's own stopping rule leaves its (w, b) ~1e-4
     # off at n = 5000 (its KKT violation by this measure is 0.2–0.8 on ringnorm and waveform, C = 1)
     assert kkt_violation(ds.X, ds.y, clf.coef_[0], clf.intercept_, C, np.ones(ds.y.size)) < 1e-6
