@@ -644,6 +644,67 @@ def solve_dual(K, y, s, p, C, alpha0, tol, max_iter, shrinking):
 SEQUENCE_PIVOTS_AFTER_ITER = 2000
 
 
+#: The largest ratio t of a λ step to the previous one for which :func:`_secant_start` extrapolates:
+#: 1 (equal steps) up to the rounding of the ratio of two differences of evenly spaced λ (a few ulps),
+#: whose amplification of the gradient's rounding over any sequence is nil.
+SECANT_MAX_STEP = 1.0 + 1e-9
+
+
+@njit(cache=True, nogil=True)
+def _secant_start(K, y, s, p, C, lambdas, order, q, alphas, Gh, alpha, G):
+    """The start of the q-th solve of a λ sequence (q ≥ 2) extrapolated from the two previous
+    solutions α₁, α₂ (rows ``order[q−1]``, ``order[q−2]`` of ``alphas``) and their gradients G₁, G₂
+    (``Gh[(q−1) % 2]``, ``Gh[q % 2]``), into (alpha, G). Returns False, changing nothing, unless
+    0 ≤ t ≤ 1 (below).
+
+    Between the λ at which a point changes group (0, free, at its bound) the solution is linear in λ:
+    with s = 1/(2nλ) and the groups fixed, the KKT conditions of the free set F,
+    s·(Q_FF α_F + Q_FB α_B) + b·y_F = 1 and y_F'α_F = −y_B'α_B (Wahba et al. 2001, eq. 1; Q = YKY),
+    are linear in (α_F, b/s) with a right-hand side linear in 1/s = 2nλ (the piecewise linear path of
+    Hastie et al. 2004). So α = α₁ + t(α₁ − α₂), t = (λ − λ₁)/(λ₁ − λ₂), is the solution where no
+    point changes group between λ₂ and λ. Its gradient follows from the two previous ones without a
+    product with K, G − p = s·[(1 + t)(G₁ − p)/s₁ − t(G₂ − p)/s₂], and the points that do change group
+    are then clipped into the box and y'α = 0 is restored by moves that keep G exact
+    (:func:`_move`, :func:`_restore_balance`, O(n) each). SMO starts from this feasible point and its
+    stopping rule alone decides the solution.
+
+    With 0 ≤ t ≤ 1 (λ₂ ≥ λ₁ ≥ λ, the new step no longer than the previous one: every log- or
+    evenly spaced grid solved from the largest λ down; :data:`SECANT_MAX_STEP`) the rounding of G₁
+    and G₂ is carried over as the rescaled gradient of the plain warm start carries it (the
+    recurrence e = (1 + t)e₁ − t·e₂ has the roots 1 and t); a longer step would amplify it, and a
+    repeated λ gives no direction: both take the plain start."""
+    n = y.shape[0]
+    k1 = order[q - 1]
+    k2 = order[q - 2]
+    lam1 = lambdas[k1]
+    den = lam1 - lambdas[k2]
+    if den == 0.0:
+        return False
+    t = (lambdas[order[q]] - lam1) / den
+    if not (0.0 <= t <= SECANT_MAX_STEP):
+        return False
+    s1 = 1.0 / (2.0 * n * lam1)
+    s2 = 1.0 / (2.0 * n * lambdas[k2])
+    c1 = s * (1.0 + t) / s1
+    c2 = s * t / s2
+    G1 = Gh[(q - 1) % 2]
+    G2 = Gh[q % 2]
+    for i in range(n):
+        alpha[i] = alphas[k1, i] + t * (alphas[k1, i] - alphas[k2, i])
+        G[i] = p[i] + c1 * (G1[i] - p[i]) - c2 * (G2[i] - p[i])
+    for i in range(n):  # the points that change group: into the box (snapped onto a bound), G kept exact
+        new = min(max(alpha[i], 0.0), C[i])
+        if _snap(new, C[i]) != alpha[i]:
+            _move(K, y, s, alpha, G, i, new, C[i])
+    r, need = _restore_balance(K, y, s, C, alpha, G, True, 0.0)
+    if need > 1e-12 * (1.0 + abs(r)):  # cannot happen from two feasible solutions; the plain start then
+        for i in range(n):
+            alpha[i] = alphas[k1, i]
+            G[i] = G1[i]
+        return False
+    return True
+
+
 def _sequence_kernel(shrinking):
     """:func:`lambda_sequence`'s kernel for one SMO variant (:func:`_smo_loop`; ``shrinking`` a
     constant of the compilation).
@@ -654,7 +715,9 @@ def _sequence_kernel(shrinking):
     * no α at its bound C_i: the previous α divided by r is the exact solution at the new s (the
       gradient G = s·YKYα + p does not change, the box and y'α = 0 still hold; Wahba et al. 2001,
       eq. 1: the hard-margin solution, whose sα does not depend on λ), so G is kept as it is;
-    * otherwise G is rescaled to the new s, and a solve that has not converged after
+    * otherwise, from the third λ on, the start is extrapolated from the two previous solutions
+      (:func:`_secant_start`: exact where no point changes group, its gradient computed afresh), and
+      for the second λ (or after two equal λ) G is rescaled to the new s; a solve that has not converged after
       :data:`SEQUENCE_PIVOTS_AFTER_ITER` SMO iterations is handed back: the kernel returns (q, it),
       the caller runs :func:`_active_set` on (alpha, G) and calls the kernel again with ``q0 = q``,
       ``it0 = it``, which lets SMO verify or finish from whatever feasible point the pivots leave.
@@ -665,11 +728,11 @@ def _sequence_kernel(shrinking):
     Without libsvm's shrinking each solve runs :func:`_solve_compacting`: SMO on the whole set that sets
     aside, once, the points libsvm's rule says stay at their bound.
 
-    ``alpha``, ``G`` (n,) hold the state between calls; the solutions go into ``alphas``, ``bs``,
+    ``alpha``, ``G`` (n,) and ``Gh`` (2, n) hold the state between calls; the solutions go into ``alphas``, ``bs``,
     ``fs``, ``iters``, ``stats`` at the positions of ``order``. Returns (q, it): q = m when every λ
     is solved.
     """
-    def sequence(K, y, lambdas, order, C, p, alpha, G, q0, it0, alphas, bs, fs, iters, stats, tol, max_iter):
+    def sequence(K, y, lambdas, order, C, p, alpha, G, Gh, q0, it0, alphas, bs, fs, iters, stats, tol, max_iter):
         n = y.shape[0]
         m = lambdas.shape[0]
         s_prev = 0.0 if q0 == 0 else 1.0 / (2.0 * n * lambdas[order[q0 - 1]])
@@ -689,7 +752,8 @@ def _sequence_kernel(shrinking):
                     if not bounded:  # sα and G unchanged: the solution carries over exactly
                         for i in range(n):
                             alpha[i] = alpha[i] / r
-                    else:  # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
+                    elif not (q >= 2 and _secant_start(K, y, s, p, C, lambdas, order, q, alphas, Gh, alpha, G)):
+                        # G = s·YKYα + p, and YKYα does not depend on λ: rescale instead of recomputing
                         for i in range(n):
                             G[i] = r * (G[i] - p[i]) + p[i]
                 budget = min(max_iter, SEQUENCE_PIVOTS_AFTER_ITER)
@@ -711,6 +775,7 @@ def _sequence_kernel(shrinking):
             for i in range(n):  # element loops: a slice assignment compiles numba's shape-error formatting (≈ 3 s)
                 alphas[k, i] = alpha[i]
                 fs[k, i] = y[i] * (G[i] - p[i]) + b
+                Gh[q % 2, i] = G[i]
             iters[k] = it
             stats[k] = st
         return m, 0
@@ -744,7 +809,8 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
     alpha = np.array(alpha0, dtype=np.float64)  # a C-contiguous copy, the state between calls
     G = np.empty(n)
     buffers = None
-    q, it = kernel(K, y, lambdas, order, C, p, alpha, G, 0, -1, alphas, bs, fs, iters, stats, tol, max_iter)
+    Gh = np.empty((2, n))  # the gradients of the last two solutions (the secant start's)
+    q, it = kernel(K, y, lambdas, order, C, p, alpha, G, Gh, 0, -1, alphas, bs, fs, iters, stats, tol, max_iter)
     while q < m:
         if buffers is None:
             cap = min(n, ACTIVE_SET_MAX_FREE)
@@ -752,7 +818,7 @@ def lambda_sequence(K, y, lambdas, C, p, alpha0, tol, max_iter, shrinking):
                        np.empty(cap + 1))
         s = 1.0 / (2.0 * n * lambdas[order[q]])
         _active_set(K, y, s, C, alpha, G, tol, *buffers)  # any status: (alpha, G) stay feasible
-        q, it = kernel(K, y, lambdas, order, C, p, alpha, G, q, it, alphas, bs, fs, iters, stats, tol, max_iter)
+        q, it = kernel(K, y, lambdas, order, C, p, alpha, G, Gh, q, it, alphas, bs, fs, iters, stats, tol, max_iter)
     return alphas, bs, fs, iters, stats
 
 
