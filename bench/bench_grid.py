@@ -13,8 +13,9 @@ svmviz: :func:`svmviz.svm.fit_sigma_lambda_grid` on one thread (one kernel matri
 along C, active-set pivots for the solves SMO does not settle quickly). scikit-learn:
 ``SVC(C, gamma).fit`` cold at each grid point, its training decision values kept. Both at tol
 1e-3. Prints medians of 3 interleaved repeats, the ratio loop / svmviz in wall time and in CPU time of this process (``time.process_time``, which a machine loaded by other work
-inflates far less than wall time), and the median and largest difference of the decision values
-relative to max |f| over the grid.
+inflates far less than wall time), the median and largest difference of the decision values
+relative to max |f| over the grid, and the SMO iterations of the whole grid (svmviz's warm-started
+sequences; libsvm's cold fits).
 """
 from __future__ import annotations
 
@@ -39,17 +40,22 @@ REPEATS = 3
 
 
 def ours(X, y, Cs=CS, gammas=GAMMAS):
+    """(training decision values (n_gamma, n_C, n), SMO iterations over the grid)."""
     n = X.shape[0]
     g = fit_sigma_lambda_grid(X, y, 1.0 / (2.0 * n * Cs), 1.0 / np.sqrt(2.0 * gammas), n_threads=1)
-    return g.f  # (n_gamma, n_C, n)
+    return g.f, int(g.n_iter.sum())
 
 
 def loop(X, y, Cs=CS, gammas=GAMMAS):
+    """(training decision values (n_gamma, n_C, n), libsvm's SMO iterations over the grid)."""
     F = np.empty((gammas.size, Cs.size, X.shape[0]))
+    iters = 0
     for i, g in enumerate(gammas):
         for j, C in enumerate(Cs):
-            F[i, j] = SVC(C=C, gamma=g).fit(X, y).decision_function(X)
-    return F
+            clf = SVC(C=C, gamma=g).fit(X, y)
+            F[i, j] = clf.decision_function(X)
+            iters += int(clf.n_iter_[0])
+    return F, iters
 
 
 def timed(fn):
@@ -67,15 +73,16 @@ def row(name, X, y, Cs=CS, gammas=GAMMAS):
             wall[key].append(w)
             cpu[key].append(c)
             if key == "ours":
-                Fo = out
+                Fo, it_o = out
             else:
-                Fr = out
+                Fr, it_r = out
     mo, mr = np.median(wall["ours"]), np.median(wall["loop"])
     co, cr = np.median(cpu["ours"]), np.median(cpu["loop"])
     rel = np.abs(Fo - Fr).max(axis=2) / np.abs(Fr).max(axis=2)
     print(f"{name:22s} n={X.shape[0]}  svmviz {mo:6.3f} s  SVC loop {mr:6.3f} s  ratio {mr / mo:5.2f}  "
           f"in CPU time {co:6.3f} s / {cr:6.3f} s = {cr / co:5.2f}  "
-          f"|Δf|/max|f| median {np.median(rel):.1e} max {rel.max():.1e}  ({machine()})",
+          f"|Δf|/max|f| median {np.median(rel):.1e} max {rel.max():.1e}  SMO iterations {it_o} / libsvm {it_r}  "
+          f"({machine()})",
           flush=True)
 
 
