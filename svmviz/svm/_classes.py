@@ -410,7 +410,9 @@ def fit_lambda_sequence(K, y, lambdas, *, L=(1.0, 1.0), tol: float = 1e-3,
     -----
     Wahba et al. 2001, eq. (1) (standard) and the weighted problem of §5. Each solve starts from the
     previous λ's solution; when no α is at its bound that solution divided by the ratio of the scales
-    1/(2nλ) is the exact solution (the hard-margin regime, no iteration), and a solve SMO has not
+    1/(2nλ) is the exact solution (the hard-margin regime, no iteration); otherwise, from the third λ
+    on, the two previous solutions are extrapolated linearly in λ (the solution is linear in λ while
+    no point changes group), clipped into the box with y'α = 0 restored; and a solve SMO has not
     settled in ``SEQUENCE_PIVOTS_AFTER_ITER`` iterations goes on by active-set pivots on its free set
     before SMO finishes. Every solution meets SMO's stopping rule at ``tol``.
     """

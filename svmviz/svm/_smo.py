@@ -654,8 +654,8 @@ SECANT_MAX_STEP = 1.0 + 1e-9
 def _secant_start(K, y, s, p, C, lambdas, order, q, alphas, Gh, alpha, G):
     """The start of the q-th solve of a λ sequence (q ≥ 2) extrapolated from the two previous
     solutions α₁, α₂ (rows ``order[q−1]``, ``order[q−2]`` of ``alphas``) and their gradients G₁, G₂
-    (``Gh[(q−1) % 2]``, ``Gh[q % 2]``), into (alpha, G). Returns False, changing nothing, unless
-    0 ≤ t ≤ 1 (below).
+    (``Gh[(q−1) % 2]``, ``Gh[q % 2]``), into (alpha, G). Returns False, with (alpha, G) left as the
+    previous solution's, unless 0 ≤ t ≤ 1 (below).
 
     Between the λ at which a point changes group (0, free, at its bound) the solution is linear in λ:
     with s = 1/(2nλ) and the groups fixed, the KKT conditions of the free set F,
@@ -710,14 +710,15 @@ def _sequence_kernel(shrinking):
     constant of the compilation).
 
     From one λ to the next (s = 1/(2nλ) grows by r = s/s_prev) the start is the previous solution,
-    with two refinements that keep SMO's stopping rule as the only test of a solution:
+    with three refinements that keep SMO's stopping rule as the only test of a solution:
 
     * no α at its bound C_i: the previous α divided by r is the exact solution at the new s (the
       gradient G = s·YKYα + p does not change, the box and y'α = 0 still hold; Wahba et al. 2001,
       eq. 1: the hard-margin solution, whose sα does not depend on λ), so G is kept as it is;
-    * otherwise, from the third λ on, the start is extrapolated from the two previous solutions
-      (:func:`_secant_start`: exact where no point changes group, its gradient computed afresh), and
-      for the second λ (or after two equal λ) G is rescaled to the new s; a solve that has not converged after
+    * otherwise, from the third λ on, the start is extrapolated linearly in λ from the two previous
+      solutions (:func:`_secant_start`: exact where no point changes group, its gradient exact), and
+      for the second λ (or after a longer step or a repeated λ) G is rescaled to the new s;
+    * a solve that has not converged after
       :data:`SEQUENCE_PIVOTS_AFTER_ITER` SMO iterations is handed back: the kernel returns (q, it),
       the caller runs :func:`_active_set` on (alpha, G) and calls the kernel again with ``q0 = q``,
       ``it0 = it``, which lets SMO verify or finish from whatever feasible point the pivots leave.
@@ -728,9 +729,9 @@ def _sequence_kernel(shrinking):
     Without libsvm's shrinking each solve runs :func:`_solve_compacting`: SMO on the whole set that sets
     aside, once, the points libsvm's rule says stay at their bound.
 
-    ``alpha``, ``G`` (n,) and ``Gh`` (2, n) hold the state between calls; the solutions go into ``alphas``, ``bs``,
-    ``fs``, ``iters``, ``stats`` at the positions of ``order``. Returns (q, it): q = m when every λ
-    is solved.
+    ``alpha``, ``G`` (n,) and ``Gh`` (2, n, the gradients of the last two solutions) hold the state
+    between calls; the solutions go into ``alphas``, ``bs``, ``fs``, ``iters``, ``stats`` at the
+    positions of ``order``. Returns (q, it): q = m when every λ is solved.
     """
     def sequence(K, y, lambdas, order, C, p, alpha, G, Gh, q0, it0, alphas, bs, fs, iters, stats, tol, max_iter):
         n = y.shape[0]

@@ -1,4 +1,5 @@
-"""The λ sequence's two refinements of the warm start (``_smo._sequence_kernel``): with no α at its
+"""Two of the λ sequence's refinements of the warm start (``_smo._sequence_kernel``; the extrapolated
+start: test_grid_secant_start.py): with no α at its
 bound the previous solution carries over to the next λ exactly (the hard-margin regime), and a solve
 SMO has not settled in ``SEQUENCE_PIVOTS_AFTER_ITER`` iterations goes on by active-set pivots. Both
 are checked against independent libsvm fits at every grid point and against the stopping rule on
