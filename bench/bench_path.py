@@ -184,7 +184,7 @@ def _instrument_asqp(fn):
     follow_path adds to ``T``'s last entries."""
     src = open(fn).read()
     for a, b in [("from .events import ratio_test", "from .events import ratio_test\nfrom .tsc import rdtsc"),
-                 ("QP_WORK_ROWS = 8 ", "QP_WORK_ROWS = 9 "),
+                 ("QP_WORK_ROWS = 9 ", "QP_WORK_ROWS = 10 "),
                  ("np.empty((QP_WORK_ROWS, n + 2))", "np.zeros((QP_WORK_ROWS, n + 2))"),
                  ("    while it < max_iter:\n        it += 1\n",
                   f"    while it < max_iter:\n        it += 1\n        work[-1, {len(_QP_MARKS) - 1}] += 1.0\n")]:

@@ -314,3 +314,19 @@ def dependent_count(y, alpha, d, gd, dt, lo, hi, pos, threshold):
     and d = 0, have |g's slope − dt_c| above ``threshold``."""
     slope = gd - np.where(y > 0, dt[0], dt[1])
     return int(np.sum((pos < 0) & (lo < hi) & (d == 0.0) & (alpha > 0) & (alpha < 1) & (np.abs(slope) > threshold)))
+
+
+def hitting_times(y, x, gd, dt, g, lo, hi, pos, epsg, skip):
+    """The step at which each bound point's g = s − t_c reaches 0 on the line g + h·(gd − dt_c):
+    g/(−slope) at α = 0 with slope below −epsg, −g/slope at α = 1 with slope above epsg (g on the
+    wrong side of 0 counting as 0); ``inf`` for members of W (pos ≥ 0), points the derivative QP lets
+    move (lo < hi), the point ``skip`` and every other point."""
+    slope = gd - np.where(y > 0, dt[0], dt[1])
+    out = np.full(y.size, np.inf)
+    bound = (pos < 0) & ~(lo < hi) & (np.arange(y.size) != skip)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at0 = bound & (x <= 0) & (slope < -epsg)
+        at1 = bound & (x >= 1) & (slope > epsg) & ~at0
+        out[at0] = np.maximum(g[at0], 0.0) / -slope[at0]
+        out[at1] = np.maximum(-g[at1], 0.0) / slope[at1]
+    return out

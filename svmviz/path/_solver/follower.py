@@ -37,7 +37,7 @@ import mmap
 import numpy as np
 from ..._jit import njit
 
-from .asqp import asqp, nu_qp_from, path_work
+from .asqp import HIT_ROW, asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
                      CORRECTION_SUM_RTOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
                      DIRECTION_SUM_RTOL, KKT_CORRECT_FACTOR, LAMBDA_SNAP_RTOL, LOST_CORRECTION,
@@ -505,7 +505,7 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
         # ---- step to the nearest event (Loosli & Canu 2006, Summary, four kinds) -------------------
         h, at_end, n_zero, ok = advance(y, alpha, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos,
                                         nw, lam_max - lam, lam, dnorm, tol * gs, tied, no_point, n_zero,
-                                        max_zero)
+                                        max_zero, work[HIT_ROW])
         if not ok:
             status = STATUS_LOST
             reason = LOST_NO_PROGRESS
