@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import time
 import warnings
 
@@ -183,8 +184,10 @@ def _instrument_asqp(fn):
     its iteration count, to an extra row of its work space (``work[-1]``), which the instrumented
     follow_path adds to ``T``'s last entries."""
     src = open(fn).read()
+    rows = re.search(r"^QP_WORK_ROWS = (\d+) ", src, re.M)  # one row more, the copy's last
+    assert rows, "asqp changed: update bench_path._instrument_asqp (QP_WORK_ROWS)"
     for a, b in [("from .events import ratio_test", "from .events import ratio_test\nfrom .tsc import rdtsc"),
-                 ("QP_WORK_ROWS = 9 ", "QP_WORK_ROWS = 10 "),
+                 (rows.group(0), f"QP_WORK_ROWS = {int(rows.group(1)) + 1} "),
                  ("np.empty((QP_WORK_ROWS, n + 2))", "np.zeros((QP_WORK_ROWS, n + 2))"),
                  ("    while it < max_iter:\n        it += 1\n",
                   f"    while it < max_iter:\n        it += 1\n        work[-1, {len(_QP_MARKS) - 1}] += 1.0\n")]:
