@@ -150,7 +150,7 @@ _MARKS = [  # (phase name, the start of the line of follower._follow's loop that
     ("events, step", "t[0] += h * dt0"),
     ("λ snap", "step_count += 1\n"),
     ("exact s = Gα", "if step_count % MINV_REFRESH_EVERY == 0:"),
-    ("refactorization", "if not at_end:\n            nw = _settle"),
+    ("refactorization", "if not at_end:  # the settle where g drifted on E"),
     ("settle, class sums", "t_end[0] = t[0]"),
 ]
 _TSC = """

@@ -330,3 +330,19 @@ def hitting_times(y, x, gd, dt, g, lo, hi, pos, epsg, skip):
         out[at0] = np.maximum(g[at0], 0.0) / -slope[at0]
         out[at1] = np.maximum(-g[at1], 0.0) / slope[at1]
     return out
+
+
+def free_scan(y, x, s, t):
+    """Per class (+, −): whether it has a free point (0 < α < 1), the largest |s_i − t_c| over the free
+    points (0 without any), the sum of α, and the free point with the most room up (1 − α) and down
+    (α), the first in index order among equals (−1 without a free point)."""
+    free = (x > 0) & (x < 1)
+    out = {"drift": float(np.max(np.abs(s - np.where(y > 0, t[0], t[1]))[free], initial=0.0))}
+    for c, sgn in ((0, 1.0), (1, -1.0)):
+        fc = free & (y == sgn)
+        idx = np.flatnonzero(fc)
+        out[f"free{c}"] = bool(fc.any())
+        out[f"sum{c}"] = float(np.sum(x[y == sgn]))
+        out[f"up{c}"] = int(idx[np.argmax(1.0 - x[idx])]) if idx.size else -1
+        out[f"down{c}"] = int(idx[np.argmax(x[idx])]) if idx.size else -1
+    return out
