@@ -24,11 +24,20 @@ and its iterative refinement against the bordered matrix), its step ``G[:, W] d_
 with its iterations per breakpoint, measured with the CPU's cycle counter in an instrumented copy of
 :mod:`svmviz.path._solver` (made in a temporary folder; the package itself is not touched), beside the
 floor: one product ``G[:, W] d_W`` (O(m·|W|), what finding the next event needs) and one O(m) pass.
+Each of its seven path runs is followed by one ``NuSVC`` solve at ν = 0.5 (one thread each), and it
+prints the floor of the path's route against that solve: the phases whose rounding the breakpoints
+depend on (the QP's working-set solves with their refinement and its steps ``G[:, W]·d_W``, the
+rank-one updates of the bordered inverse, the exact ``s = Gα`` and the periodic refactorizations:
+where points are tied — duplicated points, a linear kernel's rank, a nearly flat kernel — a solve
+rounded differently takes another route of events), in µs per breakpoint and as a multiple of one
+solve, and what a given multiple (``--target``, 5×) leaves per breakpoint for the rest of the loop
+(its O(m) passes), beside what the rest measures.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import time
 import warnings
 
@@ -141,7 +150,7 @@ _MARKS = [  # (phase name, the start of the line of follower._follow's loop that
     ("events, step", "t[0] += h * dt0"),
     ("λ snap", "step_count += 1\n"),
     ("exact s = Gα", "if step_count % MINV_REFRESH_EVERY == 0:"),
-    ("refactorization", "if not at_end:\n            nw = _settle"),
+    ("refactorization", "if not at_end:  # the settle where g drifted on E"),
     ("settle, class sums", "t_end[0] = t[0]"),
 ]
 _TSC = """
@@ -175,8 +184,10 @@ def _instrument_asqp(fn):
     its iteration count, to an extra row of its work space (``work[-1]``), which the instrumented
     follow_path adds to ``T``'s last entries."""
     src = open(fn).read()
+    rows = re.search(r"^QP_WORK_ROWS = (\d+) ", src, re.M)  # one row more, the copy's last
+    assert rows, "asqp changed: update bench_path._instrument_asqp (QP_WORK_ROWS)"
     for a, b in [("from .events import ratio_test", "from .events import ratio_test\nfrom .tsc import rdtsc"),
-                 ("QP_WORK_ROWS = 8 ", "QP_WORK_ROWS = 9 "),
+                 (rows.group(0), f"QP_WORK_ROWS = {int(rows.group(1)) + 1} "),
                  ("np.empty((QP_WORK_ROWS, n + 2))", "np.zeros((QP_WORK_ROWS, n + 2))"),
                  ("    while it < max_iter:\n        it += 1\n",
                   f"    while it < max_iter:\n        it += 1\n        work[-1, {len(_QP_MARKS) - 1}] += 1.0\n")]:
@@ -259,9 +270,13 @@ def _counter_hz(tsc_now, seconds=0.2):
     return (c1 - c0) / (w1 - w0)
 
 
-def breakdown(sizes, seed):
-    """Per-breakpoint time by phase (cycle counter; each phase's fewest cycles over 7 whole paths), and the
-    floor."""
+_ROUTE_PHASES = ("working set (rank-one)", "exact s = Gα", "refactorization")  # follower phases in the route's floor
+_ROUTE_QP_PHASES = ("working-set solve, refinement", "step G[:, W]·d_W, grad update")  # and inside the QP
+
+
+def breakdown(sizes, seed, target):
+    """Per-breakpoint time by phase (cycle counter; each phase's fewest cycles over 7 whole paths), the
+    floor, and the route's floor against one NuSVC solve (``target``: the multiple of one solve aimed at)."""
     import tempfile
 
     from numba import njit
@@ -301,15 +316,21 @@ def breakdown(sizes, seed):
             args = (K, y, 50 * n + 100, 1e-9, max(EXACT_S_EVERY_MIN, n // EXACT_S_POINTS_PER_STEP), 10 * n + 100)
             n_t = len(_MARKS) + len(_QP_MARKS)
             kern(*args, np.zeros(n_t, np.int64))  # compile
-            best, Tmin = None, None
+            nusvc(ds.X, ds.y, 0.5)
+            best, Tmin, t_one = None, None, []
+            limits = threadpool_limits(1)  # entered once: its look-up of the loaded libraries takes milliseconds
             for _ in range(7):
                 T = np.zeros(n_t, np.int64)
                 c0, w0 = time.process_time(), time.perf_counter()
                 out = kern(*args, T)
                 cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+                c1 = time.process_time()
+                nusvc(ds.X, ds.y, 0.5)
+                t_one.append(time.process_time() - c1)
                 Tmin = T.copy() if Tmin is None else np.minimum(Tmin, T)
                 if best is None or cpu < best[0]:
                     best = (cpu, T, out[0].shape[0], out[1], wall)
+            limits.restore_original_limits()
             secs, T, nb, alphas, wall = best
             # the counter's ticks per second of wall time, measured against the clock (it runs on while
             # the process waits): per CPU second of a run, a run another process preempted made every
@@ -343,6 +364,16 @@ def breakdown(sizes, seed):
             fl = tp.seconds / reps * 1e6
             print(f"   floor: G[:, W] d_W {fl:.2f} µs + one O(m) pass {to.seconds / reps * 1e6:.2f} µs per breakpoint "
                   f"(+ O(|W|²) ≈ {nw * nw} multiply-adds for the rank-one update)", flush=True)
+            us = dict(zip([m[0] for m in _MARKS], T / hz / nb * 1e6))
+            us.update(zip([m[0] for m in _QP_MARKS[:-1]], TQ[:-1] / hz / nb * 1e6))
+            route = sum(us[k] for k in _ROUTE_PHASES + _ROUTE_QP_PHASES)
+            one = float(np.median(t_one))
+            per_one = one / nb * 1e6  # one NuSVC solve, in µs per breakpoint of the path
+            print(f"   one NuSVC solve (ν = 0.5, CPU, median of 7, each after a path run) {one * 1e3:.2f} ms = "
+                  f"{per_one:.2f} µs per breakpoint: the path {secs / one:.1f}× one solve; its route "
+                  f"({', '.join(_ROUTE_QP_PHASES + _ROUTE_PHASES)}) {route:.1f} µs = {route / per_one:.1f}× one "
+                  f"solve; {target:g}× leaves {target * per_one - route:.1f} µs per breakpoint for the rest, which "
+                  f"measures {T.sum() / hz / nb * 1e6 - route:.1f} µs", flush=True)
 
 
 def loo_rows(ds, p, t_one, evals, n_brute):
@@ -392,10 +423,12 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeats", type=int, default=11, help="interleaved rounds of the path and one NuSVC solve")
     ap.add_argument("--breakdown", action="store_true", help="only the per-breakpoint breakdown, at --sizes")
+    ap.add_argument("--target", type=float, default=5.0,
+                    help="--breakdown: the multiple of one NuSVC solve the route's floor is set against")
     a = ap.parse_args()
     print(f"# bench_path: banana, Gaussian σ = {SIGMA}, seed {a.seed}; {machine()}")
     if a.breakdown:
-        breakdown(a.sizes, a.seed)
+        breakdown(a.sizes, a.seed, a.target)
         return
     print(f"== whole path vs one NuSVC solve (tol 1e-6) in the same run, one thread each, medians of {a.repeats} "
           "interleaved rounds")

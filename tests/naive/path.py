@@ -314,3 +314,35 @@ def dependent_count(y, alpha, d, gd, dt, lo, hi, pos, threshold):
     and d = 0, have |g's slope − dt_c| above ``threshold``."""
     slope = gd - np.where(y > 0, dt[0], dt[1])
     return int(np.sum((pos < 0) & (lo < hi) & (d == 0.0) & (alpha > 0) & (alpha < 1) & (np.abs(slope) > threshold)))
+
+
+def hitting_times(y, x, gd, dt, g, lo, hi, pos, epsg, skip):
+    """The step at which each bound point's g = s − t_c reaches 0 on the line g + h·(gd − dt_c):
+    g/(−slope) at α = 0 with slope below −epsg, −g/slope at α = 1 with slope above epsg (g on the
+    wrong side of 0 counting as 0); ``inf`` for members of W (pos ≥ 0), points the derivative QP lets
+    move (lo < hi), the point ``skip`` and every other point."""
+    slope = gd - np.where(y > 0, dt[0], dt[1])
+    out = np.full(y.size, np.inf)
+    bound = (pos < 0) & ~(lo < hi) & (np.arange(y.size) != skip)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at0 = bound & (x <= 0) & (slope < -epsg)
+        at1 = bound & (x >= 1) & (slope > epsg) & ~at0
+        out[at0] = np.maximum(g[at0], 0.0) / -slope[at0]
+        out[at1] = np.maximum(-g[at1], 0.0) / slope[at1]
+    return out
+
+
+def free_scan(y, x, s, t):
+    """Per class (+, −): whether it has a free point (0 < α < 1), the largest |s_i − t_c| over the free
+    points (0 without any), the sum of α, and the free point with the most room up (1 − α) and down
+    (α), the first in index order among equals (−1 without a free point)."""
+    free = (x > 0) & (x < 1)
+    out = {"drift": float(np.max(np.abs(s - np.where(y > 0, t[0], t[1]))[free], initial=0.0))}
+    for c, sgn in ((0, 1.0), (1, -1.0)):
+        fc = free & (y == sgn)
+        idx = np.flatnonzero(fc)
+        out[f"free{c}"] = bool(fc.any())
+        out[f"sum{c}"] = float(np.sum(x[y == sgn]))
+        out[f"up{c}"] = int(idx[np.argmax(1.0 - x[idx])]) if idx.size else -1
+        out[f"down{c}"] = int(idx[np.argmax(x[idx])]) if idx.size else -1
+    return out

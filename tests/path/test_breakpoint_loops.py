@@ -2,7 +2,9 @@
 
 Each fast loop (four kernel rows per sweep of s = Gα in ``exact_s``, both classes' thresholds in one
 pass, the derivative QP's bounds without branches in ``qp_bounds``, the rank-one update's u = M⁻¹v
-four rows at a time in ``minv_add``), the KKT violation and the tie tolerance are checked against
+four rows at a time in ``minv_add``, the event search's hitting times kept for ``move``'s tie marks,
+the one scan after a step that serves the settle and the class sums' correction),
+the KKT violation and the tie tolerance are checked against
 their definitions in plain numpy (:mod:`tests.naive.path`), on random states with every kind of
 point (α = 0, free, α = 1; g on either side of the tie tolerance; tied flags; lengths around the
 blocks of four). Where the definition does the same floating-point operations (a comparison, a
@@ -13,11 +15,15 @@ the update the path applies between recomputations (its docstring's promise).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from svmviz.path._solver.config import TIE_SCALE_FLOOR
+from svmviz.path._solver import config as cfg
+from svmviz.path._solver.config import DIRECTION_TINY, TIE_SCALE_FLOOR
+from svmviz.path._solver.events import move, ratio_test, step_to_event
+from svmviz.path._solver.follower import _apply_class_sums, _scan_free
 from svmviz.path._solver.kkt import (add_column, exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds,
                                      thresholds, tie_tolerance)
 from tests.naive import path as nv
@@ -52,6 +58,14 @@ def _run_qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
 @njit(cache=False)
 def _run_kkt_violation(y, alpha, s, t):
     return kkt_violation(y, alpha, s, t)
+
+
+@njit(cache=False)
+def _run_scan_and_fix(K, y, inv_m, x, s, t, half):
+    scan = _scan_free(y, x, s, t)
+    _apply_class_sums(K, y, inv_m, x, s, half, scan[3], scan[4], scan[5], scan[6], scan[7], scan[8], scan[9],
+                      scan[10], scan[11], scan[12])
+    return scan
 
 
 # ------------------------------------------------------------------------------- random states
@@ -121,6 +135,72 @@ def test_kkt_violation_and_tie_tolerance_are_their_definitions(state):
     gs, lam, tol = 0.25, 3.0, 1e-9
     assert tie_tolerance(s, tol, gs, lam) == tol * max(np.abs(s).max(), TIE_SCALE_FLOOR * gs * max(lam, 1.0))
     assert kkt_tol(TIE_SCALE_FLOOR, gs, lam) == TIE_SCALE_FLOOR * gs * max(lam, 1.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(states(max_n=23), st.sampled_from([0.0, 1e-12, 1e-3]), st.integers(0, 2**32 - 1))
+def test_event_search_keeps_each_points_hitting_time_and_move_ties_those_within_the_step(state, epsg, seed):
+    """step_to_event's step is the least of W's box events and the bound points' hitting times, which
+    it leaves in ``hit`` (their definition, the same operations: equal); move then marks as tied
+    exactly the points whose hitting time is within the step and its tolerance."""
+    y, x, s, _, tied = state
+    n = y.size
+    rng = np.random.default_rng(seed)
+    member = ((x > 0) & (x < 1)) & (rng.random(n) < 0.7)
+    widx = np.flatnonzero(member).astype(I64)
+    pos = np.full(n, -1, I64)
+    pos[widx] = np.arange(widx.size)
+    lo = np.where(member | tied, -np.inf, 0.0)
+    hi = np.where(member | tied, np.inf, 0.0)
+    d = np.where(member, rng.normal(size=n), 0.0)
+    dt = rng.normal(size=2)
+    gd = dt[np.where(y > 0, 0, 1)] + rng.normal(size=n) * rng.choice([1e-13, 1e-3, 1.0], n)
+    g = s.copy()
+    skip = int(rng.integers(-1, n))
+    dnorm = float(np.abs(d).max()) if widx.size else 0.0
+    hit = np.full(n, np.nan)
+    h = step_to_event(y, x, d, gd, dt[0], dt[1], g, lo, hi, np.zeros(n), np.ones(n), widx, pos, I64(widx.size),
+                      10.0, dnorm, epsg, skip, hit)
+    want = nv.hitting_times(y, x, gd, dt, g, lo, hi, pos, epsg, skip)
+    assert np.array_equal(hit, want)
+    h_w = ratio_test(y, x, d, widx, I64(widx.size), np.zeros(n), np.ones(n), 10.0, DIRECTION_TINY * dnorm,
+                     np.bool_(False))[0]
+    assert h == min(h_w, want.min())
+    htol = 1e-10
+    marks = np.zeros(n, np.bool_)
+    move(x, d, widx, I64(widx.size), h, htol, dnorm, marks, hit)
+    assert np.array_equal(marks, want <= h + htol)
+    assert np.all((x >= 0) & (x <= 1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(states(max_n=23), st.sampled_from([0.0, 1e-12, 1e-7, 1e-3]))
+def test_scan_after_a_step_and_the_class_sums_put_back(state, off):
+    """_scan_free's free flags, drift, sums and most-room candidates are their definitions; with them
+    _apply_class_sums moves a class sum that is off by less than CLASS_SUM_FIX_RTOL back to λ/2 on
+    the candidate with room for it (its s by that column of G), and leaves a larger difference."""
+    y, x, s, K, _ = state
+    n = y.size
+    t = np.array([0.1, -0.2]) * (np.abs(s).max() + 1.0)
+    half = float(max(np.sum(x[y > 0]), np.sum(x[y < 0]))) + off
+    x0, s0 = x.copy(), s.copy()
+    scan = _run_scan_and_fix(K, y, 1.0 / n, x, s, t, half)
+    ref = nv.free_scan(y, x0, s0, t)
+    assert scan[:3] == (ref["free0"], ref["free1"], ref["drift"])
+    np.testing.assert_allclose(scan[3:5], (ref["sum0"], ref["sum1"]), rtol=1e-13, atol=1e-13)
+    assert scan[5:9] == (ref["up0"], ref["down0"], ref["up1"], ref["down1"])
+    for c, sgn in ((0, 1.0), (1, -1.0)):
+        cls = y == sgn
+        delta = half - scan[3 + c]
+        b = scan[5 + 2 * c] if delta > 0 else scan[6 + 2 * c]
+        room = (1.0 - x0[b] if delta > 0 else x0[b]) if b >= 0 else 0.0
+        moved = 0.0 < abs(delta) <= cfg.CLASS_SUM_FIX_RTOL * max(1.0, half) and b >= 0 and room > abs(delta)
+        if moved:
+            assert np.sum(x[cls]) == pytest.approx(half, abs=1e-12)
+            assert x[b] == x0[b] + delta and np.array_equal(np.flatnonzero(x[cls] != x0[cls]), [np.sum(cls[:b])])
+        else:
+            assert np.array_equal(x[cls], x0[cls])
+    np.testing.assert_allclose(s, s0 + K @ ((x - x0) * y) * y / n, rtol=0, atol=1e-12 * (np.abs(s0).max() + 1))
 
 
 @settings(max_examples=60, deadline=None)

@@ -96,7 +96,7 @@ def _five_points():
 
 def _step(y, x, widx, pos, nw, d, gd, g, lo, hi, t_max=10.0, skip=-1):
     return step_to_event(y, x, d, gd, 0.4, 0.0, g, lo, hi, np.zeros(5), np.ones(5), widx, pos, nw, t_max,
-                         np.abs(d).max(), 1e-12, skip)
+                         np.abs(d).max(), 1e-12, skip, np.empty(5))
 
 
 def test_step_to_event_finds_each_of_the_four_kinds_of_events():
@@ -116,7 +116,7 @@ def test_step_to_event_finds_each_of_the_four_kinds_of_events():
 def _advance(y, x, s, d, gd, g, lo, hi, widx, pos, nw, remaining, tied, skip, n_zero, max_zero, dt=(0.0, 0.0)):
     n = x.shape[0]
     return advance(y, x, s, d, gd, dt[0], dt[1], g, lo, hi, np.zeros(n), np.ones(n), widx, pos, nw, remaining,
-                   1.0, np.abs(d).max(), 1e-9, tied, skip, n_zero, max_zero)
+                   1.0, np.abs(d).max(), 1e-9, tied, skip, n_zero, max_zero, np.empty(n))
 
 
 Y4 = np.array([1.0, 1.0, 1.0, -1.0])

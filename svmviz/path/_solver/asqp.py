@@ -165,11 +165,13 @@ def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price):
     return best
 
 
-QP_WORK_ROWS = 8  # rows of asqp's work space
+QP_WORK_ROWS = 9  # rows of the work space: asqp's eight, then HIT_ROW
+HIT_ROW = 8  # the event search's hitting times (events.advance's ``hit``), between the QP's calls
 
 
 def qp_work(n):
-    """Work space of :func:`asqp` for problems of ``n`` points: (work (QP_WORK_ROWS, n + 2), skip (n,))."""
+    """Work space of :func:`asqp` for problems of ``n`` points: (work (QP_WORK_ROWS, n + 2), skip (n,));
+    its row ``HIT_ROW``, which asqp leaves alone, is the event search's (:func:`svmviz.path._solver.events.advance`)."""
     return np.empty((QP_WORK_ROWS, n + 2)), np.zeros(n, np.bool_)
 
 

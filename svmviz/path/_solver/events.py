@@ -73,30 +73,34 @@ def ratio_test(y, x, d, widx, nw, lo, hi, t_max, tiny, keep_one_per_class):
 
 
 @njit(cache=True)
-def step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, h, dnorm, epsg, skip):
+def step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, h, dnorm, epsg, skip, hit):
     """Largest step ``h`` (at most the given one) before the next event (Loosli & Canu 2006, Summary,
     four kinds): a point of W reaching its box bound (``box_lo``, ``box_hi``: 0 and 1), or a bound
-    point (not tied, not ``skip``) whose g reaches 0 (its slope dg beyond ``epsg``)."""
+    point (not tied, not ``skip``) whose g reaches 0 (its slope dg beyond ``epsg``).
+
+    ``hit[j]`` (at least m entries) gets the step at which bound point j's g reaches 0, ``inf`` for a
+    point without such an event (members of W, tied points, ``skip``, g moving away from 0): the
+    points that :func:`move` marks as tied, read there without computing the hitting times again."""
     h, blk, blk_to = ratio_test(y, x, d, widx, nw, box_lo, box_hi, h, DIRECTION_TINY * dnorm, np.bool_(False))
     for j in range(x.shape[0]):
-        if pos[j] >= 0 or lo[j] < hi[j] or j == skip:
-            continue
-        dg = gd[j] - (dt0 if y[j] > 0 else dt1)
-        if x[j] <= 0.0 and dg < -epsg:
-            hk = max(g[j], 0.0) / (-dg)
-        elif x[j] >= 1.0 and dg > epsg:
-            hk = max(-g[j], 0.0) / dg
-        else:
-            continue
+        hk = np.inf
+        if not (pos[j] >= 0 or lo[j] < hi[j] or j == skip):
+            dg = gd[j] - (dt0 if y[j] > 0 else dt1)
+            if x[j] <= 0.0 and dg < -epsg:
+                hk = max(g[j], 0.0) / (-dg)
+            elif x[j] >= 1.0 and dg > epsg:
+                hk = max(-g[j], 0.0) / dg
+        hit[j] = hk
         if hk < h:
             h = hk
     return h
 
 
 @njit(cache=True)
-def move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, tied, skip):
+def move(x, d, widx, nw, h, htol, dnorm, tied, hit):
     """x += h·d on W, snapping every point that reaches its bound within ``htol``; marks as ``tied``
-    the bound points (not ``skip``) whose g reaches 0 within the step."""
+    the bound points whose g reaches 0 within the step: hitting time ``hit`` (from
+    :func:`step_to_event`, taken before x moves) at most ``h + htol``."""
     n = x.shape[0]
     for k in range(nw):
         j = widx[k]
@@ -107,20 +111,14 @@ def move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, 
         elif dj < -DIRECTION_TINY * dnorm and -x[j] / dj <= h + htol and a <= BOX_SNAP:
             a = 0.0
         x[j] = min(1.0, max(0.0, a))
+    reach = h + htol
     for j in range(n):
-        tied[j] = False
-        if pos[j] >= 0 or lo[j] < hi[j] or j == skip:
-            continue
-        dg = gd[j] - (dt0 if y[j] > 0 else dt1)
-        if x[j] <= 0.0 and dg < -epsg and max(g[j], 0.0) / (-dg) <= h + htol:
-            tied[j] = True
-        elif x[j] >= 1.0 and dg > epsg and max(-g[j], 0.0) / dg <= h + htol:
-            tied[j] = True
+        tied[j] = hit[j] <= reach
 
 
 @njit(cache=True)
 def advance(y, x, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, remaining, param_scale,
-            dnorm, tol_gs, tied, skip, n_zero, max_zero):
+            dnorm, tol_gs, tied, skip, n_zero, max_zero, hit):
     """One piece of a piecewise-linear path: ``x += h·d``, ``s += h·gd`` up to the nearest event.
 
     ``d`` is the direction (``gd = G d``, ``dt0``/``dt1`` the thresholds' slopes, ``dnorm = max |d|``),
@@ -129,10 +127,11 @@ def advance(y, x, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, 
     tolerance per unit of slope, ``skip`` a fixed point left out of the events (NO_POINT: none).
     ``n_zero`` counts zero-length steps in a row; beyond ``max_zero`` the path is cycling and nothing
     moves. Returns (h, at_end, n_zero, ok); ``tied`` marks the bound points that reached g = 0.
+    ``hit`` (at least m entries) is work space: the bound points' hitting times (:func:`step_to_event`).
     """
     epsg = tol_gs * max(1.0, dnorm)
     h = step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, remaining, dnorm,
-                      epsg, skip)
+                      epsg, skip, hit)
     htol = STEP_SNAP_RTOL * max(1.0, h) + STEP_SNAP_ATOL * max(1.0, param_scale)
     # an event within rounding of the range's end (on the path typically the last points of the
     # smaller class reaching α = 1) is the end: otherwise a path would stop a few ulps short of it
@@ -145,7 +144,7 @@ def advance(y, x, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, nw, 
             return h, at_end, n_zero, False
     else:
         n_zero = 0
-    move(y, x, d, gd, dt0, dt1, g, lo, hi, widx, pos, nw, h, htol, dnorm, epsg, tied, skip)
+    move(x, d, widx, nw, h, htol, dnorm, tied, hit)
     for j in range(x.shape[0]):
         s[j] += h * gd[j]
     return h, at_end, n_zero, True

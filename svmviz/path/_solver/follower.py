@@ -37,7 +37,7 @@ import mmap
 import numpy as np
 from ..._jit import njit
 
-from .asqp import asqp, nu_qp_from, path_work
+from .asqp import HIT_ROW, asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
                      CORRECTION_SUM_RTOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
                      DIRECTION_SUM_RTOL, KKT_CORRECT_FACTOR, LAMBDA_SNAP_RTOL, LOST_CORRECTION,
@@ -107,8 +107,8 @@ def _snap_lambda(y, x, lam):
 
 @njit(cache=True, inline="always")
 def _more_room(xi, i, up, best_up, down, best_down):
-    """:func:`_fix_class_sums`' candidates of one class after point ``i`` (α = ``xi``): the free
-    point with the most room up (1 − α) and down (α) so far."""
+    """:func:`_scan_free`'s candidates of one class after point ``i`` (α = ``xi``): the free point
+    with the most room up (1 − α) and down (α) so far."""
     if xi > 0.0 and xi < 1.0:
         if 1.0 - xi > up:
             up = 1.0 - xi
@@ -119,34 +119,52 @@ def _more_room(xi, i, up, best_up, down, best_down):
     return up, best_up, down, best_down
 
 
-@njit(cache=True)
-def _fix_class_sums(K, y, inv_m, x, s, half):
-    """Put each class sum back to ``half`` exactly: snapping points to a bound at a common step
-    (within the event tolerance, times a possibly large |dα/dλ|) moves the sums by up to ~1e-9. The
-    difference goes to the free point of the class with the most room; ``s`` follows.
+@njit(cache=True, inline="always")
+def _scan_free(y, x, s, t):
+    """One pass over the points after a step, for :func:`_settle` and :func:`_fix_class_sums`: whether
+    each class has a free point (0 < α < 1), the drift ``max |s_i − t_c|`` over the free points, the
+    class sums of α, and per class the free point with the most room up (1 − α) and down (α).
 
-    Sums and candidates in scalars, not small arrays: np.zeros / np.full compiled two numba
-    overloads into this function (0.2-0.3 s of CPU on an empty cache); the same additions
-    in the same order."""
-    n = x.shape[0]
-    acc0 = 0.0  # the class sums
+    Returns (free0, free1, drift, acc0, acc1, best0, best1, best2, best3, room0, room1, room2, room3):
+    per class (+: 0, −: 1) its sum ``acc``, its point with most room up (best0, best2) and down
+    (best1, best3) and that room. Sums and candidates in scalars, not small arrays: np.zeros / np.full
+    compiled two numba overloads into the caller (0.2-0.3 s of CPU on an empty cache)."""
+    free0 = False
+    free1 = False
+    drift = 0.0
+    acc0 = 0.0
     acc1 = 0.0
-    best0 = np.int64(NO_POINT)  # per class: the free point with most room up (best0, best2), down (best1,
-    best1 = best0               # best3); int64, not the literal -1 (add_column would be compiled for it)
+    best0 = np.int64(NO_POINT)  # int64, not the literal -1 (add_column would be compiled for it)
+    best1 = best0
     best2 = best0
     best3 = best0
     room0 = 0.0
     room1 = 0.0
     room2 = 0.0
     room3 = 0.0
-    for i in range(n):  # one pass: both sums and the candidates for either sign of the difference
+    for i in range(x.shape[0]):
         xi = x[i]
         if y[i] > 0:
             acc0 += xi
+            if xi > 0.0 and xi < 1.0:
+                free0 = True
+                drift = max(drift, abs(s[i] - t[0]))
             room0, best0, room1, best1 = _more_room(xi, i, room0, best0, room1, best1)
         else:
             acc1 += xi
+            if xi > 0.0 and xi < 1.0:
+                free1 = True
+                drift = max(drift, abs(s[i] - t[1]))
             room2, best2, room3, best3 = _more_room(xi, i, room2, best2, room3, best3)
+    return free0, free1, drift, acc0, acc1, best0, best1, best2, best3, room0, room1, room2, room3
+
+
+@njit(cache=True)
+def _apply_class_sums(K, y, inv_m, x, s, half, acc0, acc1, best0, best1, best2, best3, room0, room1, room2, room3):
+    """Put each class sum back to ``half`` exactly: snapping points to a bound at a common step
+    (within the event tolerance, times a possibly large |dα/dλ|) moves the sums by up to ~1e-9. The
+    difference goes to the free point of the class with the most room; ``s`` follows. The sums and
+    candidates are :func:`_scan_free`'s, taken on this ``x``."""
     for c in range(2):
         delta = half - (acc0 if c == 0 else acc1)
         if delta == 0.0 or abs(delta) > CLASS_SUM_FIX_RTOL * max(1.0, half):
@@ -160,31 +178,26 @@ def _fix_class_sums(K, y, inv_m, x, s, half):
             add_column(K, y, inv_m, s, b, delta)
 
 
+@njit(cache=True)
+def _fix_class_sums(K, y, inv_m, x, s, half):
+    """:func:`_apply_class_sums` on a fresh :func:`_scan_free` of ``x`` (after a settle's solve moved it;
+    the scan's drift, against thresholds 0, is not read)."""
+    _, _, _, acc0, acc1, b0, b1, b2, b3, r0, r1, r2, r3 = _scan_free(y, x, s, (0.0, 0.0))
+    _apply_class_sums(K, y, inv_m, x, s, half, acc0, acc1, b0, b1, b2, b3, r0, r1, r2, r3)
+
+
 @njit(cache=True, inline="always")  # see _follow's note on compile time
 def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_lo, box_hi, max_iter, work, skip):
-    """After a step: if g has drifted off 0 on E (beyond SETTLE_DRIFT·scale), re-solve the ν-problem
-    at the current λ by the Simple-ν-SVM active set, warm-started (its first iteration is a Newton
-    correction of α on E; it also handles a point that the correction pushes across its bound).
-    Returns nw.
+    """After a step where g has drifted off 0 on E (both classes with a free point and
+    :func:`_scan_free`'s drift beyond SETTLE_DRIFT·scale): re-solve the ν-problem at the current λ by
+    the Simple-ν-SVM active set, warm-started (its first iteration is a Newton correction of α on E;
+    it also handles a point that the correction pushes across its bound). Returns nw.
 
     Drift comes from points that joined E with a tiny g ≠ 0 (ties are detected to a tolerance)
     and from the residuals of directions on a nearly singular G_EE (ρ ≈ 0: data almost separable
     in feature space); correcting before the breakpoint is recorded keeps every recorded α at the
     accuracy of a fresh solve.
     """
-    n = alpha.shape[0]
-    has0 = False
-    has1 = False
-    drift = 0.0
-    for i in range(n):
-        if alpha[i] > 0.0 and alpha[i] < 1.0:
-            if y[i] > 0:
-                has0 = True
-            else:
-                has1 = True
-            drift = max(drift, abs(s[i] - (t[0] if y[i] > 0 else t[1])))
-    if not (has0 and has1) or drift <= SETTLE_DRIFT * scale:
-        return nw
     # W = the free points: members that reached a bound leave (the active set re-adds what it needs)
     k = 0
     while k < nw:
@@ -505,7 +518,7 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
         # ---- step to the nearest event (Loosli & Canu 2006, Summary, four kinds) -------------------
         h, at_end, n_zero, ok = advance(y, alpha, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos,
                                         nw, lam_max - lam, lam, dnorm, tol * gs, tied, no_point, n_zero,
-                                        max_zero)
+                                        max_zero, work[HIT_ROW])
         if not ok:
             status = STATUS_LOST
             reason = LOST_NO_PROGRESS
@@ -524,10 +537,14 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
             exact_s(K, y, inv_m, alpha, s)
         if step_count % MINV_REFRESH_EVERY == 0:
             minv_refresh(K, y, inv_m, Minv, Mb, widx, nw)
-        if not at_end:
-            nw = _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, kkt_tol(1.0, gs, lam), tol, box_lo,
-                         box_hi, max_qp_iter, work, skip)
-            _fix_class_sums(K, y, inv_m, alpha, s, 0.5 * lam)
+        if not at_end:  # the settle where g drifted on E, then the class sums put back to λ/2
+            free0, free1, drift, acc0, acc1, b0, b1, b2, b3, r0, r1, r2, r3 = _scan_free(y, alpha, s, t)
+            if free0 and free1 and not drift <= SETTLE_DRIFT * kkt_tol(1.0, gs, lam):
+                nw = _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, kkt_tol(1.0, gs, lam), tol, box_lo,
+                             box_hi, max_qp_iter, work, skip)
+                _fix_class_sums(K, y, inv_m, alpha, s, 0.5 * lam)
+            else:  # α and s as scanned
+                _apply_class_sums(K, y, inv_m, alpha, s, 0.5 * lam, acc0, acc1, b0, b1, b2, b3, r0, r1, r2, r3)
         t_end[0] = t[0]
         t_end[1] = t[1]
         if at_end:

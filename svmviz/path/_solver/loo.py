@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from ..._jit import njit
 
-from .asqp import asqp, nu_qp_from, path_work
+from .asqp import HIT_ROW, asqp, nu_qp_from, path_work
 from .config import (ALPHA_EPS, DEP_TOL, HOMOTOPY_EXACT_S_EVERY, HOMOTOPY_STEPS_PER_POINT, HOMOTOPY_STEPS_SLACK,
                      LOO_KKT_ACCEPT, LOO_NUMERICAL, LOO_OK, LOO_QP_FAILED, LOO_REFINE_PASSES, MASS_RESIDUAL_RTOL,
                      NO_POINT, QP_MAX_ITER, QP_OK, REFINE_PASSES, RHO_ZERO)
@@ -182,7 +182,7 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
                 dnorm = max(dnorm, abs(d[j]))
         # ---- step to the nearest event, or to τ = 1
         h, at_end, n_zero, ok = advance(y, x, sx, d, gd, -mu0, -mu1, g, lo, hi, box_lo, box_hi, widx, pos, nw,
-                                        1.0 - tau, 1.0, dnorm, tol * gs, tied, i, n_zero, max_zero)
+                                        1.0 - tau, 1.0, dnorm, tol * gs, tied, i, n_zero, max_zero, work[HIT_ROW])
         if not ok:
             return False, steps
         tau = 1.0 if at_end else tau + h
