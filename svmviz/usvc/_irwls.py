@@ -53,6 +53,8 @@ ROUNDING_FLOOR = 1000.0 * np.finfo(np.float64).eps  # ≈ 2.2e-13 relative chang
 #: separable data) — is never met and the iteration runs to max_iter in noise.
 FLOOR_FACTOR = 10.0
 PATIENCE = 10  # consecutive passing iterations before IRWLS is declared converged
+#: Rows the recorded history of :func:`irwls` starts with (it doubles when full).
+HISTORY_ROWS = 64
 
 #: The sets of points of the exact finish (:func:`_exact_finish`): beyond, on and inside the margin.
 SET_OUT = 0
@@ -938,6 +940,24 @@ def _meets_kkt(Phi, G, y, bound, cap, sets, x, idx, err):
 
 
 @njit(cache=True)
+def _record(hist_beta, hist_b, hist_primal, it, beta, b, prim):
+    """Row ``it`` of the history of :func:`irwls` := (β, b, L̃); the arrays, twice as long when full."""
+    if it >= hist_b.shape[0]:
+        rows = 2 * hist_b.shape[0]
+        grown_beta = np.zeros((rows, hist_beta.shape[1]))
+        grown_b = np.zeros(rows)
+        grown_primal = np.zeros(rows)
+        grown_beta[:it] = hist_beta[:it]
+        grown_b[:it] = hist_b[:it]
+        grown_primal[:it] = hist_primal[:it]
+        hist_beta, hist_b, hist_primal = grown_beta, grown_b, grown_primal
+    hist_beta[it] = beta
+    hist_b[it] = b
+    hist_primal[it] = prim
+    return hist_beta, hist_b, hist_primal
+
+
+@njit(cache=True)
 def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter,
           beta0, b0, from_ls, record, finish):
     """Iterate (Navia-Vázquez et al. 2004, eqs. 20 and 21–22) to the fixed point.
@@ -967,7 +987,9 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     the history holds every iterate (rows 0..n_iter), otherwise only the final one.
     """
     n, p = Phi.shape
-    rows = max_iter + 1 if record else 1
+    # the history grows by doubling (:func:`_record`): a stage takes tens of iterations where
+    # max_iter allows tens of thousands, and zeroing (max_iter + 1)·p numbers would cost more than them
+    rows = min(max_iter + 1, HISTORY_ROWS) if record else 1
     hist_beta = np.zeros((rows, p))
     hist_b = np.zeros(rows)
     hist_primal = np.zeros(rows)
@@ -1050,9 +1072,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                     b = b_fin
                     prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
                     if record:
-                        hist_beta[it] = beta
-                        hist_b[it] = b
-                        hist_primal[it] = prim
+                        hist_beta, hist_b, hist_primal = _record(hist_beta, hist_b, hist_primal, it, beta, b, prim)
                     status = STATUS_CONVERGED
                     break
                 # a try that did not move leaves nothing to go on from
@@ -1081,9 +1101,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
         d_pri = abs(prim_new - prim) / max(1.0, abs(prim_new))
         prim = prim_new
         if record:
-            hist_beta[it] = beta
-            hist_b[it] = b
-            hist_primal[it] = prim
+            hist_beta, hist_b, hist_primal = _record(hist_beta, hist_b, hist_primal, it, beta, b, prim)
         # IRWLS converges linearly (margin points approach ξ = 0 geometrically) and can pause near
         # a point it later leaves (a released point drifting back across the margin makes the steps
         # grow again), so one small step is not the end: bound the remaining distance by
