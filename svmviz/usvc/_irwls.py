@@ -169,20 +169,23 @@ def _dtheta_array(xi, loss, s, k):
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _decision(Phi, beta, b):
+    """f = Φβ + b (Navia-Vázquez et al. 2004, eqs. 20 and 27), one BLAS matrix-vector product."""
     n, p = Phi.shape
-    f = np.empty(n)
-    for i in range(n):
-        t = b
-        for j in range(p):
-            t += Phi[i, j] * beta[j]
-        f[i] = t
-    return f
+    if n == 0 or p == 0:
+        return np.full(n, b)
+    return np.ascontiguousarray(Phi) @ beta + b
 
 
 @njit(cache=True)
 def _primal(Phi, G, y, beta, b, C, cw, loss, s, k):
     """L̃ = ½β'Gβ + C Σ c_i θ((1 − y_i f_i)_+)  (Navia-Vázquez et al. 2004, eq. 5; hinge: eq. 4), with
     the per-sample weights c_i (``cw``; all 1 in the paper): C_i = c_i·C."""
+    return _primal_at(_decision(Phi, beta, b), G, y, beta, C, cw, loss, s, k)
+
+
+@njit(cache=True)
+def _primal_at(f, G, y, beta, C, cw, loss, s, k):
+    """:func:`_primal` with the decision values f = Φβ + b given."""
     p = beta.shape[0]
     reg = 0.0
     for i in range(p):
@@ -190,7 +193,6 @@ def _primal(Phi, G, y, beta, b, C, cw, loss, s, k):
         for j in range(p):
             t += G[i, j] * beta[j]
         reg += beta[i] * t
-    f = _decision(Phi, beta, b)
     tot = 0.0
     for i in range(y.shape[0]):
         if cw[i] != 0.0:
@@ -1004,7 +1006,9 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
         for j in range(p):
             beta[j] = beta0[j]
         b = b0
-    prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
+    # the decision values of the current iterate, kept from the primal's evaluation for the next step
+    f = _decision(Phi, beta, b)
+    prim = _primal_at(f, G, y, beta, C, cw, loss, s, k)
     hist_beta[0] = beta
     hist_b[0] = b
     hist_primal[0] = prim
@@ -1035,7 +1039,6 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     cap = a_max * cw
     rounds = FIRST_ROUNDS
     while it < max_iter:
-        f = _decision(Phi, beta, b)
         if not np.all(np.isfinite(f)):
             status = STATUS_NONFINITE
             break
@@ -1093,7 +1096,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
         num += (v - b) ** 2
         den += v * v
         b = v
-        prim_new = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
+        f = _decision(Phi, beta, b)
+        prim_new = _primal_at(f, G, y, beta, C, cw, loss, s, k)
         if not np.isfinite(prim_new):
             status = STATUS_NONFINITE
             break
@@ -1323,15 +1327,21 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
 def fscl(X, R, n_epochs, lr0, lr1, seed):
     """FSCL: winner j = argmin u_j ‖x − c_j‖², c_j += η (x − c_j), u_j += 1; η decays
     geometrically from lr0 to lr1 over the epochs; prototypes start at R distinct random points.
-    Returns (prototypes (R, d), win counts (R,))."""
+    Returns (prototypes (R, d), win counts (R,)).
+
+    The prototypes are held transposed, (d, R): the distances of one point to all R of them then
+    accumulate coordinate by coordinate over contiguous rows of R numbers, a loop over independent
+    prototypes that the compiler vectorises (each distance summed in the order of the coordinates)."""
     np.random.seed(seed)
     n, d = X.shape
     perm = np.random.permutation(n)
-    c = np.empty((R, d))
+    cT = np.empty((d, R))
     for r in range(R):
-        c[r] = X[perm[r]]
+        for q in range(d):
+            cT[q, r] = X[perm[r], q]
     u = np.ones(R)
     wins = np.zeros(R, dtype=np.int64)
+    dist = np.empty(R)
     total = n_epochs * n
     step = 0
     for ep in range(n_epochs):
@@ -1340,20 +1350,23 @@ def fscl(X, R, n_epochs, lr0, lr1, seed):
             i = order[t]
             eta = lr0 * (lr1 / lr0) ** (step / max(1, total - 1))
             step += 1
+            dist[:] = 0.0
+            for q in range(d):
+                xq = X[i, q]
+                row = cT[q]
+                for r in range(R):
+                    dd = xq - row[r]
+                    dist[r] += dd * dd
             jb = 0
             best = np.inf
             for r in range(R):
-                dist = 0.0
-                for q in range(d):
-                    dd = X[i, q] - c[r, q]
-                    dist += dd * dd
-                v = u[r] * dist
+                v = u[r] * dist[r]
                 if v < best:
                     best = v
                     jb = r
             for q in range(d):
-                c[jb, q] += eta * (X[i, q] - c[jb, q])
+                cT[q, jb] += eta * (X[i, q] - cT[q, jb])
             u[jb] += 1.0
             if ep == n_epochs - 1:
                 wins[jb] += 1
-    return c, wins
+    return np.ascontiguousarray(cT.T), wins

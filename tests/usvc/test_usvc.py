@@ -311,6 +311,19 @@ def test_fscl_prototypes():
         fscl_prototypes(X[:5], 6)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=hst.integers(0, 10_000), n=hst.integers(8, 60), d=hst.integers(1, 7), R=hst.integers(1, 8),
+       epochs=hst.integers(1, 4))
+def test_fscl_matches_the_point_by_point_loop(seed, n, d, R, epochs):
+    # the compiled FSCL keeps its prototypes transposed; the reference moves them row by row
+    X = np.random.default_rng(seed).normal(size=(n, d))
+    R = min(R, n)
+    c, wins = fscl_prototypes(X, R, n_epochs=epochs, lr0=0.4, lr1=0.02, random_state=seed)
+    c_ref, wins_ref = nv.fscl_naive(X, R, epochs, 0.4, 0.02, seed)
+    np.testing.assert_allclose(c, c_ref, rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(wins, wins_ref)
+
+
 # ----------------------------------------------------------------------------------------------
 # surfaces, profiles and CE curves
 # ----------------------------------------------------------------------------------------------
