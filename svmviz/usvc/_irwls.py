@@ -746,6 +746,15 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
         r -= np.sign(r) * step
     if abs(r) > FINISH_KKT_TOL * max(1.0, abs(delta)):
         return False
+    # each step of the active-set method frees or bounds one multiplier and solves over the free ones,
+    # O(k³) for k free: a start with far more free multipliers than the margin can hold (about p + 1
+    # points in general position) costs O(k⁴) before it gets there — more than the iterations it saves
+    free_start = 0
+    for q in range(m):
+        if 0.0 < alpha[q] < B[q]:
+            free_start += 1
+    if free_start > MARGIN_EXCESS * (p + 1):
+        return False
     for q in range(m):
         for j in range(p):
             w[j] += alpha[q] * ys[q] * Z[q, j]
