@@ -701,9 +701,10 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     outside S whose slack at that solution contradicts its set joins S and the dual is solved again
     (at most DUAL_ROUNDS times). S's points go to the sets their multipliers name (``sets`` in place).
     Returns False, leaving ``sets`` alone, when G has no Cholesky factor even with jitter
-    (:func:`svmviz._linalg.cholesky`), S holds more than DUAL_MAX_FREE points, no feasible start exists
-    or the method does not end: the finish then starts from the guess it had. The finish's Newton step
-    and its checks (a) and (b) decide whether the guess gives the limit.
+    (:func:`svmviz._linalg.cholesky`), S holds more than DUAL_MAX_FREE points, no feasible start exists,
+    the start has more than MARGIN_EXCESS·(p + 1) free multipliers or the method does not end: the
+    finish then starts from the guess it had. The finish's Newton step and its checks (a) and (b)
+    decide whether the guess gives the limit.
     """
     n, p = Phi.shape
     L, status = cholesky(G)  # a jittered factor of a G not positive definite still gives a guess
