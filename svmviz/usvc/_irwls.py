@@ -702,9 +702,9 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     (at most DUAL_ROUNDS times). S's points go to the sets their multipliers name (``sets`` in place).
     Returns False, leaving ``sets`` alone, when G has no Cholesky factor even with jitter
     (:func:`svmviz._linalg.cholesky`), S holds more than DUAL_MAX_FREE points, no feasible start exists,
-    the start has more than MARGIN_EXCESS·(p + 1) free multipliers or the method does not end: the
-    finish then starts from the guess it had. The finish's Newton step and its checks (a) and (b)
-    decide whether the guess gives the limit.
+    the start has too many free multipliers (more than MARGIN_EXCESS·(p + 1), and k³ > n·p² for k of
+    them) or the method does not end: the finish then starts from the guess it had. The finish's
+    Newton step and its checks (a) and (b) decide whether the guess gives the limit.
     """
     n, p = Phi.shape
     L, status = cholesky(G)  # a jittered factor of a G not positive definite still gives a guess
@@ -748,13 +748,15 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     if abs(r) > FINISH_KKT_TOL * max(1.0, abs(delta)):
         return False
     # each step of the active-set method frees or bounds one multiplier and solves over the free ones,
-    # O(k³) for k free: a start with far more free multipliers than the margin can hold (about p + 1
-    # points in general position) costs O(k⁴) before it gets there — more than the iterations it saves
+    # O(k³) for k free: a start with more free multipliers than the margin can hold (about p + 1 points
+    # in general position) may bound them one by one, O(k⁴) in all. Declined when it holds more than
+    # MARGIN_EXCESS·(p + 1) of them and one solve over them, k³, costs more than the weighted system
+    # of an IRWLS step, n·p²: the iterations it would save cost less.
     free_start = 0
     for q in range(m):
         if 0.0 < alpha[q] < B[q]:
             free_start += 1
-    if free_start > MARGIN_EXCESS * (p + 1):
+    if free_start > MARGIN_EXCESS * (p + 1) and float(free_start) ** 3 > float(n) * p * p:
         return False
     for q in range(m):
         for j in range(p):
