@@ -2,8 +2,8 @@
 data, same run, one thread each.
 
 Run by hand: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 NUMBA_NUM_THREADS=1 .venv/bin/python
-bench/bench_usvc.py [--quick | --replicate | --cpu]``. First the Breiman benchmarks of the reproduction study
-(Navia-Vázquez et al. 2004, Tables 2–3) at n = 5000 — ringnorm, twonorm, waveform, C ∈ {0.01, 1} —:
+bench/bench_usvc.py [--quick | --replicate | --cpu | --kernel [--quick]]``. First the Breiman
+benchmarks of the reproduction study (Navia-Vázquez et al. 2004, Tables 2–3) at n = 5000 — ringnorm, twonorm, waveform, C ∈ {0.01, 1} —:
 medians of interleaved repeats (svmviz with the exact finish, svmviz's plain iteration, SVC,
 LinearSVC, in turn), the IRWLS iterations of both, the ratios SVC / svmviz and LinearSVC / svmviz
 (above 1: svmviz faster), the largest relative difference of (w, b) to SVC, and the load average
@@ -11,8 +11,10 @@ beside every row. Then the same for other data (best of 3); the cost of one IRWL
 (a fixed number of iterations, d = 21) — the linear machine solves a (d+1)×(d+1) weighted
 least-squares system per iteration (Navia-Vázquez et al. 2004, eq. 20), O(n·d²), with no n×n matrix,
 so the time per iteration grows linearly in n; then the Table 1 study timing (100 trials per scenario).
-``--cpu``: the Breiman rows and the kernel machines of the reproduction study against
-``SVC(kernel="rbf")`` (:func:`kernel`), in CPU seconds of the process (medians of 3). ``--replicate``: one
+``--cpu``: the Breiman rows in CPU seconds of the process and the kernel machines of the reproduction
+study against ``SVC(kernel="rbf")`` (:func:`kernel`; medians of 3). ``--kernel [--quick]``: those kernel
+machines at the study's n = 400, C = 10, then in the linear rows' setting — ringnorm, twonorm,
+waveform at n = 5000, C ∈ {0.01, 1} — (medians of 3, of 1 with ``--quick``). ``--replicate``: one
 linear replicate of the reproduction study's IRWLS fits with and without the
 exact finish (:func:`replicate`).
 """
@@ -51,14 +53,22 @@ def interleaved(fns, reps, clock=time.perf_counter):
     """Medians of ``reps`` rounds, each round calling every function once in turn; last outputs.
     ``clock``: wall time by default, ``time.process_time`` for the CPU seconds of this process (which
     other processes' load on the machine inflates less)."""
-    times = [[] for _ in fns]
+    outs, wall, cpu = interleaved_clocks(fns, reps)
+    return outs, (cpu if clock is time.process_time else wall)
+
+
+def interleaved_clocks(fns, reps):
+    """:func:`interleaved` with both clocks: ``(outs, wall medians, CPU medians)``."""
+    wall = [[] for _ in fns]
+    cpu = [[] for _ in fns]
     outs = [None] * len(fns)
     for _ in range(reps):
         for k, fn in enumerate(fns):
-            t = clock()
+            t, c = time.perf_counter(), time.process_time()
             outs[k] = fn()
-            times[k].append(clock() - t)
-    return outs, [float(np.median(t)) for t in times]
+            cpu[k].append(time.process_time() - c)
+            wall[k].append(time.perf_counter() - t)
+    return outs, [float(np.median(t)) for t in wall], [float(np.median(t)) for t in cpu]
 
 
 def breiman(reps, clock=time.perf_counter):
@@ -80,27 +90,38 @@ def breiman(reps, clock=time.perf_counter):
                   f"{t_lin / t_ours:13.3f} {rel:8.1e} {load():5.2f}", flush=True)
 
 
-def kernel(reps, clock=time.perf_counter):
-    """The kernel machines of the reproduction study (``navia2004_kernel``: n = 400, C = 10, σ ∈ {1, 3.2,
-    10, 31.6}, R FSCL prototypes — 12 twonorm, 90 ringnorm, 30 waveform): the semiparametric IRWLS SVC
-    (Navia-Vázquez et al. 2004, eqs. 23–26; the hinge, the exact finish) and the whole USVC fit (s = 2)
-    against libsvm's ``SVC(kernel="rbf")`` at the same C and γ = 1/(2σ²) on the same data, interleaved.
-    The machines differ (R prototypes against up to n support vectors): the ratio is of the cost of a
-    fit, not of one solution."""
-    print(f"{'n = 400, C = 10, medians of ' + str(reps):34s} {'SVC stage s':>11s} {'iters':>5s} {'USVC fit s':>10s} "
-          f"{'SVC rbf s':>9s} {'SVC/svmviz':>10s} {'load':>5s}")
-    for name, R in (("twonorm", 12), ("ringnorm", 90), ("waveform", 30)):
-        ds = make_dataset(name, n=400, seed=1)
+#: The reproduction study's kernel machines (``navia2004_kernel``): R FSCL prototypes per data set, σ values.
+KERNEL_MACHINES = (("twonorm", 12), ("ringnorm", 90), ("waveform", 30))
+KERNEL_SIGMAS = (1.0, 3.16, 10.0, 31.6)
+
+
+def kernel(reps, n=400, Cs=(10.0,), seed=1):
+    """The kernel machines of the reproduction study (``navia2004_kernel``: σ ∈ {1, 3.2, 10, 31.6}, R FSCL
+    prototypes — 12 twonorm, 90 ringnorm, 30 waveform; the study: n = 400, C = 10) on standardized data:
+    the semiparametric IRWLS SVC (Navia-Vázquez et al. 2004, eqs. 23–26; the hinge, the exact finish)
+    and the whole USVC fit (s = 2) against libsvm's ``SVC(kernel="rbf", tol=1e-10)`` at the same C and
+    γ = 1/(2σ²) on the same data, interleaved; medians of wall and CPU seconds (one process, one
+    thread). The machines differ (R prototypes against the SVC's support vectors, ``nSV``): the ratio
+    is of the cost of a fit, not of one solution."""
+    print(f"{'n = ' + str(n) + ', medians of ' + str(reps):30s} {'SVC stage s':>11s} {'cpu s':>7s} {'iters':>5s} "
+          f"{'USVC fit s':>10s} {'cpu s':>7s} {'iters':>5s} {'SVC rbf s':>9s} {'cpu s':>7s} {'nSV':>5s} "
+          f"{'SVC/svmviz':>10s} {'cpu':>5s} {'load':>5s}")
+    for name, R in KERNEL_MACHINES:
+        ds = make_dataset(name, n=n, seed=seed)
         X = (ds.X - ds.X.mean(0)) / ds.X.std(0)
-        for sigma in (1.0, 3.16, 10.0, 31.6):
-            machine = dict(C=10.0, kernel="rbf", sigma=sigma, n_prototypes=R, prototypes="fscl")
-            (ours, _, _), (t_ours, t_usvc, t_ref) = interleaved([
-                lambda: IRWLSClassifier(**machine).fit(X, ds.y),
-                lambda: IRWLSClassifier(loss="smooth_step", s=2.0, **machine).fit(X, ds.y),
-                lambda: SVC(kernel="rbf", C=10.0, gamma=1.0 / (2.0 * sigma ** 2), tol=1e-10).fit(X, ds.y),
-            ], reps, clock)
-            print(f"{name + ' R=' + str(R) + ', σ=' + format(sigma, 'g'):34s} {t_ours:11.4f} {ours.n_iter_:5d} "
-                  f"{t_usvc:10.4f} {t_ref:9.4f} {t_ref / t_ours:10.2f} {load():5.2f}", flush=True)
+        for C in Cs:
+            for sigma in KERNEL_SIGMAS:
+                machine = dict(C=C, kernel="rbf", sigma=sigma, n_prototypes=R, prototypes="fscl")
+                (ours, usvc, ref), wall, cpu = interleaved_clocks([
+                    lambda: IRWLSClassifier(**machine).fit(X, ds.y),
+                    lambda: IRWLSClassifier(loss="smooth_step", s=2.0, **machine).fit(X, ds.y),
+                    lambda: SVC(kernel="rbf", C=C, gamma=1.0 / (2.0 * sigma ** 2), tol=1e-10).fit(X, ds.y),
+                ], reps)
+                it_u = usvc.n_iter_stages_["SVC"] + usvc.n_iter_stages_["USVC"]
+                print(f"{name + ' R=' + str(R) + ', C=' + format(C, 'g') + ', σ=' + format(sigma, 'g'):30s} "
+                      f"{wall[0]:11.4f} {cpu[0]:7.4f} {ours.n_iter_:5d} {wall[1]:10.4f} {cpu[1]:7.4f} {it_u:5d} "
+                      f"{wall[2]:9.4f} {cpu[2]:7.4f} {ref.n_support_.sum():5d} {wall[2] / wall[0]:10.2f} "
+                      f"{cpu[2] / cpu[0]:5.2f} {load():5.2f}", flush=True)
 
 
 def replicate():
@@ -180,6 +201,13 @@ if __name__ == "__main__":
         print("CPU seconds of this process (time.process_time)")
         breiman(3, time.process_time)
         print()
-        kernel(3, time.process_time)
+        kernel(3)
+    elif "--kernel" in sys.argv:
+        warnings.simplefilter("ignore")
+        IRWLSClassifier(C=1.0, kernel="rbf", n_prototypes=5).fit(*make_classification(50, 2, n_redundant=0,
+                                                                                      random_state=0))  # compile
+        kernel(3)
+        print()
+        kernel(1 if "--quick" in sys.argv else 3, n=5000, Cs=(0.01, 1.0), seed=0)
     else:
         main(quick="--quick" in sys.argv)

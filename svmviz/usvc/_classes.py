@@ -408,14 +408,12 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         # the options every stage shares, by name (numba's dispatcher folds keywords into the signature)
         common = dict(Phi=Psi, G=Gs, y=y_pm, C=C, cw=cw, k=k, a_max=a_max, factor=factor, damping=damping, tol=tol,
                       tol_f=tol_f, record=True, finish=bool(self.exact_finish))
-        # stage 0: regularised LS (a_i = 1)
-        gl, b_l, _, st_l, hb, hbb, hp, _ = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=0,
-                                                        beta0=np.zeros(q), b0=0.0, from_ls=True, **common)
-        stages_g.append(hb), stages_b.append(hbb), stages_P.append(hp), stages_id.append(np.zeros(1, int))
-        n_iter_stages["LS"], status_stages["LS"] = 0, int(st_l)
-        # stage 1: SVC (hinge) from LS
+        # stages 0 and 1 in one call: the regularised LS start (a_i = c_i; history row 0), then the SVC
+        # (hinge) from it
         gh, b_h, it_h, st_h, hb, hbb, hp, fin_h = _irwls.irwls(loss=_irwls.LOSS_HINGE, s=1.0, max_iter=max_iter,
-                                                               beta0=gl, b0=b_l, from_ls=False, **common)
+                                                               beta0=np.zeros(q), b0=0.0, from_ls=True, **common)
+        stages_g.append(hb[:1]), stages_b.append(hbb[:1]), stages_P.append(hp[:1]), stages_id.append(np.zeros(1, int))
+        n_iter_stages["LS"], status_stages["LS"] = 0, _irwls.STATUS_CONVERGED
         stages_g.append(hb[1:]), stages_b.append(hbb[1:]), stages_P.append(hp[1:])
         stages_id.append(np.ones(hb.shape[0] - 1, int))
         n_iter_stages["SVC"], status_stages["SVC"] = int(it_h), int(st_h)

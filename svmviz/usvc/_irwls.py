@@ -53,6 +53,8 @@ ROUNDING_FLOOR = 1000.0 * np.finfo(np.float64).eps  # ≈ 2.2e-13 relative chang
 #: separable data) — is never met and the iteration runs to max_iter in noise.
 FLOOR_FACTOR = 10.0
 PATIENCE = 10  # consecutive passing iterations before IRWLS is declared converged
+#: Rows the recorded history of :func:`irwls` starts with (it doubles when full).
+HISTORY_ROWS = 64
 
 #: The sets of points of the exact finish (:func:`_exact_finish`): beyond, on and inside the margin.
 SET_OUT = 0
@@ -167,20 +169,23 @@ def _dtheta_array(xi, loss, s, k):
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _decision(Phi, beta, b):
+    """f = Φβ + b (Navia-Vázquez et al. 2004, eqs. 20 and 27), one BLAS matrix-vector product."""
     n, p = Phi.shape
-    f = np.empty(n)
-    for i in range(n):
-        t = b
-        for j in range(p):
-            t += Phi[i, j] * beta[j]
-        f[i] = t
-    return f
+    if n == 0 or p == 0:
+        return np.full(n, b)
+    return np.ascontiguousarray(Phi) @ beta + b
 
 
 @njit(cache=True)
 def _primal(Phi, G, y, beta, b, C, cw, loss, s, k):
     """L̃ = ½β'Gβ + C Σ c_i θ((1 − y_i f_i)_+)  (Navia-Vázquez et al. 2004, eq. 5; hinge: eq. 4), with
     the per-sample weights c_i (``cw``; all 1 in the paper): C_i = c_i·C."""
+    return _primal_at(_decision(Phi, beta, b), G, y, beta, C, cw, loss, s, k)
+
+
+@njit(cache=True)
+def _primal_at(f, G, y, beta, C, cw, loss, s, k):
+    """:func:`_primal` with the decision values f = Φβ + b given."""
     p = beta.shape[0]
     reg = 0.0
     for i in range(p):
@@ -188,7 +193,6 @@ def _primal(Phi, G, y, beta, b, C, cw, loss, s, k):
         for j in range(p):
             t += G[i, j] * beta[j]
         reg += beta[i] * t
-    f = _decision(Phi, beta, b)
     tot = 0.0
     for i in range(y.shape[0]):
         if cw[i] != 0.0:
@@ -697,9 +701,10 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     outside S whose slack at that solution contradicts its set joins S and the dual is solved again
     (at most DUAL_ROUNDS times). S's points go to the sets their multipliers name (``sets`` in place).
     Returns False, leaving ``sets`` alone, when G has no Cholesky factor even with jitter
-    (:func:`svmviz._linalg.cholesky`), S holds more than DUAL_MAX_FREE points, no feasible start exists
-    or the method does not end: the finish then starts from the guess it had. The finish's Newton step
-    and its checks (a) and (b) decide whether the guess gives the limit.
+    (:func:`svmviz._linalg.cholesky`), S holds more than DUAL_MAX_FREE points, no feasible start exists,
+    the start has too many free multipliers (more than MARGIN_EXCESS·(p + 1), and k³ > n·p² for k of
+    them) or the method does not end: the finish then starts from the guess it had. The finish's
+    Newton step and its checks (a) and (b) decide whether the guess gives the limit.
     """
     n, p = Phi.shape
     L, status = cholesky(G)  # a jittered factor of a G not positive definite still gives a guess
@@ -741,6 +746,17 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
         alpha[q] += ys[q] * np.sign(r) * step
         r -= np.sign(r) * step
     if abs(r) > FINISH_KKT_TOL * max(1.0, abs(delta)):
+        return False
+    # each step of the active-set method frees or bounds one multiplier and solves over the free ones,
+    # O(k³) for k free: a start with more free multipliers than the margin can hold (about p + 1 points
+    # in general position) may bound them one by one, O(k⁴) in all. Declined when it holds more than
+    # MARGIN_EXCESS·(p + 1) of them and one solve over them, k³, costs more than the weighted system
+    # of an IRWLS step, n·p²: the iterations it would save cost less.
+    free_start = 0
+    for q in range(m):
+        if 0.0 < alpha[q] < B[q]:
+            free_start += 1
+    if free_start > MARGIN_EXCESS * (p + 1) and float(free_start) ** 3 > float(n) * p * p:
         return False
     for q in range(m):
         for j in range(p):
@@ -938,6 +954,24 @@ def _meets_kkt(Phi, G, y, bound, cap, sets, x, idx, err):
 
 
 @njit(cache=True)
+def _record(hist_beta, hist_b, hist_primal, it, beta, b, prim):
+    """Row ``it`` of the history of :func:`irwls` := (β, b, L̃); the arrays, twice as long when full."""
+    if it >= hist_b.shape[0]:
+        rows = 2 * hist_b.shape[0]
+        grown_beta = np.zeros((rows, hist_beta.shape[1]))
+        grown_b = np.zeros(rows)
+        grown_primal = np.zeros(rows)
+        grown_beta[:it] = hist_beta[:it]
+        grown_b[:it] = hist_b[:it]
+        grown_primal[:it] = hist_primal[:it]
+        hist_beta, hist_b, hist_primal = grown_beta, grown_b, grown_primal
+    hist_beta[it] = beta
+    hist_b[it] = b
+    hist_primal[it] = prim
+    return hist_beta, hist_b, hist_primal
+
+
+@njit(cache=True)
 def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_iter,
           beta0, b0, from_ls, record, finish):
     """Iterate (Navia-Vázquez et al. 2004, eqs. 20 and 21–22) to the fixed point.
@@ -967,7 +1001,9 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     the history holds every iterate (rows 0..n_iter), otherwise only the final one.
     """
     n, p = Phi.shape
-    rows = max_iter + 1 if record else 1
+    # the history grows by doubling (:func:`_record`): a stage takes tens of iterations where
+    # max_iter allows tens of thousands, and zeroing (max_iter + 1)·p numbers would cost more than them
+    rows = min(max_iter + 1, HISTORY_ROWS) if record else 1
     hist_beta = np.zeros((rows, p))
     hist_b = np.zeros(rows)
     hist_primal = np.zeros(rows)
@@ -982,7 +1018,9 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
         for j in range(p):
             beta[j] = beta0[j]
         b = b0
-    prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
+    # the decision values of the current iterate, kept from the primal's evaluation for the next step
+    f = _decision(Phi, beta, b)
+    prim = _primal_at(f, G, y, beta, C, cw, loss, s, k)
     hist_beta[0] = beta
     hist_b[0] = b
     hist_primal[0] = prim
@@ -1013,7 +1051,6 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     cap = a_max * cw
     rounds = FIRST_ROUNDS
     while it < max_iter:
-        f = _decision(Phi, beta, b)
         if not np.all(np.isfinite(f)):
             status = STATUS_NONFINITE
             break
@@ -1050,9 +1087,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                     b = b_fin
                     prim = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
                     if record:
-                        hist_beta[it] = beta
-                        hist_b[it] = b
-                        hist_primal[it] = prim
+                        hist_beta, hist_b, hist_primal = _record(hist_beta, hist_b, hist_primal, it, beta, b, prim)
                     status = STATUS_CONVERGED
                     break
                 # a try that did not move leaves nothing to go on from
@@ -1073,7 +1108,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
         num += (v - b) ** 2
         den += v * v
         b = v
-        prim_new = _primal(Phi, G, y, beta, b, C, cw, loss, s, k)
+        f = _decision(Phi, beta, b)
+        prim_new = _primal_at(f, G, y, beta, C, cw, loss, s, k)
         if not np.isfinite(prim_new):
             status = STATUS_NONFINITE
             break
@@ -1081,9 +1117,7 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
         d_pri = abs(prim_new - prim) / max(1.0, abs(prim_new))
         prim = prim_new
         if record:
-            hist_beta[it] = beta
-            hist_b[it] = b
-            hist_primal[it] = prim
+            hist_beta, hist_b, hist_primal = _record(hist_beta, hist_b, hist_primal, it, beta, b, prim)
         # IRWLS converges linearly (margin points approach ξ = 0 geometrically) and can pause near
         # a point it later leaves (a released point drifting back across the margin makes the steps
         # grow again), so one small step is not the end: bound the remaining distance by
@@ -1305,15 +1339,21 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
 def fscl(X, R, n_epochs, lr0, lr1, seed):
     """FSCL: winner j = argmin u_j ‖x − c_j‖², c_j += η (x − c_j), u_j += 1; η decays
     geometrically from lr0 to lr1 over the epochs; prototypes start at R distinct random points.
-    Returns (prototypes (R, d), win counts (R,))."""
+    Returns (prototypes (R, d), win counts (R,)).
+
+    The prototypes are held transposed, (d, R): the distances of one point to all R of them then
+    accumulate coordinate by coordinate over contiguous rows of R numbers, a loop over independent
+    prototypes that the compiler vectorises (each distance summed in the order of the coordinates)."""
     np.random.seed(seed)
     n, d = X.shape
     perm = np.random.permutation(n)
-    c = np.empty((R, d))
+    cT = np.empty((d, R))
     for r in range(R):
-        c[r] = X[perm[r]]
+        for q in range(d):
+            cT[q, r] = X[perm[r], q]
     u = np.ones(R)
     wins = np.zeros(R, dtype=np.int64)
+    dist = np.empty(R)
     total = n_epochs * n
     step = 0
     for ep in range(n_epochs):
@@ -1322,20 +1362,23 @@ def fscl(X, R, n_epochs, lr0, lr1, seed):
             i = order[t]
             eta = lr0 * (lr1 / lr0) ** (step / max(1, total - 1))
             step += 1
+            dist[:] = 0.0
+            for q in range(d):
+                xq = X[i, q]
+                row = cT[q]
+                for r in range(R):
+                    dd = xq - row[r]
+                    dist[r] += dd * dd
             jb = 0
             best = np.inf
             for r in range(R):
-                dist = 0.0
-                for q in range(d):
-                    dd = X[i, q] - c[r, q]
-                    dist += dd * dd
-                v = u[r] * dist
+                v = u[r] * dist[r]
                 if v < best:
                     best = v
                     jb = r
             for q in range(d):
-                c[jb, q] += eta * (X[i, q] - c[jb, q])
+                cT[q, jb] += eta * (X[i, q] - cT[q, jb])
             u[jb] += 1.0
             if ep == n_epochs - 1:
                 wins[jb] += 1
-    return c, wins
+    return np.ascontiguousarray(cT.T), wins

@@ -219,3 +219,29 @@ def box_qp_by_faces_naive(H, c, y, B, total):
         if val < best_val:
             best, best_val = a, val
     return best, best_val
+
+
+def fscl_naive(X, R, n_epochs, lr0, lr1, seed):
+    """Frequency Sensitive Competitive Learning (Ahalt et al. 1990) written out point by point: the winner
+    j = argmin_r u_r ‖x − c_r‖² (first of ties) moves by η (x − c_j), u_j += 1, η decays geometrically from
+    lr0 to lr1; the starts and visiting orders from NumPy's legacy generator seeded with ``seed``. Each
+    distance is summed over the coordinates in order. Returns (prototypes (R, d), wins of the last epoch)."""
+    np.random.seed(seed)
+    n, d = X.shape
+    c = X[np.random.permutation(n)[:R]].astype(float)
+    u = np.ones(R)
+    wins = np.zeros(R, dtype=int)
+    total, step = n_epochs * n, 0
+    for ep in range(n_epochs):
+        for i in np.random.permutation(n):
+            eta = lr0 * (lr1 / lr0) ** (step / max(1, total - 1))
+            step += 1
+            dist = np.zeros(R)
+            for q in range(d):
+                dist += (X[i, q] - c[:, q]) ** 2
+            j = int(np.argmin(u * dist))
+            c[j] += eta * (X[i] - c[j])
+            u[j] += 1.0
+            if ep == n_epochs - 1:
+                wins[j] += 1
+    return c, wins

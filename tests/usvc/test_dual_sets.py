@@ -102,3 +102,22 @@ def test_dual_guess_leaves_the_sets_alone_beyond_its_size_limit():
     cw = np.ones(n)
     assert not _irwls._dual_sets(X, np.eye(2), y, cw, 1e8 * cw, f, cw, f, guess)
     np.testing.assert_array_equal(guess, sets)
+
+
+def test_dual_guess_leaves_the_sets_alone_when_it_would_start_with_more_free_multipliers_than_the_margin_holds():
+    # 40 points near the margin whose step multipliers α̂_i = a_i ξ̂_i = ½ B_i all start free, against the
+    # p + 1 = 3 points a margin in general position holds: the active-set method could bound them one by
+    # one, each step a solve over all the free ones (40³ multiply-adds against n·p² = 160 for an IRWLS
+    # step's system)
+    n, p = 40, 2
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(n, p))
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    f = y * (1.0 - rng.uniform(0.0, 5e-3, n))
+    f_wls = 0.5 * y
+    cw = np.ones(n)
+    sets = np.full(n, _irwls.SET_MARGIN)
+    guess = sets.copy()
+    assert n > _irwls.MARGIN_EXCESS * (p + 1) and n ** 3 > n * p * p
+    assert not _irwls._dual_sets(X, np.eye(p), y, cw, 1e8 * cw, f, cw, f_wls, guess)
+    np.testing.assert_array_equal(guess, sets)

@@ -71,3 +71,42 @@ def test_finish_objective_equals_the_written_out_one():
     X, y, G, bound, cap, beta, b, _, _ = line_problem(4, 150, 3)
     np.testing.assert_allclose(_irwls._finish_objective(X, G, y, bound, cap, beta, b),
                                finish_objective_naive(X, y, G, bound, cap, beta, b), rtol=1e-13)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=hst.integers(0, 10_000), n=hst.integers(1, 60), p=hst.integers(1, 6), zeros=hst.floats(0.0, 0.9))
+def test_weighted_solve_meets_its_system_to_rounding(seed, n, p, zeros):
+    # the solve of one IRWLS step (eqs. 20 and 25): a backward error of rounding, a forward error within
+    # cond(M)·eps of the reference solution, and a rounding estimate of that size
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    y = np.where(rng.normal(size=n) > 0, 1.0, -1.0)
+    a = np.where(rng.random(n) < zeros, 0.0, 10.0 ** rng.uniform(-3, 8, n))
+    a[0] = max(a[0], 1.0)
+    B = rng.normal(size=(p, p))
+    G = B @ B.T + np.eye(p)
+    M, r = wls_system_naive(X, G, y, a)
+    beta, err = np.empty(p), np.zeros(1)
+    b = _irwls._solve_wls(X, G, y, a, beta, err)
+    x = np.r_[beta, b]
+    eps = np.finfo(float).eps
+    assert np.linalg.norm(r - M @ x) <= 100 * (p + 1) * eps * (np.linalg.norm(M) * np.linalg.norm(x) + np.linalg.norm(r))
+    x_ref = np.linalg.solve(M, r)
+    assert np.linalg.norm(x - x_ref) <= 100 * np.linalg.cond(M) * eps * max(np.linalg.norm(x_ref), 1e-300)
+    assert 0.0 <= err[0] <= max(1e-6, 100 * np.linalg.cond(M) * eps)
+
+
+def test_weighted_solve_of_an_indefinite_or_singular_system():
+    beta, err = np.empty(2), np.zeros(1)
+    # indefinite: the solution
+    M = np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 3.0]])
+    r = np.array([1.0, -1.0, 2.0])
+    b = _irwls._solve_wls_system(M.copy(), r.copy(), 2, beta, err)
+    np.testing.assert_allclose(np.r_[beta, b], np.linalg.solve(M, r), rtol=1e-14)
+    assert err[0] < 1e-14
+    # exactly singular (a duplicated feature whose ridge term is lost): the minimum-norm least-squares solution
+    M = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 2.0]])
+    r = np.array([2.0, 2.0, 1.0])
+    b = _irwls._solve_wls_system(M.copy(), r.copy(), 2, beta, err)
+    np.testing.assert_allclose(np.r_[beta, b], [1.0, 1.0, 0.5], rtol=1e-14)
+    assert err[0] == 0.0

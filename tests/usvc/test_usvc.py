@@ -120,6 +120,24 @@ def test_trajectory_matches_plain_numpy_iteration():
         nv.primal_naive(X, y, h.coef[-1], h.intercept[-1], 2.0, "smooth_step"), rel=1e-10)
 
 
+def test_history_past_its_first_rows_holds_every_iterate():
+    # the recorded history starts with HISTORY_ROWS rows and doubles: row t must be the iterate a fit
+    # stopped after t iterations ends at, on both sides of every doubling
+    X, y = classification(120, 3, 11)
+    plain = dict(C=5.0, exact_finish=False, tol=1e-300, tol_f=1e-300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf = IRWLSClassifier(max_iter=300, **plain).fit(X, y)
+        h, T = clf.history_, clf.n_iter_
+        rows = _irwls.HISTORY_ROWS
+        assert T > 2 * rows + 1 and h.coef.shape == (T + 1, 3) and h.intercept.shape == h.primal.shape == (T + 1,)
+        for t in (rows - 1, rows, rows + 1, 2 * rows, 2 * rows + 1, T):
+            stopped = IRWLSClassifier(max_iter=t, **plain).fit(X, y)
+            np.testing.assert_array_equal(h.coef[t], stopped.coef_[0])
+            assert h.intercept[t] == stopped.intercept_
+            assert h.primal[t] == pytest.approx(nv.primal_naive(X, y, h.coef[t], h.intercept[t], 5.0), rel=1e-10)
+
+
 # ----------------------------------------------------------------------------------------------
 # the smooth step loss θ̃_s
 # ----------------------------------------------------------------------------------------------
@@ -291,6 +309,19 @@ def test_fscl_prototypes():
         assert np.min(np.linalg.norm(c1 - centre, axis=1)) < 0.5
     with pytest.raises(ValueError, match="n_prototypes"):
         fscl_prototypes(X[:5], 6)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=hst.integers(0, 10_000), n=hst.integers(8, 60), d=hst.integers(1, 7), R=hst.integers(1, 8),
+       epochs=hst.integers(1, 4))
+def test_fscl_matches_the_point_by_point_loop(seed, n, d, R, epochs):
+    # the compiled FSCL keeps its prototypes transposed; the reference moves them row by row
+    X = np.random.default_rng(seed).normal(size=(n, d))
+    R = min(R, n)
+    c, wins = fscl_prototypes(X, R, n_epochs=epochs, lr0=0.4, lr1=0.02, random_state=seed)
+    c_ref, wins_ref = nv.fscl_naive(X, R, epochs, 0.4, 0.02, seed)
+    np.testing.assert_allclose(c, c_ref, rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(wins, wins_ref)
 
 
 # ----------------------------------------------------------------------------------------------
