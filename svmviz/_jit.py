@@ -245,9 +245,12 @@ def compile_notice(module: str) -> str | None:
 def compile_progress(group: str) -> str:
     """The progress line while ``group`` compiles: its functions ready (compiled, or loaded from the
     cache) out of the functions :func:`njit` made for it, e.g. "Compiling the ν-path solver once for this
-    installation: 3 of its 7 functions ready (`svmviz warmup` does this ahead of time)"."""
+    installation: 3 of its 7 functions ready (`svmviz warmup` does this ahead of time)". A function numba
+    inlines into its callers (``inline='always'``) is compiled only inside them: it counts only if it has
+    been compiled on its own too (a call from Python)."""
     with _SAID_LOCK:
-        functions = list(_GROUP_FUNCTIONS.get(group, ()))
+        functions = [d for d in _GROUP_FUNCTIONS.get(group, ())
+                     if getattr(d, "signatures", None) or getattr(d, "targetoptions", {}).get("inline") != "always"]
     ready = sum(1 for d in functions if getattr(d, "signatures", None))
     plural = "" if len(functions) == 1 else "s"
     return (f"Compiling {COMPILE_GROUPS[group][0]} once for this installation: {ready} of its {len(functions)} "

@@ -124,9 +124,11 @@ def test_stamp_is_keyed_on_the_kernel_sources_and_numba(own_cache):
     assert source_digest() in path and version("numba") in os.path.basename(path)
 
 
-def _dispatcher(module, ready=False):
-    """What numba's compile event hands the listener: a dispatcher with its Python function and signatures."""
-    return types.SimpleNamespace(py_func=types.SimpleNamespace(__module__=module), signatures=["(f8,)"] if ready else [])
+def _dispatcher(module, ready=False, inline="never"):
+    """What numba's compile event hands the listener: a dispatcher with its Python function, signatures and
+    options (numba's ``inline`` option: ``"always"`` for a function inlined into its callers)."""
+    return types.SimpleNamespace(py_func=types.SimpleNamespace(__module__=module), signatures=["(f8,)"] if ready else [],
+                                 targetoptions={"inline": inline})
 
 
 def _compiles(dispatcher):
@@ -176,6 +178,17 @@ def test_progress_line_counts_the_groups_functions_ready_from_the_compile_events
         "",
     ]
     assert not any("left" in text for text in said)
+
+
+def test_progress_line_leaves_out_the_functions_inlined_into_their_callers(own_cache, monkeypatch):
+    """A function numba inlines into its callers (``inline='always'``) never compiles on its own from
+    compiled code: the count leaves it out, unless a call from Python has compiled it."""
+    top, inlined, called_from_python = (_dispatcher("svmviz.svm._rows"), _dispatcher("svmviz.svm._rows", inline="always"),
+                                        _dispatcher("svmviz.svm._rows", ready=True, inline="always"))
+    monkeypatch.setitem(_jit._GROUP_FUNCTIONS, "svm-grid", [top, inlined, called_from_python])
+    assert _jit.compile_progress("svm-grid").endswith(": 1 of its 2 functions ready (`svmviz warmup` does this ahead of time)")
+    top.signatures.append("(f8,)")
+    assert ": 2 of its 2 functions ready" in _jit.compile_progress("svm-grid")
 
 
 def test_the_listener_counts_every_compilation(own_cache):
