@@ -100,6 +100,22 @@ def test_a_failing_second_process_fails_the_warmup_and_leaves_no_stamp(own_cache
     assert own_cache == ["svm-grid"] and not _warmup.is_current()
 
 
+def test_default_processes_follow_the_cores_this_process_may_run_on(monkeypatch):
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert _warmup.default_processes() == 1  # one core: a second process would only add its CPU time
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert _warmup.default_processes() == 2
+
+    def no_affinity(pid):
+        raise OSError("not supported")
+
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", no_affinity, raising=False)
+    monkeypatch.setattr(_warmup.os, "cpu_count", lambda: None)
+    assert _warmup.default_processes() == 1
+    monkeypatch.setattr(_warmup.os, "cpu_count", lambda: 8)
+    assert _warmup.default_processes() == 2
+
+
 @pytest.mark.parametrize("processes", [0, 3, True, 1.5])
 def test_processes_other_than_one_or_two_refused(own_cache, processes):
     with pytest.raises(ValueError, match="processes must be 1 or 2"):
@@ -230,7 +246,7 @@ def test_background_start_once_and_only_when_needed(own_cache, monkeypatch):
     proc = _warmup.start_background()
     assert proc is not None and len(started) == 1
     cmd, kwargs = started[0]
-    assert cmd[0] == sys.executable and "os.nice(10)" in cmd[2] and "run()" in cmd[2]
+    assert cmd[0] == sys.executable and "os.nice(10)" in cmd[2] and "run(processes=1)" in cmd[2]  # whatever the cores
     assert kwargs["start_new_session"]
     assert _warmup.start_background() is None and len(started) == 1  # one process while it runs
     assert os.environ["SVMVIZ_WARMUP"] == "started"  # inherited by the server `svmviz app` execs
@@ -242,16 +258,21 @@ def test_background_start_once_and_only_when_needed(own_cache, monkeypatch):
     assert _warmup.start_background() is None and len(started) == 1
 
 
-def test_cli_warmup_command(own_cache, capsys):
+@pytest.mark.parametrize("cores, default", [({0}, "one process"), ({0, 1}, "two processes"),
+                                            ({0, 1, 2, 3}, "two processes")])
+def test_cli_warmup_command(own_cache, capsys, monkeypatch, cores, default):
     from svmviz.cli import main
 
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", lambda pid: cores, raising=False)
     assert main(["warmup"]) == 0
     assert own_cache == ["svm-grid", "nu-path"]
-    assert "in one process" in capsys.readouterr().out  # the default
+    assert f"in {default}" in capsys.readouterr().out  # the default: two on two cores or more
     assert main(["warmup"]) == 0
     assert "current" in capsys.readouterr().out
     assert main(["warmup", "--force", "--processes", "2"]) == 0
     assert "in two processes" in capsys.readouterr().out and own_cache == ["svm-grid", "nu-path"] * 2
+    assert main(["warmup", "--force", "--processes", "1"]) == 0
+    assert "in one process" in capsys.readouterr().out and own_cache == ["svm-grid", "nu-path"] * 3
     for bad in (["warmup", "--nonsense"], ["warmup", "--processes", "3"]):
         with pytest.raises(SystemExit):
             main(bad)
