@@ -34,7 +34,7 @@ from typing import Callable
 
 import numba
 
-from ._numba_compat import njit_cached_in, plain_call_types
+from ._numba_compat import njit_cached_in, plain_call_types, without_cfunc_wrapper
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 CACHE_PREFIX = "svmviz-kernels-"
@@ -144,11 +144,11 @@ def njit(*args, **kwargs):
     compiled code compiles the function for the arguments' plain types, as a call from Python does,
     not once more per constant the caller passes (:func:`svmviz._numba_compat.plain_call_types`).
     Every function made here is counted in its group (:data:`COMPILE_GROUPS`) for the compile
-    progress line."""
-    if len(args) == 1 and callable(args[0]) and not kwargs:  # bare @njit: nothing cached
-        return _registered(numba.njit(args[0]))
-    if args or not kwargs.get("cache"):
-        made = numba.njit(*args, **kwargs)  # a dispatcher (njit(fn, …)) or a decorator (njit(signature, …))
+    progress line. No function gets numba's C-callable wrapper, which nothing of svmviz calls
+    (:func:`svmviz._numba_compat.without_cfunc_wrapper`)."""
+    kwargs = without_cfunc_wrapper(kwargs)
+    if args or not kwargs.get("cache"):  # nothing cached in svmviz's folder
+        made = numba.njit(*args, **kwargs)  # a dispatcher (@njit, njit(fn, …)) or a decorator (njit(signature, …))
         return _registered(made) if hasattr(made, "py_func") else (lambda fn: _registered(made(fn)))
     options = {k: v for k, v in kwargs.items() if k != "cache"}
 
@@ -245,9 +245,12 @@ def compile_notice(module: str) -> str | None:
 def compile_progress(group: str) -> str:
     """The progress line while ``group`` compiles: its functions ready (compiled, or loaded from the
     cache) out of the functions :func:`njit` made for it, e.g. "Compiling the ν-path solver once for this
-    installation: 3 of its 7 functions ready (`svmviz warmup` does this ahead of time)"."""
+    installation: 3 of its 7 functions ready (`svmviz warmup` does this ahead of time)". A function numba
+    inlines into its callers (``inline='always'``) is compiled only inside them: it counts only if it has
+    been compiled on its own too (a call from Python)."""
     with _SAID_LOCK:
-        functions = list(_GROUP_FUNCTIONS.get(group, ()))
+        functions = [d for d in _GROUP_FUNCTIONS.get(group, ())
+                     if getattr(d, "signatures", None) or getattr(d, "targetoptions", {}).get("inline") != "always"]
     ready = sum(1 for d in functions if getattr(d, "signatures", None))
     plural = "" if len(functions) == 1 else "s"
     return (f"Compiling {COMPILE_GROUPS[group][0]} once for this installation: {ready} of its {len(functions)} "

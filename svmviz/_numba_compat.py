@@ -1,5 +1,5 @@
-"""The two private internals of numba that svmviz uses: a cache folder for svmviz's compiled functions
-only, and one compilation per argument types for a call from compiled code.
+"""The three private internals of numba that svmviz uses: a cache folder for svmviz's compiled functions
+only, one compilation per argument types for a call from compiled code, and no C-callable wrapper.
 
 The cache folder
 ----------------
@@ -49,6 +49,29 @@ more per constant, with the same results).
 
 Canary: ``tests/test_numba_compat.py`` (a callee called from compiled code with two different
 constants has one signature, the one a call from Python has, and computes the same).
+
+No C-callable wrapper
+---------------------
+
+Why. For every signature it compiles, numba's CPU target builds the function itself, a CPython
+wrapper (what a call from Python runs: unboxing the arguments, boxing the result) and a C-callable
+wrapper (``cfunc`` wrapper), which only a function used as a first-class function value reaches
+(numba's ``FunctionType``: a compiled function stored in a container or typed by its address).
+svmviz calls its compiled functions from Python and by name from other compiled functions, where
+numba links the function itself, never through a function pointer: the C wrapper would be generated,
+optimised, linked and cached with each function for nothing.
+
+What. numba's CPU target option ``no_cfunc_wrapper`` (``numba.core.options``, a ``TargetOptions``
+mapping onto the compiler flag of that name that numba sets itself for its internal functions; not in
+the documented options of ``numba.jit``): :func:`without_cfunc_wrapper` adds it to the options of a
+decoration.
+
+Fallback. A numba whose CPU target lacks that option: the options are passed as they are (each
+function also compiles its C wrapper, with the same results).
+
+Canary: ``tests/test_numba_compat.py`` (a function compiled with the option computes the same and its
+library holds no C wrapper, while numba's default one holds it; every dispatcher svmviz's ``njit`` makes
+carries the option).
 
 Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
@@ -130,3 +153,34 @@ def plain_call_types(dispatcher):
 
     dispatcher.get_call_template = get_call_template
     return dispatcher
+
+
+try:
+    from numba.core.cpu import CPUTargetOptions as _CPUTargetOptions
+    from numba.core.options import TargetOptions as _TargetOptions
+except ImportError:  # pragma: no cover — a numba without these modules: the fallback
+    _CPUTargetOptions = _TargetOptions = None
+
+NO_CFUNC_WRAPPER_SUPPORTED = _CPUTargetOptions is not None and isinstance(
+    getattr(_CPUTargetOptions, "no_cfunc_wrapper", None), _TargetOptions.Mapping)
+"""Whether this numba's CPU target takes the option :func:`without_cfunc_wrapper` adds."""
+
+
+def without_cfunc_wrapper(options: dict) -> dict:
+    """The options of a ``numba.njit`` decoration, with the C-callable wrapper left out when this numba
+    can (``no_cfunc_wrapper=True``, see the module).
+
+    Parameters
+    ----------
+    options : dict
+        Options of ``numba.njit`` (``cache``, ``nogil``, ``fastmath``…); not changed.
+
+    Returns
+    -------
+    dict
+        A new dict: ``options`` and ``no_cfunc_wrapper=True``, or ``options`` as they are on a numba
+        without that option. An explicit ``no_cfunc_wrapper`` in ``options`` is kept.
+    """
+    if not NO_CFUNC_WRAPPER_SUPPORTED:
+        return dict(options)
+    return {"no_cfunc_wrapper": True, **options}

@@ -8,15 +8,17 @@ would: every compiled function the app and the estimators use is compiled, or lo
 with the argument types they are called with. Then a stamp (:func:`~svmviz._jit.stamp_path`) marks
 the cache as current for this source and this numba; a second run says so and returns at once.
 
-``svmviz warmup --processes 2`` compiles in two processes at once: the first runs the steps that
-compile the SVM and IRWLS solvers, the second (started once the Gram-matrix functions every step calls
-are in the cache) the steps of :data:`SECOND_PROCESS`, whose solvers are others. On two idle cores the
-wait is about half; the CPU time is a little more, as each process starts its own interpreter and
-compiles its own copies of numba's implementations of numpy (``np.empty``, sorting, the linear algebra),
-which numba caches only inside the functions that call them. One process is the default.
+On a machine with two cores or more (those this process may run on, :func:`default_processes`)
+``svmviz warmup`` compiles in two processes at once: the first runs the steps that compile the SVM and
+IRWLS solvers, the second (started once the Gram-matrix functions every step calls are in the cache)
+the steps of :data:`SECOND_PROCESS`, whose solvers are others. On two idle cores the wait is about
+half; the CPU time is a little more, as each process starts its own interpreter and compiles its own
+copies of numba's implementations of numpy (``np.empty``, sorting, the linear algebra), which numba
+caches only inside the functions that call them. On one core, or with ``--processes 1``, one process
+runs every step.
 
-``svmviz app`` (and ``streamlit run app.py``) start the same warm-up in one background process at
-low priority when the cache is not current (:func:`start_background`); a function that must still
+``svmviz app`` (and ``streamlit run app.py``) start the same warm-up in one background process (one,
+whatever the cores: the server's visitors come first) at low priority when the cache is not current (:func:`start_background`); a function that must still
 compile says so once, in plain words (:func:`svmviz._jit.compile_notice`). A Streamlit server also
 runs :data:`STEPS` in a thread of its own to load the cached functions ahead of its visitors
 (:mod:`svmviz.ui._preload`).
@@ -170,7 +172,24 @@ Every other step, and any step added to :data:`STEPS`, runs in the first process
 
 
 # ------------------------------------------------------------------------------------------ running
-def run(*, force: bool = False, out=None, processes: int = 1) -> float:
+def default_processes() -> int:
+    """The processes :func:`run` compiles in by default: 2 when this process may run on two cores or more
+    (``os.sched_getaffinity``, else ``os.cpu_count``), 1 on one core, where a second process would only
+    add its CPU time.
+
+    Returns
+    -------
+    int
+        1 or 2.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # a platform without CPU affinity
+        cores = os.cpu_count() or 1
+    return 2 if cores >= 2 else 1
+
+
+def run(*, force: bool = False, out=None, processes: int | None = None) -> float:
     """Compile (or load) every compiled function; returns the seconds taken.
 
     Parameters
@@ -180,10 +199,10 @@ def run(*, force: bool = False, out=None, processes: int = 1) -> float:
     out : file-like, optional
         Where the progress lines go (default ``sys.stdout``): one per step with its seconds, as each
         step ends, then the total.
-    processes : {1, 2}, default 1
+    processes : {1, 2}, optional
         1: every step in this process, one after the other. 2: the first step here, then the steps of
         :data:`SECOND_PROCESS` in a second process while this one runs the others (about half the wait
-        on two idle cores, a little more CPU time: see the module).
+        on two idle cores, a little more CPU time: see the module). Default: :func:`default_processes`.
 
     Returns
     -------
@@ -197,6 +216,8 @@ def run(*, force: bool = False, out=None, processes: int = 1) -> float:
     RuntimeError
         The second process failed (its error output is in the message); the cache is not stamped current.
     """
+    if processes is None:
+        processes = default_processes()
     if processes not in (1, 2) or isinstance(processes, bool):
         raise ValueError(f"processes must be 1 or 2, got {processes!r}")
     out = sys.stdout if out is None else out
@@ -304,7 +325,7 @@ def start_background() -> subprocess.Popen | None:
             return None
         code = ("import os, sys\n"
                 "try:\n    os.nice(%d)\nexcept (AttributeError, OSError):\n    pass\n"
-                "from svmviz._warmup import run\nrun()\n" % NICE)
+                "from svmviz._warmup import run\nrun(processes=1)\n" % NICE)
         proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
         _BACKGROUND["proc"] = proc

@@ -133,9 +133,9 @@ def _add_warmup_parser(subparsers) -> None:
                      "step after the other (about 1.5 minutes of CPU, once per installation; seconds "
                      "when the cache is current). 'svmviz app' starts it in the background when needed."))
     warmup.add_argument("--force", action="store_true", help="run every step even when the cache is current")
-    warmup.add_argument("--processes", type=int, choices=(1, 2), default=1,
-                        help="compile in 1 process (the default), or in 2 at once: about half the wait on two idle "
-                             "cores, a little more CPU time")
+    warmup.add_argument("--processes", type=int, choices=(1, 2), default=None,
+                        help="compile in 1 process, or in 2 at once: about half the wait on two idle cores, a little "
+                             "more CPU time (default: 2 on a machine with two cores or more, else 1)")
     warmup.set_defaults(func=run_warmup)
 
 

@@ -1,7 +1,10 @@
-"""Canary of svmviz._numba_compat, the one numba internal svmviz uses (numba's ``config.CACHE_DIR``,
-switched while a kernel is decorated): a kernel decorated there is cached in the folder given and
-nowhere else, and numba's own setting is as before. If a numba upgrade moves that setting, this fails
-(and :data:`svmviz._numba_compat.SUPPORTED` falls back to numba's default locations)."""
+"""Canaries of svmviz._numba_compat, the numba internals svmviz uses: numba's ``config.CACHE_DIR``,
+switched while a kernel is decorated (a kernel decorated there is cached in the folder given and
+nowhere else, and numba's own setting is as before); a dispatcher's ``get_call_template`` (a call
+from compiled code compiles the callee for plain types); the CPU target's ``no_cfunc_wrapper``
+option (no C-callable wrapper, the same results). If a numba upgrade moves one of them, its test
+fails, and the module's flag (``SUPPORTED``, ``CALL_TYPES_SUPPORTED``, ``NO_CFUNC_WRAPPER_SUPPORTED``)
+falls back to numba's default behaviour."""
 from __future__ import annotations
 
 import os
@@ -94,3 +97,56 @@ def test_svmviz_njit_types_calls_on_plain_types():
         callee = make(_scaled)
         _caller_of(callee)(1.0)
         assert len(callee.signatures) == 1, make
+
+
+def _twice(x):
+    return 2.0 * x
+
+
+def test_a_function_without_the_c_wrapper_computes_the_same_and_has_no_c_wrapper():
+    """numba's ``no_cfunc_wrapper`` option, as :func:`svmviz._numba_compat.without_cfunc_wrapper` passes it:
+    the compiled function computes the same, from Python and from compiled code, and its library holds
+    no C-callable wrapper, while numba's default compilation holds one. If a numba upgrade drops or
+    renames the option, this fails (and :data:`NO_CFUNC_WRAPPER_SUPPORTED` falls back to the default)."""
+    import numba
+
+    from svmviz import _numba_compat
+
+    assert _numba_compat.NO_CFUNC_WRAPPER_SUPPORTED
+    options = _numba_compat.without_cfunc_wrapper({"nogil": True})
+    assert options == {"nogil": True, "no_cfunc_wrapper": True}
+    lean, default = numba.njit(**options)(_twice), numba.njit(nogil=True)(_twice)
+    assert lean(1.5) == default(1.5) == 3.0
+    assert numba.njit(lambda x: lean(x) + 1.0)(1.5) == 4.0
+
+    def has_c_wrapper(dispatcher):
+        cres = dispatcher.overloads[dispatcher.signatures[0]]
+        return cres.fndesc.llvm_cfunc_wrapper_name in cres.library.get_llvm_str()
+
+    assert has_c_wrapper(default) and not has_c_wrapper(lean)
+
+
+def test_without_the_option_the_options_pass_unchanged(monkeypatch):
+    from svmviz import _numba_compat
+
+    monkeypatch.setattr(_numba_compat, "NO_CFUNC_WRAPPER_SUPPORTED", False)
+    options = {"cache": True}
+    assert _numba_compat.without_cfunc_wrapper(options) == {"cache": True}
+    assert _numba_compat.without_cfunc_wrapper({"no_cfunc_wrapper": False}) == {"no_cfunc_wrapper": False}
+
+
+def test_svmviz_njit_leaves_out_the_c_wrapper():
+    """Every dispatcher svmviz's ``njit`` makes (bare, cached, with options, with a signature) has numba's
+    ``no_cfunc_wrapper`` option, and so has every compiled function of svmviz's modules."""
+    import importlib
+
+    from svmviz import _jit
+
+    made = [_jit.njit(_twice), _jit.njit(cache=True)(_twice), _jit.njit(nogil=True)(_twice),
+            _jit.njit("float64(float64)")(_twice)]
+    assert all(d.targetoptions.get("no_cfunc_wrapper") is True for d in made)
+    assert [d(2.0) for d in made] == [4.0] * 4
+    for module in ("svmviz.svm._smo", "svmviz.svm._rows", "svmviz.usvc._irwls", "svmviz.ivm._klr"):
+        importlib.import_module(module)
+    svmviz_functions = [d for ds in _jit._GROUP_FUNCTIONS.values() for d in ds]
+    assert svmviz_functions and all(d.targetoptions.get("no_cfunc_wrapper") is True for d in svmviz_functions)

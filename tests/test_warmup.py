@@ -100,6 +100,22 @@ def test_a_failing_second_process_fails_the_warmup_and_leaves_no_stamp(own_cache
     assert own_cache == ["svm-grid"] and not _warmup.is_current()
 
 
+def test_default_processes_follow_the_cores_this_process_may_run_on(monkeypatch):
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert _warmup.default_processes() == 1  # one core: a second process would only add its CPU time
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert _warmup.default_processes() == 2
+
+    def no_affinity(pid):
+        raise OSError("not supported")
+
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", no_affinity, raising=False)
+    monkeypatch.setattr(_warmup.os, "cpu_count", lambda: None)
+    assert _warmup.default_processes() == 1
+    monkeypatch.setattr(_warmup.os, "cpu_count", lambda: 8)
+    assert _warmup.default_processes() == 2
+
+
 @pytest.mark.parametrize("processes", [0, 3, True, 1.5])
 def test_processes_other_than_one_or_two_refused(own_cache, processes):
     with pytest.raises(ValueError, match="processes must be 1 or 2"):
@@ -124,9 +140,11 @@ def test_stamp_is_keyed_on_the_kernel_sources_and_numba(own_cache):
     assert source_digest() in path and version("numba") in os.path.basename(path)
 
 
-def _dispatcher(module, ready=False):
-    """What numba's compile event hands the listener: a dispatcher with its Python function and signatures."""
-    return types.SimpleNamespace(py_func=types.SimpleNamespace(__module__=module), signatures=["(f8,)"] if ready else [])
+def _dispatcher(module, ready=False, inline="never"):
+    """What numba's compile event hands the listener: a dispatcher with its Python function, signatures and
+    options (numba's ``inline`` option: ``"always"`` for a function inlined into its callers)."""
+    return types.SimpleNamespace(py_func=types.SimpleNamespace(__module__=module), signatures=["(f8,)"] if ready else [],
+                                 targetoptions={"inline": inline})
 
 
 def _compiles(dispatcher):
@@ -178,6 +196,17 @@ def test_progress_line_counts_the_groups_functions_ready_from_the_compile_events
     assert not any("left" in text for text in said)
 
 
+def test_progress_line_leaves_out_the_functions_inlined_into_their_callers(own_cache, monkeypatch):
+    """A function numba inlines into its callers (``inline='always'``) never compiles on its own from
+    compiled code: the count leaves it out, unless a call from Python has compiled it."""
+    top, inlined, called_from_python = (_dispatcher("svmviz.svm._rows"), _dispatcher("svmviz.svm._rows", inline="always"),
+                                        _dispatcher("svmviz.svm._rows", ready=True, inline="always"))
+    monkeypatch.setitem(_jit._GROUP_FUNCTIONS, "svm-grid", [top, inlined, called_from_python])
+    assert _jit.compile_progress("svm-grid").endswith(": 1 of its 2 functions ready (`svmviz warmup` does this ahead of time)")
+    top.signatures.append("(f8,)")
+    assert ": 2 of its 2 functions ready" in _jit.compile_progress("svm-grid")
+
+
 def test_the_listener_counts_every_compilation(own_cache):
     before = _jit.compilations()
     _compiles(_dispatcher("someone_else.kernels"))
@@ -217,7 +246,7 @@ def test_background_start_once_and_only_when_needed(own_cache, monkeypatch):
     proc = _warmup.start_background()
     assert proc is not None and len(started) == 1
     cmd, kwargs = started[0]
-    assert cmd[0] == sys.executable and "os.nice(10)" in cmd[2] and "run()" in cmd[2]
+    assert cmd[0] == sys.executable and "os.nice(10)" in cmd[2] and "run(processes=1)" in cmd[2]  # whatever the cores
     assert kwargs["start_new_session"]
     assert _warmup.start_background() is None and len(started) == 1  # one process while it runs
     assert os.environ["SVMVIZ_WARMUP"] == "started"  # inherited by the server `svmviz app` execs
@@ -229,16 +258,21 @@ def test_background_start_once_and_only_when_needed(own_cache, monkeypatch):
     assert _warmup.start_background() is None and len(started) == 1
 
 
-def test_cli_warmup_command(own_cache, capsys):
+@pytest.mark.parametrize("cores, default", [({0}, "one process"), ({0, 1}, "two processes"),
+                                            ({0, 1, 2, 3}, "two processes")])
+def test_cli_warmup_command(own_cache, capsys, monkeypatch, cores, default):
     from svmviz.cli import main
 
+    monkeypatch.setattr(_warmup.os, "sched_getaffinity", lambda pid: cores, raising=False)
     assert main(["warmup"]) == 0
     assert own_cache == ["svm-grid", "nu-path"]
-    assert "in one process" in capsys.readouterr().out  # the default
+    assert f"in {default}" in capsys.readouterr().out  # the default: two on two cores or more
     assert main(["warmup"]) == 0
     assert "current" in capsys.readouterr().out
     assert main(["warmup", "--force", "--processes", "2"]) == 0
     assert "in two processes" in capsys.readouterr().out and own_cache == ["svm-grid", "nu-path"] * 2
+    assert main(["warmup", "--force", "--processes", "1"]) == 0
+    assert "in one process" in capsys.readouterr().out and own_cache == ["svm-grid", "nu-path"] * 3
     for bad in (["warmup", "--nonsense"], ["warmup", "--processes", "3"]):
         with pytest.raises(SystemExit):
             main(bad)

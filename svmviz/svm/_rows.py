@@ -26,6 +26,14 @@ machines", §4.1.2 shrinking, §5.1 caching):
   :meth:`svmviz.kernels.GramRows.row` (one BLAS product, the distances and numpy's exp: the path
   of :func:`svmviz.kernels.gram`), then calls the loop again. A step that stops for a row is taken
   again from its start (its selection reads only α and G, which it has not changed).
+- **Compile time.** Every function numba compiles on its own pays a fixed set-up, its own optimisation
+  and its own cache entry: the helpers that :func:`_run` reaches from one place (the shrinking pass
+  with its swaps, the gradient's reconstruction, the two-variable step) and the small LRU-ring and
+  phase updates are inlined by numba (``inline='always'``) into their caller instead, which takes
+  about a sixth off this solver's first compilation (``bench/bench_coldstart.py --compiles``).
+  :func:`_get_row` (five calls) stays a function, as do the selections compiled with ``fastmath``
+  (:func:`_maxima`, :func:`_select_i`, :func:`_select_j`: an inlined copy takes its caller's flags
+  and would lose the vector code).
 """
 from __future__ import annotations
 
@@ -67,18 +75,15 @@ RUN_DONE = 0      # solved or stopped at max_iter (``st[_STATUS]``); α, G compl
 NEED_ROW = 1      # fill ``data[st[_NEED_SLOT], st[_NEED_FROM]:st[_NEED_TO]]`` with row st[_NEED_POS]
 
 
-@njit(cache=True, nogil=True)
-def _lru_unlink(islot, k):
+@njit(cache=True, nogil=True, inline="always")
+def _lru_move(islot, k, most_recent):
+    """Move slot k of the LRU ring to its most recently used end (right after the sentinel) or, if not
+    ``most_recent``, to its least recently used end (right before it)."""
     prv, nxt = islot[_PREV], islot[_NEXT]
-    nxt[prv[k]] = nxt[k]
+    nxt[prv[k]] = nxt[k]  # unlink k
     prv[nxt[k]] = prv[k]
-
-
-@njit(cache=True, nogil=True)
-def _lru_insert(islot, k, a):
-    """Link slot k right after node a of the LRU ring (after the sentinel: most recently used;
-    before it, i.e. after its predecessor: least recently used)."""
-    prv, nxt = islot[_PREV], islot[_NEXT]
+    head = islot.shape[1] - 1  # the sentinel
+    a = head if most_recent else prv[head]  # link k right after node a
     prv[k] = a
     nxt[k] = nxt[a]
     prv[nxt[a]] = k
@@ -94,8 +99,7 @@ def _get_row(ipos, islot, st, pos, length):
     head = islot.shape[1] - 1  # the LRU ring's sentinel
     k = slot_of[pos]
     if k >= 0:
-        _lru_unlink(islot, k)
-        _lru_insert(islot, k, head)
+        _lru_move(islot, k, True)
         if islot[_LEN, k] >= length:
             return k
         start = islot[_LEN, k]
@@ -107,8 +111,7 @@ def _get_row(ipos, islot, st, pos, length):
         islot[_POS, k] = pos
         islot[_LEN, k] = 0
         slot_of[pos] = k
-        _lru_unlink(islot, k)
-        _lru_insert(islot, k, head)
+        _lru_move(islot, k, True)
         start = 0
     st[_NEED_SLOT] = k
     st[_NEED_POS] = pos
@@ -117,7 +120,7 @@ def _get_row(ipos, islot, st, pos, length):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _swap(vec, ipos, islot, points, sq_norms, a, b):
     """Exchange positions a < b in every vector, the points and the slot map (the columns of the
     cached rows: :func:`_swap_columns`)."""
@@ -135,7 +138,7 @@ def _swap(vec, ipos, islot, points, sq_norms, a, b):
     sq_norms[a], sq_norms[b] = sq_norms[b], sq_norms[a]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _swap_columns(ipos, islot, data, swaps, m, n_active):
     """The swaps ``swaps[:m]`` (pairs a < b, in the order made) applied to the columns of every cached
     row of an active position, one row at a time (its columns stay in cache; a swap at a time over
@@ -150,8 +153,7 @@ def _swap_columns(ipos, islot, data, swaps, m, n_active):
             ipos[_SLOT, pos] = -1
             islot[_POS, k] = -1
             islot[_LEN, k] = 0
-            _lru_unlink(islot, k)  # to the least recently used end: the next slot taken
-            _lru_insert(islot, k, islot[_PREV, islot.shape[1] - 1])
+            _lru_move(islot, k, False)  # to the least recently used end: the next slot taken
             continue
         row = data[k]
         length = islot[_LEN, k]
@@ -220,7 +222,7 @@ def _select_j(vec, s, Ki, i, Gmax, keys, tol, n_active):
     return j, _key_value(a)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _pair_update(y, C, alpha, G, i, j, quad):
     """The new (α_i, α_j) of libsvm's analytic two-variable step, clipped to the box and snapped to
     the bounds (``BOUND_SNAP``); α itself unchanged."""
@@ -271,7 +273,7 @@ def _pair_update(y, C, alpha, G, i, j, quad):
     return _snap(ai, Ci), _snap(aj, Cj)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _start_recon(st, resume):
     """Begin the reconstruction of the inactive gradient; continue at phase ``resume`` after it."""
     st[_PHASE] = _PH_RECON
@@ -279,7 +281,7 @@ def _start_recon(st, resume):
     st[_RECON] = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _recon(vec, ipos, islot, st, fs, data):
     """G_k = Ḡ_k + p_k + Σ_{free j} α_j Q_kj for the inactive k, one free j's full row at a time
     (``st[_RECON]``: the last position done, so a stop for a row resumes where it was). Returns False
@@ -308,7 +310,7 @@ def _recon(vec, ipos, islot, st, fs, data):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _shrink_pass(vec, ipos, islot, points, sq_norms, data, st, Gmax1, Gmax2):
     """Move every active variable that :func:`._smo._be_shrunk` says cannot move to the end of the
     active positions (the swap-with-the-last of :func:`._smo._shrink`)."""

@@ -249,3 +249,23 @@ def test_rows_fit_memory_is_the_cache_and_refused_when_it_does_not_fit(monkeypat
     with pytest.raises(MemoryError, match="strategy='rows'"):
         SVMClassifier(strategy="full").fit(X, y)
     assert SVMClassifier(C=1.0, gamma=1.0, cache_size=10.0).fit(X[:3000], y[:3000]).strategy_ == "rows"
+
+
+def test_rows_solver_compiles_its_one_call_helpers_into_its_loop():
+    """The helpers the loop reaches from one place (and the LRU-ring and phase updates) are inlined by numba
+    into their caller: compiling the loop compiles (or loads from the cache) the row fetch and the fastmath
+    selections, each a function of its own, and never the inlined helpers (see the module's note on
+    compile time)."""
+    import numba
+
+    from svmviz.svm import _rows
+
+    X, y, _, _ = _problem(60, 0)
+    SVMClassifier(C=10.0, gamma=0.5, strategy="rows", cache_size=TINY_CACHE_MB).fit(X, y)
+    options = {k: v for k, v in _rows._run.targetoptions.items() if k != "nopython"}
+    loop = numba.njit(**options)(_rows._run.py_func)  # a fresh compilation of the loop,
+    loop.compile(_rows._run.signatures[0])  # which a loop loaded from the cache would not show
+    inlined = (_rows._lru_move, _rows._swap, _rows._swap_columns, _rows._shrink_pass, _rows._recon,
+               _rows._start_recon, _rows._pair_update)
+    assert all(f.targetoptions.get("inline") == "always" and not f.signatures for f in inlined)
+    assert all(f.signatures for f in (_rows._get_row, _rows._maxima, _rows._select_i, _rows._select_j))
