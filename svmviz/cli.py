@@ -129,9 +129,10 @@ def lan_address() -> str:
 def _add_warmup_parser(subparsers) -> None:
     warmup = subparsers.add_parser(
         "warmup", help="compile the numba functions once, ahead of time (before a class)",
-        description=("Compile every numba function the app and the estimators use into the on-disk cache, one "
-                     "step after the other (about 1.5 minutes of CPU, once per installation; seconds "
-                     "when the cache is current). 'svmviz app' starts it in the background when needed."))
+        description=("Compile every numba function the app and the estimators use into the on-disk cache, step "
+                     "by step, in two processes on a machine with two cores or more (about 1.5 minutes of "
+                     "CPU, once per installation; seconds when the cache is current). 'svmviz app' starts "
+                     "it in the background, in one process, when needed."))
     warmup.add_argument("--force", action="store_true", help="run every step even when the cache is current")
     warmup.add_argument("--processes", type=int, choices=(1, 2), default=None,
                         help="compile in 1 process, or in 2 at once: about half the wait on two idle cores, a little "
