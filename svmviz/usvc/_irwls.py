@@ -88,7 +88,12 @@ DUAL_MAX_FREE = 2000
 #: Tolerance of :func:`_dual_active_set`'s steps and sign conditions (relative to the bounds).
 DUAL_TOL = 1e-9
 #: Most iterations between tries of the finish after a failed one (the gap doubles from 1 up to this).
-MAX_GAP = 4
+#: A try costs its Newton steps and a dual guess, each O(n·p) or more; where the sets never admit the
+#: finish (degenerate data: w = 0 with every point of one class on the margin) the iteration runs on
+#: for thousands of steps, and the tries, at most about T/MAX_GAP + log₂ MAX_GAP of them over T
+#: iterations, stay a small part of it. A finish that a later try does give waits at most MAX_GAP
+#: iterations more.
+MAX_GAP = 64
 #: The finish is not tried while more than MARGIN_EXCESS·(p + 1) points sit on the margin (points in
 #: general position put at most p + 1 there): such sets have not settled, or the data are degenerate.
 MARGIN_EXCESS = 4
