@@ -351,11 +351,12 @@ def _slack(Phi, i, beta, b, y):
 
 
 @njit(cache=True)
-def _solve_near(K, r, x0, err_out):
+def _solve_near(K, r, x0, err_out, estimate):
     """Solve K x = r by LU; where LU meets an exactly zero pivot, the least-squares solution nearest
     ``x0`` (x0 + the minimum-norm solution of K δ = r − K x0): a direction the system leaves free
-    (the intercept when no point is on the margin) keeps the iterate's value. ``err_out[0]``: the
-    estimated relative rounding error of an LU solve (one step of iterative refinement), else 0."""
+    (the intercept when no point is on the margin) keeps the iterate's value. ``err_out[0]``: with
+    ``estimate``, the estimated relative rounding error of an LU solve (one step of iterative
+    refinement, a second solve), else 0."""
     q = r.shape[0]
     ok = True
     x = np.zeros(q)
@@ -366,6 +367,8 @@ def _solve_near(K, r, x0, err_out):
     err_out[0] = 0.0
     if not ok:
         return x0 + np.linalg.lstsq(K, r - K @ x0, -1.0)[0]
+    if not estimate:
+        return x
     dx = np.linalg.solve(K, r - K @ x)
     err_out[0] = np.sqrt(np.sum(dx * dx)) / max(1.0, np.sqrt(np.sum(x * x)))
     return x
@@ -405,7 +408,7 @@ def _finish_newton(Phi, G, y, bound, cap, sets, beta0, b0, err):
         r[c] = -1.0
         xi, _size = _slack(Phi, i, beta0, b0, y)
         x0[c] = min(max(cap[i] * xi, 0.0), bound[i])
-    return _solve_near(K, r, x0, err), idx
+    return _solve_near(K, r, x0, err, True), idx
 
 
 @njit(cache=True)
@@ -880,7 +883,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
                 K[u, k] = ys[F[u]]
                 K[k, u] = ys[F[u]]
                 r[u] = -g[F[u]]
-            sol = _solve_near(K, r, np.zeros(k + 1), err)
+            sol = _solve_near(K, r, np.zeros(k + 1), err, False)
             d = sol[:k]
             nu = sol[k]
         elif k == 0:
