@@ -672,7 +672,9 @@ def _dual_input(y, cap, f, sets, last):
     B_i inside, 0 beyond), or SET_MARGIN + 3 in S (the guessed margin points and the slacks within
     MARGIN_BAND of 0). The dual over S with those fixed multipliers has one minimiser (its Hessian
     (YZ)(YZ)' + diag(1/a^max) is positive definite), whatever the start: the same input gives the
-    same guess. Writes the input into ``last`` and returns whether it equals the one held there."""
+    same guess (the step's multipliers, its start, decide only whether the guess declines early, on
+    its count of free multipliers or steps). Writes the input into ``last`` and returns whether it
+    equals the one held there."""
     same = True
     for i in range(y.shape[0]):
         if cap[i] == 0.0:
