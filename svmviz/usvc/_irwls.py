@@ -351,11 +351,12 @@ def _slack(Phi, i, beta, b, y):
 
 
 @njit(cache=True)
-def _solve_near(K, r, x0, err_out):
+def _solve_near(K, r, x0, err_out, estimate):
     """Solve K x = r by LU; where LU meets an exactly zero pivot, the least-squares solution nearest
     ``x0`` (x0 + the minimum-norm solution of K δ = r − K x0): a direction the system leaves free
-    (the intercept when no point is on the margin) keeps the iterate's value. ``err_out[0]``: the
-    estimated relative rounding error of an LU solve (one step of iterative refinement), else 0."""
+    (the intercept when no point is on the margin) keeps the iterate's value. ``err_out[0]``: with
+    ``estimate``, the estimated relative rounding error of an LU solve (one step of iterative
+    refinement, a second solve), else 0."""
     q = r.shape[0]
     ok = True
     x = np.zeros(q)
@@ -366,6 +367,8 @@ def _solve_near(K, r, x0, err_out):
     err_out[0] = 0.0
     if not ok:
         return x0 + np.linalg.lstsq(K, r - K @ x0, -1.0)[0]
+    if not estimate:
+        return x
     dx = np.linalg.solve(K, r - K @ x)
     err_out[0] = np.sqrt(np.sum(dx * dx)) / max(1.0, np.sqrt(np.sum(x * x)))
     return x
@@ -405,7 +408,7 @@ def _finish_newton(Phi, G, y, bound, cap, sets, beta0, b0, err):
         r[c] = -1.0
         xi, _size = _slack(Phi, i, beta0, b0, y)
         x0[c] = min(max(cap[i] * xi, 0.0), bound[i])
-    return _solve_near(K, r, x0, err), idx
+    return _solve_near(K, r, x0, err, True), idx
 
 
 @njit(cache=True)
@@ -599,7 +602,7 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta
     b = b0
     err = np.zeros(1)
     for _round in range(rounds):
-        if np.sum(sets == SET_MARGIN) > MARGIN_EXCESS * (p + 1):
+        if _margin_excess(sets, p):
             return _stopped(beta, b, beta_out)
         x, idx = _finish_newton(Phi, G, y, bound, cap, sets, beta, b, err)
         if not np.all(np.isfinite(x)):
@@ -653,6 +656,36 @@ def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta
         if not changed and t == 0.0:
             return _stopped(beta, b, beta_out)
     return _stopped(beta, b, beta_out)
+
+
+@njit(cache=True)
+def _margin_excess(sets, p):
+    """Whether ``sets`` put more than MARGIN_EXCESS·(p + 1) points on the margin: :func:`_exact_finish`
+    then declines at once."""
+    return np.sum(sets == SET_MARGIN) > MARGIN_EXCESS * (p + 1)
+
+
+@njit(cache=True)
+def _dual_input(y, cap, f, sets, last):
+    """What a fresh dual guess (:func:`_dual_sets`) at the iterate's decision values ``f`` and sets
+    ``sets`` is a function of: per point, its set outside the guess's free set S (the fixed multiplier
+    B_i inside, 0 beyond), or SET_MARGIN + 3 in S (the guessed margin points and the slacks within
+    MARGIN_BAND of 0). The dual over S with those fixed multipliers has one minimiser (its Hessian
+    (YZ)(YZ)' + diag(1/a^max) is positive definite), whatever the start: the same input gives the
+    same guess (the step's multipliers, its start, decide only whether the guess declines early, on
+    its count of free multipliers or steps). Writes the input into ``last`` and returns whether it
+    equals the one held there."""
+    same = True
+    for i in range(y.shape[0]):
+        if cap[i] == 0.0:
+            c = -1
+        elif sets[i] == SET_MARGIN or abs(1.0 - y[i] * f[i]) <= MARGIN_BAND:
+            c = SET_MARGIN + 3
+        else:
+            c = sets[i]
+        same &= c == last[i]
+        last[i] = c
+    return same
 
 
 @njit(cache=True)
@@ -818,7 +851,9 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     updated in place. Each step solves the equality-constrained problem of the multipliers off their
     bounds (a bordered system), moves to it or to the first bound in its way (which joins the bounds),
     and at a minimiser frees the bounded multiplier whose sign condition is violated most (a singular
-    bordered system: its least-squares solution, :func:`_solve_near`). Returns
+    bordered system: its least-squares solution, :func:`_solve_near`). H has rank p plus its diagonal
+    and is never formed: the gradient costs O(m·p) per step through w, a step's bordered system
+    O(k²·p + k³) over the k free multipliers. Returns
     ``(ν, ok)``: the equality's multiplier ν (the intercept: g_i + ν y_i = 0 for the free multipliers,
     g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps."""
     m, p = Z.shape
@@ -826,11 +861,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     for q in range(m):
         for j in range(p):
             YZ[q, j] = ys[q] * Z[q, j]
-    H = YZ @ YZ.T
-    for q in range(m):
-        H[q, q] += inv[q]
     w0 = w - YZ.T @ alpha
-    c = YZ @ w0 - 1.0
     free = np.zeros(m, dtype=np.bool_)
     for q in range(m):
         free[q] = 0.0 < alpha[q] < B[q]
@@ -839,20 +870,22 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     at_min = False
     err = np.zeros(1)
     for _it in range(max_iter):
-        g = H @ alpha + c
+        # g = Hα + c = YZ(w₀ + (YZ)'α) + α/a^max − 1: O(m·p), H never formed (its rank is p)
+        g = YZ @ (w0 + YZ.T @ alpha) + inv * alpha - 1.0
         F = np.flatnonzero(free)
         k = F.shape[0]
         d = np.zeros(k)
         if k > 0 and not at_min:
             K = np.zeros((k + 1, k + 1))
             r = np.zeros(k + 1)
+            YF = YZ[F]
+            K[:k, :k] = YF @ YF.T
             for u in range(k):
-                for v in range(k):
-                    K[u, v] = H[F[u], F[v]]
+                K[u, u] += inv[F[u]]
                 K[u, k] = ys[F[u]]
                 K[k, u] = ys[F[u]]
                 r[u] = -g[F[u]]
-            sol = _solve_near(K, r, np.zeros(k + 1), err)
+            sol = _solve_near(K, r, np.zeros(k + 1), err, False)
             d = sol[:k]
             nu = sol[k]
         elif k == 0:
@@ -997,7 +1030,10 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     passes its checks it is the last iterate and the iteration has converged. A failed try is repeated
     after 1, 2, 4, … (at most ``MAX_GAP``) more iterations, the gap reset when the sets change; it goes
     on from the failed try's last point while that point is below the iterate in the finish's
-    objective. Margin points approach the margin
+    objective. A fresh try whose dual guess has the input (:func:`_dual_input`) of the last fresh
+    guess, which held more than MARGIN_EXCESS·(p + 1) margin points, is declined without solving: the
+    same input gives the same guess, and the finish declines it (degenerate data, where the sets
+    stay put for thousands of iterations, would otherwise solve the dual at every try). Margin points approach the margin
     geometrically, at the rate d + (1 − d)·α_i*/C_i per iteration, so the plain iteration needs
     hundreds to thousands of iterations where the sets settle in tens.
 
@@ -1055,6 +1091,10 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
     bound = factor * C * cw
     cap = a_max * cw
     rounds = FIRST_ROUNDS
+    # the input of the last fresh dual guess (:func:`_dual_input`), and whether its sets held too many
+    # margin points for the finish (:func:`_margin_excess`)
+    dual_in = np.full(n, -1, dtype=np.int64)
+    declined = False
     while it < max_iter:
         if not np.all(np.isfinite(f)):
             status = STATUS_NONFINITE
@@ -1075,16 +1115,25 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                 # the try goes on from the last one's point and sets while that point is below the
                 # iterate in the finish's objective Φ, else it starts at the iterate
                 # with the sets of its step
-                if not (kept and _finish_objective(Phi, G, y, bound, cap, fin_beta, fin_b)
-                        <= _finish_objective(Phi, G, y, bound, cap, beta, b)):
+                fresh = not (kept and _finish_objective(Phi, G, y, bound, cap, fin_beta, fin_b)
+                             <= _finish_objective(Phi, G, y, bound, cap, beta, b))
+                if fresh:
                     fin_sets[:] = sets
                     fin_beta[:] = beta
                     fin_b = b
-                    _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, fin_sets)
+                    repeat = _dual_input(y, cap, f, sets, dual_in) and declined
+                    if not repeat:
+                        _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, fin_sets)
+                        declined = _margin_excess(fin_sets, p)
+                else:
+                    repeat = False
                 start_beta = fin_beta.copy()
                 start_b = fin_b
-                finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, fin_sets, start_beta, start_b,
-                                                rounds, fin_beta)
+                if repeat:
+                    finished, b_fin = False, start_b
+                else:
+                    finished, b_fin = _exact_finish(Phi, G, y, C, cw, a_max, factor, fin_sets, start_beta, start_b,
+                                                    rounds, fin_beta)
                 if finished:
                     it += 1
                     for j in range(p):

@@ -121,3 +121,40 @@ def test_dual_guess_leaves_the_sets_alone_when_it_would_start_with_more_free_mul
     assert n > _irwls.MARGIN_EXCESS * (p + 1) and n ** 3 > n * p * p
     assert not _irwls._dual_sets(X, np.eye(p), y, cw, 1e8 * cw, f, cw, f_wls, guess)
     np.testing.assert_array_equal(guess, sets)
+
+
+@pytest.mark.parametrize("name", ["ringnorm", "waveform"])
+def test_dual_guess_of_the_same_free_set_and_fixed_multipliers_is_the_same_from_another_start(name):
+    # the finish declines a fresh try whose dual input (:func:`_irwls._dual_input`) repeats that of a
+    # try whose guess held too many margin points: the dual over the same free set with the same fixed
+    # multipliers has one minimiser, so its guess does not depend on the start the step's
+    # multipliers give it
+    ds = make_dataset(name, n=1000, seed=5)
+    Phi, G, cw, beta, b, sets, guess, ok = plain_iterate_and_guess(ds.X, ds.y, 1.0, 40)
+    assert ok
+    n = Phi.shape[0]
+    f = _irwls._decision(Phi, beta, b)
+    last = np.full(n, -1, dtype=np.int64)
+    assert not _irwls._dual_input(ds.y, 1e8 * cw, f, sets, last)
+    # another start: the multipliers of a step with weights a_i = 1 (clipped to the box and moved to
+    # Σ α_i y_i fixed by the method)
+    a2 = np.ones(n)
+    beta2, err = np.empty(Phi.shape[1]), np.zeros(1)
+    f_wls2 = _irwls._decision(Phi, beta2, _irwls._solve_wls(Phi, G, ds.y, a2, beta2, err))
+    guess2 = sets.copy()
+    assert _irwls._dual_sets(Phi, G, ds.y, cw, 1e8 * cw, f, a2, f_wls2, guess2)
+    assert _irwls._dual_input(ds.y, 1e8 * cw, f, sets, last)
+    np.testing.assert_array_equal(guess2, guess)
+
+
+def test_dual_input_tells_a_changed_set_or_free_point():
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    cap = np.array([1e8, 1e8, 1e8, 0.0])
+    f = np.array([0.5, -2.0, 1.0 - 1e-3, 0.0])  # slacks 0.5, −1, 1e-3 (within MARGIN_BAND), weight 0
+    sets = np.array([_irwls.SET_IN, _irwls.SET_OUT, _irwls.SET_IN, _irwls.SET_OUT])
+    last = np.full(4, -1, dtype=np.int64)
+    assert not _irwls._dual_input(y, cap, f, sets, last)
+    assert _irwls._dual_input(y, cap, f, sets, last)
+    assert _irwls._dual_input(y, cap, f, np.array([2, 0, 0, 2]), last)  # point 2 free, point 3 weightless
+    assert not _irwls._dual_input(y, cap, np.array([0.995, -2.0, 1.0, 0.0]), np.array([2, 0, 0, 2]), last)
+    assert not _irwls._dual_input(y, cap, np.array([0.995, -2.0, 1.0, 0.0]), np.array([2, 2, 0, 2]), last)
