@@ -69,12 +69,19 @@ def kkt_tol(rtol, gs, lam):
 
 
 @njit(cache=True)
+def tie_tolerance_of(smax, tol, gs, lam):
+    """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``, from
+    ``smax = max |s|`` (:func:`thresholds` takes it in its pass)."""
+    return tol * max(smax, kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+
+
+@njit(cache=True)
 def tie_tolerance(s, tol, gs, lam):
-    """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``."""
+    """:func:`tie_tolerance_of` with max |s| taken over ``s``."""
     smax = 0.0
     for i in range(s.shape[0]):
         smax = max(smax, abs(s[i]))
-    return tol * max(smax, kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+    return tie_tolerance_of(smax, tol, gs, lam)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -461,7 +468,8 @@ def base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos):
 def thresholds(y, alpha, s, t):
     """Class thresholds from the free points (mean), else the smallest s among α = 0 points.
 
-    Returns False when a class has neither (it is full: λ = 2 n_c).
+    Returns (ok, max |s|, the number of free points): ok False when a class has neither (it is full:
+    λ = 2 n_c); max |s| (the scale of :func:`tie_tolerance_of`) and the count of E from the same pass.
     """
     n = alpha.shape[0]
     acc0 = 0.0  # both classes in one pass (each class's sum in index order, as two passes would)
@@ -470,9 +478,11 @@ def thresholds(y, alpha, s, t):
     cnt1 = 0
     mn0 = np.inf
     mn1 = np.inf
+    smax = 0.0
     for i in range(n):
         a = alpha[i]
         si = s[i]
+        smax = max(smax, abs(si))
         if y[i] == 1.0:
             if a > 0.0 and a < 1.0:
                 acc0 += si
@@ -490,14 +500,14 @@ def thresholds(y, alpha, s, t):
     elif mn0 < np.inf:
         t[0] = mn0
     else:
-        return False
+        return False, smax, cnt0 + cnt1
     if cnt1 > 0:
         t[1] = acc1 / cnt1
     elif mn1 < np.inf:
         t[1] = mn1
     else:
-        return False
-    return True
+        return False, smax, cnt0 + cnt1
+    return True, smax, cnt0 + cnt1
 
 
 @njit(cache=True)
@@ -557,11 +567,14 @@ def kkt_violation(y, alpha, s, t):
 
 
 @njit(cache=True)
-def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
+def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi, want):
     """g = s − t_c and the bounds of the derivative QP: free on E, d ≥ 0 for tied α = 0 points,
-    d ≤ 0 for tied α = 1 points, d = 0 for the rest."""
+    d ≤ 0 for tied α = 1 points, d = 0 for the rest; ``want`` the points the path wants in W before
+    its pivots: the free ones and the tied ones that may move (their flags from the same pass).
+    Returns the number of points that may move (lo < hi)."""
     t0 = t[0]
     t1 = t[1]
+    movable = 0
     for i in range(alpha.shape[0]):  # without branches: a point's group is unpredictable from the last
         gi = s[i] - (t0 if y[i] > 0 else t1)
         g[i] = gi
@@ -571,3 +584,6 @@ def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
         down = free | ((a >= 1.0) & ((gi >= -tolg) | tied[i]))  # may decrease
         lo[i] = -np.inf if down else 0.0
         hi[i] = np.inf if up else 0.0
+        want[i] = free | (tied[i] & (up | down))
+        movable += up | down
+    return movable
