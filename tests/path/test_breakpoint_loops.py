@@ -105,15 +105,17 @@ def test_exact_s_is_g_alpha_and_the_sum_of_the_path_updates(state):
 
 @settings(max_examples=150, deadline=None)
 @given(states())
-def test_thresholds_are_the_free_points_mean_else_the_lowest_s_at_zero_with_max_abs_s_and_the_free_count(state):
+def test_thresholds_are_the_free_points_mean_else_the_lowest_s_at_zero_with_max_abs_s_the_free_count_and_kkt(state):
     y, alpha, s, _, _ = state
     t = np.full(2, 7.0)
-    ok, smax, nfree = _run_thresholds(y, alpha, s, t)
+    ok, smax, nfree, viol = _run_thresholds(y, alpha, s, t)
     ref = nv.class_thresholds(y, alpha, s)
     assert ok == (ref is not None)
-    # from the same pass: the tie tolerance's scale, the count of E
+    # from the same pass: the tie tolerance's scale, the count of E, the KKT violation at t (bitwise)
     assert smax == np.abs(s).max()
     assert nfree == ((alpha > 0) & (alpha < 1)).sum()
+    if ok:
+        assert viol == nv.kkt_violation(y, alpha, s, t)
     if ref is not None:  # a mean in index order against numpy's pairwise sum: equal to rounding
         np.testing.assert_allclose(t, ref, rtol=1e-13, atol=1e-15 * (np.abs(s).max() + 1e-300))
 

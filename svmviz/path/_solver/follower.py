@@ -226,12 +226,13 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_l
 
 
 @njit(cache=True, inline="always")  # see _follow's note on compile time
-def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol):
-    """The KKT check at a breakpoint. Returns (violation found (relative), whether the Simple-ν-SVM
-    correction at λ is needed: the violation exceeds KKT_CORRECT_FACTOR·tol even with s recomputed
-    exactly, whether s and t were recomputed so — the correction's start, or the path's if it is not
-    needed)."""
-    viol = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
+def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol, found):
+    """The KKT check at a breakpoint on the violation ``found`` in s and t
+    (:func:`svmviz.path._solver.kkt.thresholds`'). Returns (violation found (relative), whether the
+    Simple-ν-SVM correction at λ is needed: the violation exceeds KKT_CORRECT_FACTOR·tol even with s
+    recomputed exactly, whether s and t were recomputed so — the correction's start, or the path's
+    if it is not needed)."""
+    viol = found / kkt_tol(1.0, gs, lam)
     if not (viol > KKT_CORRECT_FACTOR * tol and lam > 0.0):
         return viol, False, False
     exact_s(K, y, inv_m, alpha, s)
@@ -485,13 +486,13 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
             ok = ints[_I_OK] != 0
         else:
             # ---- thresholds (and a jump of b, ρ when a class has no free point) ---------------
-            going, smax, nfree = thresholds(y, alpha, s, t)
+            going, smax, nfree, found = thresholds(y, alpha, s, t)
             if not going:
                 break  # a class is full: λ = λ_max
             if nb > 1 and _jumped(t, t_end, gs, lam):
                 lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
             # ---- KKT check; if the path was left, a pause for the Simple-ν-SVM correction -----
-            viol, need, fresh = _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol)
+            viol, need, fresh = _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol, found)
             corrected = False
             ok = True
             if need:

@@ -468,16 +468,25 @@ def base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos):
 def thresholds(y, alpha, s, t):
     """Class thresholds from the free points (mean), else the smallest s among α = 0 points.
 
-    Returns (ok, max |s|, the number of free points): ok False when a class has neither (it is full:
-    λ = 2 n_c); max |s| (the scale of :func:`tie_tolerance_of`) and the count of E from the same pass.
+    Returns (ok, max |s|, the number of free points, the KKT violation): ok False when a class has
+    neither (it is full: λ = 2 n_c); from the same pass max |s| (the scale of
+    :func:`tie_tolerance_of`), the count of E and, when ok, :func:`kkt_violation` at these thresholds
+    (y = ±1): per class the largest of s − t on E and L and t − s on E and R, each from the extreme
+    s of its group — the same number, since s ↦ fl(s − t) is monotone and fl(t − s) = −fl(s − t).
     """
     n = alpha.shape[0]
     acc0 = 0.0  # both classes in one pass (each class's sum in index order, as two passes would)
     acc1 = 0.0
     cnt0 = 0
     cnt1 = 0
-    mn0 = np.inf
+    mn0 = np.inf  # per class: min s on R, min and max s on E, max s on L
     mn1 = np.inf
+    lo0 = np.inf
+    lo1 = np.inf
+    up0 = -np.inf
+    up1 = -np.inf
+    mx0 = -np.inf
+    mx1 = -np.inf
     smax = 0.0
     for i in range(n):
         a = alpha[i]
@@ -487,27 +496,43 @@ def thresholds(y, alpha, s, t):
             if a > 0.0 and a < 1.0:
                 acc0 += si
                 cnt0 += 1
-            elif a <= 0.0 and si < mn0:
-                mn0 = si
+                lo0 = min(lo0, si)
+                up0 = max(up0, si)
+            elif a <= 0.0:
+                if si < mn0:
+                    mn0 = si
+            else:
+                mx0 = max(mx0, si)
         elif y[i] == -1.0:
             if a > 0.0 and a < 1.0:
                 acc1 += si
                 cnt1 += 1
-            elif a <= 0.0 and si < mn1:
-                mn1 = si
+                lo1 = min(lo1, si)
+                up1 = max(up1, si)
+            elif a <= 0.0:
+                if si < mn1:
+                    mn1 = si
+            else:
+                mx1 = max(mx1, si)
     if cnt0 > 0:
         t[0] = acc0 / cnt0
     elif mn0 < np.inf:
         t[0] = mn0
     else:
-        return False, smax, cnt0 + cnt1
+        return False, smax, cnt0 + cnt1, 0.0
     if cnt1 > 0:
         t[1] = acc1 / cnt1
     elif mn1 < np.inf:
         t[1] = mn1
     else:
-        return False, smax, cnt0 + cnt1
-    return True, smax, cnt0 + cnt1
+        return False, smax, cnt0 + cnt1, 0.0
+    viol = 0.0
+    for c in range(2):
+        tc = t[c]
+        for e in ((up0 - tc, tc - lo0, tc - mn0, mx0 - tc) if c == 0 else (up1 - tc, tc - lo1, tc - mn1, mx1 - tc)):
+            if e > viol:  # an empty group's ±inf gives −inf: never above
+                viol = e
+    return True, smax, cnt0 + cnt1, viol
 
 
 @njit(cache=True)
