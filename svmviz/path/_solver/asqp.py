@@ -247,13 +247,13 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
         dmax = 0.0
         cs0 = 0.0
         cs1 = 0.0
-        for k in range(nw):
-            if abs(sol[2 + k]) > dmax:
-                dmax = abs(sol[2 + k])
-            if y[widx[k]] > 0:
-                cs0 += sol[2 + k]
-            else:
-                cs1 += sol[2 + k]
+        for k in range(nw):  # class sums without a branch per member: adding 0.0 leaves a sum as it is
+            v = sol[2 + k]
+            if abs(v) > dmax:
+                dmax = abs(v)
+            up = y[widx[k]] > 0
+            cs0 += v if up else 0.0
+            cs1 += 0.0 if up else v
         if abs(cs0) > DIRECTION_SUM_RTOL * max(dmax, 1.0) or abs(cs1) > DIRECTION_SUM_RTOL * max(dmax, 1.0):
             if refreshed:
                 return QP_NUMERICAL, nw, mu0, mu1, it
