@@ -464,6 +464,18 @@ def base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos):
 # ----------------------------------------------------------------------------------------------
 # Thresholds and the KKT conditions
 # ----------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _class_point(a, si, acc, cnt, lo, up, mn, mx):
+    """One point (α = ``a``, s = ``si``) of a class in :func:`thresholds`' pass: on E its s added to
+    the sum (``acc``, ``cnt``) and to E's extremes (``lo``, ``up``), on R to R's smallest s ``mn``,
+    on L to L's largest s ``mx``. Returns the six updated."""
+    if a > 0.0 and a < 1.0:
+        return acc + si, cnt + 1, min(lo, si), max(up, si), mn, mx
+    if a <= 0.0:
+        return acc, cnt, lo, up, (si if si < mn else mn), mx
+    return acc, cnt, lo, up, mn, max(mx, si)
+
+
 @njit(cache=True)
 def thresholds(y, alpha, s, t):
     """Class thresholds from the free points (mean), else the smallest s among α = 0 points.
@@ -475,45 +487,19 @@ def thresholds(y, alpha, s, t):
     s of its group — the same number, since s ↦ fl(s − t) is monotone and fl(t − s) = −fl(s − t).
     """
     n = alpha.shape[0]
-    acc0 = 0.0  # both classes in one pass (each class's sum in index order, as two passes would)
-    acc1 = 0.0
-    cnt0 = 0
-    cnt1 = 0
-    mn0 = np.inf  # per class: min s on R, min and max s on E, max s on L
-    mn1 = np.inf
-    lo0 = np.inf
-    lo1 = np.inf
-    up0 = -np.inf
-    up1 = -np.inf
-    mx0 = -np.inf
-    mx1 = -np.inf
+    # per class (+: 0, −: 1), both in one pass (each class's sum in index order, as two passes
+    # would): the sum and count of s on E, min and max s on E, min s on R, max s on L
+    acc0, cnt0, lo0, up0, mn0, mx0 = 0.0, 0, np.inf, -np.inf, np.inf, -np.inf
+    acc1, cnt1, lo1, up1, mn1, mx1 = 0.0, 0, np.inf, -np.inf, np.inf, -np.inf
     smax = 0.0
     for i in range(n):
         a = alpha[i]
         si = s[i]
         smax = max(smax, abs(si))
         if y[i] == 1.0:
-            if a > 0.0 and a < 1.0:
-                acc0 += si
-                cnt0 += 1
-                lo0 = min(lo0, si)
-                up0 = max(up0, si)
-            elif a <= 0.0:
-                if si < mn0:
-                    mn0 = si
-            else:
-                mx0 = max(mx0, si)
+            acc0, cnt0, lo0, up0, mn0, mx0 = _class_point(a, si, acc0, cnt0, lo0, up0, mn0, mx0)
         elif y[i] == -1.0:
-            if a > 0.0 and a < 1.0:
-                acc1 += si
-                cnt1 += 1
-                lo1 = min(lo1, si)
-                up1 = max(up1, si)
-            elif a <= 0.0:
-                if si < mn1:
-                    mn1 = si
-            else:
-                mx1 = max(mx1, si)
+            acc1, cnt1, lo1, up1, mn1, mx1 = _class_point(a, si, acc1, cnt1, lo1, up1, mn1, mx1)
     if cnt0 > 0:
         t[0] = acc0 / cnt0
     elif mn0 < np.inf:
