@@ -17,11 +17,12 @@ each: the path follower is sequential, libsvm is too):
    against (a) one NuSVC solve and (b) the sklearn way: ``NuSVC`` refits without each point of E ∪ L at
    the same λ (brute force on a few λ, extrapolated per refit), with the largest LOO1 difference.
 
-``--breakdown``: the path follower's time per breakpoint by phase (thresholds, KKT check, working
-set, derivative QP, event search and step, exact recomputations, refactorizations, corrections,
-recording) and, inside the active-set QP, its working-set solve (the product with the bordered inverse
-and its iterative refinement against the bordered matrix), its step ``G[:, W] d_W`` and its pricing,
-with its iterations per breakpoint, measured with the CPU's cycle counter in an instrumented copy of
+``--breakdown``: the path follower's time per breakpoint by phase (thresholds with the KKT
+violation, the KKT decision, working set, derivative QP, event search and step, exact
+recomputations, refactorizations, corrections, recording) and, inside the active-set QP, its
+working-set solve (the product with the bordered inverse and its iterative refinement against the
+bordered matrix), its step ``G[:, W] d_W`` and its pricing, with its iterations per breakpoint,
+measured with the CPU's cycle counter in an instrumented copy of
 :mod:`svmviz.path._solver` (made in a temporary folder; the package itself is not touched), beside the
 floor: one product ``G[:, W] d_W`` (O(m·|W|), what finding the next event needs) and one O(m) pass.
 Each of its seven path runs is followed by one ``NuSVC`` solve at ν = 0.5 (one thread each), and it
@@ -141,8 +142,8 @@ def big_row(n, seed):
 
 _MARKS = [  # (phase name, the start of the line of follower._follow's loop that starts the NEXT phase)
     ("record, loop", "# ---- thresholds (and a jump"),
-    ("thresholds", "# ---- KKT check"),
-    ("KKT check", "# ---- bounds of the derivative QP"),
+    ("thresholds, violation", "# ---- KKT check"),
+    ("KKT decision", "# ---- bounds of the derivative QP"),
     ("QP bounds, pivots", "ok, nw = sync_working_set("),
     ("working set (rank-one)", "# ---- the derivative QP ----"),
     ("derivative QP", "n_dep += _count_dependent("),

@@ -316,6 +316,18 @@ def dependent_count(y, alpha, d, gd, dt, lo, hi, pos, threshold):
     return int(np.sum((pos < 0) & (lo < hi) & (d == 0.0) & (alpha > 0) & (alpha < 1) & (np.abs(slope) > threshold)))
 
 
+def most_violating(y, x, grad, lo, hi, pos, skip, mu, tol_price):
+    """The active-set QP's pricing: among the variables outside W (pos < 0), not skipped, with room to
+    move (lo < hi), the first of those whose violation of its optimality condition (r = grad + μ_c:
+    −r at lo, r at hi, |r| inside) is largest and above ``tol_price``; −1 if none."""
+    r = grad + np.where(y > 0, mu[0], mu[1])
+    v = np.where(x <= lo, -r, np.where(x >= hi, r, np.abs(r)))
+    v = np.where((pos < 0) & ~skip & (lo < hi), v, -np.inf)
+    if v.size == 0 or not v.max() > tol_price:
+        return -1
+    return int(np.argmax(v))
+
+
 def hitting_times(y, x, gd, dt, g, lo, hi, pos, epsg, skip):
     """The step at which each bound point's g = s − t_c reaches 0 on the line g + h·(gd − dt_c):
     g/(−slope) at α = 0 with slope below −epsg, −g/slope at α = 1 with slope above epsg (g on the

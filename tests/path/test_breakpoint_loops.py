@@ -51,8 +51,8 @@ def _run_thresholds(y, alpha, s, t):
 
 
 @njit(cache=False)
-def _run_qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
-    qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi)
+def _run_qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi, want):
+    qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi, want)
 
 
 @njit(cache=False)
@@ -105,25 +105,36 @@ def test_exact_s_is_g_alpha_and_the_sum_of_the_path_updates(state):
 
 @settings(max_examples=150, deadline=None)
 @given(states())
-def test_thresholds_are_the_free_points_mean_else_the_lowest_s_at_zero(state):
+def test_thresholds_are_the_free_points_mean_else_the_lowest_s_at_zero_with_max_abs_s_the_free_count_and_kkt(state):
     y, alpha, s, _, _ = state
     t = np.full(2, 7.0)
-    ok = _run_thresholds(y, alpha, s, t)
+    ok, smax, nfree, viol = _run_thresholds(y, alpha, s, t)
     ref = nv.class_thresholds(y, alpha, s)
     assert ok == (ref is not None)
+    # from the same pass: the tie tolerance's scale, the count of E, the KKT violation at t (bitwise)
+    assert smax == np.abs(s).max()
+    assert nfree == ((alpha > 0) & (alpha < 1)).sum()
+    if ok:
+        assert viol == nv.kkt_violation(y, alpha, s, t)
     if ref is not None:  # a mean in index order against numpy's pairwise sum: equal to rounding
         np.testing.assert_allclose(t, ref, rtol=1e-13, atol=1e-15 * (np.abs(s).max() + 1e-300))
 
 
 @settings(max_examples=150, deadline=None)
 @given(states(), st.sampled_from([0.0, 1e-12, 1e-3, 0.5]))
-def test_qp_bounds_are_the_derivative_qps_bounds(state, tolg):
+def test_qp_bounds_are_the_derivative_qps_bounds_and_the_wanted_points(state, tolg):
+    """g, lo, hi their definitions; the points wanted in W the free ones and the tied ones that may
+    move."""
     y, alpha, s, _, tied = state
     t = np.array([np.median(s), -np.median(s)])
     out = [np.full(y.size, np.nan) for _ in range(3)]
-    _run_qp_bounds(y, alpha, s, t, tied, tolg, *out)
-    for got, want in zip(out, nv.gradient_and_qp_bounds(y, alpha, s, t, tied, tolg)):
+    wanted = np.zeros(y.size, np.bool_) | (np.arange(y.size) % 2 == 0)  # overwritten everywhere
+    _run_qp_bounds(y, alpha, s, t, tied, tolg, *out, wanted)
+    ref = nv.gradient_and_qp_bounds(y, alpha, s, t, tied, tolg)
+    for got, want in zip(out, ref):
         assert np.array_equal(got, want)
+    free = (alpha > 0) & (alpha < 1)
+    assert np.array_equal(wanted, free | (tied & (ref[1] < ref[2])))
 
 
 @settings(max_examples=150, deadline=None)

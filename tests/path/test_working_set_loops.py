@@ -9,7 +9,9 @@ tests/path/test_breakpoint_loops.py does for the KKT loops), their definitions i
   solution (numpy.linalg.solve);
 - ``follower._direction_ok`` (one pass over W, d being 0 outside W): the definition's max |d| and
   verdict (unless a class sum lies within rounding of its tolerance);
-- ``follower._count_dependent`` without branches: the definition's count.
+- ``follower._count_dependent`` without branches: the definition's count;
+- ``asqp._price`` with and without the count of the variables that may move (none to price when W
+  holds them all): the definition's choice.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from svmviz.path._solver.asqp import _solve_working_set
+from svmviz.path._solver.asqp import _price, _solve_working_set
 from svmviz.path._solver.config import DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL, DIRECTION_SUM_RTOL, TINY
 from svmviz.path._solver.follower import _count_dependent, _direction_ok
 from tests.naive import path as nv
@@ -38,8 +40,13 @@ def _run_direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
 
 
 @njit(cache=False)
-def _run_count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
-    return _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm)
+def _run_count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, widx, nw, nfree, tol, gs, dnorm):
+    return _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, widx, nw, nfree, tol, gs, dnorm)
+
+
+@njit(cache=False)
+def _run_price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price, widx, nw, n_movable):
+    return _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price, widx, nw, n_movable)
 
 
 def _bordered(rng, n, nw, noise):
@@ -119,6 +126,8 @@ def test_direction_check_over_the_working_set_is_its_definition(n, seed, off):
 @settings(max_examples=150, deadline=None)
 @given(st.integers(1, 50), st.integers(0, 2**32 - 1))
 def test_dependent_count_without_branches_is_its_definition(n, seed):
+    """The count over all points, and 0 without that pass when W holds every free point: both its
+    definition (W's members drawn so that about half the cases hold every free point)."""
     rng = np.random.default_rng(seed)
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
     kind = rng.integers(0, 3, n)
@@ -127,8 +136,42 @@ def test_dependent_count_without_branches_is_its_definition(n, seed):
     gd = rng.normal(size=n) * rng.choice([1e-12, 1e-6, 1.0], n)
     lo = rng.choice([-np.inf, 0.0], n)
     hi = rng.choice([np.inf, 0.0], n)
-    pos = np.where(rng.random(n) < 0.4, -1, rng.integers(0, n, n)).astype(I64)
+    free = (alpha > 0) & (alpha < 1)
+    member = rng.random(n) < 0.6
+    if rng.random() < 0.5:
+        member |= free
+    widx = rng.permutation(np.flatnonzero(member)).astype(I64)
+    pos = np.full(n, -1, I64)
+    pos[widx] = np.arange(widx.size)
     tol, gs, dnorm = 1e-9, 0.2, float(rng.choice([0.5, 3.0]))
-    got = _run_count_dependent(y, alpha, d, gd, 1e-3, -2e-3, lo, hi, pos, tol, gs, dnorm)
+    got = _run_count_dependent(y, alpha, d, gd, 1e-3, -2e-3, lo, hi, pos, widx, I64(widx.size), I64(free.sum()), tol,
+                               gs, dnorm)
     threshold = DEPENDENT_SKIP_FACTOR * tol * gs * max(1.0, dnorm)
     assert got == nv.dependent_count(y, alpha, d, gd, (1e-3, -2e-3), lo, hi, pos, threshold)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 2**32 - 1), st.booleans())
+def test_pricing_is_the_most_violating_variable_and_none_when_w_holds_every_movable_one(n, seed, all_in_w):
+    """The choice of the definition, with the count of the variables that may move (lo < hi) or
+    without (−1); when W holds every one of them, none (the count skips the pass)."""
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    lo = rng.choice([-np.inf, 0.0], n)
+    hi = rng.choice([np.inf, 0.0], n)
+    x = np.where(rng.random(n) < 0.5, 0.0, rng.normal(size=n))
+    x = np.where(lo == 0.0, np.maximum(x, 0.0), x)
+    x = np.where(hi == 0.0, np.minimum(x, 0.0), x)
+    grad = rng.normal(size=n) * rng.choice([1e-12, 1e-3, 1.0])
+    movable = lo < hi
+    member = (rng.random(n) < 0.4) | (movable if all_in_w else False)
+    widx = rng.permutation(np.flatnonzero(member)).astype(I64)
+    pos = np.full(n, -1, I64)
+    pos[widx] = np.arange(widx.size)
+    skip = rng.random(n) < 0.1
+    mu0, mu1, tol_price = float(rng.normal()), float(rng.normal()), float(rng.choice([0.0, 1e-9, 0.5]))
+    ref = nv.most_violating(y, x, grad, lo, hi, pos, skip, (mu0, mu1), tol_price)
+    for count in (I64(-1), I64(movable.sum())):
+        assert _run_price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price, widx, I64(widx.size), count) == ref
+    if all_in_w:
+        assert ref == -1

@@ -144,9 +144,19 @@ def _solve_working_set(y, grad, Minv, Mb, widx, nw, sol, solb, resid, gw, racc, 
 
 
 @njit(cache=True)
-def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price):
+def _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price, widx, nw, n_movable):
     """The variable outside W that violates its optimality condition most (beyond ``tol_price``), or
-    NO_POINT at the optimum."""
+    NO_POINT at the optimum.
+
+    ``n_movable``: the number of variables with lo < hi, −1 if unknown. When W holds them all, no
+    variable outside W may move: NO_POINT without a pass over all variables (a count over W)."""
+    if n_movable >= 0:
+        inw = 0
+        for k in range(nw):
+            j = widx[k]
+            inw += lo[j] < hi[j]
+        if inw == n_movable:
+            return NO_POINT
     best = NO_POINT
     bestv = tol_price
     for j in range(x.shape[0]):
@@ -198,12 +208,15 @@ def path_work(n):
 
 
 @njit(cache=True)
-def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_iter, max_refine, work, skip):
+def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_iter, max_refine, work, skip,
+         n_movable):
     """min ½ x'Gx s.t. per-class sums fixed (at their current values), lo ≤ x ≤ hi.
 
     Each working-set solve is refined against the true matrix (up to ``max_refine`` corrections:
     REFINE_PASSES; LOO_REFINE_PASSES = 0 for the leave-one-out homotopy, whose result is checked
-    against the KKT conditions anyway).
+    against the KKT conditions anyway). ``n_movable``: the number of variables with lo < hi if the
+    caller knows it (the path's derivative QP: :func:`svmviz.path._solver.kkt.qp_bounds` counts
+    them), else −1; pricing then skips its pass when W holds them all.
 
     ``x`` must be feasible, every variable outside W at one of its bounds, ``grad = Gx``, and W must
     hold at least one point of each class. Modifies x, grad, Minv, Mb, widx, pos in place. ``work``,
@@ -234,13 +247,13 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
         dmax = 0.0
         cs0 = 0.0
         cs1 = 0.0
-        for k in range(nw):
-            if abs(sol[2 + k]) > dmax:
-                dmax = abs(sol[2 + k])
-            if y[widx[k]] > 0:
-                cs0 += sol[2 + k]
-            else:
-                cs1 += sol[2 + k]
+        for k in range(nw):  # class sums without a branch per member: adding 0.0 leaves a sum as it is
+            v = sol[2 + k]
+            if abs(v) > dmax:
+                dmax = abs(v)
+            up = y[widx[k]] > 0
+            cs0 += v if up else 0.0
+            cs1 += 0.0 if up else v
         if abs(cs0) > DIRECTION_SUM_RTOL * max(dmax, 1.0) or abs(cs1) > DIRECTION_SUM_RTOL * max(dmax, 1.0):
             if refreshed:
                 return QP_NUMERICAL, nw, mu0, mu1, it
@@ -295,7 +308,7 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
                 return QP_NUMERICAL, nw, mu0, mu1, it
             continue
         # pricing: the most violating variable outside W enters
-        best = _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price)
+        best = _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price, widx, nw, n_movable)
         if best < 0:
             return QP_OK, nw, mu0, mu1, it
         ok, nw = minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, best, DEP_TOL)
@@ -343,7 +356,7 @@ def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, nw, tol_price, 
     if not ok:
         return QP_NUMERICAL, nw, 0.0, 0.0
     st, nw, mu0, mu1, it = asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_iter,
-                                np.int64(REFINE_PASSES), work, skip)
+                                np.int64(REFINE_PASSES), work, skip, np.int64(-1))
     t = np.empty(2)
     interval_thresholds(y, x, grad, fixed, np.int64(NO_POINT), 0.0, -mu0, -mu1, t)
     return st, nw, t[0], t[1]

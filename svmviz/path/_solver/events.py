@@ -40,11 +40,10 @@ def ratio_test(y, x, d, widx, nw, lo, hi, t_max, tiny, keep_one_per_class):
     cnt0 = 0
     cnt1 = 0
     if keep_one_per_class:
-        for k in range(nw):
-            if y[widx[k]] > 0:
-                cnt0 += 1
-            else:
-                cnt1 += 1
+        for k in range(nw):  # without a branch per member (its class is unpredictable from the last)
+            up = y[widx[k]] > 0
+            cnt0 += up
+            cnt1 += not up
     t = t_max
     blk = -1
     blk_to = 0.0

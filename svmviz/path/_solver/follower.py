@@ -48,7 +48,7 @@ from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAP
 from .events import advance, max_zero_steps
 from .kkt import (add_column, exact_s, first_free, gram_scale, interval_thresholds, kkt_tol, kkt_violation,
                   minv_refresh, minv_remove, n_positive, qp_bounds, rebuild_working_set, rebuild_working_set_pivoted,
-                  sync_working_set, thresholds, tie_tolerance)
+                  sync_working_set, thresholds, tie_tolerance, tie_tolerance_of)
 
 
 @njit(cache=True)
@@ -219,23 +219,26 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_l
         return nw
     exact_s(K, y, inv_m, alpha, s)
     st, nw, mu0, mu1, it = asqp(K, y, inv_m, alpha, s, box_lo, box_hi, Minv, Mb, widx, pos, nw,
-                                SETTLE_PRICE_FACTOR * tol * scale, max_iter, np.int64(REFINE_PASSES), work, skip)
+                                SETTLE_PRICE_FACTOR * tol * scale, max_iter, np.int64(REFINE_PASSES), work, skip,
+                                np.int64(-1))
     thresholds(y, alpha, s, t)
     return nw
 
 
 @njit(cache=True, inline="always")  # see _follow's note on compile time
-def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol):
-    """The KKT check at a breakpoint. Returns (violation found (relative), whether the Simple-ν-SVM
-    correction at λ is needed: the violation exceeds KKT_CORRECT_FACTOR·tol even with s recomputed
-    exactly — then s and t are the recomputed ones, the correction's start)."""
-    viol = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
+def _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol, found):
+    """The KKT check at a breakpoint on the violation ``found`` in s and t
+    (:func:`svmviz.path._solver.kkt.thresholds`'). Returns (violation found (relative), whether the
+    Simple-ν-SVM correction at λ is needed: the violation exceeds KKT_CORRECT_FACTOR·tol even with s
+    recomputed exactly, whether s and t were recomputed so — the correction's start, or the path's
+    if it is not needed)."""
+    viol = found / kkt_tol(1.0, gs, lam)
     if not (viol > KKT_CORRECT_FACTOR * tol and lam > 0.0):
-        return viol, False
+        return viol, False, False
     exact_s(K, y, inv_m, alpha, s)
     thresholds(y, alpha, s, t)
     viol2 = kkt_violation(y, alpha, s, t) / kkt_tol(1.0, gs, lam)
-    return viol, viol2 > KKT_CORRECT_FACTOR * tol
+    return viol, viol2 > KKT_CORRECT_FACTOR * tol, True
 
 
 @njit(cache=True)  # called by follow_path after the correction: compiled when a path needs one
@@ -259,16 +262,14 @@ def _correction_ok(K, y, inv_m, alpha, s, t, lam, gs, tol, qst):
 
 
 @njit(cache=True)
-def _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
-    """The working set wanted for the derivative QP: the free points and the bound points that the
-    last step brought to g = 0 (``tied``: in the generic case they enter E, and entering them now
-    saves the active set an iteration; one that should not is blocked at once), plus a pivot per
-    class without one (its α = 0 point of smallest g that may move; at λ = 0 the closest pair of
-    opposite classes in feature space, the start of the hull problem). ``piv`` gets one point per
-    class. Returns False if a class has no point that can enter."""
+def _pivots(K, y, alpha, lam, g, lo, hi, want, piv):
+    """The working set wanted for the derivative QP: ``want`` from :func:`qp_bounds` (the free points
+    and the bound points that the last step brought to g = 0 — ``tied``: in the generic case they
+    enter E, and entering them now saves the active set an iteration; one that should not is blocked
+    at once), plus a pivot per class without one (its α = 0 point of smallest g that may move; at
+    λ = 0 the closest pair of opposite classes in feature space, the start of the hull problem).
+    ``piv`` gets one point per class. Returns False if a class has no point that can enter."""
     n = alpha.shape[0]
-    for i in range(n):
-        want[i] = (alpha[i] > 0.0 and alpha[i] < 1.0) or (tied[i] and lo[i] < hi[i])
     piv[0] = NO_POINT
     piv[1] = NO_POINT
     for c in range(2):
@@ -349,7 +350,7 @@ def _direction_ok(y, d, gd, dt0, dt1, widx, nw, gs):
 
 @njit(cache=True, inline="always")  # see _follow's note on compile time
 def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, lo, hi, gs, tol, max_qp_iter, work,
-               skip):
+               skip, n_movable):
     """The path's direction d = dα/dλ (``gd = G d``) and the thresholds' slopes: the derivative QP.
 
     A direction whose residual is large is solved again on a refactorized inverse; if the solve
@@ -358,7 +359,8 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     largest Schur complement first (:func:`svmviz.path._solver.kkt.rebuild_working_set_pivoted`: in
     index order, nearly dependent points can inflate the inverse until its dependency test reads
     rounding noise — usvc_B n = 500, σ = 0.2 was lost so). The index-order rebuild stays first so
-    that the paths it recovers keep their breakpoints bitwise. Returns (reason, nw, dt0, dt1,
+    that the paths it recovers keep their breakpoints bitwise. ``n_movable``: the number of points
+    with lo < hi (:func:`svmviz.path._solver.kkt.qp_bounds`'s). Returns (reason, nw, dt0, dt1,
     max |d|), reason LOST_NONE or why no direction was found.
     """
     qst = QP_OK
@@ -380,7 +382,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
         good = False
         _start_direction(K, y, inv_m, d, gd, piv)
         qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs, max_qp_iter,
-                                     np.int64(REFINE_PASSES), work, skip)
+                                     np.int64(REFINE_PASSES), work, skip, n_movable)
         if qst != QP_OK:
             continue
         dt0 = -mu0
@@ -392,7 +394,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
             minv_refresh(K, y, inv_m, Minv, Mb, widx, nw)
             _start_direction(K, y, inv_m, d, gd, piv)  # restart (feasible) with the refreshed inverse
             qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs,
-                                         max_qp_iter, np.int64(REFINE_PASSES), work, skip)
+                                         max_qp_iter, np.int64(REFINE_PASSES), work, skip, n_movable)
             dt0 = -mu0
             dt1 = -mu1
             if qst != QP_OK:
@@ -407,9 +409,17 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
 
 
 @njit(cache=True)
-def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm):
-    """Free or tied points left out of W (dependent) although their g moves off 0 (diagnostic).
-    Counted without branches (a pass over all points each breakpoint)."""
+def _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, widx, nw, nfree, tol, gs, dnorm):
+    """Free points left out of W (dependent) although their g moves off 0 (diagnostic). ``nfree``:
+    the number of free points (:func:`svmviz.path._solver.kkt.thresholds`'s), −1 if unknown. When W
+    holds them all (the rule: a dependent point is rare) the count is 0 without a pass over all
+    points; else counted without branches."""
+    infree = 0
+    for k in range(nw):
+        a = alpha[widx[k]]
+        infree += (a > 0.0) & (a < 1.0)
+    if infree == nfree:
+        return 0
     cnt = 0
     big = DEPENDENT_SKIP_FACTOR * tol * gs * max(1.0, dnorm)
     for i in range(alpha.shape[0]):
@@ -470,15 +480,19 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
             resume = False
             viol = floats[_F_VIOL]
             corrected = True
+            fresh = True  # s and t recomputed (max |s| and the count of E below: unknown)
+            smax = 0.0
+            nfree = np.int64(-1)
             ok = ints[_I_OK] != 0
         else:
             # ---- thresholds (and a jump of b, ρ when a class has no free point) ---------------
-            if not thresholds(y, alpha, s, t):
+            going, smax, nfree, found = thresholds(y, alpha, s, t)
+            if not going:
                 break  # a class is full: λ = λ_max
             if nb > 1 and _jumped(t, t_end, gs, lam):
                 lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
             # ---- KKT check; if the path was left, a pause for the Simple-ν-SVM correction -----
-            viol, need = _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol)
+            viol, need, fresh = _kkt_check(K, y, inv_m, alpha, s, t, lam, gs, tol, found)
             corrected = False
             ok = True
             if need:
@@ -497,8 +511,9 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
                 break
             lam_out, alpha_out, t_out, nb = _record(lam_out, alpha_out, t_out, nb, lam, alpha, t)
         # ---- bounds of the derivative QP, working set: free points plus one pivot per class ---
-        qp_bounds(y, alpha, s, t, tied, tie_tolerance(s, tol, gs, lam), g, lo, hi)
-        if not _pivots(K, y, alpha, lam, g, lo, hi, tied, want, piv):
+        tolg = tie_tolerance(s, tol, gs, lam) if fresh else tie_tolerance_of(smax, tol, gs, lam)
+        n_movable = qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi, want)
+        if not _pivots(K, y, alpha, lam, g, lo, hi, want, piv):
             status = STATUS_LOST
             reason = LOST_NO_PIVOT
             break
@@ -509,12 +524,12 @@ def _follow(K, y, max_breakpoints, tol, refresh, max_qp_iter, lam_out, alpha_out
             break
         # ---- the derivative QP ------------------------------------------------------------------
         why, nw, dt0, dt1, dnorm = _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd,
-                                              lo, hi, gs, tol, max_qp_iter, work, skip)
+                                              lo, hi, gs, tol, max_qp_iter, work, skip, n_movable)
         if why != LOST_NONE:
             status = STATUS_LOST
             reason = why
             break
-        n_dep += _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, tol, gs, dnorm)
+        n_dep += _count_dependent(y, alpha, d, gd, dt0, dt1, lo, hi, pos, widx, nw, nfree, tol, gs, dnorm)
         # ---- step to the nearest event (Loosli & Canu 2006, Summary, four kinds) -------------------
         h, at_end, n_zero, ok = advance(y, alpha, s, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos,
                                         nw, lam_max - lam, lam, dnorm, tol * gs, tied, no_point, n_zero,

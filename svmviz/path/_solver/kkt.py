@@ -69,12 +69,19 @@ def kkt_tol(rtol, gs, lam):
 
 
 @njit(cache=True)
+def tie_tolerance_of(smax, tol, gs, lam):
+    """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``, from
+    ``smax = max |s|`` (:func:`thresholds` takes it in its pass)."""
+    return tol * max(smax, kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+
+
+@njit(cache=True)
 def tie_tolerance(s, tol, gs, lam):
-    """Within this of 0, g counts as 0 (a tie): ``tol · max(max |s|, TIE_SCALE_FLOOR · scale)``."""
+    """:func:`tie_tolerance_of` with max |s| taken over ``s``."""
     smax = 0.0
     for i in range(s.shape[0]):
         smax = max(smax, abs(s[i]))
-    return tol * max(smax, kkt_tol(TIE_SCALE_FLOOR, gs, lam))
+    return tie_tolerance_of(smax, tol, gs, lam)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -457,47 +464,61 @@ def base_without(y, i, Minv0, Mb0, widx0, nw0, Minv, Mb, widx, pos):
 # ----------------------------------------------------------------------------------------------
 # Thresholds and the KKT conditions
 # ----------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _class_point(a, si, acc, cnt, lo, up, mn, mx):
+    """One point (α = ``a``, s = ``si``) of a class in :func:`thresholds`' pass: on E its s added to
+    the sum (``acc``, ``cnt``) and to E's extremes (``lo``, ``up``), on R to R's smallest s ``mn``,
+    on L to L's largest s ``mx``. Returns the six updated."""
+    if a > 0.0 and a < 1.0:
+        return acc + si, cnt + 1, min(lo, si), max(up, si), mn, mx
+    if a <= 0.0:
+        return acc, cnt, lo, up, (si if si < mn else mn), mx
+    return acc, cnt, lo, up, mn, max(mx, si)
+
+
 @njit(cache=True)
 def thresholds(y, alpha, s, t):
     """Class thresholds from the free points (mean), else the smallest s among α = 0 points.
 
-    Returns False when a class has neither (it is full: λ = 2 n_c).
+    Returns (ok, max |s|, the number of free points, the KKT violation): ok False when a class has
+    neither (it is full: λ = 2 n_c); from the same pass max |s| (the scale of
+    :func:`tie_tolerance_of`), the count of E and, when ok, :func:`kkt_violation` at these thresholds
+    (y = ±1): per class the largest of s − t on E and L and t − s on E and R, each from the extreme
+    s of its group — the same number, since s ↦ fl(s − t) is monotone and fl(t − s) = −fl(s − t).
     """
     n = alpha.shape[0]
-    acc0 = 0.0  # both classes in one pass (each class's sum in index order, as two passes would)
-    acc1 = 0.0
-    cnt0 = 0
-    cnt1 = 0
-    mn0 = np.inf
-    mn1 = np.inf
+    # per class (+: 0, −: 1), both in one pass (each class's sum in index order, as two passes
+    # would): the sum and count of s on E, min and max s on E, min s on R, max s on L
+    acc0, cnt0, lo0, up0, mn0, mx0 = 0.0, 0, np.inf, -np.inf, np.inf, -np.inf
+    acc1, cnt1, lo1, up1, mn1, mx1 = 0.0, 0, np.inf, -np.inf, np.inf, -np.inf
+    smax = 0.0
     for i in range(n):
         a = alpha[i]
         si = s[i]
+        smax = max(smax, abs(si))
         if y[i] == 1.0:
-            if a > 0.0 and a < 1.0:
-                acc0 += si
-                cnt0 += 1
-            elif a <= 0.0 and si < mn0:
-                mn0 = si
+            acc0, cnt0, lo0, up0, mn0, mx0 = _class_point(a, si, acc0, cnt0, lo0, up0, mn0, mx0)
         elif y[i] == -1.0:
-            if a > 0.0 and a < 1.0:
-                acc1 += si
-                cnt1 += 1
-            elif a <= 0.0 and si < mn1:
-                mn1 = si
+            acc1, cnt1, lo1, up1, mn1, mx1 = _class_point(a, si, acc1, cnt1, lo1, up1, mn1, mx1)
     if cnt0 > 0:
         t[0] = acc0 / cnt0
     elif mn0 < np.inf:
         t[0] = mn0
     else:
-        return False
+        return False, smax, cnt0 + cnt1, 0.0
     if cnt1 > 0:
         t[1] = acc1 / cnt1
     elif mn1 < np.inf:
         t[1] = mn1
     else:
-        return False
-    return True
+        return False, smax, cnt0 + cnt1, 0.0
+    viol = 0.0
+    for c in range(2):
+        tc = t[c]
+        for e in ((up0 - tc, tc - lo0, tc - mn0, mx0 - tc) if c == 0 else (up1 - tc, tc - lo1, tc - mn1, mx1 - tc)):
+            if e > viol:  # an empty group's ±inf gives −inf: never above
+                viol = e
+    return True, smax, cnt0 + cnt1, viol
 
 
 @njit(cache=True)
@@ -557,11 +578,14 @@ def kkt_violation(y, alpha, s, t):
 
 
 @njit(cache=True)
-def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
+def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi, want):
     """g = s − t_c and the bounds of the derivative QP: free on E, d ≥ 0 for tied α = 0 points,
-    d ≤ 0 for tied α = 1 points, d = 0 for the rest."""
+    d ≤ 0 for tied α = 1 points, d = 0 for the rest; ``want`` the points the path wants in W before
+    its pivots: the free ones and the tied ones that may move (their flags from the same pass).
+    Returns the number of points that may move (lo < hi)."""
     t0 = t[0]
     t1 = t[1]
+    movable = 0
     for i in range(alpha.shape[0]):  # without branches: a point's group is unpredictable from the last
         gi = s[i] - (t0 if y[i] > 0 else t1)
         g[i] = gi
@@ -571,3 +595,6 @@ def qp_bounds(y, alpha, s, t, tied, tolg, g, lo, hi):
         down = free | ((a >= 1.0) & ((gi >= -tolg) | tied[i]))  # may decrease
         lo[i] = -np.inf if down else 0.0
         hi[i] = np.inf if up else 0.0
+        want[i] = free | (tied[i] & (up | down))
+        movable += up | down
+    return movable
