@@ -31,6 +31,7 @@ browser (all chromium processes) — CPU time survives a loaded machine better t
     python bench/bench_coldstart.py                      # every page, every scenario (~30 min)
     python bench/bench_coldstart.py --pages path ivm --scenarios cold-now warm
     python bench/bench_coldstart.py --compiles           # what ``svmviz warmup`` compiles (~1.5 min of CPU)
+    python bench/bench_coldstart.py --compiles 20 --steps gram ivm   # what two of its steps compile
 
 ``--compiles``: the warm-up's steps in one process on an empty cache, with numba's compile events
 (``numba.core.event``): every function compiled, with its CPU seconds exclusive of the functions
@@ -277,8 +278,9 @@ def run(pages, scenarios, read: float, warm_cache: str | None = None, repeat: in
     return rows
 
 
-def compile_list(top: int) -> None:
-    """Print what the warm-up compiles on an empty cache (``--compiles``, see the module)."""
+def compile_list(top: int, only=()) -> None:
+    """Print what the warm-up compiles on an empty cache (``--compiles``, see the module); ``only``: the
+    names of the steps to run (``--steps``; empty: every step)."""
     import collections
     import warnings
 
@@ -311,7 +313,13 @@ def compile_list(top: int) -> None:
 
     try:
         steps = []
+        unknown = set(only) - {s.name for s in _warmup.STEPS}
+        if unknown:
+            raise SystemExit(f"--steps: no step named {', '.join(sorted(unknown))} "
+                             f"(the steps: {', '.join(s.name for s in _warmup.STEPS)})")
         for s in _warmup.STEPS:
+            if only and s.name not in only:
+                continue
             step[0] = s.name
             t = time.process_time()
             with _jit.notices_to(lambda _text: None), warnings.catch_warnings():  # as svmviz warmup runs them
@@ -348,9 +356,12 @@ def main():
     ap.add_argument("--compiles", type=int, nargs="?", const=40, default=None, metavar="TOP",
                     help="print what svmviz warmup compiles on an empty cache (the TOP costliest functions, "
                          "default 40) and stop")
+    ap.add_argument("--steps", nargs="*", default=[], metavar="STEP",
+                    help="with --compiles: run only these steps of the warm-up (gram, svm-grid, …), in its order; "
+                         "the Gram-matrix step is the first of every other step's callees")
     args = ap.parse_args()
     if args.compiles is not None:
-        compile_list(args.compiles)
+        compile_list(args.compiles, args.steps)
         return
     print(machine(), "—", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     rows = run(args.pages, args.scenarios, args.read, args.warm_cache, args.repeat, args.cold_repeat)

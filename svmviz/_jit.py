@@ -145,8 +145,14 @@ def njit(*args, **kwargs):
     not once more per constant the caller passes (:func:`svmviz._numba_compat.plain_call_types`).
     Every function made here is counted in its group (:data:`COMPILE_GROUPS`) for the compile
     progress line. No function gets numba's C-callable wrapper, which nothing of svmviz calls
-    (:func:`svmviz._numba_compat.without_cfunc_wrapper`)."""
-    kwargs = without_cfunc_wrapper(kwargs)
+    (:func:`svmviz._numba_compat.without_cfunc_wrapper`).
+
+    Every function releases the GIL (``nogil=True`` unless given): a call from Python lets other
+    threads run (a Streamlit server's sessions, the σ threads of a criteria surface), and every
+    function compiles with the same options. numba compiles its implementations of numpy
+    (``np.empty``, ``np.dot``, sorting…) once per argument types *and* options of the calling
+    function: with one set of options, one copy of each serves every svmviz function of a process."""
+    kwargs = without_cfunc_wrapper({"nogil": True, **kwargs})
     if args or not kwargs.get("cache"):  # nothing cached in svmviz's folder
         made = numba.njit(*args, **kwargs)  # a dispatcher (@njit, njit(fn, …)) or a decorator (njit(signature, …))
         return _registered(made) if hasattr(made, "py_func") else (lambda fn: _registered(made(fn)))

@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 
+import numpy as np
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 KERNEL = '''
@@ -150,3 +152,79 @@ def test_svmviz_njit_leaves_out_the_c_wrapper():
         importlib.import_module(module)
     svmviz_functions = [d for ds in _jit._GROUP_FUNCTIONS.values() for d in ds]
     assert svmviz_functions and all(d.targetoptions.get("no_cfunc_wrapper") is True for d in svmviz_functions)
+
+
+def test_compile_flags_read_the_quick_way_give_numbas_own_reading():
+    """:data:`svmviz._numba_compat.QUICK_FLAG_VALUES`: numba's ``Flags.values`` is the quick reading, which
+    gives the dict numba's option properties give (so the same hash and equality) on flags with and without
+    options set. If a numba upgrade changes how the flags hold their options, this fails (and the module
+    leaves ``Flags.values`` as numba has it)."""
+    from numba.core.compiler import Flags
+
+    from svmviz import _numba_compat
+
+    assert _numba_compat.QUICK_FLAG_VALUES
+    assert Flags.values is _numba_compat._quick_values
+    plain, changed, same = Flags(), Flags(), Flags()
+    for flags in (changed, same):
+        flags.nrt = True
+        flags.release_gil = True
+        flags.fastmath = {"nnan"}
+    same.no_cfunc_wrapper = False  # set explicitly to its default: equal to not set
+    for flags in (plain, changed, same):
+        assert flags.values() == _numba_compat._generic_values(flags)
+        assert len(flags.values()) == len(Flags.options)
+    assert changed == same and hash(changed) == hash(same) and plain != changed
+
+
+def _empty_u16(n):
+    return np.empty(n, dtype=np.uint16).shape[0]
+
+
+def _empty_u16_plus_one(n):
+    return np.empty(n, dtype=np.uint16).shape[0] + 1
+
+
+def _empty_i16(n):
+    return np.empty(n, dtype=np.int16).shape[0]
+
+
+def _empty_i16_plus_one(n):
+    return np.empty(n, dtype=np.int16).shape[0] + 1
+
+
+def _numpy_empty_compilations(*calls):
+    """How many times numba compiles its implementation of ``np.empty`` while ``calls`` run."""
+    from numba.core import event
+
+    compiled = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            fn = getattr(ev.data.get("dispatcher"), "py_func", None)
+            compiled.append(getattr(fn, "__qualname__", ""))
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Listener()):
+        for call in calls:
+            call()
+    return sum(name.startswith("ol_np_empty") for name in compiled)
+
+
+def test_svmviz_njit_functions_share_one_compilation_of_numbas_numpy():
+    """svmviz's ``njit`` gives every function the same options (``nogil=True`` unless given), so numba's
+    implementation of ``np.empty`` (for a dtype no other test uses) compiles once for two functions
+    decorated differently; numba keys its implementations of numpy on the options of the function that
+    calls them, and compiles it twice for the same two decorations by ``numba.njit``."""
+    import numba
+
+    from svmviz import _jit
+
+    first, second = _jit.njit(_empty_u16), _jit.njit(nogil=True)(_empty_u16_plus_one)
+    assert first.targetoptions["nogil"] is True and second.targetoptions["nogil"] is True
+    assert _numpy_empty_compilations(lambda: first(3), lambda: second(4)) == 1
+    assert first(3) == 3 and second(4) == 5
+    plain, gil = numba.njit(_empty_i16), numba.njit(nogil=True)(_empty_i16_plus_one)
+    assert _numpy_empty_compilations(lambda: plain(3), lambda: gil(4)) == 2

@@ -1344,26 +1344,18 @@ def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     """Leave-one-out decision values for every λ of one σ. alphas (n_lam, n) are the full solutions.
 
     The Gaussian kernel by numpy's exp (bit for bit :func:`rbf_sigma_sequence`'s), then the compiled
-    refits (:func:`lambdas_loo`); both release the GIL.
+    refits (:func:`loo_decisions`, one call per λ); both release the GIL. A loop in Python, not a
+    compiled function around :func:`loo_decisions`: numba would link, optimise and emit the refits
+    and every function they call once more into it (≈ 1.3 s CPU of the Tuning page's first
+    compilation), for a loop of one to a few dozen calls that each solve n problems.
 
     Returns f_loo (n_lam, n) and status (n_lam,).
     """
-    return lambdas_loo(rbf_from_squared_distances(D, sigma), y, lambdas, C, p, alphas, tol, max_iter)
-
-
-@njit(cache=True, nogil=True)
-def lambdas_loo(K, y, lambdas, C, p, alphas, tol, max_iter):
-    """:func:`loo_decisions` at every λ on one kernel matrix. alphas (n_lam, n) are the full solutions.
-
-    Returns f_loo (n_lam, n) and status (n_lam,).
-    """
+    K = rbf_from_squared_distances(D, sigma)
     n = y.shape[0]
     m = lambdas.shape[0]
     out = np.empty((m, n))
     stats = np.empty(m, dtype=np.int64)
     for k in range(m):
-        f, st = loo_decisions(K, y, 1.0 / (2.0 * n * lambdas[k]), p, C, alphas[k].copy(), tol, max_iter)
-        for i in range(n):
-            out[k, i] = f[i]
-        stats[k] = st
+        out[k], stats[k] = loo_decisions(K, y, 1.0 / (2.0 * n * lambdas[k]), p, C, alphas[k].copy(), tol, max_iter)
     return out, stats

@@ -105,3 +105,12 @@ def test_pruning_scores_few_candidates_exactly_on_the_three_class_mixture():
     pruned, b_pruned, th_pruned = _klr._scores_onestep(*args, True)
     assert np.argmin(pruned) == np.argmin(full) and pruned.min() == full.min()
     assert np.sum(pruned == full) < 0.5 * cand.size  # most candidates are settled by their bound
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.sampled_from([0.0, -1.5, 2.0, 2.0 + 2**-50, np.inf, -np.inf, np.nan]) | st.floats(-3, 3),
+                       min_size=0, max_size=40))
+def test_argsort_stable_is_numpys_stable_argsort_with_ties_infinities_and_nan(values):
+    x = np.array(values, dtype=np.float64)
+    np.testing.assert_array_equal(_klr._argsort_stable(x, True), np.argsort(x, kind="stable"))
+    np.testing.assert_array_equal(_klr._argsort_stable(x, False), np.arange(x.size))
