@@ -1,6 +1,5 @@
-"""The four private internals of numba that svmviz uses: a cache folder for svmviz's compiled functions
-only, one compilation per argument types for a call from compiled code, no C-callable wrapper, and a
-quicker reading of numba's compile flags.
+"""The three private internals of numba that svmviz uses: a cache folder for svmviz's compiled functions
+only, one compilation per argument types for a call from compiled code, and no C-callable wrapper.
 
 The cache folder
 ----------------
@@ -73,27 +72,6 @@ function also compiles its C wrapper, with the same results).
 Canary: ``tests/test_numba_compat.py`` (a function compiled with the option computes the same and its
 library holds no C wrapper, while numba's default one holds it; every dispatcher svmviz's ``njit`` makes
 carries the option).
-
-Reading the compile flags
--------------------------
-
-Why. numba looks up its implementations of numpy and of Python's operators (every ``a[i]``, ``a[i] = v``,
-``np.empty``… of a compiled function is typed through a dozen such templates) in a cache keyed on the
-compile flags of the function being compiled (``numba.core.compiler.Flags``, hashed and compared through
-their ``values()``). ``values()`` reads each of the flags' options through its property, one Python call
-each: some 150 000 readings of 22 options for the warm-up's compilations, about 4 % of their CPU time
-(``bench/bench_coldstart.py --compiles``, measured with and without).
-
-What. ``Flags.values`` is given the same mapping, read straight from the two places the properties read
-(the values set on the flags, else each option's default): the same dict, so the same hash and the same
-comparisons, for every user of numba in the process.
-
-Fallback. Unless every option of ``Flags`` is read by numba's generated property, and the quick reading
-gives the same dict as numba's on flags with and without options set, ``Flags.values`` is left as it is
-(:data:`QUICK_FLAG_VALUES` is False).
-
-Canary: ``tests/test_numba_compat.py`` (the quick reading is in place and gives numba's own reading, dict,
-hash and equality, on flags with and without options set).
 
 Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
@@ -206,44 +184,3 @@ def without_cfunc_wrapper(options: dict) -> dict:
     if not NO_CFUNC_WRAPPER_SUPPORTED:
         return dict(options)
     return {"no_cfunc_wrapper": True, **options}
-
-
-try:
-    from numba.core.compiler import Flags as _Flags
-except ImportError:  # pragma: no cover — a numba without this class: the fallback
-    _Flags = None
-
-
-def _generic_values(flags) -> dict:
-    """numba's own ``TargetConfig.values``: every option read through its property."""
-    return {name: getattr(flags, name) for name in flags.options}
-
-
-def _quick_values(self) -> dict:
-    """``Flags.values`` read from where numba's option properties read (see the module)."""
-    values = self._values
-    return {name: values[name] if name in values else option.default for name, option in self.options.items()}
-
-
-def _quick_values_agree() -> bool:
-    """Whether :func:`_quick_values` gives numba's own reading on this numba (see the module's fallback)."""
-    if _Flags is None:
-        return False
-    try:
-        options = _Flags.options
-        getters = {getattr(_Flags, name).fget.__code__ for name in options}
-        if len(getters) != 1 or any(not hasattr(option, "default") for option in options.values()):
-            return False  # an option read by some other property than numba's generated one
-        plain, changed = _Flags(), _Flags()
-        changed.nrt = True
-        changed.release_gil = True
-        changed.no_cfunc_wrapper = True
-        return all(_quick_values(f) == _generic_values(f) for f in (plain, changed))
-    except Exception:  # noqa: BLE001 — any layout this module does not know: the fallback
-        return False
-
-
-QUICK_FLAG_VALUES = _quick_values_agree()
-"""Whether numba's ``Flags.values`` is read the quick way (:func:`_quick_values`; False: numba's own)."""
-if QUICK_FLAG_VALUES:
-    _Flags.values = _quick_values

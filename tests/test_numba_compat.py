@@ -154,29 +154,6 @@ def test_svmviz_njit_leaves_out_the_c_wrapper():
     assert svmviz_functions and all(d.targetoptions.get("no_cfunc_wrapper") is True for d in svmviz_functions)
 
 
-def test_compile_flags_read_the_quick_way_give_numbas_own_reading():
-    """:data:`svmviz._numba_compat.QUICK_FLAG_VALUES`: numba's ``Flags.values`` is the quick reading, which
-    gives the dict numba's option properties give (so the same hash and equality) on flags with and without
-    options set. If a numba upgrade changes how the flags hold their options, this fails (and the module
-    leaves ``Flags.values`` as numba has it)."""
-    from numba.core.compiler import Flags
-
-    from svmviz import _numba_compat
-
-    assert _numba_compat.QUICK_FLAG_VALUES
-    assert Flags.values is _numba_compat._quick_values
-    plain, changed, same = Flags(), Flags(), Flags()
-    for flags in (changed, same):
-        flags.nrt = True
-        flags.release_gil = True
-        flags.fastmath = {"nnan"}
-    same.no_cfunc_wrapper = False  # set explicitly to its default: equal to not set
-    for flags in (plain, changed, same):
-        assert flags.values() == _numba_compat._generic_values(flags)
-        assert len(flags.values()) == len(Flags.options)
-    assert changed == same and hash(changed) == hash(same) and plain != changed
-
-
 def _empty_u16(n):
     return np.empty(n, dtype=np.uint16).shape[0]
 
