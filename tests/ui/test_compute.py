@@ -462,6 +462,7 @@ def test_loss_page_asks_before_a_costly_exact_loo(monkeypatch):
     assert at.slider(key="loss_n").value == m
 
 
+@pytest.mark.serial  # two timed runs compared: another test beside them would skew the ratio
 def test_the_loss_pages_estimate_lands_within_twice_the_measured_time(monkeypatch):
     """Exact LOO along λ on the Loss page, asked for every time (threshold 0): its first run shows no
     duration and times this machine; the next one on the same points (another kernel width σ) is
