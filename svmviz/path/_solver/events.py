@@ -95,7 +95,7 @@ def step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, n
     return _min_hit(hit, x.shape[0], h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into the event search: no function of its own to compile
 def _min_hit(hit, n, h):
     """The smallest of ``h`` and ``hit[:n]``: four independent running minima (not one serial chain
     of comparisons); the same number as the minimum in index order, which keeps the first of equal
