@@ -22,7 +22,7 @@ from numba import njit
 
 from svmviz.path._solver import config as cfg
 from svmviz.path._solver.config import DIRECTION_TINY, TIE_SCALE_FLOOR
-from svmviz.path._solver.events import move, ratio_test, step_to_event
+from svmviz.path._solver.events import _min_hit, move, ratio_test, step_to_event
 from svmviz.path._solver.follower import _apply_class_sums, _scan_free
 from svmviz.path._solver.kkt import (add_column, exact_s, kkt_tol, kkt_violation, minv_add, minv_build, qp_bounds,
                                      thresholds, tie_tolerance)
@@ -182,6 +182,21 @@ def test_event_search_keeps_each_points_hitting_time_and_move_ties_those_within_
     move(x, d, widx, I64(widx.size), h, htol, dnorm, marks, hit)
     assert np.array_equal(marks, want <= h + htol)
     assert np.all((x >= 0) & (x <= 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([np.inf, 0.0, -0.0, 1e-300, 0.5, 2.0, np.nan]), max_size=13),
+       st.sampled_from([np.inf, 0.0, -0.0, 1.0]))
+def test_event_search_minimum_is_the_first_least_hitting_time_in_index_order(times, h0):
+    """The event search's minimum over the hitting times (four running minima) is the one a loop in
+    index order keeps — ``if hit < h: h = hit`` — down to the sign of a zero; nan never taken."""
+    hit = np.array(times, dtype=float)
+    want = h0
+    for v in hit:
+        if v < want:
+            want = v
+    got = _min_hit(hit, I64(hit.size), h0)
+    assert got == want and np.signbit(got) == np.signbit(want)
 
 
 @settings(max_examples=150, deadline=None)

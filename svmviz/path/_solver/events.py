@@ -81,17 +81,53 @@ def step_to_event(y, x, d, gd, dt0, dt1, g, lo, hi, box_lo, box_hi, widx, pos, n
     point without such an event (members of W, tied points, ``skip``, g moving away from 0): the
     points that :func:`move` marks as tied, read there without computing the hitting times again."""
     h, blk, blk_to = ratio_test(y, x, d, widx, nw, box_lo, box_hi, h, DIRECTION_TINY * dnorm, np.bool_(False))
+    # the hitting times without a branch per point (a point's group and the sign of its slope are
+    # unpredictable from the last): every point's quotient, inf selected where it has no event. The
+    # quotient by np.divide, which gives inf or nan for a zero divisor (never read) where ``/`` would
+    # raise: without that branch the compiler vectorises the pass (half the time of the branches)
     for j in range(x.shape[0]):
-        hk = np.inf
-        if not (pos[j] >= 0 or lo[j] < hi[j] or j == skip):
-            dg = gd[j] - (dt0 if y[j] > 0 else dt1)
-            if x[j] <= 0.0 and dg < -epsg:
-                hk = max(g[j], 0.0) / (-dg)
-            elif x[j] >= 1.0 and dg > epsg:
-                hk = max(-g[j], 0.0) / dg
-        hit[j] = hk
-        if hk < h:
-            h = hk
+        dg = gd[j] - (dt0 if y[j] > 0 else dt1)
+        at0 = x[j] <= 0.0
+        bound = (pos[j] < 0) & (not lo[j] < hi[j]) & (j != skip)
+        ev = bound & ((at0 & (dg < -epsg)) | ((x[j] >= 1.0) & (dg > epsg)))
+        q = np.divide(max(g[j], 0.0) if at0 else max(-g[j], 0.0), -dg if at0 else dg)
+        hit[j] = q if ev else np.inf
+    return _min_hit(hit, x.shape[0], h)
+
+
+@njit(cache=True, inline="always")  # compiled into the event search: no function of its own to compile
+def _min_hit(hit, n, h):
+    """The smallest of ``h`` and ``hit[:n]``: four independent running minima (not one serial chain
+    of comparisons); the same number as the minimum in index order, which keeps the first of equal
+    values — it differs from it only in the sign of a zero, so a zero minimum is taken again in index
+    order."""
+    h0 = h
+    h1 = h
+    h2 = h
+    h3 = h
+    j = 0
+    while j + 4 <= n:
+        a0 = hit[j]
+        a1 = hit[j + 1]
+        a2 = hit[j + 2]
+        a3 = hit[j + 3]
+        h0 = a0 if a0 < h0 else h0
+        h1 = a1 if a1 < h1 else h1
+        h2 = a2 if a2 < h2 else h2
+        h3 = a3 if a3 < h3 else h3
+        j += 4
+    while j < n:
+        a0 = hit[j]
+        h0 = a0 if a0 < h0 else h0
+        j += 1
+    m = h0 if h0 < h1 else h1
+    m2 = h2 if h2 < h3 else h3
+    m = m if m < m2 else m2
+    if m != 0.0:
+        return m
+    for j in range(n):
+        if hit[j] < h:
+            h = hit[j]
     return h
 
 
