@@ -904,8 +904,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
                 for u in range(k):
                     yF[u] = ys[F[u]]
                     gF[u] = -g[F[u]]
-                uu = _backward(Lf, _forward(Lf, gF))
-                vv = _backward(Lf, _forward(Lf, yF))
+                uu, vv = _chol_solve_pair(Lf, gF, yF)
                 nu = _dot(yF, uu) / _dot(yF, vv)
                 for u in range(k):
                     d[u] = uu[u] - nu * vv[u]
@@ -1023,6 +1022,31 @@ def _chol_extend(L, fk, F, slot, Hc, inv):
             L[r, t] = l[t]
         L[r, r] = np.sqrt(piv)
     return L, k, True
+
+
+@njit(cache=True)
+def _chol_solve_pair(L, a, c):
+    """(LL')⁻¹a and (LL')⁻¹c for lower-triangular L (its leading k × k block, k = len(a)): both
+    right-hand sides in one pass over L's rows, forward then backward (L'x = z column by column, so
+    that L is read by rows)."""
+    k = a.shape[0]
+    x = np.empty(k)
+    z = np.empty(k)
+    for j in range(k):
+        s = a[j]
+        t = c[j]
+        for q in range(j):
+            s -= L[j, q] * x[q]
+            t -= L[j, q] * z[q]
+        x[j] = s / L[j, j]
+        z[j] = t / L[j, j]
+    for q in range(k - 1, -1, -1):
+        x[q] /= L[q, q]
+        z[q] /= L[q, q]
+        for j in range(q):
+            x[j] -= L[q, j] * x[q]
+            z[j] -= L[q, j] * z[q]
+    return x, z
 
 
 @njit(cache=True)

@@ -54,7 +54,7 @@ def test_dual_active_set_is_the_minimiser_found_face_by_face(seed, m, p, log_cap
 
 @settings(max_examples=30, deadline=None)
 @given(seed=hst.integers(0, 10_000), k=hst.integers(1, 150))
-def test_cholesky_factor_follows_rows_added_and_removed(seed, k):
+def test_cholesky_factor_follows_rows_added_and_removed_and_solves_with_them(seed, k):
     # the factor of :func:`_irwls._dual_active_set`'s free block, grown row by row past its first
     # buffer (64) and with rows removed anywhere: its LL' is the block of the remaining rows
     rng = np.random.default_rng(seed)
@@ -78,6 +78,13 @@ def test_cholesky_factor_follows_rows_added_and_removed(seed, k):
         np.testing.assert_allclose(Lk @ Lk.T, H[np.ix_(keep, keep)], rtol=0,
                                    atol=1e-12 * np.abs(H).max() * k)
         assert np.all(np.diag(Lk) > 0)
+    m = len(keep)
+    a, c = rng.normal(size=m), rng.normal(size=m)
+    x, z = _irwls._chol_solve_pair(L, a, c)
+    Hk = H[np.ix_(keep, keep)]
+    cond = np.linalg.cond(Hk)
+    np.testing.assert_allclose(x, np.linalg.solve(Hk, a), rtol=0, atol=1e-12 * cond * (1 + np.abs(x).max()))
+    np.testing.assert_allclose(z, np.linalg.solve(Hk, c), rtol=0, atol=1e-12 * cond * (1 + np.abs(z).max()))
 
 
 @settings(max_examples=10, deadline=None)
