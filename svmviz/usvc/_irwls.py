@@ -854,11 +854,10 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     bordered system: its least-squares solution, :func:`_solve_near`). H has rank p plus its diagonal
     and is never formed: the gradient costs O(m·p) per step through w; a step's bordered system over
     the k free multipliers is solved through the Cholesky factor of their block of H, which follows
-    the free set (a row added or removed per step, O(k²); the products of the rows that have been
-    free each formed once, :func:`_free_gram`), and by LU where that factor does not exist in floating
-    point. Returns
+    the free set (a row added, O(k·p + k²), or removed, O(k²), per step). Returns
     ``(ν, ok)``: the equality's multiplier ν (the intercept: g_i + ν y_i = 0 for the free multipliers,
-    g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps."""
+    g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps (not when
+    the free block has no Cholesky factor in floating point)."""
     m, p = Z.shape
     YZ = np.empty((m, p))
     for q in range(m):
@@ -871,64 +870,40 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     nu = 0.0
     ok = False
     at_min = False
-    err = np.zeros(1)
-    # the inner products (YZ)(YZ)' among the multipliers that have been free (:func:`_free_gram`)
-    slot = np.full(m, -1, dtype=np.int64)
-    rows = np.empty(m, dtype=np.int64)
-    Hc = np.empty((min(m, 64), min(m, 64)))
-    used = 0
     # the free multipliers in the order they were freed, and the Cholesky factor of their block of H
     # in that order (its first ``fk`` rows; :func:`_chol_extend`, :func:`_chol_delete`): a step adds
-    # or bounds one multiplier, so the factor follows in O(k²) where a solve from scratch costs O(k³)
+    # or bounds one multiplier, so the factor follows in O(k·p + k²) where a solve from scratch costs O(k³)
     F_all = np.flatnonzero(free)
     k = F_all.shape[0]
     order = np.empty(m, dtype=np.int64)
     order[:k] = F_all
     Lf = np.empty((min(m, 64), min(m, 64)))
     fk = 0
-    fac = True
     for _it in range(max_iter):
         # g = Hα + c = YZ(w₀ + (YZ)'α) + α/a^max − 1: O(m·p), H never formed (its rank is p)
         g = YZ @ (w0 + YZ.T @ alpha) + inv * alpha - 1.0
         F = order[:k]
         d = np.zeros(k)
         if k > 0 and not at_min:
-            Hc, used = _free_gram(YZ, F, slot, rows, Hc, used)
-            if fac:
-                Lf, fk, fac = _chol_extend(Lf, fk, F, slot, Hc, inv)
-            if fac:
-                # the bordered system [[H_FF, y_F], [y_F', 0]] (d, ν) = (−g_F, 0) through H_FF's factor:
-                # d = u − ν v with H_FF u = −g_F, H_FF v = y_F and ν = y_F'u / y_F'v
-                yF = np.empty(k)
-                gF = np.empty(k)
-                for u in range(k):
-                    yF[u] = ys[F[u]]
-                    gF[u] = -g[F[u]]
-                uu, vv = _chol_solve_pair(Lf, gF, yF)
-                nu = _dot(yF, uu) / _dot(yF, vv)
-                for u in range(k):
-                    d[u] = uu[u] - nu * vv[u]
-                # y_F'd = 0 to the rounding of its sum (u and v are large where 1/a^max is small, and
-                # y_F'd is their difference): the step keeps Σ α_i y_i
-                drift = _dot(yF, d) / k
-                for u in range(k):
-                    d[u] -= drift * yF[u]
-            else:
-                # H_FF has no Cholesky factor in floating point: the bordered system by LU
-                K = np.zeros((k + 1, k + 1))
-                r = np.zeros(k + 1)
-                for u in range(k):
-                    su = slot[F[u]]
-                    for v in range(k):
-                        K[u, v] = Hc[su, slot[F[v]]]
-                for u in range(k):
-                    K[u, u] += inv[F[u]]
-                    K[u, k] = ys[F[u]]
-                    K[k, u] = ys[F[u]]
-                    r[u] = -g[F[u]]
-                sol = _solve_near(K, r, np.zeros(k + 1), err, False)
-                d = sol[:k]
-                nu = sol[k]
+            Lf, fk, fac = _chol_extend(Lf, fk, F, YZ, inv)
+            if not fac:
+                break  # H_FF has no Cholesky factor in floating point: no guess
+            # the bordered system [[H_FF, y_F], [y_F', 0]] (d, ν) = (−g_F, 0) through H_FF's factor:
+            # d = u − ν v with H_FF u = −g_F, H_FF v = y_F and ν = y_F'u / y_F'v
+            yF = np.empty(k)
+            gF = np.empty(k)
+            for u in range(k):
+                yF[u] = ys[F[u]]
+                gF[u] = -g[F[u]]
+            uu, vv = _chol_solve_pair(Lf, gF, yF)
+            nu = _dot(yF, uu) / _dot(yF, vv)
+            for u in range(k):
+                d[u] = uu[u] - nu * vv[u]
+            # y_F'd = 0 to the rounding of its sum (u and v are large where 1/a^max is small, and
+            # y_F'd is their difference): the step keeps Σ α_i y_i
+            drift = _dot(yF, d) / k
+            for u in range(k):
+                d[u] -= drift * yF[u]
         elif k == 0:
             # no free multiplier: ν within the range the bounded ones leave it
             lo_nu, hi_nu = -np.inf, np.inf
@@ -982,9 +957,8 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
             for u in range(block, k - 1):
                 order[u] = order[u + 1]
             k -= 1
-            if fac:
-                _chol_delete(Lf, fk, block)
-                fk -= 1
+            _chol_delete(Lf, fk, block)
+            fk -= 1
         else:
             at_min = True  # the face's minimiser: its ν is this solve's
     w[:] = w0 + YZ.T @ alpha
@@ -992,30 +966,29 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
 
 
 @njit(cache=True)
-def _grown(A, used):
-    """A square buffer twice the size of ``A`` holding its leading ``used`` × ``used`` block."""
-    out = np.empty((2 * used, 2 * used))
-    out[:used, :used] = A[:used, :used]
-    return out
-
-
-@njit(cache=True)
-def _chol_extend(L, fk, F, slot, Hc, inv):
+def _chol_extend(L, fk, F, YZ, inv):
     """Extend the Cholesky factor L (its first ``fk`` rows) of the block of H = (YZ)(YZ)' + diag(1/a^max)
     over the multipliers F[:fk] (:func:`_dual_active_set`) to all of F, one row per multiplier:
-    l = L⁻¹h (h its products with the earlier ones, from :func:`_free_gram`'s ``Hc``) and the pivot
-    √(h_qq + 1/a_q^max − l'l). Returns ``(L, rows, ok)``; ok is False when a pivot is not positive
-    (H_FF not positive definite in floating point), L then holds only the rows before it."""
+    l = L⁻¹h (h the products of its row of YZ with the earlier ones) and the pivot
+    √(h_qq + 1/a_q^max − l'l); L's buffer doubles when full. Returns ``(L, rows, ok)``; ok is False
+    when a pivot is not positive (H_FF not positive definite in floating point), L then holds only the
+    rows before it."""
     k = F.shape[0]
+    p = YZ.shape[1]
     for r in range(fk, k):
         if r == L.shape[0]:
-            L = _grown(L, r)
-        sr = slot[F[r]]
-        h = np.empty(r)
-        for t in range(r):
-            h[t] = Hc[sr, slot[F[t]]]
-        l = _forward(L, h)
-        piv = Hc[sr, sr] + inv[F[r]] - _dot(l, l)
+            grown = np.empty((2 * r, 2 * r))
+            grown[:r, :r] = L[:r, :r]
+            L = grown
+        q = F[r]
+        h = np.empty(r + 1)
+        for t in range(r + 1):
+            acc = 0.0
+            for j in range(p):
+                acc += YZ[q, j] * YZ[F[t], j]
+            h[t] = acc
+        l = _forward(L, h[:r])
+        piv = h[r] + inv[q] - _dot(l, l)
         if not piv > 0.0:
             return L, r, False
         for t in range(r):
@@ -1072,35 +1045,6 @@ def _chol_delete(L, k, j):
             L[rr, i + 1] = -s * x + c * z
         L[i, i] = rad
         L[i, i + 1] = 0.0
-
-
-@njit(cache=True)
-def _free_gram(YZ, F, slot, rows, Hc, used):
-    """The inner products of the rows F of YZ, held in ``Hc`` for every row that has been among them:
-    row q's products sit in row and column ``slot[q]`` of Hc (−1 while it has none; ``rows`` maps a
-    slot back to its row, ``used`` slots are filled). The rows of F without a slot get one, with
-    their products against every slotted row. Returns ``(Hc, used)``, Hc twice as large when full.
-
-    The free set of :func:`_dual_active_set` changes by one multiplier per step, so each product is
-    formed once, O(p) — not the k²·p of the free rows' product at every step."""
-    p = YZ.shape[1]
-    for u in range(F.shape[0]):
-        q = F[u]
-        if slot[q] >= 0:
-            continue
-        if used == Hc.shape[0]:
-            Hc = _grown(Hc, used)
-        slot[q] = used
-        rows[used] = q
-        for t in range(used + 1):
-            o = rows[t]
-            acc = 0.0
-            for j in range(p):
-                acc += YZ[q, j] * YZ[o, j]
-            Hc[used, t] = acc
-            Hc[t, used] = acc
-        used += 1
-    return Hc, used
 
 
 @njit(cache=True)

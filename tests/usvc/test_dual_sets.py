@@ -62,10 +62,9 @@ def test_cholesky_factor_follows_rows_added_and_removed_and_solves_with_them(see
     Z = rng.normal(size=(k, p))
     inv = np.full(k, 10.0 ** rng.uniform(-8, 0))
     order = rng.permutation(k)
-    slot = np.full(k, -1, dtype=np.int64)
-    rows = np.empty(k, dtype=np.int64)
-    Hc, used = _irwls._free_gram(Z, order, slot, rows, np.empty((min(k, 64), min(k, 64))), 0)
-    L, fk, ok = _irwls._chol_extend(np.empty((min(k, 64), min(k, 64))), 0, order, slot, Hc, inv)
+    L, fk, ok = _irwls._chol_extend(np.empty((min(k, 64), min(k, 64))), 0, order[: k // 2], Z, inv)
+    assert ok and fk == k // 2
+    L, fk, ok = _irwls._chol_extend(L, fk, order, Z, inv)
     assert ok and fk == k
     H = Z @ Z.T + np.diag(inv)
     keep = list(order)
@@ -86,6 +85,16 @@ def test_cholesky_factor_follows_rows_added_and_removed_and_solves_with_them(see
     np.testing.assert_allclose(x, np.linalg.solve(Hk, a), rtol=0, atol=1e-12 * cond * (1 + np.abs(x).max()))
     np.testing.assert_allclose(z, np.linalg.solve(Hk, c), rtol=0, atol=1e-12 * cond * (1 + np.abs(z).max()))
 
+
+
+def test_cholesky_factor_stops_at_a_row_that_leaves_the_block_singular():
+    # no cap term (1/a^max = 0) and the third row a copy of the first: the block of the first three
+    # has no Cholesky factor, the factor keeps the two rows before it
+    Z = np.array([[1.0, 2.0], [0.5, -1.0], [1.0, 2.0]])
+    L, fk, ok = _irwls._chol_extend(np.empty((3, 3)), 0, np.arange(3), Z, np.zeros(3))
+    assert not ok and fk == 2
+    Lk = np.tril(L[:2, :2])
+    np.testing.assert_allclose(Lk @ Lk.T, Z[:2] @ Z[:2].T, rtol=1e-14)
 
 @settings(max_examples=10, deadline=None)
 @given(seed=hst.integers(0, 10_000), log_cap=hst.floats(0.0, 8.0))
