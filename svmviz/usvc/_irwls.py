@@ -877,7 +877,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     k = F_all.shape[0]
     order = np.empty(m, dtype=np.int64)
     order[:k] = F_all
-    Lf = np.empty((min(m, 64), min(m, 64)))
+    Lf = np.empty((m, m))  # k × k of it in use (m ≤ DUAL_MAX_FREE)
     fk = 0
     for _it in range(max_iter):
         # g = Hα + c = YZ(w₀ + (YZ)'α) + α/a^max − 1: O(m·p), H never formed (its rank is p)
@@ -885,7 +885,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
         F = order[:k]
         d = np.zeros(k)
         if k > 0 and not at_min:
-            Lf, fk, fac = _chol_extend(Lf, fk, F, YZ, inv)
+            fk, fac = _chol_extend(Lf, fk, F, YZ, inv)
             if not fac:
                 break  # H_FF has no Cholesky factor in floating point: no guess
             # the bordered system [[H_FF, y_F], [y_F', 0]] (d, ν) = (−g_F, 0) through H_FF's factor:
@@ -896,9 +896,24 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
                 yF[u] = ys[F[u]]
                 gF[u] = -g[F[u]]
             uu, vv = _chol_solve_pair(Lf, gF, yF)
-            nu = _dot(yF, uu) / _dot(yF, vv)
+            yv = _dot(yF, vv)
+            nu = _dot(yF, uu) / yv
             for u in range(k):
                 d[u] = uu[u] - nu * vv[u]
+            # one step of iterative refinement on the bordered system (its residual with H_FF applied
+            # through YZ, O(k·p)): u and v grow like a^max where H_FF's rank-p part leaves directions
+            # to 1/a^max, and d is their difference
+            zd = np.zeros(YZ.shape[1])
+            for u in range(k):
+                zd += d[u] * YZ[F[u]]
+            r1 = np.empty(k)
+            for u in range(k):
+                r1[u] = gF[u] - (_dot(YZ[F[u]], zd) + inv[F[u]] * d[u] + nu * yF[u])
+            c1, _c = _chol_solve_pair(Lf, r1, r1)
+            dnu = (_dot(yF, c1) + _dot(yF, d)) / yv
+            for u in range(k):
+                d[u] += c1[u] - dnu * vv[u]
+            nu += dnu
             # y_F'd = 0 to the rounding of its sum (u and v are large where 1/a^max is small, and
             # y_F'd is their difference): the step keeps Σ α_i y_i
             drift = _dot(yF, d) / k
@@ -968,33 +983,32 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
 @njit(cache=True)
 def _chol_extend(L, fk, F, YZ, inv):
     """Extend the Cholesky factor L (its first ``fk`` rows) of the block of H = (YZ)(YZ)' + diag(1/a^max)
-    over the multipliers F[:fk] (:func:`_dual_active_set`) to all of F, one row per multiplier:
-    l = L⁻¹h (h the products of its row of YZ with the earlier ones) and the pivot
-    √(h_qq + 1/a_q^max − l'l); L's buffer doubles when full. Returns ``(L, rows, ok)``; ok is False
-    when a pivot is not positive (H_FF not positive definite in floating point), L then holds only the
-    rows before it."""
+    over the multipliers F[:fk] (:func:`_dual_active_set`) to all of F, one row per multiplier q:
+    L_rt = (h_t − Σ_{s<t} L_ts L_rs)/L_tt with h_t = z_q'z_{F_t} (the products of its row of YZ with the
+    earlier ones), then the pivot L_rr = √(z_q'z_q + 1/a_q^max − Σ_{s<r} L_rs²). L holds at least
+    len(F) rows and columns. Returns ``(rows, ok)``; ok is False when a pivot is not positive (H_FF not
+    positive definite in floating point), L then holds only the rows before it."""
     k = F.shape[0]
     p = YZ.shape[1]
     for r in range(fk, k):
-        if r == L.shape[0]:
-            grown = np.empty((2 * r, 2 * r))
-            grown[:r, :r] = L[:r, :r]
-            L = grown
         q = F[r]
-        h = np.empty(r + 1)
         for t in range(r + 1):
+            o = F[t]
             acc = 0.0
             for j in range(p):
-                acc += YZ[q, j] * YZ[F[t], j]
-            h[t] = acc
-        l = _forward(L, h[:r])
-        piv = h[r] + inv[q] - _dot(l, l)
-        if not piv > 0.0:
-            return L, r, False
-        for t in range(r):
-            L[r, t] = l[t]
-        L[r, r] = np.sqrt(piv)
-    return L, k, True
+                acc += YZ[q, j] * YZ[o, j]
+            if t < r:
+                for s in range(t):
+                    acc -= L[t, s] * L[r, s]
+                L[r, t] = acc / L[t, t]
+            else:
+                piv = acc + inv[q]
+                for s in range(r):
+                    piv -= L[r, s] * L[r, s]
+                if not piv > 0.0:
+                    return r, False
+                L[r, r] = np.sqrt(piv)
+    return k, True
 
 
 @njit(cache=True)

@@ -55,16 +55,17 @@ def test_dual_active_set_is_the_minimiser_found_face_by_face(seed, m, p, log_cap
 @settings(max_examples=30, deadline=None)
 @given(seed=hst.integers(0, 10_000), k=hst.integers(1, 150))
 def test_cholesky_factor_follows_rows_added_and_removed_and_solves_with_them(seed, k):
-    # the factor of :func:`_irwls._dual_active_set`'s free block, grown row by row past its first
-    # buffer (64) and with rows removed anywhere: its LL' is the block of the remaining rows
+    # the factor of :func:`_irwls._dual_active_set`'s free block, grown row by row (in two calls) and
+    # with rows removed anywhere: its LL' is the block of the remaining rows
     rng = np.random.default_rng(seed)
     p = int(rng.integers(1, 12))
     Z = rng.normal(size=(k, p))
     inv = np.full(k, 10.0 ** rng.uniform(-8, 0))
     order = rng.permutation(k)
-    L, fk, ok = _irwls._chol_extend(np.empty((min(k, 64), min(k, 64))), 0, order[: k // 2], Z, inv)
+    L = np.empty((k, k))
+    fk, ok = _irwls._chol_extend(L, 0, order[: k // 2], Z, inv)
     assert ok and fk == k // 2
-    L, fk, ok = _irwls._chol_extend(L, fk, order, Z, inv)
+    fk, ok = _irwls._chol_extend(L, fk, order, Z, inv)
     assert ok and fk == k
     H = Z @ Z.T + np.diag(inv)
     keep = list(order)
@@ -91,18 +92,19 @@ def test_cholesky_factor_stops_at_a_row_that_leaves_the_block_singular():
     # no cap term (1/a^max = 0) and the third row a copy of the first: the block of the first three
     # has no Cholesky factor, the factor keeps the two rows before it
     Z = np.array([[1.0, 2.0], [0.5, -1.0], [1.0, 2.0]])
-    L, fk, ok = _irwls._chol_extend(np.empty((3, 3)), 0, np.arange(3), Z, np.zeros(3))
+    L = np.empty((3, 3))
+    fk, ok = _irwls._chol_extend(L, 0, np.arange(3), Z, np.zeros(3))
     assert not ok and fk == 2
     Lk = np.tril(L[:2, :2])
     np.testing.assert_allclose(Lk @ Lk.T, Z[:2] @ Z[:2].T, rtol=1e-14)
 
 @settings(max_examples=10, deadline=None)
 @given(seed=hst.integers(0, 10_000), log_cap=hst.floats(0.0, 8.0))
-def test_dual_active_set_meets_the_kkt_conditions_with_more_free_multipliers_than_its_first_buffer(seed, log_cap):
+def test_dual_active_set_meets_the_kkt_conditions_with_many_free_multipliers(seed, log_cap):
     # m = 150 multipliers with rows z_i near 0 (the kernel machine at small σ) and bounds about twice
     # a^max: the minimiser has α_i ≈ a^max (1 − ν y_i) strictly inside the box for most of them, far
-    # more than the p + 1 of a margin, so the factor of the free block grows past its first buffer
-    # (64 rows) and loses rows on the way
+    # more than the p + 1 of a margin, so the factor of the free block grows to more than 64 rows and
+    # loses rows on the way
     rng = np.random.default_rng(seed)
     m, p = 150, 6
     Z = 0.01 * rng.normal(size=(m, p))
