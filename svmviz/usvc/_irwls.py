@@ -850,11 +850,10 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     z_i of Z, labels ys, bounds B, 1/a_i^max in ``inv``; α (feasible) and w = w₀ + Σ α_i y_i z_i are
     updated in place. Each step solves the equality-constrained problem of the multipliers off their
     bounds (a bordered system), moves to it or to the first bound in its way (which joins the bounds),
-    and at a minimiser frees the bounded multiplier whose sign condition is violated most (a singular
-    bordered system: its least-squares solution, :func:`_solve_near`). H has rank p plus its diagonal
-    and is never formed: the gradient costs O(m·p) per step through w; a step's bordered system over
-    the k free multipliers is solved through the Cholesky factor of their block of H, which follows
-    the free set (a row added, O(k·p + k²), or removed, O(k²), per step). Returns
+    and at a minimiser frees the bounded multiplier whose sign condition is violated most. H has rank p
+    plus its diagonal and is never formed: the gradient costs O(m·p) per step through w; a step's
+    bordered system over the k free multipliers is solved through the Cholesky factor of their block
+    of H, which follows the free set (a row added, O(k·p + k²), or removed, O(k²), per step). Returns
     ``(ν, ok)``: the equality's multiplier ν (the intercept: g_i + ν y_i = 0 for the free multipliers,
     g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps (not when
     the free block has no Cholesky factor in floating point)."""
