@@ -312,8 +312,9 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             return X
         return np.ascontiguousarray(self._gram(X, self.prototypes_))
 
-    def _solver_machine(self, Phi):
-        """The coordinates the IRWLS kernel iterates in: features Ψ = ΦT, regulariser T'GT, β = Tγ.
+    def _solver_machine(self, Phi, G):
+        """The coordinates the IRWLS kernel iterates in: features Ψ = ΦT, regulariser T'GT, β = Tγ; G is
+        the symmetric regulariser of the machine (K(c, c) of the prototypes, unused by the linear one).
 
         Linear machine: T = I except for columns above ``EQUILIBRATE_ABOVE``, scaled down by an exact
         power of two (T'GT = T², the same problem). Prototype machine: T = V_k Λ_k^{-1/2} over the
@@ -327,8 +328,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
                 scale[big] = np.ldexp(1.0, -e)
             T = np.diag(scale)
             return np.ascontiguousarray(Phi * scale), np.diag(scale * scale), T
-        G = np.asarray(self._gram(self.prototypes_), dtype=np.float64)
-        lam, V = np.linalg.eigh(0.5 * (G + G.T))
+        lam, V = np.linalg.eigh(G)
         if not lam[-1] > 0:
             raise ValueError("the kernel matrix of the prototypes K(c, c) has no positive eigenvalue; "
                              "the kernel must be positive semi-definite and not identically zero.")
@@ -400,7 +400,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
             self.prototypes_ = None
             Phi = X
             G = np.eye(d)
-        Psi, Gs, T = self._solver_machine(Phi)
+        Psi, Gs, T = self._solver_machine(Phi, G)
         q = Psi.shape[1]
 
         stages_g, stages_b, stages_P, stages_id = [], [], [], []
@@ -451,7 +451,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         xi = 1.0 - y_pm * f
         self.alpha_ = np.where(xi >= 0, C * cw * _irwls._dtheta_array(np.maximum(xi, 0.0), code, s, k), 0.0)
         self.support_ = np.flatnonzero((xi >= 0) & (cw > 0))
-        self.primal_ = float(_irwls._primal(Phi, G, y_pm, beta, float(b), C, cw, code, s, k))
+        self.primal_ = float(_irwls._primal_at(f, G, y_pm, beta, C, cw, code, s, k))
         self.threshold_ = (-float(b) / float(beta[0])
                            if (self.prototypes_ is None and d == 1 and beta[0] != 0) else float("nan"))
         bad = {name: v for name, v in status_stages.items() if v != _irwls.STATUS_CONVERGED}

@@ -850,12 +850,13 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     z_i of Z, labels ys, bounds B, 1/a_i^max in ``inv``; α (feasible) and w = w₀ + Σ α_i y_i z_i are
     updated in place. Each step solves the equality-constrained problem of the multipliers off their
     bounds (a bordered system), moves to it or to the first bound in its way (which joins the bounds),
-    and at a minimiser frees the bounded multiplier whose sign condition is violated most (a singular
-    bordered system: its least-squares solution, :func:`_solve_near`). H has rank p plus its diagonal
-    and is never formed: the gradient costs O(m·p) per step through w, a step's bordered system
-    O(k²·p + k³) over the k free multipliers. Returns
+    and at a minimiser frees the bounded multiplier whose sign condition is violated most. H has rank p
+    plus its diagonal and is never formed: the gradient costs O(m·p) per step through w; a step's
+    bordered system over the k free multipliers is solved through the Cholesky factor of their block
+    of H, which follows the free set (a row added, O(k·p + k²), or removed, O(k²), per step). Returns
     ``(ν, ok)``: the equality's multiplier ν (the intercept: g_i + ν y_i = 0 for the free multipliers,
-    g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps."""
+    g = Hα + c) and whether the KKT conditions hold to DUAL_TOL within ``max_iter`` steps (not when
+    the free block has no Cholesky factor in floating point)."""
     m, p = Z.shape
     YZ = np.empty((m, p))
     for q in range(m):
@@ -868,26 +869,55 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     nu = 0.0
     ok = False
     at_min = False
-    err = np.zeros(1)
+    # the free multipliers in the order they were freed, and the Cholesky factor of their block of H
+    # in that order (its first ``fk`` rows; :func:`_chol_extend`, :func:`_chol_delete`): a step adds
+    # or bounds one multiplier, so the factor follows in O(k·p + k²) where a solve from scratch costs O(k³)
+    F_all = np.flatnonzero(free)
+    k = F_all.shape[0]
+    order = np.empty(m, dtype=np.int64)
+    order[:k] = F_all
+    Lf = np.empty((m, m))  # k × k of it in use (m ≤ DUAL_MAX_FREE)
+    fk = 0
     for _it in range(max_iter):
         # g = Hα + c = YZ(w₀ + (YZ)'α) + α/a^max − 1: O(m·p), H never formed (its rank is p)
         g = YZ @ (w0 + YZ.T @ alpha) + inv * alpha - 1.0
-        F = np.flatnonzero(free)
-        k = F.shape[0]
+        F = order[:k]
         d = np.zeros(k)
         if k > 0 and not at_min:
-            K = np.zeros((k + 1, k + 1))
-            r = np.zeros(k + 1)
-            YF = YZ[F]
-            K[:k, :k] = YF @ YF.T
+            fk, fac = _chol_extend(Lf, fk, F, YZ, inv)
+            if not fac:
+                break  # H_FF has no Cholesky factor in floating point: no guess
+            # the bordered system [[H_FF, y_F], [y_F', 0]] (d, ν) = (−g_F, 0) through H_FF's factor:
+            # d = u − ν v with H_FF u = −g_F, H_FF v = y_F and ν = y_F'u / y_F'v
+            yF = np.empty(k)
+            gF = np.empty(k)
             for u in range(k):
-                K[u, u] += inv[F[u]]
-                K[u, k] = ys[F[u]]
-                K[k, u] = ys[F[u]]
-                r[u] = -g[F[u]]
-            sol = _solve_near(K, r, np.zeros(k + 1), err, False)
-            d = sol[:k]
-            nu = sol[k]
+                yF[u] = ys[F[u]]
+                gF[u] = -g[F[u]]
+            uu, vv = _chol_solve_pair(Lf, gF, yF)
+            yv = _dot(yF, vv)
+            nu = _dot(yF, uu) / yv
+            for u in range(k):
+                d[u] = uu[u] - nu * vv[u]
+            # one step of iterative refinement on the bordered system (its residual with H_FF applied
+            # through YZ, O(k·p)): u and v grow like a^max where H_FF's rank-p part leaves directions
+            # to 1/a^max, and d is their difference
+            zd = np.zeros(YZ.shape[1])
+            for u in range(k):
+                zd += d[u] * YZ[F[u]]
+            r1 = np.empty(k)
+            for u in range(k):
+                r1[u] = gF[u] - (_dot(YZ[F[u]], zd) + inv[F[u]] * d[u] + nu * yF[u])
+            c1, _c = _chol_solve_pair(Lf, r1, r1)
+            dnu = (_dot(yF, c1) + _dot(yF, d)) / yv
+            for u in range(k):
+                d[u] += c1[u] - dnu * vv[u]
+            nu += dnu
+            # y_F'd = 0 to the rounding of its sum (u and v are large where 1/a^max is small, and
+            # y_F'd is their difference): the step keeps Σ α_i y_i
+            drift = _dot(yF, d) / k
+            for u in range(k):
+                d[u] -= drift * yF[u]
         elif k == 0:
             # no free multiplier: ν within the range the bounded ones leave it
             lo_nu, hi_nu = -np.inf, np.inf
@@ -919,6 +949,8 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
                 ok = True
                 break
             free[i_w] = True
+            order[k] = i_w
+            k += 1
             continue
         t = 1.0
         block = -1
@@ -936,10 +968,96 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
             q = F[block]
             alpha[q] = 0.0 if d[block] < 0.0 else B[q]
             free[q] = False
+            for u in range(block, k - 1):
+                order[u] = order[u + 1]
+            k -= 1
+            _chol_delete(Lf, fk, block)
+            fk -= 1
         else:
             at_min = True  # the face's minimiser: its ν is this solve's
     w[:] = w0 + YZ.T @ alpha
     return nu, ok
+
+
+@njit(cache=True)
+def _chol_extend(L, fk, F, YZ, inv):
+    """Extend the Cholesky factor L (its first ``fk`` rows) of the block of H = (YZ)(YZ)' + diag(1/a^max)
+    over the multipliers F[:fk] (:func:`_dual_active_set`) to all of F, one row per multiplier q:
+    L_rt = (h_t − Σ_{s<t} L_ts L_rs)/L_tt with h_t = z_q'z_{F_t} (the products of its row of YZ with the
+    earlier ones), then the pivot L_rr = √(z_q'z_q + 1/a_q^max − Σ_{s<r} L_rs²). L holds at least
+    len(F) rows and columns. Returns ``(rows, ok)``; ok is False when a pivot is not positive (H_FF not
+    positive definite in floating point), L then holds only the rows before it."""
+    k = F.shape[0]
+    p = YZ.shape[1]
+    for r in range(fk, k):
+        q = F[r]
+        for t in range(r + 1):
+            o = F[t]
+            acc = 0.0
+            for j in range(p):
+                acc += YZ[q, j] * YZ[o, j]
+            if t < r:
+                for s in range(t):
+                    acc -= L[t, s] * L[r, s]
+                L[r, t] = acc / L[t, t]
+            else:
+                piv = acc + inv[q]
+                for s in range(r):
+                    piv -= L[r, s] * L[r, s]
+                if not piv > 0.0:
+                    return r, False
+                L[r, r] = np.sqrt(piv)
+    return k, True
+
+
+@njit(cache=True)
+def _chol_solve_pair(L, a, c):
+    """(LL')⁻¹a and (LL')⁻¹c for lower-triangular L (its leading k × k block, k = len(a)): both
+    right-hand sides in one pass over L's rows, forward then backward (L'x = z column by column, so
+    that L is read by rows)."""
+    k = a.shape[0]
+    x = np.empty(k)
+    z = np.empty(k)
+    for j in range(k):
+        s = a[j]
+        t = c[j]
+        for q in range(j):
+            s -= L[j, q] * x[q]
+            t -= L[j, q] * z[q]
+        x[j] = s / L[j, j]
+        z[j] = t / L[j, j]
+    for q in range(k - 1, -1, -1):
+        x[q] /= L[q, q]
+        z[q] /= L[q, q]
+        for j in range(q):
+            x[j] -= L[q, j] * x[q]
+            z[j] -= L[q, j] * z[q]
+    return x, z
+
+
+@njit(cache=True)
+def _chol_delete(L, k, j):
+    """The Cholesky factor (first k rows of L) of a matrix without its row and column j, in place:
+    L's row j removed leaves rows j..k−2 with one entry right of the diagonal, which Givens rotations
+    of columns (i, i + 1), i = j..k−2, zero (an orthogonal factor from the right keeps LL')."""
+    for i in range(j, k - 1):
+        for t in range(i + 2):
+            L[i, t] = L[i + 1, t]
+    for i in range(j, k - 1):
+        a = L[i, i]
+        b = L[i, i + 1]
+        rad = np.hypot(a, b)
+        if rad == 0.0:
+            continue
+        c = a / rad
+        s = b / rad
+        for rr in range(i, k - 1):
+            x = L[rr, i]
+            z = L[rr, i + 1]
+            L[rr, i] = c * x + s * z
+            L[rr, i + 1] = -s * x + c * z
+        L[i, i] = rad
+        L[i, i + 1] = 0.0
 
 
 @njit(cache=True)

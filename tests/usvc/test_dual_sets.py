@@ -51,6 +51,84 @@ def test_dual_active_set_is_the_minimiser_found_face_by_face(seed, m, p, log_cap
     assert np.all(lam[alpha == B] <= scale)
 
 
+
+@settings(max_examples=30, deadline=None)
+@given(seed=hst.integers(0, 10_000), k=hst.integers(1, 150))
+def test_cholesky_factor_follows_rows_added_and_removed_and_solves_with_them(seed, k):
+    # the factor of :func:`_irwls._dual_active_set`'s free block, grown row by row (in two calls) and
+    # with rows removed anywhere: its LL' is the block of the remaining rows
+    rng = np.random.default_rng(seed)
+    p = int(rng.integers(1, 12))
+    Z = rng.normal(size=(k, p))
+    inv = np.full(k, 10.0 ** rng.uniform(-8, 0))
+    order = rng.permutation(k)
+    L = np.empty((k, k))
+    fk, ok = _irwls._chol_extend(L, 0, order[: k // 2], Z, inv)
+    assert ok and fk == k // 2
+    fk, ok = _irwls._chol_extend(L, fk, order, Z, inv)
+    assert ok and fk == k
+    H = Z @ Z.T + np.diag(inv)
+    keep = list(order)
+    for _ in range(int(rng.integers(0, k))):
+        j = int(rng.integers(0, len(keep)))
+        _irwls._chol_delete(L, len(keep), j)
+        del keep[j]
+        m = len(keep)
+        Lk = np.tril(L[:m, :m])
+        np.testing.assert_allclose(Lk @ Lk.T, H[np.ix_(keep, keep)], rtol=0,
+                                   atol=1e-12 * np.abs(H).max() * k)
+        assert np.all(np.diag(Lk) > 0)
+    m = len(keep)
+    a, c = rng.normal(size=m), rng.normal(size=m)
+    x, z = _irwls._chol_solve_pair(L, a, c)
+    Hk = H[np.ix_(keep, keep)]
+    cond = np.linalg.cond(Hk)
+    np.testing.assert_allclose(x, np.linalg.solve(Hk, a), rtol=0, atol=1e-12 * cond * (1 + np.abs(x).max()))
+    np.testing.assert_allclose(z, np.linalg.solve(Hk, c), rtol=0, atol=1e-12 * cond * (1 + np.abs(z).max()))
+
+
+
+def test_cholesky_factor_stops_at_a_row_that_leaves_the_block_singular():
+    # no cap term (1/a^max = 0) and the third row a copy of the first: the block of the first three
+    # has no Cholesky factor, the factor keeps the two rows before it
+    Z = np.array([[1.0, 2.0], [0.5, -1.0], [1.0, 2.0]])
+    L = np.empty((3, 3))
+    fk, ok = _irwls._chol_extend(L, 0, np.arange(3), Z, np.zeros(3))
+    assert not ok and fk == 2
+    Lk = np.tril(L[:2, :2])
+    np.testing.assert_allclose(Lk @ Lk.T, Z[:2] @ Z[:2].T, rtol=1e-14)
+
+@settings(max_examples=10, deadline=None)
+@given(seed=hst.integers(0, 10_000), log_cap=hst.floats(0.0, 8.0))
+def test_dual_active_set_meets_the_kkt_conditions_with_many_free_multipliers(seed, log_cap):
+    # m = 150 multipliers with rows z_i near 0 (the kernel machine at small σ) and bounds about twice
+    # a^max: the minimiser has α_i ≈ a^max (1 − ν y_i) strictly inside the box for most of them, far
+    # more than the p + 1 of a margin, so the factor of the free block grows to more than 64 rows and
+    # loses rows on the way
+    rng = np.random.default_rng(seed)
+    m, p = 150, 6
+    Z = 0.01 * rng.normal(size=(m, p))
+    ys = np.where(rng.normal(size=m) > 0, 1.0, -1.0)
+    B = 10.0 ** log_cap * rng.uniform(1.5, 2.5, m)
+    inv = np.full(m, 10.0 ** -log_cap)
+    w0 = rng.normal(size=p)
+    alpha = rng.uniform(0, 1, m) * B
+    total = float(ys @ alpha)
+    w = w0 + (ys[:, None] * Z).T @ alpha
+    H = (ys[:, None] * Z) @ (ys[:, None] * Z).T + np.diag(inv)
+    c = (ys[:, None] * Z) @ w0 - 1.0
+    nu, ok = _irwls._dual_active_set(Z, ys, B, inv, alpha, w, 1000)
+    assert ok
+    assert np.all(alpha >= 0.0) and np.all(alpha <= B)
+    assert abs(ys @ alpha - total) <= 1e-12 * max(1.0, B.sum())
+    lam = H @ alpha + c + nu * ys
+    scale = 1e-9 * (1.0 + np.abs(H).max() * B.max())
+    free = (alpha > 0) & (alpha < B)
+    assert free.sum() > 64
+    assert np.all(np.abs(lam[free]) <= scale)
+    assert np.all(lam[alpha == 0.0] >= -scale)
+    assert np.all(lam[alpha == B] <= scale)
+
 def plain_iterate_and_guess(X, y, C, iters):
     """The IRWLS iterate after ``iters`` plain hinge steps from LS, the sets of its last step
     (:func:`_irwls._classify`) and the dual guess made from them."""
