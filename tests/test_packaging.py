@@ -180,8 +180,8 @@ def test_cache_true_kernels_work_from_a_read_only_package(tmp_path):
 def test_dependencies_have_one_source():
     project = _pyproject()["project"]
     assert {_dist_name(r) for r in project["dependencies"]} == RUNTIME
-    assert {_dist_name(r) for r in project["optional-dependencies"]["test"]} == {"pytest", "hypothesis", "playwright",
-                                                                                 "nbformat"}
+    assert {_dist_name(r) for r in project["optional-dependencies"]["test"]} == {"pytest", "pytest-xdist", "hypothesis",
+                                                                                 "playwright", "nbformat"}
     assert project["scripts"]["svmviz"] == "svmviz.cli:main"
 
     def requirement_lines(name):
