@@ -12,7 +12,10 @@ optimal. ``t_± = ρ ∓ b``.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import scipy.linalg
 
 
 def dual_objective(K, y, alpha, m):
@@ -94,11 +97,20 @@ def nu_qp(K, y, lam, m, *, tol=1e-17, max_iter=300):
         best = np.inf
         last_ok = None  # the latest iterate at the accuracy floor: a fallback if the next step breaks down
 
-        def newton(rxz, rvw):
+        def newton_matrix():
+            # the predictor and the corrector share it: factored once per iteration
             D = Qf + np.diag(z / x + w / v)
-            rhs = -rd + rxz / x - rvw / v
             M = np.block([[D, -A.T], [A, np.zeros((len(cls), len(cls)))]])
-            sol = np.linalg.solve(M, np.r_[rhs, -rp])
+            with warnings.catch_warnings():  # an exact zero pivot is raised below, as np.linalg.solve would
+                warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
+                lu = scipy.linalg.lu_factor(M, check_finite=False)
+            if not np.all(np.isfinite(lu[0])) or np.any(np.diag(lu[0]) == 0):
+                raise np.linalg.LinAlgError("singular Newton matrix")
+            return lu
+
+        def newton(lu, rxz, rvw):
+            rhs = -rd + rxz / x - rvw / v
+            sol = scipy.linalg.lu_solve(lu, np.r_[rhs, -rp], check_finite=False)
             dx = sol[:nf]
             dmu = sol[nf:]
             dz = (rxz - z * dx) / x
@@ -133,13 +145,14 @@ def nu_qp(K, y, lam, m, *, tol=1e-17, max_iter=300):
             try:
                 with np.errstate(divide="raise", invalid="raise", over="raise"):
                     # predictor (affine scaling)
-                    dx, dmu, dz, dw = newton(-x * z, -v * w)
+                    lu = newton_matrix()
+                    dx, dmu, dz, dw = newton(lu, -x * z, -v * w)
                     ap = min(step(x, dx), step(v, -dx))
                     ad = min(step(z, dz), step(w, dw))
                     gap_aff = ((x + ap * dx) @ (z + ad * dz) + (v - ap * dx) @ (w + ad * dw)) / (2 * nf)
                     sigma = (gap_aff / gap) ** 3
                     # corrector
-                    dx, dmu, dz, dw = newton(sigma * gap - x * z - dx * dz, sigma * gap - v * w + dx * dw)
+                    dx, dmu, dz, dw = newton(lu, sigma * gap - x * z - dx * dz, sigma * gap - v * w + dx * dw)
             except (np.linalg.LinAlgError, FloatingPointError):
                 if last_ok is None:
                     raise RuntimeError("naive interior-point solve broke down") from None
