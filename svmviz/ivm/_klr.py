@@ -24,11 +24,9 @@ Status codes
 """
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
-
 import numpy as np
 
+from .._blas import one_blas_thread
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
 from .._linalg import chol_solve as _chol_solve, cholesky as _cholesky, column as _column
 from .._linalg import lu_solve as _lu_solve, mm as _mm
@@ -752,46 +750,11 @@ def _refit(K, idx, icpt, lam, Y, theta, tol, max_iter, S=_UNWEIGHTED):
     return st, H, Phi, Pen, F, P, G, Lh, stc
 
 
-_BLAS = []  # the ThreadpoolController of :func:`_one_blas_thread`, made at its first call
-_BLAS_LOCK = threading.Lock()
-_BLAS_LIMIT = {"depth": 0, "limiter": None}  # fits inside the one-thread limit, and the limit itself
-
-
-@contextmanager
-def _one_blas_thread():
-    """A context in which BLAS (the ``np.dot`` products of :func:`_hessian` and :func:`_scores_onestep`)
-    runs on one thread.
-
-    The products of a fit are small ((p × N)(N × p), p = |S| + 1 a few dozen) and there are thousands of
-    them: a multithreaded BLAS spends more time starting and synchronising its threads than computing,
-    the more so on a loaded machine. numba's ``np.dot`` calls SciPy's BLAS, imported here before the
-    controller looks for the loaded libraries; setting the limit costs microseconds.
-
-    The limit is process-wide, and fits of several app sessions may overlap in threads: the first fit
-    to enter sets it and the last to leave restores the original thread counts (two nested limits
-    restoring each other's saved counts out of order would leave BLAS on one thread for good)."""
-    with _BLAS_LOCK:
-        if not _BLAS:
-            import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls this BLAS)
-            from threadpoolctl import ThreadpoolController
-
-            _BLAS.append(ThreadpoolController())
-        if _BLAS_LIMIT["depth"] == 0:
-            _BLAS_LIMIT["limiter"] = _BLAS[0].limit(limits=1, user_api="blas")
-        _BLAS_LIMIT["depth"] += 1
-    try:
-        yield
-    finally:
-        with _BLAS_LOCK:
-            _BLAS_LIMIT["depth"] -= 1
-            if _BLAS_LIMIT["depth"] == 0:
-                _BLAS_LIMIT["limiter"].restore_original_limits()
-                _BLAS_LIMIT["limiter"] = None
-
-
 def _ivm_fit(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S=None):
-    """:func:`_ivm_greedy` with BLAS on one thread (:func:`_one_blas_thread`); the same arguments and result."""
-    with _one_blas_thread():
+    """:func:`_ivm_greedy` with BLAS on one thread (:func:`svmviz._blas.one_blas_thread`: the products of a
+    fit are small, (p × N)(N × p) with p = |S| + 1 a few dozen, and there are thousands of them); the
+    same arguments and result."""
+    with one_blas_thread():
         return _ivm_greedy(K, Y, lam, icpt, idx0, theta0, r, eps, max_import, method, tol, max_iter, chunk, S)
 
 

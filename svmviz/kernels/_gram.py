@@ -23,6 +23,7 @@ import copy
 
 import numpy as np
 
+from .._blas import one_blas_thread
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
 from .._validation import check_matrix, check_memory, check_positive, largest_n
 
@@ -115,21 +116,22 @@ def _blocked(A, B, finish):
     if n == 0 or m == 0:
         return out
     step = _block_rows(m)
-    if B is not A:
-        Bt = B.T
+    with one_blas_thread():  # each block's product is small: BLAS threads would cost more than they save
+        if B is not A:
+            Bt = B.T
+            for r0 in range(0, n, step):
+                blk = out[r0:r0 + step]
+                np.dot(A[r0:r0 + step], Bt, out=blk)
+                if finish is not None:
+                    finish(blk, r0, 0)
+            return out
         for r0 in range(0, n, step):
-            blk = out[r0:r0 + step]
-            np.dot(A[r0:r0 + step], Bt, out=blk)
+            r1 = min(r0 + step, n)
+            blk = np.dot(A[r0:r1], A[r0:].T)
             if finish is not None:
-                finish(blk, r0, 0)
-        return out
-    for r0 in range(0, n, step):
-        r1 = min(r0 + step, n)
-        blk = np.dot(A[r0:r1], A[r0:].T)
-        if finish is not None:
-            finish(blk, r0, r0)
-        out[r0:r1, r0:] = blk
-        out[r1:, r0:r1] = blk[:, r1 - r0:].T
+                finish(blk, r0, r0)
+            out[r0:r1, r0:] = blk
+            out[r1:, r0:r1] = blk[:, r1 - r0:].T
     return out
 
 

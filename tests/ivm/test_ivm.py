@@ -541,24 +541,3 @@ def test_the_greedy_fit_runs_blas_on_one_thread_and_restores_it(monkeypatch):
     IVMClassifier(lam=0.5, sigma=0.7).fit(X, y)
     assert seen and seen[0] and all(n == 1 for n in seen[0]), seen
     assert [lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()] == before
-
-
-def test_overlapping_fits_in_threads_restore_blas_threads_once_the_last_leaves():
-    """Fits of two app sessions overlap: the one-thread limit holds until the last leaves, then the
-    original thread counts are back (not the first fit's one-thread setting, restored by the second)."""
-    from threadpoolctl import ThreadpoolController
-
-    def blas_threads():
-        return [lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info()]
-
-    with ThreadpoolController().limit(limits=2, user_api="blas"):  # a count the limit visibly changes
-        before = blas_threads()
-        assert before and all(n == 2 for n in before)  # numpy's BLAS at least is found
-        first, second = _klr._one_blas_thread(), _klr._one_blas_thread()
-        first.__enter__()
-        second.__enter__()
-        assert all(n == 1 for n in blas_threads())
-        first.__exit__(None, None, None)
-        assert all(n == 1 for n in blas_threads())
-        second.__exit__(None, None, None)
-        assert blas_threads() == before
