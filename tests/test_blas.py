@@ -96,3 +96,26 @@ def test_concurrent_kernel_matrices_in_threads_match_the_serial_ones():
         t.join()
     for a, b in zip(serial, out):
         assert a.tobytes() == b.tobytes()
+
+
+def _bits(*arrays):
+    return b"".join(np.ascontiguousarray(a).tobytes() for a in arrays)
+
+
+def test_an_irwls_prototype_fit_has_the_same_bits_whatever_the_blas_thread_count():
+    """The semiparametric IRWLS machine (its products (n × q)ᵀ(n × q) and the prototypes' eigenvectors)
+    with the caller's BLAS on one thread and on two: the same coefficients, intercept and iterations."""
+    from svmviz.data import make_dataset
+    from svmviz.usvc import IRWLSClassifier
+
+    ctl = ThreadpoolController()
+    ds = make_dataset("ringnorm", n=300, seed=1)
+    X = (ds.X - ds.X.mean(0)) / ds.X.std(0)
+    fits = []
+    for limit in (1, 2):
+        with ctl.limit(limits=limit, user_api="blas"):
+            r = IRWLSClassifier(C=10.0, kernel="rbf", sigma=1.0, n_prototypes=90, prototypes="fscl").fit(X, ds.y)
+            assert blas_threads() == [limit] * len(blas_threads())  # the caller's count is back after fit
+        fits.append((_bits(r.coef_, r.intercept_, r.history_.coef), r.n_iter_))
+    assert fits[0] == fits[1]
+

@@ -34,6 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from . import _irwls
+from .._blas import one_blas_thread
 from .._docs import fill_doc
 from .._validation import (BinaryClassifierMixin, binary_targets, check_int,
                           check_kernel_params_used, check_matrix, check_positive, check_sample_weight,
@@ -337,6 +338,7 @@ class IRWLSClassifier(BinaryClassifierMixin, ClassifierMixin, BaseEstimator):
         return np.ascontiguousarray(Phi @ T), np.eye(int(keep.sum())), np.ascontiguousarray(T)
 
     @fill_doc
+    @one_blas_thread()  # the products of a fit, (n × q)ᵀ(n × q) with q a few dozen, are too small for threads
     def fit(self, X, y, sample_weight=None):
         """Fit the LS start, the SVC and (``loss="smooth_step"``) the USVC.
 
