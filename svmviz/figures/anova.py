@@ -400,12 +400,12 @@ def interaction_levels(lim: float) -> tuple[float, int]:
     if not np.isfinite(lim) or lim <= 0.0:
         raise ValueError(f"lim must be a finite positive number; got {lim!r}.")
     decade = 10.0 ** np.floor(np.log10(lim))
-    for r in _ROUND_STEPS:  # lim / decade lies in [1, 10): the last step (10 decades) leaves 0 alone
+    for r in _ROUND_STEPS:  # lim / decade lies in [1, 10): the last step, 10 × decade, leaves 0 alone
         step = float(f"{r * decade:.12g}")
         m = int(np.ceil(lim / step)) - 1  # the largest m with m·step < lim
         if 2 * m + 1 <= INTERACTION_LEVELS:
             return step, m
-    raise AssertionError("unreachable: a step of ten decades leaves one level")
+    raise AssertionError("unreachable: a step of 10 × decade leaves one level")
 
 
 def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"), scale=None) -> list:
@@ -418,9 +418,9 @@ def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"),
         raise ValueError(f"scale must give (mean, sd) for every feature (at least {max(it.a, it.b) + 1}); "
                          f"got {len(scale)}.")
     lim = float(np.max(np.abs(it.Z))) or 1.0
-    step, m = interaction_levels(lim)
+    step, top = interaction_levels(lim)
     traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=build.colorscale("RdBu"), reversescale=True, zmin=-lim,
-                   zmax=lim, autocontour=False, contours=dict(start=-m * step, end=m * step, size=step, showlabels=False),
+                   zmax=lim, autocontour=False, contours=dict(start=-top * step, end=top * step, size=step, showlabels=False),
                    colorbar=dict(title=dict(text="f(α, β)"), tickmode="linear", tick0=0.0, dtick=step), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                   "<br>f(α, β) = %{z:.3g}<extra></extra>"))]
