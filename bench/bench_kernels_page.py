@@ -21,12 +21,23 @@ one step, between two grids computed before timing). CPU seconds of the server a
 processes during each interaction are beside it (``bench/bench_warm_breakdown.py`` splits the
 browser's share further).
 
+``--browser`` adds ``seed`` (the sidebar's Seed + 1: new data, every computation of the default view
+redone, every chart drawn anew) to those two interactions.
+
+``--charts`` splits the browser's share by chart: the page's four figures are taken from AppTest at
+seeds 0 and 1 (the JSON the server sends), and each is drawn in chromium (Playwright, the Plotly.js
+of the ``plotly`` package, 564 px wide: the main column at 1024 × 768) the way a Seed + 1 draws it:
+``Plotly.newPlot`` into a fresh element (Streamlit mounts a new chart element for a changed figure).
+Milliseconds per draw (the median; the figures of the two seeds alternate) and the SVG nodes each
+chart leaves in the page, beside the figure's JSON size.
+
 ``--against DIR`` runs the same sequence with another checkout's ``svmviz`` (e.g. a ``git worktree`` of an
 older commit) in a second process, interleaved repeat by repeat with this one, so both see the same load:
 
     python bench/bench_kernels_page.py --repeat 5 --cold-fits
     git worktree add /tmp/old <rev> && python bench/bench_kernels_page.py --against /tmp/old --cold-fits
     python bench/bench_kernels_page.py --browser --against /tmp/old --repeat 5
+    python bench/bench_kernels_page.py --charts --against /tmp/old --repeat 9
 
 Run with one thread per library for a steady ratio: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1``.
 """
@@ -105,7 +116,7 @@ def _read(proc) -> dict:
             return json.loads(line)
 
 
-BROWSER_ACTIONS = ("measure", "lambdas")
+BROWSER_ACTIONS = ("measure", "lambdas", "seed")
 
 
 class _Served:
@@ -128,8 +139,8 @@ class _Served:
         self.page.evaluate(B.OBSERVE)
         B._settled(self.page, self.page.evaluate("() => performance.now()"), limit=900.0)
         self.lam_step = "ArrowLeft"
-        for _ in range(2):  # both λ grids computed and both measures drawn once before timing
-            for act in BROWSER_ACTIONS:
+        for _ in range(2):  # both λ grids computed and both measures drawn once before timing (exact
+            for act in BROWSER_ACTIONS:  # LOO has run once: a new seed's is awaited, not drawn in two steps)
                 self.act(act)
 
     def act(self, action: str) -> dict:
@@ -144,6 +155,10 @@ class _Served:
             target = radio.locator("label").filter(has_not=page.locator("input:checked")).last
             t0 = page.evaluate("() => performance.now()")
             target.click()
+        elif action == "seed":
+            step = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
+            t0 = page.evaluate("() => performance.now()")
+            step.click()
         else:
             slider = page.get_by_test_id("stSidebar").get_by_role("slider", name="λ values").first
             slider.focus()
@@ -198,20 +213,110 @@ def browser_main(roots: dict, repeat: int) -> None:
                   f"(load {min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f})")
 
 
+def _figure_specs(root: str) -> None:
+    """Child mode: the page's figures (AppTest of the checkout at ``root``) at seeds 0 and 1, printed as
+    one JSON line ``{"seeds": [[[title, spec], …], […]]}``."""
+    from streamlit.testing.v1 import AppTest
+
+    sys.path.insert(0, root)
+    at = AppTest.from_file(os.path.join(root, PAGE), default_timeout=900).run()
+    out = []
+    for seed in (0, 1):
+        if seed:
+            next(w for w in at.number_input if w.label == "Seed").set_value(seed).run()
+        if at.exception:
+            raise SystemExit(f"the page failed: {at.exception[0].value}")
+        out.append([(json.loads(c.proto.spec)["layout"]["title"]["text"], c.proto.spec) for c in at.get("plotly_chart")])
+    print(json.dumps({"seeds": out}), flush=True)
+
+
+#: one chart drawn as a Seed + 1 draws it: a fresh element, Plotly.newPlot; milliseconds and SVG nodes
+_DRAW = """async ([spec, width]) => {
+  const box = document.getElementById('box');
+  if (box.firstChild) { Plotly.purge(box.firstChild); box.innerHTML = ''; }
+  const el = document.createElement('div'); el.style.width = width + 'px'; box.appendChild(el);
+  const layout = Object.assign({}, spec.layout, {width: width});
+  const t = performance.now();
+  await Plotly.newPlot(el, spec.data, layout, {displaylogo: false});
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));  // painted
+  return [performance.now() - t, el.querySelectorAll('*').length];
+}"""
+
+
+def charts_main(roots: dict, repeat: int, width: int = 564) -> None:
+    """Each figure of the page drawn alone in chromium, the checkouts interleaved draw by draw."""
+    import statistics
+
+    import plotly
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, ROOT)
+    from tests.browser.helpers import ARGS, CHROMIUM
+
+    specs = {}
+    for k, r in roots.items():
+        env = {**os.environ, "PYTHONPATH": r, "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR",
+                                                                                 os.path.join(r, ".numba_cache"))}
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--figure-specs", r], cwd=r, env=env,
+                             capture_output=True, text=True, check=True).stdout
+        specs[k] = json.loads(next(line for line in out.splitlines() if line.startswith("{")))["seeds"]
+    titles = [t for t, _ in specs["this"][0]]
+    plotly_js = os.path.join(os.path.dirname(plotly.__file__), "package_data", "plotly.min.js")
+    rows = {(k, i): [] for k in roots for i in range(len(titles))}
+    nodes = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
+            page.set_content("<html><body><div id='box'></div></body></html>")
+            page.add_script_tag(path=plotly_js)
+            for k in roots:  # Plotly's code warm: every trace type drawn once
+                for _, spec in specs[k][0]:
+                    page.evaluate(_DRAW, [json.loads(spec), width])
+            for rep in range(repeat):
+                seed = rep % 2  # the two seeds' figures in turn
+                for i in range(len(titles)):
+                    order = list(roots)
+                    for k in order if rep % 2 == 0 else order[::-1]:
+                        title, spec = specs[k][seed][i]
+                        ms, n = page.evaluate(_DRAW, [json.loads(spec), width])
+                        rows[(k, i)].append(ms)
+                        nodes[(k, i)] = (n, len(spec) / 1024.0)
+        finally:
+            browser.close()
+    print(f"Kernels & variable selection: each chart drawn alone in chromium, {width} px wide, Plotly.newPlot "
+          f"({repeat} draws, median ms; load {os.getloadavg()[0]:.1f})")
+    for i, title in enumerate(titles):
+        name = title.split(" — ")[0].split(" for each")[0].split(", most")[0][:40]
+        for k in roots:
+            n, kb = nodes[(k, i)]
+            print(f"  {name:40s} {k:8s} {statistics.median(rows[(k, i)]):7.1f} ms  {n:5d} nodes  {kb:6.1f} kB")
+    for k in roots:
+        print(f"  {'all four':40s} {k:8s} {sum(statistics.median(rows[(k, i)]) for i in range(len(titles))):7.1f} ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--cold-fits", action="store_true", help="clear the app's cache before each λ switch")
     ap.add_argument("--against", metavar="DIR", help="another checkout, timed interleaved with this one")
     ap.add_argument("--browser", action="store_true", help="time the interactions in chromium (see above)")
+    ap.add_argument("--charts", action="store_true", help="time each chart's drawing in chromium (see above)")
     ap.add_argument("--serve", metavar="ROOT", help=argparse.SUPPRESS)
+    ap.add_argument("--figure-specs", metavar="ROOT", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.serve:
         _serve(a.serve, a.cold_fits)
         return
+    if a.figure_specs:
+        _figure_specs(a.figure_specs)
+        return
     roots = {"this": ROOT} | ({"against": os.path.abspath(a.against)} if a.against else {})
     if a.browser:
         browser_main(roots, a.repeat)
+        return
+    if a.charts:
+        charts_main(roots, a.repeat)
         return
     procs = {k: _child(r, a.cold_fits) for k, r in roots.items()}
     rows = {(k, act): [] for k in roots for act in ACTIONS}

@@ -359,15 +359,69 @@ def _check_scale(scale, d):
     return scale
 
 
+#: at most this many contour levels on an interaction map, each one a tick of its colour bar
+INTERACTION_LEVELS = 11
+#: the round steps between two contour levels, times a power of ten
+_ROUND_STEPS = (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0)
+
+
+def interaction_levels(lim: float) -> tuple[float, int]:
+    """The contour levels of a map coloured over [−lim, lim]: ``k·step`` for ``k = −m … m``.
+
+    ``step`` is the smallest round step (1, 2, 2.5 or 5 times a power of ten) that leaves at most
+    :data:`INTERACTION_LEVELS` levels strictly inside (−lim, lim); 0 is always a level (where the
+    interaction changes sign).
+
+    Parameters
+    ----------
+    lim : float > 0
+        The largest |f_αβ| on the map (its colour scale runs over [−lim, lim]).
+
+    Returns
+    -------
+    step : float
+        The distance between two levels.
+    m : int ≥ 0
+        The levels are ``−m·step, …, 0, …, m·step``.
+
+    Raises
+    ------
+    ValueError
+        ``lim`` is not a finite positive number.
+
+    Examples
+    --------
+    >>> interaction_levels(5.3)
+    (1.0, 5)
+    >>> interaction_levels(0.75)
+    (0.2, 3)
+    """
+    lim = float(lim)
+    if not np.isfinite(lim) or lim <= 0.0:
+        raise ValueError(f"lim must be a finite positive number; got {lim!r}.")
+    decade = 10.0 ** np.floor(np.log10(lim))
+    for r in _ROUND_STEPS:  # lim / decade lies in [1, 10): the last step, 10 × decade, leaves 0 alone
+        step = float(f"{r * decade:.12g}")
+        m = int(np.ceil(lim / step)) - 1  # the largest m with m·step < lim
+        if 2 * m + 1 <= INTERACTION_LEVELS:
+            return step, m
+    raise AssertionError("unreachable: a step of 10 × decade leaves one level")
+
+
 def _interaction_traces(it: Interaction, class_names=("class −1", "class +1"), scale=None) -> list:
-    """The contour of f_αβ (colours symmetric about 0) and the data's two classes on top (trace
-    dictionaries, :mod:`svmviz.figures.build`); ``class_names`` name the classes −1 and +1."""
+    """The filled contours of f_αβ (colours symmetric about 0, at the round levels of
+    :func:`interaction_levels`, each level a tick of the colour bar; the hover gives f_αβ at the
+    pointer) and the data's two classes on top (trace dictionaries, :mod:`svmviz.figures.build`);
+    ``class_names`` name the classes −1 and +1. The levels are read off the colour bar, not written
+    on the lines: placing labels along every contour line is most of the browser's work for the map."""
     if scale is not None and len(scale) <= max(it.a, it.b):
         raise ValueError(f"scale must give (mean, sd) for every feature (at least {max(it.a, it.b) + 1}); "
                          f"got {len(scale)}.")
     lim = float(np.max(np.abs(it.Z))) or 1.0
+    step, top = interaction_levels(lim)
     traces = [dict(type="contour", x=it.gx, y=it.gy, z=it.Z, colorscale=build.colorscale("RdBu"), reversescale=True, zmin=-lim,
-                   zmax=lim, contours=dict(showlabels=True), colorbar=dict(title=dict(text="f(α, β)")), name=it.name,
+                   zmax=lim, autocontour=False, contours=dict(start=-top * step, end=top * step, size=step, showlabels=False),
+                   colorbar=dict(title=dict(text="f(α, β)"), tickmode="linear", tick0=0.0, dtick=step), name=it.name,
                    hovertemplate=(f"{it.names[0]} = %{{x:.3g}}<br>{it.names[1]} = %{{y:.3g}}"
                                   "<br>f(α, β) = %{z:.3g}<extra></extra>"))]
     for cls, label in ((-1, class_names[0]), (1, class_names[1])):

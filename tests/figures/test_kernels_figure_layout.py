@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hst
 
 from svmviz import anova, data
 from svmviz.figures import anova as fig
@@ -111,3 +113,50 @@ def test_variable_names_of_the_importance_bars_at_minus_45_degrees(parts):
     _, exp = parts
     lay = fig.plot_importance_panels(fig.compute_importances(exp)).to_plotly_json()["layout"]
     assert lay["xaxis"]["tickangle"] == -45
+
+
+def _contours(js):
+    return [t for t in js["data"] if t["type"] == "contour"]
+
+
+@pytest.mark.parametrize("scale", [3e-4, 0.75, 1.0, 5.3, 480.0])
+def test_interaction_levels_are_round_and_each_one_a_tick_of_the_colour_bar(parts, scale):
+    """The map's levels are read off its colour bar (a tick at every level, 0 among them), not off
+    labels along the contour lines."""
+    ds, exp = parts
+    it = fig.compute_interaction(exp, 0, 1, ds.X, ds.y, grid_n=9)
+    it = it._replace(Z=it.Z * (scale / np.max(np.abs(it.Z))))
+    lim = float(np.max(np.abs(it.Z)))  # ``scale`` up to rounding
+    for js in (fig.plot_interaction(it).to_plotly_json(), fig.plot_interaction_panels([it]).to_plotly_json()):
+        (tr,) = _contours(js)
+        c, cb = tr["contours"], tr["colorbar"]
+        assert c["showlabels"] is False and tr["autocontour"] is False
+        step, m = fig.interaction_levels(lim)
+        levels = np.arange(c["start"], c["end"] + 0.5 * c["size"], c["size"])
+        assert levels.size == 2 * m + 1 <= fig.INTERACTION_LEVELS
+        np.testing.assert_allclose(levels, step * np.arange(-m, m + 1), atol=1e-12 * lim)
+        assert np.all(np.abs(levels) < lim) and (m + 1) * step >= lim  # every level inside the colour scale
+        assert (tr["zmin"], tr["zmax"]) == (-lim, lim)
+        # the colour bar's ticks: every multiple of the step within [zmin, zmax] — the levels
+        assert (cb["tickmode"], cb["tick0"], cb["dtick"]) == ("linear", 0.0, step)
+        assert cb["title"]["text"] == "f(α, β)"
+        assert "f(α, β) = %{z:.3g}" in tr["hovertemplate"]
+
+
+@given(hst.floats(min_value=1e-12, max_value=1e12, allow_nan=False, allow_infinity=False))
+def test_interaction_levels_take_the_finest_round_step_with_at_most_eleven_levels(lim):
+    step, m = fig.interaction_levels(lim)
+    mantissa = step / 10.0 ** np.floor(np.log10(step) + 1e-9)
+    assert any(np.isclose(mantissa, r) for r in (1.0, 2.0, 2.5, 5.0)), (lim, step)
+    assert m * step < lim <= (m + 1) * step * (1 + 1e-12)  # the levels ±m·step lie strictly inside (−lim, lim)
+    assert 2 * m + 1 <= fig.INTERACTION_LEVELS
+    # the next finer round step would draw more than INTERACTION_LEVELS levels
+    finer = [r * 10.0 ** e for e in range(-14, 14) for r in (1.0, 2.0, 2.5, 5.0) if r * 10.0 ** e < step * (1 - 1e-9)]
+    f = max(finer)
+    assert 2 * (int(np.ceil(lim / f)) - 1) + 1 > fig.INTERACTION_LEVELS
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, np.nan, np.inf])
+def test_interaction_levels_refuse_a_scale_that_is_not_finite_and_positive(bad):
+    with pytest.raises(ValueError, match="finite positive"):
+        fig.interaction_levels(bad)
