@@ -34,6 +34,13 @@ next slack is ξ_new = ξ_old · α_i*/C, until the cap a_max stops it at ξ ≈
 order C/a_max in the slack, 1e-7 at the defaults). The sets of points (beyond, on, inside the
 margin) settle long before; for the hinge the exact finish (:func:`_exact_finish`) then solves for
 the iteration's limit with those sets and accepts it only when it is that limit.
+
+Compile time. numba compiles every function a compiled function calls on its own (its optimisation,
+machine code and cache entry), then links it into each caller and optimises and emits it there again.
+The exact finish (:func:`_exact_finish`) and its dual guess of the sets (:func:`_dual_sets`), each
+called from one place of :func:`irwls`, are therefore inlined by numba (``inline='always'``): their
+code is optimised inside the solver only. Loops over the solver (the Table 1 study,
+:func:`table1_trials`) run in Python, where numba would link the whole solver into a compiled loop.
 """
 from __future__ import annotations
 
@@ -419,6 +426,15 @@ def _dot(u, v):
     return t
 
 
+@njit(cache=True, inline="always")
+def _copy_into(dst, src):
+    """``dst[:] = src`` for 1-D arrays of one length, element by element: numba compiles an array
+    assignment with its shape check and the formatting of that check's error message (``0.5–1.3 s``
+    of first compilation per number of dimensions), which a copy of equal lengths never raises."""
+    for j in range(dst.shape[0]):
+        dst[j] = src[j]
+
+
 @njit(cache=True)
 def _psi(xi, bound, cap):
     """Derivative of the capped IRWLS objective's loss term in ξ (:func:`_exact_finish`)."""
@@ -448,6 +464,41 @@ def _line_curvature(hG, cap, dxi, lo, hi, t):
         if cap[i] != 0.0 and dxi[i] != 0.0 and lo[i] <= t < hi[i]:
             h += cap[i] * dxi[i] * dxi[i]
     return h
+
+
+@njit(cache=True)
+def _kth_smallest(x, k):
+    """The k-th smallest (0-based) of the numbers ``x`` (none NaN): ``np.partition(x, k)[k]``, by
+    Hoare's selection (FIND, Hoare 1961) on a copy, pivot the middle element of the range.
+
+    The k-th order statistic is one number whatever the algorithm that finds it. numba's
+    ``np.partition`` also checks and de-duplicates its ``kth`` argument (``np.unique``, an integer sort),
+    seconds of first compilation for one scalar index."""
+    a = x.copy()
+    lo = 0
+    hi = a.shape[0] - 1
+    while lo < hi:
+        pivot = a[(lo + hi) >> 1]
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                t = a[i]
+                a[i] = a[j]
+                a[j] = t
+                i += 1
+                j -= 1
+        if k <= j:  # a[lo..j] ≤ pivot ≤ a[i..hi], and a[j+1..i−1] equal the pivot
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            return a[k]
+    return a[k]
 
 
 @njit(cache=True)
@@ -498,7 +549,7 @@ def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
     K = kinks[:nk]
     W = who[:nk]
     while K.shape[0] > LINE_WALK:
-        piv = np.partition(K, K.shape[0] // 2)[K.shape[0] // 2]
+        piv = _kth_smallest(K, K.shape[0] // 2)
         gp = _line_slope(gG, hG, bound, cap, xi0, dxi, piv)
         if gp >= 0.0:
             keep = K < piv
@@ -555,7 +606,7 @@ def _finish_objective(Phi, G, y, bound, cap, beta, b):
     return val
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, irwls: see "Compile time" in the module
 def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta_out):
     """The limit of the hinge IRWLS iteration (Navia-Vázquez et al. 2004, eqs. 20–22), found from a
     guess of its sets.
@@ -723,7 +774,7 @@ def _backward(L, w):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, irwls: see "Compile time" in the module
 def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     """A guess of the exact finish's sets (:func:`_exact_finish`) from the dual of its objective Φ over
     the points near the margin, the others held at their sets' multipliers.
@@ -875,7 +926,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     F_all = np.flatnonzero(free)
     k = F_all.shape[0]
     order = np.empty(m, dtype=np.int64)
-    order[:k] = F_all
+    _copy_into(order[:k], F_all)
     Lf = np.empty((m, m))  # k × k of it in use (m ≤ DUAL_MAX_FREE)
     fk = 0
     for _it in range(max_iter):
@@ -975,7 +1026,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
             fk -= 1
         else:
             at_min = True  # the face's minimiser: its ν is this solve's
-    w[:] = w0 + YZ.T @ alpha
+    _copy_into(w, w0 + YZ.T @ alpha)
     return nu, ok
 
 
@@ -1117,11 +1168,12 @@ def _record(hist_beta, hist_b, hist_primal, it, beta, b, prim):
         grown_beta = np.zeros((rows, hist_beta.shape[1]))
         grown_b = np.zeros(rows)
         grown_primal = np.zeros(rows)
-        grown_beta[:it] = hist_beta[:it]
-        grown_b[:it] = hist_b[:it]
-        grown_primal[:it] = hist_primal[:it]
+        for r in range(it):  # element copies: see _copy_into
+            _copy_into(grown_beta[r], hist_beta[r])
+            grown_b[r] = hist_b[r]
+            grown_primal[r] = hist_primal[r]
         hist_beta, hist_b, hist_primal = grown_beta, grown_b, grown_primal
-    hist_beta[it] = beta
+    _copy_into(hist_beta[it], beta)
     hist_b[it] = b
     hist_primal[it] = prim
     return hist_beta, hist_b, hist_primal
@@ -1236,8 +1288,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                 fresh = not (kept and _finish_objective(Phi, G, y, bound, cap, fin_beta, fin_b)
                              <= _finish_objective(Phi, G, y, bound, cap, beta, b))
                 if fresh:
-                    fin_sets[:] = sets
-                    fin_beta[:] = beta
+                    _copy_into(fin_sets, sets)
+                    _copy_into(fin_beta, beta)
                     fin_b = b
                     repeat = _dual_input(y, cap, f, sets, dual_in) and declined
                     if not repeat:
@@ -1445,7 +1497,6 @@ def _ce(x, y, w, b):
     return e / x.shape[0]
 
 
-@njit(cache=True)
 def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, tol, tol_f,
                   max_iter, finish):
     """Fit LS, SVC and USVC(s) for each s on every 1-D trial.
@@ -1453,6 +1504,10 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
     Xtr, ytr (T, n); Xte, yte (T, m). Returns train CE, test CE, Th = −b/w, w, b, n_iter and status,
     each (T, 2 + len(s_values)) with methods ordered LS, SVC, USVC(s_0), USVC(s_1), ...
     ``finish``: the SVC stage's exact finish (:func:`irwls`).
+
+    A loop in Python over :func:`irwls` (compiled, releases the GIL), not a compiled function around it:
+    numba would link, optimise and emit the whole IRWLS solver once more into such a caller, seconds
+    of first compilation for a loop of ``T·(2 + len(s_values))`` fits.
     """
     T = Xtr.shape[0]
     M = 2 + s_values.shape[0]
