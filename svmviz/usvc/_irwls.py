@@ -37,9 +37,10 @@ the iteration's limit with those sets and accepts it only when it is that limit.
 
 Compile time. numba compiles every function a compiled function calls on its own (its optimisation,
 machine code and cache entry), then links it into each caller and optimises and emits it there again.
-The exact finish (:func:`_exact_finish`) and its dual guess of the sets (:func:`_dual_sets`), each
-called from one place of :func:`irwls`, are therefore inlined by numba (``inline='always'``): their
-code is optimised inside the solver only. Loops over the solver (the Table 1 study,
+The functions called from one place only — the exact finish (:func:`_exact_finish`) with its Newton
+step and line search, its dual guess of the sets (:func:`_dual_sets`) with the active-set method, the
+weighted solve's system — are therefore inlined by numba (``inline='always'``): their code is
+optimised inside their caller only. Loops over the solver (the Table 1 study,
 :func:`table1_trials`) run in Python, where numba would link the whole solver into a compiled loop.
 """
 from __future__ import annotations
@@ -293,7 +294,7 @@ def _wls_system(Phi, G, y, a):
     return M, r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _solve_wls: see "Compile time" in the module
 def _solve_wls_system(M, r, p, beta_out, err_out):
     """The solve of :func:`_solve_wls`."""
     ok = True
@@ -357,7 +358,7 @@ def _slack(Phi, i, beta, b, y):
     return 1.0 - y[i] * tot, 1.0 + mag
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _finish_newton: see "Compile time" in the module
 def _solve_near(K, r, x0, err_out, estimate):
     """Solve K x = r by LU; where LU meets an exactly zero pivot, the least-squares solution nearest
     ``x0`` (x0 + the minimum-norm solution of K δ = r − K x0): a direction the system leaves free
@@ -381,7 +382,7 @@ def _solve_near(K, r, x0, err_out, estimate):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _exact_finish: see "Compile time" in the module
 def _finish_newton(Phi, G, y, bound, cap, sets, beta0, b0, err):
     """The minimiser of the objective's quadratic piece with the given sets (:func:`_exact_finish`),
     from the bordered KKT system; returns ``(x, idx)``: x = (β, b, α_M), idx the margin points."""
@@ -501,7 +502,7 @@ def _kth_smallest(x, k):
     return a[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _exact_finish: see "Compile time" in the module
 def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
     """The exact minimiser t* ≥ 0 of the convex piecewise-quadratic objective of :func:`_exact_finish`
     along (β, b) + t (dβ, db): its derivative is continuous, piecewise linear and non-decreasing in t,
@@ -893,7 +894,7 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _dual_sets: see "Compile time" in the module
 def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     """The primal active-set method for convex QPs (Nocedal & Wright 2006, Algorithm 16.3) on the dual
     of :func:`_dual_sets` over its free points: ``min ½α'Hα + c'α`` over 0 ≤ α ≤ B with Σ α_i y_i fixed,
