@@ -24,6 +24,13 @@ one solver and share all of its private helpers (``_solve``, ``_select``/``_sele
 ``_shrink``, ``_restore_balance``, the gradient updates); a second module would import those private
 names back. About a fifth of the lines are the comments that say why each tolerance and branch is
 what it is.
+
+Compile time: numba compiles every function a compiled function calls on its own (its optimisation,
+machine code and cache entry), then links it into each caller and optimises and emits it there again.
+The helpers called from one place only (the compacting solve, the secant start, the shrinking loop's
+selection and shrink, the KKT solve and the LOO refits' inverse) are inlined by numba
+(``inline='always'``): compiled inside their caller only. The selections compiled with ``fastmath``
+are not (an inlined copy takes its caller's flags and would lose the vector code).
 """
 from __future__ import annotations
 
@@ -102,7 +109,7 @@ def _make_feasible(alpha, y, C):
     return need <= 1e-12 * (1.0 + abs(r))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # one caller, the SMO loop with shrinking: compiled inside it only
 def _select(K, Kd, y, s, C, alpha, G, active, n_active):
     """WSS2 over the active set. Returns (i, j, Gmax, Gmax2); j = -1 means nothing to do."""
     Gmax = -np.inf
@@ -351,7 +358,7 @@ def _shrink_thresholds(y, C, alpha, G, active, n_active):
     return Gmax1, Gmax2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # one caller, the SMO loop with shrinking: compiled inside it only
 def _shrink(K, y, s, p, C, alpha, G, active, n_active, unshrunk, tol):
     Gmax1, Gmax2 = _shrink_thresholds(y, C, alpha, G, active, n_active)
     if (not unshrunk) and Gmax1 + Gmax2 <= tol * 10.0:
@@ -521,7 +528,7 @@ COMPACT_AFTER_ITER = 200
 COMPACT_MIN_SHRUNK = 0.2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # one caller, the λ sequence: compiled inside it only
 def _solve_compacting(K, y, s, p, C, alpha, G, tol, max_iter):
     """SMO on the whole set (:func:`_solve_whole`) that, once, sets aside the points libsvm's shrinking
     rule (:func:`_be_shrunk`) says stay at their bound, on a compacted copy of the kernel matrix.
@@ -650,7 +657,7 @@ SEQUENCE_PIVOTS_AFTER_ITER = 2000
 SECANT_MAX_STEP = 1.0 + 1e-9
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # one caller, the λ sequence: compiled inside it only
 def _secant_start(K, y, s, p, C, lambdas, order, q, alphas, Gh, alpha, G):
     """The start of the q-th solve of a λ sequence (q ≥ 2) extrapolated from the two previous
     solutions α₁, α₂ (rows ``order[q−1]``, ``order[q−2]`` of ``alphas``) and their gradients G₁, G₂
@@ -740,7 +747,8 @@ def _sequence_kernel(shrinking):
         for q in range(q0, m):
             k = order[q]
             s = 1.0 / (2.0 * n * lambdas[k])
-            if q > q0 or it0 < 0:  # a new solve
+            fresh = q > q0 or it0 < 0
+            if fresh:  # a new solve
                 if q == 0:
                     _full_gradient(K, y, s, p, alpha, G, _indices(n), n)
                 else:
@@ -758,17 +766,17 @@ def _sequence_kernel(shrinking):
                         for i in range(n):
                             G[i] = r * (G[i] - p[i]) + p[i]
                 budget = min(max_iter, SEQUENCE_PIVOTS_AFTER_ITER)
-                if shrinking:  # a constant of the compilation
-                    it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, budget)
-                else:
-                    it, st = _solve_compacting(K, y, s, p, C, alpha, G, tol, budget)
+            else:  # resumed after the pivots
+                budget = max_iter - it0
+            # one call of each solver (_solve_compacting is inlined at its call)
+            if shrinking:  # a constant of the compilation
+                it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, budget)
+            else:
+                it, st = _solve_compacting(K, y, s, p, C, alpha, G, tol, budget)
+            if fresh:
                 if st != STATUS_CONVERGED and it < max_iter:
                     return q, it  # the caller pivots, then resumes here
-            else:  # resumed after the pivots
-                if shrinking:
-                    it, st = _solve_shrinking(K, y, s, p, C, alpha, G, tol, max_iter - it0)
-                else:
-                    it, st = _solve_compacting(K, y, s, p, C, alpha, G, tol, max_iter - it0)
+            else:
                 it += it0
             s_prev = s
             b = _intercept(y, C, alpha, G)
@@ -906,7 +914,7 @@ def _remove_point(K, y, s, C, a, G, i):
             need -= d
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # one caller, loo_decisions: compiled inside it only
 def _invert(M):
     """The inverse of M by :func:`svmviz._linalg.invert_in_place`; (inverse, ok). ok is False when a
     pivot is not above 1e-12 of M's largest |entry| (singular to working precision) — callers then
@@ -974,7 +982,7 @@ def _kkt_inverse(K, y, s, F, nf, A, work):
     return invert_in_place(A, m, work, ACTIVE_SET_PIVOT_TOL * scale), scale
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # one caller, _active_set: compiled inside it only
 def _kkt_solve(K, y, s, G, F, nf, A, x, res):
     """x = the solution [μ; d] of the free set's KKT system [[0, y_F'], [y_F, Q_FF]] [μ; d] = [0; −G_F]
     through its inverse ``A`` (:func:`_kkt_inverse`, kept by rank-one updates), with one step of

@@ -34,6 +34,14 @@ next slack is ξ_new = ξ_old · α_i*/C, until the cap a_max stops it at ξ ≈
 order C/a_max in the slack, 1e-7 at the defaults). The sets of points (beyond, on, inside the
 margin) settle long before; for the hinge the exact finish (:func:`_exact_finish`) then solves for
 the iteration's limit with those sets and accepts it only when it is that limit.
+
+Compile time. numba compiles every function a compiled function calls on its own (its optimisation,
+machine code and cache entry), then links it into each caller and optimises and emits it there again.
+The functions called from one place only — the exact finish (:func:`_exact_finish`) with its Newton
+step and line search, its dual guess of the sets (:func:`_dual_sets`) with the active-set method, the
+weighted solve's system — are therefore inlined by numba (``inline='always'``): their code is
+optimised inside their caller only. Loops over the solver (the Table 1 study,
+:func:`table1_trials`) run in Python, where numba would link the whole solver into a compiled loop.
 """
 from __future__ import annotations
 
@@ -286,7 +294,7 @@ def _wls_system(Phi, G, y, a):
     return M, r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _solve_wls: see "Compile time" in the module
 def _solve_wls_system(M, r, p, beta_out, err_out):
     """The solve of :func:`_solve_wls`."""
     ok = True
@@ -350,7 +358,7 @@ def _slack(Phi, i, beta, b, y):
     return 1.0 - y[i] * tot, 1.0 + mag
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _finish_newton: see "Compile time" in the module
 def _solve_near(K, r, x0, err_out, estimate):
     """Solve K x = r by LU; where LU meets an exactly zero pivot, the least-squares solution nearest
     ``x0`` (x0 + the minimum-norm solution of K δ = r − K x0): a direction the system leaves free
@@ -374,7 +382,7 @@ def _solve_near(K, r, x0, err_out, estimate):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _exact_finish: see "Compile time" in the module
 def _finish_newton(Phi, G, y, bound, cap, sets, beta0, b0, err):
     """The minimiser of the objective's quadratic piece with the given sets (:func:`_exact_finish`),
     from the bordered KKT system; returns ``(x, idx)``: x = (β, b, α_M), idx the margin points."""
@@ -419,6 +427,15 @@ def _dot(u, v):
     return t
 
 
+@njit(cache=True, inline="always")
+def _copy_into(dst, src):
+    """``dst[:] = src`` for 1-D arrays of one length, element by element: numba compiles an array
+    assignment with its shape check and the formatting of that check's error message (``0.5–1.3 s``
+    of first compilation per number of dimensions), which a copy of equal lengths never raises."""
+    for j in range(dst.shape[0]):
+        dst[j] = src[j]
+
+
 @njit(cache=True)
 def _psi(xi, bound, cap):
     """Derivative of the capped IRWLS objective's loss term in ξ (:func:`_exact_finish`)."""
@@ -451,6 +468,41 @@ def _line_curvature(hG, cap, dxi, lo, hi, t):
 
 
 @njit(cache=True)
+def _kth_smallest(x, k):
+    """The k-th smallest (0-based) of the numbers ``x`` (none NaN): ``np.partition(x, k)[k]``, by
+    Hoare's selection (FIND, Hoare 1961) on a copy, pivot the middle element of the range.
+
+    The k-th order statistic is one number whatever the algorithm that finds it. numba's
+    ``np.partition`` also checks and de-duplicates its ``kth`` argument (``np.unique``, an integer sort),
+    seconds of first compilation for one scalar index."""
+    a = x.copy()
+    lo = 0
+    hi = a.shape[0] - 1
+    while lo < hi:
+        pivot = a[(lo + hi) >> 1]
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                t = a[i]
+                a[i] = a[j]
+                a[j] = t
+                i += 1
+                j -= 1
+        if k <= j:  # a[lo..j] ≤ pivot ≤ a[i..hi], and a[j+1..i−1] equal the pivot
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            return a[k]
+    return a[k]
+
+
+@njit(cache=True, inline="always")  # one caller, _exact_finish: see "Compile time" in the module
 def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
     """The exact minimiser t* ≥ 0 of the convex piecewise-quadratic objective of :func:`_exact_finish`
     along (β, b) + t (dβ, db): its derivative is continuous, piecewise linear and non-decreasing in t,
@@ -498,7 +550,7 @@ def _line_min(Phi, G, y, bound, cap, beta, b, dbeta, db):
     K = kinks[:nk]
     W = who[:nk]
     while K.shape[0] > LINE_WALK:
-        piv = np.partition(K, K.shape[0] // 2)[K.shape[0] // 2]
+        piv = _kth_smallest(K, K.shape[0] // 2)
         gp = _line_slope(gG, hG, bound, cap, xi0, dxi, piv)
         if gp >= 0.0:
             keep = K < piv
@@ -555,7 +607,7 @@ def _finish_objective(Phi, G, y, bound, cap, beta, b):
     return val
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, irwls: see "Compile time" in the module
 def _exact_finish(Phi, G, y, C, cw, a_max, factor, sets, beta0, b0, rounds, beta_out):
     """The limit of the hinge IRWLS iteration (Navia-Vázquez et al. 2004, eqs. 20–22), found from a
     guess of its sets.
@@ -723,7 +775,7 @@ def _backward(L, w):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, irwls: see "Compile time" in the module
 def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     """A guess of the exact finish's sets (:func:`_exact_finish`) from the dual of its objective Φ over
     the points near the margin, the others held at their sets' multipliers.
@@ -842,7 +894,7 @@ def _dual_sets(Phi, G, y, bound, cap, f, a, f_wls, sets):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, _dual_sets: see "Compile time" in the module
 def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     """The primal active-set method for convex QPs (Nocedal & Wright 2006, Algorithm 16.3) on the dual
     of :func:`_dual_sets` over its free points: ``min ½α'Hα + c'α`` over 0 ≤ α ≤ B with Σ α_i y_i fixed,
@@ -875,7 +927,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
     F_all = np.flatnonzero(free)
     k = F_all.shape[0]
     order = np.empty(m, dtype=np.int64)
-    order[:k] = F_all
+    _copy_into(order[:k], F_all)
     Lf = np.empty((m, m))  # k × k of it in use (m ≤ DUAL_MAX_FREE)
     fk = 0
     for _it in range(max_iter):
@@ -975,7 +1027,7 @@ def _dual_active_set(Z, ys, B, inv, alpha, w, max_iter):
             fk -= 1
         else:
             at_min = True  # the face's minimiser: its ν is this solve's
-    w[:] = w0 + YZ.T @ alpha
+    _copy_into(w, w0 + YZ.T @ alpha)
     return nu, ok
 
 
@@ -1117,11 +1169,12 @@ def _record(hist_beta, hist_b, hist_primal, it, beta, b, prim):
         grown_beta = np.zeros((rows, hist_beta.shape[1]))
         grown_b = np.zeros(rows)
         grown_primal = np.zeros(rows)
-        grown_beta[:it] = hist_beta[:it]
-        grown_b[:it] = hist_b[:it]
-        grown_primal[:it] = hist_primal[:it]
+        for r in range(it):  # element copies: see _copy_into
+            _copy_into(grown_beta[r], hist_beta[r])
+            grown_b[r] = hist_b[r]
+            grown_primal[r] = hist_primal[r]
         hist_beta, hist_b, hist_primal = grown_beta, grown_b, grown_primal
-    hist_beta[it] = beta
+    _copy_into(hist_beta[it], beta)
     hist_b[it] = b
     hist_primal[it] = prim
     return hist_beta, hist_b, hist_primal
@@ -1236,8 +1289,8 @@ def irwls(Phi, G, y, C, cw, loss, s, k, a_max, factor, damping, tol, tol_f, max_
                 fresh = not (kept and _finish_objective(Phi, G, y, bound, cap, fin_beta, fin_b)
                              <= _finish_objective(Phi, G, y, bound, cap, beta, b))
                 if fresh:
-                    fin_sets[:] = sets
-                    fin_beta[:] = beta
+                    _copy_into(fin_sets, sets)
+                    _copy_into(fin_beta, beta)
                     fin_b = b
                     repeat = _dual_input(y, cap, f, sets, dual_in) and declined
                     if not repeat:
@@ -1445,7 +1498,6 @@ def _ce(x, y, w, b):
     return e / x.shape[0]
 
 
-@njit(cache=True)
 def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, tol, tol_f,
                   max_iter, finish):
     """Fit LS, SVC and USVC(s) for each s on every 1-D trial.
@@ -1453,6 +1505,10 @@ def table1_trials(Xtr, ytr, Xte, yte, C, s_values, k, a_max, factor, damping, to
     Xtr, ytr (T, n); Xte, yte (T, m). Returns train CE, test CE, Th = −b/w, w, b, n_iter and status,
     each (T, 2 + len(s_values)) with methods ordered LS, SVC, USVC(s_0), USVC(s_1), ...
     ``finish``: the SVC stage's exact finish (:func:`irwls`).
+
+    A loop in Python over :func:`irwls` (compiled, releases the GIL), not a compiled function around it:
+    numba would link, optimise and emit the whole IRWLS solver once more into such a caller, seconds
+    of first compilation for a loop of ``T·(2 + len(s_values))`` fits.
     """
     T = Xtr.shape[0]
     M = 2 + s_values.shape[0]

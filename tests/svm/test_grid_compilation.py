@@ -47,13 +47,14 @@ def _run(code: str) -> dict:
 
 def test_grid_compiles_the_smo_without_shrinking_and_no_kernel_around_the_sequence():
     """The grid (no shrinking, svm.GRID_SHRINKING) compiles the SMO variant without shrinking and the
-    compacting solve around it (libsvm's rule _be_shrunk, once per solve) only — not the index-list
-    shrinking (_shrink / _select / _unshrink), which it never runs — and no kernel of its own around
-    the λ sequence (each level links and optimises its callees again)."""
+    compacting solve around it (libsvm's rule _be_shrunk, once per solve), inlined into the λ sequence,
+    its one caller — not the index-list shrinking (_shrink / _select / _unshrink), which it never runs —
+    and no kernel of its own around the λ sequence (each level links and optimises its callees again)."""
     got = _run(_GRID)
     compiled = got["compiled"]
     assert "_lambda_sequence_whole" in compiled and "_solve_whole" in compiled
-    assert "_solve_compacting" in compiled
+    assert "_be_shrunk" in compiled and "_shrink_thresholds" in compiled  # the compacting solve's callees
+    assert "_solve_compacting" not in compiled  # compiled inside the sequence only
     for name in ("_shrink", "_select", "_unshrink", "_solve_shrinking", "rbf_sigma_sequence",
                  "lambda_sequence", "_lambda_sequence_shrinking", "_descending_order"):
         assert name not in compiled, name

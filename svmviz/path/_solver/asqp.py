@@ -76,7 +76,7 @@ def _add_rows_abs(acc, accabs, M, coef, nrows, c0_, length):
         b += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, asqp: compiled inside it only
 def _solve_working_set(y, grad, Minv, Mb, widx, nw, sol, solb, resid, gw, racc, rabs, max_refine):
     """``sol[:nw+2] = −M⁻¹ (0, 0, grad_W)``: the multipliers (sol[0], sol[1]) and the step on W.
 
