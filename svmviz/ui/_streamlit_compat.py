@@ -34,7 +34,8 @@ it loses).
   copy's template and typed arrays are new objects, so Plotly's diff flags a recalculation). The script
   skips a ``Plotly.react`` that hands a plot the figure it holds (the same config, and the same figure
   objects or a copy that serialises the same). If the frontend changes (no ``window.Plotly``, another call),
-  nothing is skipped: every chart is drawn as Plotly is asked to, once or twice.
+  nothing is skipped: every chart is drawn as Plotly is asked to, once or twice. Its canary is the
+  browser test ``tests/browser/test_chart_drawn_once.py`` (one draw per chart per changing rerun).
 * :data:`HISTORY_SCRIPT` — not Streamlit's code but its frontend's behaviour: it pushes a browser
   history entry for every change of the query string and two for a page switch; the script keeps one
   entry per user action. If the frontend changes, the patch only turns pushes into replacements after

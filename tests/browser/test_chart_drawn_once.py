@@ -58,9 +58,12 @@ def test_a_new_seed_draws_each_chart_once(app_url, browser, title):
         page.get_by_role("heading", name=title).first.wait_for(timeout=120_000)
         _settle(page, timeout_s=300)
         page.evaluate(CALLS)
+        step = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
+        step.click()  # not counted: the reruns counted are those of a page already laid out and rerun once
+        _settle(page, timeout_s=300)
         for _ in range(2):
             page.evaluate(RESET)
-            page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first.click()
+            step.click()
             n = _settle(page, timeout_s=300)
             per_plot = page.evaluate(PER_PLOT)
             draws, calls = page.evaluate("() => [window.__draws, window.__calls]")
