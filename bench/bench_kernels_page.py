@@ -18,7 +18,8 @@ checkout), the page opened in Debian's chromium (Playwright, 1024 × 768), and f
 control to the last change of the page's charts (the server's run, the websocket, Plotly drawing the
 four charts), for ``measure`` (the importance-measure radio) and ``lambdas`` (the λ-count slider moved
 one step, between two grids computed before timing). CPU seconds of the server and of chromium's
-processes during each interaction are beside it (``bench/bench_warm_breakdown.py`` splits the
+processes during each interaction are beside it, and the number of charts Plotly drew (``Plotly.react``
+calls that reach Plotly) (``bench/bench_warm_breakdown.py`` splits the
 browser's share further).
 
 ``--browser`` adds ``seed`` (the sidebar's Seed + 1: new data, every computation of the default view
@@ -117,6 +118,19 @@ def _read(proc) -> dict:
 
 
 BROWSER_ACTIONS = ("measure", "lambdas", "seed")
+#: installed before the page's scripts, so under any other hook of ``window.Plotly``: the ``Plotly.react``
+#: calls that reach Plotly (each one a draw of a chart) are counted in ``window.__svDraws``
+COUNT_DRAWS = """() => {
+  let held;
+  const count = (P) => {
+    if (!P || P.__svDrawsCounted) { return P; }
+    const react = P.react;
+    P.react = function () { window.__svDraws = (window.__svDraws || 0) + 1; return react.apply(this, arguments); };
+    P.__svDrawsCounted = true;
+    return P;
+  };
+  Object.defineProperty(window, 'Plotly', {configurable: true, get() { return held; }, set(v) { held = count(v); }});
+}"""
 
 
 class _Served:
@@ -132,6 +146,7 @@ class _Served:
         env = {**os.environ, "PYTHONPATH": root, "SVMVIZ_WARMUP": "0"}
         self.proc, url = serving.start(serving.streamlit_run("app.py", port), port, log=log, cwd=root, env=env)
         self.page = browser.new_page(viewport={"width": 1024, "height": 768})
+        self.page.add_init_script(f"({COUNT_DRAWS})()")
         self.page.goto(url + "/")
         self.page.get_by_role("heading", name="svmviz").wait_for(timeout=120_000)
         self.page.locator('[data-testid="stSidebarNav"] a', has_text="Kernels").first.click()
@@ -150,6 +165,7 @@ class _Served:
         server, browsers = [psutil.Process(self.proc.pid)], B._browser_procs()
         c_server, c_browser = B._cpu(server), B._cpu(browsers)
         page.evaluate(B.OBSERVE)
+        page.evaluate("() => { window.__svDraws = 0; }")
         if action == "measure":
             radio = page.get_by_test_id("stRadio").filter(has_text="Importance measure").first
             target = radio.locator("label").filter(has_not=page.locator("input:checked")).last
@@ -168,7 +184,8 @@ class _Served:
         page.wait_for_timeout(200)
         settled = B._settled(page, t0, quiet=1.0)
         charts = (page.evaluate("() => window.__svChart") - t0) / 1000.0
-        return {"action": action, "wall": settled, "charts": charts, "cpu_server": B._cpu(server) - c_server,
+        return {"action": action, "wall": settled, "charts": charts, "draws": page.evaluate("() => window.__svDraws"),
+                "cpu_server": B._cpu(server) - c_server,
                 "cpu_browser": B._cpu(browsers) - c_browser, "load": os.getloadavg()[0]}
 
     def close(self) -> None:
@@ -210,6 +227,7 @@ def browser_main(roots: dict, repeat: int) -> None:
             med = lambda key: sorted(r[key] for r in rs)[len(rs) // 2]  # noqa: E731
             print(f"  {act:8s} {k:8s} page {med('wall'):6.3f} s  charts {med('charts'):6.3f} s  "
                   f"CPU server {med('cpu_server'):6.3f} s  browser {med('cpu_browser'):6.3f} s  "
+                  f"Plotly draws {med('draws')}  "
                   f"(load {min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f})")
 
 

@@ -179,6 +179,67 @@ def slim_template(fig: go.Figure) -> go.Figure:
     return fig
 
 
+#: the page's text colours, grid colour and fonts (Streamlit's light theme): charts are drawn with their own
+#: template (``st.plotly_chart(..., theme=None)``), so the look the page's chart theme gave them is here
+PAGE_TEXT = "#808495"
+PAGE_HEADING = "#2F2D2B"
+PAGE_LEGEND_TEXT = "#262730"
+PAGE_GRID = "#e6eaf1"
+PAGE_BORDER = "#DCD8D4"
+PAGE_FONT = '"Source Sans", sans-serif'
+#: template layout entries of every chart of the app (:func:`page_look`): a bold heading-coloured title,
+#: grey text, horizontal grid lines only, axes that make room for their labels
+PAGE_LOOK = {
+    "font": {"color": PAGE_TEXT, "family": PAGE_FONT, "size": 12},
+    "title": {"font": {"family": PAGE_FONT, "size": 16, "color": PAGE_HEADING, "weight": 700},
+              "pad": {"l": 4}, "xanchor": "left", "x": 0},
+    # white paper, plot and legend: plotly_white's and Plotly's defaults
+    "legend": {"font": {"size": 12, "color": PAGE_LEGEND_TEXT}, "title": {"font": {"size": 12, "color": PAGE_TEXT}},
+               "valign": "top"},
+    "margin": {"pad": 8},
+    "hoverlabel": {"bgcolor": "#FFFFFF", "bordercolor": PAGE_BORDER,
+                   "font": {"family": PAGE_FONT, "size": 12, "color": PAGE_TEXT}},
+    "xaxis": {"showgrid": False, "zeroline": False, "gridcolor": PAGE_GRID,
+              "automargin": True, "tickfont": {"size": 12, "color": PAGE_TEXT},
+              "title": {"font": {"size": 14, "color": PAGE_TEXT}, "standoff": 20}},
+    "yaxis": {"gridcolor": PAGE_GRID, "zerolinecolor": PAGE_GRID, "automargin": True, "ticklabelposition": "outside",
+              "tickfont": {"size": 12, "color": PAGE_TEXT},
+              "title": {"font": {"size": 14, "color": PAGE_TEXT}, "standoff": 24}},
+}
+
+
+def _merged(base: dict, over: dict) -> dict:
+    """``base`` updated by ``over``, nested dictionaries merged (neither is changed)."""
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def page_look(fig: go.Figure) -> go.Figure:
+    """Give ``fig``'s template the app page's look (:data:`PAGE_LOOK`).
+
+    The entries go into the template's layout, under the figure's own layout: a figure's own font,
+    margins or grid lines win, as they did under the page's chart theme. Idempotent.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        The figure, updated in place.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``fig`` itself.
+    """
+    tmpl = raw_property(fig.layout, "template")
+    tmpl = tmpl if isinstance(tmpl, dict) else {}
+    # a new dictionary: the stored template may be plotly's own, shared by every figure
+    look = {**tmpl, "layout": _merged(tmpl.get("layout") or {}, PAGE_LOOK)}
+    assign_unvalidated(fig.layout, "template", look)
+    return fig
+
+
 def has_panel_titles(n_panels: int, annotations) -> bool:
     """Whether a layout is a grid of at least two panels with titles over them.
 

@@ -27,6 +27,15 @@ it loses).
   state (``AppSession.session_state``: the runtime's message loop keeps the last session it flushed
   referenced while the server is idle) and drops the files of sessions that no longer exist. Fallback:
   nothing is released early (Streamlit's own pace).
+* :data:`DRAW_ONCE_SCRIPT` — not Streamlit's code but its frontend's behaviour: a chart element, new
+  for every changed figure (its id hashes the figure's JSON), is drawn (``Plotly.react`` on an empty
+  element) and then handed to ``Plotly.react`` again by the element's own effect that applies the chart
+  theme after mounting: a deep copy of the same figure, which Plotly draws in full a second time (the
+  copy's template and typed arrays are new objects, so Plotly's diff flags a recalculation). The script
+  skips a ``Plotly.react`` that hands a plot the figure it holds (the same config, and the same figure
+  objects or a copy that serialises the same). If the frontend changes (no ``window.Plotly``, another call),
+  nothing is skipped: every chart is drawn as Plotly is asked to, once or twice. Its canary is the
+  browser test ``tests/browser/test_chart_drawn_once.py`` (one draw per chart per changing rerun).
 * :data:`HISTORY_SCRIPT` — not Streamlit's code but its frontend's behaviour: it pushes a browser
   history entry for every change of the query string and two for a page switch; the script keeps one
   entry per user action. If the frontend changes, the patch only turns pushes into replacements after
@@ -170,3 +179,77 @@ HISTORY_SCRIPT = """<span id="svmviz-history"></span>
 })();
 </script>"""
 """Installed by the frame on every run (hidden): one browser-history entry per user action."""
+
+
+DRAW_ONCE_SCRIPT = """<script>
+(function () {
+  // svmviz: each chart drawn once per change of its figure. Skip a Plotly.react that hands a plot the
+  // figure it holds: its own figure objects, or a copy that serialises the same at the size drawn (the
+  // chart element's post-mount copy, taken after Plotly wrote the autoranged axes into the figure it
+  // drew, with the element's width added).
+  var w = window;
+  if (w.__svmvizDrawOnce) { return; }
+  w.__svmvizDrawOnce = true;
+  // Plotly keeps its own entries in the figure it drew ("_inputArray" beside a base64 array…): keys
+  // starting with "_" are Plotly's, never the figure's (Plotly's own diff skips them too)
+  function mine(k, v) { return k.charAt(0) === "_" ? undefined : v; }
+  function text(x) {
+    try { return JSON.stringify(x, mine); } catch (e) { return null; }
+  }
+  // the layout without its size, and the size drawn: a plot first drawn at its element's width (none in
+  // its layout) and then handed that width explicitly is the same picture
+  function bare(layout) {
+    var copy = {}, k;
+    for (k in layout) { if (k !== "width" && k !== "height") { copy[k] = layout[k]; } }
+    return copy;
+  }
+  function size(gd, layout, k) { return layout[k] == null ? gd._fullLayout[k] : layout[k]; }
+  function same(gd, fig) {
+    var layout = fig.layout || {}, drawnLayout = gd.layout || {};
+    if (size(gd, layout, "width") !== size(gd, drawnLayout, "width") ||
+        size(gd, layout, "height") !== size(gd, drawnLayout, "height")) { return false; }
+    var held = text([gd.data, bare(drawnLayout)]);
+    return held !== null && held === text([fig.data, bare(layout)]);
+  }
+  function install(P) {
+    if (!P || typeof P.react !== "function" || P.__svmvizDrawOnce) { return; }
+    var react = P.react;
+    P.react = function (gd, fig) {
+      if (arguments.length !== 2 || !gd || !fig || typeof fig !== "object" || Array.isArray(fig)) {
+        return react.apply(this, arguments);
+      }
+      var config = text(fig.config || null);
+      if (gd._fullLayout && config !== null && config === gd.__svmvizConfig && !(fig.frames && fig.frames.length)) {
+        if (fig.data === gd.data && fig.layout === gd.layout) { return Promise.resolve(gd); }
+        if (same(gd, fig)) {
+          // the figure Plotly.react would keep, as it does: the chart element hands it back next, and a
+          // figure it did not keep (the element's width added) would come back again and again
+          gd.data = fig.data;
+          gd.layout = fig.layout;
+          return Promise.resolve(gd);
+        }
+      }
+      gd.__svmvizConfig = config;
+      var out = react.apply(this, arguments);
+      Promise.resolve(out).catch(function () { gd.__svmvizConfig = null; });
+      return out;
+    };
+    P.__svmvizDrawOnce = true;
+  }
+  if (w.Plotly) { install(w.Plotly); return; }
+  // the chart code loads with the first chart and sets window.Plotly: install then
+  var d = Object.getOwnPropertyDescriptor(w, "Plotly");
+  if (d && !d.configurable) { return; }
+  var kept;
+  Object.defineProperty(w, "Plotly", {
+    configurable: true,
+    get: function () { return d && d.get ? d.get.call(w) : kept; },
+    set: function (v) {
+      if (d && d.set) { d.set.call(w, v); } else { kept = v; }
+      install(d && d.get ? d.get.call(w) : kept);
+    }
+  });
+})();
+</script>"""
+"""Installed by the frame on every run, beside :data:`HISTORY_SCRIPT`: each chart drawn once per change
+of its figure."""

@@ -91,13 +91,19 @@ def export_config(fig, *, key: str | None = None, fmt: str = "png") -> dict:
 
 
 def chart(fig, *, key: str, where: Any = None, **kwargs):
-    """``st.plotly_chart(fig, key=key, **kwargs)`` (or ``where.plotly_chart``) with the slide export config.
+    """``st.plotly_chart(fig, key=key, theme=None, **kwargs)`` (or ``where.plotly_chart``) with the slide
+    export config and the page's look in the figure's template (:func:`svmviz.figures.theme.page_look`).
 
-    ``kwargs`` pass through (``width``, ``on_select``, ``selection_mode``…)."""
-    from svmviz.figures.theme import slim_template
+    ``theme=None``: Streamlit's chart theme is applied in the browser to a copy of the figure after the
+    chart is mounted, which Plotly then draws a second time (the title made bold again, ``<b><b>…``);
+    without it the copy is the figure drawn and is not drawn again
+    (:data:`svmviz.ui._streamlit_compat.DRAW_ONCE_SCRIPT`). ``kwargs`` pass through (``width``,
+    ``on_select``, ``selection_mode``…)."""
+    from svmviz.figures.theme import page_look, slim_template
 
     slim_template(fig)  # the template's parts this figure cannot use are not sent (idempotent)
+    page_look(fig)  # the page's fonts, colours and grid: the figure is drawn with its own template
     fmt = export_format()
     st.session_state[_DREW] = (_run_token(),)
     target = st if where is None else where
-    return target.plotly_chart(fig, key=key, config=export_config(fig, key=key, fmt=fmt), **kwargs)
+    return target.plotly_chart(fig, key=key, config=export_config(fig, key=key, fmt=fmt), theme=None, **kwargs)

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from svmviz.ui._streamlit_compat import DRAW_ONCE_SCRIPT
 from svmviz.ui.url_state import HISTORY_SCRIPT
 
 
@@ -177,8 +178,9 @@ def run_app(root: str | None = None) -> None:
     from svmviz.ui import uploads
 
     uploads.start_release_watch()  # once per server process: what ended sessions held is given back
-    # one browser-history entry per user action (see svmviz.ui.url_state)
-    st.html(HISTORY_SCRIPT, unsafe_allow_javascript=True)
+    # one browser-history entry per user action (see svmviz.ui.url_state); each chart drawn once per
+    # change of its figure (see svmviz.ui._streamlit_compat.DRAW_ONCE_SCRIPT)
+    st.html(HISTORY_SCRIPT + DRAW_ONCE_SCRIPT, unsafe_allow_javascript=True)
     pages = {"": st.Page(home, title="Home", icon=":material/home:", default=True)}
     for spec in tour():  # the sidebar lists the pages in the home page's tour order
         if root is not None and os.path.exists(os.path.join(root, spec.file)):
