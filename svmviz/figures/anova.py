@@ -369,7 +369,7 @@ def interaction_levels(lim: float) -> tuple[float, int]:
     """The contour levels of a map coloured over [−lim, lim]: ``k·step`` for ``k = −m … m``.
 
     ``step`` is the smallest round step (1, 2, 2.5 or 5 times a power of ten) that leaves at most
-    :data:`INTERACTION_LEVELS` levels strictly inside (−lim, lim); 0 is always a level (where the
+    ``INTERACTION_LEVELS`` levels strictly inside (−lim, lim); 0 is always a level (where the
     interaction changes sign).
 
     Parameters

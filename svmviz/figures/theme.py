@@ -217,7 +217,7 @@ def _merged(base: dict, over: dict) -> dict:
 
 
 def page_look(fig: go.Figure) -> go.Figure:
-    """Give ``fig``'s template the app page's look (:data:`PAGE_LOOK`).
+    """Give ``fig``'s template the app page's look (``PAGE_LOOK``).
 
     The entries go into the template's layout, under the figure's own layout: a figure's own font,
     margins or grid lines win, as they did under the page's chart theme. Idempotent.
