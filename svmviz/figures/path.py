@@ -19,11 +19,11 @@ from .theme import CLASS_COLORS, LEGEND_BELOW
 X_AXES = ("lambda", "nu")
 X_TITLES = {"lambda": "λ = m·ν", "nu": "ν = λ/m"}
 #: the page's charts start with the margins Plotly's automargin widens them to, a little more (in
-#: chromium, 1400 px window, Streamlit's theme, over the page's data sets, both x axes and the linear
-#: kernel: the y tick labels, the boundary map's legend below, the group sizes' dual axis on the right).
-#: Plotly then draws each chart once instead of drawing it again after measuring (its doAutoMargin
-#: redraw, a large part of a chart's first draw). Wider labels still widen a margin (automargin stays
-#: on), at the cost of that redraw.
+#: chromium, 1400 px window, svmviz's page look ``svmviz.figures.theme.PAGE_LOOK``, over the page's
+#: data sets, both x axes and the linear kernel: the y tick labels, the boundary map's legend below,
+#: the group sizes' dual axis on the right). Plotly then draws each chart once instead of drawing it
+#: again after measuring (its doAutoMargin redraw, a large part of a chart's first draw). Wider labels
+#: still widen a margin (automargin stays on), at the cost of that redraw.
 MARGINS = {"coefs": dict(l=85, r=25), "map": dict(l=80, b=225), "summary": dict(l=75, r=78),
            "loo": dict(l=85)}
 #: the group-size chart's bottom margin (pixels): x tick labels and title, two rows of legend entries

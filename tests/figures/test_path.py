@@ -166,9 +166,10 @@ def test_path_table_is_exact_and_large_paths_draw_a_sample_of_lines():
 # (``svmviz.figures.path.MARGINS``), checked here on the figures; in the browser by
 # tests/browser/test_path_page.py.
 # 
-# Streamlit's theme turns automargin on for every axis; a chart whose layout margins are narrower than
-# its tick labels, axis titles and legend need is drawn, measured and drawn again (Plotly's
-# doAutoMargin redraw). In the browser a chart is redrawn when the size Plotly computed (``gd._fullLayout._size``) differs from its layout's margins.
+# The page look (svmviz.figures.theme.PAGE_LOOK) turns automargin on for every axis; a chart whose
+# layout margins are narrower than its tick labels, axis titles and legend need is drawn, measured and
+# drawn again (Plotly's doAutoMargin redraw). In the browser a chart is redrawn when the size Plotly
+# computed (``gd._fullLayout._size``) differs from its layout's margins.
 def _small_path():
     ds = data.make_dataset("banana", n=60, seed=0)
     return path.nu_path(ds.X, ds.y, kernel="rbf", sigma=1.0)
