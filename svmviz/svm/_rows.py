@@ -19,8 +19,15 @@ machines", §4.1.2 shrinking, §5.1 caching):
   a < b swaps the two columns in every cached row long enough, and cuts a row that covers a but
   not b to length a (libsvm drops it; the first a columns are still right).
 - **Ḡ.** ``Ḡ_k = Σ_{α_j = C_j} C_j Q_kj`` (libsvm's ``G_bar``), kept with a full row each time a
-  variable reaches or leaves its upper bound, so that unshrinking needs the rows of the free
-  variables only: ``G_k = Ḡ_k + p_k + Σ_{0 < α_j < C_j} α_j Q_kj``.
+  variable reaches or leaves its upper bound, so that unshrinking needs only the free variables' part
+  of the gradient: ``G_k = Ḡ_k + p_k + Σ_{0 < α_j < C_j} α_j Q_kj`` for the inactive k.
+- **Unshrinking.** As libsvm's ``reconstruct_gradient``, that sum is read either from the free
+  variables' rows over the inactive columns (each row extended in the cache: the active columns of a
+  free variable's row are what the solve goes on reading) or from the inactive points' rows over the
+  active columns, whichever computes fewer kernel entries (a free row already cached costs only its
+  missing columns). The inactive points' rows go through one scratch row outside the cache: they are
+  read once, and keeping them would evict the active rows. The two read the same entries
+  ``K_kj = K_jk`` and add the same terms for each k in the same order (j ascending).
 - **Rows from Python.** The compiled loop :func:`_run` cannot call numpy's BLAS; it stops with
   ``NEED_ROW`` and the slot, position and columns it needs, and :func:`solve_rows` fills them with
   :meth:`svmviz.kernels.GramRows.row` (one BLAS product, the distances and numpy's exp: the path
@@ -59,7 +66,7 @@ _ORIG, _SLOT = range(2)
 _POS, _LEN, _PREV, _NEXT = range(4)
 # entries of the int state ``st``
 (_IT, _COUNTER, _NACT, _UNSHRUNK, _PHASE, _RESUME, _RECON, _NEED_SLOT, _NEED_POS, _NEED_FROM, _NEED_TO,
- _STATUS, _MAX_ITER, _SHRINKING, _N_ST) = range(15)
+ _STATUS, _MAX_ITER, _SHRINKING, _RECON_BY, _RECON_RULE, _SCRATCH_POS, _N_ST) = range(18)
 # entries of the float state ``fs``
 _S, _TOL, _GMAX1, _GMAX2, _N_FS = range(5)
 
@@ -70,9 +77,18 @@ _PH_STEP = 2      # select (i, j), fetch their rows, move α_i, α_j
 _PH_RECON = 3     # reconstruct G of the inactive positions from Ḡ and the free variables' rows
 _PH_DONE = 4
 
+# how the gradient of the inactive positions is reconstructed (``st[_RECON_BY]``), and the rule that
+# chooses it (``st[_RECON_RULE]``: by the kernel entries each computes, or one of the two forced)
+_BY_FREE_ROWS = 0      # the free variables' rows over the inactive columns (cached, extended)
+_BY_INACTIVE_ROWS = 1  # the inactive points' rows over the active columns (the scratch row)
+_RULE_FEWER_ENTRIES = 2
+RECON_RULES = {"fewer entries": _RULE_FEWER_ENTRIES, "free rows": _BY_FREE_ROWS,
+               "inactive rows": _BY_INACTIVE_ROWS}
+
 #: :func:`_run`'s answers
 RUN_DONE = 0      # solved or stopped at max_iter (``st[_STATUS]``); α, G complete over all n
 NEED_ROW = 1      # fill ``data[st[_NEED_SLOT], st[_NEED_FROM]:st[_NEED_TO]]`` with row st[_NEED_POS]
+# (``st[_NEED_SLOT]`` is the scratch row ``data[slots]`` for an inactive point's row)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -282,10 +298,27 @@ def _start_recon(st, resume):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _recon_by(ipos, islot, st, alpha, C, n):
+    """The reconstruction that computes fewer kernel entries (or the one ``st[_RECON_RULE]`` forces):
+    the free variables' rows need their columns not yet cached, the inactive points' rows
+    ``na · (n − na)`` entries."""
+    if st[_RECON_RULE] != _RULE_FEWER_ENTRIES:
+        return st[_RECON_RULE]
+    na = st[_NACT]
+    by_free = 0
+    for j in range(na):
+        if 0.0 < alpha[j] < C[j]:
+            k = ipos[_SLOT, j]
+            by_free += n - (islot[_LEN, k] if k >= 0 else 0)
+    return _BY_INACTIVE_ROWS if na * (n - na) < by_free else _BY_FREE_ROWS
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _recon(vec, ipos, islot, st, fs, data):
-    """G_k = Ḡ_k + p_k + Σ_{free j} α_j Q_kj for the inactive k, one free j's full row at a time
-    (``st[_RECON]``: the last position done, so a stop for a row resumes where it was). Returns False
-    when it must stop for a row."""
+    """G_k = Ḡ_k + p_k + Σ_{free j} α_j Q_kj for the inactive k, one free j's full row at a time or one
+    inactive k's row over the active columns at a time (:func:`_recon_by`; ``st[_RECON]``: the last
+    position done, so a stop for a row resumes where it was). Returns False when it must stop for a
+    row."""
     y, C, p, alpha, G, Gbar = vec[_Y], vec[_C], vec[_P], vec[_A], vec[_G], vec[_GBAR]
     n = y.shape[0]
     na = st[_NACT]
@@ -293,17 +326,38 @@ def _recon(vec, ipos, islot, st, fs, data):
     if st[_RECON] < 0:
         for k in range(na, n):
             G[k] = Gbar[k] + p[k]
-        st[_RECON] = 0
-    for j in range(st[_RECON], na):
-        if 0.0 < alpha[j] < C[j]:
-            k = _get_row(ipos, islot, st, j, n)
-            if k < 0:
-                st[_RECON] = j
+        st[_RECON_BY] = _recon_by(ipos, islot, st, alpha, C, n)
+        st[_RECON] = 0 if st[_RECON_BY] == _BY_FREE_ROWS else na
+        st[_SCRATCH_POS] = -1
+    if st[_RECON_BY] == _BY_FREE_ROWS:
+        for j in range(st[_RECON], na):
+            if 0.0 < alpha[j] < C[j]:
+                k = _get_row(ipos, islot, st, j, n)
+                if k < 0:
+                    st[_RECON] = j
+                    return False
+                Kj = data[k]
+                c = s * y[j] * alpha[j]
+                for t in range(na, n):
+                    G[t] += y[t] * c * Kj[t]
+    else:
+        scratch = data.shape[0] - 1
+        for t in range(st[_RECON], n):
+            if st[_SCRATCH_POS] != t:
+                st[_RECON] = t
+                st[_NEED_SLOT] = scratch
+                st[_NEED_POS] = t
+                st[_NEED_FROM] = 0
+                st[_NEED_TO] = na
                 return False
-            Kj = data[k]
-            c = s * y[j] * alpha[j]
-            for t in range(na, n):
-                G[t] += y[t] * c * Kj[t]
+            Kt = data[scratch]
+            g = G[t]
+            for j in range(na):
+                if 0.0 < alpha[j] < C[j]:
+                    c = s * y[j] * alpha[j]
+                    g += y[t] * c * Kt[j]
+            G[t] = g
+        st[_SCRATCH_POS] = -1
     st[_RECON] = na
     st[_NACT] = n
     st[_PHASE] = st[_RESUME]
@@ -342,7 +396,10 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
     n = y.shape[0]
     s = fs[_S]
     tol = fs[_TOL]
-    if st[_NEED_SLOT] >= 0:  # the row asked for has been filled
+    if st[_NEED_SLOT] == data.shape[0] - 1:  # the scratch row has been filled
+        st[_SCRATCH_POS] = st[_NEED_POS]
+        st[_NEED_SLOT] = -1
+    elif st[_NEED_SLOT] >= 0:  # the cached row asked for has been filled
         islot[_LEN, st[_NEED_SLOT]] = st[_NEED_TO]
         st[_NEED_SLOT] = -1
     while True:
@@ -439,9 +496,13 @@ def cache_slots(n: int, cache_size: float) -> int:
     return int(min(n, max(MIN_SLOTS, cache_size * 2**20 // (8 * max(n, 1)))))
 
 
-def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size):
+def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size, recon="fewer entries"):
     """Solve the dual from α = 0 on the rows of ``rows`` (a :class:`~svmviz.kernels.GramRows`, whose
-    points this permutes), with a cache of ``cache_size`` MB.
+    points this permutes), with a cache of ``cache_size`` MB (and one scratch row).
+
+    ``recon`` (a key of :data:`RECON_RULES`) chooses how unshrinking reconstructs the gradient: by
+    the rows that need fewer kernel entries (the solver's rule), or always by the free variables'
+    rows or the inactive points' rows (the same gradient up to rounding; for the tests).
 
     Returns (alpha, b, G, n_iter, status) in the caller's order, as :func:`._smo.solve_dual`; the
     training decision values are ``f_i = y_i (G_i − p_i) + b``. Arguments as validated by
@@ -478,10 +539,12 @@ def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size)
     st[_STATUS] = STATUS_MAX_ITER
     st[_MAX_ITER] = max_iter
     st[_SHRINKING] = bool(shrinking)
+    st[_RECON_RULE] = RECON_RULES[recon]
+    st[_SCRATCH_POS] = -1
     fs = np.zeros(_N_FS)
     fs[_S] = s
     fs[_TOL] = tol
-    data = np.empty((slots, n))
+    data = np.empty((slots + 1, n))  # the cache's rows, then the scratch row
     points, sq_norms = rows.points, rows.sq_norms
     keys = np.empty(n, dtype=np.int64)
     while _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys) == NEED_ROW:

@@ -12,6 +12,7 @@ from sklearn.svm import SVC
 from svmviz import _validation
 from svmviz.kernels import GramRows, gram
 from svmviz.svm import DEFAULT_CACHE_MB, SVMClassifier, full_matrix_pays, solve_dual, solve_dual_rows
+from svmviz.svm import _rows
 from svmviz.svm._rows import MIN_SLOTS, cache_slots
 from tests.naive import svm as naive
 
@@ -269,3 +270,48 @@ def test_rows_solver_compiles_its_one_call_helpers_into_its_loop():
                _rows._start_recon, _rows._pair_update)
     assert all(f.targetoptions.get("inline") == "always" and not f.signatures for f in inlined)
     assert all(f.signatures for f in (_rows._get_row, _rows._maxima, _rows._select_i, _rows._select_j))
+
+
+@pytest.mark.parametrize("recon", sorted(_rows.RECON_RULES))
+@pytest.mark.parametrize("seed,general", [(0, False), (1, True)])
+def test_each_reconstruction_of_the_gradient_gives_the_full_matrix_solution(recon, seed, general):
+    """Unshrinking reconstructs the inactive gradient from the free variables' rows or from the inactive
+    points' rows (the solver's rule takes the one with fewer kernel entries): either way the solve ends
+    at the full-matrix solver's solution, with every row cached or only two kept (see
+    test_rows_solver_equals_full_matrix_solver for the tolerances)."""
+    n, sigma, scale = 300, 0.8, 5.0
+    X, y, C, p = _problem(n, seed, general)
+    full = solve_dual(gram(X, sigma=sigma), y, scale=scale, C=C, p=p, tol=1e-10)
+    pp = -np.ones(n) if p is None else p
+    for cache_size in (DEFAULT_CACHE_MB, TINY_CACHE_MB):
+        rows = GramRows(X, sigma=sigma)
+        alpha, b, G, n_iter, status = _rows.solve_rows(rows, y.astype(float), scale, pp, C.astype(float), 1e-10,
+                                                        10**7, True, cache_size, recon=recon)
+        assert status == 0 == full.status
+        np.testing.assert_allclose(alpha, full.alpha, rtol=0, atol=1e-7 * C.max())
+        assert b == pytest.approx(full.b, abs=1e-7)
+        np.testing.assert_allclose(G, full.gradient, rtol=0, atol=1e-7)
+
+
+def test_unshrinking_reads_the_rows_that_need_fewer_kernel_entries():
+    """The rule behind the reconstruction: many free variables and few inactive points read the inactive
+    points' rows over the active columns; few free variables read theirs over the inactive columns;
+    a free row already cached counts only its missing columns."""
+    n = 10
+    C = np.full(n, 1.0)
+    ipos = np.full((2, n), -1, dtype=np.int64)
+    islot = np.zeros((4, 4), dtype=np.int64)
+    st = np.zeros(_rows._N_ST, dtype=np.int64)
+    st[_rows._RECON_RULE] = _rows._RULE_FEWER_ENTRIES
+    st[_rows._NACT] = 8  # 8 · 2 = 16 entries by the inactive points' rows
+    many_free = np.full(n, 0.5)  # 8 free rows × 10 columns = 80 entries
+    assert _rows._recon_by(ipos, islot, st, many_free, C, n) == _rows._BY_INACTIVE_ROWS
+    one_free = np.where(np.arange(n) == 3, 0.5, 0.0)  # 10 entries
+    assert _rows._recon_by(ipos, islot, st, one_free, C, n) == _rows._BY_FREE_ROWS
+    two_free = np.where(np.arange(n) < 2, 0.5, 0.0)  # 20 entries, or 4 with both rows cached to 8 columns
+    assert _rows._recon_by(ipos, islot, st, two_free, C, n) == _rows._BY_INACTIVE_ROWS
+    ipos[_rows._SLOT, :2] = [0, 1]
+    islot[_rows._LEN, :2] = 8
+    assert _rows._recon_by(ipos, islot, st, two_free, C, n) == _rows._BY_FREE_ROWS
+    st[_rows._RECON_RULE] = _rows._BY_INACTIVE_ROWS  # forced
+    assert _rows._recon_by(ipos, islot, st, two_free, C, n) == _rows._BY_INACTIVE_ROWS
