@@ -48,9 +48,9 @@ def _fit_memory(n: int) -> float:
 
 def _rows_memory(n: int, d: int, cache_size: float) -> float:
     """Peak bytes of the solver on cached rows (:func:`solve_dual_rows`): the cache of
-    ``cache_size`` MB (or its n rows) and its scratch row, a copy of the n × d points, the solver's
-    O(n) vectors."""
-    return 8.0 * n * (_rows.cache_slots(n, cache_size) + 1) + 8.0 * n * (d + 16)
+    ``cache_size`` MB (or its n rows) and its two scratch rows, a copy of the n × d points, the
+    solver's O(n) vectors."""
+    return 8.0 * n * (_rows.cache_slots(n, cache_size) + 2) + 8.0 * n * (d + 16)
 
 
 #: How :class:`SVMClassifier` computes the kernel (its ``strategy``): the n×n matrix before SMO, or

@@ -13,11 +13,19 @@ machines", §4.1.2 shrinking, §5.1 caching):
   ``0 … n_active − 1``; shrinking swaps a variable that cannot move with the last active one. Every
   vector (y, C, p, α, G, Ḡ, K_ii, the points themselves) is kept in position order, so a kernel row of
   the shrunk problem is the contiguous ``K(x_i, x_0 … x_{n_active−1})``.
-- **Cache.** ``slots`` rows of length n (at least 2: one SMO step uses rows i and j), each holding
-  the first ``len`` columns of one position's row, in least-recently-used order. A miss evicts the
+- **Cache.** ``cache_size`` MB of rows, each holding the first ``len`` columns of one position's
+  row, in least-recently-used order (at least 2: one SMO step uses rows i and j). A miss evicts the
   least recently used row; a row shorter than needed is extended in place. A swap of positions
   a < b swaps the two columns in every cached row long enough, and cuts a row that covers a but
   not b to length a (libsvm drops it; the first a columns are still right).
+- **Rows as long as the active set.** The rows are slots of one length, the *stride*: n at first.
+  Once shrinking has left at most three quarters of the stride active, the stride becomes the
+  number of active variables and the same memory holds more rows (libsvm allocates each row at
+  the length asked for). The cached rows are moved in place and cut to the new stride; a solve
+  never needs more of a row's active columns. What needs more goes through two scratch rows outside
+  the cache: a full row of a variable that reaches or leaves its upper bound (for Ḡ, below) and
+  the rows the reconstruction reads. A step that needs rows longer than the stride (after
+  unshrinking) empties the cache and takes the stride n again.
 - **Ḡ.** ``Ḡ_k = Σ_{α_j = C_j} C_j Q_kj`` (libsvm's ``G_bar``), kept with a full row each time a
   variable reaches or leaves its upper bound, so that unshrinking needs only the free variables' part
   of the gradient: ``G_k = Ḡ_k + p_k + Σ_{0 < α_j < C_j} α_j Q_kj`` for the inactive k.
@@ -66,7 +74,8 @@ _ORIG, _SLOT = range(2)
 _POS, _LEN, _PREV, _NEXT = range(4)
 # entries of the int state ``st``
 (_IT, _COUNTER, _NACT, _UNSHRUNK, _PHASE, _RESUME, _RECON, _NEED_SLOT, _NEED_POS, _NEED_FROM, _NEED_TO,
- _STATUS, _MAX_ITER, _SHRINKING, _RECON_BY, _RECON_RULE, _SCRATCH_POS, _N_ST) = range(18)
+ _STATUS, _MAX_ITER, _SHRINKING, _RECON_BY, _RECON_RULE, _SCR_POS0, _SCR_FROM0, _SCR_POS1, _SCR_FROM1,
+ _N_ST) = range(21)
 # entries of the float state ``fs``
 _S, _TOL, _GMAX1, _GMAX2, _N_FS = range(5)
 
@@ -87,8 +96,15 @@ RECON_RULES = {"fewer entries": _RULE_FEWER_ENTRIES, "free rows": _BY_FREE_ROWS,
 
 #: :func:`_run`'s answers
 RUN_DONE = 0      # solved or stopped at max_iter (``st[_STATUS]``); α, G complete over all n
-NEED_ROW = 1      # fill ``data[st[_NEED_SLOT], st[_NEED_FROM]:st[_NEED_TO]]`` with row st[_NEED_POS]
-# (``st[_NEED_SLOT]`` is the scratch row ``data[slots]`` for an inactive point's row)
+NEED_ROW = 1      # fill ``data[st[_NEED_SLOT], st[_NEED_FROM]:st[_NEED_TO]]`` with row st[_NEED_POS],
+#                   or a scratch row, or change the stride (``st[_NEED_SLOT]``: a slot or one of these)
+NEED_SCRATCH0 = -2  # fill ``scratch[0, from:to]``
+NEED_SCRATCH1 = -3  # fill ``scratch[1, from:to]``
+NEED_STRIDE = -4    # rows of stride ``st[_NEED_TO]`` (:func:`_restride`)
+#: the stride becomes the active set's size once shrinking has left at most this fraction of it active
+RESTRIDE_BELOW = 0.9
+#: the shortest stride (a few active variables: the rows are cheap, the slots need not be many)
+MIN_STRIDE = 64
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -107,10 +123,15 @@ def _lru_move(islot, k, most_recent):
 
 
 @njit(cache=True, nogil=True)
-def _get_row(ipos, islot, st, pos, length):
+def _get_row(ipos, islot, st, pos, length, stride):
     """The slot holding at least ``length`` columns of position ``pos``'s row, made most recently
     used; or −1 after recording in ``st`` which columns of which slot :func:`solve_rows` must fill
-    (a row too short is extended in its slot; a missing one takes the least recently used slot)."""
+    (a row too short is extended in its slot; a missing one takes the least recently used slot), or
+    that the rows must first be longer than ``stride``."""
+    if length > stride:
+        st[_NEED_SLOT] = NEED_STRIDE
+        st[_NEED_TO] = length
+        return -1
     slot_of = ipos[_SLOT]
     head = islot.shape[1] - 1  # the LRU ring's sentinel
     k = slot_of[pos]
@@ -134,6 +155,78 @@ def _get_row(ipos, islot, st, pos, length):
     st[_NEED_FROM] = start
     st[_NEED_TO] = length
     return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _scratch_holds(st, which, pos, start, stop):
+    """True if scratch row ``which`` holds columns ``start:stop`` of position ``pos``'s row; else
+    False after recording in ``st`` that :func:`solve_rows` must fill them."""
+    p_, f_ = (_SCR_POS0, _SCR_FROM0) if which == 0 else (_SCR_POS1, _SCR_FROM1)
+    if st[p_] == pos and st[f_] == start:
+        return True
+    st[_NEED_SLOT] = NEED_SCRATCH0 if which == 0 else NEED_SCRATCH1
+    st[_NEED_POS] = pos
+    st[_NEED_FROM] = start
+    st[_NEED_TO] = stop
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _forget_scratch(st):
+    """The scratch rows hold nothing (positions have moved)."""
+    st[_SCR_POS0] = -1
+    st[_SCR_POS1] = -1
+
+
+@njit(cache=True, nogil=True)
+def _restride(data_old, data_new, islot_old, islot_new, ipos):
+    """Rows of a new stride in the same memory (``data_new`` a view of ``data_old``'s buffer):
+    shorter, the cached rows moved in place (cut to the new stride) and their LRU order kept, the
+    new slots least recently used; longer, the cache emptied. ``islot_new`` is written whole."""
+    old_stride, new_stride = data_old.shape[1], data_new.shape[1]
+    s_old, s_new = islot_old.shape[1] - 1, islot_new.shape[1] - 1
+    flat_old, flat_new = data_old.reshape(-1), data_new.reshape(-1)
+    islot_new[_POS] = -1
+    islot_new[_LEN] = 0
+    order = np.empty(s_new, dtype=np.int64)  # slots from most to least recently used
+    m = 0
+    if new_stride < old_stride:
+        for k in range(s_old):  # destinations never pass their sources: in place, in slot order
+            length = min(islot_old[_LEN, k], new_stride)
+            for c in range(length):
+                flat_new[k * new_stride + c] = flat_old[k * old_stride + c]
+            islot_new[_POS, k] = islot_old[_POS, k]
+            islot_new[_LEN, k] = length
+        k = islot_old[_NEXT, s_old]
+        while k != s_old:
+            order[m] = k
+            m += 1
+            k = islot_old[_NEXT, k]
+    else:
+        for k in range(s_old):
+            if islot_old[_POS, k] >= 0:
+                ipos[_SLOT, islot_old[_POS, k]] = -1
+    for k in range(s_new):
+        if islot_new[_POS, k] < 0 and (new_stride >= old_stride or k >= s_old):
+            order[m] = k
+            m += 1
+    prev = s_new  # the ring through the sentinel s_new, in ``order``
+    for q in range(s_new):
+        islot_new[_PREV, order[q]] = prev
+        islot_new[_NEXT, prev] = order[q]
+        prev = order[q]
+    islot_new[_NEXT, prev] = s_new
+    islot_new[_PREV, s_new] = prev
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_row(Gbar, y, c, cached, rest, split):
+    """``Ḡ_t += y_t · c · K_t`` over all n: K_t from the cached row below ``split``, from ``rest`` (the
+    scratch row) above it."""
+    for t in range(split):
+        Gbar[t] += y[t] * c * cached[t]
+    for t in range(split, Gbar.shape[0]):
+        Gbar[t] += y[t] * c * rest[t]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -298,10 +391,10 @@ def _start_recon(st, resume):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _recon_by(ipos, islot, st, alpha, C, n):
+def _recon_by(ipos, islot, st, alpha, C, n, stride):
     """The reconstruction that computes fewer kernel entries (or the one ``st[_RECON_RULE]`` forces):
-    the free variables' rows need their columns not yet cached, the inactive points' rows
-    ``na · (n − na)`` entries."""
+    the free variables' rows need their columns not yet cached (their inactive columns when the
+    rows are shorter than n), the inactive points' rows ``na · (n − na)`` entries."""
     if st[_RECON_RULE] != _RULE_FEWER_ENTRIES:
         return st[_RECON_RULE]
     na = st[_NACT]
@@ -309,55 +402,61 @@ def _recon_by(ipos, islot, st, alpha, C, n):
     for j in range(na):
         if 0.0 < alpha[j] < C[j]:
             k = ipos[_SLOT, j]
-            by_free += n - (islot[_LEN, k] if k >= 0 else 0)
+            if stride < n:
+                by_free += n - na
+            else:
+                by_free += n - (islot[_LEN, k] if k >= 0 else 0)
     return _BY_INACTIVE_ROWS if na * (n - na) < by_free else _BY_FREE_ROWS
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _recon(vec, ipos, islot, st, fs, data):
-    """G_k = Ḡ_k + p_k + Σ_{free j} α_j Q_kj for the inactive k, one free j's full row at a time or one
-    inactive k's row over the active columns at a time (:func:`_recon_by`; ``st[_RECON]``: the last
-    position done, so a stop for a row resumes where it was). Returns False when it must stop for a
-    row."""
+def _recon(vec, ipos, islot, st, fs, data, scratch):
+    """G_k = Ḡ_k + p_k + Σ_{free j} α_j Q_kj for the inactive k, one free j's row at a time (its full
+    row in the cache, or its inactive columns in a scratch row when the rows are shorter than n) or
+    one inactive k's row over the active columns at a time (a scratch row) (:func:`_recon_by`;
+    ``st[_RECON]``: the last position done, so a stop for a row resumes where it was). Returns False
+    when it must stop for a row."""
     y, C, p, alpha, G, Gbar = vec[_Y], vec[_C], vec[_P], vec[_A], vec[_G], vec[_GBAR]
     n = y.shape[0]
     na = st[_NACT]
     s = fs[_S]
+    stride = data.shape[1]
     if st[_RECON] < 0:
         for k in range(na, n):
             G[k] = Gbar[k] + p[k]
-        st[_RECON_BY] = _recon_by(ipos, islot, st, alpha, C, n)
+        st[_RECON_BY] = _recon_by(ipos, islot, st, alpha, C, n, stride)
         st[_RECON] = 0 if st[_RECON_BY] == _BY_FREE_ROWS else na
-        st[_SCRATCH_POS] = -1
+        _forget_scratch(st)
     if st[_RECON_BY] == _BY_FREE_ROWS:
         for j in range(st[_RECON], na):
             if 0.0 < alpha[j] < C[j]:
-                k = _get_row(ipos, islot, st, j, n)
-                if k < 0:
-                    st[_RECON] = j
-                    return False
-                Kj = data[k]
+                if stride < n:
+                    if not _scratch_holds(st, 0, j, na, n):
+                        st[_RECON] = j
+                        return False
+                    Kj = scratch[0]
+                else:
+                    k = _get_row(ipos, islot, st, j, n, stride)
+                    if k < 0:
+                        st[_RECON] = j
+                        return False
+                    Kj = data[k]
                 c = s * y[j] * alpha[j]
                 for t in range(na, n):
                     G[t] += y[t] * c * Kj[t]
     else:
-        scratch = data.shape[0] - 1
         for t in range(st[_RECON], n):
-            if st[_SCRATCH_POS] != t:
+            if not _scratch_holds(st, 0, t, 0, na):
                 st[_RECON] = t
-                st[_NEED_SLOT] = scratch
-                st[_NEED_POS] = t
-                st[_NEED_FROM] = 0
-                st[_NEED_TO] = na
                 return False
-            Kt = data[scratch]
+            Kt = scratch[0]
             g = G[t]
             for j in range(na):
                 if 0.0 < alpha[j] < C[j]:
                     c = s * y[j] * alpha[j]
                     g += y[t] * c * Kt[j]
             G[t] = g
-        st[_SCRATCH_POS] = -1
+    _forget_scratch(st)
     st[_RECON] = na
     st[_NACT] = n
     st[_PHASE] = st[_RESUME]
@@ -385,34 +484,46 @@ def _shrink_pass(vec, ipos, islot, points, sq_norms, data, st, Gmax1, Gmax2):
             k += 1
     if m:
         _swap_columns(ipos, islot, data, swaps, m, na)
+        _forget_scratch(st)
     st[_NACT] = na
 
 
 @njit(cache=True, nogil=True)
-def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
+def _run(vec, ipos, islot, st, fs, points, sq_norms, data, scratch, keys):
     """SMO with shrinking on cached rows, from the state in the arrays, until it is done (``RUN_DONE``)
-    or needs a row it does not hold (``NEED_ROW``; see :func:`solve_rows`)."""
+    or needs a row it does not hold or a new stride (``NEED_ROW``; see :func:`solve_rows`)."""
     y, C, alpha, G, Gbar = vec[_Y], vec[_C], vec[_A], vec[_G], vec[_GBAR]
     n = y.shape[0]
     s = fs[_S]
     tol = fs[_TOL]
-    if st[_NEED_SLOT] == data.shape[0] - 1:  # the scratch row has been filled
-        st[_SCRATCH_POS] = st[_NEED_POS]
-        st[_NEED_SLOT] = -1
-    elif st[_NEED_SLOT] >= 0:  # the cached row asked for has been filled
-        islot[_LEN, st[_NEED_SLOT]] = st[_NEED_TO]
-        st[_NEED_SLOT] = -1
+    stride = data.shape[1]
+    need = st[_NEED_SLOT]
+    if need >= 0:  # the cached row asked for has been filled
+        islot[_LEN, need] = st[_NEED_TO]
+    elif need == NEED_SCRATCH0:
+        st[_SCR_POS0] = st[_NEED_POS]
+        st[_SCR_FROM0] = st[_NEED_FROM]
+    elif need == NEED_SCRATCH1:
+        st[_SCR_POS1] = st[_NEED_POS]
+        st[_SCR_FROM1] = st[_NEED_FROM]
+    st[_NEED_SLOT] = -1
     while True:
         phase = st[_PHASE]
         if phase == _PH_DONE:
             return RUN_DONE
         if phase == _PH_RECON:
-            if not _recon(vec, ipos, islot, st, fs, data):
+            if not _recon(vec, ipos, islot, st, fs, data, scratch):
                 return NEED_ROW
             continue
         if phase == _PH_SHRINK:
             _shrink_pass(vec, ipos, islot, points, sq_norms, data, st, fs[_GMAX1], fs[_GMAX2])
             st[_PHASE] = _PH_STEP
+            na = st[_NACT]
+            shorter = max(na, MIN_STRIDE)
+            if data.shape[0] < n and shorter <= RESTRIDE_BELOW * stride:  # more, shorter rows
+                st[_NEED_SLOT] = NEED_STRIDE
+                st[_NEED_TO] = shorter
+                return NEED_ROW
             continue
         na = st[_NACT]
         if phase == _PH_TOP:
@@ -443,7 +554,7 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
         Gmax2 = -np.inf
         ki = -1
         if i >= 0:
-            ki = _get_row(ipos, islot, st, i, na)
+            ki = _get_row(ipos, islot, st, i, na, stride)
             if ki < 0:
                 return NEED_ROW
             j, Gmax2 = _select_j(vec, s, data[ki], i, Gmax, keys, tol, na)
@@ -455,7 +566,7 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
                 st[_STATUS] = STATUS_CONVERGED
                 st[_PHASE] = _PH_DONE
             continue
-        kj = _get_row(ipos, islot, st, j, na)
+        kj = _get_row(ipos, islot, st, j, na, stride)
         if kj < 0:
             return NEED_ROW
         quad = s * (vec[_KD, i] + vec[_KD, j] - 2.0 * data[ki, j])
@@ -463,13 +574,20 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
             quad = TAU
         ai, aj = _pair_update(y, C, alpha, G, i, j, quad)
         # Ḡ (read by the reconstruction after shrinking only) changes with a variable that reaches or
-        # leaves its upper bound: its full row first
+        # leaves its upper bound: its full row first (the cached row extended, or its inactive
+        # columns in a scratch row when the rows are shorter than n)
         up_i = st[_SHRINKING] != 0 and (alpha[i] >= C[i]) != (ai >= C[i])
         up_j = st[_SHRINKING] != 0 and (alpha[j] >= C[j]) != (aj >= C[j])
-        if up_i and _get_row(ipos, islot, st, i, n) < 0:
-            return NEED_ROW
-        if up_j and _get_row(ipos, islot, st, j, n) < 0:
-            return NEED_ROW
+        if stride < n:
+            if up_i and not _scratch_holds(st, 0, i, na, n):
+                return NEED_ROW
+            if up_j and not _scratch_holds(st, 1, j, na, n):
+                return NEED_ROW
+        else:
+            if up_i and _get_row(ipos, islot, st, i, n, stride) < 0:
+                return NEED_ROW
+            if up_j and _get_row(ipos, islot, st, j, n, stride) < 0:
+                return NEED_ROW
         Ki, Kj = data[ki], data[kj]
         dai = (ai - alpha[i]) * y[i] * s
         daj = (aj - alpha[j]) * y[j] * s
@@ -477,18 +595,28 @@ def _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys):
             G[t] += y[t] * (Ki[t] * dai + Kj[t] * daj)
         if up_i:
             c = (C[i] if ai >= C[i] else -C[i]) * y[i] * s
-            for t in range(n):
-                Gbar[t] += y[t] * c * Ki[t]
+            _add_row(Gbar, y, c, Ki, scratch[0], na if stride < n else n)
         if up_j:
             c = (C[j] if aj >= C[j] else -C[j]) * y[j] * s
-            for t in range(n):
-                Gbar[t] += y[t] * c * Kj[t]
+            _add_row(Gbar, y, c, Kj, scratch[1], na if stride < n else n)
         alpha[i] = ai
         alpha[j] = aj
         _set_sets(i, y, C, alpha, vec[_OU], vec[_OL])
         _set_sets(j, y, C, alpha, vec[_OU], vec[_OL])
         st[_IT] += 1
         st[_PHASE] = _PH_TOP
+
+
+def _empty_slots(slots):
+    """The slot table of an empty cache: every slot free, in one LRU ring through the sentinel
+    ``slots`` (slot 0 most recent)."""
+    islot = np.empty((4, slots + 1), dtype=np.int64)
+    islot[_POS] = -1
+    islot[_LEN] = 0
+    order = np.arange(slots + 1)
+    islot[_NEXT] = np.roll(order, -1)
+    islot[_PREV] = np.roll(order, 1)
+    return islot
 
 
 def cache_slots(n: int, cache_size: float) -> int:
@@ -498,7 +626,7 @@ def cache_slots(n: int, cache_size: float) -> int:
 
 def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size, recon="fewer entries"):
     """Solve the dual from α = 0 on the rows of ``rows`` (a :class:`~svmviz.kernels.GramRows`, whose
-    points this permutes), with a cache of ``cache_size`` MB (and one scratch row).
+    points this permutes), with a cache of ``cache_size`` MB (and two scratch rows).
 
     ``recon`` (a key of :data:`RECON_RULES`) chooses how unshrinking reconstructs the gradient: by
     the rows that need fewer kernel entries (the solver's rule), or always by the free variables'
@@ -525,12 +653,7 @@ def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size,
     ipos = np.empty((2, n), dtype=np.int64)
     ipos[_ORIG] = np.arange(n)
     ipos[_SLOT] = -1
-    islot = np.empty((4, slots + 1), dtype=np.int64)
-    islot[_POS] = -1
-    islot[_LEN] = 0
-    order = np.arange(slots + 1)  # a ring through the sentinel ``slots``: slot 0 most recent
-    islot[_NEXT] = np.roll(order, -1)
-    islot[_PREV] = np.roll(order, 1)
+    islot = _empty_slots(slots)
     st = np.zeros(_N_ST, dtype=np.int64)
     st[_COUNTER] = min(n, 1000) + 1
     st[_NACT] = n
@@ -540,16 +663,27 @@ def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size,
     st[_MAX_ITER] = max_iter
     st[_SHRINKING] = bool(shrinking)
     st[_RECON_RULE] = RECON_RULES[recon]
-    st[_SCRATCH_POS] = -1
+    st[_SCR_POS0] = st[_SCR_POS1] = -1
     fs = np.zeros(_N_FS)
     fs[_S] = s
     fs[_TOL] = tol
-    data = np.empty((slots + 1, n))  # the cache's rows, then the scratch row
+    memory = np.empty(slots * n)  # the cache: rows of the stride, n at first
+    data = memory.reshape(slots, n)
+    scratch = np.empty((2, n))
     points, sq_norms = rows.points, rows.sq_norms
     keys = np.empty(n, dtype=np.int64)
-    while _run(vec, ipos, islot, st, fs, points, sq_norms, data, keys) == NEED_ROW:
-        k, a, b = st[_NEED_SLOT], st[_NEED_FROM], st[_NEED_TO]
-        rows.row(int(st[_NEED_POS]), int(a), int(b), data[k, a:b])
+    while _run(vec, ipos, islot, st, fs, points, sq_norms, data, scratch, keys) == NEED_ROW:
+        k, a, b = int(st[_NEED_SLOT]), int(st[_NEED_FROM]), int(st[_NEED_TO])
+        if k == NEED_STRIDE:
+            stride = b
+            slots = min(n, memory.size // stride)
+            new = memory[:slots * stride].reshape(slots, stride)
+            islot_new = np.empty((4, slots + 1), dtype=np.int64)
+            _restride(data, new, islot, islot_new, ipos)
+            data, islot = new, islot_new
+        else:
+            out = data[k] if k >= 0 else scratch[0 if k == NEED_SCRATCH0 else 1]
+            rows.row(int(st[_NEED_POS]), a, b, out[a:b])
     b = _intercept(vec[_Y], vec[_C], vec[_A], vec[_G])
     orig = ipos[_ORIG]
     alpha = np.empty(n)

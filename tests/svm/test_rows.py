@@ -267,7 +267,7 @@ def test_rows_solver_compiles_its_one_call_helpers_into_its_loop():
     loop = numba.njit(**options)(_rows._run.py_func)  # a fresh compilation of the loop,
     loop.compile(_rows._run.signatures[0])  # which a loop loaded from the cache would not show
     inlined = (_rows._lru_move, _rows._swap, _rows._swap_columns, _rows._shrink_pass, _rows._recon,
-               _rows._start_recon, _rows._pair_update)
+               _rows._start_recon, _rows._pair_update, _rows._scratch_holds, _rows._forget_scratch, _rows._add_row)
     assert all(f.targetoptions.get("inline") == "always" and not f.signatures for f in inlined)
     assert all(f.signatures for f in (_rows._get_row, _rows._maxima, _rows._select_i, _rows._select_j))
 
@@ -296,7 +296,8 @@ def test_each_reconstruction_of_the_gradient_gives_the_full_matrix_solution(reco
 def test_unshrinking_reads_the_rows_that_need_fewer_kernel_entries():
     """The rule behind the reconstruction: many free variables and few inactive points read the inactive
     points' rows over the active columns; few free variables read theirs over the inactive columns;
-    a free row already cached counts only its missing columns."""
+    a free row already cached counts only its missing columns, and with rows shorter than n only its
+    inactive columns are read."""
     n = 10
     C = np.full(n, 1.0)
     ipos = np.full((2, n), -1, dtype=np.int64)
@@ -305,13 +306,54 @@ def test_unshrinking_reads_the_rows_that_need_fewer_kernel_entries():
     st[_rows._RECON_RULE] = _rows._RULE_FEWER_ENTRIES
     st[_rows._NACT] = 8  # 8 · 2 = 16 entries by the inactive points' rows
     many_free = np.full(n, 0.5)  # 8 free rows × 10 columns = 80 entries
-    assert _rows._recon_by(ipos, islot, st, many_free, C, n) == _rows._BY_INACTIVE_ROWS
+    assert _rows._recon_by(ipos, islot, st, many_free, C, n, n) == _rows._BY_INACTIVE_ROWS
     one_free = np.where(np.arange(n) == 3, 0.5, 0.0)  # 10 entries
-    assert _rows._recon_by(ipos, islot, st, one_free, C, n) == _rows._BY_FREE_ROWS
+    assert _rows._recon_by(ipos, islot, st, one_free, C, n, n) == _rows._BY_FREE_ROWS
     two_free = np.where(np.arange(n) < 2, 0.5, 0.0)  # 20 entries, or 4 with both rows cached to 8 columns
-    assert _rows._recon_by(ipos, islot, st, two_free, C, n) == _rows._BY_INACTIVE_ROWS
+    assert _rows._recon_by(ipos, islot, st, two_free, C, n, n) == _rows._BY_INACTIVE_ROWS
+    # rows shorter than n (9): a free row is read over its inactive columns only, 2 · 2 = 4 entries
+    assert _rows._recon_by(ipos, islot, st, two_free, C, n, 9) == _rows._BY_FREE_ROWS
     ipos[_rows._SLOT, :2] = [0, 1]
     islot[_rows._LEN, :2] = 8
-    assert _rows._recon_by(ipos, islot, st, two_free, C, n) == _rows._BY_FREE_ROWS
+    assert _rows._recon_by(ipos, islot, st, two_free, C, n, n) == _rows._BY_FREE_ROWS
     st[_rows._RECON_RULE] = _rows._BY_INACTIVE_ROWS  # forced
-    assert _rows._recon_by(ipos, islot, st, two_free, C, n) == _rows._BY_INACTIVE_ROWS
+    assert _rows._recon_by(ipos, islot, st, two_free, C, n, n) == _rows._BY_INACTIVE_ROWS
+
+
+@pytest.mark.parametrize("recon", sorted(_rows.RECON_RULES))
+@pytest.mark.parametrize("seed,general", [(0, False), (1, True)])
+def test_shorter_rows_once_shrunk_give_the_full_matrix_solution(monkeypatch, recon, seed, general):
+    """With a cache of a few rows, shrinking shortens the rows to the active set (more of them in the
+    same memory) and unshrinking lengthens them again: the cached rows moved in place, the Ḡ updates
+    and the reconstruction through the scratch rows; the solve ends at the full-matrix solver's
+    solution (see test_rows_solver_equals_full_matrix_solver for the tolerances)."""
+    n, sigma, scale = 300, 0.8, 5.0
+    X, y, C, p = _problem(n, seed, general)
+    full = solve_dual(gram(X, sigma=sigma), y, scale=scale, C=C, p=p, tol=1e-10)
+    pp = -np.ones(n) if p is None else p
+    strides = []
+    restride = _rows._restride
+
+    def recorded(data_old, data_new, islot_old, islot_new, ipos):
+        strides.append((data_old.shape, data_new.shape))
+        restride(data_old, data_new, islot_old, islot_new, ipos)
+        # the ring links every slot once, and every cached row is where the position map says
+        k, seen = islot_new[_rows._NEXT, -1], []
+        while k != islot_new.shape[1] - 1:
+            seen.append(k)
+            k = islot_new[_rows._NEXT, k]
+        assert sorted(seen) == list(range(islot_new.shape[1] - 1))
+        cached = islot_new[_rows._POS] >= 0
+        assert np.all(ipos[_rows._SLOT, islot_new[_rows._POS, cached]] == np.flatnonzero(cached))
+        assert np.all(islot_new[_rows._LEN] <= data_new.shape[1])
+
+    monkeypatch.setattr(_rows, "_restride", recorded)
+    rows = GramRows(X, sigma=sigma)
+    alpha, b, G, n_iter, status = _rows.solve_rows(rows, y.astype(float), scale, pp, C.astype(float), 1e-10,
+                                                    10**7, True, 0.05, recon=recon)
+    assert any(new[1] < old[1] for old, new in strides)  # shorter rows, more of them
+    assert all(new[0] * new[1] <= _rows.cache_slots(n, 0.05) * n for _, new in strides)  # in the same memory
+    assert status == 0 == full.status
+    np.testing.assert_allclose(alpha, full.alpha, rtol=0, atol=1e-7 * C.max())
+    assert b == pytest.approx(full.b, abs=1e-7)
+    np.testing.assert_allclose(G, full.gradient, rtol=0, atol=1e-7)
