@@ -19,7 +19,7 @@ machines", §4.1.2 shrinking, §5.1 caching):
   a < b swaps the two columns in every cached row long enough, and cuts a row that covers a but
   not b to length a (libsvm drops it; the first a columns are still right).
 - **Rows as long as the active set.** The rows are slots of one length, the *stride*: n at first.
-  Once shrinking has left at most three quarters of the stride active, the stride becomes the
+  Once shrinking has left at most 90 % of the stride active, the stride becomes the
   number of active variables and the same memory holds more rows (libsvm allocates each row at
   the length asked for). The cached rows are moved in place and cut to the new stride; a solve
   never needs more of a row's active columns. What needs more goes through two scratch rows outside
