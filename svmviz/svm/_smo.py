@@ -1215,7 +1215,9 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     with y'α = 0 restored. With at most ``ACTIVE_SET_MAX_FREE`` free points in the full solution
     :func:`_active_set` then pivots to the refit's optimum (every bounded multiplier within
     ``ACTIVE_SET_RELEASE · tol``) when SMO has not settled the refit in ``ACTIVE_SET_AFTER_ITER``
-    iterations, again from :func:`_remove_point`'s start if it does not settle from the prediction. Either way SMO then verifies (no iteration after the pivots) or repairs
+    iterations — or without that trial once over ``ACTIVE_SET_TRIAL_FAIL_SHARE`` of the call's trials
+    have failed (a failed trial is thrown away) — again from :func:`_remove_point`'s start if it does
+    not settle from the prediction. Either way SMO then verifies (no iteration after the pivots) or repairs
     what it is given, so the result meets SMO's stopping test. Non-support vectors keep the
     full-data decision value. Returns (f_loo, status).
     """
@@ -1277,7 +1279,7 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
     w_as = np.empty(cap + 1)
     a_start = np.empty(n)
     G_start = np.empty(n)
-    trials = 0  # SMO trials run and failed (ACTIVE_SET_TRIAL_FAIL_SHARE)
+    trials = 0  # SMO trials run, and those that failed (ACTIVE_SET_TRIAL_FAIL_SHARE)
     fails = 0
     for i in range(n):
         if alpha_full[i] <= 0.0:
@@ -1328,8 +1330,8 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
             _remove_point(K, y, s, Ci, a, Gi, i)
         it, st = STATUS_CONVERGED, STATUS_CONVERGED
         if use_active_set:
-            # SMO first, briefly (most refits settle in a few hundred iterations), unless most of this
-            # call's trials have failed: then the pivots start from the same start a failed trial restores
+            # SMO first, briefly (most refits settle in a few hundred iterations), unless over a quarter
+            # of this call's trials have failed: then the pivots start from the start a failed trial restores
             trial = fails < ACTIVE_SET_TRIAL_MIN_FAILS or fails <= ACTIVE_SET_TRIAL_FAIL_SHARE * trials
             if trial:
                 for t in range(n):
