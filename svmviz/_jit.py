@@ -34,7 +34,7 @@ from typing import Callable
 
 import numba
 
-from ._numba_compat import njit_cached_in, plain_call_types, without_cfunc_wrapper
+from ._numba_compat import njit_cached_in, plain_call_types, with_one_copy_inline, without_cfunc_wrapper
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 CACHE_PREFIX = "svmviz-kernels-"
@@ -145,14 +145,16 @@ def njit(*args, **kwargs):
     not once more per constant the caller passes (:func:`svmviz._numba_compat.plain_call_types`).
     Every function made here is counted in its group (:data:`COMPILE_GROUPS`) for the compile
     progress line. No function gets numba's C-callable wrapper, which nothing of svmviz calls
-    (:func:`svmviz._numba_compat.without_cfunc_wrapper`).
+    (:func:`svmviz._numba_compat.without_cfunc_wrapper`). A function inlined into its caller
+    (``inline='always'``) has its scope copied once per copy of its IR, not once per block
+    (:func:`svmviz._numba_compat.with_one_copy_inline`).
 
     Every function releases the GIL (``nogil=True`` unless given): a call from Python lets other
     threads run (a Streamlit server's sessions, the σ threads of a criteria surface), and every
     function compiles with the same options. numba compiles its implementations of numpy
     (``np.empty``, ``np.dot``, sorting…) once per argument types *and* options of the calling
     function: with one set of options, one copy of each serves every svmviz function of a process."""
-    kwargs = without_cfunc_wrapper({"nogil": True, **kwargs})
+    kwargs = with_one_copy_inline(without_cfunc_wrapper({"nogil": True, **kwargs}))
     if args or not kwargs.get("cache"):  # nothing cached in svmviz's folder
         made = numba.njit(*args, **kwargs)  # a dispatcher (@njit, njit(fn, …)) or a decorator (njit(signature, …))
         return _registered(made) if hasattr(made, "py_func") else (lambda fn: _registered(made(fn)))

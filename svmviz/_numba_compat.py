@@ -1,5 +1,6 @@
-"""The three private internals of numba that svmviz uses: a cache folder for svmviz's compiled functions
-only, one compilation per argument types for a call from compiled code, and no C-callable wrapper.
+"""The four private internals of numba that svmviz uses: a cache folder for svmviz's compiled functions
+only, one compilation per argument types for a call from compiled code, no C-callable wrapper, and
+one copy of an inlined function's scope per copy of its IR.
 
 The cache folder
 ----------------
@@ -73,10 +74,41 @@ Canary: ``tests/test_numba_compat.py`` (a function compiled with the option comp
 library holds no C wrapper, while numba's default one holds it; every dispatcher svmviz's ``njit`` makes
 carries the option).
 
+One copy of an inlined function's scope per copy of its IR
+----------------------------------------------------------
+
+Why. numba inlines a function decorated ``inline='always'`` into its caller in its untyped pass
+``InlineInlinables``: the callee's IR is copied (twice: one copy to edit, one kept unedited), block by
+block, each block by its own ``copy.deepcopy`` (``InlineWorker.inline_ir``, ``copy_ir``). Each block's
+variables refer to the function's one scope, which holds every variable of the function: every
+block's deep copy copies the whole scope again, so a copy costs the number of blocks times the number
+of variables (a cost numba's issue tracker discusses as "Spurious deep copies in inlining"). svmviz's
+solvers inline large helpers (the IRWLS exact finish, its dual guess): with numba's own pass these
+copies cost seconds of their first compilation (``bench_coldstart.py --compiles`` lists the rest).
+
+What. svmviz's compiled functions compile with their own pipeline (numba's documented
+``pipeline_class`` option: :class:`OneCopyInlineCompiler`, numba's nopython pipeline with
+``InlineInlinables`` replaced by a subclass). While that pass runs — under numba's compiler lock, so
+that no other compilation of the process runs meanwhile — the name ``copy`` of numba's module
+``numba.core.inline_closurecall`` is an object whose ``deepcopy`` copies the blocks of one IR with one
+shared memo (:class:`_BlockCopier`): the scope and each variable once per copy of the IR, as
+``copy.deepcopy`` of the whole IR would. A block copied a second time, or a block of another scope,
+starts a new memo: two copies never share an object. The copy holds the same statements, variables
+and labels, and the functions compile to the same code (the same optimised LLVM IR for every
+function of the warm-up). Afterwards the module's name is restored.
+
+Fallback. A numba without these names (the pass, the module's ``copy``, ``ir.Block``): no pipeline
+is given, numba's own (the same results, the copies as numba makes them).
+
+Canary: ``tests/test_numba_compat.py`` (a function inlining a helper with many blocks compiles to the
+same results with svmviz's pipeline and with numba's, copies each block's scope once per copy of the
+IR, and leaves numba's module as it was).
+
 Shared internal module of svmviz: its names serve the package's other modules; not public API.
 """
 from __future__ import annotations
 
+import copy
 import threading
 
 import numba
@@ -184,3 +216,88 @@ def without_cfunc_wrapper(options: dict) -> dict:
     if not NO_CFUNC_WRAPPER_SUPPORTED:
         return dict(options)
     return {"no_cfunc_wrapper": True, **options}
+
+
+try:
+    from numba.core import inline_closurecall as _inline_closurecall
+    from numba.core import ir as _ir
+    from numba.core.compiler import CompilerBase as _CompilerBase
+    from numba.core.compiler import DefaultPassBuilder as _DefaultPassBuilder
+    from numba.core.compiler_machinery import register_pass as _register_pass
+    from numba.core.untyped_passes import InlineInlinables as _InlineInlinables
+except ImportError:  # pragma: no cover — a numba without these names: the fallback
+    _inline_closurecall = _ir = _CompilerBase = _DefaultPassBuilder = _register_pass = _InlineInlinables = None
+
+ONE_COPY_INLINE_SUPPORTED = (_InlineInlinables is not None and getattr(_inline_closurecall, "copy", None) is copy
+                             and hasattr(_ir, "Block"))
+"""Whether this numba has the pass and the module :class:`OneCopyInlineCompiler` relies on (False: the fallback)."""
+
+
+class _BlockCopier:
+    """The module ``copy`` as numba's inliner sees it while :class:`OneCopyInlineCompiler`'s inlining pass
+    runs: ``deepcopy`` of an IR block without a memo uses one memo for consecutive blocks of one scope
+    (one copy of an IR, see the module); everything else is the module ``copy`` itself."""
+
+    def __init__(self):
+        self._scope = None
+        self._memo = None
+
+    def __getattr__(self, name):
+        return getattr(copy, name)
+
+    def deepcopy(self, x, memo=None):
+        if memo is not None or type(x) is not _ir.Block:
+            return copy.deepcopy(x, memo)
+        if x.scope is not self._scope or id(x) in self._memo:  # another IR, or a new copy of this one
+            self._scope, self._memo = x.scope, {}
+        return copy.deepcopy(x, self._memo)
+
+
+if ONE_COPY_INLINE_SUPPORTED:
+    @_register_pass(mutates_CFG=True, analysis_only=False)
+    class _InlineInlinablesOneCopy(_InlineInlinables):
+        """numba's ``InlineInlinables`` with one copy of each inlined IR's scope per copy of the IR."""
+
+        _name = "svmviz_inline_inlinables_one_copy"
+
+        def run_pass(self, state):
+            saved = _inline_closurecall.copy
+            _inline_closurecall.copy = _BlockCopier()
+            try:
+                return super().run_pass(state)
+            finally:
+                _inline_closurecall.copy = saved
+
+    class OneCopyInlineCompiler(_CompilerBase):
+        """numba's compiler (``numba.core.compiler.Compiler``) with :class:`_InlineInlinablesOneCopy` in
+        place of ``InlineInlinables``; the object-mode pipeline as numba's."""
+
+        def define_pipelines(self):
+            if self.state.flags.force_pyobject:
+                return [_DefaultPassBuilder.define_objectmode_pipeline(self.state)]
+            pm = _DefaultPassBuilder.define_nopython_pipeline(self.state)
+            pm.passes = [(_InlineInlinablesOneCopy if pss is _InlineInlinables else pss, desc) for pss, desc in pm.passes]
+            pm.finalize()
+            return [pm]
+else:  # pragma: no cover — the fallback
+    OneCopyInlineCompiler = None
+
+
+def with_one_copy_inline(options: dict) -> dict:
+    """The options of a ``numba.njit`` decoration with svmviz's pipeline (``pipeline_class``,
+    :class:`OneCopyInlineCompiler`) when this numba allows it (see the module).
+
+    Parameters
+    ----------
+    options : dict
+        Options of ``numba.njit``; not changed.
+
+    Returns
+    -------
+    dict
+        A new dict: ``options`` and ``pipeline_class=OneCopyInlineCompiler``, or ``options`` as they are
+        on a numba without the names it needs. An explicit ``pipeline_class`` in ``options`` is kept.
+    """
+    if not ONE_COPY_INLINE_SUPPORTED:
+        return dict(options)
+    return {"pipeline_class": OneCopyInlineCompiler, **options}

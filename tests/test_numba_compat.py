@@ -2,9 +2,10 @@
 switched while a kernel is decorated (a kernel decorated there is cached in the folder given and
 nowhere else, and numba's own setting is as before); a dispatcher's ``get_call_template`` (a call
 from compiled code compiles the callee for plain types); the CPU target's ``no_cfunc_wrapper``
-option (no C-callable wrapper, the same results). If a numba upgrade moves one of them, its test
-fails, and the module's flag (``SUPPORTED``, ``CALL_TYPES_SUPPORTED``, ``NO_CFUNC_WRAPPER_SUPPORTED``)
-falls back to numba's default behaviour."""
+option (no C-callable wrapper, the same results); the inliner's per-block copies of an IR (one
+memo per copy of the IR, the same results). If a numba upgrade moves one of them, its test fails, and
+the module's flag (``SUPPORTED``, ``CALL_TYPES_SUPPORTED``, ``NO_CFUNC_WRAPPER_SUPPORTED``,
+``ONE_COPY_INLINE_SUPPORTED``) falls back to numba's default behaviour."""
 from __future__ import annotations
 
 import os
@@ -205,3 +206,109 @@ def test_svmviz_njit_functions_share_one_compilation_of_numbas_numpy():
     assert first(3) == 3 and second(4) == 5
     plain, gil = numba.njit(_empty_i16), numba.njit(nogil=True)(_empty_i16_plus_one)
     assert _numpy_empty_compilations(lambda: plain(3), lambda: gil(4)) == 2
+
+
+def _branchy(x, n):
+    """A helper of many blocks (each branch and loop one or more), for the inliner to copy."""
+    t = 0.0
+    for i in range(n):
+        if x > i:
+            t += x
+        elif x < -i:
+            t -= x
+        else:
+            t += 1.0
+        if t > 100.0:
+            t *= 0.5
+    return t
+
+
+def _as_text(blocks):
+    return {label: [str(stmt) for stmt in block.body] for label, block in blocks.items()}
+
+
+def test_one_copy_of_an_ir_shares_one_scope_and_a_second_copy_shares_nothing():
+    """:class:`svmviz._numba_compat._BlockCopier` copies the blocks of one IR, one ``deepcopy`` each as
+    numba's inliner calls it, with one memo: the copies hold the same statements as the originals, one
+    scope (not the original's); a second copy of the same IR shares no block, scope or variable with
+    the first."""
+    import copy
+
+    from numba.core.compiler import run_frontend
+
+    from svmviz._numba_compat import _BlockCopier
+
+    func_ir = run_frontend(_branchy)
+    assert len(func_ir.blocks) > 5
+    copier = _BlockCopier()
+    first = {label: copier.deepcopy(block) for label, block in func_ir.blocks.items()}
+    second = {label: copier.deepcopy(block) for label, block in func_ir.blocks.items()}
+    plain = {label: copy.deepcopy(block) for label, block in func_ir.blocks.items()}  # numba's own copies
+    assert _as_text(first) == _as_text(second) == _as_text(plain) == _as_text(func_ir.blocks)
+    scopes = {id(block.scope) for block in first.values()}
+    assert len(scopes) == 1 and id(func_ir.blocks[min(func_ir.blocks)].scope) not in scopes
+    assert not scopes & {id(block.scope) for block in second.values()}
+    variables = [{id(v) for block in blocks.values() for stmt in block.body for v in stmt.list_vars()} for blocks in (first, second)]
+    assert variables[0] and not variables[0] & variables[1]
+    assert copier.deepcopy is not copy.deepcopy and copier.copy is copy.copy  # the rest is the module itself
+
+
+def test_the_one_copy_pipeline_inlines_with_its_copier_and_computes_the_same():
+    """A function that inlines a helper of many blocks (``inline='always'``), compiled with svmviz's
+    pipeline (:class:`svmviz._numba_compat.OneCopyInlineCompiler`): numba's inliner copies the helper's
+    blocks through the copier (if a numba upgrade copies them otherwise, this fails), the results are
+    those of numba's own pipeline and of Python, and numba's module has its ``copy`` back afterwards."""
+    import copy
+
+    import numba
+    from numba.core import inline_closurecall
+
+    from svmviz import _numba_compat
+
+    assert _numba_compat.ONE_COPY_INLINE_SUPPORTED
+    copied = []
+    real = _numba_compat._BlockCopier.deepcopy
+
+    def counting(self, x, memo=None):
+        copied.append(type(x).__name__)
+        return real(self, x, memo)
+
+    _numba_compat._BlockCopier.deepcopy = counting
+    try:
+        helper = numba.njit(inline="always")(_branchy)
+
+        def caller(x, n):
+            return helper(x, n) + 2.0 * helper(-x, n)
+
+        ours = numba.njit(pipeline_class=_numba_compat.OneCopyInlineCompiler)(caller)
+        theirs = numba.njit(caller)
+        for x, n in ((0.5, 7), (-3.0, 40), (250.0, 3)):
+            assert ours(x, n) == theirs(x, n) == _branchy(x, n) + 2.0 * _branchy(-x, n)
+    finally:
+        _numba_compat._BlockCopier.deepcopy = real
+    assert copied.count("Block") > 10
+    assert inline_closurecall.copy is copy
+
+
+def test_without_the_internals_no_pipeline_is_given(monkeypatch):
+    from svmviz import _numba_compat
+
+    assert _numba_compat.with_one_copy_inline({"nogil": True}) == {
+        "nogil": True, "pipeline_class": _numba_compat.OneCopyInlineCompiler}
+    monkeypatch.setattr(_numba_compat, "ONE_COPY_INLINE_SUPPORTED", False)
+    assert _numba_compat.with_one_copy_inline({"cache": True}) == {"cache": True}
+
+
+def test_svmviz_njit_compiles_with_the_one_copy_pipeline():
+    """Every dispatcher svmviz's ``njit`` makes, and every compiled function of svmviz's modules, compiles
+    with :class:`svmviz._numba_compat.OneCopyInlineCompiler`."""
+    import importlib
+
+    from svmviz import _jit, _numba_compat
+
+    made = [_jit.njit(_twice), _jit.njit(cache=True)(_twice), _jit.njit("float64(float64)")(_twice)]
+    assert [d(2.0) for d in made] == [4.0] * 3
+    for module in ("svmviz.svm._smo", "svmviz.usvc._irwls", "svmviz.path._solver.follower"):
+        importlib.import_module(module)
+    dispatchers = made + [d for ds in _jit._GROUP_FUNCTIONS.values() for d in ds]
+    assert all(d._compiler.pipeline_class is _numba_compat.OneCopyInlineCompiler for d in dispatchers)
