@@ -208,20 +208,23 @@ def test_status_codes_and_lost_reasons_are_named_and_distinct():
     assert len({cfg.LOO_OK, cfg.LOO_QP_FAILED, cfg.LOO_NUMERICAL}) == 3
 
 
-@pytest.mark.parametrize("case,reason", [
-    ("qp_cap", cfg.LOST_DIRECTION_SOLVE),  # 5 active-set iterations cannot solve the first direction
-    ("tiny_tol", cfg.LOST_DIRECTION_SOLVE),  # tol 1e-12 on a nearly singular K (σ = 10): the direction solve fails
+@pytest.mark.parametrize("case,reasons", [
+    ("qp_cap", [cfg.LOST_DIRECTION_SOLVE]),  # 5 active-set iterations cannot solve the first direction
+    # tol 1e-30, far below rounding, on a nearly singular K (σ = 10): no breakpoint can meet it, so the path
+    # is lost on every machine; where and why (the correction, the direction solve) follow the kernel's
+    # last bits, which depend on the CPU (see test_without_correction_qp.py)
+    ("tiny_tol", list(cfg.LOST_REASONS)),
 ])
-def test_a_lost_path_says_why_in_its_convergence_warning(case, reason):
+def test_a_lost_path_says_why_in_its_convergence_warning(case, reasons):
     if case == "qp_cap":
         ds, kw = banana(n=80, seed=1), dict(sigma=1.0, max_qp_iter=5)
     else:
-        ds, kw = esl_mixture(n=60, seed=1), dict(sigma=10.0, tol=1e-12)
+        ds, kw = esl_mixture(n=60, seed=1), dict(sigma=10.0, tol=1e-30)
     with pytest.warns(ConvergenceWarning) as rec:
         p = nu_path(ds.X, ds.y, **kw)
     assert p.status == cfg.STATUS_LOST
     msg = str(rec[0].message)
-    assert STATUS_MESSAGES[cfg.STATUS_LOST] in msg and cfg.LOST_REASONS[reason] in msg, msg
+    assert STATUS_MESSAGES[cfg.STATUS_LOST] in msg and any(cfg.LOST_REASONS[r] in msg for r in reasons), msg
 
 
 # ------------------------------------------------------------------------------- config values in use

@@ -72,10 +72,11 @@ def _problem(name, n, seed, sigma):
     return ds.X, y, np.ascontiguousarray(gram(ds.X, kernel="rbf", sigma=sigma))
 
 
-# the breakpoints whose KKT check fails at a tol below rounding depend on the gram matrix's last bits (the
-# blocked BLAS gram, exactly symmetric, leaves one such breakpoint at 1e-18 and none at 1e-16)
-@pytest.mark.parametrize("tol, n_corr", [(1e-18, 1)])
-def test_a_path_that_needs_corrections_takes_them_and_stays_optimal(tol, n_corr):
+# the breakpoints whose KKT check fails at a tol below rounding depend on the gram matrix's last bits,
+# which depend on the CPU (numpy's exp is its own AVX-512 code where the CPU has AVX-512, the C library's
+# elsewhere; the BLAS kernel too): at 1e-18 one such breakpoint on one machine, two on another
+@pytest.mark.parametrize("tol", [1e-18])
+def test_a_path_that_needs_corrections_takes_them_and_stays_optimal(tol):
     """tol far below rounding makes the KKT check fail at some breakpoints (esl_mixture, n = 120):
     the follower pauses, the correction runs, the follower resumes — every breakpoint of the path is
     feasible and optimal (independent certificate on α alone), and its decision values equal those
@@ -86,7 +87,7 @@ def test_a_path_that_needs_corrections_takes_them_and_stays_optimal(tol, n_corr)
         p = nu_path(X, y, sigma=0.71, tol=tol)
         ref = nu_path(X, y, sigma=0.71)
     assert p.status == _nu_path.STATUS_OK and ref.n_corrections == 0
-    assert p.n_corrections == n_corr
+    assert p.n_corrections >= 1
     scale = np.max(np.abs(K)) / K.shape[0]
     for lam, a in zip(p.lambdas, p.alphas):
         assert feasibility_error(y, a, lam) <= 1e-9 * max(1.0, lam)
