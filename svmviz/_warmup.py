@@ -87,6 +87,10 @@ def _svm_grid():
     compute_decision_curves(surf, {"gacv": (0, 0)}, p_true=ds.p_true, resolution=20)
     for strategy in ("full", "rows"):  # one fit on the whole kernel matrix, and on kernel rows computed on demand
         SVMClassifier(C=1.0, gamma=0.5, strategy=strategy).fit(ds.X, ds.y)
+    # rows of a small cache, shortened once shrinking has left few points active and lengthened again to
+    # unshrink (the cache's restride, compiled on its own)
+    big = _data("wahba2001", n=150)
+    SVMClassifier(C=10.0, gamma=0.5, strategy="rows", cache_size=0.05).fit(big.X, big.y)
 
 
 def _losses():

@@ -412,3 +412,21 @@ def test_pages_compile_nothing_after_the_warmup(tmp_path):
     pages = json.loads(res.stdout.strip().splitlines()[-1])
     assert all(not p["exceptions"] for p in pages.values()), pages
     assert {name: p["compiled"] for name, p in pages.items() if p["compiled"]} == {}
+
+
+def test_the_svm_step_fits_rows_that_shorten_and_lengthen_again(monkeypatch):
+    """The SVM step's small-cache fit on kernel rows restrides its cache both ways (shorter rows once
+    shrinking leaves few points active, full rows to unshrink), so the restride is compiled by the
+    warm-up, not by a user's first large fit."""
+    from svmviz.svm import _rows
+
+    strides = []
+    restride = _rows._restride
+
+    def recorded(data_old, data_new, islot_old, islot_new, ipos):
+        strides.append((data_old.shape[1], data_new.shape[1]))
+        restride(data_old, data_new, islot_old, islot_new, ipos)
+
+    monkeypatch.setattr(_rows, "_restride", recorded)
+    _warmup._svm_grid()
+    assert any(new < old for old, new in strides) and any(new > old for old, new in strides), strides
