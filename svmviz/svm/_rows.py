@@ -30,8 +30,9 @@ machines", §4.1.2 shrinking, §5.1 caching):
   variable reaches or leaves its upper bound, so that unshrinking needs only the free variables' part
   of the gradient: ``G_k = Ḡ_k + p_k + Σ_{0 < α_j < C_j} α_j Q_kj`` for the inactive k.
 - **Unshrinking.** As libsvm's ``reconstruct_gradient``, that sum is read either from the free
-  variables' rows over the inactive columns (each row extended in the cache: the active columns of a
-  free variable's row are what the solve goes on reading) or from the inactive points' rows over the
+  variables' rows over the inactive columns (each row extended in the cache while rows are n long,
+  through a scratch row once they are shorter: the active columns of a free variable's row are what
+  the solve goes on reading) or from the inactive points' rows over the
   active columns, whichever computes fewer kernel entries (a free row already cached costs only its
   missing columns). The inactive points' rows go through one scratch row outside the cache: they are
   read once, and keeping them would evict the active rows. The two read the same entries
