@@ -21,7 +21,7 @@ from svmviz.path import _solver as _nu_path
 from svmviz.path._solver import config as cfg
 from svmviz.path._solver.events import advance, max_zero_steps, ratio_test, step_to_event
 from svmviz.path._solver.follower import _fix_class_sums, _record, _snap_lambda
-from svmviz.path._solver.kkt import kkt_tol, minv_add, minv_build, tie_tolerance
+from svmviz.path._solver.kkt import kkt_tol, minv_add, minv_add_tested, minv_build, tie_tolerance
 from svmviz.data import banana, esl_mixture
 from svmviz.path import STATUS_MESSAGES, nu_path
 
@@ -268,6 +268,45 @@ def test_dependent_points_do_not_enter_the_working_set():
         Minv, Mb, widx, pos, nw = fresh()
         ok, nw2 = minv_add(K, y, 1.0 / m, Minv, Mb, widx, pos, I64(nw), I64(j), tol)
         assert ok == enters and nw2 == nw + enters, (j, tol)
+
+
+
+def test_signed_dependency_test_refuses_a_negative_schur_complement():
+    """minv_add_tested: unsigned, as minv_add (the same inverse, bit for bit); signed, a point enters only
+    if its Schur complement itself is above dep_tol of its diagonal. A Schur complement is ≥ 0 for a
+    positive semidefinite G; lowering K_jj below what positive semidefiniteness allows makes point j's
+    negative, −(its value before) of a diagonal still > 0."""
+    X = np.array([[0.0, 0.0], [1.5, 0.0], [0.0, 1.0], [1.2, 0.2]])  # point 3 near point 1, its class
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 2)
+    m = len(y)
+    j = 3
+    sig = _bordered_schur(np.outer(y, y) * K / m, y, [0, 1, 2], j) * K[j, j]  # times m: in units of K
+    Kneg = K.copy()
+    Kneg[j, j] -= 2.0 * sig
+    assert sig > 0.0 and Kneg[j, j] > 0.0
+    rel_neg = _bordered_schur(np.outer(y, y) * Kneg / m, y, [0, 1, 2], j)
+    assert rel_neg < -cfg.DEP_TOL_RETRY
+
+    def fresh(Km):
+        Minv, Mb, widx, pos = np.zeros((m + 2, m + 2)), np.zeros((m + 2, m + 2)), np.zeros(m, I64), -np.ones(m, I64)
+        ok, nw = minv_build(Km, y, 1.0 / m, Minv, Mb, widx, pos, I64(0), np.array([0, 1, 2], I64), I64(3),
+                            cfg.DEP_TOL)
+        assert ok and nw == 3
+        return Minv, Mb, widx, pos, nw
+
+    for Km, signed, enters in ((K, False, True), (K, True, True), (Kneg, False, True), (Kneg, True, False)):
+        Minv, Mb, widx, pos, nw = fresh(Km)
+        ok, nw2 = minv_add_tested(Km, y, 1.0 / m, Minv, Mb, widx, pos, I64(nw), I64(j), cfg.DEP_TOL_RETRY,
+                                  np.bool_(signed))
+        assert ok == enters and nw2 == nw + enters, (signed, enters)
+        if not signed:
+            Minv1, Mb1, widx1, pos1, _ = fresh(Km)
+            ok1, nw1 = minv_add(Km, y, 1.0 / m, Minv1, Mb1, widx1, pos1, I64(nw), I64(j), cfg.DEP_TOL_RETRY)
+            assert (ok1, nw1) == (ok, nw2) and np.array_equal(Minv1, Minv) and np.array_equal(Mb1, Mb)
+        if enters:  # the bordered inverse of W ∪ {j}
+            p = nw2 + 2
+            assert np.abs(Minv[:p, :p] @ Mb[:p, :p] - np.eye(p)).max() < 1e-8
 
 
 def test_lambda_snap_and_class_sum_fix_follow_their_tolerances():

@@ -18,7 +18,7 @@ from ..._jit import njit
 from .config import (DEP_TOL, DIRECTION_SUM_RTOL, DIRECTION_TINY, NO_POINT, QP_MAX_ITER, QP_NUMERICAL,
                      QP_OK, REFINE_PASSES, REFINE_TARGET, TINY)
 from .events import ratio_test
-from .kkt import add_column, interval_thresholds, minv_add, minv_build, minv_refresh, minv_remove
+from .kkt import add_column, interval_thresholds, minv_add_tested, minv_build, minv_refresh, minv_remove
 
 
 @njit(cache=True, inline="always")
@@ -209,14 +209,18 @@ def path_work(n):
 
 @njit(cache=True)
 def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_iter, max_refine, work, skip,
-         n_movable):
+         n_movable, dep_tol, signed):
     """min ½ x'Gx s.t. per-class sums fixed (at their current values), lo ≤ x ≤ hi.
 
     Each working-set solve is refined against the true matrix (up to ``max_refine`` corrections:
     REFINE_PASSES; LOO_REFINE_PASSES = 0 for the leave-one-out homotopy, whose result is checked
     against the KKT conditions anyway). ``n_movable``: the number of variables with lo < hi if the
     caller knows it (the path's derivative QP: :func:`svmviz.path._solver.kkt.qp_bounds` counts
-    them), else −1; pricing then skips its pass when W holds them all.
+    them), else −1; pricing then skips its pass when W holds them all. ``dep_tol``, ``signed``
+    (np.bool_): the dependency test of a point that enters W
+    (:func:`svmviz.path._solver.kkt.minv_add_tested`): DEP_TOL on |Schur complement|, or
+    DEP_TOL_RETRY on the Schur complement itself on the path direction's last retry
+    (:func:`svmviz.path._solver.follower._direction`).
 
     ``x`` must be feasible, every variable outside W at one of its bounds, ``grad = Gx``, and W must
     hold at least one point of each class. Modifies x, grad, Minv, Mb, widx, pos in place. ``work``,
@@ -311,7 +315,7 @@ def asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_i
         best = _price(y, x, grad, lo, hi, pos, skip, mu0, mu1, tol_price, widx, nw, n_movable)
         if best < 0:
             return QP_OK, nw, mu0, mu1, it
-        ok, nw = minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, best, DEP_TOL)
+        ok, nw = minv_add_tested(K, y, inv_m, Minv, Mb, widx, pos, nw, best, dep_tol, signed)
         last_added = best
         if not ok:
             skip[best] = True
@@ -356,7 +360,7 @@ def nu_qp_from(K, y, inv_m, x, grad, fixed, Minv, Mb, widx, pos, nw, tol_price, 
     if not ok:
         return QP_NUMERICAL, nw, 0.0, 0.0
     st, nw, mu0, mu1, it = asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, tol_price, max_iter,
-                                np.int64(REFINE_PASSES), work, skip, np.int64(-1))
+                                np.int64(REFINE_PASSES), work, skip, np.int64(-1), DEP_TOL, np.bool_(False))
     t = np.empty(2)
     interval_thresholds(y, x, grad, fixed, np.int64(NO_POINT), 0.0, -mu0, -mu1, t)
     return st, nw, t[0], t[1]

@@ -62,7 +62,9 @@ NO_POINT = -1  # an index that names no point (no point skipped, no blocking var
 DEP_TOL = 1e-11
 # After a breakdown of the direction solve W is rebuilt with this tolerance: nearly dependent counts
 # as dependent. A Schur complement of 1e-8 G_jj inflates the inverse by ~1e8, so a solve through it
-# keeps ~8 of 16 digits — about where DIRECTION_RESIDUAL_RTOL (1e-6) starts failing.
+# keeps ~8 of 16 digits — about where DIRECTION_RESIDUAL_RTOL (1e-6) starts failing. On the
+# direction's last retry the active-set QP's own additions to W are tested with it as well
+# (follower._direction).
 DEP_TOL_RETRY = 1e-8
 # The last retry (kkt.rebuild_working_set_pivoted) adds points largest Schur complement first and stops
 # where a Schur complement (relative to its diagonal) is below DEP_NOISE_FACTOR·ε·κ, κ ≈ max|M|·max|M⁻¹|

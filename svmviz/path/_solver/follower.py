@@ -39,7 +39,7 @@ from ..._jit import njit
 
 from .asqp import HIT_ROW, asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
-                     CORRECTION_SUM_RTOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
+                     CORRECTION_SUM_RTOL, DEP_TOL, DEP_TOL_RETRY, DEPENDENT_SKIP_FACTOR, DIRECTION_RESIDUAL_RTOL,
                      DIRECTION_SUM_RTOL, KKT_CORRECT_FACTOR, LAMBDA_SNAP_RTOL, LOST_CORRECTION,
                      LOST_DIRECTION_RESIDUAL, LOST_DIRECTION_SOLVE, LOST_NO_PIVOT, LOST_NO_PROGRESS,
                      LOST_NONE, LOST_WORKING_SET, MINV_REFRESH_EVERY, NO_POINT, QP_NUMERICAL, QP_OK,
@@ -220,7 +220,7 @@ def _settle(K, y, inv_m, alpha, s, t, Minv, Mb, widx, pos, nw, scale, tol, box_l
     exact_s(K, y, inv_m, alpha, s)
     st, nw, mu0, mu1, it = asqp(K, y, inv_m, alpha, s, box_lo, box_hi, Minv, Mb, widx, pos, nw,
                                 SETTLE_PRICE_FACTOR * tol * scale, max_iter, np.int64(REFINE_PASSES), work, skip,
-                                np.int64(-1))
+                                np.int64(-1), DEP_TOL, np.bool_(False))
     thresholds(y, alpha, s, t)
     return nw
 
@@ -359,16 +359,24 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     largest Schur complement first (:func:`svmviz.path._solver.kkt.rebuild_working_set_pivoted`: in
     index order, nearly dependent points can inflate the inverse until its dependency test reads
     rounding noise — usvc_B n = 500, σ = 0.2 was lost so). The index-order rebuild stays first so
-    that the paths it recovers keep their breakpoints bitwise. ``n_movable``: the number of points
-    with lo < hi (:func:`svmviz.path._solver.kkt.qp_bounds`'s). Returns (reason, nw, dt0, dt1,
-    max |d|), reason LOST_NONE or why no direction was found.
+    that the paths it recovers keep their breakpoints bitwise. Should the QP break down on that W as
+    well, the last retry rebuilds it pivoted once more and lets the QP add a point only if its Schur
+    complement itself (not its absolute value) is above DEP_TOL_RETRY of its diagonal: with DEP_TOL,
+    points of Schur complements 1e-8 … 1e-11 of their diagonal, then noise of either sign, enter
+    during the QP, the bordered matrix's condition passes 1e16 and the class sums of its solves fail
+    (usvc_B n = 500, σ = 0.2, seeds 2 and 5 where numpy's exp is glibc's). Each retry runs only where
+    the one before failed, so the paths an earlier one finds keep their breakpoints bitwise.
+    ``n_movable``: the number of points with lo < hi (:func:`svmviz.path._solver.kkt.qp_bounds`'s).
+    Returns (reason, nw, dt0, dt1, max |d|), reason LOST_NONE or why no direction was found.
     """
     qst = QP_OK
     good = False
     dt0 = 0.0
     dt1 = 0.0
     dnorm = 0.0
-    for rebuild in range(3):
+    for rebuild in range(4):
+        qp_dep_tol = DEP_TOL_RETRY if rebuild == 3 else DEP_TOL
+        qp_signed = np.bool_(rebuild == 3)
         if rebuild > 0:
             if rebuild == 1:
                 okb, nw = rebuild_working_set(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members,
@@ -382,7 +390,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
         good = False
         _start_direction(K, y, inv_m, d, gd, piv)
         qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs, max_qp_iter,
-                                     np.int64(REFINE_PASSES), work, skip, n_movable)
+                                     np.int64(REFINE_PASSES), work, skip, n_movable, qp_dep_tol, qp_signed)
         if qst != QP_OK:
             continue
         dt0 = -mu0
@@ -394,7 +402,8 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
             minv_refresh(K, y, inv_m, Minv, Mb, widx, nw)
             _start_direction(K, y, inv_m, d, gd, piv)  # restart (feasible) with the refreshed inverse
             qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs,
-                                         max_qp_iter, np.int64(REFINE_PASSES), work, skip, n_movable)
+                                         max_qp_iter, np.int64(REFINE_PASSES), work, skip, n_movable, qp_dep_tol,
+                                         qp_signed)
             dt0 = -mu0
             dt1 = -mu1
             if qst != QP_OK:

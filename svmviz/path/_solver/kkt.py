@@ -150,7 +150,17 @@ def exact_s(K, y, inv_m, alpha, s):
 @njit(cache=True)
 def minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol):
     """Border the inverse with point ``j``. Returns (ok, new nw); ok False if j is dependent (its
-    Schur complement below ``dep_tol`` times its diagonal)."""
+    Schur complement below ``dep_tol`` times its diagonal, in absolute value)."""
+    return minv_add_tested(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol, np.bool_(False))
+
+
+@njit(cache=True)
+def minv_add_tested(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol, signed):
+    """:func:`minv_add` with the choice of dependency test: ``signed`` (np.bool_) False, |Schur
+    complement| below ``dep_tol`` times the diagonal; True, the Schur complement itself — G is
+    positive semidefinite, so an exact Schur complement is ≥ 0 and a negative computed one is rounding
+    noise of a dependent point (the active-set QP on the path direction's last retry,
+    :func:`svmviz.path._solver.follower._direction`). Returns (ok, new nw)."""
     p = nw + 2
     v = np.empty(p)
     if y[j] > 0:
@@ -198,7 +208,7 @@ def minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, dep_tol):
     sig = delta
     for a in range(p):
         sig -= v[a] * u[a]
-    if not (abs(sig) > dep_tol * delta):
+    if not ((sig if signed else abs(sig)) > dep_tol * delta):
         return False, nw
     inv = 1.0 / sig
     for a in range(p):

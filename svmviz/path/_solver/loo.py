@@ -173,7 +173,8 @@ def _loo_homotopy(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter, max
         d[piv[1]] += R1
         add_column(K, y, inv_m, gd, piv[1], R1)
         qst, nw, mu0, mu1, it = asqp(K, y, inv_m, d, gd, lo, hi, Minv, Mb, widx, pos, nw, tol * gs, max_qp_iter,
-                                     np.int64(LOO_REFINE_PASSES), work, skip, np.int64(-1))
+                                     np.int64(LOO_REFINE_PASSES), work, skip, np.int64(-1), DEP_TOL,
+                                     np.bool_(False))
         if qst != QP_OK:
             return False, steps
         dnorm = 0.0
@@ -268,7 +269,8 @@ def _loo_refit_asqp(K, y, inv_m, i, lam, npos, alpha, s, gs, tol, max_qp_iter,
                     oka, nw = minv_add(K, y, inv_m, Minv, Mb, widx, pos, nw, j, DEP_TOL)
     if use_base:
         st, nw, mu0, mu1, itq = asqp(K, y, inv_m, x, grad, lo, hi, Minv, Mb, widx, pos, nw, kkt_tol(tol, gs, lam),
-                                     max_qp_iter, np.int64(REFINE_PASSES), work, skip, np.int64(-1))
+                                     max_qp_iter, np.int64(REFINE_PASSES), work, skip, np.int64(-1), DEP_TOL,
+                                     np.bool_(False))
     else:
         for k in range(nw):
             pos[widx[k]] = NO_POINT
