@@ -122,6 +122,19 @@ CHANGES = {
 }
 
 
+def _seed_input(page):
+    """The sidebar's Seed of a page that has one, once it is drawn: some pages draw their data sidebar
+    after their first sections (the Losses page, after its loss charts), so a slow run shows it late."""
+    seed = page.get_by_test_id("stSidebar").get_by_role("spinbutton", name="Seed")
+    try:
+        seed.first.wait_for(timeout=15_000)
+    except Exception as exc:  # Playwright's TimeoutError: this page has no Seed
+        if "Timeout" not in type(exc).__name__:
+            raise
+    _settle(page)
+    return seed
+
+
 def test_shared_links_reopen_every_page_on_a_fresh_server(app_url, browser):
     """A link copied from any page reopens the same view for another person on a fresh
     server — every control comes back (the page, having read its controls from the link, writes
@@ -132,7 +145,7 @@ def test_shared_links_reopen_every_page_on_a_fresh_server(app_url, browser):
     links = {}
     for title in _page_titles(page):
         _nav(page, title)
-        seed = page.get_by_test_id("stSidebar").get_by_role("spinbutton", name="Seed")
+        seed = _seed_input(page)
         if seed.count() and seed.first.input_value() != "3":  # the seed is shared: set once, kept by the others
             seed.first.fill("3")
             seed.first.press("Enter")
@@ -161,7 +174,7 @@ def test_shared_links_reopen_every_page_on_a_fresh_server(app_url, browser):
             assert _query(other) == dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query)), title
             nav = other.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
             assert any("Home" in t for t in nav), f"{title}: not in the app frame"
-            seed = other.get_by_test_id("stSidebar").get_by_role("spinbutton", name="Seed")
+            seed = _seed_input(other)
             if seed.count():
                 assert seed.first.input_value() == "3", title
             if title in CHANGES:  # the control changed on the first server shows the same value here
