@@ -8,9 +8,11 @@ all, installed once the page is up), which must stop when the page is idle (no e
 The Seed + 1 of the sidebar changes every chart of the Kernels and Tuning pages."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.browser.helpers import _settle
+from tests.browser.helpers import _query, _settle
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +46,21 @@ PER_PLOT = """() => Array.from(document.querySelectorAll('[data-testid="stPlotly
                     .map(gd => gd.__draws || 0)"""
 
 
+def _step_seed(page, step, timeout_s: float = 300.0) -> int:
+    """Click the Seed's + and wait until the page's run has begun (it writes the new seed into the URL),
+    then until the page has settled; the number of charts. On a busy machine the rerun can start
+    later than the settle's quiet time: the next click would then interrupt it, and a chart it had
+    already drawn would be drawn again."""
+    seed = page.get_by_test_id("stSidebar").get_by_role("spinbutton", name="Seed").first
+    want = str(int(seed.input_value()) + 1)
+    step.click()
+    t_end = time.time() + timeout_s
+    while _query(page).get("seed") != want:
+        assert time.time() < t_end, f"the run for seed {want} did not start within {timeout_s:.0f} s"
+        page.wait_for_timeout(100)
+    return _settle(page, timeout_s=timeout_s)
+
+
 @pytest.mark.parametrize("title", ["Kernels & variable selection", "Tuning criteria"])
 def test_a_new_seed_draws_each_chart_once(app_url, browser, title):
     context = browser.new_context(viewport={"width": 1024, "height": 768})
@@ -59,12 +76,10 @@ def test_a_new_seed_draws_each_chart_once(app_url, browser, title):
         _settle(page, timeout_s=300)
         page.evaluate(CALLS)
         step = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInputStepUp").first
-        step.click()  # not counted: the reruns counted are those of a page already laid out and rerun once
-        _settle(page, timeout_s=300)
+        _step_seed(page, step)  # not counted: the reruns counted are those of a page already laid out and rerun once
         for _ in range(2):
             page.evaluate(RESET)
-            step.click()
-            n = _settle(page, timeout_s=300)
+            n = _step_seed(page, step)
             per_plot = page.evaluate(PER_PLOT)
             draws, calls = page.evaluate("() => [window.__draws, window.__calls]")
             assert n >= 2 and len(per_plot) == n, (n, per_plot)
