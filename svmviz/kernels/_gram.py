@@ -26,12 +26,13 @@ import numpy as np
 from .._blas import one_blas_thread
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
 from .._validation import check_matrix, check_memory, check_positive, largest_n
+from ._exp import scaled_exp
 
 KERNELS = ("rbf", "linear", "poly")
 
 
 #: Bytes of one block of a gram matrix. Each block of rows goes through its passes — the BLAS product
-#: ``A_blk Bᵀ``, the distances with their cancellation guard, numpy's exp — while it is still in the
+#: ``A_blk Bᵀ``, the distances with their cancellation guard, the exp — while it is still in the
 #: cache (L2 of a current CPU is 0.5–2 MiB): ``bench/bench_gram.py --blocks`` times 64 KiB – 8 MiB.
 GRAM_BLOCK_BYTES = 2**20
 #: Fewest rows of a block: each BLAS call packs all of B again, a cost of one row of the product, so
@@ -80,9 +81,8 @@ def _guarded_sq_dists(P, a2, b2, A, B, r0, guard, diag0):
 
 
 def _rbf_inplace(D, sigma):
-    """``D ← exp(−D/(2σ²))`` in place by numpy's vectorised exp, which releases the GIL."""
-    np.multiply(D, -1.0 / (2.0 * sigma * sigma), out=D)
-    return np.exp(D, out=D)
+    """``D ← exp(−D/(2σ²))`` in place, in one compiled pass that releases the GIL (:func:`scaled_exp`)."""
+    return scaled_exp(D, -1.0 / (2.0 * sigma * sigma))
 
 
 def _block_rows(m: int) -> int:
@@ -240,8 +240,7 @@ def rbf_from_squared_distances(D, sigma: float) -> np.ndarray:
     K : ndarray of shape (n_A, n_B)
     """
     sigma = check_positive(sigma, "sigma")
-    K = np.multiply(np.asarray(D, dtype=np.float64), -1.0 / (2.0 * sigma * sigma), order="C")
-    return np.exp(K, out=K)
+    return _rbf_inplace(np.array(D, dtype=np.float64, order="C"), sigma)
 
 
 def _check_pair(A, B):
@@ -315,7 +314,7 @@ def gram(A, B=None, *, kernel="rbf", sigma: float = 1.0, degree: int = 3,
     -----
     The named kernels share one path: BLAS inner products ``A Bᵀ`` in blocks of rows sized to the
     cache (``GRAM_BLOCK_BYTES``), each block finished in place — squared distances with their
-    cancellation guarded (``DIST_RTOL``) and numpy's vectorised exp for "rbf", ``(γ·+c0)^degree``
+    cancellation guarded (``DIST_RTOL``) and the compiled vector exp (:mod:`svmviz.kernels._exp`) for "rbf", ``(γ·+c0)^degree``
     for "poly".
     """
     same = B is None
@@ -341,7 +340,7 @@ class GramRows:
     An SMO solver that keeps kernel rows in a cache (libsvm's design: Chang & Lin 2011, §5.1) asks for
     one row, or the tail of one, at a time: ``K(x_i, x_j)`` for ``j`` in ``start:stop``. Each is a BLAS
     product of the points with ``x_i``, finished in place as a block of :func:`gram` is — squared
-    distances with their cancellation guarded (``DIST_RTOL``; ``K_ii`` exact) and numpy's exp for
+    distances with their cancellation guarded (``DIST_RTOL``; ``K_ii`` exact) and the compiled vector exp for
     "rbf", ``(γ·+c0)^degree`` for "poly" — so a row equals the matching row of :func:`gram` to
     rounding.
 

@@ -39,7 +39,7 @@ machines", §4.1.2 shrinking, §5.1 caching):
   ``K_kj = K_jk`` and add the same terms for each k in the same order (j ascending).
 - **Rows from Python.** The compiled loop :func:`_run` cannot call numpy's BLAS; it stops with
   ``NEED_ROW`` and the slot, position and columns it needs, and :func:`solve_rows` fills them with
-  :meth:`svmviz.kernels.GramRows.row` (one BLAS product, the distances and numpy's exp: the path
+  :meth:`svmviz.kernels.GramRows.row` (one BLAS product, the distances and the compiled exp: the path
   of :func:`svmviz.kernels.gram`), then calls the loop again. A step that stops for a row is taken
   again from its start (its selection reads only α and G, which it has not changed).
 - **Compile time.** Every function numba compiles on its own pays a fixed set-up, its own optimisation

@@ -35,10 +35,8 @@ are not (an inlined copy takes its caller's flags and would lose the vector code
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba.core import types
-from numba.extending import intrinsic
 
+from .._bits import bits_float, float_bits
 from .._jit import njit
 from .._linalg import invert_in_place
 from ..kernels import rbf_from_squared_distances
@@ -175,22 +173,6 @@ _MAGNITUDE = np.int64(0x7FFFFFFFFFFFFFFF)  # every bit of a float64 but its sign
 _NO_KEY = np.int64(-0x7FFFFFFFFFFFFFFF - 1)  # below every key
 
 
-@intrinsic
-def _float_bits(typingctx, x):
-    """The 64 bits of a float64 as an int64 (a bitcast: no conversion, no code)."""
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-@intrinsic
-def _bits_float(typingctx, b):
-    """The float64 whose 64 bits an int64 holds (the inverse of :func:`_float_bits`)."""
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-    return types.float64(types.int64), codegen
-
-
 @njit(cache=True, nogil=True)
 def _key(x):
     """An int64 ordered as the float64 values x are (NaN aside; ±0 both get 0): x's bits without
@@ -200,7 +182,7 @@ def _key(x):
     code but leaves a float maximum's compare-and-select chain scalar, and the keys let each
     reduction run inside the loop that computes the values (``bench/bench_svm.py breakdown``; the
     solutions are bitwise the same)."""
-    b = _float_bits(x)
+    b = float_bits(x)
     m = b & _MAGNITUDE
     return m if b >= 0 else -m
 
@@ -208,7 +190,7 @@ def _key(x):
 @njit(cache=True, nogil=True)
 def _key_value(k):
     """The float64 whose :func:`_key` is k (+0 for the key 0)."""
-    return _bits_float(k if k >= 0 else (-k) | _NO_KEY)
+    return bits_float(k if k >= 0 else (-k) | _NO_KEY)
 
 
 @njit(cache=True, nogil=True)
@@ -1367,17 +1349,18 @@ def loo_decisions(K, y, s, p, C, alpha_full, tol, max_iter):
 def rbf_sigma_sequence(D, sigma, y, lambdas, C, p, tol, max_iter, shrinking):
     """Gaussian kernel of width σ from squared distances D, then :func:`lambda_sequence` from α = 0.
 
-    Python over numpy's exp and a compiled function (both release the GIL: the grid's threads run them in
-    parallel), not a third around them: numba links every function a compiled function calls into it and optimises and emits
-    the whole again, ~0.5–0.9 s CPU of the Tuning page's first compilation for this one level."""
-    K = rbf_from_squared_distances(D, sigma)  # numpy's vectorised exp, which releases the GIL too
+    Python over the kernels' compiled exp and a compiled function (both release the GIL: the grid's
+    threads run them in parallel), not a third around them: numba links every function a compiled
+    function calls into it and optimises and emits the whole again, ~0.5–0.9 s CPU of the Tuning
+    page's first compilation for this one level."""
+    K = rbf_from_squared_distances(D, sigma)  # the kernels' compiled exp, which releases the GIL too
     return lambda_sequence(K, y, lambdas, C, p, np.zeros(y.shape[0]), tol, max_iter, shrinking)
 
 
 def rbf_sigma_loo(D, sigma, y, lambdas, C, p, alphas, tol, max_iter):
     """Leave-one-out decision values for every λ of one σ. alphas (n_lam, n) are the full solutions.
 
-    The Gaussian kernel by numpy's exp (bit for bit :func:`rbf_sigma_sequence`'s), then the compiled
+    The Gaussian kernel by the kernels' exp (bit for bit :func:`rbf_sigma_sequence`'s), then the compiled
     refits (:func:`loo_decisions`, one call per λ); both release the GIL. A loop in Python, not a
     compiled function around :func:`loo_decisions`: numba would link, optimise and emit the refits
     and every function they call once more into it (≈ 1.3 s CPU of the Tuning page's first

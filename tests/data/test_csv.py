@@ -241,4 +241,22 @@ def test_round_trip_of_dataframe_to_csv(X, index, sep, data):
     assert np.array_equal(ds.X, X)  # exact
     assert ds.feature_names == tuple(df.columns[:-1])
     assert np.array_equal(ds.y, np.where(np.array(pattern) == "b", 1.0, -1.0))
-    assert (len(ds.notes) == 1) == index
+    # the notes: the dropped index (when written), and a feature column of ten or more distinct
+    # integers pointed out as a possible identifier
+    dropped = [t for t in ds.notes if t.startswith("Dropped the first column")]
+    flagged = [t for t in ds.notes if t.startswith("Looks like an identifier")]
+    ids = [j for j in range(X.shape[1])
+           if n >= 10 and np.all(X[:, j] == np.round(X[:, j])) and np.unique(X[:, j]).size == n]
+    assert len(dropped) == index
+    assert len(flagged) == (len(ids) > 0)
+    assert all(f"'f{j}' (all its values are distinct integers)" in flagged[0] for j in ids)
+    assert len(ds.notes) == len(dropped) + len(flagged)
+
+
+@pytest.mark.parametrize("index", [False, True])
+def test_round_trip_notes_a_feature_of_distinct_integers_as_a_possible_identifier(index):
+    df = pd.DataFrame({"f0": np.arange(10.0, 0.0, -1.0), "f1": np.linspace(0.0, 1.0, 10), "label": list("ababababab")})
+    ds = D.dataset_from_csv(df.to_csv(index=index))
+    assert np.array_equal(ds.X, df[["f0", "f1"]].to_numpy()) and ds.feature_names == ("f0", "f1")
+    assert [t.startswith("Dropped the first column") for t in ds.notes] == [True] * index + [False]
+    assert "'f0' (all its values are distinct integers)" in ds.notes[-1] and "'f1'" not in ds.notes[-1]

@@ -1,5 +1,5 @@
-"""The one path of the named kernels (BLAS products in cache-sized blocks, guarded distances, numpy's
-exp): equal to a pair-at-a-time reference to 1e-12 relative, the same for any block size, exact
+"""The one path of the named kernels (BLAS products in cache-sized blocks, guarded distances, the
+compiled vector exp): equal to a pair-at-a-time reference to 1e-12 relative, the same for any block size, exact
 where the distance cancels, and refused before allocating when the result cannot fit in memory."""
 from __future__ import annotations
 

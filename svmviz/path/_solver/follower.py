@@ -364,7 +364,7 @@ def _direction(K, y, inv_m, Minv, Mb, widx, pos, nw, want, piv, members, d, gd, 
     complement itself (not its absolute value) is above DEP_TOL_RETRY of its diagonal: with DEP_TOL,
     points of Schur complements 1e-8 … 1e-11 of their diagonal, then noise of either sign, enter
     during the QP, the bordered matrix's condition passes 1e16 and the class sums of its solves fail
-    (usvc_B n = 500, σ = 0.2, seeds 2 and 5 where numpy's exp is glibc's). Each retry runs only where
+    (usvc_B n = 500, σ = 0.2, seeds 2 and 5 with the kernel's exp rounded as glibc's). Each retry runs only where
     the one before failed, so the paths an earlier one finds keep their breakpoints bitwise.
     ``n_movable``: the number of points with lo < hi (:func:`svmviz.path._solver.kkt.qp_bounds`'s).
     Returns (reason, nw, dt0, dt1, max |d|), reason LOST_NONE or why no direction was found.
