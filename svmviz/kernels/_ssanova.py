@@ -10,6 +10,7 @@ import numpy as np
 
 from .._jit import njit  # numba.njit whose cache follows the functions called in other modules
 from .._validation import check_matrix, check_positive
+from ._exp import _exp
 
 #: Largest stack of per-coordinate gram matrices (d × n_A × n_B float64) that
 #: :meth:`SSANOVAKernel.coordinate_grams` builds: 512 MiB, a quarter of what a Streamlit session on
@@ -50,7 +51,7 @@ def _rk_1d(s, t, base, inv2s2):
     if base == 0:
         return _cubic_rk(s, t)
     d = s - t
-    return np.exp(-d * d * inv2s2)
+    return _exp(-d * d * inv2s2)  # the Gaussian kernel's exp (svmviz.kernels._exp), inlined
 
 
 @njit(cache=True)
