@@ -56,6 +56,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from .._pages import empty_in_small_pages
 from ..kernels import GramRows
 from ._smo import (_NO_KEY, _VECTOR_MATH, STATUS_CONVERGED, STATUS_MAX_ITER, TAU, _be_shrunk, _intercept, _key,
                    _key_value, _last_key, _set_sets, _snap, _up_keys)
@@ -668,7 +669,7 @@ def solve_rows(rows: GramRows, y, s, p, C, tol, max_iter, shrinking, cache_size,
     fs = np.zeros(_N_FS)
     fs[_S] = s
     fs[_TOL] = tol
-    memory = np.empty(slots * n)  # the cache: rows of the stride, n at first
+    memory = empty_in_small_pages(slots * n)  # the cache: rows of the stride, n at first (why small pages: _pages)
     data = memory.reshape(slots, n)
     scratch = np.empty((2, n))
     points, sq_norms = rows.points, rows.sq_norms

@@ -32,10 +32,10 @@ current groups); if that fails too the kernel stops with ``STATUS_LOST`` and a `
 """
 from __future__ import annotations
 
-import mmap
-
 import numpy as np
+
 from ..._jit import njit
+from ..._pages import empty_in_small_pages
 
 from .asqp import HIT_ROW, asqp, nu_qp_from, path_work
 from .config import (BREAKPOINT_MAP_MIN_BYTES, CAPACITY_EXTRA, CAPACITY_MIN, CAPACITY_PER_POINT, CLASS_SUM_FIX_RTOL,
@@ -607,13 +607,7 @@ def _breakpoint_rows(rows, n):
     system time of 4 kB pages, and a peak RSS higher by a third without the copy of the returned rows. ``MADV_NOHUGEPAGE`` keeps that so where the
     system enables huge pages for every mapping. Pages never written still take no memory.
     """
-    buf = mmap.mmap(-1, max(rows * n, 1) * 8, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if hasattr(mmap, "MADV_NOHUGEPAGE"):
-        try:
-            buf.madvise(mmap.MADV_NOHUGEPAGE)
-        except OSError:  # a kernel without transparent huge pages
-            pass
-    return np.frombuffer(buf, dtype=np.float64, count=rows * n).reshape(rows, n)
+    return empty_in_small_pages((rows, n))
 
 
 def _start(K):
