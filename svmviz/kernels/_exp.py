@@ -1,10 +1,10 @@
-"""The exponential of the Gaussian kernel, in vector code on every x86-64 processor.
+"""The exponential of the Gaussian kernel, in vector code on every processor.
 
 numpy's float64 ``exp`` is its own vector code only where the processor has AVX-512; elsewhere it calls
-the C library's scalar ``exp`` (about 9 ns an entry), which then costs more than all the rest of a
+the C library's scalar ``exp`` one entry at a time, which then costs more than all the rest of a
 Gaussian kernel entry. :func:`scaled_exp` computes ``exp(c·x)`` in a loop that LLVM turns into vector
-code on any processor, at a few ns an entry, to within one unit in the last place (ulp) of the true value.
-It is also one exp for every machine: a kernel's values no longer depend on which exp numpy picked.
+code on any processor, to within one unit in the last place (ulp) of the true value. It is also one
+exp for every machine: a kernel's values do not depend on which exp numpy would pick.
 
 The method (Cody & Waite, *Software Manual for the Elementary Functions*, 1980, ch. 6; Muller,
 *Elementary Functions*, 3rd ed., §11.3):
