@@ -314,8 +314,8 @@ def gram(A, B=None, *, kernel="rbf", sigma: float = 1.0, degree: int = 3,
     -----
     The named kernels share one path: BLAS inner products ``A Bᵀ`` in blocks of rows sized to the
     cache (``GRAM_BLOCK_BYTES``), each block finished in place — squared distances with their
-    cancellation guarded (``DIST_RTOL``) and the compiled vector exp (:mod:`svmviz.kernels._exp`) for "rbf", ``(γ·+c0)^degree``
-    for "poly".
+    cancellation guarded (``DIST_RTOL``) and an exp compiled to vector code, within one ulp and the
+    same on every processor, for "rbf"; ``(γ·+c0)^degree`` for "poly".
     """
     same = B is None
     A, B = _check_pair(A, B)
