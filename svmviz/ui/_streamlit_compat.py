@@ -33,7 +33,8 @@ it loses).
   theme after mounting: a deep copy of the same figure, which Plotly draws in full a second time (the
   copy's template and typed arrays are new objects, so Plotly's diff flags a recalculation). The script
   skips a ``Plotly.react`` that hands a plot the figure it holds (the same config, and the same figure
-  objects or a copy that serialises the same). If the frontend changes (no ``window.Plotly``, another call),
+  objects or a copy that serialises the same, as Plotly left it or as it was handed to Plotly: the
+  copy can be taken before Plotly has finished writing into the figure, as a contour's draw runs on). If the frontend changes (no ``window.Plotly``, another call),
   nothing is skipped: every chart is drawn as Plotly is asked to, once or twice. Its canary is the
   browser test ``tests/browser/test_chart_drawn_once.py`` (one draw per chart per changing rerun).
 * :data:`HISTORY_SCRIPT` — not Streamlit's code but its frontend's behaviour: it pushes a browser
@@ -204,12 +205,17 @@ DRAW_ONCE_SCRIPT = """<script>
     return copy;
   }
   function size(gd, layout, k) { return layout[k] == null ? gd._fullLayout[k] : layout[k]; }
+  // the figure as it was handed to Plotly for the plot's last draw, before Plotly wrote into it
+  function given(fig) { return text([fig.data, bare(fig.layout || {})]); }
   function same(gd, fig) {
     var layout = fig.layout || {}, drawnLayout = gd.layout || {};
     if (size(gd, layout, "width") !== size(gd, drawnLayout, "width") ||
         size(gd, layout, "height") !== size(gd, drawnLayout, "height")) { return false; }
-    var held = text([gd.data, bare(drawnLayout)]);
-    return held !== null && held === text([fig.data, bare(layout)]);
+    var handed = given(fig);
+    if (handed === null) { return false; }
+    // the chart element copies the figure it drew after mounting: after Plotly has written the
+    // autoranged axes into it, or, when the copy comes first (a contour's draw runs on), before
+    return handed === text([gd.data, bare(drawnLayout)]) || handed === gd.__svmvizGiven;
   }
   function install(P) {
     if (!P || typeof P.react !== "function" || P.__svmvizDrawOnce) { return; }
@@ -230,6 +236,7 @@ DRAW_ONCE_SCRIPT = """<script>
         }
       }
       gd.__svmvizConfig = config;
+      gd.__svmvizGiven = given(fig);
       var out = react.apply(this, arguments);
       Promise.resolve(out).catch(function () { gd.__svmvizConfig = null; });
       return out;
