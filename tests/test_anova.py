@@ -241,6 +241,38 @@ def test_theta_grid_shared_scale_and_one_theta_at_a_time():
 
 
 # ----------------------------------------------------------------------------- figures
+@pytest.mark.parametrize("order,base", KERNELS)
+def test_main_effects_and_interaction_maps_equal_the_components_at_full_query_rows(order, base):
+    """The figures evaluate one coordinate's (or two coordinates') one-dimensional grams only; at every
+    grid point they equal the component evaluated directly over whole query rows (the other coordinates
+    anywhere: a main effect or an interaction does not depend on them)."""
+    ds = _ds(n=70, seed=4, d=4)
+    svm = SVMClassifier(lam=3e-3, kernel=SSANOVAKernel(order=order, base=base)).fit(ds.X, ds.y)
+    exp = anova.expansion_of(svm)
+    k = exp.kernel
+    rng = np.random.default_rng(0)
+    me = fig.compute_main_effects(exp, ds.X, ds.y, grid_n=13)
+    for a in range(4):
+        Xq = ds.X[rng.integers(0, 70, 13)].copy()  # the other coordinates at data points
+        Xq[:, a] = me.grids[a]
+        col = k.components_.index((a,))
+        direct = k.weights_[col] * (_component_gram(k, Xq, exp.basis, (a,)) @ exp.coef)
+        scale = k.weights_[col] * np.abs(_component_gram(k, Xq, exp.basis, (a,))) @ np.abs(exp.coef)
+        assert np.all(np.abs(me.values[a] - direct) <= 1e-12 * scale)
+    if order == "additive":
+        return
+    for a, b in ((0, 2), (3, 1)):
+        it = fig.compute_interaction(exp, a, b, ds.X, ds.y, grid_n=9)
+        col = k.components_.index((min(a, b), max(a, b)))
+        Xq = ds.X[rng.integers(0, 70, 81)].copy()
+        Xq[:, a], Xq[:, b] = np.tile(it.gx, 9), np.repeat(it.gy, 9)  # Z[i, j] at (gx[j], gy[i])
+        G = _component_gram(k, Xq, exp.basis, (a, b))
+        direct = (k.weights_[col] * (G @ exp.coef)).reshape(9, 9)
+        scale = (k.weights_[col] * (np.abs(G) @ np.abs(exp.coef))).reshape(9, 9)
+        assert np.all(np.abs(it.Z - direct) <= 1e-12 * scale)
+        assert it.name == k.component_names(exp.feature_names)[col]
+
+
 def test_figures_compute_and_plot():
     ds = _ds(n=80, seed=10, d=3)
     svm = SVMClassifier(lam=1e-3, kernel=SSANOVAKernel(order="two-way")).fit(ds.X, ds.y)

@@ -40,6 +40,13 @@ def _check_grid_n(grid_n, lo=5):
     return int(grid_n)
 
 
+def _coordinate_grams(exp: anova.AnovaExpansion, Xg) -> np.ndarray:
+    """R_α(Xg[j, α], x_iα) of every coordinate α, grid row j and expansion point x_i, shape (d, g, n)
+    (:meth:`svmviz.kernels.SSANOVAKernel.coordinate_grams`). The sums over i below are numpy's own
+    loops (``einsum``), not BLAS: the same bits whatever the BLAS thread count."""
+    return exp.kernel.coordinate_grams(np.ascontiguousarray(Xg, dtype=np.float64), exp.basis)
+
+
 def _axis_grid(exp: anova.AnovaExpansion, a: int, grid_n: int) -> np.ndarray:
     """grid_n points over the training range of coordinate a (the kernel's [0, 1] map)."""
     k = exp.kernel
@@ -110,12 +117,12 @@ def compute_main_effects(exp: anova.AnovaExpansion, X, y, grid_n: int = 101, tru
     if X.ndim != 2 or X.shape[1] != d:
         raise ValueError(f"X must have {d} columns.")
     grids = np.stack([_axis_grid(exp, a, g) for a in range(d)])
-    Xq = np.tile(k.lo_, (d * g, 1))  # other coordinates do not enter a main effect
-    for a in range(d):
-        Xq[a * g:(a + 1) * g, a] = grids[a]
-    comp = anova.decompose(exp, Xq)
+    # f_α(t) = w_α Σ_i c_i R_α(t, x_iα) depends on coordinate α alone, so row j of one g × d query
+    # carries every variable's j-th grid point and R_α's gram of column α gives f_α on its grid:
+    # d·g·n one-dimensional RK values, where decomposing d·g full rows takes d·g·n·(every component)
+    R = _coordinate_grams(exp, grids.T)
     main_col = {c[0]: i for i, c in enumerate(k.components_) if len(c) == 1}
-    values = np.stack([comp.values[a * g:(a + 1) * g, main_col[a]] for a in range(d)])
+    values = np.stack([k.weights_[main_col[a]] * np.einsum("jn,n->j", R[a], exp.coef) for a in range(d)])
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {sorted(MEASURES)}; got {measure!r}.")
     imp = anova.importances(exp, X=X if measure == "rms" else None)
@@ -314,14 +321,16 @@ def compute_interaction(exp: anova.AnovaExpansion, a: int, b: int, X, y, grid_n:
         raise ValueError(f"the kernel has no interaction between {exp.feature_names[a]} and {exp.feature_names[b]} "
                          "(an additive kernel has none; use order='two-way').")
     gx, gy = _axis_grid(exp, a, g), _axis_grid(exp, b, g)
-    Xq = np.tile(k.lo_, (g * g, 1))
-    Xq[:, a] = np.tile(gx, g)
-    Xq[:, b] = np.repeat(gy, g)
-    comp = anova.decompose(exp, Xq)
-    Z = comp.values[:, cols[0]].reshape(g, g)
+    # f_ab(s, t) = w_ab Σ_i c_i R_a(s, x_ia) R_b(t, x_ib) is a product over the two coordinates, so the
+    # g × g map is one matrix product of the two one-dimensional grams: Z = w_ab (R_b · diag c) R_aᵀ
+    Xg = np.tile(k.lo_, (g, 1))
+    Xg[:, a], Xg[:, b] = gx, gy
+    R = _coordinate_grams(exp, Xg)
+    Z = k.weights_[cols[0]] * np.einsum("in,jn->ij", R[b] * exp.coef, R[a])
     imp = anova.importances(exp).values[cols[0]]
     X = np.asarray(X, dtype=np.float64)
-    return Interaction(comp.names[cols[0]], a, b, gx, gy, Z, float(imp), X[:, [a, b]],
+    name = k.component_names(exp.feature_names)[cols[0]]
+    return Interaction(name, a, b, gx, gy, Z, float(imp), X[:, [a, b]],
                        np.asarray(y, dtype=np.float64), (exp.feature_names[a], exp.feature_names[b]))
 
 
