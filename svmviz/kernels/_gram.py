@@ -97,7 +97,8 @@ def _blocked(A, B, finish):
 
     When ``B is A`` the matrix is symmetric: a block holds rows ``r0 : r1`` and columns ``r0 :`` only
     (``c0 = r0``), and is written to the upper triangle and, transposed, to the lower one — half the
-    products and half the finishing work, and a result exactly symmetric.
+    products and half the finishing work, and a result exactly symmetric (inside a block's diagonal
+    square, where BLAS computes both a·b and b·a, its upper triangle is mirrored).
 
     Parameters
     ----------
@@ -130,6 +131,9 @@ def _blocked(A, B, finish):
             blk = np.dot(A[r0:r1], A[r0:].T)
             if finish is not None:
                 finish(blk, r0, r0)
+            square = blk[:, :r1 - r0]  # a·b and b·a of its rows: BLAS may round them differently
+            lower = np.tril_indices(r1 - r0, -1)
+            square[lower] = square.T[lower]
             out[r0:r1, r0:] = blk
             out[r1:, r0:r1] = blk[:, r1 - r0:].T
     return out

@@ -50,8 +50,10 @@ def test_gram_blocks_of_one_row_equal_one_block(monkeypatch, kernel, params, ref
 
 
 @pytest.mark.parametrize("kernel, params, reference", KERNEL_CASES, ids=[c[0] for c in KERNEL_CASES])
-def test_gram_of_one_set_is_exactly_symmetric(kernel, params, reference):
-    A = _data(n=300, d=4)
+@pytest.mark.parametrize("n, d", [(300, 4), (2000, 10), (517, 13)])
+def test_gram_of_one_set_is_exactly_symmetric(kernel, params, reference, n, d):
+    """Also inside each block's diagonal square, where BLAS computes a·b and b·a in different orders."""
+    A = _data(n=n, d=d)
     K = gram(A, kernel=kernel, **params)
     np.testing.assert_array_equal(K, K.T)
 
