@@ -129,7 +129,8 @@ def gauss_solve(A, x, m, rel_tol):
     (:func:`lu_solve`). Written out rather than ``np.linalg.solve``: numba's binding
     to LAPACK's gesv formats its error messages and checks shapes at compile time, which lengthens
     the first compilation of every cached function calling it, and the rows here are contiguous, so
-    the elimination vectorises. The pivot is the first largest |A[i, k]|, as LAPACK's.
+    the elimination vectorises (over row views: numba's loop over ``range(k + 1, m)`` cannot prove its
+    indices non-negative and is not vectorised, 2–3× slower at m = 50–300). The pivot is the first largest |A[i, k]|, as LAPACK's.
 
     A second elimination beside :func:`invert_in_place` on purpose: its caller needs one solution
     per system, and a solve through the inverse costs 1.5–1.7× as much CPU at p = 20–300
@@ -159,11 +160,13 @@ def gauss_solve(A, x, m, rel_tol):
             x[k] = x[piv]
             x[piv] = t
         d = A[k, k]
+        pivot_row = A[k, k + 1:m]  # row views indexed from 0: a loop from k + 1 is not vectorised
         for i in range(k + 1, m):
             f = A[i, k] / d
             if f != 0.0:
-                for j in range(k + 1, m):
-                    A[i, j] -= f * A[k, j]
+                row = A[i, k + 1:m]
+                for j in range(row.shape[0]):
+                    row[j] -= f * pivot_row[j]
                 x[i] -= f * x[k]
     for i in range(m - 1, -1, -1):
         t = x[i]

@@ -222,13 +222,21 @@ def _restride(data_old, data_new, islot_old, islot_new, ipos):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _axpy_from(G, y, c, K, start):
+    """``G_t += y_t · c · K_t`` for t ≥ ``start``, over views indexed from 0: numba's loop over
+    ``range(start, n)`` cannot prove its indices non-negative and is not vectorised."""
+    g, yy, k = G[start:], y[start:], K[start:]
+    for t in range(g.shape[0]):
+        g[t] += yy[t] * c * k[t]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _add_row(Gbar, y, c, cached, rest, split):
     """``Ḡ_t += y_t · c · K_t`` over all n: K_t from the cached row below ``split``, from ``rest`` (the
     scratch row) above it."""
     for t in range(split):
         Gbar[t] += y[t] * c * cached[t]
-    for t in range(split, Gbar.shape[0]):
-        Gbar[t] += y[t] * c * rest[t]
+    _axpy_from(Gbar, y, c, rest, split)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -424,8 +432,9 @@ def _recon(vec, ipos, islot, st, fs, data, scratch):
     s = fs[_S]
     stride = data.shape[1]
     if st[_RECON] < 0:
-        for k in range(na, n):
-            G[k] = Gbar[k] + p[k]
+        g, gbar, pp = G[na:], Gbar[na:], p[na:]  # views indexed from 0 (see _axpy_from)
+        for k in range(g.shape[0]):
+            g[k] = gbar[k] + pp[k]
         st[_RECON_BY] = _recon_by(ipos, islot, st, alpha, C, n, stride)
         st[_RECON] = 0 if st[_RECON_BY] == _BY_FREE_ROWS else na
         _forget_scratch(st)
@@ -443,9 +452,7 @@ def _recon(vec, ipos, islot, st, fs, data, scratch):
                         st[_RECON] = j
                         return False
                     Kj = data[k]
-                c = s * y[j] * alpha[j]
-                for t in range(na, n):
-                    G[t] += y[t] * c * Kj[t]
+                _axpy_from(G, y, s * y[j] * alpha[j], Kj, na)
     else:
         for t in range(st[_RECON], n):
             if not _scratch_holds(st, 0, t, 0, na):
