@@ -129,8 +129,9 @@ def gauss_solve(A, x, m, rel_tol):
     (:func:`lu_solve`). Written out rather than ``np.linalg.solve``: numba's binding
     to LAPACK's gesv formats its error messages and checks shapes at compile time, which lengthens
     the first compilation of every cached function calling it, and the rows here are contiguous, so
-    the elimination vectorises (over row views: numba's loop over ``range(k + 1, m)`` cannot prove its
-    indices non-negative and is not vectorised, 2–3× slower at m = 50–300). The pivot is the first largest |A[i, k]|, as LAPACK's.
+    the elimination vectorises — over row views indexed from 0: in a loop over ``range(k + 1, m)``
+    numba cannot prove the indices non-negative, and LLVM leaves the loop scalar. The pivot is the
+    first largest |A[i, k]|, as LAPACK's.
 
     A second elimination beside :func:`invert_in_place` on purpose: its caller needs one solution
     per system, and a solve through the inverse costs 1.5–1.7× as much CPU at p = 20–300

@@ -42,7 +42,7 @@ def _check_grid_n(grid_n, lo=5):
 
 def _coordinate_grams(exp: anova.AnovaExpansion, Xg) -> np.ndarray:
     """R_α(Xg[j, α], x_iα) of every coordinate α, grid row j and expansion point x_i, shape (d, g, n)
-    (:meth:`svmviz.kernels.SSANOVAKernel.coordinate_grams`). The sums over i below are numpy's own
+    (:meth:`svmviz.kernels.SSANOVAKernel.coordinate_grams`). Its callers sum over i with numpy's own
     loops (``einsum``), not BLAS: the same bits whatever the BLAS thread count."""
     return exp.kernel.coordinate_grams(np.ascontiguousarray(Xg, dtype=np.float64), exp.basis)
 
