@@ -381,9 +381,11 @@ def page() -> None:
     shown = fits
     if s.loo:
         with_loo = base_plan(ds, s)
-        slot = spelled_before = None
+        # the place of the criteria drawn while exact LOO is awaited, on every run: the criteria below it
+        # then have the same place in the page whether LOO was awaited or not, and the next rerun updates
+        # their chart instead of mounting and drawing it anew
+        slot, spelled_before = st.empty(), None
         if not _loo_is_quick(ex, with_loo, s, ds.X.shape[0]):
-            slot = st.empty()
             spelled_before = glossary.seen_snapshot()
             with slot.container():
                 render_curves(ds, ex, fits, test, suffix="_before_loo")
@@ -396,15 +398,11 @@ def page() -> None:
         if kc_loo is not None:
             _LOO_RAN[0] = True
             kc, shown = kc_loo, with_loo
-            if slot is None:
-                render_curves(ds, ex, shown, test)
-            else:
+            if spelled_before is not None:
                 glossary.restore_seen(spelled_before)  # the chart and notes drawn before LOO are replaced
-                with slot.container():
-                    render_curves(ds, ex, shown, test)
-                    st.empty()  # in place of the note that LOO follows (a block redrawn in the same run keeps
-                    #             the children it had beyond the new ones: the note stayed under LOO's chart)
-        elif slot is None:  # not run (too long: the user is asked) or failed
+                slot.empty()
+            render_curves(ds, ex, shown, test)
+        elif spelled_before is None:  # not run (too long: the user is asked) or failed
             render_curves(ds, ex, fits, test)
     else:
         render_curves(ds, ex, fits, test)

@@ -71,6 +71,25 @@ def test_the_colour_bars_clear_every_panels_y_axis(kernels_page):
             assert right + 8 <= a or b + 8 <= left, boxes  # 8 px apart, on either side
 
 
+def test_the_criteria_chart_stays_the_element_it_was_when_another_chart_changes(kernels_page):
+    """The page was first drawn before exact LOO was computed (a fresh server), its criteria chart drawn
+    again once LOO came. The next rerun, a switch of the importance measure, changes the importance,
+    main-effect and interaction charts only: the criteria chart stays the element it was (a chart moved to
+    another place in the page is mounted and drawn anew)."""
+    page, _ = kernels_page
+    mark = """() => document.querySelectorAll('.js-plotly-plot').forEach(gd => { gd.__svSeen = true; })"""
+    seen = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(
+        gd => [gd.layout.title.text.split(' ')[0], !!gd.__svSeen])"""
+    radio = page.get_by_test_id("stRadio").filter(has_text="Importance measure").first
+    for _ in range(2):  # switched, and back: the next test sees the page as it was
+        page.evaluate(mark)
+        radio.locator("label").filter(has_not=page.locator("input:checked")).last.click()
+        _wait_idle(page)
+        assert _chart_count_when_settled(page, timeout_s=120) == 4
+        kept = page.evaluate(seen)
+        assert kept[0] == ["Tuning", True], kept
+
+
 def test_kernels_page_in_a_real_browser(kernels_page):
     """The page drawn with no exception, then the machine switched to KLR: four charts again, the
     true main effect shown, no exception, no console error (the module's last test: it changes the
