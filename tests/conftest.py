@@ -31,3 +31,16 @@ def _clear_streamlit_caches():
 
         st.cache_data.clear()
         st.cache_resource.clear()
+
+
+@pytest.fixture(autouse=True)
+def _main_module_restored():
+    """AppTest runs its script as ``__main__`` (Streamlit's script runner installs the script's module
+    there) and leaves it installed. A later test of the same process that starts a Dask cluster spawns
+    workers, and a ``spawn`` child imports its parent's ``__main__`` again from its file: that script
+    (a test's deliberately failing page kills the workers). Every test ends with the ``__main__`` it
+    started with."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None:
+        sys.modules["__main__"] = main
