@@ -17,8 +17,8 @@ numba's threads all count), with the load average beside it, and the JSON the pa
 checkout), the page opened in Debian's chromium (Playwright, 1024 × 768), and from the click on a
 control to the last change of the page's charts (the server's run, the websocket, Plotly drawing the
 four charts), for ``measure`` (the importance-measure radio) and ``lambdas`` (the λ-count slider moved
-one step: each repeat's ``seed`` before it has new data, so every kernel is fitted again along λ and
-exact leave-one-out computed again). CPU seconds of the server and of chromium's
+one step: the ``seed`` before it, the previous repeat's or the warm-up's, drew new data, so every kernel
+is fitted again along λ and exact leave-one-out computed again). CPU seconds of the server and of chromium's
 processes during each interaction are beside it, and the number of charts Plotly drew (``Plotly.react``
 calls that reach Plotly) (``bench/bench_warm_breakdown.py`` splits the
 browser's share further).
