@@ -77,9 +77,12 @@ def test_the_criteria_chart_stays_the_element_it_was_after_exact_loo_was_awaited
     is drawn without LOO, then again with it. The next rerun, a switch of the importance measure, changes
     the importance, main-effect and interaction charts only: the criteria chart stays the element it was
     (a chart moved to another place in the page is mounted and drawn anew)."""
+    import numpy as np
+
     from svmviz.ui import anova
 
-    assert anova._LOO_SECONDS_AT_200 * (600 / 200) ** 2.2 > anova.PRELIMINARY_ABOVE_SECONDS
+    defaults = anova.Settings(tuple(anova.KERNEL_LABELS), "cubic", 1.0, 0.2, np.logspace(-6, -1, 11), True)
+    assert anova._cost_kwargs(600, defaults)["cost"].seconds > anova.PRELIMINARY_ABOVE_SECONDS
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     try:
         page = context.new_page()
